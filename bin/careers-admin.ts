@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/** careers-admin: the admin CLI (commander). One file per command group in src/cli/. */
+import { Command, CommanderError } from 'commander';
+import { CliError } from '../src/cli/context.js';
+import { registerJobs } from '../src/cli/jobs.js';
+import { registerMigrate } from '../src/cli/migrate.js';
+import { registerUsers } from '../src/cli/users.js';
+
+const program = new Command();
+program
+  .name('careers-admin')
+  .description('Administer the Careers site: database, HR users, jobs')
+  .showHelpAfterError()
+  .exitOverride();
+
+registerMigrate(program);
+registerJobs(program);
+registerUsers(program);
+
+program.parseAsync(process.argv).then(
+  () => process.exit(0),
+  (err: unknown) => {
+    if (err instanceof CommanderError) process.exit(err.exitCode);
+    if (err instanceof CliError) {
+      console.error(`Error: ${err.message}`);
+      process.exit(err.exitCode);
+    }
+    if ((err as Error)?.name === 'ExitPromptError') {
+      console.error('Cancelled.');
+      process.exit(130);
+    }
+    console.error(`Error: ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,151 @@
+/**
+ * Typed configuration read from environment variables (DESIGN.md section 3a).
+ * Every value is checked at boot: a bad value stops the process with a message naming the
+ * variable, what it got and what it expects, instead of failing later in a request.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+
+export type NodeEnv = 'development' | 'production' | 'test';
+
+export interface RateLimitSetting {
+  /** Requests allowed per window; 0 turns the limit off. */
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface Config {
+  env: NodeEnv;
+  port: number;
+  /** Unset means the embedded SQLite database in dataDir. */
+  databaseUrl: string | null;
+  dataDir: string;
+  publicBaseUrl: string;
+  sessionTtlSeconds: number;
+  trustProxy: boolean;
+  rateLimits: { apply: RateLimitSetting; form: RateLimitSetting; login: RateLimitSetting };
+  webhookAllowPrivate: boolean;
+  postsSweepCron: string | null;
+  mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
+  company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string };
+  /** Project root: where views/, public/ and migrations live. */
+  rootDir: string;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Finds the folder holding package.json, whether we run from src/ (tsx) or dist/ (bundled). */
+export function findRootDir(start = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = start;
+  for (;;) {
+    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'views'))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) return process.cwd();
+    dir = parent;
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const problems: string[] = [];
+  const rootDir = overrides.rootDir ?? findRootDir();
+
+  const str = (name: string, fallback: string): string => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? fallback : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return Number(raw);
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const v = raw.trim().toLowerCase();
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    if (['0', 'false', 'no', 'off'].includes(v)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+  const url = (name: string, fallback: string, protocols: string[]): string => {
+    const v = str(name, fallback);
+    try {
+      const u = new URL(v);
+      if (!protocols.includes(u.protocol)) throw new Error('protocol');
+    } catch {
+      problems.push(`${name} must be a ${protocols.join(' or ')} URL (got "${v}")`);
+    }
+    return v;
+  };
+  const email = (name: string, fallback: string): string => {
+    const v = str(name, fallback);
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) problems.push(`${name} must be an email address (got "${v}")`);
+    return v;
+  };
+
+  const rawEnv = str('NODE_ENV', 'development');
+  let nodeEnv: NodeEnv = 'development';
+  if (rawEnv === 'development' || rawEnv === 'production' || rawEnv === 'test') nodeEnv = rawEnv;
+  else problems.push(`NODE_ENV must be development, production or test (got "${rawEnv}")`);
+
+  const port = int('PORT', 3000, 0, 65535);
+  const databaseUrl = env.DATABASE_URL?.trim() ? env.DATABASE_URL.trim() : null;
+  if (databaseUrl && !/^mysql2?:\/\//.test(databaseUrl)) {
+    problems.push(`DATABASE_URL must start with mysql:// (got "${databaseUrl.replace(/\/\/[^@]*@/, '//***@')}"); leave it unset for the embedded SQLite database`);
+  }
+  const dataDir = path.resolve(rootDir, str('DATA_DIR', './data'));
+  const publicBaseUrl = url('PUBLIC_BASE_URL', `http://localhost:${port || 3000}`, ['http:', 'https:']).replace(/\/+$/, '');
+
+  const rate = (prefix: string, limit: number, windowSeconds: number): RateLimitSetting => ({
+    limit: int(`${prefix}_RATE_LIMIT`, limit, 0, 1_000_000),
+    windowSeconds: int(`${prefix}_RATE_WINDOW_SECONDS`, windowSeconds, 1, 86_400 * 30),
+  });
+
+  const cron = str('POSTS_SWEEP_CRON', '* * * * *');
+  const cronFields = cron.split(/\s+/).length;
+  if (cron !== 'off' && (cronFields < 5 || cronFields > 6)) {
+    problems.push(`POSTS_SWEEP_CRON must be a cron expression of 5 or 6 fields, or "off" (got "${cron}")`);
+  }
+  const smtpUrl = env.SMTP_URL?.trim() ? url('SMTP_URL', '', ['smtp:', 'smtps:']) : null;
+  const hrNotify = env.HR_NOTIFY_EMAIL?.trim() ? email('HR_NOTIFY_EMAIL', '') : null;
+
+  const config: Config = {
+    env: nodeEnv,
+    port,
+    databaseUrl,
+    dataDir,
+    publicBaseUrl,
+    sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),
+    trustProxy: bool('TRUST_PROXY', false),
+    rateLimits: {
+      apply: rate('APPLY', 10, 600),
+      form: rate('FORM', 10, 600),
+      login: rate('LOGIN', 10, 900),
+    },
+    webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+    postsSweepCron: cron === 'off' ? null : cron,
+    mail: { smtpUrl, from: str('MAIL_FROM', 'careers@example.com'), hrNotifyEmail: hrNotify },
+    company: {
+      name: str('COMPANY_NAME', 'Acme Corporation'),
+      aboutUrl: url('COMPANY_ABOUT_URL', 'https://www.example.com/about', ['http:', 'https:']),
+      networkUrl: url('COMPANY_NETWORK_URL', 'https://www.linkedin.com/company/example', ['http:', 'https:']),
+      careersEmail: email('CAREERS_EMAIL', 'careers@example.com'),
+    },
+    rootDir,
+    ...overrides,
+  };
+  if (problems.length) throw new ConfigError(problems);
+  return config;
+}

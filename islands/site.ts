@@ -1,0 +1,27 @@
+/**
+ * Small progressive enhancements loaded on every page: the mobile menu (a <details> element, so
+ * it works without JavaScript and by keyboard) closes with Escape or after following a link; the
+ * HR Logout button revokes the session on the server and clears it locally.
+ */
+import './site.css';
+import { logout } from './components/session.js';
+
+for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-menu]')) {
+  const summary = menu.querySelector('summary')!;
+  const sync = () => summary.setAttribute('aria-expanded', String(menu.open));
+  sync();
+  menu.addEventListener('toggle', sync);
+  menu.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && menu.open) {
+      menu.open = false;
+      summary.focus();
+    }
+  });
+  document.addEventListener('click', (e) => {
+    if (menu.open && !menu.contains(e.target as Node)) menu.open = false;
+  });
+}
+
+for (const button of document.querySelectorAll<HTMLButtonElement>('[data-logout]')) {
+  button.addEventListener('click', () => void logout());
+}

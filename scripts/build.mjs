@@ -1,0 +1,66 @@
+#!/usr/bin/env node
+/**
+ * Build: islands (React) -> public/assets/<name>-<hash>.js|css plus manifest.json; and, unless
+ * --islands is given, the server and CLI -> dist/ (dependencies stay in node_modules).
+ */
+import { build } from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const islandsOnly = process.argv.includes('--islands');
+const outdir = path.join(root, 'public', 'assets');
+
+const entries = fs
+  .readdirSync(path.join(root, 'islands'))
+  .filter((f) => /\.(ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))
+  .map((f) => path.join(root, 'islands', f));
+
+fs.rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: entries,
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  target: ['es2020'],
+  minify: true,
+  sourcemap: false,
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunks/[name]-[hash]',
+  assetNames: 'media/[name]-[hash]',
+  metafile: true,
+  define: { 'process.env.NODE_ENV': '"production"' },
+  jsx: 'automatic',
+  loader: { '.svg': 'file', '.woff2': 'file' },
+  logLevel: 'warning',
+});
+
+const manifest = {};
+for (const [file, out] of Object.entries(result.metafile.outputs)) {
+  if (!out.entryPoint) continue;
+  const name = path.basename(out.entryPoint).replace(/\.(ts|tsx)$/, '');
+  const url = '/' + path.relative(path.join(root, 'public'), path.join(root, file)).split(path.sep).join('/');
+  manifest[name] = { ...(manifest[name] ?? {}), js: url };
+  if (out.cssBundle) {
+    manifest[name].css = '/' + path.relative(path.join(root, 'public'), path.join(root, out.cssBundle)).split(path.sep).join('/');
+  }
+}
+fs.writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+
+if (!islandsOnly) {
+  await build({
+    entryPoints: { server: path.join(root, 'src/server.ts'), 'careers-admin': path.join(root, 'bin/careers-admin.ts') },
+    outdir: path.join(root, 'dist'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: ['node20'],
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  fs.chmodSync(path.join(root, 'dist', 'careers-admin.js'), 0o755);
+}
+console.log(`built ${Object.keys(manifest).length} island bundle(s)${islandsOnly ? '' : ' and dist/'}`);

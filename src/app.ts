@@ -1,0 +1,51 @@
+/** Builds the Express app from a context; server.ts starts it, tests start it on a free port. */
+import path from 'node:path';
+import express, { type Express } from 'express';
+import compression from 'compression';
+import type { AppContext } from './context.js';
+import { errorHandler, lastResortHandler, notFoundHandler } from './http/error-handler.js';
+import { securityHeaders } from './http/security.js';
+import { loadManifest } from './render/assets.js';
+import { safeJson } from './render/islands.js';
+import { publicJobRoutes } from './jobs/public.routes.js';
+import { siteRoutes } from './site/routes.js';
+
+export function createApp(ctx: AppContext): Express {
+  const { config } = ctx;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('view engine', 'ejs');
+  app.set('views', path.join(config.rootDir, 'views'));
+  app.set('view cache', config.env !== 'development');
+  app.locals.assets = loadManifest(config.rootDir);
+  app.locals.company = config.company;
+  app.locals.publicBaseUrl = config.publicBaseUrl;
+  app.locals.year = new Date().getUTCFullYear();
+  app.locals.safeJson = safeJson;
+
+  app.use(securityHeaders(config));
+  app.use(compression());
+  app.use(
+    express.static(path.join(config.rootDir, 'public'), {
+      index: false,
+      setHeaders(res, file) {
+        // Hashed bundle names change with their content, so browsers may keep them for a year.
+        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      },
+    }),
+  );
+  app.use('/api', (_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.use('/api', express.json({ limit: '1mb' }));
+
+  app.use(siteRoutes(ctx));
+  app.use(publicJobRoutes(ctx));
+
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  app.use(lastResortHandler);
+  return app;
+}

@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import type { Command } from 'commander';
+import { importJobs, SeedError, seedDemoJobs, validateJobRecords } from '../jobs/seed.js';
+import { CliError, withDb } from './context.js';
+
+function reportSeedError(err: SeedError): CliError {
+  const lines = err.problems.map((p) => {
+    const where = p.index < 0 ? 'file' : `record ${p.index}`;
+    const what = Object.entries(p.errors).map(([field, msgs]) => `${field}: ${([] as unknown[]).concat(msgs).join(' ')}`).join('; ');
+    return `  ${where}: ${what}`;
+  });
+  return new CliError(`${err.message}\n${lines.join('\n')}`);
+}
+
+export function registerJobs(program: Command): void {
+  const jobs = program.command('jobs').description('job posts');
+  jobs
+    .command('seed')
+    .description('add the demo jobs (--demo) or jobs from a JSON file (--file jobs.json)')
+    .option('--demo', 'a dozen realistic demo jobs')
+    .option('--file <path>', 'a JSON array of job objects (the fields of POST /api/hr/jobs/)')
+    .action(async (opts: { demo?: boolean; file?: string }) => {
+      if (!!opts.demo === !!opts.file) throw new CliError('Give exactly one of --demo or --file <path>.', 2);
+      await withDb(async (db) => {
+        await db.migrate.latest();
+        try {
+          if (opts.demo) {
+            const n = await seedDemoJobs(db);
+            console.log(n ? `Added ${n} demo jobs.` : 'Demo jobs are already there; nothing added.');
+            return;
+          }
+          let records: unknown;
+          try {
+            records = JSON.parse(fs.readFileSync(opts.file!, 'utf8'));
+          } catch (e) {
+            throw new CliError(`Cannot read ${opts.file}: ${(e as Error).message}`);
+          }
+          const n = await importJobs(db, validateJobRecords(records));
+          console.log(`Imported ${n} job(s) from ${opts.file}.`);
+        } catch (err) {
+          throw err instanceof SeedError ? reportSeedError(err) : err;
+        }
+      });
+    });
+}

@@ -1,0 +1,65 @@
+/**
+ * Knex factory: embedded SQLite (better-sqlite3) when DATABASE_URL is unset, MySQL/MariaDB otherwise.
+ * Both speak UTC: MySQL sessions are set to +00:00 and mysql2 reads DATETIMEs as UTC.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import knexFactory, { type Knex } from 'knex';
+import type { Config } from '../../config/index.js';
+import { migrationSource } from './migrations.js';
+
+export type Db = Knex;
+
+export function isMysql(db: Knex): boolean {
+  return db.client.config.client === 'mysql2';
+}
+
+export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex {
+  if (config.databaseUrl) {
+    const url = config.databaseUrl.replace(/^mysql:/, 'mysql2:').replace(/^mysql2:/, 'mysql:');
+    return knexFactory({
+      client: 'mysql2',
+      connection: {
+        uri: url,
+        charset: 'utf8mb4',
+        timezone: 'Z',
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        decimalNumbers: true,
+      } as Knex.MySql2ConnectionConfig,
+      pool: {
+        min: 0,
+        max: 10,
+        afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+          conn.query("SET time_zone = '+00:00'", (err: Error | null) => done(err, conn));
+        },
+      },
+      migrations: { migrationSource, tableName: 'knex_migrations' },
+    });
+  }
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  return knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename: path.join(config.dataDir, 'careers.sqlite') },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
+        // WAL lets readers run beside the writer; busy_timeout makes a second process (the CLI)
+        // wait for the lock instead of failing; foreign keys are off by default in SQLite.
+        conn.pragma('journal_mode = WAL');
+        conn.pragma('synchronous = NORMAL');
+        conn.pragma('busy_timeout = 5000');
+        conn.pragma('foreign_keys = ON');
+        done(null, conn);
+      },
+    },
+    migrations: { migrationSource, tableName: 'knex_migrations' },
+  });
+}
+
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  const [, applied] = await db.migrate.latest();
+  return applied as string[];
+}

@@ -1,0 +1,22 @@
+/**
+ * Migrations are imported statically so they work the same under tsx (tests, dev) and in the
+ * bundled dist/ build, where there is no migrations folder to scan.
+ */
+import type { Knex } from 'knex';
+import * as m001 from '../../migrations/001_initial_schema.js';
+
+const migrations: Record<string, Knex.Migration> = {
+  '001_initial_schema': m001,
+};
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  async getMigrations() {
+    return Object.keys(migrations).sort();
+  },
+  getMigrationName(name) {
+    return name;
+  },
+  async getMigration(name) {
+    return migrations[name];
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * The one place errors become responses: JSON `{detail}` / field errors under /api, HTML pages
+ * elsewhere. Unknown errors are logged with their stack and answered without one.
+ */
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { renderPage } from '../render/page.js';
+import { HttpError, NotFound, TooManyRequests } from './errors.js';
+
+function isApi(req: Request): boolean {
+  return req.path === '/api' || req.path.startsWith('/api/');
+}
+
+/** Errors raised by body parsers and other middleware, mapped to what a client can act on. */
+function fromMiddleware(err: any): HttpError | null {
+  if (err?.type === 'entity.parse.failed') return new HttpError(400, 'JSON parse error', { detail: 'JSON parse error: the request body is not valid JSON.' });
+  if (err?.type === 'entity.too.large') return new HttpError(413, 'Request body too large', { detail: 'Request body too large.' });
+  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') return new HttpError(415, 'Unsupported encoding', { detail: 'Unsupported content encoding.' });
+  if (err?.status === 400 && err?.expose) return new HttpError(400, String(err.message), { detail: String(err.message) });
+  return null;
+}
+
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new NotFound(isApi(req) ? 'Not found.' : 'Page not found'));
+};
+
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const known = err instanceof HttpError ? err : fromMiddleware(err);
+  if (!known) console.error(`[error] ${req.method} ${req.originalUrl}:`, err);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const status = known?.status ?? 500;
+  if (known instanceof TooManyRequests && known.retryAfterSeconds) res.set('Retry-After', String(known.retryAfterSeconds));
+  if (isApi(req)) {
+    res.status(status).json(known?.body ?? { detail: 'A server error occurred.' });
+    return;
+  }
+  if (status === 404) {
+    renderPage(req, res, 'pages/not-found', { title: '404 — Page Not Found', noindex: true, status: 404 });
+    return;
+  }
+  if (known && status < 500) {
+    renderPage(req, res, 'pages/error', { title: 'Request could not be completed', noindex: true, status }, { message: known.message });
+    return;
+  }
+  renderPage(req, res, 'pages/error', { title: 'Unexpected Application Error!', noindex: true, status: 500 }, { message: null });
+};
+
+/** Last resort if rendering the error page itself failed: plain text, still no stack. */
+export const lastResortHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  console.error(`[error] rendering the error page for ${req.originalUrl} failed:`, err);
+  if (res.headersSent) return void res.destroy();
+  res.status(500).type('text/plain').send('Unexpected Application Error!');
+};

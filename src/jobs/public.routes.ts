@@ -1,0 +1,117 @@
+/** Public job pages (/careers) and the public job API (/api/jobs/). Read-only. */
+import { Router, type Request } from 'express';
+import type { AppContext } from '../context.js';
+import { NotFound, ValidationError } from '../http/errors.js';
+import { pageResponse, parsePaging, queryString } from '../http/paging.js';
+import { renderPage } from '../render/page.js';
+import { JOB_TYPES, WORK_MODES, enumLabel, isOneOf } from '../shared/enums.js';
+import { hasRichContent, sanitizeRichText } from '../shared/sanitize.js';
+import { htmlToText } from '../shared/format.js';
+import * as repo from './repo.js';
+import { getPublicJob, toPublicJob } from './service.js';
+import { jobPostingJsonLd } from './seo.js';
+import type { PublicJobFilters } from './types.js';
+
+const PAGE_SIZE = 30;
+
+/** Filters from the query; empty strings mean "no filter". Strict for the API, lenient for pages. */
+function readFilters(req: Request, strict: boolean): PublicJobFilters {
+  const f: PublicJobFilters = {
+    title: queryString(req, 'title').slice(0, 191),
+    location: queryString(req, 'location').slice(0, 191),
+    job_type: queryString(req, 'job_type'),
+    work_mode: queryString(req, 'work_mode'),
+  };
+  const errors: Record<string, string[]> = {};
+  if (f.job_type && !isOneOf(JOB_TYPES, f.job_type)) {
+    errors.job_type = [`Select a valid choice. ${f.job_type.slice(0, 40)} is not one of the available choices.`];
+    f.job_type = '';
+  }
+  if (f.work_mode && !isOneOf(WORK_MODES, f.work_mode)) {
+    errors.work_mode = [`Select a valid choice. ${f.work_mode.slice(0, 40)} is not one of the available choices.`];
+    f.work_mode = '';
+  }
+  if (strict && Object.keys(errors).length) throw new ValidationError(errors);
+  return f;
+}
+
+export function publicJobRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const { db, config } = ctx;
+
+  router.get('/api/jobs/', async (req, res) => {
+    const filters = readFilters(req, true);
+    const paging = parsePaging(req);
+    const { count, jobs } = await repo.listPublicJobs(db, filters, paging.page, paging.pageSize);
+    res.json(pageResponse(req, config.publicBaseUrl, paging, count, jobs.map((j) => toPublicJob(j, false))));
+  });
+
+  router.get('/api/jobs/:publicId/', async (req, res) => {
+    const { job, availability } = await getPublicJob(db, req.params.publicId);
+    if (!job || availability === 'not_found') throw new NotFound('Job post unavailable');
+    res.json(toPublicJob(job));
+  });
+
+  router.get('/careers', async (req, res) => {
+    const filters = readFilters(req, false);
+    const rawPage = queryString(req, 'page');
+    const page = /^\d{1,6}$/.test(rawPage) && Number(rawPage) > 0 ? Number(rawPage) : 1;
+    const [{ count, jobs }, locations] = await Promise.all([
+      repo.listPublicJobs(db, filters, page, PAGE_SIZE),
+      repo.listActiveLocations(db),
+    ]);
+    const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
+    const pageLink = (n: number) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+      if (n > 1) params.set('page', String(n));
+      const qs = params.toString();
+      return `/careers${qs ? `?${qs}` : ''}`;
+    };
+    const filtered = Object.values(filters).some(Boolean);
+    renderPage(req, res, 'pages/public/careers', {
+      title: `Careers at ${config.company.name}`,
+      description: `Open positions at ${config.company.name}. Browse jobs by title, location, job type and work mode, and apply online.`,
+      canonicalPath: page > 1 ? `/careers?page=${page}` : '/careers',
+      noindex: filtered,
+    }, {
+      jobs: jobs.map((j) => toPublicJob(j, false)),
+      count,
+      filters,
+      locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
+      jobTypes: JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) })),
+      workModes: WORK_MODES.map((v) => ({ value: v, label: enumLabel(v) })),
+      page,
+      pages,
+      prevLink: page > 1 ? pageLink(page - 1) : null,
+      nextLink: page < pages ? pageLink(page + 1) : null,
+    });
+  });
+
+  router.get('/careers/:publicId', async (req, res) => {
+    const { job, availability } = await getPublicJob(db, req.params.publicId);
+    if (!job || availability === 'not_found') {
+      return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
+    }
+    ctx.views.count(job.id);
+    const sections = [
+      ['Job Description', job.description],
+      ['Responsibilities', job.responsibilities],
+      ['Requirements', job.requirements],
+      ['Perks & Benefits', job.perks_benefits],
+    ]
+      .filter(([, html]) => hasRichContent(html))
+      .map(([heading, html]) => ({ heading, html: sanitizeRichText(html) }));
+    const publicJob = toPublicJob(job);
+    renderPage(req, res, 'pages/public/job', {
+      title: `${job.title} — ${config.company.name} Careers`,
+      description: htmlToText(job.description) || `${job.title} at ${config.company.name}, ${job.location}.`,
+      canonicalPath: `/careers/${encodeURIComponent(job.public_id)}`,
+      ogType: 'article',
+      jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
+      noindex: availability !== 'available',
+    }, { job: publicJob, sections });
+  });
+
+  return router;
+}

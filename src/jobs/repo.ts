@@ -1,0 +1,167 @@
+/** All database access for jobs and their questions. */
+import type { Knex } from 'knex';
+import { fromDbBool, fromDbDate, fromDbJson, fromDbNumber, likeContains, toDbBool, toDbDate, toDbJson } from '../db/codecs.js';
+import type { Job, JobQuestion, PublicJobFilters } from './types.js';
+import type { JobInput } from './schema.js';
+
+type Row = Record<string, any>;
+
+export function mapQuestion(r: Row): JobQuestion {
+  return {
+    id: Number(r.id),
+    text: r.text ?? '',
+    help_text: r.help_text ?? '',
+    placeholder: r.placeholder ?? '',
+    required: fromDbBool(r.required),
+    answer_type: r.answer_type,
+    options: fromDbJson<string[]>(r.options, []),
+    order: Number(r.position),
+  };
+}
+
+export function mapJob(r: Row, questions: JobQuestion[] = []): Job {
+  return {
+    id: Number(r.id),
+    public_id: r.public_id,
+    title: r.title,
+    location: r.location ?? '',
+    job_type: r.job_type,
+    work_mode: r.work_mode,
+    description: r.description ?? '',
+    responsibilities: r.responsibilities ?? '',
+    requirements: r.requirements ?? '',
+    perks_benefits: r.perks_benefits ?? '',
+    currency: r.currency,
+    min_salary: fromDbNumber(r.min_salary),
+    max_salary: fromDbNumber(r.max_salary),
+    experience_required: r.experience_required ?? '',
+    duration: r.duration || null,
+    status: r.status,
+    views: Number(r.views ?? 0),
+    webhook_enabled: fromDbBool(r.webhook_enabled),
+    webhook_url: r.webhook_url || null,
+    webhook_secret: r.webhook_secret || null,
+    created_at: fromDbDate(r.created_at)!,
+    updated_at: fromDbDate(r.updated_at)!,
+    questions,
+  };
+}
+
+/** Columns the public list needs (no rich text bodies, no webhook settings). */
+const LIST_COLUMNS = ['id', 'public_id', 'title', 'location', 'job_type', 'work_mode', 'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'created_at', 'updated_at'];
+
+function applyPublicFilters(q: Knex.QueryBuilder, f: PublicJobFilters): Knex.QueryBuilder {
+  q.where('status', 'ACTIVE');
+  if (f.title) q.whereRaw('title LIKE ? ESCAPE ?', [likeContains(f.title), '!']);
+  if (f.location) q.whereRaw('location LIKE ? ESCAPE ?', [likeContains(f.location), '!']);
+  if (f.job_type) q.where('job_type', f.job_type);
+  if (f.work_mode) q.where('work_mode', f.work_mode);
+  return q;
+}
+
+export async function listPublicJobs(db: Knex, f: PublicJobFilters, page: number, pageSize: number): Promise<{ count: number; jobs: Job[] }> {
+  const [{ n }] = await applyPublicFilters(db('jobs').count({ n: '*' }), f);
+  const rows = await applyPublicFilters(db('jobs').select(LIST_COLUMNS), f)
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { count: Number(n), jobs: rows.map((r: Row) => mapJob(r)) };
+}
+
+export async function listActiveLocations(db: Knex): Promise<string[]> {
+  const rows = await db('jobs').distinct('location').where('status', 'ACTIVE').whereNot('location', '').orderBy('location');
+  return rows.map((r: Row) => r.location as string);
+}
+
+export async function listActiveForSitemap(db: Knex): Promise<{ public_id: string; updated_at: Date }[]> {
+  const rows = await db('jobs').select('public_id', 'updated_at').where('status', 'ACTIVE').orderBy('id');
+  return rows.map((r: Row) => ({ public_id: r.public_id, updated_at: fromDbDate(r.updated_at)! }));
+}
+
+export async function loadQuestions(db: Knex, jobId: number): Promise<JobQuestion[]> {
+  const rows = await db('job_questions').where({ job_id: jobId, is_deleted: toDbBool(false) }).orderBy([{ column: 'position' }, { column: 'id' }]);
+  return rows.map(mapQuestion);
+}
+
+export async function findJobByPublicId(db: Knex, publicId: string): Promise<Job | null> {
+  const row = await db('jobs').where({ public_id: publicId }).first();
+  return row ? mapJob(row, await loadQuestions(db, Number(row.id))) : null;
+}
+
+export async function findJobById(db: Knex, id: number): Promise<Job | null> {
+  const row = await db('jobs').where({ id }).first();
+  return row ? mapJob(row, await loadQuestions(db, Number(row.id))) : null;
+}
+
+export async function publicIdExists(db: Knex, publicId: string): Promise<boolean> {
+  return !!(await db('jobs').where({ public_id: publicId }).first('id'));
+}
+
+function jobColumns(input: JobInput, now: Date): Row {
+  return {
+    title: input.title,
+    location: input.location,
+    job_type: input.job_type,
+    work_mode: input.work_mode,
+    description: input.description,
+    responsibilities: input.responsibilities,
+    requirements: input.requirements,
+    perks_benefits: input.perks_benefits,
+    currency: input.currency,
+    min_salary: input.min_salary,
+    max_salary: input.max_salary,
+    experience_required: input.experience_required,
+    duration: input.duration,
+    status: input.status,
+    webhook_enabled: toDbBool(input.webhook_enabled),
+    webhook_url: input.webhook_url,
+    webhook_secret: input.webhook_secret,
+    updated_at: toDbDate(now),
+  };
+}
+
+/** Inserts a job and its questions; run inside the caller's transaction. */
+export async function insertJob(trx: Knex, publicId: string, input: JobInput, now: Date): Promise<number> {
+  const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, views: 0, created_at: toDbDate(now) });
+  const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
+  await replaceQuestions(trx, jobId, input.questions);
+  return jobId;
+}
+
+export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date): Promise<void> {
+  await trx('jobs').where({ id: jobId }).update(jobColumns(input, now));
+  await replaceQuestions(trx, jobId, input.questions);
+}
+
+/**
+ * Questions keep their ids when the payload names them, so past answers stay linked; questions
+ * left out are marked deleted rather than dropped, for the same reason.
+ */
+async function replaceQuestions(trx: Knex, jobId: number, questions: JobInput['questions']): Promise<void> {
+  const existing = new Set((await trx('job_questions').where({ job_id: jobId }).select('id')).map((r: Row) => Number(r.id)));
+  const kept = new Set<number>();
+  for (const [i, q] of questions.entries()) {
+    const cols = {
+      text: q.text,
+      help_text: q.help_text,
+      placeholder: q.placeholder,
+      required: toDbBool(q.required),
+      answer_type: q.answer_type,
+      options: toDbJson(q.options),
+      position: q.order ?? i,
+      is_deleted: toDbBool(false),
+    };
+    if (q.id && existing.has(q.id)) {
+      await trx('job_questions').where({ id: q.id }).update(cols);
+      kept.add(q.id);
+    } else {
+      await trx('job_questions').insert({ ...cols, job_id: jobId });
+    }
+  }
+  const removed = [...existing].filter((id) => !kept.has(id));
+  if (removed.length) await trx('job_questions').whereIn('id', removed).update({ is_deleted: toDbBool(true) });
+}
+
+export async function addViews(db: Knex, counts: Map<number, number>): Promise<void> {
+  for (const [id, n] of counts) await db('jobs').where({ id }).increment('views', n);
+}

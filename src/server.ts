@@ -1,0 +1,65 @@
+/** Starts the HTTP server: configuration, migrations, demo data in development, graceful shutdown. */
+import type { Server } from 'node:http';
+import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { createApp } from './app.js';
+import { closeContext, createContext, type AppContext } from './context.js';
+import { migrateLatest } from './db/knex.js';
+import { countJobs, seedDemoJobs } from './jobs/seed.js';
+
+export async function startServer(config: Config): Promise<{ ctx: AppContext; server: Server; close: () => Promise<void> }> {
+  const ctx = createContext(config);
+  const applied = await migrateLatest(ctx.db);
+  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  if (config.env === 'development' && (await countJobs(ctx.db)) === 0) {
+    const n = await seedDemoJobs(ctx.db);
+    console.log(`Empty database: added ${n} demo jobs.`);
+  }
+  const { count } = (await ctx.db('hr_users').count({ count: '*' }).first()) as { count: number | string };
+  if (Number(count) === 0) {
+    console.log('No HR user yet. Create one with: npx careers-admin user create --username <name>');
+  }
+  const app = createApp(ctx);
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.port, () => resolve(s));
+    s.once('error', reject);
+  });
+  console.log(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
+  const close = async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await closeContext(ctx);
+  };
+  return { ctx, server, close };
+}
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const { close } = await startServer(config);
+  let closing = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      if (closing) return;
+      closing = true;
+      console.log(`${signal}: closing`);
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      close().then(() => process.exit(0), () => process.exit(1));
+    });
+  }
+}
+
+const isEntry = process.argv[1] && /(server\.(ts|js))$/.test(process.argv[1]);
+if (isEntry) {
+  main().catch((err) => {
+    console.error('Failed to start:', err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,35 @@
+/** Formatting shared by pages, API and islands. */
+
+/** "USD 80,000 – 120,000" style range; null when no salary is set. */
+export function salaryDisplay(currency: string, min: number | null, max: number | null): string | null {
+  if (min === null && max === null) return null;
+  let fmt: Intl.NumberFormat;
+  try {
+    fmt = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 });
+  } catch {
+    fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+  }
+  if (min !== null && max !== null) return min === max ? fmt.format(min) : `${fmt.format(min)} – ${fmt.format(max)}`;
+  if (min !== null) return `From ${fmt.format(min)}`;
+  return `Up to ${fmt.format(max!)}`;
+}
+
+/** Locale-grouped number ("12,345"). */
+export function groupNumber(n: number, locale?: string): string {
+  return new Intl.NumberFormat(locale).format(n);
+}
+
+/** Plain text of sanitised HTML, for meta descriptions and previews. */
+export function htmlToText(html: string | null | undefined, max = 160): string {
+  const text = (html ?? '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
+}

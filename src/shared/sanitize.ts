@@ -1,0 +1,46 @@
+/**
+ * Rich-text sanitiser with exactly the spec's rules (spec 01 section 5):
+ * allowed tags b, strong, i, em, u, a, p, br, ul, ol, li; div becomes p; other tags are unwrapped
+ * (their text kept; script/style/textarea bodies are code, not text, and are dropped); on links
+ * only href is kept, an href that is not http, https or mailto becomes '#', and links open in a
+ * new tab with noopener noreferrer; empty paragraphs are removed.
+ * Runs on save and again before render, on the server and in islands that preview rich text.
+ */
+import sanitizeHtml from 'sanitize-html';
+
+export const RICH_TEXT_TAGS = ['b', 'strong', 'i', 'em', 'u', 'a', 'p', 'br', 'ul', 'ol', 'li'];
+const SAFE_HREF = /^(https?:|mailto:)/i;
+
+/** Decoded attribute value -> safe href. Control characters and spaces are ignored, as browsers do. */
+export function safeHref(raw: string | undefined): string {
+  const compact = (raw ?? '').replace(/[\u0000-\u0020\u007f-\u009f]/g, '');
+  return SAFE_HREF.test(compact) ? (raw ?? '').trim() : '#';
+}
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: RICH_TEXT_TAGS,
+  allowedAttributes: { a: ['href', 'target', 'rel'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'template', 'iframe', 'xmp', 'noembed', 'noframes'],
+  transformTags: {
+    div: 'p',
+    a: (_tag, attribs) => ({
+      tagName: 'a',
+      attribs: { href: safeHref(attribs.href), target: '_blank', rel: 'noopener noreferrer' },
+    }),
+  },
+  exclusiveFilter: (frame) => frame.tag === 'p' && frame.text.replace(/[\s\u00a0\u200b]/g, '') === '',
+};
+
+export function sanitizeRichText(html: unknown): string {
+  if (typeof html !== 'string' || html === '') return '';
+  return sanitizeHtml(html, OPTIONS).trim();
+}
+
+/** True when sanitised rich text has visible content (sections are shown only when non-empty). */
+export function hasRichContent(html: string | null | undefined): boolean {
+  return !!html && sanitizeRichText(html).replace(/<[^>]*>/g, '').replace(/&nbsp;|[\s\u00a0]/g, '') !== '';
+}
