@@ -17,7 +17,9 @@ const entries = fs
   .filter((f) => /\.(ts|tsx)$/.test(f) && !f.endsWith('.d.ts'))
   .map((f) => path.join(root, 'islands', f));
 
-fs.rmSync(outdir, { recursive: true, force: true });
+// Old bundles are left in place (hashed names never collide) so a server or test that loaded the
+// previous manifest keeps working while another build runs; `npm run build -- --clean` empties it.
+if (process.argv.includes('--clean')) fs.rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: entries,
   outdir,
@@ -47,7 +49,10 @@ for (const [file, out] of Object.entries(result.metafile.outputs)) {
     manifest[name].css = '/' + path.relative(path.join(root, 'public'), path.join(root, out.cssBundle)).split(path.sep).join('/');
   }
 }
-fs.writeFileSync(path.join(outdir, 'manifest.json'), JSON.stringify(manifest, null, 2));
+// Written then renamed, so a reader never sees half a manifest.
+const tmp = path.join(outdir, `manifest.${process.pid}.tmp`);
+fs.writeFileSync(tmp, JSON.stringify(manifest, null, 2));
+fs.renameSync(tmp, path.join(outdir, 'manifest.json'));
 
 if (!islandsOnly) {
   await build({

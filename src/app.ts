@@ -41,6 +41,7 @@ export function createApp(ctx: AppContext): Express {
   });
   app.use('/api', express.json({ limit: '1mb' }));
 
+  // Feature routes: one line per feature router.
   app.use(siteRoutes(ctx));
   app.use(publicJobRoutes(ctx));
 

@@ -1,0 +1,19 @@
+/**
+ * Mounts an island: the page rendered <div id="island-NAME"> and its props as JSON in
+ * <script type="application/json" id="island-NAME-props"> (src/render/islands.ts).
+ */
+import type { ComponentType } from 'react';
+import { createRoot } from 'react-dom/client';
+
+export function readProps<P>(name: string): P {
+  const el = document.getElementById(`island-${name}-props`);
+  return (el ? JSON.parse(el.textContent || '{}') : {}) as P;
+}
+
+export function mountIsland<P extends object>(name: string, Component: ComponentType<P>): void {
+  const root = document.getElementById(`island-${name}`);
+  if (!root) return;
+  const props = readProps<P>(name);
+  root.replaceChildren();
+  createRoot(root).render(<Component {...props} />);
+}
