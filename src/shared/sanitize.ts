@@ -35,9 +35,15 @@ const OPTIONS: sanitizeHtml.IOptions = {
   exclusiveFilter: (frame) => frame.tag === 'p' && frame.text.replace(/[\s\u00a0\u200b]/g, '') === '',
 };
 
+/** A div turned into p inside another p would nest paragraphs, which browsers re-parse. */
+const NESTED_P = /<p>(?:(?!<\/p>)[\s\S])*?<p>/;
+
 export function sanitizeRichText(html: unknown): string {
   if (typeof html !== 'string' || html === '') return '';
-  return sanitizeHtml(html, OPTIONS).trim();
+  let out = sanitizeHtml(html, OPTIONS);
+  // A second pass flattens nested paragraphs, so the result is stable when sanitised again.
+  if (NESTED_P.test(out)) out = sanitizeHtml(out, OPTIONS);
+  return out.trim();
 }
 
 /** True when sanitised rich text has visible content (sections are shown only when non-empty). */

@@ -32,7 +32,9 @@ export async function openPage(browser: Browser, opts: { width?: number; height?
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    // A page deliberately served with 404 (unknown job, 404 page) logs its own status: not a fault.
+    const ownStatus = m.text().startsWith('Failed to load resource') && m.location().url === page.url();
+    if (m.type() === 'error' && !ownStatus) errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   return { context, page, errors };
