@@ -1,0 +1,117 @@
+/** careers-admin as an admin runs it: a child process on a real database. */
+import { expect } from 'chai';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
+
+function cli(args: string[], env: Record<string, string>, input?: string) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], {
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+for (const kind of databaseKinds()) {
+  describe(`careers-admin migrate and jobs seed [${kind}]`, function () {
+    this.timeout(120_000);
+    let t: TestDb;
+    let env: Record<string, string>;
+    before(async () => {
+      t = await createTestDb(kind);
+      await t.db.migrate.rollback(undefined, true);
+      env = { DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+    });
+    after(() => t.destroy());
+
+    it('migrates, shows status and rolls back', () => {
+      let r = cli(['migrate', 'status'], env);
+      expect(r.code).to.equal(0);
+      expect(r.out).to.include('pending  001_initial_schema');
+      r = cli(['migrate'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.match(/applied 001_initial_schema/);
+      expect(cli(['migrate', 'status'], env).out).to.include('applied  001_initial_schema');
+      expect(cli(['migrate', 'latest'], env).out).to.include('Already up to date.');
+      r = cli(['migrate', 'rollback'], env);
+      expect(r.code).to.equal(0);
+      expect(r.out).to.include('Rolled back');
+      r = cli(['migrate', 'sideways'], env);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.include('Unknown migrate action');
+      expect(cli(['migrate'], env).code).to.equal(0);
+    });
+
+    it('seeds the demo jobs once', async () => {
+      let r = cli(['jobs', 'seed', '--demo'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Added 12 demo jobs.');
+      const jobs = await t.db('jobs').select('job_type', 'work_mode', 'status');
+      expect(new Set(jobs.map((j) => j.job_type))).to.have.property('size', 4);
+      expect(new Set(jobs.map((j) => j.work_mode))).to.have.property('size', 3);
+      expect(jobs.some((j) => j.status === 'INACTIVE')).to.equal(true);
+      const types = await t.db('job_questions').distinct('answer_type');
+      expect(types.map((x) => x.answer_type).sort()).to.deep.equal(['checkbox', 'long_text', 'number', 'short_text', 'single_choice']);
+      r = cli(['jobs', 'seed', '--demo'], env);
+      expect(r.out).to.include('nothing added');
+    });
+
+    it('imports a valid file and refuses a bad one entirely, reporting every bad record', async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-'));
+      const good = path.join(dir, 'good.json');
+      fs.writeFileSync(good, JSON.stringify([
+        { title: 'Imported One', location: 'Paris', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', description: '<p>ok<script>x</script></p>' },
+        { public_id: 'imported-two', title: 'Imported Two', location: 'Rome', job_type: 'CONTRACT', work_mode: 'REMOTE' },
+      ]));
+      let r = cli(['jobs', 'seed', '--file', good], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Imported 2 job(s)');
+      const one = await t.db('jobs').where({ title: 'Imported One' }).first();
+      expect(one.description).to.equal('<p>ok</p>');
+      const two = await t.db('jobs').where({ public_id: 'imported-two' }).first();
+      expect(two.status).to.equal('INACTIVE');
+
+      const before = (await t.db('jobs').count({ n: '*' }))[0].n;
+      const bad = path.join(dir, 'bad.json');
+      fs.writeFileSync(bad, JSON.stringify([
+        { title: 'Fine', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
+        { title: '', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
+        { title: 'Bad type', location: 'Oslo', job_type: 'SOMETIMES', work_mode: 'ONSITE', min_salary: -1 },
+        { public_id: 'imported-two', title: 'Taken id', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
+      ]));
+      r = cli(['jobs', 'seed', '--file', bad], env);
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('record 1: title').and.include('record 2: job_type').and.include('min_salary');
+      expect((await t.db('jobs').count({ n: '*' }))[0].n).to.equal(before);
+      // A public id that exists already is reported once the records themselves are valid.
+      fs.writeFileSync(bad, JSON.stringify([{ public_id: 'imported-two', title: 'Taken id', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' }]));
+      r = cli(['jobs', 'seed', '--file', bad], env);
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('already exists');
+
+      fs.writeFileSync(bad, '{not json');
+      r = cli(['jobs', 'seed', '--file', bad], env);
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('Cannot read');
+      r = cli(['jobs', 'seed', '--file', path.join(dir, 'missing.json')], env);
+      expect(r.code).to.equal(1);
+      fs.writeFileSync(bad, '{"title": "not a list"}');
+      r = cli(['jobs', 'seed', '--file', bad], env);
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('JSON array');
+      r = cli(['jobs', 'seed'], env);
+      expect(r.code).to.equal(2);
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('stops with a clear message on bad configuration', () => {
+      const r = cli(['migrate'], { ...env, SESSION_TTL_SECONDS: 'soon' });
+      expect(r.code).to.equal(2);
+      expect(r.err).to.include('SESSION_TTL_SECONDS');
+    });
+  });
+}

@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../../config/index.js';
+
+describe('configuration', () => {
+  it('has safe defaults', () => {
+    const c = loadConfig({});
+    expect(c.port).to.equal(3000);
+    expect(c.databaseUrl).to.equal(null);
+    expect(c.dataDir).to.equal(path.resolve(c.rootDir, 'data'));
+    expect(c.publicBaseUrl).to.equal('http://localhost:3000');
+    expect(c.sessionTtlSeconds).to.equal(3600);
+    expect(c.env).to.equal('development');
+    expect(c.rateLimits.apply).to.deep.equal({ limit: 10, windowSeconds: 600 });
+    expect(c.rateLimits.login).to.deep.equal({ limit: 10, windowSeconds: 900 });
+    expect(c.postsSweepCron).to.equal('* * * * *');
+    expect(c.webhookAllowPrivate).to.equal(false);
+  });
+
+  it('reads every documented variable', () => {
+    const c = loadConfig({
+      PORT: '8080', DATABASE_URL: 'mysql://u:p@db:3306/careers', DATA_DIR: '/tmp/x', PUBLIC_BASE_URL: 'https://jobs.example.com/',
+      NODE_ENV: 'production', SESSION_TTL_SECONDS: '7200', TRUST_PROXY: 'true', APPLY_RATE_LIMIT: '0', APPLY_RATE_WINDOW_SECONDS: '60',
+      WEBHOOK_ALLOW_PRIVATE: '1', POSTS_SWEEP_CRON: 'off', COMPANY_NAME: 'Globex', COMPANY_ABOUT_URL: 'https://globex.example/about',
+      COMPANY_NETWORK_URL: 'https://www.linkedin.com/company/globex', CAREERS_EMAIL: 'jobs@globex.example', SMTP_URL: 'smtp://mail:25',
+    });
+    expect(c).to.deep.include({ port: 8080, databaseUrl: 'mysql://u:p@db:3306/careers', dataDir: '/tmp/x', publicBaseUrl: 'https://jobs.example.com', env: 'production', sessionTtlSeconds: 7200, trustProxy: true, webhookAllowPrivate: true, postsSweepCron: null });
+    expect(c.rateLimits.apply).to.deep.equal({ limit: 0, windowSeconds: 60 });
+    expect(c.company).to.deep.equal({ name: 'Globex', aboutUrl: 'https://globex.example/about', networkUrl: 'https://www.linkedin.com/company/globex', careersEmail: 'jobs@globex.example' });
+    expect(c.mail.smtpUrl).to.equal('smtp://mail:25');
+  });
+
+  it('refuses bad values with a message naming each variable', () => {
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'postgres://x', SESSION_TTL_SECONDS: '-5', TRUST_PROXY: 'maybe', PUBLIC_BASE_URL: 'ftp://x', CAREERS_EMAIL: 'nope', NODE_ENV: 'staging', POSTS_SWEEP_CRON: 'every minute' });
+      expect.fail('should throw');
+    } catch (err) {
+      expect(err).to.be.instanceOf(ConfigError);
+      const msg = (err as Error).message;
+      for (const name of ['PORT', 'DATABASE_URL', 'SESSION_TTL_SECONDS', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'CAREERS_EMAIL', 'NODE_ENV', 'POSTS_SWEEP_CRON']) expect(msg).to.include(name);
+    }
+  });
+});
