@@ -23,6 +23,8 @@ export interface Config {
   dataDir: string;
   publicBaseUrl: string;
   sessionTtlSeconds: number;
+  /** Seconds public job reads may be served from this process's memory; 0 = off. */
+  publicCacheSeconds: number;
   trustProxy: boolean;
   rateLimits: { apply: RateLimitSetting; form: RateLimitSetting; login: RateLimitSetting };
   webhookAllowPrivate: boolean;
@@ -128,6 +130,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir,
     publicBaseUrl,
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),
+    publicCacheSeconds: int('PUBLIC_CACHE_SECONDS', 2, 0, 300),
     trustProxy: bool('TRUST_PROXY', false),
     rateLimits: {
       apply: rate('APPLY', 10, 600),

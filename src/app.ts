@@ -8,6 +8,7 @@ import { securityHeaders } from './http/security.js';
 import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { publicJobRoutes } from './jobs/public.routes.js';
+import { applicationRoutes } from './applications/routes.js';
 import { siteRoutes } from './site/routes.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -26,15 +27,10 @@ export function createApp(ctx: AppContext): Express {
 
   app.use(securityHeaders(config));
   app.use(compression());
-  app.use(
-    express.static(path.join(config.rootDir, 'public'), {
-      index: false,
-      setHeaders(res, file) {
-        // Hashed bundle names change with their content, so browsers may keep them for a year.
-        if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      },
-    }),
-  );
+  // Static files are mounted on their own paths, so page requests never touch the disk for them.
+  // Hashed bundle names change with their content, so browsers may keep them for a year.
+  app.use('/assets', express.static(path.join(config.rootDir, 'public', 'assets'), { index: false, immutable: true, maxAge: '365d' }));
+  app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(config.rootDir, 'public', 'favicon.svg'), { maxAge: '1d' }));
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
@@ -44,6 +40,7 @@ export function createApp(ctx: AppContext): Express {
   // Feature routes: one line per feature router.
   app.use(siteRoutes(ctx));
   app.use(publicJobRoutes(ctx));
+  app.use(applicationRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -7,6 +7,7 @@ import { renderPage } from '../render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel, isOneOf } from '../shared/enums.js';
 import { hasRichContent, sanitizeRichText } from '../shared/sanitize.js';
 import { htmlToText } from '../shared/format.js';
+import { cachedPublicRead } from './public-cache.js';
 import * as repo from './repo.js';
 import { getPublicJob, toPublicJob } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
@@ -38,16 +39,21 @@ function readFilters(req: Request, strict: boolean): PublicJobFilters {
 export function publicJobRoutes(ctx: AppContext): Router {
   const router = Router();
   const { db, config } = ctx;
+  const cached = <T>(key: string, load: () => Promise<T>) => cachedPublicRead(db, config.publicCacheSeconds, key, load);
+  const listJobs = (f: PublicJobFilters, page: number, size: number) =>
+    cached(`list:${JSON.stringify(f)}:${page}:${size}`, () => repo.listPublicJobs(db, f, page, size));
+  const jobByPublicId = (publicId: string, withQuestions: boolean) =>
+    cached(`job:${withQuestions}:${publicId}`, () => getPublicJob(db, publicId, withQuestions));
 
   router.get('/api/jobs/', async (req, res) => {
     const filters = readFilters(req, true);
     const paging = parsePaging(req);
-    const { count, jobs } = await repo.listPublicJobs(db, filters, paging.page, paging.pageSize);
+    const { count, jobs } = await listJobs(filters, paging.page, paging.pageSize);
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, jobs.map((j) => toPublicJob(j, false))));
   });
 
   router.get('/api/jobs/:publicId/', async (req, res) => {
-    const { job, availability } = await getPublicJob(db, req.params.publicId);
+    const { job, availability } = await jobByPublicId(req.params.publicId, true);
     if (!job || availability === 'not_found') throw new NotFound('Job post unavailable');
     res.json(toPublicJob(job));
   });
@@ -57,8 +63,8 @@ export function publicJobRoutes(ctx: AppContext): Router {
     const rawPage = queryString(req, 'page');
     const page = /^\d{1,6}$/.test(rawPage) && Number(rawPage) > 0 ? Number(rawPage) : 1;
     const [{ count, jobs }, locations] = await Promise.all([
-      repo.listPublicJobs(db, filters, page, PAGE_SIZE),
-      repo.listActiveLocations(db),
+      listJobs(filters, page, PAGE_SIZE),
+      cached('locations', () => repo.listActiveLocations(db)),
     ]);
     const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
     const pageLink = (n: number) => {
@@ -89,7 +95,7 @@ export function publicJobRoutes(ctx: AppContext): Router {
   });
 
   router.get('/careers/:publicId', async (req, res) => {
-    const { job, availability } = await getPublicJob(db, req.params.publicId);
+    const { job, availability } = await jobByPublicId(req.params.publicId, false);
     if (!job || availability === 'not_found') {
       return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
     }
@@ -102,7 +108,7 @@ export function publicJobRoutes(ctx: AppContext): Router {
     ]
       .filter(([, html]) => hasRichContent(html))
       .map(([heading, html]) => ({ heading, html: sanitizeRichText(html) }));
-    const publicJob = toPublicJob(job);
+    const publicJob = toPublicJob(job, false);
     renderPage(req, res, 'pages/public/job', {
       title: `${job.title} — ${config.company.name} Careers`,
       description: htmlToText(job.description) || `${job.title} at ${config.company.name}, ${job.location}.`,

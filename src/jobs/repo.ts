@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, fromDbJson, fromDbNumber, likeContains, toDbBool, toDbDate, toDbJson } from '../db/codecs.js';
 import type { Job, JobQuestion, PublicJobFilters } from './types.js';
 import type { JobInput } from './schema.js';
+import { invalidatePublicJobs } from './public-cache.js';
 
 type Row = Record<string, any>;
 
@@ -83,9 +84,11 @@ export async function loadQuestions(db: Knex, jobId: number): Promise<JobQuestio
   return rows.map(mapQuestion);
 }
 
-export async function findJobByPublicId(db: Knex, publicId: string): Promise<Job | null> {
+/** The job page shows no questions, so it may skip loading them. */
+export async function findJobByPublicId(db: Knex, publicId: string, withQuestions = true): Promise<Job | null> {
   const row = await db('jobs').where({ public_id: publicId }).first();
-  return row ? mapJob(row, await loadQuestions(db, Number(row.id))) : null;
+  if (!row) return null;
+  return mapJob(row, withQuestions ? await loadQuestions(db, Number(row.id)) : []);
 }
 
 export async function findJobById(db: Knex, id: number): Promise<Job | null> {
@@ -125,12 +128,14 @@ export async function insertJob(trx: Knex, publicId: string, input: JobInput, no
   const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, views: 0, created_at: toDbDate(now) });
   const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
   await replaceQuestions(trx, jobId, input.questions);
+  invalidatePublicJobs(trx);
   return jobId;
 }
 
 export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date): Promise<void> {
   await trx('jobs').where({ id: jobId }).update(jobColumns(input, now));
   await replaceQuestions(trx, jobId, input.questions);
+  invalidatePublicJobs(trx);
 }
 
 /**

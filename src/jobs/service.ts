@@ -58,8 +58,8 @@ export function toPublicQuestion(q: JobQuestion) {
   };
 }
 
-export async function getPublicJob(db: Knex, publicId: string): Promise<{ job: Job | null; availability: Availability }> {
-  const job = publicId.length <= 64 ? await repo.findJobByPublicId(db, publicId) : null;
+export async function getPublicJob(db: Knex, publicId: string, withQuestions = true): Promise<{ job: Job | null; availability: Availability }> {
+  const job = publicId.length <= 64 ? await repo.findJobByPublicId(db, publicId, withQuestions) : null;
   return { job, availability: availability(job) };
 }
 

@@ -1,14 +1,25 @@
 /** Formatting shared by pages, API and islands. */
 
-/** "USD 80,000 – 120,000" style range; null when no salary is set. */
+/** Building an Intl.NumberFormat is slow; one per currency is kept. */
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+
+function currencyFormat(currency: string): Intl.NumberFormat {
+  let fmt = currencyFormats.get(currency);
+  if (!fmt) {
+    try {
+      fmt = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 });
+    } catch {
+      fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    }
+    currencyFormats.set(currency, fmt);
+  }
+  return fmt;
+}
+
+/** "$80,000 – $120,000" style range; null when no salary is set. */
 export function salaryDisplay(currency: string, min: number | null, max: number | null): string | null {
   if (min === null && max === null) return null;
-  let fmt: Intl.NumberFormat;
-  try {
-    fmt = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 });
-  } catch {
-    fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-  }
+  const fmt = currencyFormat(currency);
   if (min !== null && max !== null) return min === max ? fmt.format(min) : `${fmt.format(min)} – ${fmt.format(max)}`;
   if (min !== null) return `From ${fmt.format(min)}`;
   return `Up to ${fmt.format(max!)}`;

@@ -38,12 +38,31 @@ const OPTIONS: sanitizeHtml.IOptions = {
 /** A div turned into p inside another p would nest paragraphs, which browsers re-parse. */
 const NESTED_P = /<p>(?:(?!<\/p>)[\s\S])*?<p>/;
 
-export function sanitizeRichText(html: unknown): string {
-  if (typeof html !== 'string' || html === '') return '';
+function sanitizeUncached(html: string): string {
   let out = sanitizeHtml(html, OPTIONS);
   // A second pass flattens nested paragraphs, so the result is stable when sanitised again.
   if (NESTED_P.test(out)) out = sanitizeHtml(out, OPTIONS);
   return out.trim();
+}
+
+/**
+ * Job pages sanitise the same stored texts on every view; remembering recent results (the output
+ * depends only on the input string) keeps "sanitise before render" off the hot path.
+ */
+const memo = new Map<string, string>();
+const MEMO_MAX_ENTRIES = 1000;
+const MEMO_MAX_INPUT = 20_000;
+
+export function sanitizeRichText(html: unknown): string {
+  if (typeof html !== 'string' || html === '') return '';
+  if (html.length > MEMO_MAX_INPUT) return sanitizeUncached(html);
+  let out = memo.get(html);
+  if (out === undefined) {
+    out = sanitizeUncached(html);
+    if (memo.size >= MEMO_MAX_ENTRIES) memo.delete(memo.keys().next().value!);
+    memo.set(html, out);
+  }
+  return out;
 }
 
 /** True when sanitised rich text has visible content (sections are shown only when non-empty). */

@@ -1,5 +1,7 @@
 /** Site-wide behaviour: SEO files and tags, security headers, the error page, views counting. */
 import { expect } from 'chai';
+import { findJobByPublicId, updateJob } from '../../src/jobs/repo.js';
+import { parseJobInput } from '../../src/jobs/schema.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -64,6 +66,19 @@ for (const kind of databaseKinds()) {
       expect(await views(), 'not written per request').to.equal(before);
       await s.ctx.views.flush();
       expect(await views()).to.equal(before + 3);
+    });
+
+    it('serves public reads from a short cache that job writes clear at once', async () => {
+      const before = await (await fetch(`${s.baseUrl}/api/jobs/office-dev/`)).json();
+      expect(before.title).to.equal('Office Dev');
+      // A write behind the repo's back is not seen while the entry lives (PUBLIC_CACHE_SECONDS)...
+      await s.ctx.db('jobs').where({ public_id: 'office-dev' }).update({ title: 'Sneaky' });
+      expect((await (await fetch(`${s.baseUrl}/api/jobs/office-dev/`)).json()).title).to.equal('Office Dev');
+      // ...while a write through the repo is visible on the very next request.
+      const job = (await findJobByPublicId(s.ctx.db, 'office-dev'))!;
+      await s.ctx.db.transaction((trx) => updateJob(trx, job.id, parseJobInput({ ...job, title: 'Office Developer', status: 'REMOVED' }), new Date()));
+      expect((await fetch(`${s.baseUrl}/api/jobs/office-dev/`)).status).to.equal(404);
+      expect(await (await fetch(`${s.baseUrl}/careers`)).text()).not.to.include('Office Dev');
     });
 
     it('answers malformed JSON bodies under /api with 400, not 500', async () => {

@@ -1,0 +1,54 @@
+/**
+ * The baseline for bench/careers.ts: a bare Express + EJS server that renders the same pages
+ * with the same templates, from data loaded into memory once at start (no database per request,
+ * no security headers, no compression). What the real app adds on top is what the bench measures.
+ */
+import path from 'node:path';
+import express from 'express';
+import { loadConfig } from '../config/index.js';
+import { createDb } from '../src/db/knex.js';
+import * as repo from '../src/jobs/repo.js';
+import { toPublicJob } from '../src/jobs/service.js';
+import { loadManifest } from '../src/render/assets.js';
+import { safeJson } from '../src/render/islands.js';
+import { renderPage } from '../src/render/page.js';
+import { JOB_TYPES, WORK_MODES, enumLabel } from '../src/shared/enums.js';
+import { hasRichContent, sanitizeRichText } from '../src/shared/sanitize.js';
+import { jobPostingJsonLd } from '../src/jobs/seo.js';
+
+const config = loadConfig();
+const db = createDb(config);
+const { count, jobs } = await repo.listPublicJobs(db, {}, 1, 30);
+const locations = await repo.listActiveLocations(db);
+const job = (await repo.findJobByPublicId(db, 'bench-7'))!;
+await db.destroy();
+
+const listLocals = {
+  jobs: jobs.map((j) => toPublicJob(j, false)),
+  count,
+  filters: { title: '', location: '', job_type: '', work_mode: '' },
+  locations,
+  jobTypes: JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) })),
+  workModes: WORK_MODES.map((v) => ({ value: v, label: enumLabel(v) })),
+  page: 1,
+  pages: Math.ceil(count / 30),
+  prevLink: null,
+  nextLink: count > 30 ? '/careers?page=2' : null,
+};
+const sections = (
+  [['Job Description', job.description], ['Responsibilities', job.responsibilities], ['Requirements', job.requirements], ['Perks & Benefits', job.perks_benefits]] as const
+)
+  .filter(([, html]) => hasRichContent(html))
+  .map(([heading, html]) => ({ heading, html: sanitizeRichText(html) }));
+const jobLocals = { job: toPublicJob(job), sections };
+const jobMeta = { title: `${job.title} — ${config.company.name} Careers`, canonicalPath: `/careers/${job.public_id}`, ogType: 'article', jsonLd: jobPostingJsonLd(job, config) };
+
+const app = express();
+app.set('view engine', 'ejs');
+app.set('views', path.join(config.rootDir, 'views'));
+app.set('view cache', true);
+Object.assign(app.locals, { assets: loadManifest(config.rootDir), company: config.company, publicBaseUrl: config.publicBaseUrl, year: new Date().getUTCFullYear(), safeJson });
+
+app.get('/careers', (req, res) => renderPage(req, res, 'pages/public/careers', { title: `Careers at ${config.company.name}`, canonicalPath: '/careers' }, listLocals));
+app.get('/careers/:id', (req, res) => renderPage(req, res, 'pages/public/job', jobMeta, jobLocals));
+app.listen(config.port, () => console.log(`bare server listening on ${config.port}`));
