@@ -25,3 +25,10 @@ for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-m
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-logout]')) {
   button.addEventListener('click', () => void logout());
 }
+
+// The job list is a plain GET form; while the next page loads, say so where the results are.
+const filterForm = document.querySelector<HTMLFormElement>('form.filter-bar');
+filterForm?.addEventListener('submit', () => {
+  const status = document.querySelector('.result-count');
+  if (status) status.textContent = 'Loading jobs...';
+});
