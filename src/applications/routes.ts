@@ -1,0 +1,25 @@
+/** The apply API: `POST /api/jobs/{publicId}/apply/` (multipart, spec 01 section 7). */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
+import { getPublicJob } from '../jobs/service.js';
+import { APPLY_MESSAGES, APPLY_UPLOAD, assertAcceptingApplications, submitApplication } from './service.js';
+import { receiveMultipart } from './upload.js';
+
+export function applicationRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const setting = ctx.config.rateLimits.apply;
+  const limiter = dbRateLimit(ctx.db, { name: 'apply', setting, message: tooManyMessage('applications', setting.windowSeconds) });
+
+  router.post('/api/jobs/:publicId/apply/', limiter, async (req, res) => {
+    // The job is checked before a byte of the body is read; Node discards an unread body itself.
+    const { job, availability } = await getPublicJob(ctx.db, String(req.params.publicId));
+    assertAcceptingApplications(job, availability);
+    const form = await receiveMultipart(req, ctx.storage, APPLY_UPLOAD);
+    // A filled honeypot gets the same answer as a real application, so a bot learns nothing.
+    await submitApplication(ctx, job, form, { ip: req.ip });
+    res.status(201).json({ detail: APPLY_MESSAGES.submitted });
+  });
+
+  return router;
+}

@@ -1,0 +1,308 @@
+/**
+ * Input schema of `POST /api/jobs/{publicId}/apply/`: the multipart text fields checked with the
+ * wizard's own rules (src/shared/application-rules.ts), so both say the same thing in the spec's
+ * words. Errors are keyed by field, nested as `professional_experiences.0.company` and
+ * `answers.<question_id>`; a list with a bad entry also gets its step message as a summary.
+ */
+import { FieldErrorBag } from '../http/errors.js';
+import {
+  LIMITS,
+  MESSAGES,
+  emailError,
+  firstNameError,
+  isNumeric,
+  lastNameError,
+  normaliseSkills,
+  shapeEmail,
+  shapeName,
+  validateAnswers,
+  validateEducation,
+  validateExperiences,
+  type AnswerValue,
+  type EducationEntry,
+  type EntryErrors,
+  type ExperienceEntry,
+} from '../shared/application-rules.js';
+import { DIAL_CODES, splitPhone } from '../shared/dial-codes.js';
+import { sanitizeRichText } from '../shared/sanitize.js';
+import type { JobQuestion } from '../jobs/types.js';
+import type { AnswerRow } from './repo.js';
+
+/** Hidden field of the wizard that people leave empty and form-filling bots do not. */
+export const HONEYPOT_FIELD = 'website';
+
+export const FIELD_ORDER = ['first_name', 'last_name', 'email', 'phone', 'resume', 'professional_experiences', 'education', 'skills', 'answers'] as const;
+const KNOWN_TEXT_FIELDS = new Set<string>([...FIELD_ORDER.filter((f) => f !== 'resume'), HONEYPOT_FIELD]);
+
+/** DECIMAL(20,4) holds 16 integer digits; keep a margin. */
+export const NUMBER_ANSWER_MAX = 999_999_999_999_999;
+
+export const EXTRA_MESSAGES = {
+  invalidJson: 'Value must be valid JSON.',
+  notList: 'Must be a list.',
+  notObject: 'Must be an object.',
+  notText: 'Must be text.',
+  repeated: 'This field was sent more than once.',
+  tooManyItems: (n: number) => `Ensure this list has no more than ${n} items.`,
+  tooLong: (n: number) => `Ensure this field has no more than ${n} characters.`,
+  answerTooLong: `Ensure this answer has no more than ${LIMITS.answerText} characters.`,
+  notANumber: 'Enter a number.',
+  numberRange: `Enter a number between -${NUMBER_ANSWER_MAX} and ${NUMBER_ANSWER_MAX}.`,
+  notAChoice: (v: string) => `Select a valid choice. ${JSON.stringify(v.slice(0, 40))} is not one of the available choices.`,
+  notChoices: 'Must be a list of options.',
+  badQuestionId: 'Each answer needs a question_id (a whole number).',
+  unknownQuestion: 'This question is not part of this job.',
+  answeredTwice: 'This question is answered more than once.',
+} as const;
+
+export interface ApplicationInput {
+  first_name: string;
+  last_name: string;
+  /** Lower-cased. */
+  email: string;
+  /** Dial code and digits joined, e.g. +919876543210. */
+  phone: string;
+  experiences: ExperienceEntry[];
+  education: EducationEntry[];
+  skills: string[];
+  answers: AnswerRow[];
+}
+
+/** Control characters other than tab and line breaks never belong in a form value. */
+export function cleanText(v: string): string {
+  return v.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+}
+
+/** Empty or just the dial code: "can't be empty"; otherwise a known dial code and exactly 10 digits. */
+export function parsePhone(raw: string): { phone: string } | { error: string } {
+  const compact = raw.replace(/[\s()-]/g, '');
+  if (!compact || DIAL_CODES.some((d) => d.code === compact)) return { error: MESSAGES.phoneRequired };
+  const split = splitPhone(compact);
+  return split ? { phone: `${split.code}${split.digits}` } : { error: MESSAGES.phoneInvalid };
+}
+
+/** A list field sent as a JSON string; absent or empty means an empty list. */
+function jsonList(bag: FieldErrorBag, fields: Map<string, string>, name: string, max: number): unknown[] {
+  const raw = fields.get(name);
+  if (raw === undefined || raw.trim() === '') return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    bag.add(name, EXTRA_MESSAGES.invalidJson);
+    return [];
+  }
+  if (!Array.isArray(value)) {
+    bag.add(name, EXTRA_MESSAGES.notList);
+    return [];
+  }
+  if (value.length > max) {
+    bag.add(name, EXTRA_MESSAGES.tooManyItems(max));
+    return [];
+  }
+  return value;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The text properties of one list entry, type- and length-checked, with control characters removed. */
+function entryStrings<K extends string>(bag: FieldErrorBag, prefix: string, raw: unknown, limits: Record<K, number>): Record<K, string> {
+  const out = {} as Record<K, string>;
+  if (!isObject(raw)) bag.add(prefix, EXTRA_MESSAGES.notObject);
+  const obj = isObject(raw) ? raw : {};
+  for (const key of Object.keys(limits) as K[]) {
+    const v = obj[key];
+    if (v === undefined || v === null) out[key] = '';
+    else if (typeof v === 'string' || typeof v === 'number') out[key] = cleanText(String(v)).trim();
+    else {
+      bag.add(`${prefix}.${key}`, EXTRA_MESSAGES.notText);
+      out[key] = '';
+    }
+    if (out[key].length > limits[key]) bag.add(`${prefix}.${key}`, EXTRA_MESSAGES.tooLong(limits[key]));
+  }
+  return out;
+}
+
+function addEntryErrors(bag: FieldErrorBag, name: string, errors: EntryErrors[], stepMessage: string): void {
+  let any = false;
+  errors.forEach((e, i) => {
+    for (const [field, message] of Object.entries(e)) {
+      bag.add(`${name}.${i}.${field}`, message);
+      any = true;
+    }
+  });
+  if (any) bag.add(name, stepMessage);
+}
+
+const T = LIMITS.textField;
+
+function experiences(bag: FieldErrorBag, fields: Map<string, string>, now: Date): ExperienceEntry[] {
+  const list = jsonList(bag, fields, 'professional_experiences', LIMITS.experiences).map((raw, i) =>
+    entryStrings(bag, `professional_experiences.${i}`, raw, { company: T, role: T, start: 7, end: 7, notice_period: T, salary: T, description: LIMITS.description }),
+  );
+  addEntryErrors(bag, 'professional_experiences', validateExperiences(list, now), MESSAGES.experienceStep);
+  return list;
+}
+
+function education(bag: FieldErrorBag, fields: Map<string, string>, now: Date): EducationEntry[] {
+  const list = jsonList(bag, fields, 'education', LIMITS.education).map((raw, i) =>
+    entryStrings(bag, `education.${i}`, raw, { school: T, degree: T, field: T, start: 7, end: 7 }),
+  );
+  addEntryErrors(bag, 'education', validateEducation(list, now), MESSAGES.educationStep);
+  return list;
+}
+
+function skills(bag: FieldErrorBag, fields: Map<string, string>): string[] {
+  // Duplicates collapse, so allow twice the limit in before counting what is left.
+  const list = jsonList(bag, fields, 'skills', LIMITS.skills * 2);
+  if (list.some((s) => typeof s !== 'string')) {
+    bag.add('skills', 'Must be a list of text.');
+    return [];
+  }
+  const out = normaliseSkills((list as string[]).map(cleanText));
+  if (out.length > LIMITS.skills) bag.add('skills', EXTRA_MESSAGES.tooManyItems(LIMITS.skills));
+  return out;
+}
+
+/** One answer checked against its question; returns the stored form, or null when left empty. */
+function answerRow(bag: FieldErrorBag, q: JobQuestion, raw: unknown): AnswerRow | null {
+  const bad = (message: string): null => {
+    bag.add(`answers.${q.id}`, message);
+    return null;
+  };
+  const base = { question_id: q.id, question_text: sanitizeRichText(q.text), answer_number: null, choices: [] as string[] };
+  if (raw === undefined || raw === null) return null;
+  switch (q.answer_type) {
+    case 'short_text':
+    case 'long_text': {
+      if (typeof raw !== 'string') return bad(EXTRA_MESSAGES.notText);
+      const v = cleanText(raw).trim();
+      if (!v) return null;
+      if (v.length > LIMITS.answerText) return bad(EXTRA_MESSAGES.answerTooLong);
+      return { ...base, answer: JSON.stringify(v), answer_key: v.toLowerCase().slice(0, 191) };
+    }
+    case 'number': {
+      const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
+      if (s === null || (s !== '' && !isNumeric(s))) return bad(EXTRA_MESSAGES.notANumber);
+      if (s === '') return null;
+      const n = Number(s);
+      if (!Number.isFinite(n) || Math.abs(n) > NUMBER_ANSWER_MAX) return bad(EXTRA_MESSAGES.numberRange);
+      return { ...base, answer: JSON.stringify(n), answer_key: String(n), answer_number: n };
+    }
+    case 'single_choice': {
+      if (typeof raw !== 'string') return bad(EXTRA_MESSAGES.notText);
+      if (raw === '') return null;
+      if (!q.options.includes(raw)) return bad(EXTRA_MESSAGES.notAChoice(raw));
+      return { ...base, answer: JSON.stringify(raw), answer_key: raw.slice(0, 191) };
+    }
+    case 'checkbox': {
+      if (!Array.isArray(raw) || raw.some((c) => typeof c !== 'string')) return bad(EXTRA_MESSAGES.notChoices);
+      const wrong = (raw as string[]).find((c) => !q.options.includes(c));
+      if (wrong !== undefined) return bad(EXTRA_MESSAGES.notAChoice(wrong));
+      const choices = [...new Set(raw as string[])];
+      if (!choices.length) return null;
+      return { ...base, answer: JSON.stringify(choices), answer_key: null, choices };
+    }
+  }
+}
+
+/** The wizard's shape of a raw answer, for the shared required/number rules. */
+function asAnswerValue(raw: unknown): AnswerValue | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (Array.isArray(raw)) return raw.filter((c): c is string => typeof c === 'string');
+  if (typeof raw === 'string' || typeof raw === 'number') return String(raw);
+  return undefined;
+}
+
+function answers(bag: FieldErrorBag, fields: Map<string, string>, questions: JobQuestion[]): AnswerRow[] {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const given = new Map<number, unknown>();
+  const list = jsonList(bag, fields, 'answers', Math.max(questions.length, 1) * 2);
+  for (const item of list) {
+    if (!isObject(item)) {
+      bag.add('answers', 'Each answer must be an object with question_id and answer.');
+      continue;
+    }
+    const rawId = item.question_id;
+    const id = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
+    if (!Number.isSafeInteger(id) || id <= 0) bag.add('answers', EXTRA_MESSAGES.badQuestionId);
+    else if (!byId.has(id)) bag.add(`answers.${id}`, EXTRA_MESSAGES.unknownQuestion);
+    else if (given.has(id)) bag.add(`answers.${id}`, EXTRA_MESSAGES.answeredTwice);
+    else given.set(id, item.answer);
+  }
+
+  // The wizard's rules first (required, numeric), with its messages.
+  const values: Record<number, AnswerValue> = {};
+  for (const [id, raw] of given) {
+    const v = asAnswerValue(raw);
+    if (v !== undefined) values[id] = v;
+  }
+  const ruleErrors = validateAnswers(questions, values);
+  let missing = false;
+  const rows: AnswerRow[] = [];
+  for (const q of questions) {
+    const raw = given.get(q.id);
+    // A value of the wrong shape (an object, a boolean) gets answerRow's type message instead.
+    const wrongShape = raw !== undefined && raw !== null && asAnswerValue(raw) === undefined;
+    const ruleError = wrongShape ? null : ruleErrors[q.id];
+    if (ruleError === MESSAGES.required) missing = true;
+    if (ruleError) {
+      bag.add(`answers.${q.id}`, ruleError);
+      continue;
+    }
+    const row = answerRow(bag, q, raw);
+    if (row) rows.push(row);
+    else if (q.required && !bag.has(`answers.${q.id}`)) {
+      // Empty after cleaning (e.g. only control characters).
+      bag.add(`answers.${q.id}`, MESSAGES.required);
+      missing = true;
+    }
+  }
+  if (missing) bag.add('answers', MESSAGES.questionsStep);
+  return rows;
+}
+
+/** Checks every text field; the caller adds the resume's errors to the same bag. */
+export function parseApplicationFields(
+  fields: Map<string, string>,
+  repeated: Set<string>,
+  questions: JobQuestion[],
+  now: Date,
+  bag = new FieldErrorBag(),
+): { input: ApplicationInput; bag: FieldErrorBag } {
+  const text = (name: string) => cleanText(fields.get(name) ?? '');
+  for (const name of repeated) if (KNOWN_TEXT_FIELDS.has(name)) bag.add(name, EXTRA_MESSAGES.repeated);
+
+  const firstName = shapeName(text('first_name'));
+  const lastName = shapeName(text('last_name'));
+  const email = shapeEmail(text('email'));
+  const add = (field: string, message: string | null) => message && bag.add(field, message);
+  add('first_name', firstNameError(firstName));
+  add('last_name', lastNameError(lastName.trim() ? lastName : ''));
+  add('email', emailError(email));
+  const phone = parsePhone(text('phone'));
+  if ('error' in phone) bag.add('phone', phone.error);
+
+  const input: ApplicationInput = {
+    first_name: firstName.trim(),
+    last_name: lastName.trim(),
+    email: email.toLowerCase(),
+    phone: 'phone' in phone ? phone.phone : '',
+    experiences: experiences(bag, fields, now),
+    education: education(bag, fields, now),
+    skills: skills(bag, fields),
+    answers: answers(bag, fields, questions),
+  };
+  return { input, bag };
+}
+
+/** Field errors in the wizard's order (basic fields first), so the first one is the most useful. */
+export function orderedErrors(fields: Record<string, string[]>): Record<string, string[]> {
+  const rank = (k: string) => {
+    const i = FIELD_ORDER.indexOf(k.split('.')[0] as (typeof FIELD_ORDER)[number]);
+    return i === -1 ? FIELD_ORDER.length : i;
+  };
+  return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => rank(a) - rank(b)));
+}

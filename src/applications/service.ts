@@ -1,0 +1,137 @@
+/**
+ * Applying to a job: the uploaded form is checked with the wizard's rules, the resume's type is
+ * decided from its bytes, and the application with its file record, answers and webhook outbox
+ * row is committed in ONE transaction. Whatever fails, the stored file is removed, so a failed
+ * request leaves neither a row nor a file behind. Dependencies come in as arguments (DESIGN.md
+ * convention 2), so tests can hand in a failing database or storage.
+ */
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import { isUniqueViolation } from '../db/errors.js';
+import { FieldErrorBag, NotFound, ValidationError } from '../http/errors.js';
+import type { Availability } from '../jobs/service.js';
+import type { Job } from '../jobs/types.js';
+import { applicationPostPayload, enqueueApplicationPost } from '../posts/outbox.js';
+import { MESSAGES, RESUME_MAX_BYTES } from '../shared/application-rules.js';
+import type { FileStorage } from '../storage/storage.js';
+import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
+import { insertApplication } from './repo.js';
+import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
+import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from './upload.js';
+
+export interface ApplyDeps {
+  db: Knex;
+  storage: FileStorage;
+  now: () => Date;
+}
+
+export const APPLY_MESSAGES = {
+  submitted: 'Application submitted.',
+  duplicate: 'You have already applied for this job with this email.',
+  inactive: 'This job post has stopped taking application.',
+  removed: 'This job post has been removed.',
+} as const;
+
+/** A DOCX's central directory sits at the end of the file; keeping this much avoids reading it back. */
+const ZIP_TAIL_BYTES = 256 * 1024;
+
+/** Hard limits of the apply upload: 9 known text fields, one file, a generous margin for the rest. */
+export const APPLY_UPLOAD: MultipartOptions = {
+  fileField: 'resume',
+  maxFileBytes: RESUME_MAX_BYTES,
+  fileTooLargeMessage: MESSAGES.resumeSize,
+  headBytes: SNIFF_BYTES,
+  checkHead: (head) => (sniffHead(head) ? null : MESSAGES.resumeType),
+  tailBytes: (head) => (sniffHead(head) === 'zip' ? ZIP_TAIL_BYTES : 0),
+  maxFields: 16,
+  maxFieldBytes: 1024 * 1024,
+  maxTextBytes: 2 * 1024 * 1024,
+  maxParts: 17,
+};
+
+/** Removed or unknown: 404; inactive: 400 with the wizard's closed message. */
+export function assertAcceptingApplications(job: Job | null, availability: Availability): asserts job is Job {
+  if (!job || availability === 'not_found') throw new NotFound(APPLY_MESSAGES.removed);
+  if (availability !== 'available') throw new ValidationError({}, APPLY_MESSAGES.inactive);
+}
+
+/** PDF and DOC by their magic bytes; DOCX only when the ZIP holds word/document.xml. */
+export async function resumeKind(storage: FileStorage, file: ReceivedFile): Promise<ResumeKind | null> {
+  const head = sniffHead(file.head);
+  if (head !== 'zip') return head;
+  const reader = new TailReader(file.size, file.tail, () => storage.read(file.key));
+  return (await zipHasEntry(reader, file.size, DOCX_MAIN_PART)) ? 'docx' : null;
+}
+
+export function ipHash(ip: string | null | undefined): string | null {
+  return ip ? createHash('sha256').update(`careers-apply:${ip}`).digest('hex') : null;
+}
+
+function isDuplicateApplication(err: unknown): boolean {
+  const message = String((err as Error)?.message ?? '');
+  return isUniqueViolation(err) && (message.includes('applications_job_email_uq') || message.includes('applications.email'));
+}
+
+export type ApplyOutcome = { kind: 'created'; applicationId: number } | { kind: 'discarded' };
+
+/**
+ * Takes ownership of the received file: it is kept only when the application is committed.
+ * A filled honeypot is answered like a success, but nothing is kept.
+ */
+export async function submitApplication(deps: ApplyDeps, job: Job, form: ReceivedForm, meta: { ip?: string | null } = {}): Promise<ApplyOutcome> {
+  let committed = false;
+  try {
+    if (form.fields.get(HONEYPOT_FIELD)?.trim()) return { kind: 'discarded' };
+    const now = deps.now();
+    const bag = new FieldErrorBag();
+    const { input } = parseApplicationFields(form.fields, form.repeated, job.questions, now, bag);
+    const kind = form.file ? await resumeKind(deps.storage, form.file) : null;
+    if (!form.file) bag.add('resume', MESSAGES.resumeRequired);
+    else if (!kind) bag.add('resume', MESSAGES.resumeType);
+    if (bag.has()) throw new ValidationError(orderedErrors(bag.fields));
+    const file = form.file!;
+
+    const applicationId = await deps.db.transaction(async (trx) => {
+      const id = await insertApplication(
+        trx,
+        {
+          job_id: job.id,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          email: input.email,
+          phone: input.phone,
+          ip_hash: ipHash(meta.ip),
+          resume: {
+            storage_key: file.key,
+            original_name: safeFileName(file.clientName, 'resume'),
+            content_type: RESUME_CONTENT_TYPES[kind!],
+            size: file.size,
+            sha256: file.sha256,
+          },
+          experiences: input.experiences,
+          education: input.education,
+          skills: input.skills,
+          answers: input.answers,
+        },
+        now,
+      );
+      if (job.webhook_enabled && job.webhook_url) {
+        await enqueueApplicationPost(trx, {
+          applicationId: id,
+          jobId: job.id,
+          targetUrl: job.webhook_url,
+          payload: applicationPostPayload(job, input),
+          now,
+        });
+      }
+      return id;
+    });
+    committed = true;
+    return { kind: 'created', applicationId };
+  } catch (err) {
+    if (isDuplicateApplication(err)) throw new ValidationError({ email: [APPLY_MESSAGES.duplicate] });
+    throw err;
+  } finally {
+    if (!committed && form.file) await deps.storage.remove(form.file.key).catch((err) => console.error('[apply] could not remove an uploaded file', err));
+  }
+}

@@ -1,0 +1,304 @@
+/**
+ * Streams a multipart/form-data request with busboy under hard limits: text fields are collected
+ * (bounded in number and size), the one allowed file goes straight to storage under a random key
+ * while it is hashed, counted and its first bytes checked. Nothing is buffered whole.
+ *
+ * The promise settles only when everything is in place: on success the caller owns the stored
+ * file (and must remove it if it later gives up); on any failure (a limit crossed, a refused file,
+ * a malformed body, the client going away) the partial file is already removed when it rejects.
+ * The rest of a refused body is read and thrown away (up to a cap) so the client, still sending,
+ * reliably receives the error response instead of a connection reset.
+ */
+import { createHash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import busboy from 'busboy';
+import type { FileStorage } from '../storage/storage.js';
+import { HttpError, ValidationError } from '../http/errors.js';
+
+export interface MultipartOptions {
+  /** The only part that may be a file. */
+  fileField: string;
+  maxFileBytes: number;
+  /** Field message when the file crosses maxFileBytes. */
+  fileTooLargeMessage: string;
+  /** Number of bytes handed to checkHead. */
+  headBytes: number;
+  /** Decides from the first bytes (or the whole file, if shorter) whether to keep going; a message refuses the file. */
+  checkHead: (head: Buffer) => string | null;
+  /** How many bytes from the end of the file to keep in memory for a later check (by head). */
+  tailBytes: (head: Buffer) => number;
+  maxFields: number;
+  maxFieldBytes: number;
+  /** All text fields together. */
+  maxTextBytes: number;
+  maxParts: number;
+}
+
+export interface ReceivedFile {
+  key: string;
+  /** As the client named it (busboy already dropped any path); sanitise before storing. */
+  clientName: string;
+  clientType: string;
+  size: number;
+  sha256: string;
+  head: Buffer;
+  tail: Buffer;
+}
+
+export interface ReceivedForm {
+  fields: Map<string, string>;
+  /** Text fields sent more than once (the first value is kept in `fields`). */
+  repeated: Set<string>;
+  file: ReceivedFile | null;
+}
+
+/** The client closed the connection before the body was complete (nobody reads the answer). */
+export class ClientAborted extends HttpError {
+  constructor() {
+    super(400, 'Client closed the connection before the upload finished.', { detail: 'The upload was interrupted.' });
+  }
+}
+
+/** After a refusal, at most this much more of the body is read (and discarded) before the connection is cut. */
+const DRAIN_LIMIT = 32 * 1024 * 1024;
+
+export function isMultipart(req: IncomingMessage): boolean {
+  return /^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '');
+}
+
+/** Hashes, counts and checks the file's bytes on their way to storage. */
+class FileInspector extends Transform {
+  size = 0;
+  private hash = createHash('sha256');
+  private headParts: Buffer[] = [];
+  private headLength = 0;
+  head: Buffer | null = null;
+  private tailParts: Buffer[] = [];
+  private tailLength = 0;
+  private keepTail = 0;
+
+  /** `noneIfEmpty`: an empty part with an empty name is "no file chosen", not an empty file. */
+  constructor(private readonly opts: MultipartOptions, private readonly noneIfEmpty: boolean) {
+    super();
+  }
+
+  _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
+    this.size += chunk.length;
+    if (this.size > this.opts.maxFileBytes) return cb(refuse(this.opts.fileField, this.opts.fileTooLargeMessage));
+    this.hash.update(chunk);
+    if (!this.head) {
+      this.headParts.push(chunk.subarray(0, this.opts.headBytes - this.headLength));
+      this.headLength += this.headParts[this.headParts.length - 1].length;
+      if (this.headLength >= this.opts.headBytes) {
+        const err = this.decideHead();
+        if (err) return cb(err);
+      }
+    }
+    if (this.keepTail) {
+      this.tailParts.push(chunk);
+      this.tailLength += chunk.length;
+      // Drop whole chunks from the front while the rest still covers the tail.
+      while (this.tailParts.length > 1 && this.tailLength - this.tailParts[0].length >= this.keepTail) {
+        this.tailLength -= this.tailParts.shift()!.length;
+      }
+    }
+    cb(null, chunk);
+  }
+
+  _flush(cb: TransformCallback): void {
+    if (!this.head && this.size === 0 && this.noneIfEmpty) return cb();
+    cb(this.head ? null : this.decideHead());
+  }
+
+  private decideHead(): Error | null {
+    this.head = Buffer.concat(this.headParts);
+    this.headParts = [];
+    const message = this.opts.checkHead(this.head);
+    if (message) return refuse(this.opts.fileField, message);
+    this.keepTail = this.opts.tailBytes(this.head);
+    return null;
+  }
+
+  digest(): string {
+    return this.hash.digest('hex');
+  }
+
+  tail(): Buffer {
+    const all = Buffer.concat(this.tailParts, this.tailLength);
+    return all.subarray(Math.max(0, all.length - this.keepTail));
+  }
+}
+
+function refuse(field: string, message: string): ValidationError {
+  return new ValidationError({ [field]: [message] });
+}
+
+function badForm(detail: string): ValidationError {
+  return new ValidationError({}, detail);
+}
+
+export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opts: MultipartOptions): Promise<ReceivedForm> {
+  if (!isMultipart(req)) {
+    return Promise.reject(new HttpError(415, 'Unsupported content type', { detail: 'Send the application as multipart/form-data.' }));
+  }
+  let bb: busboy.Busboy;
+  try {
+    bb = busboy({
+      headers: req.headers,
+      defParamCharset: 'utf8',
+      limits: {
+        fieldNameSize: 100,
+        fieldSize: opts.maxFieldBytes + 1,
+        fields: opts.maxFields,
+        // A second file is seen (and refused with a clear message); a third stops the parser.
+        files: 2,
+        // busboy reports "parts" on reaching the limit, so allow one more and treat that as too many.
+        parts: opts.maxParts + 1,
+        fileSize: opts.maxFileBytes + 1,
+        headerPairs: 20,
+      },
+    });
+  } catch {
+    return Promise.reject(badForm('The multipart/form-data header has no boundary.'));
+  }
+
+  return new Promise<ReceivedForm>((resolve, reject) => {
+    const fields = new Map<string, string>();
+    const repeated = new Set<string>();
+    let textBytes = 0;
+    let filesSeen = 0;
+    let inspector: FileInspector | null = null;
+    let pendingWrite: Promise<ReceivedFile | null> = Promise.resolve(null);
+    let settled = false;
+
+    const detach = () => {
+      req.off('aborted', onAbort);
+      req.off('error', onAbort);
+      req.off('close', onClose);
+    };
+
+    const fail = (err: Error) => {
+      if (settled) return;
+      settled = true;
+      detach();
+      req.unpipe(bb);
+      inspector?.destroy(err);
+      bb.destroy();
+      if (!(err instanceof ClientAborted) && !req.complete) discardRest(req);
+      // Reject only once the partial (or complete) file is gone.
+      pendingWrite
+        .catch(() => null)
+        .then((file) => (file ? storage.remove(file.key) : undefined))
+        .catch(() => undefined)
+        .then(() => reject(err));
+    };
+
+    const onAbort = () => fail(new ClientAborted());
+    const onClose = () => {
+      if (!req.complete) fail(new ClientAborted());
+    };
+    req.on('aborted', onAbort);
+    req.on('error', onAbort);
+    req.on('close', onClose);
+
+    bb.on('field', (name, value, info) => {
+      if (settled) return;
+      if (info.valueTruncated) return fail(refuse(name.slice(0, 100), `Ensure this field has no more than ${opts.maxFieldBytes} bytes.`));
+      textBytes += Buffer.byteLength(value);
+      if (textBytes > opts.maxTextBytes) return fail(badForm('The form is too large.'));
+      if (fields.has(name)) repeated.add(name);
+      else fields.set(name, value);
+    });
+
+    bb.on('file', (name, stream, info) => {
+      // busboy destroys an unfinished file stream with an error when we stop it; that is expected.
+      stream.on('error', () => undefined);
+      if (settled) return void stream.resume();
+      filesSeen += 1;
+      if (name !== opts.fileField) {
+        stream.resume();
+        return fail(badForm(`Only one file can be uploaded, in the field "${opts.fileField}".`));
+      }
+      if (filesSeen > 1) {
+        stream.resume();
+        return fail(refuse(opts.fileField, `Only one ${opts.fileField} file can be uploaded.`));
+      }
+      const key = storage.newKey();
+      // A browser sends an empty part with an empty name when no file was chosen.
+      const current = new FileInspector(opts, !info.filename);
+      inspector = current;
+      stream.on('error', (err) => current.destroy(err));
+      // The inspector's own errors (too large, wrong type) reach us through storage.write's rejection,
+      // even when they happen before storage has attached its listeners.
+      current.on('error', () => undefined);
+      stream.pipe(current);
+      pendingWrite = storage.write(key, current).then(
+        async () => {
+          if (!current.head) {
+            await storage.remove(key);
+            return null;
+          }
+          return {
+            key,
+            clientName: info.filename ?? '',
+            clientType: info.mimeType,
+            size: current.size,
+            sha256: current.digest(),
+            head: current.head,
+            tail: current.tail(),
+          };
+        },
+        (err: Error) => {
+          // storage.write has removed the partial file; a refusal from the inspector keeps its message.
+          fail(err);
+          throw err;
+        },
+      );
+    });
+
+    bb.on('filesLimit', () => fail(refuse(opts.fileField, `Only one ${opts.fileField} file can be uploaded.`)));
+    bb.on('fieldsLimit', () => fail(badForm('The form has too many fields.')));
+    bb.on('partsLimit', () => fail(badForm('The form has too many parts.')));
+    bb.on('error', () => fail(badForm('The form data is malformed or incomplete.')));
+    bb.on('finish', () => {
+      pendingWrite.then(
+        (file) => {
+          if (settled) return;
+          settled = true;
+          detach();
+          resolve({ fields, repeated, file });
+        },
+        () => undefined,
+      );
+    });
+
+    req.pipe(bb);
+  });
+}
+
+/** Reads and discards what the client still sends, so it gets to read our answer; cuts off abusers. */
+function discardRest(req: IncomingMessage): void {
+  let seen = 0;
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > DRAIN_LIMIT) req.destroy();
+  });
+  req.on('error', () => undefined);
+  req.resume();
+}
+
+/**
+ * A client's file name as harmless metadata: no path parts, no control or bidi-override
+ * characters, no leading dots, at most 200 characters with the extension kept.
+ */
+export function safeFileName(name: string, fallback = 'file'): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  let clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().replace(/^\.+/, '').trim();
+  const chars = Array.from(clean); // code points, so no emoji is cut in half
+  if (chars.length > 200) {
+    const ext = /\.[A-Za-z0-9]{1,10}$/.exec(clean)?.[0] ?? '';
+    clean = chars.slice(0, 200 - ext.length).join('') + ext;
+  }
+  return clean || fallback;
+}
