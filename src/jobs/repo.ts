@@ -156,7 +156,8 @@ async function replaceQuestions(trx: Knex, jobId: number, questions: JobInput['q
       position: q.order ?? i,
       is_deleted: toDbBool(false),
     };
-    if (q.id && existing.has(q.id)) {
+    // The same id sent twice would overwrite one row with the other: the repeat becomes a new question.
+    if (q.id && existing.has(q.id) && !kept.has(q.id)) {
       await trx('job_questions').where({ id: q.id }).update(cols);
       kept.add(q.id);
     } else {
@@ -169,4 +170,23 @@ async function replaceQuestions(trx: Knex, jobId: number, questions: JobInput['q
 
 export async function addViews(db: Knex, counts: Map<number, number>): Promise<void> {
   for (const [id, n] of counts) await db('jobs').where({ id }).increment('views', n);
+}
+
+export interface AuditEntry {
+  userId: number | null;
+  action: string;
+  entityId: number;
+  details: Record<string, unknown>;
+}
+
+/** Who changed which job and when; written in the same transaction as the change. */
+export async function insertJobAudit(trx: Knex, entry: AuditEntry, now: Date): Promise<void> {
+  await trx('audit_log').insert({
+    user_id: entry.userId,
+    action: entry.action,
+    entity: 'job',
+    entity_id: entry.entityId,
+    details: toDbJson(entry.details),
+    created_at: toDbDate(now),
+  });
 }

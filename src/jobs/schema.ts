@@ -45,7 +45,9 @@ const MAX_QUESTIONS = 50;
 const MAX_OPTIONS = 50;
 const MAX_SALARY = 999_999_999_999;
 
-const CURRENCIES = new Set((Intl as any).supportedValuesOf?.('currency') ?? ['USD', 'EUR', 'GBP', 'INR']);
+/** ISO 4217 codes the runtime knows; the job editor offers the same list. */
+export const CURRENCY_CODES: readonly string[] = [...((Intl as any).supportedValuesOf?.('currency') ?? ['USD', 'EUR', 'GBP', 'INR'])].sort();
+const CURRENCIES = new Set(CURRENCY_CODES);
 
 export function isHttpUrl(v: string): boolean {
   try {
@@ -92,7 +94,7 @@ function bool(bag: FieldErrorBag, key: string, v: unknown, fallback: boolean): b
 /** Blank salary -> null; otherwise a non-negative number. */
 function salary(bag: FieldErrorBag, key: string, v: unknown): number | null {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d{1,2})?\s*$/.test(v) ? Number(v) : NaN;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d{1,15}(\.\d{1,2})?\s*$/.test(v) ? Number(v) : NaN;
   if (!Number.isFinite(n)) {
     bag.add(key, 'A valid number is required.');
     return null;
@@ -127,7 +129,9 @@ function question(bag: FieldErrorBag, i: number, raw: unknown): QuestionInput {
     else if (typeof rawOrder === 'string' && /^\d{1,4}$/.test(rawOrder)) order = Number(rawOrder);
     else bag.add(key('order'), 'A valid integer is required.');
   }
-  const id = typeof q.id === 'number' && Number.isInteger(q.id) && q.id > 0 ? q.id : null;
+  // An id names an existing question of this job (kept, so past answers stay linked); anything else is a new question.
+  const rawId = typeof q.id === 'string' && /^\d{1,9}$/.test(q.id) ? Number(q.id) : q.id;
+  const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId > 0 ? rawId : null;
   return {
     id,
     text: richText(bag, key('text'), q.text, true),

@@ -1,7 +1,7 @@
 /** Job use cases shared by page routes, API routes and the CLI. */
 import type { Knex } from 'knex';
 import { isUniqueViolation } from '../db/errors.js';
-import { ValidationError } from '../http/errors.js';
+import { NotFound, ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
 import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
@@ -63,23 +63,91 @@ export async function getPublicJob(db: Knex, publicId: string, withQuestions = t
   return { job, availability: availability(job) };
 }
 
-/** Creates a job; a blank public_id gets a generated unique one. */
-export async function createJob(db: Knex, input: JobInput, now = new Date()): Promise<Job> {
+const DUPLICATE_PUBLIC_ID = 'A job with this public id already exists.';
+export const PUBLIC_ID_READ_ONLY = 'The public id cannot be changed.';
+
+/** Creates a job; a blank public_id gets a generated unique one. `userId` goes to the audit log. */
+export async function createJob(db: Knex, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const publicId = input.public_id ?? randomPublicId();
     if (input.public_id && (await repo.publicIdExists(db, publicId))) {
-      throw new ValidationError({ public_id: ['A job with this public id already exists.'] });
+      throw new ValidationError({ public_id: [DUPLICATE_PUBLIC_ID] });
     }
     try {
-      const id = await db.transaction((trx) => repo.insertJob(trx, publicId, input, now));
+      const id = await db.transaction(async (trx) => {
+        const jobId = await repo.insertJob(trx, publicId, input, now);
+        await repo.insertJobAudit(trx, { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } }, now);
+        return jobId;
+      });
       return (await repo.findJobById(db, id))!;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
-      if (input.public_id) throw new ValidationError({ public_id: ['A job with this public id already exists.'] });
+      if (input.public_id) throw new ValidationError({ public_id: [DUPLICATE_PUBLIC_ID] });
     }
   }
   throw new Error('Could not generate a unique public id');
 }
+
+/** A job by its numeric id as HR addresses it; anything else (text, unknown) is 404. */
+export async function getJobForHr(db: Knex, rawId: string): Promise<Job> {
+  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : 0;
+  const job = id > 0 ? await repo.findJobById(db, id) : null;
+  if (!job) throw new NotFound('Not found.');
+  return job;
+}
+
+const AUDITED_FIELDS = [
+  'title', 'location', 'job_type', 'work_mode', 'description', 'responsibilities', 'requirements', 'perks_benefits',
+  'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'webhook_enabled', 'webhook_url', 'webhook_secret',
+] as const;
+
+/**
+ * Full update of a job (PUT). The public id is fixed once created: a payload may repeat it or
+ * leave it out, a different one is a 400 field error. Questions keep the ids they are sent with.
+ */
+export async function updateJob(db: Knex, current: Job, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
+  if (input.public_id !== null && input.public_id !== current.public_id) {
+    throw new ValidationError({ public_id: [PUBLIC_ID_READ_ONLY] });
+  }
+  const changed: string[] = AUDITED_FIELDS.filter((f) => current[f] !== input[f]);
+  if (JSON.stringify(current.questions.map(({ id: _id, ...q }) => q)) !== JSON.stringify(input.questions.map(({ id: _id, ...q }) => q))) changed.push('questions');
+  await db.transaction(async (trx) => {
+    await repo.updateJob(trx, current.id, input, now);
+    await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: current.public_id, changed } }, now);
+  });
+  return (await repo.findJobById(db, current.id))!;
+}
+
+/** A job as the HR API answers it: every field of spec 02 section 3, dates as ISO strings. */
+export function toHrJob(job: Job) {
+  return {
+    id: job.id,
+    public_id: job.public_id,
+    title: job.title,
+    location: job.location,
+    job_type: job.job_type,
+    work_mode: job.work_mode,
+    description: sanitizeRichText(job.description),
+    responsibilities: sanitizeRichText(job.responsibilities),
+    requirements: sanitizeRichText(job.requirements),
+    perks_benefits: sanitizeRichText(job.perks_benefits),
+    currency: job.currency,
+    min_salary: job.min_salary,
+    max_salary: job.max_salary,
+    experience_required: job.experience_required,
+    duration: job.duration,
+    status: job.status,
+    views: job.views,
+    created_at: job.created_at.toISOString(),
+    updated_at: job.updated_at.toISOString(),
+    webhook_enabled: job.webhook_enabled,
+    webhook_url: job.webhook_url,
+    webhook_secret: job.webhook_secret,
+    questions: job.questions.map(toPublicQuestion),
+  };
+}
+
+export type HrJob = ReturnType<typeof toHrJob>;
 
 /** Counts job page views in memory and writes them in batches, off the request path. */
 export class ViewCounter {

@@ -1,0 +1,80 @@
+/**
+ * HR job pages (spec 02 section 2), rendered on the server from the same queries as the API and
+ * guarded with requireHrPage (no valid jwt cookie -> /hrviewlogin?next=...):
+ * /hr/dashboard, /hr/jobs (Manage Jobs), /hr/jobs/list (All Job Posts), /hr/jobs/new and
+ * /hr/jobs/{id}/edit (the job-editor island, which loads the job through GET /api/hr/jobs/{id}/).
+ */
+import { Router, type Request } from 'express';
+import type { AppContext } from '../context.js';
+import { requireHrPage } from '../auth/guards.js';
+import { renderPage } from '../render/page.js';
+import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
+import { loadDashboard, listJobSummaries } from './dashboard.js';
+import { CURRENCY_CODES } from './schema.js';
+import { getJobForHr } from './service.js';
+
+/** The visitor's first Accept-Language the runtime supports, for locale-grouped numbers. */
+function requestLocale(req: Request): string {
+  for (const part of (req.headers['accept-language'] ?? '').split(',').slice(0, 5)) {
+    const tag = part.split(';')[0].trim();
+    if (!tag || tag === '*') continue;
+    try {
+      if (Intl.NumberFormat.supportedLocalesOf([tag]).length) return tag;
+    } catch {
+      /* not a language tag */
+    }
+  }
+  return 'en-US';
+}
+
+function formatters(req: Request) {
+  const numbers = new Intl.NumberFormat(requestLocale(req));
+  return { num: (n: number) => numbers.format(n), label: enumLabel };
+}
+
+/** Options the editor offers, from the same lists the server validates against. */
+function editorOptions() {
+  const opts = (list: readonly string[]) => list.map((value) => ({ value, label: enumLabel(value) }));
+  return {
+    jobTypes: opts(JOB_TYPES),
+    workModes: opts(WORK_MODES),
+    statuses: opts(RECORD_STATUSES),
+    answerTypes: opts(ANSWER_TYPES),
+    currencies: CURRENCY_CODES,
+  };
+}
+
+export function hrJobPages(ctx: AppContext): Router {
+  const router = Router();
+  const { db } = ctx;
+  const guard = requireHrPage(ctx);
+
+  router.get('/hr/dashboard', guard, async (req, res) => {
+    const stats = await loadDashboard(db);
+    renderPage(req, res, 'pages/hr/dashboard', { title: 'HR Dashboard' }, { stats, ...formatters(req) });
+  });
+
+  router.get('/hr/jobs', guard, async (req, res) => {
+    const jobs = await listJobSummaries(db);
+    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs' }, { jobs, ...formatters(req) });
+  });
+
+  router.get('/hr/jobs/list', guard, async (req, res) => {
+    const jobs = await listJobSummaries(db);
+    renderPage(req, res, 'pages/hr/jobs-list', { title: 'All Job Posts' }, { jobs, ...formatters(req) });
+  });
+
+  router.get('/hr/jobs/new', guard, (req, res) => {
+    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, ...editorOptions() } });
+  });
+
+  router.get('/hr/jobs/:id/edit', guard, async (req, res) => {
+    // An unknown id is a 404 page here; the island itself loads the job (spec: a failed load
+    // sends the user to /hrviewlogin).
+    const job = await getJobForHr(db, req.params.id as string);
+    const heading = `Edit Job: ${job.title}`;
+    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, ...editorOptions() } });
+  });
+
+  return router;
+}

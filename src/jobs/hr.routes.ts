@@ -1,0 +1,52 @@
+/**
+ * HR jobs API (spec 02 section 7): the dashboard and job create/read/update. Every route needs
+ * an HR token (requireHrApi); POST and PUT need it as a Bearer header.
+ */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { requireHrApi } from '../auth/guards.js';
+import { ValidationError } from '../http/errors.js';
+import { pageResponse, parsePaging, queryString } from '../http/paging.js';
+import { RECORD_STATUSES, isOneOf } from '../shared/enums.js';
+import { loadDashboard, pageJobSummaries } from './dashboard.js';
+import { parseJobInput } from './schema.js';
+import { createJob, getJobForHr, toHrJob, updateJob } from './service.js';
+
+export function hrJobRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const { db, config } = ctx;
+  const guard = requireHrApi(ctx);
+
+  router.get('/api/hr/dashboard/', guard, async (_req, res) => {
+    res.json(await loadDashboard(db));
+  });
+
+  router.get('/api/hr/jobs/', guard, async (req, res) => {
+    const status = queryString(req, 'status');
+    if (status && !isOneOf(RECORD_STATUSES, status)) {
+      throw new ValidationError({ status: [`Select a valid choice. ${status.slice(0, 40)} is not one of the available choices.`] });
+    }
+    const paging = parsePaging(req);
+    const { count, results } = await pageJobSummaries(db, status ? (status as (typeof RECORD_STATUSES)[number]) : null, paging.page, paging.pageSize);
+    res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
+  });
+
+  router.post('/api/hr/jobs/', guard, async (req, res) => {
+    const input = parseJobInput(req.body);
+    const job = await createJob(db, input, ctx.now(), req.hr!.userId);
+    res.status(201).json(toHrJob(job));
+  });
+
+  router.get('/api/hr/jobs/:id/', guard, async (req, res) => {
+    res.json(toHrJob(await getJobForHr(db, req.params.id as string)));
+  });
+
+  router.put('/api/hr/jobs/:id/', guard, async (req, res) => {
+    // An unknown job is a 404 whatever the payload holds.
+    const current = await getJobForHr(db, req.params.id as string);
+    const input = parseJobInput(req.body);
+    res.json(toHrJob(await updateJob(db, current, input, ctx.now(), req.hr!.userId)));
+  });
+
+  return router;
+}
