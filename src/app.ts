@@ -11,6 +11,7 @@ import { publicJobRoutes } from './jobs/public.routes.js';
 import { applicationRoutes } from './applications/routes.js';
 import { applicationPageRoutes } from './applications/pages.js';
 import { siteRoutes } from './site/routes.js';
+import { insightsRoutes } from './jobs/insights.routes.js';
 import { hrJobRoutes } from './jobs/hr.routes.js';
 import { hrJobPages } from './jobs/hr.pages.js';
 
@@ -44,6 +45,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(siteRoutes(ctx));
   app.use(publicJobRoutes(ctx));
   app.use(applicationRoutes(ctx));
+  app.use(insightsRoutes(ctx));
   app.use(applicationPageRoutes(ctx));
   app.use(hrJobRoutes(ctx));
   app.use(hrJobPages(ctx));

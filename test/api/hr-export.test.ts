@@ -1,0 +1,188 @@
+import { expect } from 'chai';
+import ExcelJS from 'exceljs';
+import { databaseKinds } from '../helpers/db.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { makeJob } from '../helpers/factories.js';
+import { hrToken, insertApplications, realisticApplications } from '../helpers/applications.js';
+import { escapeCell, textCell, XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
+import type { Job } from '../../src/jobs/types.js';
+
+const FIXED_HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume'];
+
+async function readSheet(buf: ArrayBuffer): Promise<ExcelJS.Worksheet> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(buf);
+  expect(wb.worksheets).to.have.length(1);
+  return wb.worksheets[0];
+}
+
+function rowValues(sheet: ExcelJS.Worksheet, n: number): unknown[] {
+  return (sheet.getRow(n).values as unknown[]).slice(1);
+}
+
+for (const kind of databaseKinds()) {
+  describe(`HR applicants export [${kind}]`, () => {
+    let s: TestServer;
+    let token: string;
+    let job: Job;
+    let big: Job;
+    const get = (path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) => fetch(s.baseUrl + path, { headers });
+
+    before(async () => {
+      s = await startTestServer(kind);
+      const db = s.ctx.db;
+      token = await hrToken(db);
+      job = await makeJob(db, {
+        title: 'Export Job',
+        questions: [
+          { text: '<p>Why <em>us</em>?</p>', answer_type: 'long_text', required: false },
+          { text: 'Years', answer_type: 'number', required: false },
+          { text: 'Relocate?', answer_type: 'single_choice', options: ['Yes', 'No'], required: false },
+          { text: 'Days', answer_type: 'checkbox', options: ['Mon', 'Tue', 'Wed'], required: false },
+          { text: 'Removed later', answer_type: 'short_text', required: false },
+        ],
+      });
+      const [why, years, relocate, days, removed] = job.questions;
+      await insertApplications(
+        db,
+        job.id,
+        [
+          {
+            first_name: 'Asha',
+            last_name: "D'Souza",
+            email: 'Asha@Example.com',
+            phone: '+919876543210',
+            status: 'REVIEWED',
+            created_at: new Date('2026-03-01T10:30:00Z'),
+            skills: ['TypeScript', 'SQL'],
+            experiences: [
+              { company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '20 LPA', description: 'Built the TPS service.' },
+              { company: 'Hooli', role: 'Lead', start: '2022-09', end: '', notice_period: '', salary: '', description: '' },
+            ],
+            education: [{ school: 'IIT Bombay', degree: 'B.Tech', field: 'Computer Science', start: '2015-07', end: '2019-05' }],
+            answers: { [why.id]: 'Because of the mission.', [years.id]: 7, [relocate.id]: 'Yes', [days.id]: ['Mon', 'Wed'], [removed.id]: 'gone' },
+            resume_name: 'asha-resume.pdf',
+          },
+          {
+            // Hostile texts inserted directly: every one must come out as inert text.
+            first_name: 'Mallory',
+            last_name: 'Hostile',
+            email: 'mallory@example.com',
+            phone: '+919812345678',
+            created_at: new Date('2026-03-02T08:00:00Z'),
+            skills: ['@SUM(A1:A9)', '-2+3'],
+            experiences: [{ company: '=1+1', role: '+cmd|calc', start: '2020-01', end: '2021-01', notice_period: '', salary: '', description: '' }],
+            education: [{ school: 'Tab\tSchool', degree: '\tDeg', field: '', start: '2010-01', end: '2014-01' }],
+            answers: { [why.id]: '=HYPERLINK("http://evil.example","click")\u0001', [relocate.id]: 'No', [days.id]: ['Tue'] },
+            resume_name: '=evil().pdf',
+          },
+          {
+            first_name: 'Noanswers',
+            last_name: '',
+            email: 'quiet@example.com',
+            phone: '+919800000000',
+            created_at: new Date('2026-03-03T08:00:00Z'),
+            resume_name: null,
+          },
+        ],
+        job.questions,
+      );
+      await db('job_questions').where({ id: removed.id }).update({ is_deleted: 1 });
+      job.questions = job.questions.filter((q) => q.id !== removed.id);
+
+      // More than two export batches, most sharing one created_at, so the keyset's tie-break on id matters.
+      big = await makeJob(db, { title: 'Big Job', questions: [{ text: 'City', answer_type: 'short_text', required: true }] });
+      const same = new Date('2026-04-01T00:00:00Z');
+      await insertApplications(db, big.id, [...realisticApplications(1234, big.questions, { seed: 7, emailTag: 'big' })].map((a, i) => ({ ...a, created_at: i % 3 ? same : a.created_at })), big.questions, { batchSize: 500 });
+    });
+    after(() => s.close());
+
+    it('streams a real .xlsx with every applicant, all fields and one column per current question', async () => {
+      const res = await get(`/api/hr/jobs/${job.id}/export-basic/`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal(XLSX_CONTENT_TYPE);
+      expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="applicants_job_${job.id}.xlsx"`);
+      const sheet = await readSheet(await res.arrayBuffer());
+      expect(sheet.rowCount).to.equal(4);
+      expect(rowValues(sheet, 1)).to.deep.equal([...FIXED_HEADERS, 'Why us?', 'Years', 'Relocate?', 'Days']);
+
+      const asha = rowValues(sheet, 2);
+      expect(asha.slice(1, 6)).to.deep.equal(['Asha', "D'Souza", 'asha@example.com', '+919876543210', 'REVIEWED']);
+      expect(asha[0]).to.be.a('number');
+      expect((asha[6] as Date).toISOString()).to.equal('2026-03-01T10:30:00.000Z');
+      expect(asha[7]).to.equal('TypeScript, SQL');
+      expect(asha[8]).to.equal('Engineer at Initech, 2019-04 – 2022-08; notice period: 30 days; salary: 20 LPA; Built the TPS service.\nLead at Hooli, 2022-09 – Present');
+      expect(asha[9]).to.equal('B.Tech, Computer Science — IIT Bombay, 2015-07 – 2019-05');
+      expect(asha[10]).to.equal('asha-resume.pdf');
+      expect(asha.slice(11)).to.deep.equal(['Because of the mission.', 7, 'Yes', 'Mon, Wed']);
+
+      const quiet = rowValues(sheet, 4);
+      expect(quiet[1]).to.equal('Noanswers');
+      expect(quiet.slice(7).every((v) => v === undefined || v === '')).to.equal(true);
+    });
+
+    it('escapes formula-like cells and strips characters XML cannot carry', async () => {
+      const res = await get(`/api/hr/jobs/${job.id}/export-basic/`);
+      const sheet = await readSheet(await res.arrayBuffer());
+      const m = rowValues(sheet, 3);
+      expect(m[1]).to.equal('Mallory');
+      expect(m[4]).to.equal('+919812345678'); // a plain number computes nothing
+      expect(m[7]).to.equal("'@SUM(A1:A9), -2+3");
+      expect(m[8]).to.equal("'+cmd|calc at =1+1, 2020-01 – 2021-01");
+      expect(m[9]).to.equal("'\tDeg — Tab\tSchool, 2010-01 – 2014-01");
+      expect(m[10]).to.equal("'=evil().pdf");
+      expect(m[11]).to.equal(`'=HYPERLINK("http://evil.example","click")`);
+      sheet.eachRow((row) => row.eachCell((cell) => expect(cell.type, String(cell.address)).to.not.equal(ExcelJS.ValueType.Formula)));
+    });
+
+    it('exports every applicant across keyset batches, each exactly once', async () => {
+      const res = await get(`/api/hr/jobs/${big.id}/export-basic/`);
+      expect(res.status).to.equal(200);
+      const sheet = await readSheet(await res.arrayBuffer());
+      expect(sheet.rowCount).to.equal(1235);
+      const ids = new Set<number>();
+      for (let r = 2; r <= sheet.rowCount; r++) ids.add(sheet.getRow(r).getCell(1).value as number);
+      const expected = (await s.ctx.db('applications').where({ job_id: big.id }).select('id')).map((r: any) => Number(r.id));
+      expect(ids.size).to.equal(1234);
+      expect([...ids].sort((a, b) => a - b)).to.deep.equal(expected.sort((a, b) => a - b));
+      // Oldest first.
+      const dates = Array.from({ length: 1234 }, (_, i) => (sheet.getRow(i + 2).getCell(7).value as Date).getTime());
+      expect(dates).to.deep.equal([...dates].sort((a, b) => a - b));
+    });
+
+    it('answers 404 for unknown jobs and 401 without a valid token', async () => {
+      for (const id of ['999999', 'abc']) {
+        const res = await get(`/api/hr/jobs/${id}/export-basic/`);
+        expect(res.status).to.equal(404);
+        expect(await res.json()).to.deep.equal({ detail: 'Not found.' });
+      }
+      expect((await get(`/api/hr/jobs/${job.id}/export-basic/`, {})).status).to.equal(401);
+      expect((await get(`/api/hr/jobs/${job.id}/export-basic/`, { Authorization: 'Bearer x' })).status).to.equal(401);
+    });
+
+    it('survives a client that goes away mid-download', async () => {
+      const ac = new AbortController();
+      const res = await fetch(`${s.baseUrl}/api/hr/jobs/${big.id}/export-basic/`, { headers: { Authorization: `Bearer ${token}` }, signal: ac.signal });
+      const reader = res.body!.getReader();
+      await reader.read();
+      ac.abort();
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await get(`/api/hr/jobs/${job.id}/export-basic/`);
+      expect(again.status).to.equal(200);
+      expect((await readSheet(await again.arrayBuffer())).rowCount).to.equal(4);
+    });
+  });
+}
+
+describe('export cell escaping', () => {
+  it('prefixes = + - @ tab and CR with a single quote, leaves plain numbers and other text alone', () => {
+    for (const v of ['=1+1', '+A1', '-A1', '@SUM(A1)', '\tx', '\rx', '-2+3', '+91 98765']) expect(escapeCell(v)).to.equal(`'${v}`);
+    for (const v of ['+919876543210', '-5', '2.5', 'Asha', " '=quoted", '', 'a=b']) expect(escapeCell(v)).to.equal(v);
+  });
+
+  it('textCell strips XML-invalid characters, keeps line breaks and caps the length', () => {
+    expect(textCell('a\u0000b\u0007c\nd')).to.equal('abc\nd');
+    expect(textCell(null)).to.equal('');
+    expect(textCell('x'.repeat(40_000))).to.have.length(32_767);
+  });
+});
