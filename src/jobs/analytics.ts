@@ -14,7 +14,8 @@
  *   otherwise at most NUMBER_BUCKETS equal ranges with "nice" widths (1, 2, 2.5, 5 x 10^k):
  *   "10–19" for whole numbers, "2.5 to under 5" otherwise.
  * - Text questions: the TOP_ANSWERS most frequent answers, grouped by their normalised key
- *   (trimmed, lower-cased); `value` is the first answer given with that key, as it was typed.
+ *   (trimmed, lower-cased); `value` is the spelling used most often among the first
+ *   SPELLING_SAMPLE answers with that key, as typed (so "Yes" rather than "yes" or "YES").
  */
 import type { Knex } from 'knex';
 import { isMysql } from '../db/knex.js';
@@ -84,30 +85,39 @@ async function answeredCounts(db: Knex, questionIds: number[]): Promise<Map<numb
   return new Map(rows.map((r) => [Number(r.question_id), Number(r.n)]));
 }
 
+/** How many answers of a key are looked at to pick the spelling shown for it. */
+const SPELLING_SAMPLE = 50;
+
 async function textStats(db: Knex, q: JobQuestion, answered: number): Promise<TextStats> {
-  // Grouping, counting and MIN(id) all come from the index; only the winners' rows are read.
+  // Grouping and counting come from the (question_id, answer_key) index alone.
   const groups: Row[] = await db('application_answers')
     .select('answer_key')
     .count({ n: '*' })
-    .min({ first_id: 'id' })
     .where('question_id', q.id)
     .whereNotNull('answer_key')
     .groupBy('answer_key')
     .orderBy([{ column: 'n', order: 'desc' }, { column: 'answer_key', order: 'asc' }])
     .limit(TOP_ANSWERS);
-  const ids = groups.map((g) => Number(g.first_id));
-  const originals = new Map<number, string>();
-  if (ids.length) {
-    for (const r of (await db('application_answers').select('id', 'answer').whereIn('id', ids)) as Row[]) {
-      const v = fromDbJson<unknown>(r.answer, null);
-      originals.set(Number(r.id), typeof v === 'string' ? v : String(v ?? ''));
-    }
+  // The key is lower-cased; show the spelling most used among the key's first answers instead.
+  const values = await Promise.all(
+    groups.map(async (g) => {
+      const rows: Row[] = await db('application_answers').select('answer').where({ question_id: q.id, answer_key: g.answer_key }).orderBy('id').limit(SPELLING_SAMPLE);
+      return mostCommon(rows.map((r) => fromDbJson<unknown>(r.answer, null)).filter((v): v is string => typeof v === 'string')) ?? String(g.answer_key);
+    }),
+  );
+  return { type: 'text', answered, top_answers: groups.map((g, i) => ({ value: values[i], count: Number(g.n) })) };
+}
+
+/** The most frequent string (the earliest on a tie), or null for none. */
+export function mostCommon(values: string[]): string | null {
+  const counts = new Map<string, number>();
+  let best: string | null = null;
+  for (const v of values) {
+    const n = (counts.get(v) ?? 0) + 1;
+    counts.set(v, n);
+    if (best === null || n > counts.get(best)!) best = v;
   }
-  return {
-    type: 'text',
-    answered,
-    top_answers: groups.map((g) => ({ value: originals.get(Number(g.first_id)) ?? String(g.answer_key), count: Number(g.n) })),
-  };
+  return best;
 }
 
 async function choiceStats(db: Knex, q: JobQuestion, answered: number): Promise<DistributionStats> {
