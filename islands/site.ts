@@ -23,7 +23,11 @@ for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-m
 }
 
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-logout]')) {
-  button.addEventListener('click', () => void logout());
+  button.addEventListener('click', () => {
+    if (button.disabled) return;
+    button.disabled = true; // one revoke call, even on a double click
+    void logout();
+  });
 }
 
 // The job list is a plain GET form; while the next page loads, say so where the results are.

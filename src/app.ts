@@ -14,6 +14,8 @@ import { siteRoutes } from './site/routes.js';
 import { insightsRoutes } from './jobs/insights.routes.js';
 import { hrJobRoutes } from './jobs/hr.routes.js';
 import { hrJobPages } from './jobs/hr.pages.js';
+import { authRoutes } from './auth/routes.js';
+import { requireHrApi, requireHrPage } from './auth/guards.js';
 
 export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
@@ -42,6 +44,12 @@ export function createApp(ctx: AppContext): Express {
   app.use('/api', express.json({ limit: '1mb' }));
 
   // Feature routes: one line per feature router.
+  // The HR area is guarded here, before any feature router: every path under /api/hr (known or
+  // not) answers 401 and every /hr page redirects to /hrviewlogin without a valid session, so
+  // a signed-out visitor learns nothing about which HR routes exist. Routers may repeat the guard.
+  app.use('/api/hr', requireHrApi(ctx));
+  app.use('/hr', requireHrPage(ctx));
+  app.use(authRoutes(ctx));
   app.use(siteRoutes(ctx));
   app.use(publicJobRoutes(ctx));
   app.use(applicationRoutes(ctx));

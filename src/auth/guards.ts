@@ -2,12 +2,14 @@
  * Guards for the HR area (DESIGN.md section 3):
  * - `requireHrApi`: every /api/hr route needs a valid token, from `Authorization: Bearer` or the
  *   `jwt` cookie; POST/PUT/PATCH/DELETE need the Bearer header (a cookie alone is refused, so no
- *   CSRF token is needed). Answers 401 {detail}.
+ *   CSRF token is needed). Answers 401 {detail} with `WWW-Authenticate: Bearer`.
  * - `requireHrPage`: /hr pages need a valid token in the `jwt` cookie, else a redirect to
  *   /hrviewlogin?next=<the page asked for>.
- * Both put the session on `req.hr`.
+ * Both put the session on `req.hr`. app.ts mounts both in front of every feature router
+ * (`app.use('/api/hr', ...)`, `app.use('/hr', ...)`), so an unknown path under the HR area answers
+ * 401 / redirect like a known one; routers that repeat the guard cost no second lookup.
  */
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { AppContext } from '../context.js';
 import { Unauthorized } from '../http/errors.js';
 import { findSession, type HrSession } from './sessions.js';
@@ -21,36 +23,65 @@ declare global {
   }
 }
 
+export const TOKEN_COOKIE = 'jwt';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const NO_CREDENTIALS = 'Authentication credentials were not provided.';
+export const BAD_TOKEN = 'Invalid or expired token.';
+export const BEARER_REQUIRED = 'This request must send the token in the Authorization: Bearer header.';
 
-export function bearerToken(req: Request): string | null {
+/**
+ * The Authorization header read strictly: `undefined` when absent, `null` when present but not
+ * `Bearer <token>` (a malformed header is refused rather than silently ignored), else the token.
+ */
+export function authorizationBearer(req: Request): string | null | undefined {
   const h = req.headers.authorization;
-  if (!h) return null;
+  if (h === undefined) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
   return m ? m[1] : null;
+}
+
+export function bearerToken(req: Request): string | null {
+  return authorizationBearer(req) ?? null;
 }
 
 export function cookieToken(req: Request): string | null {
   const m = /(?:^|;\s*)jwt=([^;]*)/.exec(req.headers.cookie ?? '');
   if (!m) return null;
   try {
-    return decodeURIComponent(m[1]) || null;
+    return decodeURIComponent(m[1].trim()) || null;
   } catch {
     return null;
   }
 }
 
+/** A jwt cookie is present, readable or not (so a broken one can be cleared). */
+export function hasTokenCookie(req: Request): boolean {
+  return /(?:^|;\s*)jwt=/.test(req.headers.cookie ?? '');
+}
+
+function unauthorized(res: Response, detail: string): Unauthorized {
+  res.setHeader('WWW-Authenticate', 'Bearer realm="hr"');
+  return new Unauthorized(detail);
+}
+
+// Requests a guard has already let through (the catch-all in app.ts plus a router's own guard).
+const apiPassed = new WeakSet<Request>();
+const pagePassed = new WeakSet<Request>();
+
 export function requireHrApi(ctx: AppContext): RequestHandler {
-  return async (req, _res, next) => {
-    const bearer = bearerToken(req);
-    if (!bearer && !SAFE_METHODS.has(req.method)) {
-      return next(new Unauthorized('Authentication credentials were not provided.'));
+  return async (req, res, next) => {
+    if (apiPassed.has(req) && req.hr) return next();
+    const bearer = authorizationBearer(req);
+    if (bearer === null) return next(unauthorized(res, BAD_TOKEN));
+    if (bearer === undefined && !SAFE_METHODS.has(req.method)) {
+      return next(unauthorized(res, cookieToken(req) ? BEARER_REQUIRED : NO_CREDENTIALS));
     }
     const token = bearer ?? cookieToken(req);
-    if (!token) return next(new Unauthorized('Authentication credentials were not provided.'));
+    if (!token) return next(unauthorized(res, NO_CREDENTIALS));
     const session = await findSession(ctx.db, token, ctx.now());
-    if (!session) return next(new Unauthorized('Invalid or expired token.'));
+    if (!session) return next(unauthorized(res, BAD_TOKEN));
     req.hr = session;
+    apiPassed.add(req);
     next();
   };
 }
@@ -61,16 +92,18 @@ export function loginRedirect(originalUrl: string): string {
 
 export function requireHrPage(ctx: AppContext): RequestHandler {
   return async (req, res, next) => {
+    // Signed-in pages must never be kept by a browser or proxy cache.
+    res.setHeader('Cache-Control', 'no-store');
+    if (pagePassed.has(req) && req.hr) return next();
     const token = cookieToken(req);
     const session = token ? await findSession(ctx.db, token, ctx.now()) : null;
     if (!session) {
-      res.setHeader('Cache-Control', 'no-store');
-      // A stale cookie would otherwise bounce between this guard and the login page.
-      if (token) res.clearCookie('jwt', { path: '/' });
+      // A stale cookie would otherwise make the header show Logout on the login page's way back.
+      if (hasTokenCookie(req)) res.clearCookie(TOKEN_COOKIE, { path: '/' });
       return res.redirect(302, loginRedirect(req.originalUrl));
     }
     req.hr = session;
-    res.setHeader('Cache-Control', 'no-store');
+    pagePassed.add(req);
     next();
   };
 }

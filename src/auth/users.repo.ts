@@ -52,3 +52,15 @@ export async function insertUser(db: Knex, username: string, passwordHash: strin
   });
   return Number(id);
 }
+
+export async function setPassword(db: Knex, id: number, passwordHash: string, now = new Date()): Promise<void> {
+  await db('hr_users').where({ id }).update({ password_hash: passwordHash, updated_at: toDbDate(now) });
+}
+
+export async function setActive(db: Knex, id: number, active: boolean, now = new Date()): Promise<void> {
+  await db('hr_users').where({ id }).update({ is_active: toDbBool(active), updated_at: toDbDate(now) });
+}
+
+export async function touchLastLogin(db: Knex, id: number, now: Date): Promise<void> {
+  await db('hr_users').where({ id }).update({ last_login_at: toDbDate(now) });
+}

@@ -29,7 +29,8 @@ export function renderPage(req: Request, res: Response, view: string, meta: Page
     if (!islands.includes(name)) islands.push(name);
     return islandMarkup(name, props, fallbackHtml);
   };
-  const isHr = req.path.startsWith('/hr');
+  // The HR area is /hr and below; /hrviewlogin (no session yet) keeps the public header.
+  const isHr = req.path === '/hr' || req.path.startsWith('/hr/');
   const all = { ...locals, meta, island, isHr, hasSession: hasSessionCookie(req), currentPath: req.path };
   res.render(view, all, (err: Error | null, body: string) => {
     if (err) return req.next!(err);

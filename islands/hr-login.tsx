@@ -1,0 +1,123 @@
+/**
+ * HR login (spec 01 'HR login', 'Session'): username, password, 'Sign In' reading 'Signing in...'
+ * while pending. POST /api/auth/token/ answers {access}; the token goes to localStorage and the
+ * jwt cookie, then the user goes to `next` (checked same-site on the server) or the dashboard.
+ */
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { mountIsland } from './components/mount.js';
+import { clearToken, readCookie, storeToken, TOKEN_NAME } from './components/session.js';
+import './hr-login.css';
+
+interface Props {
+  /** Where to go once signed in: a same-site path the server has checked. */
+  next: string;
+  /** Session lifetime in seconds: the cookie's Max-Age. */
+  ttlSeconds: number;
+}
+
+export const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
+const UNREACHABLE = 'Could not reach the server. Please check your connection and try again.';
+
+async function failureMessage(res: Response): Promise<string> {
+  if (res.status === 429) {
+    const body = await res.json().catch(() => null);
+    if (body && typeof body.detail === 'string') return body.detail;
+  }
+  return LOGIN_FAILED;
+}
+
+function HrLogin({ next, ttlSeconds }: Props) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    // Spec: a session cookie that already exists goes to the dashboard. The server has already
+    // redirected a valid one; this covers a page restored from the back/forward cache.
+    if (readCookie(TOKEN_NAME)) location.replace(next);
+    // No cookie means no session: a token left in localStorage alone is stale.
+    else clearToken();
+    const onShow = (e: PageTransitionEvent) => {
+      if (readCookie(TOKEN_NAME)) location.replace(next);
+      else if (e.persisted) setPending(false);
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, [next]);
+
+  async function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (pending) return;
+    setPending(true);
+    setError(null);
+    try {
+      const res = await fetch('/api/auth/token/', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ username, password }),
+        credentials: 'same-origin',
+      });
+      if (res.ok) {
+        const body = await res.json();
+        if (typeof body?.access === 'string' && body.access) {
+          storeToken(body.access, ttlSeconds);
+          location.assign(next);
+          return;
+        }
+      }
+      setError(res.ok ? LOGIN_FAILED : await failureMessage(res));
+    } catch {
+      setError(UNREACHABLE);
+    }
+    setPending(false);
+    setPassword('');
+    passwordRef.current?.focus();
+  }
+
+  return (
+    <form className="login-form" onSubmit={submit}>
+      {error && (
+        <p id="login-error" className="alert alert-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="field">
+        <label htmlFor="login-username">Username</label>
+        <input
+          id="login-username"
+          name="username"
+          type="text"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          maxLength={256}
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          autoFocus
+        />
+      </div>
+      <div className="field">
+        <label htmlFor="login-password">Password</label>
+        <input
+          id="login-password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          maxLength={256}
+          ref={passwordRef}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </div>
+      <button type="submit" className="btn btn-primary" disabled={pending} aria-busy={pending}>
+        {pending ? 'Signing in...' : 'Sign In'}
+      </button>
+    </form>
+  );
+}
+
+mountIsland('hr-login', HrLogin);

@@ -1,0 +1,145 @@
+/**
+ * Sign-in and sessions (spec 01 'HR login', 'Session'; DESIGN.md section 3):
+ * - POST /api/auth/token/   {username, password} (JSON or form-encoded) -> 200 {access}
+ * - POST /api/auth/logout/  Bearer token -> 204, the session row is deleted
+ * - GET  /api/auth/me/      Bearer or jwt cookie -> {username, expires_at}
+ * - GET  /hrviewlogin       the login page (island hr-login); a valid jwt cookie goes straight on
+ *
+ * Failed sign-ins are rate-limited in the database (config.rateLimits.login, successes not
+ * counted) on two keys: the username from one IP address (LOGIN_RATE_LIMIT) and the IP address
+ * over all usernames (five times that, so colleagues behind one office NAT do not block each
+ * other). There is deliberately no limit per username over all addresses: anyone could then lock
+ * an HR user out by failing on purpose. The cost: guessing one user's password from many addresses
+ * is slowed only per address; strong passwords (CLI minimum 8 characters) carry the rest.
+ */
+import { createHash } from 'node:crypto';
+import express, { Router, type Request } from 'express';
+import type { AppContext } from '../context.js';
+import { FieldErrorBag, Unauthorized } from '../http/errors.js';
+import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
+import { renderPage } from '../render/page.js';
+import { BAD_TOKEN, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, cookieToken, hasTokenCookie, requireHrApi } from './guards.js';
+import { authenticateLocal, createAuthenticator } from './passport.js';
+import { createSession, deleteExpiredSessions, findSession, revokeSession } from './sessions.js';
+import { normaliseUsername, touchLastLogin } from './users.repo.js';
+
+export const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
+/** Longest username or password looked at; anything longer is refused before hashing. */
+export const MAX_CREDENTIAL_LENGTH = 256;
+/** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
+export const IP_LIMIT_FACTOR = 5;
+const DEFAULT_LANDING = '/hr/dashboard';
+
+/**
+ * Where to go after signing in: a same-site path only (starts with one '/', no scheme, no '//'
+ * or backslash, no control characters), never the login page itself or the API. Else null.
+ */
+export function safeNext(raw: unknown): string | null {
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2048) return null;
+  if (!raw.startsWith('/') || raw.startsWith('//')) return null;
+  if (/[\u0000-\u001f\u007f\\]/.test(raw)) return null;
+  let url: URL;
+  try {
+    url = new URL(raw, 'http://same-site.invalid');
+  } catch {
+    return null;
+  }
+  if (url.origin !== 'http://same-site.invalid') return null;
+  const p = url.pathname.toLowerCase();
+  if (p.startsWith('/hrviewlogin') || p === '/api' || p.startsWith('/api/')) return null;
+  return url.pathname + url.search + url.hash;
+}
+
+interface Credentials {
+  username: string;
+  password: string;
+}
+
+/** 400 field errors for missing, non-string, blank or over-long values (checked before any hashing). */
+export function parseCredentials(body: unknown): Credentials {
+  const src = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const errors = new FieldErrorBag();
+  const read = (name: keyof Credentials): string => {
+    const v = Object.prototype.hasOwnProperty.call(src, name) ? src[name] : undefined;
+    if (v === undefined || v === null) errors.add(name, 'This field is required.');
+    else if (typeof v !== 'string') errors.add(name, 'Not a valid string.');
+    else if (v.length > MAX_CREDENTIAL_LENGTH) errors.add(name, `Ensure this field has no more than ${MAX_CREDENTIAL_LENGTH} characters.`);
+    else if ((name === 'username' ? v.trim() : v) === '') errors.add(name, 'This field may not be blank.');
+    else return v;
+    return '';
+  };
+  const username = read('username');
+  const password = read('password');
+  errors.throwIfAny();
+  return { username: normaliseUsername(username), password };
+}
+
+/** Rate-limit key of the username tried (hashed: any length, any characters, fixed size). */
+function usernameKey(req: Request): string {
+  const raw = (req.body as Record<string, unknown> | undefined)?.username;
+  const name = typeof raw === 'string' ? normaliseUsername(raw.slice(0, MAX_CREDENTIAL_LENGTH)) : '';
+  return createHash('sha256').update(name).digest('hex').slice(0, 32);
+}
+
+export function authRoutes(ctx: AppContext): Router {
+  const router = Router();
+  const { db, config } = ctx;
+  const auth = createAuthenticator(db);
+  const login = config.rateLimits.login;
+  const message = tooManyMessage('sign-in attempts', login.windowSeconds);
+  const perIp = dbRateLimit(db, {
+    name: 'login-ip',
+    setting: { limit: login.limit * IP_LIMIT_FACTOR, windowSeconds: login.windowSeconds },
+    message,
+    skipSuccessfulRequests: true,
+  });
+  const perUser = dbRateLimit(db, {
+    name: 'login-user',
+    setting: login,
+    message,
+    skipSuccessfulRequests: true,
+    key: (req) => `${req.ip ?? 'unknown'}|${usernameKey(req)}`,
+  });
+  const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
+
+  router.post('/api/auth/token/', formBody, perIp, perUser, async (req, res) => {
+    req.body = parseCredentials(req.body);
+    const user = await authenticateLocal(auth, req, res);
+    if (!user) throw new Unauthorized(LOGIN_FAILED);
+    const now = ctx.now();
+    const { token } = await createSession(db, user.id, config.sessionTtlSeconds, now, { ip: req.ip, userAgent: req.get('user-agent') });
+    await touchLastLogin(db, user.id, now);
+    // Housekeeping: expired rows go on every sign-in (an indexed range delete).
+    await deleteExpiredSessions(db, now);
+    res.json({ access: token });
+  });
+
+  router.post('/api/auth/logout/', async (req, res) => {
+    const token = authorizationBearer(req);
+    if (token === undefined) throw new Unauthorized(NO_CREDENTIALS);
+    if (token === null) throw new Unauthorized(BAD_TOKEN);
+    const session = await findSession(db, token, ctx.now());
+    // An expired token's row goes too; only a live session is a successful logout.
+    await revokeSession(db, token);
+    if (!session) throw new Unauthorized(BAD_TOKEN);
+    res.status(204).end();
+  });
+
+  router.get('/api/auth/me/', requireHrApi(ctx), (req, res) => {
+    res.json({ username: req.hr!.username, expires_at: req.hr!.expiresAt.toISOString() });
+  });
+
+  router.get('/hrviewlogin', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const next = safeNext(req.query.next);
+    const token = cookieToken(req);
+    if (token && (await findSession(db, token, ctx.now()))) return res.redirect(302, next ?? DEFAULT_LANDING);
+    // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
+    if (hasTokenCookie(req)) res.clearCookie(TOKEN_COOKIE, { path: '/' });
+    renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
+      props: { next: next ?? DEFAULT_LANDING, ttlSeconds: config.sessionTtlSeconds },
+    });
+  });
+
+  return router;
+}
