@@ -1,0 +1,200 @@
+/**
+ * Authorisation matrix: every /api/hr route registered in the Express app (found by walking the
+ * router, so routes added later are covered without touching this file) and every guarded /hr page
+ * of spec 02 refuses a request that has no valid session.
+ */
+import { expect } from 'chai';
+import type { Express } from 'express';
+import { createApp } from '../../src/app.js';
+import { databaseKinds } from '../helpers/db.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { createHrUser, expiredToken, liveToken, PASSWORD, postToken } from './auth.helpers.js';
+
+interface RouteInfo {
+  method: string;
+  pattern: string;
+}
+
+/** Every route of the app as (method, path pattern), descending into mounted routers. */
+export function registeredRoutes(app: Express): RouteInfo[] {
+  const out: RouteInfo[] = [];
+  const walk = (stack: any[], prefix: string) => {
+    for (const layer of stack) {
+      if (layer.route) {
+        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
+        for (const p of paths) {
+          if (typeof p !== 'string') throw new Error(`route with a non-string path under "${prefix}": extend registeredRoutes`);
+          for (const method of Object.keys(layer.route.methods)) if (method !== '_all') out.push({ method: method.toUpperCase(), pattern: prefix + p });
+        }
+      } else if (layer.handle?.stack) {
+        if (!layer.slash && typeof layer.rawPath !== 'string') throw new Error('router mounted on a non-string path: extend registeredRoutes');
+        walk(layer.handle.stack, prefix + (layer.slash ? '' : layer.rawPath));
+      }
+    }
+  };
+  walk((app as any).router.stack, '');
+  return out;
+}
+
+/** A concrete path for a pattern: parameters become 1, optional parts are kept. */
+function concrete(pattern: string): string {
+  return pattern.replace(/[{}]/g, '').replace(/:\w+/g, '1').replace(/\*\w+/g, 'x');
+}
+
+const isHrApi = (p: string) => /^\/api\/hr(\/|$)/i.test(p);
+const isHrPage = (p: string) => /^\/hr(\/|$)/i.test(p);
+
+/** Spec 02 section 2, 'Guarded routes', with ids filled in. */
+const GUARDED_PAGES = [
+  '/hr/dashboard', '/hr/jobs', '/hr/jobs/list', '/hr/jobs/1/insights', '/hr/jobs/new', '/hr/jobs/1/edit', '/hr/posts',
+  '/hr/applicants', '/hr/applicants/1', '/hr/forms', '/hr/forms/new', '/hr/forms/1/edit', '/hr/forms/1/entries',
+  '/hr/forms/1/entries/1', '/hr/forms/1/posts',
+];
+
+const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+for (const kind of databaseKinds()) {
+  describe(`HR authorisation matrix [${kind}]`, function () {
+    this.timeout(120_000);
+    let s: TestServer;
+    let api: RouteInfo[];
+    let pages: string[];
+    let valid: string;
+    let expired: string;
+    let revoked: string;
+    let disabled: string;
+
+    before(async () => {
+      s = await startTestServer(kind);
+      const routes = registeredRoutes(createApp(s.ctx));
+      api = routes.filter((r) => isHrApi(r.pattern));
+      pages = [...new Set([...GUARDED_PAGES, ...routes.filter((r) => r.method === 'GET' && isHrPage(r.pattern)).map((r) => concrete(r.pattern))])];
+      const id = await createHrUser(s.ctx.db, 'matrix.user');
+      valid = await liveToken(s.ctx.db, id);
+      expired = await expiredToken(s.ctx.db, id);
+      const signedIn = await (await postToken(s.baseUrl, { username: 'matrix.user', password: PASSWORD })).json();
+      revoked = signedIn.access;
+      const out = await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${revoked}` } });
+      expect(out.status).to.equal(204);
+      const offId = await createHrUser(s.ctx.db, 'matrix.disabled');
+      disabled = await liveToken(s.ctx.db, offId);
+      await s.ctx.db('hr_users').where({ id: offId }).update({ is_active: false });
+    });
+    after(() => s.close());
+
+    it('finds the HR API routes by walking the app (and the list cannot be silently empty)', () => {
+      const seen = api.map((r) => `${r.method} ${r.pattern}`);
+      for (const known of ['GET /api/hr/dashboard/', 'GET /api/hr/jobs/', 'POST /api/hr/jobs/', 'GET /api/hr/jobs/:id/', 'PUT /api/hr/jobs/:id/']) {
+        expect(seen, known).to.include(known);
+      }
+      expect(registeredRoutes(createApp(s.ctx)).map((r) => `${r.method} ${r.pattern}`)).to.include.members(['POST /api/auth/token/', 'GET /hrviewlogin']);
+    });
+
+    const call = (method: string, path: string, headers: Record<string, string>) =>
+      fetch(`${s.baseUrl}${path}`, {
+        method,
+        redirect: 'manual',
+        headers: MUTATIONS.has(method) ? { 'Content-Type': 'application/json', ...headers } : headers,
+        body: MUTATIONS.has(method) ? '{}' : undefined,
+      });
+
+    async function expect401(method: string, path: string, headers: Record<string, string>, label: string) {
+      const res = await call(method, path, headers);
+      expect(res.status, `${label}: ${method} ${path}`).to.equal(401);
+      expect(res.headers.get('content-type'), `${label}: ${method} ${path}`).to.match(/^application\/json/);
+      const body = await res.json();
+      expect(Object.keys(body), `${label}: ${method} ${path}`).to.deep.equal(['detail']);
+    }
+
+    const badCredentials = (): Array<[string, Record<string, string>]> => [
+      ['no token', {}],
+      ['empty Bearer', { Authorization: 'Bearer ' }],
+      ['malformed token', { Authorization: 'Bearer not.a.token' }],
+      ['well-shaped unknown token', { Authorization: `Bearer ${'x'.repeat(43)}` }],
+      ['other scheme', { Authorization: `Basic ${Buffer.from(`matrix.user:${PASSWORD}`).toString('base64')}` }],
+      ['token without scheme', { Authorization: valid }],
+      ['expired token', { Authorization: `Bearer ${expired}` }],
+      ['revoked token', { Authorization: `Bearer ${revoked}` }],
+      ["disabled user's token", { Authorization: `Bearer ${disabled}` }],
+      ['expired cookie', { Cookie: `jwt=${expired}` }],
+      ['revoked cookie', { Cookie: `jwt=${revoked}` }],
+      ['malformed cookie', { Cookie: 'jwt=%E0%A4%A' }],
+    ];
+
+    it('answers 401 {detail} on every /api/hr route without a valid token', async () => {
+      for (const r of api) {
+        const path = concrete(r.pattern);
+        for (const [label, headers] of badCredentials()) await expect401(r.method, path, headers, label);
+        // The spec's client omits the header when the cookie is missing; a valid cookie next to a
+        // bad Bearer header does not rescue the request.
+        await expect401(r.method, path, { Authorization: 'Bearer nope', Cookie: `jwt=${valid}` }, 'bad Bearer + valid cookie');
+      }
+    });
+
+    it('refuses a cookie-only token on every mutation, and accepts it on reads', async () => {
+      for (const r of api) {
+        const path = concrete(r.pattern);
+        const res = await call(r.method, path, { Cookie: `jwt=${valid}` });
+        if (MUTATIONS.has(r.method)) {
+          expect(res.status, `${r.method} ${path}`).to.equal(401);
+          expect((await res.json()).detail).to.match(/Bearer/);
+        } else {
+          expect(res.status, `${r.method} ${path}`).to.not.equal(401);
+          await res.arrayBuffer();
+        }
+      }
+    });
+
+    it('lets a valid Bearer token through on every route (the matrix above can fail)', async () => {
+      for (const r of api) {
+        const path = concrete(r.pattern);
+        const res = await call(r.method, path, { Authorization: `Bearer ${valid}` });
+        expect(res.status, `${r.method} ${path}`).to.not.equal(401);
+        expect(res.status, `${r.method} ${path}`).to.be.lessThan(500);
+        await res.arrayBuffer();
+      }
+    });
+
+    it('answers 401 for unknown paths under /api/hr too, and 404 once signed in', async () => {
+      const unknown = ['/api/hr', '/api/hr/', '/api/hr/nothing-here/', '/api/hr/jobs/1/secret/', '/api/hr/../hr/jobs/'];
+      for (const path of unknown) {
+        for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) await expect401(method, path, {}, 'unknown path');
+      }
+      // Express matches paths case-insensitively, so the guard does too (the error page is HTML
+      // there, as the error handler treats only lower-case /api/ as the API).
+      const upper = await call('GET', '/API/HR/jobs/', {});
+      expect(upper.status).to.equal(401);
+      await upper.arrayBuffer();
+      const res = await call('GET', '/api/hr/nothing-here/', { Authorization: `Bearer ${valid}` });
+      expect(res.status).to.equal(404);
+      expect(await res.json()).to.deep.equal({ detail: 'Not found.' });
+    });
+
+    it('redirects every guarded /hr page to /hrviewlogin?next=<page> without a valid cookie', async () => {
+      expect(pages.length).to.be.at.least(GUARDED_PAGES.length);
+      const cookies: Array<string | undefined> = [undefined, 'jwt=garbage', `jwt=${expired}`, `jwt=${revoked}`, `jwt=${disabled}`];
+      for (const path of [...pages, '/hr', '/hr/', '/hr/unknown/page', '/HR/Dashboard']) {
+        for (const cookie of cookies) {
+          const target = `${path}?tab=2&x=%3Cb%3E`;
+          // A Bearer header does not open a page: pages read the cookie only.
+          const res = await call('GET', target, { ...(cookie ? { Cookie: cookie } : {}), Authorization: `Bearer ${valid}` });
+          expect(res.status, `${path} ${cookie}`).to.equal(302);
+          expect(res.headers.get('location'), `${path} ${cookie}`).to.equal(`/hrviewlogin?next=${encodeURIComponent(target)}`);
+          expect(res.headers.get('cache-control')).to.equal('no-store');
+          if (cookie) expect(res.headers.get('set-cookie'), `${path} ${cookie}`).to.match(/^jwt=; Path=\/; Expires=Thu, 01 Jan 1970/);
+          await res.arrayBuffer();
+        }
+      }
+    });
+
+    it('opens the pages with a valid cookie (no redirect to the login page)', async () => {
+      for (const path of pages) {
+        const res = await call('GET', path, { Cookie: `jwt=${valid}` });
+        expect(res.status, path).to.not.equal(302);
+        expect(res.status, path).to.be.lessThan(500);
+        expect(res.headers.get('cache-control'), path).to.equal('no-store');
+        await res.arrayBuffer();
+      }
+    });
+  });
+}
