@@ -19,10 +19,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, saltB64, hashB64] = parts;
   const expected = Buffer.from(hashB64, 'base64');
-  const key = await scrypt(password.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, {
-    N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
-  });
-  return key.length === expected.length && timingSafeEqual(key, expected);
+  if (expected.length < 16) return false;
+  try {
+    const key = await scrypt(password.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, {
+      N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
+    });
+    return key.length === expected.length && timingSafeEqual(key, expected);
+  } catch {
+    return false; // a damaged stored value (bad parameters) is a failed check, not a server error
+  }
 }
 
 /** Rules for a new password, shared by the CLI and any future API. */
