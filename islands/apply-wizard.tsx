@@ -1,0 +1,6 @@
+/** Island: the application wizard on /careers/{publicId}/apply (views/pages/public/apply.ejs). */
+import './apply-wizard.css';
+import { mountIsland } from './components/mount.js';
+import { ApplyWizard } from './components/wizard/ApplyWizard.js';
+
+mountIsland('apply-wizard', ApplyWizard);
