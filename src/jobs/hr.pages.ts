@@ -65,7 +65,7 @@ export function hrJobPages(ctx: AppContext): Router {
   });
 
   router.get('/hr/jobs/new', guard, (req, res) => {
-    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, ...editorOptions() } });
+    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', ...editorOptions() } });
   });
 
   router.get('/hr/jobs/:id/edit', guard, async (req, res) => {
@@ -73,7 +73,7 @@ export function hrJobPages(ctx: AppContext): Router {
     // sends the user to /hrviewlogin).
     const job = await getJobForHr(db, req.params.id as string);
     const heading = `Edit Job: ${job.title}`;
-    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, ...editorOptions() } });
+    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...editorOptions() } });
   });
 
   return router;

@@ -1,0 +1,288 @@
+/**
+ * Rich-text field on TipTap (StarterKit v3, which includes Underline and Link), limited to what the
+ * sanitiser keeps (spec 01 section 5): bold, italic, underline, ordered and bullet lists, links,
+ * paragraphs and line breaks. Toolbar: bold, italic, underline, ordered list, bullet list, link
+ * (asked for in a small dialog) and clean. The server sanitises the HTML again on save.
+ */
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import './rich-text-editor.css';
+
+export const RICH_TEXT_HINT = 'Supports bold, italics, lists, and links.';
+const LINK_PROTOCOL = /^(https?:|mailto:)/i;
+
+export interface RichTextEditorProps {
+  /** id of the editable area; the label, hint and error ids derive from it. */
+  id: string;
+  label: string;
+  value: string;
+  onChange: (html: string) => void;
+  required?: boolean;
+  error?: string;
+}
+
+function extensions() {
+  return [
+    StarterKit.configure({
+      // Nothing the sanitiser would drop: no headings, quotes, code, rules or strike-through.
+      heading: false,
+      blockquote: false,
+      code: false,
+      codeBlock: false,
+      horizontalRule: false,
+      strike: false,
+      link: {
+        openOnClick: false,
+        autolink: true,
+        defaultProtocol: 'https',
+        // Only http, https and mailto links, the same rule as the server's sanitiser.
+        isAllowedUri: (url: string) => LINK_PROTOCOL.test(url.trim()),
+        HTMLAttributes: { target: '_blank', rel: 'noopener noreferrer' },
+      },
+    }),
+  ];
+}
+
+const icons: Record<string, ReactNode> = {
+  bold: <b aria-hidden="true">B</b>,
+  italic: <i aria-hidden="true">I</i>,
+  underline: <u aria-hidden="true">U</u>,
+  orderedList: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.4"><path d="M2.5 3.2l1.3-.9v5.4" /><path d="M2 12.3c.4-1 2.6-1 2.6.4 0 1-2.6 2.2-2.6 3.6h2.8" /><path d="M8 5h11M8 14h11" strokeWidth="2" /></svg>
+  ),
+  bulletList: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18"><circle cx="3.5" cy="5" r="2" fill="currentColor" /><circle cx="3.5" cy="14" r="2" fill="currentColor" /><rect x="8" y="4" width="11" height="2" fill="currentColor" /><rect x="8" y="13" width="11" height="2" fill="currentColor" /></svg>
+  ),
+  link: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round"><path d="M8.5 11.5a3.5 3.5 0 0 0 5 0l3-3a3.5 3.5 0 0 0-5-5l-1 1" /><path d="M11.5 8.5a3.5 3.5 0 0 0-5 0l-3 3a3.5 3.5 0 0 0 5 5l1-1" /></svg>
+  ),
+  clean: (
+    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round"><path d="M4 4h10M9 4l-3 12" /><path d="M12 12l5 5M17 12l-5 5" /></svg>
+  ),
+};
+
+interface ToolButton {
+  name: string;
+  label: string;
+  /** Toggles show their state with aria-pressed; clean is an action. */
+  toggle: boolean;
+  run: (editor: Editor) => void;
+}
+
+export function RichTextEditor({ id, label, value, onChange, required, error }: RichTextEditorProps) {
+  const labelId = `${id}-label`;
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const lastEmitted = useRef(value);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const [linkOpen, setLinkOpen] = useState(false);
+
+  const describedBy = error ? `${hintId} ${errorId}` : hintId;
+  const editor = useEditor({
+    extensions: extensions(),
+    content: value || '',
+    editorProps: {
+      attributes: {
+        id,
+        class: 'rte-content',
+        role: 'textbox',
+        'aria-multiline': 'true',
+        'aria-labelledby': labelId,
+        'aria-describedby': describedBy,
+        ...(required ? { 'aria-required': 'true' } : {}),
+        ...(error ? { 'aria-invalid': 'true' } : {}),
+      },
+    },
+    onUpdate: ({ editor: e }) => {
+      const html = e.isEmpty ? '' : e.getHTML();
+      lastEmitted.current = html;
+      onChangeRef.current(html);
+    },
+  });
+
+  // ARIA attributes follow the error state.
+  useEffect(() => {
+    editor.setOptions({
+      editorProps: {
+        attributes: {
+          id,
+          class: 'rte-content',
+          role: 'textbox',
+          'aria-multiline': 'true',
+          'aria-labelledby': labelId,
+          'aria-describedby': describedBy,
+          ...(required ? { 'aria-required': 'true' } : {}),
+          ...(error ? { 'aria-invalid': 'true' } : {}),
+        },
+      },
+    });
+  }, [editor, id, labelId, describedBy, required, error]);
+
+  // A value set from outside (the saved job coming back from the server) replaces the content.
+  useEffect(() => {
+    if (value !== lastEmitted.current) {
+      lastEmitted.current = value;
+      editor.commands.setContent(value || '', { emitUpdate: false });
+    }
+  }, [editor, value]);
+
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) => ({
+      bold: e.isActive('bold'),
+      italic: e.isActive('italic'),
+      underline: e.isActive('underline'),
+      orderedList: e.isActive('orderedList'),
+      bulletList: e.isActive('bulletList'),
+      link: e.isActive('link'),
+    }),
+  });
+
+  const tools: ToolButton[] = [
+    { name: 'bold', label: 'Bold', toggle: true, run: (e) => e.chain().focus().toggleBold().run() },
+    { name: 'italic', label: 'Italic', toggle: true, run: (e) => e.chain().focus().toggleItalic().run() },
+    { name: 'underline', label: 'Underline', toggle: true, run: (e) => e.chain().focus().toggleUnderline().run() },
+    { name: 'orderedList', label: 'Ordered list', toggle: true, run: (e) => e.chain().focus().toggleOrderedList().run() },
+    { name: 'bulletList', label: 'Bullet list', toggle: true, run: (e) => e.chain().focus().toggleBulletList().run() },
+    { name: 'link', label: 'Link', toggle: true, run: () => setLinkOpen(true) },
+    { name: 'clean', label: 'Clear formatting', toggle: false, run: (e) => e.chain().focus().unsetAllMarks().clearNodes().run() },
+  ];
+
+  // Toolbar pattern: one tab stop, arrow keys move between buttons.
+  const [focusIndex, setFocusIndex] = useState(0);
+  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
+  const onToolbarKey = (e: KeyboardEvent) => {
+    const last = tools.length - 1;
+    const next = e.key === 'ArrowRight' ? (focusIndex === last ? 0 : focusIndex + 1) : e.key === 'ArrowLeft' ? (focusIndex === 0 ? last : focusIndex - 1) : e.key === 'Home' ? 0 : e.key === 'End' ? last : -1;
+    if (next < 0) return;
+    e.preventDefault();
+    setFocusIndex(next);
+    buttons.current[next]?.focus();
+  };
+
+  return (
+    <div className={`field rte-field${error ? ' has-error' : ''}`}>
+      <span className="label" id={labelId} onClick={() => editor.commands.focus()}>
+        {label}
+        {required && <span className="required-mark" aria-hidden="true"> *</span>}
+      </span>
+      <div className="rte">
+        <div className="rte-toolbar" role="toolbar" aria-label={`${label} formatting`} aria-controls={id} onKeyDown={onToolbarKey}>
+          {tools.map((t, i) => (
+            <button
+              key={t.name}
+              ref={(el) => {
+                buttons.current[i] = el;
+              }}
+              type="button"
+              className="rte-button"
+              aria-label={t.label}
+              title={t.label}
+              aria-pressed={t.toggle ? state[t.name as keyof typeof state] : undefined}
+              tabIndex={i === focusIndex ? 0 : -1}
+              onFocus={() => setFocusIndex(i)}
+              onMouseDown={(e) => e.preventDefault() /* keep the selection in the editor */}
+              onClick={() => t.run(editor)}
+            >
+              {icons[t.name]}
+            </button>
+          ))}
+        </div>
+        <EditorContent editor={editor} className="rte-body" />
+      </div>
+      <p className="help-text" id={hintId}>{RICH_TEXT_HINT}</p>
+      {error && <p className="field-error" id={errorId}>{error}</p>}
+      {linkOpen && <LinkDialog editor={editor} onClose={() => setLinkOpen(false)} />}
+    </div>
+  );
+}
+
+/** Asks for a link address in a modal dialog (native <dialog>: focus kept inside, Escape closes). */
+function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const inputId = useId();
+  const active = editor.isActive('link');
+  const [href, setHref] = useState<string>(() => (editor.getAttributes('link').href as string | undefined) ?? '');
+  const [problem, setProblem] = useState('');
+
+  useEffect(() => {
+    const d = dialog.current!;
+    if (!d.open) d.showModal();
+    return () => {
+      if (d.open) d.close();
+    };
+  }, []);
+
+  // The dialog closes first, so focus can go back to the editor behind it.
+  const finish = (run?: () => void) => {
+    dialog.current?.close();
+    onClose();
+    if (run) run();
+    else editor.commands.focus();
+  };
+
+  const apply = () => {
+    let url = href.trim();
+    if (!url) return finish(() => editor.chain().focus().extendMarkRange('link').unsetLink().run());
+    // "example.com" means a web address; anything with another scheme is refused.
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) url = url.includes('@') && !url.includes('/') ? `mailto:${url}` : `https://${url}`;
+    if (!LINK_PROTOCOL.test(url)) {
+      setProblem('Enter an address starting with http://, https:// or mailto:.');
+      return;
+    }
+    const insert = editor.state.selection.empty && !active;
+    finish(() => {
+      const chain = editor.chain().focus();
+      if (insert) chain.insertContent({ type: 'text', text: url, marks: [{ type: 'link', attrs: { href: url } }] }).run();
+      else chain.extendMarkRange('link').setLink({ href: url }).run();
+    });
+  };
+
+  return (
+    // No <form> here: the editor sits inside the job form, and forms cannot nest.
+    <dialog ref={dialog} className="modal rte-link-dialog" aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); finish(); }}>
+      <div
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') {
+            e.preventDefault();
+            e.stopPropagation();
+            apply();
+          }
+        }}
+      >
+        <h2 id={titleId}>{active ? 'Edit link' : 'Add link'}</h2>
+        <div className="field">
+          <label htmlFor={inputId}>Link address</label>
+          <input
+            id={inputId}
+            type="text"
+            inputMode="url"
+            autoComplete="url"
+            placeholder="https://example.com"
+            value={href}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? `${inputId}-error` : undefined}
+            onChange={(e) => {
+              setHref(e.target.value);
+              setProblem('');
+            }}
+            autoFocus
+          />
+          {problem && <p className="field-error" id={`${inputId}-error`}>{problem}</p>}
+        </div>
+        <div className="modal-actions">
+          <button type="button" className="btn btn-primary" onClick={apply}>Apply</button>
+          {active && (
+            <button type="button" className="btn btn-secondary" onClick={() => finish(() => editor.chain().focus().extendMarkRange('link').unsetLink().run())}>
+              Remove link
+            </button>
+          )}
+          <button type="button" className="btn btn-secondary" onClick={() => finish()}>Cancel</button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
