@@ -1,7 +1,15 @@
+/**
+ * careers-admin user create | list | passwd | disable | enable: HR accounts (no self sign-up,
+ * DESIGN.md section 3). Changing a password or disabling a user signs out all of their sessions.
+ */
 import type { Command } from 'commander';
 import inquirer from 'inquirer';
+import type { Knex } from 'knex';
 import { hashPassword, passwordProblem } from '../auth/passwords.js';
-import { findUserByUsername, insertUser, normaliseUsername, USERNAME_PATTERN } from '../auth/users.repo.js';
+import { revokeUserSessions } from '../auth/sessions.js';
+import {
+  findUserByUsername, insertUser, listUsers, normaliseUsername, setActive, setPassword, USERNAME_PATTERN, type HrUser,
+} from '../auth/users.repo.js';
 import { CliError, readStdin, withDb } from './context.js';
 
 /** A new password from stdin (--password-stdin) or a hidden prompt asked twice. */
@@ -29,8 +37,29 @@ export function checkUsername(username: string): string {
   return name;
 }
 
+async function requireSchema(db: Knex): Promise<void> {
+  if (!(await db.schema.hasTable('hr_users'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
+}
+
+async function requireUser(db: Knex, username: string): Promise<HrUser> {
+  await requireSchema(db);
+  const user = await findUserByUsername(db, username);
+  if (!user) throw new CliError(`No HR user "${username}". See "careers-admin user list".`);
+  return user;
+}
+
+const minute = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : 'never');
+const sessions = (n: number) => (n === 1 ? '1 session' : `${n} sessions`);
+
+/** Plain text columns, widths from the content. */
+function table(rows: string[][]): string {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
+}
+
 export function registerUsers(program: Command): void {
-  const user = program.command('user').description('HR users');
+  const user = program.command('user').description('HR users: create, list, change passwords, disable');
+
   user
     .command('create')
     .description('create an HR user; asks for the password with a hidden prompt')
@@ -44,6 +73,67 @@ export function registerUsers(program: Command): void {
         const password = await askPassword(!!opts.passwordStdin);
         await insertUser(db, username, await hashPassword(password));
         console.log(`Created HR user "${username}". Sign in at /hrviewlogin.`);
+      });
+    });
+
+  user
+    .command('list')
+    .description('list HR users: username, active or disabled, created, last sign-in')
+    .action(async () => {
+      await withDb(async (db) => {
+        await requireSchema(db);
+        const users = await listUsers(db);
+        if (!users.length) {
+          console.log('No HR users yet. Create one with: careers-admin user create --username NAME');
+          return;
+        }
+        console.log(table([
+          ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN'],
+          ...users.map((u) => [u.username, u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at)]),
+        ]));
+      });
+    });
+
+  user
+    .command('passwd')
+    .description("set a new password (hidden prompt) and sign out the user's sessions")
+    .requiredOption('--username <name>', 'sign-in name')
+    .option('--password-stdin', 'read the password from standard input (for scripts)')
+    .action(async (opts: { username: string; passwordStdin?: boolean }) => {
+      const username = checkUsername(opts.username);
+      await withDb(async (db) => {
+        const found = await requireUser(db, username);
+        const password = await askPassword(!!opts.passwordStdin);
+        await setPassword(db, found.id, await hashPassword(password));
+        const n = await revokeUserSessions(db, found.id);
+        console.log(`Password changed for "${username}"; ${sessions(n)} signed out.`);
+      });
+    });
+
+  user
+    .command('disable')
+    .description('stop a user from signing in and sign out their sessions')
+    .requiredOption('--username <name>', 'sign-in name')
+    .action(async (opts: { username: string }) => {
+      const username = checkUsername(opts.username);
+      await withDb(async (db) => {
+        const found = await requireUser(db, username);
+        if (found.is_active) await setActive(db, found.id, false);
+        const n = await revokeUserSessions(db, found.id);
+        console.log(`${found.is_active ? 'Disabled' : 'Already disabled:'} "${username}"; ${sessions(n)} signed out.`);
+      });
+    });
+
+  user
+    .command('enable')
+    .description('let a disabled user sign in again')
+    .requiredOption('--username <name>', 'sign-in name')
+    .action(async (opts: { username: string }) => {
+      const username = checkUsername(opts.username);
+      await withDb(async (db) => {
+        const found = await requireUser(db, username);
+        if (!found.is_active) await setActive(db, found.id, true);
+        console.log(found.is_active ? `"${username}" is already active.` : `Enabled "${username}".`);
       });
     });
 }

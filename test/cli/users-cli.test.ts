@@ -1,0 +1,216 @@
+/**
+ * careers-admin user create | list | passwd | disable | enable, run as child processes on a real
+ * database; the hidden password prompt is driven through a pseudo-terminal (util-linux `script`).
+ */
+import { expect } from 'chai';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { checkCredentials } from '../../src/auth/passport.js';
+import { createSession, findSession } from '../../src/auth/sessions.js';
+import { findUserByUsername, touchLastLogin } from '../../src/auth/users.repo.js';
+import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
+
+const ENTRY = ['--import', 'tsx', 'bin/careers-admin.ts'];
+
+function cli(args: string[], env: Record<string, string>, input?: string) {
+  const r = spawnSync(process.execPath, [...ENTRY, ...args], {
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    input: input ?? '',
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+
+/** Runs the CLI in a pseudo-terminal, typing each answer once its prompt appears. */
+function ptyRun(args: string[], env: Record<string, string>, answers: Array<[string, string]>): Promise<{ code: number | null; out: string }> {
+  const command = [process.execPath, ...ENTRY, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env: { ...process.env, NODE_ENV: 'test', ...env } });
+  let out = '';
+  let seen = 0; // how much of the output earlier prompts consumed
+  let next = 0;
+  const onData = (d: Buffer) => {
+    out += d.toString('utf8');
+    if (next < answers.length) {
+      const at = out.indexOf(answers[next][0], seen);
+      if (at >= 0) {
+        seen = at + answers[next][0].length;
+        const text = answers[next++][1];
+        setTimeout(() => child.stdin.write(text), 50);
+      }
+    }
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`pty run timed out; output so far:\n${out}`));
+    }, 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out: out.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '') });
+    });
+  });
+}
+
+for (const kind of databaseKinds()) {
+  describe(`careers-admin user commands [${kind}]`, function () {
+    this.timeout(180_000);
+    let t: TestDb;
+    let env: Record<string, string>;
+    before(async () => {
+      t = await createTestDb(kind);
+      env = { DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+    });
+    after(() => t.destroy());
+
+    it('creates a user from standard input and refuses duplicates, bad names and short passwords', async () => {
+      let r = cli(['user', 'create', '--username', 'Ada.HR', '--password-stdin'], env, 'first password 1\n');
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Created HR user "ada.hr". Sign in at /hrviewlogin.');
+      expect(await checkCredentials(t.db, 'ada.hr', 'first password 1')).to.not.equal(null);
+
+      r = cli(['user', 'create', '--username', 'ada.hr', '--password-stdin'], env, 'another password\n');
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('User "ada.hr" already exists.');
+      r = cli(['user', 'create', '--username', 'a b', '--password-stdin'], env, 'long enough pw\n');
+      expect(r.code).to.equal(2);
+      expect(r.err).to.include('Username must be 3 to 150 characters');
+      r = cli(['user', 'create', '--username', 'x'.repeat(151), '--password-stdin'], env, 'long enough pw\n');
+      expect(r.code).to.equal(2);
+      r = cli(['user', 'create', '--username', 'short.pw', '--password-stdin'], env, 'short\n');
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('Password must be at least 8 characters.');
+      expect(await findUserByUsername(t.db, 'short.pw')).to.equal(null);
+      r = cli(['user', 'create'], env);
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include("required option '--username <name>' not specified");
+    });
+
+    it('refuses to prompt without a terminal', async () => {
+      const r = cli(['user', 'create', '--username', 'no.tty'], env, 'whatever password\n');
+      expect(r.code).to.equal(2);
+      expect(r.err).to.include('No terminal to ask for the password: pass it on standard input with --password-stdin.');
+      expect(await findUserByUsername(t.db, 'no.tty')).to.equal(null);
+    });
+
+    it('lists users with status, creation and last sign-in', async () => {
+      cli(['user', 'create', '--username', 'bob.hr', '--password-stdin'], env, 'bobs password\n');
+      const ada = (await findUserByUsername(t.db, 'ada.hr'))!;
+      await touchLastLogin(t.db, ada.id, new Date('2026-03-04T05:06:00Z'));
+      const r = cli(['user', 'list'], env);
+      expect(r.code, r.err).to.equal(0);
+      const lines = r.out.trim().split('\n');
+      expect(lines[0]).to.match(/^USERNAME\s+STATUS\s+CREATED\s+LAST LOGIN$/);
+      expect(lines[1]).to.match(/^ada\.hr\s+active\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+2026-03-04 05:06 UTC$/);
+      expect(lines[2]).to.match(/^bob\.hr\s+active\s+.+\s+never$/);
+    });
+
+    it('changes a password and signs out that user only', async () => {
+      const ada = (await findUserByUsername(t.db, 'ada.hr'))!;
+      const bob = (await findUserByUsername(t.db, 'bob.hr'))!;
+      const a1 = await createSession(t.db, ada.id, 3600, new Date());
+      const a2 = await createSession(t.db, ada.id, 3600, new Date());
+      const b1 = await createSession(t.db, bob.id, 3600, new Date());
+      let r = cli(['user', 'passwd', '--username', 'ADA.hr', '--password-stdin'], env, 'second password 2\n');
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Password changed for "ada.hr"; 2 sessions signed out.');
+      expect(await findSession(t.db, a1.token, new Date())).to.equal(null);
+      expect(await findSession(t.db, a2.token, new Date())).to.equal(null);
+      expect(await findSession(t.db, b1.token, new Date())).to.not.equal(null);
+      expect(await checkCredentials(t.db, 'ada.hr', 'first password 1')).to.equal(null);
+      expect(await checkCredentials(t.db, 'ada.hr', 'second password 2')).to.not.equal(null);
+
+      r = cli(['user', 'passwd', '--username', 'ada.hr', '--password-stdin'], env, 'tiny\n');
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('Password must be at least 8 characters.');
+      expect(await checkCredentials(t.db, 'ada.hr', 'second password 2')).to.not.equal(null);
+      r = cli(['user', 'passwd', '--username', 'nobody.here', '--password-stdin'], env, 'long enough pw\n');
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('No HR user "nobody.here".');
+      r = cli(['user', 'passwd', '--username', 'ada.hr'], env);
+      expect(r.code).to.equal(2);
+    });
+
+    it('disables (signing out) and enables a user', async () => {
+      const bob = (await findUserByUsername(t.db, 'bob.hr'))!;
+      const b2 = await createSession(t.db, bob.id, 3600, new Date());
+      let r = cli(['user', 'disable', '--username', 'bob.hr'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Disabled "bob.hr"; 2 sessions signed out.');
+      expect((await findUserByUsername(t.db, 'bob.hr'))!.is_active).to.equal(false);
+      expect(await t.db('hr_sessions').where({ user_id: bob.id }).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
+      expect(await findSession(t.db, b2.token, new Date())).to.equal(null);
+      expect(await checkCredentials(t.db, 'bob.hr', 'bobs password')).to.equal(null);
+      expect(cli(['user', 'list'], env).out).to.match(/bob\.hr\s+disabled/);
+      r = cli(['user', 'disable', '--username', 'bob.hr'], env);
+      expect(r.code).to.equal(0);
+      expect(r.out).to.include('Already disabled: "bob.hr"; 0 sessions signed out.');
+      r = cli(['user', 'enable', '--username', 'bob.hr'], env);
+      expect(r.code).to.equal(0);
+      expect(r.out).to.include('Enabled "bob.hr".');
+      expect(await checkCredentials(t.db, 'bob.hr', 'bobs password')).to.not.equal(null);
+      expect(cli(['user', 'enable', '--username', 'bob.hr'], env).out).to.include('"bob.hr" is already active.');
+      for (const cmd of ['disable', 'enable']) {
+        r = cli(['user', cmd, '--username', 'ghost.user'], env);
+        expect(r.code).to.equal(1);
+        expect(r.err).to.include('No HR user "ghost.user".');
+      }
+    });
+
+    it('asks for the password with a hidden prompt in a terminal', async function () {
+      if (!hasScript) this.skip();
+      let r = await ptyRun(['user', 'create', '--username', 'pty.user'], env, [
+        ['Password:', 'short\r'],
+        ['Password must be at least 8 characters.', '\x15typed secret 9\r'],
+        ['Repeat password:', 'typed secret 9\r'],
+      ]);
+      expect(r.code, r.out).to.equal(0);
+      expect(r.out).to.include('Created HR user "pty.user".');
+      expect(r.out, 'the password is never echoed').to.not.include('typed secret');
+      expect(await checkCredentials(t.db, 'pty.user', 'typed secret 9')).to.not.equal(null);
+
+      r = await ptyRun(['user', 'passwd', '--username', 'pty.user'], env, [
+        ['Password:', 'new secret 10\r'],
+        ['Repeat password:', 'not the same\r'],
+      ]);
+      expect(r.code, r.out).to.equal(1);
+      expect(r.out).to.include('The passwords do not match.');
+      expect(await checkCredentials(t.db, 'pty.user', 'typed secret 9')).to.not.equal(null);
+
+      r = await ptyRun(['user', 'passwd', '--username', 'pty.user'], env, [
+        ['Password:', 'new secret 10\r'],
+        ['Repeat password:', 'new secret 10\r'],
+      ]);
+      expect(r.code, r.out).to.equal(0);
+      expect(r.out).to.include('Password changed for "pty.user"; 0 sessions signed out.');
+      expect(await checkCredentials(t.db, 'pty.user', 'new secret 10')).to.not.equal(null);
+    });
+  });
+}
+
+describe('careers-admin user commands on a database without tables', function () {
+  this.timeout(60_000);
+  it('says to run the migrations first', () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-cli-empty-'));
+    try {
+      const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
+      for (const args of [['user', 'list'], ['user', 'disable', '--username', 'someone']]) {
+        const r = cli(args, env);
+        expect(r.code, args.join(' ')).to.equal(1);
+        expect(r.err).to.include('The database has no tables yet: run "careers-admin migrate" first.');
+      }
+      // create migrates by itself, so a fresh install needs one command.
+      const r = cli(['user', 'create', '--username', 'first.user', '--password-stdin'], env, 'first password\n');
+      expect(r.code, r.err).to.equal(0);
+      expect(cli(['user', 'list'], env).out).to.match(/first\.user\s+active/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
