@@ -153,6 +153,13 @@ for (const kind of databaseKinds()) {
       await page.waitForURL(`${s.baseUrl}/careers/fe-questions/submitted`);
       expect(await page.locator('h1').innerText()).to.equal('Application Submitted');
       expect(await page.evaluate(() => localStorage.getItem('careers:apply:fe-questions'))).to.equal(null);
+      // Back from the confirmation: a fresh wizard, not the sent one stuck on 'Submitting…'.
+      await page.goBack();
+      await page.locator('.wizard-card').waitFor();
+      expect(await heading(page)).to.equal('Basic Info');
+      expect(await page.inputValue(fid('first_name'))).to.equal('');
+      expect(await page.locator('.draft-notice').count()).to.equal(0);
+      expect(await page.getByRole('button', { name: 'Submitting…' }).count()).to.equal(0);
 
       const db = s.ctx.db;
       const app = await db('applications').where({ job_id: qJob.id }).first();

@@ -77,6 +77,9 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
   const [focusRequest, setFocusRequest] = useState<{ target: 'heading' | 'invalid' | 'submit'; n: number } | null>(null);
 
   const dirty = useRef(false);
+  /** Set while a submission is in flight (a double click must not send twice) and after it succeeded. */
+  const inFlight = useRef(false);
+  const sent = useRef(false);
   const sections = useRef<Partial<Record<StepKey, HTMLElement | null>>>({});
   const headings = useRef<Partial<Record<StepKey, HTMLHeadingElement | null>>>({});
   const honeypot = useRef<HTMLInputElement>(null);
@@ -107,6 +110,16 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
       (target ?? headings.current[current])?.focus();
     }
   }, [focusRequest, current]);
+
+  useEffect(() => {
+    // Back from the confirmation page may restore this page from the back/forward cache, still
+    // "Submitting…" with the sent answers: load it afresh instead (the draft is gone by then).
+    const onShow = (e: PageTransitionEvent) => {
+      if (e.persisted && sent.current) window.location.reload();
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
 
   const requestFocus = (target: 'heading' | 'invalid' | 'submit') => setFocusRequest((r) => ({ target, n: (r?.n ?? 0) + 1 }));
   // The same text twice in a row would not be read again: alternate a trailing no-break space.
@@ -140,6 +153,8 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     const bad = steps.findIndex((s) => hasKeys(validate(s)));
     if (bad !== -1) return failStep(bad);
 
+    if (inFlight.current) return;
+    inFlight.current = true;
     setSubmitting(true);
     setFailure(null);
     announce('Submitting your application.');
@@ -162,6 +177,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
       return fail({ message: NETWORK_MESSAGE, lines: [], banner: NETWORK_MESSAGE }, {});
     }
     if (res.ok) {
+      sent.current = true;
       dirty.current = false;
       clearDraft(job.public_id);
       window.location.assign(`${jobHref}/submitted`);
@@ -197,6 +213,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     const i = steps.findIndex((s) => Object.keys(fields).some((k) => stepOfKey(k) === s));
     if (i !== -1) setStep(i);
     setFailure(f);
+    inFlight.current = false;
     setSubmitting(false);
     setModalOpen(true);
   };
