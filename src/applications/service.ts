@@ -15,7 +15,7 @@ import { applicationPostPayload, enqueueApplicationPost } from '../posts/outbox.
 import { MESSAGES, RESUME_MAX_BYTES } from '../shared/application-rules.js';
 import type { FileStorage } from '../storage/storage.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
-import { insertApplication } from './repo.js';
+import { insertApplication, type NewApplication } from './repo.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from './upload.js';
 
@@ -72,6 +72,23 @@ function isDuplicateApplication(err: unknown): boolean {
   return isUniqueViolation(err) && (message.includes('applications_job_email_uq') || message.includes('applications.email'));
 }
 
+/** MySQL may pick a transaction as a deadlock victim (concurrent inserts on the unique email index). */
+function isTransient(err: unknown): boolean {
+  const e = err as { code?: string; errno?: number } | null;
+  return !!e && (e.code === 'ER_LOCK_DEADLOCK' || e.errno === 1213 || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1205 || e.code === 'SQLITE_BUSY');
+}
+
+/** Runs the transaction again (up to 3 times in all) when the database asks for a retry. */
+async function withRetry<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 3 || !isTransient(err)) throw err;
+    }
+  }
+}
+
 export type ApplyOutcome = { kind: 'created'; applicationId: number } | { kind: 'discarded' };
 
 /**
@@ -91,41 +108,35 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
     if (bag.has()) throw new ValidationError(orderedErrors(bag.fields));
     const file = form.file!;
 
-    const applicationId = await deps.db.transaction(async (trx) => {
-      const id = await insertApplication(
-        trx,
-        {
-          job_id: job.id,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          email: input.email,
-          phone: input.phone,
-          ip_hash: ipHash(meta.ip),
-          resume: {
-            storage_key: file.key,
-            original_name: safeFileName(file.clientName, 'resume'),
-            content_type: RESUME_CONTENT_TYPES[kind!],
-            size: file.size,
-            sha256: file.sha256,
-          },
-          experiences: input.experiences,
-          education: input.education,
-          skills: input.skills,
-          answers: input.answers,
-        },
-        now,
-      );
-      if (job.webhook_enabled && job.webhook_url) {
-        await enqueueApplicationPost(trx, {
-          applicationId: id,
-          jobId: job.id,
-          targetUrl: job.webhook_url,
-          payload: applicationPostPayload(job, input),
-          now,
-        });
-      }
-      return id;
-    });
+    const application: NewApplication = {
+      job_id: job.id,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+      phone: input.phone,
+      ip_hash: ipHash(meta.ip),
+      resume: {
+        storage_key: file.key,
+        original_name: safeFileName(file.clientName, 'resume'),
+        content_type: RESUME_CONTENT_TYPES[kind!],
+        size: file.size,
+        sha256: file.sha256,
+      },
+      experiences: input.experiences,
+      education: input.education,
+      skills: input.skills,
+      answers: input.answers,
+    };
+    const applicationId = await withRetry(() =>
+      deps.db.transaction(async (trx) => {
+        const id = await insertApplication(trx, application, now);
+        if (job.webhook_enabled && job.webhook_url) {
+          const payload = applicationPostPayload(job, input);
+          await enqueueApplicationPost(trx, { applicationId: id, jobId: job.id, targetUrl: job.webhook_url, payload, now });
+        }
+        return id;
+      }),
+    );
     committed = true;
     return { kind: 'created', applicationId };
   } catch (err) {

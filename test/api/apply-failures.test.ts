@@ -360,6 +360,33 @@ for (const kind of databaseKinds()) {
         expect(await storage.exists(key)).to.equal(false);
         expect(await tableCounts(s.ctx.db)).to.deep.equal(EMPTY);
       });
+
+      it('runs the transaction again when the database picks it as a deadlock victim', async () => {
+        const job = await makeJob(s.ctx.db, { public_id: 'svc-deadlock' });
+        const storage = s.ctx.storage;
+        const key = storage.newKey();
+        const data = pdfBytes(10_000);
+        await storage.write(key, Readable.from([data]));
+        const form: ReceivedForm = {
+          fields: new Map(Object.entries(validFields({ email: 'deadlock@example.com' })).filter((e): e is [string, string] => typeof e[1] === 'string')),
+          repeated: new Set(),
+          file: { key, clientName: 'cv.pdf', clientType: 'application/pdf', size: data.length, sha256: sha256(data), head: data.subarray(0, 8), tail: Buffer.alloc(0) },
+        };
+        let calls = 0;
+        const flaky = new Proxy(s.ctx.db, {
+          get(target, prop, receiver) {
+            if (prop === 'transaction') {
+              return (fn: any) => (++calls === 1 ? Promise.reject(Object.assign(new Error('Deadlock found (injected)'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 })) : target.transaction(fn));
+            }
+            return Reflect.get(target, prop, receiver);
+          },
+        });
+        const outcome = await submitApplication({ db: flaky, storage, now: () => new Date() }, job, form);
+        expect(outcome.kind).to.equal('created');
+        expect(calls).to.equal(2);
+        expect(await storage.exists(key)).to.equal(true);
+        expect((await tableCounts(s.ctx.db)).applications).to.equal(1);
+      });
     });
 
     describe('rate limit', () => {
