@@ -4,7 +4,7 @@
  * paragraphs and line breaks. Toolbar: bold, italic, underline, ordered list, bullet list, link
  * (asked for in a small dialog) and clean. The server sanitises the HTML again on save.
  */
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import './rich-text-editor.css';
@@ -70,7 +70,7 @@ interface ToolButton {
   run: (editor: Editor) => void;
 }
 
-export function RichTextEditor({ id, label, value, onChange, required, error }: RichTextEditorProps) {
+function RichTextEditorField({ id, label, value, onChange, required, error }: RichTextEditorProps) {
   const labelId = `${id}-label`;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -198,6 +198,16 @@ export function RichTextEditor({ id, label, value, onChange, required, error }: 
     </div>
   );
 }
+
+/**
+ * A form with many editors re-renders on every keystroke; an editor only needs to when its own
+ * props change. `onChange` is left out of the comparison: callers pass functional state updates,
+ * so an earlier callback does the same thing.
+ */
+export const RichTextEditor = memo(
+  RichTextEditorField,
+  (a, b) => a.id === b.id && a.value === b.value && a.error === b.error && a.required === b.required && a.label === b.label,
+);
 
 /** Asks for a link address in a modal dialog (native <dialog>: focus kept inside, Escape closes). */
 function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }) {
