@@ -89,12 +89,33 @@ export async function streamWorkbook(
       });
       row.commit();
     }
+    // exceljs writes each sheet's XML into the zip's entry stream without waiting for it, so the
+    // zip (and the response behind it) must drain before the next batch is read: that is what keeps
+    // memory flat when the client downloads slower than the database reads.
+    const entry = sheetSink(sheet);
+    if (entry?._writableState?.needDrain) await Promise.race([new Promise<void>((resolve) => entry.once('drain', resolve)), closed]);
     if (res.writableNeedDrain) await Promise.race([once(res, 'drain'), closed]);
     if (aborted()) throw new ExportAborted();
   }
   sheet.commit();
   await Promise.race([workbook.commit(), closed]);
   if (aborted()) throw new ExportAborted();
+}
+
+interface EntryStream {
+  _writableState?: { needDrain?: boolean };
+  once(event: 'drain', listener: () => void): unknown;
+}
+
+/**
+ * The stream the worksheet's XML is piped into (archiver's entry stream, from the readable-stream
+ * package, hence duck-typed). exceljs keeps it on the worksheet's StreamBuf; should that ever
+ * change, this returns null and only the response's own backpressure applies.
+ */
+function sheetSink(sheet: unknown): EntryStream | null {
+  const pipes = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes;
+  const sink = Array.isArray(pipes) ? (pipes[0] as EntryStream | undefined) : undefined;
+  return sink && typeof sink.once === 'function' && sink._writableState ? sink : null;
 }
 
 /** The client went away mid-download; nothing to answer, nothing to log as a fault. */

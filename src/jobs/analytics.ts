@@ -1,8 +1,9 @@
 /**
  * Job insights (spec 02 'Job insights', 'Analytics response'), computed in the database: every
- * figure is a COUNT / GROUP BY over the indexes the schema keeps for it —
- * (question_id, answer_key) on application_answers, (question_id, choice) on
- * application_answer_choices — so no answer row is read into the process.
+ * figure is a COUNT / GROUP BY over an index kept for it — (question_id, answer_key) and
+ * (question_id, answer_number) on application_answers, (question_id, choice) on
+ * application_answer_choices — so the answer rows themselves are never read in bulk (only up to
+ * SPELLING_SAMPLE rows per top text answer). About ten statements per job, whatever its size.
  *
  * Decisions:
  * - `percent` is the share of the applicants who ANSWERED the question (optional questions can be
@@ -11,8 +12,9 @@
  * - Choice questions list every current option in the editor's order, 0 included; answers given
  *   under an option that has since been removed follow, most frequent first.
  * - Number questions list each distinct value when there are at most NUMBER_DISTINCT_MAX of them,
- *   otherwise at most NUMBER_BUCKETS equal ranges with "nice" widths (1, 2, 2.5, 5 x 10^k):
- *   "10–19" for whole numbers, "2.5 to under 5" otherwise.
+ *   otherwise 10 or 11 (NUMBER_BUCKETS + 1 at most) equal ranges with "nice" widths
+ *   (1, 2, 2.5, 5 x 10^k), lower bound included: "10–19" for whole numbers, "2.5 to under 5"
+ *   otherwise.
  * - Text questions: the TOP_ANSWERS most frequent answers, grouped by their normalised key
  *   (trimmed, lower-cased); `value` is the spelling used most often among the first
  *   SPELLING_SAMPLE answers with that key, as typed (so "Yes" rather than "yes" or "YES").
@@ -78,34 +80,41 @@ export async function countApplicants(db: Knex, jobId: number): Promise<number> 
   return Number(row?.n ?? 0);
 }
 
-/** Applicants who answered each question, in one pass over the (question_id, answer_key) index. */
-async function answeredCounts(db: Knex, questionIds: number[]): Promise<Map<number, number>> {
-  if (!questionIds.length) return new Map();
-  const rows: Row[] = await db('application_answers').select('question_id').count({ n: '*' }).whereIn('question_id', questionIds).groupBy('question_id');
-  return new Map(rows.map((r) => [Number(r.question_id), Number(r.n)]));
-}
-
 /** How many answers of a key are looked at to pick the spelling shown for it. */
 const SPELLING_SAMPLE = 50;
 
-async function textStats(db: Knex, q: JobQuestion, answered: number): Promise<TextStats> {
-  // Grouping and counting come from the (question_id, answer_key) index alone.
+async function textStats(db: Knex, q: JobQuestion): Promise<TextStats> {
+  // Grouping and counting come from the (question_id, answer_key) index alone; the window sum
+  // counts every answer (the applicants who answered) before LIMIT keeps the top groups.
   const groups: Row[] = await db('application_answers')
     .select('answer_key')
     .count({ n: '*' })
+    .select(db.raw('SUM(COUNT(*)) OVER () AS answered'))
     .where('question_id', q.id)
     .whereNotNull('answer_key')
     .groupBy('answer_key')
     .orderBy([{ column: 'n', order: 'desc' }, { column: 'answer_key', order: 'asc' }])
     .limit(TOP_ANSWERS);
   // The key is lower-cased; show the spelling most used among the key's first answers instead.
-  const values = await Promise.all(
-    groups.map(async (g) => {
-      const rows: Row[] = await db('application_answers').select('answer').where({ question_id: q.id, answer_key: g.answer_key }).orderBy('id').limit(SPELLING_SAMPLE);
-      return mostCommon(rows.map((r) => fromDbJson<unknown>(r.answer, null)).filter((v): v is string => typeof v === 'string')) ?? String(g.answer_key);
-    }),
+  // One statement: a UNION ALL of one small index-ordered sample per key, tagged with its group.
+  const samples = groups.map((g, i) =>
+    db
+      // A literal tag, not a binding: Knex orders a select-list binding after the subquery's.
+      .select(db.raw(`${Number(i)} AS g`), 'answer')
+      .from(db('application_answers').select('answer').where({ question_id: q.id, answer_key: g.answer_key }).orderBy('id').limit(SPELLING_SAMPLE).as(`s${i}`)),
   );
-  return { type: 'text', answered, top_answers: groups.map((g, i) => ({ value: values[i], count: Number(g.n) })) };
+  const sampled: Row[] = samples.length ? await samples[0].unionAll(samples.slice(1), false) : [];
+  const byGroup = groups.map(() => [] as string[]);
+  for (const r of sampled) {
+    const v = fromDbJson<unknown>(r.answer, null);
+    if (typeof v === 'string') byGroup[Number(r.g)]?.push(v);
+  }
+  const values = groups.map((g, i) => mostCommon(byGroup[i]) ?? String(g.answer_key));
+  return {
+    type: 'text',
+    answered: Number(groups[0]?.answered ?? 0),
+    top_answers: groups.map((g, i) => ({ value: values[i], count: Number(g.n) })),
+  };
 }
 
 /** The most frequent string (the earliest on a tie), or null for none. */
@@ -120,11 +129,21 @@ export function mostCommon(values: string[]): string | null {
   return best;
 }
 
-async function choiceStats(db: Knex, q: JobQuestion, answered: number): Promise<DistributionStats> {
-  const rows: Row[] =
-    q.answer_type === 'checkbox'
-      ? await db('application_answer_choices').select({ k: 'choice' }).count({ n: '*' }).where('question_id', q.id).groupBy('choice')
-      : await db('application_answers').select({ k: 'answer_key' }).count({ n: '*' }).where('question_id', q.id).whereNotNull('answer_key').groupBy('answer_key');
+async function choiceStats(db: Knex, q: JobQuestion): Promise<DistributionStats> {
+  let rows: Row[];
+  let answered: number;
+  if (q.answer_type === 'checkbox') {
+    // Choice rows are counted per option; the applicants who answered are the answer rows.
+    const [choiceRows, [{ n }]] = await Promise.all([
+      db('application_answer_choices').select({ k: 'choice' }).count({ n: '*' }).where('question_id', q.id).groupBy('choice') as Promise<Row[]>,
+      db('application_answers').count({ n: '*' }).where('question_id', q.id) as Promise<Row[]>,
+    ]);
+    rows = choiceRows;
+    answered = Number(n);
+  } else {
+    rows = await db('application_answers').select({ k: 'answer_key' }).count({ n: '*' }).where('question_id', q.id).whereNotNull('answer_key').groupBy('answer_key');
+    answered = rows.reduce((sum, r) => sum + Number(r.n), 0);
+  }
   const counts = new Map(rows.map((r) => [String(r.k), Number(r.n)]));
   const listed = q.options.map((option) => ({ option, count: counts.get(option) ?? 0 }));
   const current = new Set(q.options);
@@ -148,62 +167,131 @@ export function niceWidth(raw: number, whole: boolean): number {
 /** Four decimals, like the column (DECIMAL(20,4)), so float steps never print 0.30000000000000004. */
 const dec = (n: number) => Number(n.toFixed(4));
 
-async function numberStats(db: Knex, q: JobQuestion, answered: number): Promise<DistributionStats> {
-  const { n_distinct } = (await db('application_answers')
+/** Ranges of NUMBER_BUCKETS-ish "nice" width covering lo..hi: bounds[i] <= x < bounds[i + 1]. */
+export function numberRanges(lo: number, hi: number, whole: boolean): { bounds: number[]; labels: string[] } {
+  const width = niceWidth((hi - lo) / NUMBER_BUCKETS, whole);
+  const start = dec(Math.floor(lo / width) * width);
+  const buckets = Math.max(1, Math.floor(dec((hi - start) / width)) + 1);
+  const bounds = Array.from({ length: buckets + 1 }, (_, i) => dec(start + i * width));
+  const labels = bounds.slice(0, -1).map((b, i) => (whole ? (width === 1 ? String(b) : `${b}–${dec(bounds[i + 1] - 1)}`) : `${b} to under ${bounds[i + 1]}`));
+  return { bounds, labels };
+}
+
+/** Up to this many distinct values are counted by value and put into ranges here. */
+const NUMBER_VALUES_READ = 1000;
+
+async function numberStats(db: Knex, q: JobQuestion): Promise<DistributionStats> {
+  // Distinct values in order, straight off the (question_id, answer_number) index (migration
+  // 002); LIMIT stops the scan when there are too many values to carry over.
+  const values: Row[] = await db('application_answers')
+    .select({ v: 'answer_number' })
+    .count({ n: '*' })
     .where('question_id', q.id)
-    .whereNotNull('answer_key')
-    .first(db.raw('COUNT(DISTINCT answer_key) AS n_distinct'))) as Row;
-  if (Number(n_distinct) <= NUMBER_DISTINCT_MAX) {
-    // answer_key is String(n): the values come straight off the index.
-    const rows: Row[] = await db('application_answers').select({ k: 'answer_key' }).count({ n: '*' }).where('question_id', q.id).whereNotNull('answer_key').groupBy('answer_key');
-    const distribution = rows
-      .map((r) => ({ option: String(r.k), count: Number(r.n), percent: percentOf(Number(r.n), answered) }))
-      .sort((a, b) => Number(a.option) - Number(b.option));
-    return { type: 'distribution', answered, distribution };
+    .whereNotNull('answer_number')
+    .groupBy('answer_number')
+    .orderBy('answer_number')
+    .limit(NUMBER_VALUES_READ + 1);
+  const counted = values.map((r) => ({ v: fromDbNumber(r.v) ?? 0, n: Number(r.n) }));
+  if (counted.length <= NUMBER_VALUES_READ) {
+    const answered = counted.reduce((sum, c) => sum + c.n, 0);
+    if (counted.length <= NUMBER_DISTINCT_MAX) {
+      return { type: 'distribution', answered, distribution: counted.map((c) => ({ option: String(c.v), count: c.n, percent: percentOf(c.n, answered) })) };
+    }
+    const { bounds, labels } = numberRanges(counted[0].v, counted[counted.length - 1].v, counted.every((c) => Number.isInteger(c.v)));
+    const counts = labels.map(() => 0);
+    let i = 0;
+    for (const c of counted) {
+      while (c.v >= bounds[i + 1]) i++;
+      counts[i] += c.n;
+    }
+    return { type: 'distribution', answered, distribution: labels.map((option, k) => ({ option, count: counts[k], percent: percentOf(counts[k], answered) })) };
   }
-  // Whole numbers compare equal to their integer cast (MySQL rounds on CAST AS SIGNED, SQLite
-  // truncates: either way a fraction never equals it).
+  // Many distinct values (salaries, say): range and counts are computed in the database, from
+  // the same index. Whole numbers compare equal to their integer cast (MySQL rounds on CAST AS
+  // SIGNED, SQLite truncates: either way a fraction never equals it).
   const intCast = isMysql(db) ? 'CAST(answer_number AS SIGNED)' : 'CAST(answer_number AS INTEGER)';
   const range = (await db('application_answers')
     .where('question_id', q.id)
     .whereNotNull('answer_number')
     .first(
+      db.raw('COUNT(*) AS answered'),
       db.raw('MIN(answer_number) AS lo'),
       db.raw('MAX(answer_number) AS hi'),
       db.raw(`SUM(CASE WHEN answer_number <> ${intCast} THEN 1 ELSE 0 END) AS fractions`),
     )) as Row;
-  const lo = fromDbNumber(range.lo) ?? 0;
-  const hi = fromDbNumber(range.hi) ?? 0;
-  const whole = Number(range.fractions ?? 0) === 0;
-  const width = niceWidth((hi - lo) / NUMBER_BUCKETS, whole);
-  const start = dec(Math.floor(lo / width) * width);
-  const buckets = Math.max(1, Math.floor(dec((hi - start) / width)) + 1);
-  const bounds = Array.from({ length: buckets + 1 }, (_, i) => dec(start + i * width));
+  const answered = Number(range.answered ?? 0);
+  const { bounds, labels } = numberRanges(fromDbNumber(range.lo) ?? 0, fromDbNumber(range.hi) ?? 0, Number(range.fractions ?? 0) === 0);
   // One pass: SUM(CASE ...) per range, lower bound included, upper bound excluded.
-  const sums = bounds.slice(0, -1).map((b, i) => db.raw('SUM(CASE WHEN answer_number >= ? AND answer_number < ? THEN 1 ELSE 0 END) AS ??', [b, bounds[i + 1], `b${i}`]));
-  const counted = (await db('application_answers').where('question_id', q.id).whereNotNull('answer_number').first(...sums)) as Row;
-  const distribution = bounds.slice(0, -1).map((b, i) => {
-    const count = Number(counted[`b${i}`] ?? 0);
-    const option = whole ? (width === 1 ? String(b) : `${b}–${dec(bounds[i + 1] - 1)}`) : `${b} to under ${bounds[i + 1]}`;
-    return { option, count, percent: percentOf(count, answered) };
-  });
-  return { type: 'distribution', answered, distribution };
+  const sums = labels.map((_, i) => db.raw('SUM(CASE WHEN answer_number >= ? AND answer_number < ? THEN 1 ELSE 0 END) AS ??', [bounds[i], bounds[i + 1], `b${i}`]));
+  const row = (await db('application_answers').where('question_id', q.id).whereNotNull('answer_number').first(...sums)) as Row;
+  return {
+    type: 'distribution',
+    answered,
+    distribution: labels.map((option, i) => {
+      const count = Number(row[`b${i}`] ?? 0);
+      return { option, count, percent: percentOf(count, answered) };
+    }),
+  };
 }
 
-/** Stats of the job's current questions, in order. */
-export async function jobAnalytics(db: Knex, job: Job): Promise<JobAnalytics> {
-  const [total, answered] = await Promise.all([countApplicants(db, job.id), answeredCounts(db, job.questions.map((q) => q.id))]);
-  const questions = await Promise.all(
-    job.questions.map(async (q): Promise<QuestionAnalytics> => {
-      const n = answered.get(q.id) ?? 0;
-      const stats =
-        q.answer_type === 'short_text' || q.answer_type === 'long_text'
-          ? await textStats(db, q, n)
-          : q.answer_type === 'number'
-            ? await numberStats(db, q, n)
-            : await choiceStats(db, q, n);
-      return { id: q.id, text: q.text, answer_type: q.answer_type, stats };
-    }),
-  );
-  return { total_applicants: total, questions };
+/**
+ * Finished analytics per job, each with the stamp of the data it was computed from. A stamp is
+ * checked against the database on every request (one index range: the job's application count
+ * and highest id, plus the job's updated_at and questions), so a cached result is only ever
+ * served while it is still exact — any new, removed or re-questioned application changes the
+ * stamp. Answers are written only together with their application and never edited, so the
+ * application count and highest id cover them. Per process and bounded; a miss costs nothing
+ * extra, since the stamp query also gives total_applicants.
+ */
+const CACHE_MAX = 64;
+const cache = new Map<number, { stamp: string; analytics: JobAnalytics }>();
+
+/**
+ * A job (404 if unknown) and the stats of its current questions, in order. All statements run in
+ * one transaction: the figures come from one snapshot (an application arriving meanwhile is in
+ * all of them or in none), and on SQLite's single connection a request runs start to end instead
+ * of queueing again for every statement behind every other request's.
+ */
+export async function loadJobInsights(db: Knex, jobId: number): Promise<{ job: Job; analytics: JobAnalytics }> {
+  return db.transaction(async (trx) => {
+    const job = await requireJob(trx, jobId);
+    return { job, analytics: await cachedAnalytics(trx, job) };
+  });
+}
+
+async function cachedAnalytics(db: Knex, job: Job): Promise<JobAnalytics> {
+  const row = (await db('applications').where({ job_id: job.id }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m'))) as Row | undefined;
+  const total = Number(row?.n ?? 0);
+  const stamp = JSON.stringify([job.updated_at.toISOString(), total, Number(row?.m ?? 0), job.questions.map((q) => [q.id, q.answer_type, q.text, q.options])]);
+  const hit = cache.get(job.id);
+  if (hit?.stamp === stamp) {
+    // Most recently used last, so the oldest entry is the one evicted.
+    cache.delete(job.id);
+    cache.set(job.id, hit);
+    return hit.analytics;
+  }
+  const analytics = await computeAnalytics(db, job, total);
+  cache.delete(job.id);
+  cache.set(job.id, { stamp, analytics });
+  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
+  return analytics;
+}
+
+/** Computes the stats afresh (no cache; run it inside a transaction for one snapshot). */
+export async function computeAnalytics(db: Knex, job: Job, total?: number): Promise<JobAnalytics> {
+  const [totalApplicants, questions] = await Promise.all([
+    total ?? countApplicants(db, job.id),
+    Promise.all(
+      job.questions.map(async (q): Promise<QuestionAnalytics> => {
+        const stats =
+          q.answer_type === 'short_text' || q.answer_type === 'long_text'
+            ? await textStats(db, q)
+            : q.answer_type === 'number'
+              ? await numberStats(db, q)
+              : await choiceStats(db, q);
+        return { id: q.id, text: q.text, answer_type: q.answer_type, stats };
+      }),
+    ),
+  ]);
+  return { total_applicants: totalApplicants, questions };
 }

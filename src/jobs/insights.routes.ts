@@ -9,15 +9,15 @@ import { requireHrApi, requireHrPage } from '../auth/guards.js';
 import { renderPage } from '../render/page.js';
 import { ExportAborted, streamWorkbook } from '../exports/xlsx.js';
 import { applicantColumns, applicantRows, applicantsFilename } from '../exports/applicants.js';
-import { jobAnalytics, parseJobId, requireJob } from './analytics.js';
+import { loadJobInsights, parseJobId, requireJob } from './analytics.js';
 
 export function insightsRoutes(ctx: AppContext): Router {
   const router = Router();
   const { db } = ctx;
 
   router.get('/api/hr/jobs/:id/analytics/', requireHrApi(ctx), async (req, res) => {
-    const job = await requireJob(db, parseJobId(req.params.id));
-    res.json(await jobAnalytics(db, job));
+    const { analytics } = await loadJobInsights(db, parseJobId(req.params.id));
+    res.json(analytics);
   });
 
   router.get('/api/hr/jobs/:id/export-basic/', requireHrApi(ctx), async (req: Request, res: Response) => {
@@ -32,8 +32,7 @@ export function insightsRoutes(ctx: AppContext): Router {
   });
 
   router.get('/hr/jobs/:id/insights', requireHrPage(ctx), async (req, res) => {
-    const job = await requireJob(db, parseJobId(req.params.id));
-    const analytics = await jobAnalytics(db, job);
+    const { job, analytics } = await loadJobInsights(db, parseJobId(req.params.id));
     renderPage(
       req,
       res,

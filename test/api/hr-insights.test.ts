@@ -144,6 +144,45 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it('counts ranges in the database when a number question has over a thousand distinct values', async () => {
+      const db = s.ctx.db;
+      const wide = await makeJob(db, { title: 'Wide numbers', questions: [{ text: 'Expected salary', answer_type: 'number', required: true }] });
+      const [q] = wide.questions;
+      const apps = Array.from({ length: 1050 }, (_, i) => ({ ...person(i, 'w'), answers: { [q.id]: i + 1 } }));
+      await insertApplications(db, wide.id, apps, wide.questions);
+      const body = await (await get(`/api/hr/jobs/${wide.id}/analytics/`)).json();
+      expect(body.total_applicants).to.equal(1050);
+      expect(body.questions[0].stats.answered).to.equal(1050);
+      expect(body.questions[0].stats.distribution).to.deep.equal([
+        { option: '0–199', count: 199, percent: 19 },
+        { option: '200–399', count: 200, percent: 19 },
+        { option: '400–599', count: 200, percent: 19 },
+        { option: '600–799', count: 200, percent: 19 },
+        { option: '800–999', count: 200, percent: 19 },
+        { option: '1000–1199', count: 51, percent: 4.9 },
+      ]);
+    });
+
+    it('never serves a stale result: new, removed and re-questioned applications show at once', async () => {
+      const db = s.ctx.db;
+      const fresh = await makeJob(db, { title: 'Fresh numbers', questions: [{ text: 'Pick', answer_type: 'single_choice', options: ['A', 'B'], required: true }] });
+      const [q] = fresh.questions;
+      const dist = async () => (await (await get(`/api/hr/jobs/${fresh.id}/analytics/`)).json()).questions[0].stats.distribution.map((d: any) => `${d.option}:${d.count}`);
+      await insertApplications(db, fresh.id, [{ ...person(1, 'f'), answers: { [q.id]: 'A' } }, { ...person(2, 'f'), answers: { [q.id]: 'A' } }], fresh.questions);
+      expect(await dist()).to.deep.equal(['A:2', 'B:0']);
+      expect(await dist()).to.deep.equal(['A:2', 'B:0']);
+      await insertApplications(db, fresh.id, [{ ...person(3, 'f'), answers: { [q.id]: 'B' } }], fresh.questions);
+      expect(await dist()).to.deep.equal(['A:2', 'B:1']);
+      // Removing an older application (not the newest) changes the count.
+      const [oldest] = await db('applications').where({ job_id: fresh.id }).orderBy('id').limit(1);
+      await db('applications').where({ id: oldest.id }).delete();
+      expect(await dist()).to.deep.equal(['A:1', 'B:1']);
+      // Editing the question's options (the job's updated_at moves with every save).
+      await db('job_questions').where({ id: q.id }).update({ options: JSON.stringify(['A', 'B', 'C']) });
+      await db('jobs').where({ id: fresh.id }).update({ updated_at: '2030-01-01 00:00:00.000' });
+      expect(await dist()).to.deep.equal(['A:1', 'B:1', 'C:0']);
+    });
+
     it('answers a job without questions with an empty list', async () => {
       const res = await get(`/api/hr/jobs/${empty.id}/analytics/`);
       expect(res.status).to.equal(200);
