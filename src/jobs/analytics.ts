@@ -244,7 +244,15 @@ async function numberStats(db: Knex, q: JobQuestion): Promise<DistributionStats>
  * extra, since the stamp query also gives total_applicants.
  */
 const CACHE_MAX = 64;
-const cache = new Map<number, { stamp: string; analytics: JobAnalytics }>();
+type AnalyticsCache = Map<number, { stamp: string; analytics: JobAnalytics }>;
+/** One cache per database handle (tests run several databases in one process). */
+const caches = new WeakMap<Knex, AnalyticsCache>();
+
+function cacheFor(db: Knex): AnalyticsCache {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  return cache;
+}
 
 /**
  * A job (404 if unknown) and the stats of its current questions, in order. All statements run in
@@ -255,11 +263,11 @@ const cache = new Map<number, { stamp: string; analytics: JobAnalytics }>();
 export async function loadJobInsights(db: Knex, jobId: number): Promise<{ job: Job; analytics: JobAnalytics }> {
   return db.transaction(async (trx) => {
     const job = await requireJob(trx, jobId);
-    return { job, analytics: await cachedAnalytics(trx, job) };
+    return { job, analytics: await cachedAnalytics(trx, job, cacheFor(db)) };
   });
 }
 
-async function cachedAnalytics(db: Knex, job: Job): Promise<JobAnalytics> {
+async function cachedAnalytics(db: Knex, job: Job, cache: AnalyticsCache): Promise<JobAnalytics> {
   const row = (await db('applications').where({ job_id: job.id }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m'))) as Row | undefined;
   const total = Number(row?.n ?? 0);
   const stamp = JSON.stringify([job.updated_at.toISOString(), total, Number(row?.m ?? 0), job.questions.map((q) => [q.id, q.answer_type, q.text, q.options])]);
