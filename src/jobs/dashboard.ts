@@ -3,6 +3,8 @@
  * Applicant counts come from one GROUP BY job_id over `applications`, which the database answers
  * from an index starting with job_id (applications_job_created_idx) without reading the rows; the
  * NEW count is a range of applications_status_created_idx. No per-job queries (no N+1).
+ * Those counts are reused while the applications are unchanged (see applicantTotals), so a
+ * dashboard over 200,000 applications does not count them all on every request.
  */
 import type { Knex } from 'knex';
 import { fromDbDate } from '../db/codecs.js';
@@ -63,23 +65,49 @@ async function applicantsByJob(db: Knex, jobIds?: number[]): Promise<Map<number,
   return new Map(rows.map((r) => [Number(r.job_id), Number(r.n)]));
 }
 
+interface ApplicantTotals {
+  stamp: string;
+  byJob: Map<number, number>;
+  newCount: number;
+}
+
+/** Per database (tests run several in one process), keyed like src/jobs/public-cache.ts. */
+const totalsCache = new WeakMap<object, ApplicantTotals>();
+
+/**
+ * Applicants per job and the NEW count. They are recomputed only when MAX(id) or MAX(updated_at)
+ * of applications moved, which both come from an index: a new application raises the first, a
+ * status change (which must set updated_at) the second. Applications are never deleted.
+ */
+async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
+  // Two queries on purpose: SQLite answers a lone MAX() from the index, but scans for MAX(a), MAX(b).
+  const [[idRow], [updatedRow]]: Row[][] = await Promise.all([db('applications').max({ v: 'id' }), db('applications').max({ v: 'updated_at' })]);
+  const stamp = `${idRow?.v ?? 0}|${fromDbDate(updatedRow?.v)?.getTime() ?? 0}`;
+  const key = db.client.config as object;
+  const hit = totalsCache.get(key);
+  if (hit && hit.stamp === stamp) return hit;
+  const [byJob, newRows] = await Promise.all([applicantsByJob(db), db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>]);
+  const totals = { stamp, byJob, newCount: Number(newRows[0]?.n ?? 0) };
+  totalsCache.set(key, totals);
+  return totals;
+}
+
 /**
  * The dashboard (spec 02 section 3 "Dashboard response"). Removed jobs are left out of
  * total_jobs and job_stats (they are no longer job posts); applicant totals count every
  * application, since applicants of a removed job are still in the Applicants list.
  */
 export async function loadDashboard(db: Knex): Promise<DashboardStats> {
-  const [jobs, counts, newRows] = await Promise.all([
+  const [jobs, { byJob: counts, newCount }] = await Promise.all([
     db('jobs').select('id', 'public_id', 'title', 'status', 'views').whereNot('status', 'REMOVED').orderBy([...NEWEST_FIRST]) as Promise<Row[]>,
-    applicantsByJob(db),
-    db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>,
+    applicantTotals(db),
   ]);
   let total = 0;
   for (const n of counts.values()) total += n;
   return {
     total_jobs: jobs.length,
     active_jobs: jobs.filter((j) => j.status === 'ACTIVE').length,
-    new_applicants: Number(newRows[0]?.n ?? 0),
+    new_applicants: newCount,
     total_applicants: total,
     job_stats: jobs.map((j) => ({
       id: Number(j.id),
@@ -94,8 +122,8 @@ export async function loadDashboard(db: Knex): Promise<DashboardStats> {
 
 /** Every job, newest first, with its applicant count (the Manage Jobs and All Job Posts pages). */
 export async function listJobSummaries(db: Knex): Promise<JobSummary[]> {
-  const [rows, counts] = await Promise.all([db('jobs').select(SUMMARY_COLUMNS).orderBy([...NEWEST_FIRST]) as Promise<Row[]>, applicantsByJob(db)]);
-  return rows.map((r) => toSummary(r, counts));
+  const [rows, totals] = await Promise.all([db('jobs').select(SUMMARY_COLUMNS).orderBy([...NEWEST_FIRST]) as Promise<Row[]>, applicantTotals(db)]);
+  return rows.map((r) => toSummary(r, totals.byJob));
 }
 
 /** One page of jobs (GET /api/hr/jobs/), optionally of one status; counts only for that page. */
