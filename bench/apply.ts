@@ -1,0 +1,408 @@
+/**
+ * Load benchmark of the apply API (issue 3): 2,000 applications, each with a distinct email and
+ * its own 2 MB PDF, over 20 concurrent connections, against the real server started as a child
+ * process (production esbuild bundle of src/server.ts, NODE_ENV=production, APPLY_RATE_LIMIT=0, a fresh DATA_DIR, cron off).
+ * Prints applications/second, p50/p99 latency, the server's peak RSS and RSS growth, the error
+ * count; then checks that every 2xx has exactly one application row and one file on disk (same
+ * sha256 as sent) and that nothing else exists: no orphan file, no extra row.
+ * Goal on the 2-core machine: >= 100 applications/s, RSS growth < 100 MB, zero errors.
+ *
+ *   node --import tsx bench/apply.ts [--count 2000] [--concurrency 20] [--size-mb 2] [--mysql] [--tsx] [--profile DIR]
+ * --tsx runs the server from source (node --import tsx src/server.ts) instead of building dist/;
+ * --profile writes the server's V8 CPU profile (.cpuprofile) into DIR when it stops.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import knexFactory, { type Knex } from 'knex';
+import { loadConfig } from '../config/index.js';
+import { createDb } from '../src/db/knex.js';
+import { createJob } from '../src/jobs/service.js';
+import { parseJobInput } from '../src/jobs/schema.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const COUNT = Number(arg('count', '2000'));
+const CONCURRENCY = Number(arg('concurrency', '20'));
+const SIZE = Math.round(Number(arg('size-mb', '2')) * 1024 * 1024);
+const useMysql = process.argv.includes('--mysql');
+const fromSource = process.argv.includes('--tsx');
+/** --profile DIR: the server writes a V8 CPU profile there when it stops. */
+const profileDir = arg('profile', '');
+const mysqlBase = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/';
+const PUBLIC_ID = 'bench-apply';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+async function prepareDatabase(env: Record<string, string>): Promise<{ ids: number[] }> {
+  const db = createDb(loadConfig({ ...env }));
+  await db.migrate.latest();
+  const job = await createJob(
+    db,
+    parseJobInput({
+      public_id: PUBLIC_ID,
+      title: 'Benchmark Engineer',
+      location: 'Pune, India',
+      job_type: 'FULL_TIME',
+      work_mode: 'HYBRID',
+      status: 'ACTIVE',
+      description: '<p>Apply under load.</p>',
+      // The outbox row is part of every transaction; nothing is delivered (POSTS_SWEEP_CRON=off).
+      webhook_enabled: true,
+      webhook_url: 'https://hooks.example.com/bench',
+      webhook_secret: 'bench',
+      questions: [
+        { text: 'Why us?', answer_type: 'short_text', required: true },
+        { text: 'Anything else?', answer_type: 'long_text' },
+        { text: 'Years of experience', answer_type: 'number', required: true },
+        { text: 'Relocate?', answer_type: 'single_choice', required: true, options: ['Yes', 'No'] },
+        { text: 'Modes', answer_type: 'checkbox', options: ['Remote', 'Hybrid', 'Onsite'] },
+      ],
+    }),
+  );
+  await db.destroy();
+  return { ids: job.questions.map((q) => q.id) };
+}
+
+/**
+ * The production server bundle, built with the same esbuild options as scripts/build.mjs but on
+ * its own (the API needs no island bundles) and under node_modules/.cache, so it neither waits
+ * for islands being edited nor replaces a dist/ someone else is running.
+ */
+const BUNDLE = path.join(root, 'node_modules', '.cache', 'careers-bench', 'server.js');
+
+async function buildServer(): Promise<void> {
+  await build({
+    entryPoints: [path.join(root, 'src/server.ts')],
+    outfile: BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: ['node20'],
+    packages: 'external',
+    logLevel: 'warning',
+  });
+}
+
+function startServer(env: Record<string, string>): Promise<ChildProcess> {
+  const script = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), ...(fromSource ? ['--import', 'tsx', 'src/server.ts'] : [BUNDLE])];
+  const child = spawn(process.execPath, script, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      if (/Careers site on/.test(d.toString())) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  child.removeAllListeners('exit');
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Samples the server's resident memory from /proc (kB) until stopped. */
+function memorySampler(pid: number) {
+  const read = () => {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (k: string) => Number(new RegExp(`${k}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  };
+  const baseline = read();
+  let peak = baseline.rss;
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, read().rss);
+    } catch {
+      /* the process is gone */
+    }
+  }, 50);
+  return {
+    baseline,
+    /** RSS right now (kB). */
+    now: () => read().rss,
+    stop: () => {
+      clearInterval(timer);
+      const last = read();
+      return { peakRss: Math.max(peak, last.rss), hwm: last.hwm, endRss: last.rss };
+    },
+  };
+}
+
+/**
+ * Each applicant's PDF differs in its first line (its number), so every stored file can be
+ * matched to its request; the rest is one shared buffer, sent without copying.
+ */
+const PDF_HEAD_BYTES = 32;
+function pdfHead(i: number): Buffer {
+  return Buffer.from(`%PDF-1.4\n% applicant ${String(i).padStart(8, '0')}\n`.padEnd(PDF_HEAD_BYTES, ' '), 'latin1');
+}
+
+function expectedSha256(template: Buffer, i: number): string {
+  return createHash('sha256').update(pdfHead(i)).update(template.subarray(PDF_HEAD_BYTES)).digest('hex');
+}
+
+/** User and system CPU seconds used so far by a process, and by its main thread alone (from /proc). */
+function cpuSeconds(pid: number): { user: number; system: number; main: number } {
+  const read = (file: string) => {
+    const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }; // clock ticks, 100/s
+  };
+  const all = read(`/proc/${pid}/stat`);
+  const main = read(`/proc/${pid}/task/${pid}/stat`);
+  return { ...all, main: main.user + main.system };
+}
+
+/** CPU seconds the whole machine has been busy (all cores, from /proc/stat). */
+function machineBusySeconds(): number {
+  const [, ...v] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+  const [user, nice, system, , , irq, softirq, steal] = v;
+  return (user + nice + system + irq + softirq + steal) / 100;
+}
+
+function sha256(b: Buffer): string {
+  return createHash('sha256').update(b).digest('hex');
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) out.push(path.relative(dir, path.join(e.parentPath ?? (e as any).path, e.name)).split(path.sep).join('/'));
+  }
+  return out.sort();
+}
+
+async function count(db: Knex, table: string): Promise<number> {
+  const row = (await db(table).count({ n: '*' }).first()) as { n: number | string };
+  return Number(row.n);
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-bench-apply-'));
+  const port = await freePort();
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    APPLY_RATE_LIMIT: '0',
+    POSTS_SWEEP_CRON: 'off',
+  };
+  let dbName: string | null = null;
+  if (useMysql) {
+    dbName = `careers_bench_apply_${process.pid}`;
+    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
+    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.destroy();
+    env.DATABASE_URL = `${mysqlBase.replace(/\/$/, '')}/${dbName}`;
+  }
+  let server: ChildProcess | null = null;
+  try {
+    console.log(`Preparing a fresh ${useMysql ? 'MySQL' : 'SQLite'} database in ${dataDir} ...`);
+    const { ids } = await prepareDatabase(env);
+    if (!fromSource) {
+      console.log(`Building the server bundle (${path.relative(root, BUNDLE)}) ...`);
+      await buildServer();
+    }
+    server = await startServer(env);
+    const mem = memorySampler(server.pid!);
+
+    const template = Buffer.alloc(SIZE, 0x20);
+    Buffer.from('\n%%EOF\n', 'latin1').copy(template, SIZE - 7);
+    const answers = JSON.stringify([
+      { question_id: ids[0], answer: 'Because the benchmark asked nicely' },
+      { question_id: ids[1], answer: 'A longer answer\nover two lines' },
+      { question_id: ids[2], answer: '7' },
+      { question_id: ids[3], answer: 'Yes' },
+      { question_id: ids[4], answer: ['Remote', 'Hybrid'] },
+    ]);
+    const experiences = JSON.stringify([{ company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '', description: 'TPS reports' }]);
+    const education = JSON.stringify([{ school: 'IIT Bombay', degree: 'B.Tech', field: 'CS', start: '2015-07', end: '2019-05' }]);
+    const url = `http://127.0.0.1:${port}/api/jobs/${PUBLIC_ID}/apply/`;
+
+    const latencies: number[] = [];
+    let warmRss = 0; // after the first 10% of the applications
+    const accepted = new Map<string, number>(); // email -> applicant number (which PDF was sent)
+    const failures = new Map<string, number>();
+    let next = 0;
+    const fail = (what: string) => failures.set(what, (failures.get(what) ?? 0) + 1);
+
+    // The load generator writes each multipart body itself over keep-alive connections (Node's
+    // http client, 20 sockets): the same bytes a browser sends, at a fraction of the CPU that
+    // fetch + FormData would take from the 2 cores the server needs.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+    const boundary = '----CareersBenchBoundary7MA4YWxkTrZu0gW';
+    const text = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const pdfBody = template.subarray(PDF_HEAD_BYTES);
+    function post(email: string, i: number): Promise<number> {
+      const pdf = pdfHead(i);
+      const head = Buffer.from(
+        text('first_name', 'Bench') +
+          text('last_name', 'Applicant') +
+          text('email', email) +
+          text('phone', '+919876543210') +
+          `--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="resume-${i}.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      );
+      const tail = Buffer.from(
+        `\r\n${text('professional_experiences', experiences)}${text('education', education)}${text('skills', '["TypeScript","SQL"]')}${text('answers', answers)}${text('website', '')}--${boundary}--\r\n`,
+      );
+      return new Promise((resolve, reject) => {
+        const req = http.request(url, {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + pdf.length + pdfBody.length + tail.length },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.write(head);
+        req.write(pdf);
+        req.write(pdfBody);
+        req.end(tail);
+      });
+    }
+
+    async function worker(): Promise<void> {
+      for (let i = next++; i < COUNT; i = next++) {
+        const email = `applicant${i}@bench.example.com`;
+        const t0 = performance.now();
+        try {
+          const status = await post(email, i);
+          latencies.push(performance.now() - t0);
+          if (latencies.length === Math.ceil(COUNT / 10)) warmRss = mem.now();
+          if (status === 201) accepted.set(email, i);
+          else fail(`HTTP ${status}`);
+        } catch (err) {
+          latencies.push(performance.now() - t0);
+          fail(`network: ${(err as Error).message}`);
+        }
+      }
+    }
+
+    console.log(`Sending ${COUNT} applications with ${(SIZE / 1048576).toFixed(1)} MB PDFs over ${CONCURRENCY} connections ...`);
+    const started = performance.now();
+    const serverCpu0 = cpuSeconds(server.pid!);
+    const clientCpu0 = process.cpuUsage();
+    const machine0 = machineBusySeconds();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    const seconds = (performance.now() - started) / 1000;
+    const serverCpu1 = cpuSeconds(server.pid!);
+    const serverCpu = { user: serverCpu1.user - serverCpu0.user, system: serverCpu1.system - serverCpu0.system, main: serverCpu1.main - serverCpu0.main };
+    const serverTotal = serverCpu.user + serverCpu.system;
+    const clientCpu = process.cpuUsage(clientCpu0);
+    const machineBusy = machineBusySeconds() - machine0;
+    const m = mem.stop();
+    agent.destroy();
+    await stopServer(server);
+    server = null;
+
+    // ---- Verification: every 2xx is exactly one row and one file, and nothing else exists. ----
+    const db = createDb(loadConfig({ ...env }));
+    const problems: string[] = [];
+    const expectedHash = new Map([...accepted].map(([email, i]) => [email, expectedSha256(template, i)]));
+    const apps = await db('applications as a').join('stored_files as f', 'f.id', 'a.resume_file_id').select('a.email', 'f.storage_key', 'f.sha256', 'f.size');
+    const emails = new Set<string>();
+    for (const a of apps) {
+      if (emails.has(a.email)) problems.push(`two rows for ${a.email}`);
+      emails.add(a.email);
+      if (!accepted.has(a.email)) problems.push(`a row for ${a.email}, which did not get a 2xx`);
+      else if (expectedHash.get(a.email) !== a.sha256) problems.push(`wrong sha256 recorded for ${a.email}`);
+      if (Number(a.size) !== SIZE) problems.push(`wrong size recorded for ${a.email}`);
+    }
+    for (const email of accepted.keys()) if (!emails.has(email)) problems.push(`no row for ${email}, which got a 2xx`);
+    const uploads = path.join(dataDir, 'uploads');
+    const files = listFiles(uploads);
+    const keys = new Set(apps.map((a: any) => a.storage_key as string));
+    for (const f of files) if (!keys.has(f)) problems.push(`orphan file ${f}`);
+    for (const a of apps) {
+      const p = path.join(uploads, a.storage_key);
+      if (!fs.existsSync(p)) problems.push(`missing file for ${a.email}`);
+      else if (sha256(fs.readFileSync(p)) !== expectedHash.get(a.email)) problems.push(`file content differs for ${a.email}`);
+    }
+    const n = accepted.size;
+    const expected: Record<string, number> = {
+      applications: n,
+      stored_files: n,
+      application_experiences: n,
+      application_education: n,
+      application_skills: 2 * n,
+      application_answers: 5 * n,
+      application_answer_choices: 2 * n,
+      application_posts: n,
+    };
+    for (const [table, want] of Object.entries(expected)) {
+      const got = await count(db, table);
+      if (got !== want) problems.push(`${table}: ${got} rows, expected ${want}`);
+    }
+    await db.destroy();
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const rate = n / seconds;
+    const growthMb = (m.peakRss - mem.baseline.rss) / 1024;
+    const errors = [...failures.values()].reduce((a, b) => a + b, 0);
+    console.log(`\n${useMysql ? 'MySQL' : 'SQLite'}, server ${fromSource ? 'from source (tsx)' : 'production bundle'}, ${os.cpus().length} cores, ${CONCURRENCY} connections`);
+    console.log(`applications accepted   ${n} of ${COUNT} in ${seconds.toFixed(1)} s`);
+    console.log(`applications/second     ${rate.toFixed(1)}`);
+    console.log(`latency p50 / p99       ${percentile(sorted, 50).toFixed(0)} ms / ${percentile(sorted, 99).toFixed(0)} ms (max ${sorted[sorted.length - 1]?.toFixed(0)} ms)`);
+    console.log(`server RSS              ${(mem.baseline.rss / 1024).toFixed(0)} MB at start, peak ${(m.peakRss / 1024).toFixed(0)} MB (VmHWM ${(m.hwm / 1024).toFixed(0)} MB), ${(m.endRss / 1024).toFixed(0)} MB at the end`);
+    console.log(`RSS growth              ${growthMb.toFixed(0)} MB from the idle start to the peak (${((m.peakRss - warmRss) / 1024).toFixed(0)} MB after the first 10% of the applications)`);
+    const perApp = (sec: number) => `${((sec / Math.max(n, 1)) * 1000).toFixed(1)} ms`;
+    console.log(`server CPU              ${serverTotal.toFixed(1)} s = ${perApp(serverTotal)} per application (user ${perApp(serverCpu.user)}, system ${perApp(serverCpu.system)}; main thread ${perApp(serverCpu.main)})`);
+    const clientSeconds = (clientCpu.user + clientCpu.system) / 1e6;
+    console.log(`load generator CPU      ${clientSeconds.toFixed(1)} s`);
+    // Other work on the machine competes for the same 2 cores; say how much there was.
+    const others = Math.max(0, machineBusy - serverTotal - clientSeconds);
+    console.log(`other processes         ${others.toFixed(1)} CPU s during the run (${((others / (seconds * os.cpus().length)) * 100).toFixed(0)}% of the machine)`);
+    console.log(`errors                  ${errors}${errors ? ` (${[...failures].map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`);
+    console.log(`verification            ${problems.length ? `${problems.length} problems:\n  ${problems.slice(0, 20).join('\n  ')}` : `OK: ${n} rows, ${files.length} files, no orphans, no extra rows`}`);
+    const pass = rate >= 100 && growthMb < 100 && errors === 0 && problems.length === 0;
+    console.log(`goal (>= 100/s, RSS growth < 100 MB, zero errors, verified): ${pass ? 'PASS' : 'MISS'}`);
+    process.exitCode = pass ? 0 : 1;
+  } finally {
+    if (server) await stopServer(server);
+    if (dbName) {
+      const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
+      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
+      await admin.destroy();
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
