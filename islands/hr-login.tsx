@@ -15,7 +15,7 @@ interface Props {
   ttlSeconds: number;
 }
 
-export const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
+const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
 const UNREACHABLE = 'Could not reach the server. Please check your connection and try again.';
 
 async function failureMessage(res: Response): Promise<string> {
