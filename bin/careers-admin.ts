@@ -20,7 +20,8 @@ registerUsers(program);
 program.parseAsync(process.argv).then(
   () => process.exit(0),
   (err: unknown) => {
-    if (err instanceof CommanderError) process.exit(err.exitCode);
+    // commander has printed its message (unknown command, missing option...): bad usage is exit 2.
+    if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
     if (err instanceof CliError) {
       console.error(`Error: ${err.message}`);
       process.exit(err.exitCode);

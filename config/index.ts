@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
+import nodeCron from 'node-cron';
 
 export type NodeEnv = 'development' | 'production' | 'test';
 
@@ -109,6 +110,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   const dataDir = path.resolve(rootDir, str('DATA_DIR', './data'));
   const publicBaseUrl = url('PUBLIC_BASE_URL', `http://localhost:${port || 3000}`, ['http:', 'https:']).replace(/\/+$/, '');
+  // Absolute links are the base plus a root-relative path, so the base must be just an origin.
+  if (URL.canParse(publicBaseUrl)) {
+    const base = new URL(publicBaseUrl);
+    if (base.pathname !== '/' || base.search || base.hash || base.username || base.password) {
+      problems.push(`PUBLIC_BASE_URL must be only a scheme, host and optional port, such as https://careers.example.com (got "${publicBaseUrl}"); the site is served from the root of its host`);
+    }
+  }
 
   const rate = (prefix: string, limit: number, windowSeconds: number): RateLimitSetting => ({
     limit: int(`${prefix}_RATE_LIMIT`, limit, 0, 1_000_000),
@@ -116,9 +124,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   });
 
   const cron = str('POSTS_SWEEP_CRON', '* * * * *');
-  const cronFields = cron.split(/\s+/).length;
-  if (cron !== 'off' && (cronFields < 5 || cronFields > 6)) {
-    problems.push(`POSTS_SWEEP_CRON must be a cron expression of 5 or 6 fields, or "off" (got "${cron}")`);
+  if (cron !== 'off' && !nodeCron.validate(cron)) {
+    problems.push(`POSTS_SWEEP_CRON must be a cron expression node-cron accepts (5 or 6 fields, e.g. "* * * * *"), or "off" (got "${cron}")`);
   }
   const smtpUrl = env.SMTP_URL?.trim() ? url('SMTP_URL', '', ['smtp:', 'smtps:']) : null;
   const hrNotify = env.HR_NOTIFY_EMAIL?.trim() ? email('HR_NOTIFY_EMAIL', '') : null;

@@ -1,4 +1,5 @@
 /** Starts the HTTP server: configuration, migrations, demo data in development, graceful shutdown. */
+import fs from 'node:fs';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config } from '../config/index.js';
 import { createApp } from './app.js';
@@ -6,9 +7,30 @@ import { closeContext, createContext, type AppContext } from './context.js';
 import { migrateLatest } from './db/knex.js';
 import { countJobs, seedDemoJobs } from './jobs/seed.js';
 
+/** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
+function describeDatabase(config: Config): string {
+  return config.databaseUrl ? `DATABASE_URL=${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}` : `the SQLite file in DATA_DIR=${config.dataDir}`;
+}
+
+function openContext(config: Config): AppContext {
+  try {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    fs.accessSync(config.dataDir, fs.constants.W_OK);
+  } catch (err) {
+    throw new Error(`DATA_DIR=${config.dataDir} must be a folder this process can write to (${(err as Error).message})`);
+  }
+  return createContext(config);
+}
+
 export async function startServer(config: Config): Promise<{ ctx: AppContext; server: Server; close: () => Promise<void> }> {
-  const ctx = createContext(config);
-  const applied = await migrateLatest(ctx.db);
+  const ctx = openContext(config);
+  let applied: string[];
+  try {
+    applied = await migrateLatest(ctx.db);
+  } catch (err) {
+    await ctx.db.destroy().catch(() => undefined);
+    throw new Error(`Cannot open the database (${describeDatabase(config)}): ${(err as Error).message}`);
+  }
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
   if (config.env === 'development' && (await countJobs(ctx.db)) === 0) {
     const n = await seedDemoJobs(ctx.db);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { importJobs, SeedError, seedDemoJobs, validateJobRecords } from '../jobs/seed.js';
+import { importJobRecords, SeedError, seedDemoJobs } from '../jobs/seed.js';
 import { CliError, withDb } from './context.js';
 
 function reportSeedError(err: SeedError): CliError {
@@ -31,11 +31,12 @@ export function registerJobs(program: Command): void {
           }
           let records: unknown;
           try {
-            records = JSON.parse(fs.readFileSync(opts.file!, 'utf8'));
+            // Editors on Windows often save UTF-8 with a byte-order mark, which JSON.parse refuses.
+            records = JSON.parse(fs.readFileSync(opts.file!, 'utf8').replace(/^\uFEFF/, ''));
           } catch (e) {
             throw new CliError(`Cannot read ${opts.file}: ${(e as Error).message}`);
           }
-          const n = await importJobs(db, validateJobRecords(records));
+          const n = await importJobRecords(db, records);
           console.log(`Imported ${n} job(s) from ${opts.file}.`);
         } catch (err) {
           throw err instanceof SeedError ? reportSeedError(err) : err;

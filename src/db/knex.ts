@@ -14,6 +14,18 @@ export function isMysql(db: Knex): boolean {
   return db.client.config.client === 'mysql2';
 }
 
+/**
+ * Knex's own warnings (a refused connection is retried and logged with the driver's stack) as one
+ * line each: the caller reports the failure itself, so the log stays readable.
+ */
+const firstLine = (message: unknown) => String(message instanceof Error ? message.message : message).split('\n')[0];
+const knexLog = {
+  warn: (m: unknown) => console.warn(`[db] ${firstLine(m)}`),
+  error: (m: unknown) => console.error(`[db] ${firstLine(m)}`),
+  deprecate: (method: string, alternative: string) => console.warn(`[db] ${method} is deprecated, use ${alternative}`),
+  debug: () => undefined,
+};
+
 export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex {
   if (config.databaseUrl) {
     const url = config.databaseUrl.replace(/^mysql:/, 'mysql2:').replace(/^mysql2:/, 'mysql:');
@@ -35,6 +47,7 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
         },
       },
       migrations: { migrationSource, tableName: 'knex_migrations' },
+      log: knexLog,
     });
   }
   fs.mkdirSync(config.dataDir, { recursive: true });

@@ -1,6 +1,7 @@
 /**
- * Seeding jobs from the demo set or a JSON file. Every record is validated first and every bad
- * record is reported; only when all are valid are they written, in one transaction.
+ * Seeding jobs from the demo set or a JSON file. Every record is validated first (fields, ids
+ * repeated in the file, ids already in the database) and every bad record is reported at once;
+ * only when all are valid are they written, in one transaction.
  */
 import type { Knex } from 'knex';
 import { ValidationError } from '../http/errors.js';
@@ -20,36 +21,62 @@ export class SeedError extends Error {
   }
 }
 
-export function validateJobRecords(records: unknown): JobInput[] {
+interface ParsedRecords {
+  inputs: { index: number; input: JobInput }[];
+  problems: SeedProblem[];
+}
+
+function parseJobRecords(records: unknown): ParsedRecords {
   if (!Array.isArray(records)) throw new SeedError([{ index: -1, errors: { detail: 'The file must hold a JSON array of job objects.' } }]);
-  const problems: SeedProblem[] = [];
-  const inputs: JobInput[] = [];
+  const parsed: ParsedRecords = { inputs: [], problems: [] };
   const seenIds = new Map<string, number>();
   records.forEach((rec, index) => {
     try {
       const input = parseJobInput(rec);
       if (input.public_id) {
-        if (seenIds.has(input.public_id)) problems.push({ index, errors: { public_id: [`Duplicate of record ${seenIds.get(input.public_id)}.`] } });
-        seenIds.set(input.public_id, index);
+        if (seenIds.has(input.public_id)) parsed.problems.push({ index, errors: { public_id: [`Duplicate of record ${seenIds.get(input.public_id)}.`] } });
+        else seenIds.set(input.public_id, index);
       }
-      inputs.push(input);
+      parsed.inputs.push({ index, input });
     } catch (err) {
-      if (err instanceof ValidationError) problems.push({ index, errors: err.fields });
+      if (err instanceof ValidationError) parsed.problems.push({ index, errors: err.fields });
       else throw err;
     }
   });
+  return parsed;
+}
+
+/** Validates records without the database (fields and ids repeated in the file). */
+export function validateJobRecords(records: unknown): JobInput[] {
+  const { inputs, problems } = parseJobRecords(records);
   if (problems.length) throw new SeedError(problems);
-  return inputs;
+  return inputs.map((r) => r.input);
+}
+
+/** Records whose public_id is already taken in the database (one query). */
+async function takenPublicIds(db: Knex, inputs: ParsedRecords['inputs']): Promise<SeedProblem[]> {
+  const ids = inputs.map((r) => r.input.public_id).filter((id): id is string => !!id);
+  if (!ids.length) return [];
+  const taken = new Set<string>((await db('jobs').whereIn('public_id', ids).pluck('public_id')) as string[]);
+  return inputs
+    .filter((r) => r.input.public_id && taken.has(r.input.public_id))
+    .map((r) => ({ index: r.index, errors: { public_id: [`A job with public id "${r.input.public_id}" already exists.`] } }));
+}
+
+/**
+ * Validates every record, field problems and taken ids together, and imports all of them or
+ * none (the CLI's `jobs seed --file`).
+ */
+export async function importJobRecords(db: Knex, records: unknown, now = new Date()): Promise<number> {
+  const { inputs, problems } = parseJobRecords(records);
+  problems.push(...(await takenPublicIds(db, inputs)));
+  if (problems.length) throw new SeedError(problems.sort((a, b) => a.index - b.index));
+  return importJobs(db, inputs.map((r) => r.input), now);
 }
 
 /** Inserts all jobs or none. Jobs whose public_id already exists are reported, not overwritten. */
 export async function importJobs(db: Knex, inputs: JobInput[], now = new Date()): Promise<number> {
-  const taken: SeedProblem[] = [];
-  for (const [index, input] of inputs.entries()) {
-    if (input.public_id && (await repo.publicIdExists(db, input.public_id))) {
-      taken.push({ index, errors: { public_id: [`A job with public id "${input.public_id}" already exists.`] } });
-    }
-  }
+  const taken = await takenPublicIds(db, inputs.map((input, index) => ({ index, input })));
   if (taken.length) throw new SeedError(taken);
   await db.transaction(async (trx) => {
     // Spread creation times a little so the list has a stable, realistic order.
@@ -62,8 +89,8 @@ export async function importJobs(db: Knex, inputs: JobInput[], now = new Date())
 
 export async function seedDemoJobs(db: Knex, now = new Date()): Promise<number> {
   const inputs = validateJobRecords(DEMO_JOBS);
-  const fresh: JobInput[] = [];
-  for (const input of inputs) if (!(await repo.publicIdExists(db, input.public_id!))) fresh.push(input);
+  const taken = new Set((await takenPublicIds(db, inputs.map((input, index) => ({ index, input })))).map((p) => p.index));
+  const fresh = inputs.filter((_, index) => !taken.has(index));
   return fresh.length ? importJobs(db, fresh, now) : 0;
 }
 

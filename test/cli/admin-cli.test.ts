@@ -85,13 +85,18 @@ for (const kind of databaseKinds()) {
       ]));
       r = cli(['jobs', 'seed', '--file', bad], env);
       expect(r.code).to.equal(1);
-      expect(r.err).to.include('record 1: title').and.include('record 2: job_type').and.include('min_salary');
+      // Field problems and an id already in the database are reported together, in record order.
+      expect(r.err).to.include('3 invalid job record(s); nothing was imported');
+      expect(r.err).to.match(/record 1: title[\s\S]*record 2: job_type[\s\S]*min_salary[\s\S]*record 3: public_id: A job with public id "imported-two" already exists\./);
+      expect(r.err).not.to.include('record 0');
       expect((await t.db('jobs').count({ n: '*' }))[0].n).to.equal(before);
-      // A public id that exists already is reported once the records themselves are valid.
-      fs.writeFileSync(bad, JSON.stringify([{ public_id: 'imported-two', title: 'Taken id', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' }]));
-      r = cli(['jobs', 'seed', '--file', bad], env);
-      expect(r.code).to.equal(1);
-      expect(r.err).to.include('already exists');
+
+      // A file saved with a UTF-8 byte-order mark imports like any other.
+      const bom = path.join(dir, 'bom.json');
+      fs.writeFileSync(bom, '\uFEFF' + JSON.stringify([{ public_id: 'with-bom', title: 'BOM', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' }]));
+      r = cli(['jobs', 'seed', '--file', bom], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(await t.db('jobs').where({ public_id: 'with-bom' }).first()).to.include({ title: 'BOM' });
 
       fs.writeFileSync(bad, '{not json');
       r = cli(['jobs', 'seed', '--file', bad], env);
@@ -106,6 +111,15 @@ for (const kind of databaseKinds()) {
       r = cli(['jobs', 'seed'], env);
       expect(r.code).to.equal(2);
       fs.rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('answers bad usage with exit code 2', () => {
+      for (const args of [['frobnicate'], ['user', 'create'], ['jobs', 'seed', '--demo', '--nonsense']]) {
+        const r = cli(args, env);
+        expect(r.code, `${args.join(' ')}: ${r.err}`).to.equal(2);
+        expect(r.err).to.match(/error: /);
+      }
+      expect(cli(['--help'], env).code).to.equal(0);
     });
 
     it('stops with a clear message on bad configuration', () => {

@@ -88,7 +88,7 @@ for (const kind of databaseKinds()) {
       expect(r.err).to.include('Password must be at least 8 characters.');
       expect(await findUserByUsername(t.db, 'short.pw')).to.equal(null);
       r = cli(['user', 'create'], env);
-      expect(r.code).to.equal(1);
+      expect(r.code).to.equal(2);
       expect(r.err).to.include("required option '--username <name>' not specified");
     });
 

@@ -40,4 +40,15 @@ describe('configuration', () => {
       for (const name of ['PORT', 'DATABASE_URL', 'SESSION_TTL_SECONDS', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'CAREERS_EMAIL', 'NODE_ENV', 'POSTS_SWEEP_CRON']) expect(msg).to.include(name);
     }
   });
+
+  it('refuses cron expressions node-cron would not run, and base URLs that are more than an origin', () => {
+    for (const cron of ['61 * * * *', 'a b c d e', '* * * *']) {
+      expect(() => loadConfig({ POSTS_SWEEP_CRON: cron }), cron).to.throw(ConfigError, 'POSTS_SWEEP_CRON');
+    }
+    expect(loadConfig({ POSTS_SWEEP_CRON: '*/5 * * * *' }).postsSweepCron).to.equal('*/5 * * * *');
+    for (const base of ['https://x.example/path', 'https://x.example/?q=1', 'https://x.example/#top', 'https://user:pw@x.example']) {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: base }), base).to.throw(ConfigError, 'PUBLIC_BASE_URL must be only a scheme, host and optional port');
+    }
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://jobs.example.com:8443/' }).publicBaseUrl).to.equal('https://jobs.example.com:8443');
+  });
 });
