@@ -237,9 +237,11 @@ for (const kind of databaseKinds()) {
       await shot(page, `apply-server-error-banner${suffix}`);
       const count = await s.ctx.db('applications').where({ job_id: plainJob.id }).count({ n: '*' }).first();
       expect(Number((count as any).n)).to.equal(1);
-      // Editing the field clears the server's message.
+      // Editing the field clears the server's message, and with it the failed attempt's banner.
       await page.fill(fid('email'), 'ravi.k@example.com');
       expect(await fieldError(page, 'email')).to.equal('');
+      expect(await banner(page)).to.equal('');
+      await shot(page, `apply-server-error-fixed${suffix}`);
     });
 
     it('shows the confirmation page with its texts and links (no JavaScript needed)', async () => {

@@ -3,12 +3,15 @@
  * Experience, Education & Skills, Questions (only when the job has questions) and Review.
  * Next advances only when the step validates; errors show after a failed Next or Submit. Submit
  * posts multipart to the apply API; a failure opens the 'Unable to Submit Application' dialog and
- * the step-level banner, with the server's field messages next to their fields.
+ * the step-level banner, with the server's field messages next to their fields. The banner belongs
+ * to that failed attempt: it goes once every field message it points at is edited away, or when
+ * the applicant moves on with Next.
+ * A skill typed but not added yet is added when the applicant leaves its step with Next.
  * Beyond the spec: a per-job draft in localStorage (not the file), focus management and a live
  * region for screen readers.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { MESSAGES, joinPhone, yearOptions, type AnswerValue } from '../../../src/shared/application-rules.js';
+import { LIMITS, MESSAGES, addSkill, joinPhone, yearOptions, type AnswerValue } from '../../../src/shared/application-rules.js';
 import { extractErrorMessage, fieldErrorMessages, flattenErrorBody } from '../../../src/shared/api-errors.js';
 import { Modal } from '../modal.js';
 import { BasicStep } from './BasicStep.js';
@@ -50,6 +53,8 @@ interface Failure {
   /** The whole error body flattened into lines, shown when it says more than the message. */
   lines: string[];
   banner: string;
+  /** The server's field messages the banner points the applicant at; once all are gone, so is it. */
+  keys: string[];
 }
 
 const hasKeys = (o: object) => Object.keys(o).length > 0;
@@ -70,6 +75,10 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
   const [step, setStep] = useState(0);
   const [shown, setShown] = useState<Partial<Record<StepKey, boolean>>>({});
   const [serverErrors, setServerErrors] = useState<Errors>({});
+  /** What is typed in the skills input and not added yet. */
+  const [skillText, setSkillText] = useState('');
+  /** Number questions whose input the browser cannot read as a number (validity.badInput). */
+  const [unparsed, setUnparsed] = useState<ReadonlySet<number>>(() => new Set());
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [modalOpen, setModalOpen] = useState(false);
@@ -88,7 +97,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
   const current = steps[step];
   const isLast = step === steps.length - 1;
   const resume = resumeFile ? { name: resumeFile.name, size: resumeFile.size } : null;
-  const validate = (s: StepKey) => validateStep(s, form, resume, questions);
+  const validate = (s: StepKey) => validateStep(s, form, resume, questions, unparsed);
 
   // Server messages first; a step whose check failed shows its own (live) errors over them.
   const errors: Errors = { ...serverErrors };
@@ -98,6 +107,11 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
   useEffect(() => {
     if (dirty.current) saveDraft(job.public_id, form);
   }, [form, job.public_id]);
+
+  // The failed attempt's banner goes once the applicant has dealt with every field it points at.
+  useEffect(() => {
+    if (failure && failure.keys.length > 0 && failure.keys.every((k) => !(k in serverErrors))) setFailure(null);
+  }, [failure, serverErrors]);
 
   useEffect(() => {
     if (!focusRequest) return;
@@ -140,6 +154,23 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     requestFocus('heading');
   };
 
+  const setQuestionUnparsed = (id: number, bad: boolean) =>
+    setUnparsed((prev) => {
+      if (prev.has(id) === bad) return prev;
+      const next = new Set(prev);
+      if (bad) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  /** Leaving Education & Skills with Next: what is typed in the skills input counts as added. */
+  const addPendingSkill = () => {
+    if (!skillText.trim() || form.skills.length >= LIMITS.skills) return;
+    const skills = addSkill(form.skills, skillText);
+    if (skills !== form.skills) update({ skills }, ['skills']);
+    setSkillText('');
+  };
+
   /** Shows a step's errors and its banner message, and puts focus on the first invalid field. */
   const failStep = (i: number) => {
     const s = steps[i];
@@ -174,7 +205,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     try {
       res = await fetch(`/api/jobs/${encodeURIComponent(job.public_id)}/apply/`, { method: 'POST', body: fd, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
     } catch {
-      return fail({ message: NETWORK_MESSAGE, lines: [], banner: NETWORK_MESSAGE }, {});
+      return fail({ message: NETWORK_MESSAGE, lines: [], banner: NETWORK_MESSAGE, keys: [] }, {});
     }
     if (res.ok) {
       sent.current = true;
@@ -195,13 +226,14 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     // Spec 01 section 8: one general message; the flattened body; the fallbacks.
     const message = extractErrorMessage(body) ?? (lines ? MESSAGES.submitFallback : MESSAGES.submitFailed);
     const shownLines = lines ?? [MESSAGES.submitFailed];
-    const highlighted = Object.keys(fields).some((k) => stepOfKey(k));
+    const highlighted = Object.keys(fields).filter((k) => stepOfKey(k));
     fail(
       {
         message,
         // The lines are worth showing only when they add to the message.
         lines: shownLines.length > 1 || !shownLines[0].endsWith(message) ? shownLines : [],
-        banner: highlighted ? MESSAGES.submitFallback : message,
+        banner: highlighted.length ? MESSAGES.submitFallback : message,
+        keys: highlighted,
       },
       fields,
     );
@@ -227,8 +259,11 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     e.preventDefault();
     if (submitting) return;
     if (hasKeys(validate(current))) return failStep(step);
-    if (isLast) void submit();
-    else goTo(step + 1);
+    if (isLast) return void submit();
+    if (current === 'education_skills') addPendingSkill();
+    // Moving on: a failed submission's banner has had its say.
+    setFailure(null);
+    goTo(step + 1);
   };
 
   const startOver = () => {
@@ -239,6 +274,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     setShown({});
     setServerErrors({});
     setFailure(null);
+    setSkillText('');
     goTo(0);
   };
 
@@ -311,7 +347,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
               ]}
             />
             <h3 className="sub-heading">Skills</h3>
-            <SkillsInput skills={form.skills} error={errors.skills} onChange={(skills) => update({ skills }, ['skills'])} />
+            <SkillsInput skills={form.skills} error={errors.skills} onChange={(skills) => update({ skills }, ['skills'])} text={skillText} onText={setSkillText} />
           </>
         );
       case 'questions':
@@ -321,6 +357,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
             answers={form.answers}
             errors={errors}
             onAnswer={(id: number, value: AnswerValue) => update({ answers: { ...form.answers, [String(id)]: value } }, [`answers.${id}`])}
+            onUnparsed={setQuestionUnparsed}
           />
         );
       case 'review':

@@ -4,6 +4,8 @@
  * aria-labelledby / aria-describedby (a <label> may not hold paragraphs and lists).
  * Checkboxes carry no required attribute of their own (spec 01 section 5); a required checkbox
  * question still needs one ticked, which the step check enforces.
+ * A number input the browser cannot read ('-', 'e' ...) has the value '' like an empty one: its
+ * `validity.badInput` is reported with onUnparsed, so the step can say 'Enter a number.' instead.
  */
 import { LIMITS, type AnswerValue } from '../../../src/shared/application-rules.js';
 import { ErrorText, describedBy } from './fields.js';
@@ -14,6 +16,8 @@ interface Props {
   answers: Record<string, AnswerValue>;
   errors: Errors;
   onAnswer: (id: number, value: AnswerValue) => void;
+  /** A number input's text could (false) or could not (true) be read as a number. */
+  onUnparsed: (id: number, unparsed: boolean) => void;
 }
 
 /** Plain question text gets a paragraph, so the required asterisk can follow its last line. */
@@ -21,7 +25,7 @@ function asBlock(html: string): string {
   return /^\s*<(p|ul|ol)[\s>]/i.test(html) ? html : `<p>${html}</p>`;
 }
 
-function Question({ q, value, error, onAnswer }: { q: WizardQuestion; value: AnswerValue | undefined; error?: string; onAnswer: (v: AnswerValue) => void }) {
+function Question({ q, value, error, onAnswer, onUnparsed }: { q: WizardQuestion; value: AnswerValue | undefined; error?: string; onAnswer: (v: AnswerValue) => void; onUnparsed: (unparsed: boolean) => void }) {
   const key = `answers.${q.id}`;
   const id = fieldId(key);
   const labelId = `${id}-label`;
@@ -43,7 +47,22 @@ function Question({ q, value, error, onAnswer }: { q: WizardQuestion; value: Ans
       control = <textarea {...aria} id={id} value={text} placeholder={q.placeholder || undefined} maxLength={LIMITS.answerText} rows={5} aria-required={q.required || undefined} onChange={(e) => onAnswer(e.target.value)} />;
       break;
     case 'number':
-      control = <input {...aria} id={id} type="number" step="any" inputMode="decimal" value={text} placeholder={q.placeholder || undefined} aria-required={q.required || undefined} onChange={(e) => onAnswer(e.target.value)} />;
+      control = (
+        <input
+          {...aria}
+          id={id}
+          type="number"
+          step="any"
+          inputMode="decimal"
+          value={text}
+          placeholder={q.placeholder || undefined}
+          aria-required={q.required || undefined}
+          onChange={(e) => onAnswer(e.target.value)}
+          // onChange does not fire while the value stays '' (typing '-' into an empty input), input does.
+          onInput={(e) => onUnparsed(e.currentTarget.validity.badInput)}
+          onBlur={(e) => onUnparsed(e.currentTarget.validity.badInput)}
+        />
+      );
       break;
     case 'single_choice':
       control = (
@@ -94,11 +113,11 @@ function Question({ q, value, error, onAnswer }: { q: WizardQuestion; value: Ans
   );
 }
 
-export function QuestionsStep({ questions, answers, errors, onAnswer }: Props) {
+export function QuestionsStep({ questions, answers, errors, onAnswer, onUnparsed }: Props) {
   return (
     <div className="step-fields questions">
       {questions.map((q) => (
-        <Question key={q.id} q={q} value={answers[String(q.id)]} error={errors[`answers.${q.id}`]} onAnswer={(v) => onAnswer(q.id, v)} />
+        <Question key={q.id} q={q} value={answers[String(q.id)]} error={errors[`answers.${q.id}`]} onAnswer={(v) => onAnswer(q.id, v)} onUnparsed={(u) => onUnparsed(q.id, u)} />
       ))}
     </div>
   );

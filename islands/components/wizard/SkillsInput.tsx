@@ -2,7 +2,8 @@
  * Skills as chips. The text input is an ARIA 1.2 combobox: suggestions (after 2 characters, at
  * most 8) appear in a listbox, ArrowDown/ArrowUp move through them, Enter adds the highlighted
  * suggestion or else what was typed, Escape closes the list. Blanks and case-insensitive
- * duplicates are ignored (addSkill).
+ * duplicates are ignored (addSkill). The typed text is held by the wizard (text/onText), which
+ * adds what is still pending when the applicant leaves the step with Next.
  */
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { LIMITS, addSkill, suggestSkills } from '../../../src/shared/application-rules.js';
@@ -13,14 +14,16 @@ import { errorId } from './state.js';
 interface Props {
   skills: string[];
   onChange: (skills: string[]) => void;
+  /** What is typed in the input and not yet added. */
+  text: string;
+  onText: (text: string) => void;
   error?: string;
 }
 
 const INPUT_ID = 'f-skills';
 const LIST_ID = 'skills-suggestions';
 
-export function SkillsInput({ skills, onChange, error }: Props) {
-  const [text, setText] = useState('');
+export function SkillsInput({ skills, onChange, text, onText: setText, error }: Props) {
   const [active, setActive] = useState(-1);
   const [dismissed, setDismissed] = useState(false);
   const input = useRef<HTMLInputElement>(null);
