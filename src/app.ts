@@ -28,7 +28,7 @@ export function createApp(ctx: AppContext): Express {
   app.locals.assets = loadManifest(config.rootDir);
   app.locals.company = config.company;
   app.locals.publicBaseUrl = config.publicBaseUrl;
-  app.locals.year = new Date().getUTCFullYear();
+  Object.defineProperty(app.locals, 'year', { enumerable: true, get: () => new Date().getUTCFullYear() }); // per render (footer)
   app.locals.safeJson = safeJson;
 
   app.use(securityHeaders(config));
@@ -37,17 +37,20 @@ export function createApp(ctx: AppContext): Express {
   // Hashed bundle names change with their content, so browsers may keep them for a year.
   app.use('/assets', express.static(path.join(config.rootDir, 'public', 'assets'), { index: false, immutable: true, maxAge: '365d' }));
   app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(config.rootDir, 'public', 'favicon.svg'), { maxAge: '1d' }));
+  app.use('/og', express.static(path.join(config.rootDir, 'public', 'og'), { index: false, redirect: false, immutable: true, maxAge: '365d' })); // Open Graph images: a new picture gets a new file name
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // The /api/hr guard (see below) runs before the body parser: a signed-out caller gets 401 even
+  // with a malformed or oversized body, and bodies are parsed only for signed-in callers.
+  app.use('/api/hr', requireHrApi(ctx));
   app.use('/api', express.json({ limit: '1mb' }));
 
   // Feature routes: one line per feature router.
   // The HR area is guarded here, before any feature router: every path under /api/hr (known or
   // not) answers 401 and every /hr page redirects to /hrviewlogin without a valid session, so
   // a signed-out visitor learns nothing about which HR routes exist. Routers may repeat the guard.
-  app.use('/api/hr', requireHrApi(ctx));
   app.use('/hr', requireHrPage(ctx));
   app.use(authRoutes(ctx));
   app.use(siteRoutes(ctx));

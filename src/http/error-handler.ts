@@ -2,6 +2,7 @@
  * The one place errors become responses: JSON `{detail}` / field errors under /api, HTML pages
  * elsewhere. Unknown errors are logged with their stack and answered without one.
  */
+import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { renderPage } from '../render/page.js';
 import { HttpError, NotFound, TooManyRequests } from './errors.js';
@@ -10,13 +11,31 @@ function isApi(req: Request): boolean {
   return req.path === '/api' || req.path.startsWith('/api/');
 }
 
-/** Errors raised by body parsers and other middleware, mapped to what a client can act on. */
-function fromMiddleware(err: any): HttpError | null {
+/** A client error status (4xx) carried by an error from middleware (http-errors style), else null. */
+function clientStatus(err: any): number | null {
+  const status = Number(err?.status ?? err?.statusCode);
+  return Number.isInteger(status) && status >= 400 && status < 500 ? status : null;
+}
+
+/**
+ * Errors raised by body parsers, the router and other middleware, mapped to what a client can act
+ * on. Any error carrying a 4xx `status`/`statusCode` is the client's fault: it is answered with
+ * that status and a fixed, generic message (never the error's own text, which may name internals),
+ * and it is not logged as a failure.
+ */
+function fromMiddleware(err: any, req: Request): HttpError | null {
   if (err?.type === 'entity.parse.failed') return new HttpError(400, 'JSON parse error', { detail: 'JSON parse error: the request body is not valid JSON.' });
   if (err?.type === 'entity.too.large') return new HttpError(413, 'Request body too large', { detail: 'Request body too large.' });
   if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') return new HttpError(415, 'Unsupported encoding', { detail: 'Unsupported content encoding.' });
-  if (err?.status === 400 && err?.expose) return new HttpError(400, String(err.message), { detail: String(err.message) });
-  return null;
+  if (err?.type === 'parameters.too.many') return new HttpError(413, 'Too many parameters', { detail: 'Too many parameters.' });
+  const status = clientStatus(err);
+  if (status === null) return null;
+  // A path parameter that is not valid percent-encoding (`/careers/%`, `/api/jobs/%E0%A4%A/`):
+  // the router throws a URIError with status 400. No resource has such a name, so it is a 404,
+  // like any other unknown id.
+  if (err instanceof URIError || status === 404) return new NotFound(isApi(req) ? 'Not found.' : 'Page not found');
+  const text = STATUS_CODES[status] ?? 'Bad Request';
+  return new HttpError(status, text, { detail: `${text}.` });
 }
 
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -24,7 +43,7 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 };
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const known = err instanceof HttpError ? err : fromMiddleware(err);
+  const known = err instanceof HttpError ? err : fromMiddleware(err, req);
   if (!known) console.error(`[error] ${req.method} ${req.originalUrl}:`, err);
   if (res.headersSent) {
     res.destroy();

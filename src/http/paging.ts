@@ -31,19 +31,29 @@ export function parsePaging(req: Request, defaults = { pageSize: 25, maxPageSize
   return { page, pageSize };
 }
 
+/**
+ * The link to another page of this list: PUBLIC_BASE_URL + the path the route matched + the
+ * request's own query with `page` replaced. Only the path and query of the request are used, so
+ * an absolute-form request target (`GET http://evil.example/api/jobs/ HTTP/1.1`) or a Host header
+ * can never point the links at another origin.
+ */
+export function pageLink(req: Request, baseUrl: string, page: number): string {
+  const raw = req.originalUrl;
+  const q = raw.indexOf('?');
+  const params = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));
+  if (page === 1) params.delete('page');
+  else params.set('page', String(page));
+  const qs = params.toString();
+  return `${baseUrl}${req.baseUrl}${req.path}${qs ? `?${qs}` : ''}`;
+}
+
 export function pageResponse<T>(req: Request, baseUrl: string, paging: Paging, count: number, results: T[]) {
   const lastPage = Math.max(1, Math.ceil(count / paging.pageSize));
   if (paging.page > lastPage) throw new NotFound('Invalid page.');
-  const link = (page: number) => {
-    const url = new URL(req.originalUrl, baseUrl);
-    if (page === 1) url.searchParams.delete('page');
-    else url.searchParams.set('page', String(page));
-    return url.toString();
-  };
   return {
     count,
-    next: paging.page < lastPage ? link(paging.page + 1) : null,
-    previous: paging.page > 1 ? link(paging.page - 1) : null,
+    next: paging.page < lastPage ? pageLink(req, baseUrl, paging.page + 1) : null,
+    previous: paging.page > 1 ? pageLink(req, baseUrl, paging.page - 1) : null,
     results,
   };
 }

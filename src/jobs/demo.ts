@@ -73,14 +73,16 @@ export const DEMO_JOBS: Record<string, unknown>[] = [
   },
   {
     public_id: 'marketing-intern', title: 'Marketing Intern', location: 'New York, NY, United States', job_type: 'INTERNSHIP', work_mode: 'ONSITE', status: 'ACTIVE',
-    currency: 'USD', min_salary: null, max_salary: 25000, experience_required: 'Students welcome', duration: '3 months',
+    // Up to $45,000 a year pro rata (about $22 an hour), above New York's minimum wage.
+    currency: 'USD', min_salary: null, max_salary: 45000, experience_required: 'Students welcome', duration: '3 months',
     description: '<p>Learn how a B2B SaaS company grows, working beside our marketing team.</p>',
     responsibilities: '', requirements: '', perks_benefits: '<ul><li>Mentorship</li><li>Paid internship</li></ul>',
     questions: [q.why],
   },
   {
     public_id: 'software-engineering-intern', title: 'Software Engineering Intern', location: 'Bengaluru, India', job_type: 'INTERNSHIP', work_mode: 'HYBRID', status: 'ACTIVE',
-    currency: 'INR', min_salary: 40000, max_salary: 40000, experience_required: '', duration: '6 months',
+    // Salaries are yearly figures (JSON-LD unitText YEAR): a stipend of ₹40,000 a month is ₹4,80,000 a year.
+    currency: 'INR', min_salary: 480000, max_salary: 480000, experience_required: '', duration: '6 months',
     description: '<p>Work on real features with a senior engineer as your mentor.</p>',
     responsibilities: '', requirements: '<ul><li>Final-year student in computer science or similar</li></ul>', perks_benefits: '',
     questions: [],

@@ -15,13 +15,23 @@ import type { PublicJobFilters } from './types.js';
 
 const PAGE_SIZE = 30;
 
+/**
+ * A search text as the databases can agree on it: control characters (U+0000-U+001F, U+007F) are
+ * dropped and the rest trimmed. SQLite and MySQL treat a NUL inside LIKE differently (one matched
+ * every job, the other none), and no job title or location contains one.
+ */
+export function cleanFilterText(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+}
+
 /** Filters from the query; empty strings mean "no filter". Strict for the API, lenient for pages. */
 function readFilters(req: Request, strict: boolean): PublicJobFilters {
+  const text = (name: string) => cleanFilterText(queryString(req, name));
   const f: PublicJobFilters = {
-    title: queryString(req, 'title').slice(0, 191),
-    location: queryString(req, 'location').slice(0, 191),
-    job_type: queryString(req, 'job_type'),
-    work_mode: queryString(req, 'work_mode'),
+    title: text('title').slice(0, 191).trim(),
+    location: text('location').slice(0, 191).trim(),
+    job_type: text('job_type'),
+    work_mode: text('work_mode'),
   };
   const errors: Record<string, string[]> = {};
   if (f.job_type && !isOneOf(JOB_TYPES, f.job_type)) {
@@ -60,13 +70,18 @@ export function publicJobRoutes(ctx: AppContext): Router {
 
   router.get('/careers', async (req, res) => {
     const filters = readFilters(req, false);
+    // Lenient: a page that is not a number shows the first page; a number beyond the last page
+    // is a 404 (an empty, indexable list at every number would be endless thin content).
     const rawPage = queryString(req, 'page');
-    const page = /^\d{1,6}$/.test(rawPage) && Number(rawPage) > 0 ? Number(rawPage) : 1;
+    const numeric = /^\d+$/.test(rawPage) && Number(rawPage) >= 1;
+    if (numeric && rawPage.length > 9) throw new NotFound('Page not found');
+    const page = numeric ? Number(rawPage) : 1;
     const [{ count, jobs }, locations] = await Promise.all([
       listJobs(filters, page, PAGE_SIZE),
       cached('locations', () => repo.listActiveLocations(db)),
     ]);
     const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
+    if (page > pages) throw new NotFound('Page not found');
     const pageLink = (n: number) => {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
@@ -78,8 +93,11 @@ export function publicJobRoutes(ctx: AppContext): Router {
     renderPage(req, res, 'pages/public/careers', {
       title: `Careers at ${config.company.name}`,
       description: `Open positions at ${config.company.name}. Browse jobs by title, location, job type and work mode, and apply online.`,
-      canonicalPath: page > 1 ? `/careers?page=${page}` : '/careers',
-      noindex: filtered,
+      // Only the unfiltered first page is for search engines (the sitemap lists every job);
+      // later and filtered pages are noindex (their links are still followed), each with its own
+      // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
+      canonicalPath: pageLink(page),
+      noindex: filtered || page > 1,
     }, {
       jobs: jobs.map((j) => toPublicJob(j, false)),
       count,

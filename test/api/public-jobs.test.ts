@@ -49,6 +49,20 @@ for (const kind of databaseKinds()) {
       expect(await q(`title=${encodeURIComponent("' OR 1=1 --")}`)).to.deep.equal([]);
     });
 
+    it('drops control characters from the search filters, the same on every database', async () => {
+      const q = async (qs: string) => (await (await get(`/api/jobs/?${qs}`)).json()).results.map((j: any) => j.public_id);
+      // A lone NUL is no filter at all (SQLite matched every job with it, MySQL none).
+      expect(await q('title=%00')).to.deep.equal(['des-1', 'eng-1']);
+      expect(await q('title=%00%01%1F%7F&location=%0A%0D%09')).to.deep.equal(['des-1', 'eng-1']);
+      expect(await q('title=engi%00neer')).to.deep.equal(['eng-1']);
+      expect(await q('title=%1F%20engineer%7F%20')).to.deep.equal(['eng-1']);
+      expect(await q('location=%0Alondon%0D')).to.deep.equal(['des-1']);
+      expect(await q('job_type=PART_TIME%00')).to.deep.equal(['des-1']);
+      const html = await (await get('/careers?title=%00Backend%1F')).text();
+      expect(html).to.include('Backend Engineer').and.include('value="Backend"').and.not.include('Designer');
+      expect(html).not.to.match(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/);
+    });
+
     it('answers bad query values with 400 field errors', async () => {
       let res = await get('/api/jobs/?job_type=WHATEVER');
       expect(res.status).to.equal(400);
@@ -102,6 +116,19 @@ for (const kind of databaseKinds()) {
       expect(html).to.include('Job post unavailable').and.include('This job post has been removed or never existed.').and.include('Back to Careers');
     });
 
+    it('answers 404 for a list page beyond the last, but 200 for an empty first page', async () => {
+      for (const qs of ['page=2', 'page=999999', 'page=999999999', 'page=99999999999999999999', 'title=zzzz&page=2']) {
+        const res = await get(`/careers?${qs}`);
+        expect(res.status, qs).to.equal(404);
+        expect(await res.text(), qs).to.include('404 — Page Not Found').and.include('<meta name="robots" content="noindex">');
+      }
+      const empty = await get('/careers?title=zzzz');
+      expect(empty.status).to.equal(200);
+      expect(await empty.text()).to.include('No jobs match the current filters');
+      // Not a page number: the first page, as before.
+      for (const qs of ['page=abc', 'page=0', 'page=1', 'page=']) expect((await get(`/careers?${qs}`)).status, qs).to.equal(200);
+    });
+
     it('redirects / to /careers and answers unknown paths with the 404 page', async () => {
       const res = await fetch(s.baseUrl + '/', { redirect: 'manual' });
       expect(res.status).to.equal(302);
@@ -112,6 +139,48 @@ for (const kind of databaseKinds()) {
       const api = await get('/api/nothing/');
       expect(api.status).to.equal(404);
       expect(await api.json()).to.deep.equal({ detail: 'Not found.' });
+    });
+  });
+}
+
+for (const kind of databaseKinds()) {
+  describe(`public job list pages: paging and indexing [${kind}]`, () => {
+    let s: TestServer;
+    before(async () => {
+      s = await startTestServer(kind, { PUBLIC_BASE_URL: 'https://jobs.example.com' });
+      const base = Date.parse('2026-01-01T00:00:00Z');
+      // 31 active jobs: two pages of 30.
+      for (let i = 0; i < 31; i++) {
+        await makeJob(s.ctx.db, { public_id: `list-${i}`, title: `Listed Role ${i}`, job_type: i % 2 ? 'PART_TIME' : 'FULL_TIME' }, new Date(base + i * 1000));
+      }
+    });
+    after(() => s.close());
+
+    const page = async (qs: string) => {
+      const res = await fetch(`${s.baseUrl}/careers${qs}`);
+      const html = await res.text();
+      return {
+        status: res.status,
+        html,
+        cards: (html.match(/class="job-card"/g) ?? []).length,
+        robots: /<meta name="robots" content="([^"]*)">/.exec(html)?.[1] ?? null,
+        canonical: /<link rel="canonical" href="([^"]*)">/.exec(html)?.[1] ?? null,
+      };
+    };
+
+    it('indexes only the unfiltered first page; later and filtered pages are noindex with their own canonical', async () => {
+      const first = await page('');
+      expect(first).to.include({ status: 200, cards: 30, robots: null, canonical: 'https://jobs.example.com/careers' });
+      expect(first.html).to.include('href="/careers?page=2" rel="next"');
+      // Empty filters and page=1 are the same list: indexable, canonical /careers.
+      expect(await page('?title=&location=&job_type=&work_mode=&page=1')).to.include({ status: 200, robots: null, canonical: 'https://jobs.example.com/careers' });
+      const second = await page('?page=2');
+      expect(second).to.include({ status: 200, cards: 1, robots: 'noindex', canonical: 'https://jobs.example.com/careers?page=2' });
+      expect(second.html).to.include('href="/careers" rel="prev"');
+      expect(await page('?page=3')).to.include({ status: 404, robots: 'noindex', canonical: null });
+      const filtered = await page('?job_type=FULL_TIME&title=%20Listed%00&location=');
+      expect(filtered).to.include({ status: 200, cards: 16, robots: 'noindex', canonical: 'https://jobs.example.com/careers?title=Listed&amp;job_type=FULL_TIME' });
+      expect(await page('?job_type=FULL_TIME&page=2')).to.include({ status: 404 });
     });
   });
 }

@@ -5,6 +5,23 @@ import { parseJobInput } from '../../src/jobs/schema.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { rawRequest } from '../helpers/raw-http.js';
+import { signIn } from './hr-jobs.helpers.js';
+
+const ldOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]);
+
+/** Runs `fn` with console.error collected instead of printed; returns what was logged. */
+async function captureErrors(fn: () => Promise<void>): Promise<unknown[][]> {
+  const logged: unknown[][] = [];
+  const orig = console.error;
+  console.error = (...args: unknown[]) => void logged.push(args);
+  try {
+    await fn();
+  } finally {
+    console.error = orig;
+  }
+  return logged;
+}
 
 for (const kind of databaseKinds()) {
   describe(`site: SEO, headers, errors [${kind}]`, () => {
@@ -14,6 +31,19 @@ for (const kind of databaseKinds()) {
       await makeJob(s.ctx.db, { public_id: 'remote-dev', title: 'Remote Dev', work_mode: 'REMOTE', location: 'Anywhere', min_salary: 50000, max_salary: 70000, currency: 'EUR', description: '<p>Desc</p>', requirements: '<ul><li>R</li></ul>' });
       await makeJob(s.ctx.db, { public_id: 'office-dev', title: 'Office Dev', work_mode: 'ONSITE', location: 'Pune', min_salary: null, max_salary: null });
       await makeJob(s.ctx.db, { public_id: 'hidden-dev', title: 'Hidden', status: 'INACTIVE' });
+      // JSON-LD shapes: every job type, every location shape, one-sided and equal salaries.
+      const ld = (o: Record<string, unknown>) => makeJob(s.ctx.db, { currency: 'USD', ...o });
+      await ld({ public_id: 'ld-austin', job_type: 'FULL_TIME', work_mode: 'ONSITE', location: 'Austin, TX, United States', min_salary: 120000, max_salary: 120000 });
+      await ld({ public_id: 'ld-london', job_type: 'PART_TIME', work_mode: 'HYBRID', location: 'London, United Kingdom', currency: 'GBP', min_salary: 30000, max_salary: null });
+      await ld({ public_id: 'ld-bengaluru', job_type: 'CONTRACT', work_mode: 'ONSITE', location: 'Bengaluru, India', currency: 'INR', min_salary: null, max_salary: 900000 });
+      await ld({ public_id: 'ld-intern', job_type: 'INTERNSHIP', work_mode: 'HYBRID', location: 'Toronto, ON, CA', currency: 'CAD' });
+      await ld({ public_id: 'ld-singapore', work_mode: 'ONSITE', location: 'Singapore' });
+      await ld({ public_id: 'ld-aliases', work_mode: 'ONSITE', location: 'Dubai, UAE' });
+      await ld({ public_id: 'ld-no-country', work_mode: 'ONSITE', location: 'Springfield' });
+      await ld({ public_id: 'ld-state-code', work_mode: 'HYBRID', location: 'San Francisco, CA' });
+      await ld({ public_id: 'ld-remote-us', work_mode: 'REMOTE', location: 'Remote — United States' });
+      await ld({ public_id: 'ld-remote-city', work_mode: 'REMOTE', location: 'Austin, TX, United States' });
+      await ld({ public_id: 'ld-remote-eu', work_mode: 'REMOTE', location: 'Remote — Europe' });
     });
     after(() => s.close());
 
@@ -45,6 +75,143 @@ for (const kind of databaseKinds()) {
       const inactive = await (await fetch(`${s.baseUrl}/careers/hidden-dev`)).text();
       expect(inactive).not.to.include('application/ld+json');
       expect(inactive).to.include('<meta name="robots" content="noindex">');
+    });
+
+    it('maps job types to Google employmentType values', async () => {
+      const type = async (id: string) => ldOf(await (await fetch(`${s.baseUrl}/careers/${id}`)).text()).employmentType;
+      expect(await type('ld-austin')).to.equal('FULL_TIME');
+      expect(await type('ld-london')).to.equal('PART_TIME');
+      expect(await type('ld-bengaluru')).to.equal('CONTRACTOR');
+      expect(await type('ld-intern')).to.equal('INTERN');
+    });
+
+    it('splits on-site and hybrid locations into a PostalAddress with an ISO country code', async () => {
+      const address = async (id: string) => {
+        const ld = ldOf(await (await fetch(`${s.baseUrl}/careers/${id}`)).text());
+        expect(ld, id).not.to.have.property('jobLocationType');
+        expect(ld, id).not.to.have.property('applicantLocationRequirements');
+        expect(ld.jobLocation['@type'], id).to.equal('Place');
+        return ld.jobLocation.address;
+      };
+      expect(await address('ld-austin')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Austin', addressRegion: 'TX', addressCountry: 'US' });
+      expect(await address('ld-london')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'London', addressCountry: 'GB' });
+      expect(await address('ld-bengaluru')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Bengaluru', addressCountry: 'IN' });
+      // A bare code is trusted after a region: 'Toronto, ON, CA' is Canada...
+      expect(await address('ld-intern')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Toronto', addressRegion: 'ON', addressCountry: 'CA' });
+      // ...while 'San Francisco, CA' (California, not Canada) names no country: the text stays the locality.
+      expect(await address('ld-state-code')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'San Francisco, CA' });
+      expect(await address('ld-singapore')).to.deep.equal({ '@type': 'PostalAddress', addressCountry: 'SG' });
+      expect(await address('ld-aliases')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Dubai', addressCountry: 'AE' });
+      expect(await address('ld-no-country')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Springfield' });
+    });
+
+    it('marks remote jobs TELECOMMUTE with the applicant country only when one is recognised', async () => {
+      const remote = async (id: string) => {
+        const ld = ldOf(await (await fetch(`${s.baseUrl}/careers/${id}`)).text());
+        expect(ld.jobLocationType, id).to.equal('TELECOMMUTE');
+        expect(ld, id).not.to.have.property('jobLocation');
+        return ld.applicantLocationRequirements;
+      };
+      expect(await remote('ld-remote-us')).to.deep.equal({ '@type': 'Country', name: 'United States' });
+      expect(await remote('ld-remote-city')).to.deep.equal({ '@type': 'Country', name: 'United States' });
+      // A region or 'Anywhere' is never passed off as a Country.
+      expect(await remote('ld-remote-eu')).to.equal(undefined);
+      expect(await remote('remote-dev')).to.equal(undefined);
+    });
+
+    it('gives baseSalary as a range, one bound or one value', async () => {
+      const value = async (id: string) => {
+        const ld = ldOf(await (await fetch(`${s.baseUrl}/careers/${id}`)).text());
+        expect(ld.baseSalary['@type']).to.equal('MonetaryAmount');
+        return { currency: ld.baseSalary.currency, ...ld.baseSalary.value };
+      };
+      expect(await value('remote-dev')).to.deep.equal({ currency: 'EUR', '@type': 'QuantitativeValue', unitText: 'YEAR', minValue: 50000, maxValue: 70000 });
+      expect(await value('ld-london')).to.deep.equal({ currency: 'GBP', '@type': 'QuantitativeValue', unitText: 'YEAR', minValue: 30000 });
+      expect(await value('ld-bengaluru')).to.deep.equal({ currency: 'INR', '@type': 'QuantitativeValue', unitText: 'YEAR', maxValue: 900000 });
+      expect(await value('ld-austin')).to.deep.equal({ currency: 'USD', '@type': 'QuantitativeValue', unitText: 'YEAR', value: 120000 });
+    });
+
+    it('answers malformed percent sequences in path parameters with 404, logging nothing', async () => {
+      const { token } = await signIn(s, 'hr-percent');
+      const cases: [string, string, Record<string, string>][] = [
+        ['GET', '/careers/%', {}],
+        ['GET', '/careers/%E0%A4%A', {}],
+        ['GET', '/careers/%/apply', {}],
+        ['GET', '/careers/%ZZ/submitted', {}],
+        ['GET', '/api/jobs/%/', {}],
+        ['GET', '/api/jobs/%E0%A4%A/', {}],
+        ['POST', '/api/jobs/%/apply/', { 'Content-Type': 'multipart/form-data; boundary=x' }],
+        ['GET', '/api/hr/jobs/%/', { Authorization: `Bearer ${token}` }],
+        ['PUT', '/api/hr/jobs/%/', { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }],
+        ['GET', '/api/hr/jobs/%/analytics/', { Authorization: `Bearer ${token}` }],
+        ['GET', '/hr/jobs/%/edit', { Cookie: `jwt=${token}` }],
+        ['GET', '/hr/jobs/%/insights', { Cookie: `jwt=${token}` }],
+      ];
+      const logged = await captureErrors(async () => {
+        for (const [method, target, headers] of cases) {
+          const res = await rawRequest(s.baseUrl, target, { method, headers, body: method === 'GET' ? undefined : method === 'PUT' ? '{}' : '--x--\r\n' });
+          const label = `${method} ${target}`;
+          expect(res.status, label).to.equal(404);
+          if (target.startsWith('/api/')) {
+            expect(JSON.parse(res.body), label).to.deep.equal({ detail: 'Not found.' });
+          } else {
+            expect(res.body, label).to.include('404 — Page Not Found').and.include('href="/careers"').and.not.include('URIError').and.not.include('decode');
+          }
+        }
+      });
+      expect(logged, 'nothing logged').to.deep.equal([]);
+      // Without a session the HR guards still answer first.
+      expect((await rawRequest(s.baseUrl, '/api/hr/jobs/%/')).status).to.equal(401);
+      expect((await rawRequest(s.baseUrl, '/hr/jobs/%/edit')).status).to.equal(302);
+    });
+
+    it('answers other client errors from middleware with their 4xx status and a generic message, logging nothing', async () => {
+      const logged = await captureErrors(async () => {
+        // A body that claims gzip but is not: the JSON parser fails with a 400 carrying zlib's message.
+        const res = await fetch(`${s.baseUrl}/api/jobs/`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip at all' });
+        expect(res.status).to.equal(400);
+        expect(await res.json()).to.deep.equal({ detail: 'Bad Request.' });
+      });
+      expect(logged).to.deep.equal([]);
+    });
+
+    it('builds paging links from PUBLIC_BASE_URL, never from an absolute request target', async () => {
+      const res = await rawRequest(s.baseUrl, 'http://evil.example/api/jobs/?page_size=2&title=', { headers: { Host: 'evil.example' } });
+      expect(res.status).to.equal(200);
+      const body = JSON.parse(res.body);
+      expect(body.next).to.equal('https://jobs.example.com/api/jobs/?page_size=2&title=&page=2');
+      expect(body.previous).to.equal(null);
+      const p2 = JSON.parse((await rawRequest(s.baseUrl, 'https://evil.example:8443/api/jobs/?page=2&page_size=2')).body);
+      expect(p2.previous).to.equal('https://jobs.example.com/api/jobs/?page_size=2');
+      expect(p2.next).to.match(/^https:\/\/jobs\.example\.com\/api\/jobs\/\?page=3&page_size=2$/);
+      // The HR list uses the same links.
+      const { token } = await signIn(s, 'hr-paging');
+      const hr = await rawRequest(s.baseUrl, 'http://evil.example/api/hr/jobs/?page_size=1', { headers: { Authorization: `Bearer ${token}` } });
+      expect(JSON.parse(hr.body).next).to.equal('https://jobs.example.com/api/hr/jobs/?page_size=1&page=2');
+    });
+
+    it('shows the current UTC year in the footer', async () => {
+      const html = await (await fetch(`${s.baseUrl}/privacy`)).text();
+      expect(html).to.include(`&copy; ${new Date().getUTCFullYear()} Globex &lt;Inc&gt;. All rights reserved.`);
+    });
+
+    it('puts a default Open Graph image on public pages and serves it with a long cache', async () => {
+      for (const path of ['/careers', '/careers/remote-dev', '/privacy', '/terms', '/no/such/page', '/careers/hidden-dev']) {
+        const html = await (await fetch(s.baseUrl + path)).text();
+        expect(html, path).to.include('<meta property="og:image" content="https://jobs.example.com/og/careers-1200x630.png">');
+        expect(html, path).to.include('<meta property="og:image:width" content="1200">').and.include('<meta property="og:image:height" content="630">');
+        expect(html, path).to.include('<meta name="twitter:card" content="summary_large_image">');
+      }
+      const img = await fetch(`${s.baseUrl}/og/careers-1200x630.png`);
+      expect(img.status).to.equal(200);
+      expect(img.headers.get('content-type')).to.equal('image/png');
+      expect(img.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      const bytes = Buffer.from(await img.arrayBuffer());
+      expect(bytes.subarray(0, 8).toString('hex')).to.equal('89504e470d0a1a0a');
+      expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], 'IHDR width x height').to.deep.equal([1200, 630]);
+      const missing = await fetch(`${s.baseUrl}/og/nope.png`);
+      expect(missing.status).to.equal(404);
+      expect(await missing.text()).to.include('404 — Page Not Found');
     });
 
     it('sends security headers and a strict CSP', async () => {
