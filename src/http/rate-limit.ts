@@ -80,10 +80,20 @@ export function dbRateLimit(db: Knex, opts: LimiterOptions): RequestHandler {
     skipSuccessfulRequests: opts.skipSuccessfulRequests ?? false,
     keyGenerator: opts.key ?? ((req) => req.ip ?? 'unknown'),
     validate: { keyGeneratorIpFallback: false },
-    handler: (_req, _res, next, options) => {
-      next(new TooManyRequests(opts.message, Math.ceil(options.windowMs / 1000)));
+    handler: (req, _res, next, options) => {
+      const info = (req as unknown as Record<string, { resetTime?: Date } | undefined>)[options.requestPropertyName];
+      next(new TooManyRequests(opts.message, retryAfterSeconds(info?.resetTime, options.windowMs)));
     },
   });
+}
+
+/**
+ * Seconds until the client's window resets (Retry-After), rounded up and at least 1; the whole
+ * window only when the store gave no reset time.
+ */
+export function retryAfterSeconds(resetTime: Date | undefined, windowMs: number, now = Date.now()): number {
+  if (!(resetTime instanceof Date) || Number.isNaN(resetTime.getTime())) return Math.max(1, Math.ceil(windowMs / 1000));
+  return Math.min(Math.max(1, Math.ceil((resetTime.getTime() - now) / 1000)), Math.max(1, Math.ceil(windowMs / 1000)));
 }
 
 /** "Too many attempts. Please try again in 10 minutes." */

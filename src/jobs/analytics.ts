@@ -58,11 +58,8 @@ export interface JobAnalytics {
 
 type Row = Record<string, any>;
 
-/** Route ids are positive integers of sane size; anything else is simply not found. */
-export function parseJobId(raw: unknown): number {
-  if (typeof raw !== 'string' || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647) throw new NotFound();
-  return Number(raw);
-}
+/** Route ids: the jobs' one parser (canonical positive integers up to 2^31-1, else 404). */
+export { parseJobId } from './service.js';
 
 /** The job with its current questions, or 404. */
 export async function requireJob(db: Knex, id: number): Promise<Job> {

@@ -71,7 +71,7 @@ export function hrJobPages(ctx: AppContext): Router {
   router.get('/hr/jobs/:id/edit', guard, async (req, res) => {
     // An unknown id is a 404 page here; the island itself loads the job (spec: a failed load
     // sends the user to /hrviewlogin).
-    const job = await getJobForHr(db, req.params.id as string);
+    const job = await getJobForHr(db, req.params.id);
     const heading = `Edit Job: ${job.title}`;
     renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...editorOptions() } });
   });

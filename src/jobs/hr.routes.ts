@@ -16,6 +16,7 @@ export function hrJobRoutes(ctx: AppContext): Router {
   const router = Router();
   const { db, config } = ctx;
   const guard = requireHrApi(ctx);
+  const inputOptions = { allowPrivateWebhook: config.webhookAllowPrivate };
 
   router.get('/api/hr/dashboard/', guard, async (_req, res) => {
     res.json(await loadDashboard(db));
@@ -32,19 +33,19 @@ export function hrJobRoutes(ctx: AppContext): Router {
   });
 
   router.post('/api/hr/jobs/', guard, async (req, res) => {
-    const input = parseJobInput(req.body);
+    const input = parseJobInput(req.body, inputOptions);
     const job = await createJob(db, input, ctx.now(), req.hr!.userId);
     res.status(201).json(toHrJob(job));
   });
 
   router.get('/api/hr/jobs/:id/', guard, async (req, res) => {
-    res.json(toHrJob(await getJobForHr(db, req.params.id as string)));
+    res.json(toHrJob(await getJobForHr(db, req.params.id)));
   });
 
   router.put('/api/hr/jobs/:id/', guard, async (req, res) => {
     // An unknown job is a 404 whatever the payload holds.
-    const current = await getJobForHr(db, req.params.id as string);
-    const input = parseJobInput(req.body);
+    const current = await getJobForHr(db, req.params.id);
+    const input = parseJobInput(req.body, inputOptions);
     res.json(toHrJob(await updateJob(db, current, input, ctx.now(), req.hr!.userId)));
   });
 

@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, fromDbJson, fromDbNumber, likeContains, toDbBool, toDbDate, toDbJson } from '../db/codecs.js';
 import type { Job, JobQuestion, PublicJobFilters } from './types.js';
-import type { JobInput } from './schema.js';
+import { PUBLIC_ID_PATTERN, type JobInput } from './schema.js';
 import { invalidatePublicJobs } from './public-cache.js';
 
 type Row = Record<string, any>;
@@ -84,8 +84,13 @@ export async function loadQuestions(db: Knex, jobId: number): Promise<JobQuestio
   return rows.map(mapQuestion);
 }
 
-/** The job page shows no questions, so it may skip loading them. */
+/**
+ * The job page shows no questions, so it may skip loading them. Public ids compare exactly on
+ * both databases (utf8mb4_bin on MySQL, migration 004); a string that cannot be a public id is
+ * not looked up, so MySQL's trailing-space padding ('dev-1 ' = 'dev-1') never matches either.
+ */
 export async function findJobByPublicId(db: Knex, publicId: string, withQuestions = true): Promise<Job | null> {
+  if (!PUBLIC_ID_PATTERN.test(publicId)) return null;
   const row = await db('jobs').where({ public_id: publicId }).first();
   if (!row) return null;
   return mapJob(row, withQuestions ? await loadQuestions(db, Number(row.id)) : []);
@@ -97,6 +102,7 @@ export async function findJobById(db: Knex, id: number): Promise<Job | null> {
 }
 
 export async function publicIdExists(db: Knex, publicId: string): Promise<boolean> {
+  if (!PUBLIC_ID_PATTERN.test(publicId)) return false;
   return !!(await db('jobs').where({ public_id: publicId }).first('id'));
 }
 
@@ -128,6 +134,7 @@ export async function insertJob(trx: Knex, publicId: string, input: JobInput, no
   const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, views: 0, created_at: toDbDate(now) });
   const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
   await replaceQuestions(trx, jobId, input.questions);
+  // Cleared here and again by the service once the transaction has committed.
   invalidatePublicJobs(trx);
   return jobId;
 }

@@ -1,8 +1,11 @@
 /**
  * Input schema of a job (HR create/update, CLI seed files). Answers field errors keyed by field,
  * nested keys as "questions.0.text". Rich text is sanitised here, on save.
+ * Text fields take strings only (null or a missing field means blank); salaries take a JSON number
+ * or a decimal string with at most 2 decimals; the webhook URL is stored normalised.
  */
 import { FieldErrorBag } from '../http/errors.js';
+import { isPrivateHost } from '../posts/private-address.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
 import { sanitizeRichText } from '../shared/sanitize.js';
 
@@ -39,8 +42,14 @@ export interface JobInput {
   questions: QuestionInput[];
 }
 
+export interface JobInputOptions {
+  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming loopback, private or link-local hosts. */
+  allowPrivateWebhook?: boolean;
+}
+
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const RICH_TEXT_MAX = 100_000;
+export const RICH_TEXT_MAX = 100_000;
+export const WEBHOOK_URL_MAX = 2048;
 const MAX_QUESTIONS = 50;
 const MAX_OPTIONS = 50;
 const MAX_SALARY = 999_999_999_999;
@@ -49,22 +58,43 @@ const MAX_SALARY = 999_999_999_999;
 export const CURRENCY_CODES: readonly string[] = [...((Intl as any).supportedValuesOf?.('currency') ?? ['USD', 'EUR', 'GBP', 'INR'])].sort();
 const CURRENCIES = new Set(CURRENCY_CODES);
 
-export function isHttpUrl(v: string): boolean {
+export const WEBHOOK_MESSAGES = {
+  invalid: 'Enter a valid http or https URL.',
+  credentials: 'Webhook URL must not contain a user name or password.',
+  private: 'Webhook URL must not point to a private or local address.',
+  required: 'A webhook URL is required when the webhook is enabled.',
+} as const;
+
+export const SALARY_MESSAGES = {
+  invalid: 'A valid number is required.',
+  decimals: 'Ensure that there are no more than 2 decimal places.',
+} as const;
+
+/** An absolute http(s) URL with a host, parsed the WHATWG way; anything else is null. */
+export function parseHttpUrl(v: string): URL | null {
   try {
     const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname;
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname ? u : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
+export function isHttpUrl(v: string): boolean {
+  return parseHttpUrl(v) !== null;
+}
+
+/**
+ * Text fields take strings only: a number, boolean, list or object is refused ('Must be text.')
+ * rather than stored as its string form. A missing field or null is blank.
+ */
 function text(bag: FieldErrorBag, key: string, v: unknown, opts: { required?: boolean; max: number; label?: string }): string {
   if (v === undefined || v === null) v = '';
-  if (typeof v !== 'string' && typeof v !== 'number') {
+  if (typeof v !== 'string') {
     bag.add(key, 'Must be text.');
     return '';
   }
-  const s = String(v).replace(/\u0000/g, '').trim();
+  const s = v.replace(/\u0000/g, '').trim();
   if (opts.required && !s) bag.add(key, 'This field is required.');
   if (s.length > opts.max) bag.add(key, `Ensure this field has no more than ${opts.max} characters.`);
   return s;
@@ -91,17 +121,61 @@ function bool(bag: FieldErrorBag, key: string, v: unknown, fallback: boolean): b
   return fallback;
 }
 
-/** Blank salary -> null; otherwise a non-negative number. */
+/**
+ * Decimal places of a number written as JavaScript prints it or as a plain decimal string
+ * ('1.5', '1.234', '1.5e-7'); trailing zeros do not count ('1.500' has one).
+ */
+export function decimalPlaces(s: string): number {
+  const m = /^-?\d+(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(s);
+  if (!m) return Infinity;
+  const fraction = (m[1] ?? '').replace(/0+$/, '');
+  return Math.max(0, fraction.length - Number(m[2] ?? 0));
+}
+
+/**
+ * Blank salary -> null; otherwise a non-negative number with at most 2 decimals (the column is
+ * DECIMAL(14,2): more would be kept by SQLite and rounded by MySQL), given as a JSON number or a
+ * plain decimal string ('55000', '55000.50').
+ */
 function salary(bag: FieldErrorBag, key: string, v: unknown): number | null {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?\d{1,15}(\.\d{1,2})?\s*$/.test(v) ? Number(v) : NaN;
+  let n = NaN;
+  let places = Infinity;
+  if (typeof v === 'number' && Number.isFinite(v)) {
+    n = v;
+    places = decimalPlaces(String(v));
+  } else if (typeof v === 'string' && /^\s*-?\d{1,15}(\.\d{1,20})?\s*$/.test(v)) {
+    n = Number(v);
+    places = decimalPlaces(v.trim());
+  }
   if (!Number.isFinite(n)) {
-    bag.add(key, 'A valid number is required.');
+    bag.add(key, SALARY_MESSAGES.invalid);
     return null;
   }
   if (n < 0) bag.add(key, 'Ensure this value is greater than or equal to 0.');
   else if (n > MAX_SALARY) bag.add(key, `Ensure this value is less than or equal to ${MAX_SALARY}.`);
+  else if (places > 2) bag.add(key, SALARY_MESSAGES.decimals);
   return n;
+}
+
+/**
+ * The webhook URL as stored: WHATWG-normalised (`http:/example.com` -> `http://example.com/`),
+ * http or https, without credentials, and (unless WEBHOOK_ALLOW_PRIVATE) not naming localhost or a
+ * loopback, private, link-local, CGNAT or unspecified address in any spelling.
+ */
+function webhookUrl(bag: FieldErrorBag, v: unknown, opts: JobInputOptions): string | null {
+  const raw = text(bag, 'webhook_url', v, { max: WEBHOOK_URL_MAX });
+  if (!raw) return null;
+  const url = parseHttpUrl(raw);
+  if (!url) {
+    bag.add('webhook_url', WEBHOOK_MESSAGES.invalid);
+    return raw;
+  }
+  if (url.username || url.password) bag.add('webhook_url', WEBHOOK_MESSAGES.credentials);
+  else if (!opts.allowPrivateWebhook && isPrivateHost(url.hostname)) bag.add('webhook_url', WEBHOOK_MESSAGES.private);
+  // Normalising percent-encodes spaces and non-ASCII characters, so check the length again.
+  else if (url.href.length > WEBHOOK_URL_MAX) bag.add('webhook_url', `Ensure this field has no more than ${WEBHOOK_URL_MAX} characters.`);
+  return url.href;
 }
 
 function question(bag: FieldErrorBag, i: number, raw: unknown): QuestionInput {
@@ -115,9 +189,9 @@ function question(bag: FieldErrorBag, i: number, raw: unknown): QuestionInput {
   if (CHOICE_ANSWER_TYPES.includes(type)) {
     if (q.options !== undefined && q.options !== null && !Array.isArray(q.options)) bag.add(key('options'), 'Must be a list of text.');
     const list = Array.isArray(q.options) ? q.options : [];
-    if (list.some((o) => typeof o !== 'string' && typeof o !== 'number')) bag.add(key('options'), 'Must be a list of text.');
+    if (list.some((o) => typeof o !== 'string')) bag.add(key('options'), 'Must be a list of text.');
     // Blank options removed, duplicates collapsed.
-    options = [...new Set(list.filter((o) => typeof o === 'string' || typeof o === 'number').map((o) => String(o).trim()).filter(Boolean))];
+    options = [...new Set(list.filter((o): o is string => typeof o === 'string').map((o) => o.trim()).filter(Boolean))];
     if (options.length === 0) bag.add(key('options'), 'Add at least one option.');
     if (options.length > MAX_OPTIONS) bag.add(key('options'), `At most ${MAX_OPTIONS} options.`);
     if (options.some((o) => o.length > 191)) bag.add(key('options'), 'Ensure each option has no more than 191 characters.');
@@ -145,7 +219,7 @@ function question(bag: FieldErrorBag, i: number, raw: unknown): QuestionInput {
 }
 
 /** Validates a job payload; throws ValidationError (400) with every problem found. */
-export function parseJobInput(body: unknown): JobInput {
+export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
   const bag = new FieldErrorBag();
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     bag.add('detail', 'Expected a JSON object.');
@@ -178,9 +252,8 @@ export function parseJobInput(body: unknown): JobInput {
   if (min !== null && max !== null && min > max) bag.add('max_salary', 'Maximum salary must be greater than or equal to minimum salary.');
 
   const webhookEnabled = bool(bag, 'webhook_enabled', b.webhook_enabled, false);
-  const webhookUrl = text(bag, 'webhook_url', b.webhook_url, { max: 2048 }) || null;
-  if (webhookUrl && !isHttpUrl(webhookUrl)) bag.add('webhook_url', 'Enter a valid http or https URL.');
-  if (webhookEnabled && !webhookUrl) bag.add('webhook_url', 'A webhook URL is required when the webhook is enabled.');
+  const webhook = webhookUrl(bag, b.webhook_url, opts);
+  if (webhookEnabled && !webhook) bag.add('webhook_url', WEBHOOK_MESSAGES.required);
   const webhookSecret = text(bag, 'webhook_secret', b.webhook_secret, { max: 255 }) || null;
 
   let questions: QuestionInput[] = [];
@@ -207,7 +280,7 @@ export function parseJobInput(body: unknown): JobInput {
     duration: text(bag, 'duration', b.duration, { max: 191 }) || null,
     status: status as RecordStatus,
     webhook_enabled: webhookEnabled,
-    webhook_url: webhookUrl,
+    webhook_url: webhook,
     webhook_secret: webhookSecret,
     questions,
   };

@@ -6,6 +6,7 @@ import { randomPublicId } from '../shared/ids.js';
 import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import { sanitizeRichText } from '../shared/sanitize.js';
+import { invalidatePublicJobs } from './public-cache.js';
 import * as repo from './repo.js';
 import type { JobInput } from './schema.js';
 import type { Job, JobQuestion } from './types.js';
@@ -79,6 +80,9 @@ export async function createJob(db: Knex, input: JobInput, now = new Date(), use
         await repo.insertJobAudit(trx, { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } }, now);
         return jobId;
       });
+      // Again after the commit: a public read that ran during the transaction (another MySQL
+      // connection, still seeing the old rows) may have cached the old state meanwhile.
+      invalidatePublicJobs(db);
       return (await repo.findJobById(db, id))!;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -88,10 +92,24 @@ export async function createJob(db: Knex, input: JobInput, now = new Date(), use
   throw new Error('Could not generate a unique public id');
 }
 
+/** Largest job id a path may name: 2^31-1, a signed 32-bit integer in every driver and language. */
+export const MAX_JOB_ID = 2_147_483_647;
+
+/**
+ * The one parser of a job id in a path (HR API, HR pages, insights, analytics, export): a
+ * positive integer written canonically, without sign, leading zeros, decimals or exponent, up to
+ * 2^31-1. Anything else ('0001', '1.0', '1e3', '-1', '0', 'abc', 20 digits) names no job: 404.
+ */
+export function parseJobId(raw: unknown): number {
+  if (typeof raw !== 'string' || !/^[1-9]\d{0,9}$/.test(raw)) throw new NotFound('Not found.');
+  const id = Number(raw);
+  if (id > MAX_JOB_ID) throw new NotFound('Not found.');
+  return id;
+}
+
 /** A job by its numeric id as HR addresses it; anything else (text, unknown) is 404. */
-export async function getJobForHr(db: Knex, rawId: string): Promise<Job> {
-  const id = /^\d{1,9}$/.test(rawId) ? Number(rawId) : 0;
-  const job = id > 0 ? await repo.findJobById(db, id) : null;
+export async function getJobForHr(db: Knex, rawId: unknown): Promise<Job> {
+  const job = await repo.findJobById(db, parseJobId(rawId));
   if (!job) throw new NotFound('Not found.');
   return job;
 }
@@ -115,6 +133,8 @@ export async function updateJob(db: Knex, current: Job, input: JobInput, now = n
     await repo.updateJob(trx, current.id, input, now);
     await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: current.public_id, changed } }, now);
   });
+  // After the commit too (see createJob): nothing read before it may stay cached.
+  invalidatePublicJobs(db);
   return (await repo.findJobById(db, current.id))!;
 }
 

@@ -21,6 +21,22 @@ export function hasSessionCookie(req: Request): boolean {
   return /(?:^|;\s*)jwt=[^;]+/.test(req.headers.cookie ?? '');
 }
 
+/** This response clears the jwt cookie (a stale one on the login page): it will not exist after. */
+function clearsSessionCookie(res: Response): boolean {
+  const set = res.getHeader('Set-Cookie');
+  const list = Array.isArray(set) ? set : set === undefined ? [] : [String(set)];
+  return list.some((c) => /^jwt=;/.test(c));
+}
+
+/**
+ * Spec 01 and 02: 'Paths beginning /hr use the HR header; other paths use the public header',
+ * taken literally, so the login page /hrviewlogin has the HR header too. Express matches paths
+ * case-insensitively, and so does this.
+ */
+export function usesHrHeader(path: string): boolean {
+  return path.toLowerCase().startsWith('/hr');
+}
+
 export function renderPage(req: Request, res: Response, view: string, meta: PageMeta, locals: Record<string, unknown> = {}): void {
   const manifest = req.app.locals.assets as AssetManifest;
   const islands: string[] = [];
@@ -29,9 +45,10 @@ export function renderPage(req: Request, res: Response, view: string, meta: Page
     if (!islands.includes(name)) islands.push(name);
     return islandMarkup(name, props, fallbackHtml);
   };
-  // The HR area is /hr and below; /hrviewlogin (no session yet) keeps the public header.
-  const isHr = req.path === '/hr' || req.path.startsWith('/hr/');
-  const all = { ...locals, meta, island, isHr, hasSession: hasSessionCookie(req), currentPath: req.path };
+  const isHr = usesHrHeader(req.path);
+  // The header's Logout shows only while a jwt cookie exists (and is not being cleared right now).
+  const hasSession = hasSessionCookie(req) && !clearsSessionCookie(res);
+  const all = { ...locals, meta, island, isHr, hasSession, currentPath: req.path };
   res.render(view, all, (err: Error | null, body: string) => {
     if (err) return req.next!(err);
     const scripts = ['site', ...islands].map((n) => manifest[n]).filter(Boolean);

@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { hashToken, findSession } from '../../src/auth/sessions.js';
 import { findUserByUsername } from '../../src/auth/users.repo.js';
+import { toDbDate } from '../../src/db/codecs.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, liveToken, PASSWORD, postToken } from './auth.helpers.js';
@@ -202,7 +203,7 @@ for (const kind of databaseKinds()) {
     describe('login page /hrviewlogin', () => {
       const page = (path: string, cookie?: string) => fetch(`${s.baseUrl}${path}`, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
 
-      it('shows the form island with the public header, noindex and no-store', async () => {
+      it('shows the form island with the HR header (its path starts with /hr), noindex and no-store', async () => {
         const res = await page('/hrviewlogin');
         expect(res.status).to.equal(200);
         expect(res.headers.get('cache-control')).to.equal('no-store');
@@ -211,7 +212,9 @@ for (const kind of databaseKinds()) {
         expect(html).to.include('<meta name="robots" content="noindex">');
         expect(html).to.include('data-island="hr-login"');
         expect(html).to.match(/<h1[^>]*>HR Login<\/h1>/);
-        expect(html).to.include('aria-label="Main"'); // the public header
+        // Spec 01/02: paths starting with /hr use the HR header, /hrviewlogin included.
+        expect(html).to.include('aria-label="HR"').and.include('class="site-header hr-header"').and.include('<body class="hr">');
+        expect(html).to.not.include('aria-label="Main"');
         expect(html).to.not.include('data-logout');
         const props = JSON.parse(/id="island-hr-login-props">([^<]*)</.exec(html)![1]);
         expect(props).to.deep.equal({ next: '/hr/dashboard', ttlSeconds: 1800 });
@@ -265,15 +268,51 @@ for (const kind of databaseKinds()) {
     const wrong = (username: string) => postToken(s.baseUrl, { username, password: 'wrong password' });
 
     it('limits failures per username from one address: the fourth answers 429, even with the right password', async () => {
+      const started = Date.now();
       for (let i = 0; i < 3; i++) expect((await wrong('hr.admin')).status).to.equal(401);
       const res = await wrong('HR.ADMIN');
       expect(res.status).to.equal(429);
       expect(await res.json()).to.deep.equal({ detail: MESSAGE });
-      expect(res.headers.get('retry-after')).to.equal('900');
+      // The seconds left in the window that started with the first failure (900 s long).
+      const elapsed = Math.ceil((Date.now() - started) / 1000);
+      expect(Number(res.headers.get('retry-after'))).to.be.within(900 - elapsed, 900);
       expect((await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD })).status).to.equal(429);
       // Another user behind the same address is not blocked by it.
       expect((await postToken(s.baseUrl, { username: 'hr.other', password: PASSWORD })).status).to.equal(200);
       expect((await wrong('hr.other')).status).to.equal(401);
+    });
+
+    it('answers Retry-After with the seconds left until the window resets, not the whole window', async () => {
+      for (let i = 0; i < 3; i++) expect((await wrong('hr.admin')).status).to.equal(401);
+      // The window started 780 s ago: 120 s are left.
+      const resetAt = new Date(Date.now() + 120_000);
+      const updated = await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-user:%').update({ reset_at: toDbDate(resetAt) });
+      expect(updated).to.equal(1);
+      let res = await wrong('hr.admin');
+      expect(res.status).to.equal(429);
+      expect(await res.json()).to.deep.equal({ detail: MESSAGE });
+      expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+      expect(Number(res.headers.get('retry-after'))).to.be.within(118, 120);
+      // The right password is refused with the same countdown.
+      res = await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD });
+      expect(res.status).to.equal(429);
+      expect(Number(res.headers.get('retry-after'))).to.be.within(118, 120);
+      // Less than a second left still says 1, never 0.
+      await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-user:%').update({ reset_at: toDbDate(new Date(Date.now() + 400)) });
+      res = await wrong('hr.admin');
+      expect(res.status).to.equal(429);
+      expect(res.headers.get('retry-after')).to.equal('1');
+      // Once the window is over, the count starts again.
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await wrong('hr.admin')).status).to.equal(401);
+    });
+
+    it('answers the per-address limit with its own seconds left', async () => {
+      for (let i = 0; i < 15; i++) expect((await wrong(`spray${i}`)).status, `attempt ${i}`).to.equal(401);
+      await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-ip:%').update({ reset_at: toDbDate(new Date(Date.now() + 61_000)) });
+      const res = await wrong('spray-last');
+      expect(res.status).to.equal(429);
+      expect(Number(res.headers.get('retry-after'))).to.be.within(59, 61);
     });
 
     it('does not count successful sign-ins', async () => {

@@ -170,6 +170,36 @@ for (const kind of databaseKinds()) {
       expect(await res.json()).to.deep.equal({ detail: 'Not found.' });
     });
 
+    it('checks the token before reading the body: malformed or oversized JSON without a valid token is 401, not 400/413', async () => {
+      const send = (method: string, path: string, headers: Record<string, string>, body: string) =>
+        fetch(`${s.baseUrl}${path}`, { method, redirect: 'manual', headers: { 'Content-Type': 'application/json', ...headers }, body });
+      const bodies = ['{"title": ', '{', 'not json', `{"description": "${'x'.repeat(1_100_000)}"}`];
+      const paths = [...api.filter((r) => MUTATIONS.has(r.method)).map((r) => [r.method, concrete(r.pattern)]), ['POST', '/api/hr/nothing-here/'], ['PATCH', '/api/hr/jobs/1/']];
+      expect(paths.length).to.be.at.least(4);
+      for (const [method, path] of paths) {
+        for (const body of bodies) {
+          for (const [label, headers] of [['no token', {}], ['bad token', { Authorization: 'Bearer nope' }], ['cookie only', { Cookie: `jwt=${valid}` }], ['expired token', { Authorization: `Bearer ${expired}` }]] as [string, Record<string, string>][]) {
+            const res = await send(method, path, headers, body);
+            const where = `${label}: ${method} ${path} with ${body.length} bytes`;
+            expect(res.status, where).to.equal(401);
+            expect(res.headers.get('www-authenticate'), where).to.match(/^Bearer/);
+            expect(Object.keys(await res.json()), where).to.deep.equal(['detail']);
+          }
+        }
+      }
+      // Signed in, the body parser answers as before.
+      let res = await send('POST', '/api/hr/jobs/', { Authorization: `Bearer ${valid}` }, '{"title": ');
+      expect(res.status).to.equal(400);
+      expect((await res.json()).detail).to.match(/JSON/);
+      res = await send('POST', '/api/hr/jobs/', { Authorization: `Bearer ${valid}` }, bodies[3]);
+      expect(res.status).to.equal(413);
+      await res.arrayBuffer();
+      // Public JSON routes still parse (and refuse) bodies without a token.
+      res = await send('POST', '/api/auth/token/', {}, '{"username": ');
+      expect(res.status).to.equal(400);
+      expect((await res.json()).detail).to.match(/JSON/);
+    });
+
     it('redirects every guarded /hr page to /hrviewlogin?next=<page> without a valid cookie', async () => {
       expect(pages.length).to.be.at.least(GUARDED_PAGES.length);
       const cookies: Array<string | undefined> = [undefined, 'jwt=garbage', `jwt=${expired}`, `jwt=${revoked}`, `jwt=${disabled}`];

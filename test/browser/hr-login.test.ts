@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hashToken } from '../../src/auth/sessions.js';
 import { createHrUser, PASSWORD, postToken } from '../api/auth.helpers.js';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const FAILED = 'Invalid credentials or unauthorized.';
@@ -24,231 +25,242 @@ async function storedToken(page: Page): Promise<{ cookie: string | null; local: 
   };
 }
 
-describe('HR sign-in in Chromium [sqlite]', function () {
-  this.timeout(120_000);
-  let s: TestServer;
-  let browser: Browser;
-  let tab: PageWithErrors;
-  let sessionModule: string;
+for (const kind of databaseKinds()) {
+  describe(`HR sign-in in Chromium [${kind}]`, function () {
+    /** Screenshots of the MySQL run get their own names, so both runs can be looked at. */
+    const suffix = kind === 'mysql' ? '-mysql' : '';
+    this.timeout(120_000);
+    let s: TestServer;
+    let browser: Browser;
+    let tab: PageWithErrors;
+    let sessionModule: string;
 
-  before(async () => {
-    s = await startTestServer('sqlite', { SESSION_TTL_SECONDS: String(TTL) });
-    await createHrUser(s.ctx.db, 'hr.browser');
-    browser = await launchBrowser();
-    // The real client session module, bundled for page.evaluate (which the page's CSP allows).
-    const out = await build({ entryPoints: ['islands/components/session.ts'], bundle: true, format: 'iife', globalName: 'careersSession', write: false, target: 'es2020' });
-    sessionModule = `${out.outputFiles[0].text}\nwindow.careersSession = careersSession;`;
-  });
-  after(async () => {
-    await browser?.close();
-    await s?.close();
-  });
-  beforeEach(async () => {
-    await s.ctx.db('rate_limit_hits').delete();
-    tab = await openPage(browser);
-  });
-  afterEach(async () => {
-    expect(tab.errors, 'console errors').to.deep.equal([]);
-    await tab.context.close();
-  });
+    before(async () => {
+      s = await startTestServer(kind, { SESSION_TTL_SECONDS: String(TTL) });
+      await createHrUser(s.ctx.db, 'hr.browser');
+      browser = await launchBrowser();
+      // The real client session module, bundled for page.evaluate (which the page's CSP allows).
+      const out = await build({ entryPoints: ['islands/components/session.ts'], bundle: true, format: 'iife', globalName: 'careersSession', write: false, target: 'es2020' });
+      sessionModule = `${out.outputFiles[0].text}\nwindow.careersSession = careersSession;`;
+    });
+    after(async () => {
+      await browser?.close();
+      await s?.close();
+    });
+    beforeEach(async () => {
+      await s.ctx.db('rate_limit_hits').delete();
+      tab = await openPage(browser);
+    });
+    afterEach(async () => {
+      expect(tab.errors, 'console errors').to.deep.equal([]);
+      await tab.context.close();
+    });
 
-  async function signIn(page: Page, username = 'hr.browser', password = PASSWORD) {
-    await page.fill('#login-username', username);
-    await page.fill('#login-password', password);
-    await page.click('button[type=submit]');
-  }
-
-  it('shows the login form: title, labelled fields, Sign In, public header, noindex, axe clean', async () => {
-    const { page } = tab;
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    expect(await page.title()).to.equal('HR Login');
-    expect(await page.locator('h1').innerText()).to.equal('HR Login');
-    await page.getByLabel('Username').waitFor();
-    expect(await page.getByLabel('Password').getAttribute('type')).to.equal('password');
-    expect(await page.getByLabel('Username').getAttribute('autocomplete')).to.equal('username');
-    expect(await page.getByRole('button', { name: 'Sign In' }).isEnabled()).to.equal(true);
-    expect(await page.locator('meta[name=robots]').getAttribute('content')).to.equal('noindex');
-    expect(await page.locator('nav[aria-label=Main] >> text=Careers').count()).to.equal(1);
-    expect(await page.locator('[data-logout]').count()).to.equal(0);
-    expect(await page.evaluate(() => document.activeElement?.id)).to.equal('login-username');
-    expect(await axeViolations(page)).to.deep.equal([]);
-    await screenshot(page, 'hr-login-form');
-  });
-
-  it('shows the failure message for a wrong password, an unknown user and a disabled one', async () => {
-    const { page } = tab;
-    await createHrUser(s.ctx.db, 'hr.disabled', { active: false });
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    for (const [u, p] of [['hr.browser', 'wrong password'], ['nobody', PASSWORD], ['hr.disabled', PASSWORD]]) {
-      await signIn(page, u, p);
-      const alert = page.getByRole('alert');
-      await alert.waitFor();
-      expect(await alert.innerText()).to.equal(FAILED);
-      expect(await page.inputValue('#login-password'), 'password cleared').to.equal('');
-      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('login-password');
-      expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin`);
-      expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
+    async function signIn(page: Page, username = 'hr.browser', password = PASSWORD) {
+      await page.fill('#login-username', username);
+      await page.fill('#login-password', password);
+      await page.click('button[type=submit]');
     }
-    expect(await axeViolations(page)).to.deep.equal([]);
-    await screenshot(page, 'hr-login-wrong-password');
-    dropExpectedStatus(tab, 401);
-  });
 
-  it("shows the server's message when sign-ins are rate-limited", async () => {
-    const { page } = tab;
-    for (let i = 0; i < 10; i++) await postToken(s.baseUrl, { username: 'hr.browser', password: 'guess' + i });
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await signIn(page);
-    await page.getByRole('alert').waitFor();
-    expect(await page.getByRole('alert').innerText()).to.equal('Too many sign-in attempts. Please try again in 15 minutes.');
-    await screenshot(page, 'hr-login-rate-limited');
-    dropExpectedStatus(tab, 429);
-  });
-
-  it("reads 'Signing in...' and is disabled while pending, then stores the token in both places", async () => {
-    const { page } = tab;
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/api/auth/token/', async (route) => {
-      await held;
-      await route.continue();
+    it('shows the login form: title, labelled fields, Sign In, HR header without Logout, noindex, axe clean', async () => {
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      expect(await page.title()).to.equal('HR Login');
+      expect(await page.locator('h1').innerText()).to.equal('HR Login');
+      await page.getByLabel('Username').waitFor();
+      expect(await page.getByLabel('Password').getAttribute('type')).to.equal('password');
+      expect(await page.getByLabel('Username').getAttribute('autocomplete')).to.equal('username');
+      expect(await page.getByRole('button', { name: 'Sign In' }).isEnabled()).to.equal(true);
+      expect(await page.locator('meta[name=robots]').getAttribute('content')).to.equal('noindex');
+      // Spec 01/02: paths starting with /hr use the HR header, so the login page does too.
+      expect(await page.locator('nav[aria-label=Main]').count()).to.equal(0);
+      const hrLinks = await page.locator('nav[aria-label=HR] a').evaluateAll((as) => as.map((a) => [a.textContent!.trim(), a.getAttribute('href')]));
+      expect(hrLinks).to.deep.equal([
+        ['Dashboard', '/hr/dashboard'], ['Jobs', '/hr/jobs/list'], ['Manage Jobs', '/hr/jobs'],
+        ['Applicants', '/hr/applicants'], ['Forms', '/hr/forms'], ['API Posts', '/hr/posts'],
+      ]);
+      expect(await page.locator('nav[aria-label=HR]').isVisible()).to.equal(true);
+      expect(await page.locator('[data-logout]').count()).to.equal(0);
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('login-username');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-login-form${suffix}`);
     });
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await signIn(page);
-    const button = page.locator('button[type=submit]');
-    await page.waitForFunction(() => document.querySelector('button[type=submit]')?.textContent === 'Signing in...');
-    expect(await button.isDisabled()).to.equal(true);
-    await screenshot(page, 'hr-login-pending');
-    release();
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-    const { cookie, local } = await storedToken(page);
-    expect(cookie).to.match(/^[A-Za-z0-9_-]{43}$/);
-    expect(local).to.equal(cookie);
-    const jwt = (await page.context().cookies()).find((c) => c.name === 'jwt')!;
-    expect(jwt.path).to.equal('/');
-    expect(jwt.sameSite).to.equal('Lax');
-    expect(jwt.secure).to.equal(false); // http here; Secure is added on https
-    expect(jwt.httpOnly).to.equal(false);
-    expect(jwt.expires - Date.now() / 1000).to.be.within(TTL - 30, TTL + 1);
-    expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).first()).to.exist;
-    expect(await page.locator('h1').innerText()).to.equal('HR Dashboard');
-  });
 
-  it('works by keyboard alone', async () => {
-    const { page } = tab;
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await page.locator('#login-username').waitFor();
-    await page.keyboard.type('HR.Browser');
-    await page.keyboard.press('Tab');
-    await page.keyboard.type(PASSWORD);
-    await page.keyboard.press('Enter');
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-  });
-
-  it('keeps the origin through the guard: /hr/jobs/list signed out -> login -> /hr/jobs/list', async () => {
-    const { page } = tab;
-    await page.goto(`${s.baseUrl}/hr/jobs/list?status=ACTIVE`);
-    expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/jobs/list?status=ACTIVE')}`);
-    await screenshot(page, 'hr-login-guard-redirect');
-    await signIn(page);
-    await page.waitForURL(`${s.baseUrl}/hr/jobs/list?status=ACTIVE`);
-    expect(await page.title()).to.not.match(/Not Found|Error/);
-    // An off-site next is ignored: the dashboard instead.
-    await tab.context.clearCookies();
-    await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('//evil.example/steal')}`);
-    await signIn(page);
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-  });
-
-  it('redirects a signed-in visitor away from the login page (server and client)', async () => {
-    const { page } = tab;
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await signIn(page);
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-    await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/jobs')}`);
-    expect(page.url()).to.equal(`${s.baseUrl}/hr/jobs`);
-    // The client-side check of the spec: serve the page as if the server had not seen the cookie.
-    await page.route('**/hrviewlogin', async (route) => {
-      const res = await fetch(route.request().url(), { headers: { 'Accept-Encoding': 'identity' } });
-      expect(res.status).to.equal(200);
-      await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: await res.text() });
+    it('shows the failure message for a wrong password, an unknown user and a disabled one', async () => {
+      const { page } = tab;
+      await createHrUser(s.ctx.db, 'hr.disabled', { active: false });
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      for (const [u, p] of [['hr.browser', 'wrong password'], ['nobody', PASSWORD], ['hr.disabled', PASSWORD]]) {
+        await signIn(page, u, p);
+        const alert = page.getByRole('alert');
+        await alert.waitFor();
+        expect(await alert.innerText()).to.equal(FAILED);
+        expect(await page.inputValue('#login-password'), 'password cleared').to.equal('');
+        expect(await page.evaluate(() => document.activeElement?.id)).to.equal('login-password');
+        expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin`);
+        expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
+      }
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-login-wrong-password${suffix}`);
+      dropExpectedStatus(tab, 401);
     });
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-  });
 
-  it('logs out from the HR header: token revoked, cookie and localStorage gone, back at /hrviewlogin', async () => {
-    const { page } = tab;
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await signIn(page);
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-    const { cookie } = await storedToken(page);
-    const logout = page.locator('nav.nav-hr [data-logout]');
-    expect(await logout.innerText()).to.equal('Logout');
-    expect(await axeViolations(page)).to.deep.equal([]);
-    await screenshot(page, 'hr-login-dashboard-with-logout');
-    await logout.click();
-    await page.waitForURL(`${s.baseUrl}/hrviewlogin`);
-    expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
-    expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).first()).to.equal(undefined);
-    expect(await page.locator('[data-logout]').count()).to.equal(0);
-    await page.goto(`${s.baseUrl}/hr/dashboard`);
-    expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=%2Fhr%2Fdashboard`);
-    await screenshot(page, 'hr-login-after-logout');
-  });
-
-  it('logs out from the mobile menu too', async () => {
-    await tab.context.close();
-    tab = await openPage(browser, { width: 375, height: 740 });
-    const { page } = tab;
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await screenshot(page, 'hr-login-mobile');
-    await signIn(page);
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-    await page.click('summary[aria-label=Menu]');
-    await page.locator('.nav-drawer [data-logout]').waitFor({ state: 'visible' });
-    await page.waitForTimeout(400); // let the drawer finish sliding in before the screenshot
-    expect(await axeViolations(page)).to.deep.equal([]);
-    await screenshot(page, 'hr-login-mobile-menu');
-    await page.locator('.nav-drawer [data-logout]').click();
-    await page.waitForURL(`${s.baseUrl}/hrviewlogin`);
-    expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
-  });
-
-  it('hrFetch sends the Bearer header only with the cookie, and a 401 clears the token and goes to the login page with next', async () => {
-    const { page } = tab;
-    await page.goto(`${s.baseUrl}/hrviewlogin`);
-    await signIn(page);
-    await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
-    await page.goto(`${s.baseUrl}/hr/jobs/list?page=1`);
-    const { cookie } = await storedToken(page);
-    const seen: Array<string | undefined> = [];
-    page.on('request', (r) => {
-      if (r.url().includes('/api/hr/dashboard/')) seen.push(r.headers().authorization);
+    it("shows the server's message when sign-ins are rate-limited", async () => {
+      const { page } = tab;
+      for (let i = 0; i < 10; i++) await postToken(s.baseUrl, { username: 'hr.browser', password: 'guess' + i });
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await signIn(page);
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('alert').innerText()).to.equal('Too many sign-in attempts. Please try again in 15 minutes.');
+      await screenshot(page, `hr-login-rate-limited${suffix}`);
+      dropExpectedStatus(tab, 429);
     });
-    await page.evaluate(sessionModule);
-    const status = await page.evaluate(async () => (await (window as any).careersSession.hrFetch('/api/hr/dashboard/')).status);
-    expect(status).to.equal(200);
-    expect(seen).to.deep.equal([`Bearer ${cookie}`]);
 
-    // The session ends on the server (for example revoked from the CLI): the next call is a 401.
-    await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).delete();
-    const navigated = page.waitForURL(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/jobs/list?page=1')}`);
-    await page.evaluate(() => void (window as any).careersSession.hrFetch('/api/hr/dashboard/'));
-    await navigated;
-    expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
-    expect(seen).to.have.length(2);
+    it("reads 'Signing in...' and is disabled while pending, then stores the token in both places", async () => {
+      const { page } = tab;
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route('**/api/auth/token/', async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await signIn(page);
+      const button = page.locator('button[type=submit]');
+      await page.waitForFunction(() => document.querySelector('button[type=submit]')?.textContent === 'Signing in...');
+      expect(await button.isDisabled()).to.equal(true);
+      await screenshot(page, `hr-login-pending${suffix}`);
+      release();
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      const { cookie, local } = await storedToken(page);
+      expect(cookie).to.match(/^[A-Za-z0-9_-]{43}$/);
+      expect(local).to.equal(cookie);
+      const jwt = (await page.context().cookies()).find((c) => c.name === 'jwt')!;
+      expect(jwt.path).to.equal('/');
+      expect(jwt.sameSite).to.equal('Lax');
+      expect(jwt.secure).to.equal(false); // http here; Secure is added on https
+      expect(jwt.httpOnly).to.equal(false);
+      expect(jwt.expires - Date.now() / 1000).to.be.within(TTL - 30, TTL + 1);
+      expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).first()).to.exist;
+      expect(await page.locator('h1').innerText()).to.equal('HR Dashboard');
+    });
 
-    // Without the cookie no header is sent, even with a token left in localStorage; outside /hr a
-    // 401 clears the token but does not navigate.
-    await page.goto(`${s.baseUrl}/careers`);
-    await page.evaluate(sessionModule);
-    await page.evaluate(() => localStorage.setItem('jwt', 'left-over'));
-    const outside = await page.evaluate(async () => (await (window as any).careersSession.hrFetch('/api/hr/dashboard/')).status);
-    expect(outside).to.equal(401);
-    expect(seen[2]).to.equal(undefined);
-    expect(page.url()).to.equal(`${s.baseUrl}/careers`);
-    expect(await page.evaluate(() => localStorage.getItem('jwt'))).to.equal(null);
-    dropExpectedStatus(tab, 401);
+    it('works by keyboard alone', async () => {
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await page.locator('#login-username').waitFor();
+      await page.keyboard.type('HR.Browser');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press('Enter');
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+    });
+
+    it('keeps the origin through the guard: /hr/jobs/list signed out -> login -> /hr/jobs/list', async () => {
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hr/jobs/list?status=ACTIVE`);
+      expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/jobs/list?status=ACTIVE')}`);
+      await screenshot(page, `hr-login-guard-redirect${suffix}`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/jobs/list?status=ACTIVE`);
+      expect(await page.title()).to.not.match(/Not Found|Error/);
+      // An off-site next is ignored: the dashboard instead.
+      await tab.context.clearCookies();
+      await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('//evil.example/steal')}`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+    });
+
+    it('redirects a signed-in visitor away from the login page (server and client)', async () => {
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/jobs')}`);
+      expect(page.url()).to.equal(`${s.baseUrl}/hr/jobs`);
+      // The client-side check of the spec: serve the page as if the server had not seen the cookie.
+      await page.route('**/hrviewlogin', async (route) => {
+        const res = await fetch(route.request().url(), { headers: { 'Accept-Encoding': 'identity' } });
+        expect(res.status).to.equal(200);
+        await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: await res.text() });
+      });
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+    });
+
+    it('logs out from the HR header: token revoked, cookie and localStorage gone, back at /hrviewlogin', async () => {
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      const { cookie } = await storedToken(page);
+      const logout = page.locator('nav.nav-hr [data-logout]');
+      expect(await logout.innerText()).to.equal('Logout');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-login-dashboard-with-logout${suffix}`);
+      await logout.click();
+      await page.waitForURL(`${s.baseUrl}/hrviewlogin`);
+      expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
+      expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).first()).to.equal(undefined);
+      expect(await page.locator('[data-logout]').count()).to.equal(0);
+      await page.goto(`${s.baseUrl}/hr/dashboard`);
+      expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=%2Fhr%2Fdashboard`);
+      await screenshot(page, `hr-login-after-logout${suffix}`);
+    });
+
+    it('logs out from the mobile menu too', async () => {
+      await tab.context.close();
+      tab = await openPage(browser, { width: 375, height: 740 });
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await screenshot(page, `hr-login-mobile${suffix}`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      await page.click('summary[aria-label=Menu]');
+      await page.locator('.nav-drawer [data-logout]').waitFor({ state: 'visible' });
+      await page.waitForTimeout(400); // let the drawer finish sliding in before the screenshot
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-login-mobile-menu${suffix}`);
+      await page.locator('.nav-drawer [data-logout]').click();
+      await page.waitForURL(`${s.baseUrl}/hrviewlogin`);
+      expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
+    });
+
+    it('hrFetch sends the Bearer header only with the cookie, and a 401 clears the token and goes to the login page with next', async () => {
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      await page.goto(`${s.baseUrl}/hr/jobs/list?page=1`);
+      const { cookie } = await storedToken(page);
+      const seen: Array<string | undefined> = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/hr/dashboard/')) seen.push(r.headers().authorization);
+      });
+      await page.evaluate(sessionModule);
+      const status = await page.evaluate(async () => (await (window as any).careersSession.hrFetch('/api/hr/dashboard/')).status);
+      expect(status).to.equal(200);
+      expect(seen).to.deep.equal([`Bearer ${cookie}`]);
+
+      // The session ends on the server (for example revoked from the CLI): the next call is a 401.
+      await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).delete();
+      const navigated = page.waitForURL(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/jobs/list?page=1')}`);
+      await page.evaluate(() => void (window as any).careersSession.hrFetch('/api/hr/dashboard/'));
+      await navigated;
+      expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
+      expect(seen).to.have.length(2);
+
+      // Without the cookie no header is sent, even with a token left in localStorage; outside /hr a
+      // 401 clears the token but does not navigate.
+      await page.goto(`${s.baseUrl}/careers`);
+      await page.evaluate(sessionModule);
+      await page.evaluate(() => localStorage.setItem('jwt', 'left-over'));
+      const outside = await page.evaluate(async () => (await (window as any).careersSession.hrFetch('/api/hr/dashboard/')).status);
+      expect(outside).to.equal(401);
+      expect(seen[2]).to.equal(undefined);
+      expect(page.url()).to.equal(`${s.baseUrl}/careers`);
+      expect(await page.evaluate(() => localStorage.getItem('jwt'))).to.equal(null);
+      dropExpectedStatus(tab, 401);
+    });
   });
-});
+}

@@ -1,0 +1,120 @@
+/**
+ * One parser for job ids in every job route (HR API, analytics, export, editor and insights pages):
+ * canonical positive integers without leading zeros up to 2^31-1; any other spelling is a 404,
+ * even when it would convert to the id of an existing job.
+ */
+import { expect } from 'chai';
+import { databaseKinds } from '../helpers/db.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { jobPayload, makeJob } from '../helpers/factories.js';
+import { parseJobId, MAX_JOB_ID } from '../../src/jobs/service.js';
+import { parseJobId as analyticsParseJobId } from '../../src/jobs/analytics.js';
+import { NotFound } from '../../src/http/errors.js';
+import { createJob } from '../../src/jobs/service.js';
+import { parseJobInput } from '../../src/jobs/schema.js';
+import { signIn } from './hr-jobs.helpers.js';
+
+/** Spellings that are not the canonical form of any id (or are out of range). */
+const ODD_IDS = ['0001', '01', '1.0', '1.', '1e3', '1E3', '-1', '+1', '0', '00', '99999999999999999999', '2147483648', 'abc', '1abc', '0x1', '%201', '1%20', '%E2%80%8B1', '1000.0', '01000'];
+
+describe('parseJobId', () => {
+  it('accepts canonical positive integers up to 2^31-1', () => {
+    for (const [raw, id] of [['1', 1], ['42', 42], ['1000', 1000], ['2147483647', 2_147_483_647]] as const) expect(parseJobId(raw)).to.equal(id);
+    expect(MAX_JOB_ID).to.equal(2 ** 31 - 1);
+  });
+
+  it('throws NotFound for everything else', () => {
+    for (const raw of [...ODD_IDS.map(decodeURIComponent), '', ' 1', '1 ', '１', '٣', undefined, null, 1, ['1'], {}]) {
+      expect(() => parseJobId(raw), JSON.stringify(raw)).to.throw(NotFound);
+    }
+  });
+
+  it('is the same function the analytics module uses', () => {
+    expect(analyticsParseJobId).to.equal(parseJobId);
+  });
+});
+
+for (const kind of databaseKinds()) {
+  describe(`job ids in every job route [${kind}]`, function () {
+    this.timeout(120_000);
+    let s: TestServer;
+    let token: string;
+    before(async () => {
+      s = await startTestServer(kind);
+      ({ token } = await signIn(s));
+      const first = await makeJob(s.ctx.db, { public_id: 'id-one', title: 'Job One' });
+      expect(first.id).to.equal(1);
+      // A job with id 1000, so '1e3' and '1000.0' would find one if they were converted.
+      const thousand = await createJob(s.ctx.db, parseJobInput(jobPayload({ public_id: 'id-thousand', title: 'Job Thousand' })));
+      await s.ctx.db('jobs').where({ id: thousand.id }).update({ id: 1000 });
+    });
+    after(() => s.close());
+
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(s.baseUrl + path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    const page = (path: string) => fetch(s.baseUrl + path, { redirect: 'manual', headers: { Cookie: `jwt=${token}` } });
+
+    const API_ROUTES: [string, (id: string) => string][] = [
+      ['GET', (id) => `/api/hr/jobs/${id}/`],
+      ['PUT', (id) => `/api/hr/jobs/${id}/`],
+      ['GET', (id) => `/api/hr/jobs/${id}/analytics/`],
+      ['GET', (id) => `/api/hr/jobs/${id}/export-basic/`],
+    ];
+    const PAGE_ROUTES: ((id: string) => string)[] = [(id) => `/hr/jobs/${id}/edit`, (id) => `/hr/jobs/${id}/insights`];
+
+    it('answers the canonical ids (the checks below can fail)', async () => {
+      for (const id of ['1', '1000']) {
+        const current = await (await api('GET', `/api/hr/jobs/${id}/`)).json();
+        expect(current.id, id).to.equal(Number(id));
+        for (const [method, path] of API_ROUTES) {
+          const res = await api(method, path(id), method === 'PUT' ? current : undefined);
+          expect(res.status, `${method} ${path(id)}`).to.equal(200);
+          await res.arrayBuffer();
+        }
+        for (const path of PAGE_ROUTES) {
+          const res = await page(path(id));
+          expect(res.status, path(id)).to.equal(200);
+          expect(await res.text()).to.include(id === '1' ? 'Job One' : 'Job Thousand');
+        }
+      }
+    });
+
+    it('answers 404 {detail} on every job API route for any other spelling', async () => {
+      const current = await (await api('GET', '/api/hr/jobs/1/')).json();
+      for (const id of ODD_IDS) {
+        for (const [method, path] of API_ROUTES) {
+          const res = await api(method, path(id), method === 'PUT' ? { ...current, title: 'Overwritten' } : undefined);
+          expect(res.status, `${method} ${path(id)}`).to.equal(404);
+          expect(await res.json(), `${method} ${path(id)}`).to.deep.equal({ detail: 'Not found.' });
+        }
+      }
+      expect((await s.ctx.db('jobs').where({ id: 1 }).first()).title).to.equal('Job One');
+      expect((await s.ctx.db('jobs').where({ id: 1000 }).first()).title).to.equal('Job Thousand');
+    });
+
+    it('answers the 404 page on the editor and insights pages for any other spelling', async () => {
+      for (const id of ODD_IDS) {
+        for (const path of PAGE_ROUTES) {
+          const res = await page(path(id));
+          expect(res.status, path(id)).to.equal(404);
+          expect(await res.text(), path(id)).to.include('404 — Page Not Found');
+        }
+      }
+    });
+
+    it('answers 404 for a well-formed id of no job, up to 2^31-1', async () => {
+      for (const id of ['2', '999', '2147483647']) {
+        for (const [method, path] of API_ROUTES) {
+          const res = await api(method, path(id), method === 'PUT' ? jobPayload() : undefined);
+          expect(res.status, `${method} ${path(id)}`).to.equal(404);
+          await res.arrayBuffer();
+        }
+        for (const path of PAGE_ROUTES) expect((await page(path(id))).status, path(id)).to.equal(404);
+      }
+    });
+  });
+}
