@@ -21,7 +21,7 @@ export function registerJobs(program: Command): void {
     .option('--file <path>', 'a JSON array of job objects (the fields of POST /api/hr/jobs/)')
     .action(async (opts: { demo?: boolean; file?: string }) => {
       if (!!opts.demo === !!opts.file) throw new CliError('Give exactly one of --demo or --file <path>.', 2);
-      await withDb(async (db) => {
+      await withDb(async (db, config) => {
         await db.migrate.latest();
         try {
           if (opts.demo) {
@@ -36,7 +36,7 @@ export function registerJobs(program: Command): void {
           } catch (e) {
             throw new CliError(`Cannot read ${opts.file}: ${(e as Error).message}`);
           }
-          const n = await importJobRecords(db, records);
+          const n = await importJobRecords(db, records, { allowPrivateWebhook: config.webhookAllowPrivate });
           console.log(`Imported ${n} job(s) from ${opts.file}.`);
         } catch (err) {
           throw err instanceof SeedError ? reportSeedError(err) : err;

@@ -38,13 +38,30 @@ function fromMiddleware(err: any, req: Request): HttpError | null {
   return new HttpError(status, text, { detail: `${text}.` });
 }
 
+const LOG_TEXT_MAX = 2000;
+const clip = (v: unknown) => (typeof v === 'string' && v.length > LOG_TEXT_MAX ? `${v.slice(0, LOG_TEXT_MAX)}… [${v.length - LOG_TEXT_MAX} more characters]` : v);
+
+/**
+ * An error as it is logged: database drivers put the whole statement with its values in the
+ * message and in `sql` (a 70 KB question text, say), so long texts are cut; the stack frames stay.
+ */
+export function loggable(err: unknown): unknown {
+  if (!(err instanceof Error)) return clip(err);
+  const e = err as Error & Record<string, unknown>;
+  const out: Error & Record<string, unknown> = Object.assign(new Error(String(clip(e.message))), { name: e.name });
+  const frames = (e.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  out.stack = [`${e.name}: ${out.message}`, ...frames].join('\n');
+  for (const k of ['code', 'errno', 'sqlState', 'sqlMessage', 'sql']) if (k in e) out[k] = clip(e[k]);
+  return out;
+}
+
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new NotFound(isApi(req) ? 'Not found.' : 'Page not found'));
 };
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const known = err instanceof HttpError ? err : fromMiddleware(err, req);
-  if (!known) console.error(`[error] ${req.method} ${req.originalUrl}:`, err);
+  if (!known) console.error(`[error] ${req.method} ${String(clip(req.originalUrl))}:`, loggable(err));
   if (res.headersSent) {
     res.destroy();
     return;
@@ -68,7 +85,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 
 /** Last resort if rendering the error page itself failed: plain text, still no stack. */
 export const lastResortHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  console.error(`[error] rendering the error page for ${req.originalUrl} failed:`, err);
+  console.error(`[error] rendering the error page for ${String(clip(req.originalUrl))} failed:`, loggable(err));
   if (res.headersSent) return void res.destroy();
   res.status(500).type('text/plain').send('Unexpected Application Error!');
 };

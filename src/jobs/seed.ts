@@ -8,7 +8,7 @@ import { ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
 import { DEMO_JOBS } from './demo.js';
 import * as repo from './repo.js';
-import { parseJobInput, type JobInput } from './schema.js';
+import { parseJobInput, type JobInput, type JobInputOptions } from './schema.js';
 
 export interface SeedProblem {
   index: number;
@@ -26,13 +26,13 @@ interface ParsedRecords {
   problems: SeedProblem[];
 }
 
-function parseJobRecords(records: unknown): ParsedRecords {
+function parseJobRecords(records: unknown, opts: JobInputOptions = {}): ParsedRecords {
   if (!Array.isArray(records)) throw new SeedError([{ index: -1, errors: { detail: 'The file must hold a JSON array of job objects.' } }]);
   const parsed: ParsedRecords = { inputs: [], problems: [] };
   const seenIds = new Map<string, number>();
   records.forEach((rec, index) => {
     try {
-      const input = parseJobInput(rec);
+      const input = parseJobInput(rec, opts);
       if (input.public_id) {
         if (seenIds.has(input.public_id)) parsed.problems.push({ index, errors: { public_id: [`Duplicate of record ${seenIds.get(input.public_id)}.`] } });
         else seenIds.set(input.public_id, index);
@@ -67,8 +67,8 @@ async function takenPublicIds(db: Knex, inputs: ParsedRecords['inputs']): Promis
  * Validates every record, field problems and taken ids together, and imports all of them or
  * none (the CLI's `jobs seed --file`).
  */
-export async function importJobRecords(db: Knex, records: unknown, now = new Date()): Promise<number> {
-  const { inputs, problems } = parseJobRecords(records);
+export async function importJobRecords(db: Knex, records: unknown, opts: JobInputOptions = {}, now = new Date()): Promise<number> {
+  const { inputs, problems } = parseJobRecords(records, opts);
   problems.push(...(await takenPublicIds(db, inputs)));
   if (problems.length) throw new SeedError(problems.sort((a, b) => a.index - b.index));
   return importJobs(db, inputs.map((r) => r.input), now);

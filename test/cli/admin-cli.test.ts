@@ -98,6 +98,16 @@ for (const kind of databaseKinds()) {
       expect(r.code, r.err).to.equal(0);
       expect(await t.db('jobs').where({ public_id: 'with-bom' }).first()).to.include({ title: 'BOM' });
 
+      // Webhooks to on-premises receivers: refused unless WEBHOOK_ALLOW_PRIVATE is set, as in the API.
+      const hook = path.join(dir, 'hook.json');
+      fs.writeFileSync(hook, JSON.stringify([{ public_id: 'on-prem', title: 'On prem', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', webhook_enabled: true, webhook_url: 'http://10.0.0.5/hook' }]));
+      r = cli(['jobs', 'seed', '--file', hook], env);
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('record 0: webhook_url: Webhook URL must not point to a private or local address.');
+      r = cli(['jobs', 'seed', '--file', hook], { ...env, WEBHOOK_ALLOW_PRIVATE: 'true' });
+      expect(r.code, r.err).to.equal(0);
+      expect(await t.db('jobs').where({ public_id: 'on-prem' }).first()).to.include({ webhook_url: 'http://10.0.0.5/hook' });
+
       fs.writeFileSync(bad, '{not json');
       r = cli(['jobs', 'seed', '--file', bad], env);
       expect(r.code).to.equal(1);

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
-import { errorHandler, lastResortHandler, notFoundHandler } from '../../src/http/error-handler.js';
+import { errorHandler, lastResortHandler, loggable, notFoundHandler } from '../../src/http/error-handler.js';
 import { loadManifest } from '../../src/render/assets.js';
 import { safeJson } from '../../src/render/islands.js';
 
@@ -100,3 +100,23 @@ describe('error handler: client errors from middleware', () => {
     expect(logged).to.have.length(4);
   });
 });
+
+describe('error handler: what is logged', () => {
+  it('cuts long texts (a driver message holding a whole statement) and keeps the stack frames', () => {
+    const sql = `insert into job_questions (text) values ('${'x'.repeat(70_000)}')`;
+    const err = Object.assign(new Error(`${sql} - ER_DATA_TOO_LONG`), { code: 'ER_DATA_TOO_LONG', errno: 1406, sql });
+    const out = loggable(err) as Error & Record<string, unknown>;
+    expect(out.message.length).to.be.below(2100);
+    expect(out.message).to.match(/^insert into job_questions[\s\S]*more characters\]$/);
+    expect(String(out.sql).length).to.be.below(2100);
+    expect(out.code).to.equal('ER_DATA_TOO_LONG');
+    expect(out.errno).to.equal(1406);
+    expect(out.stack).to.match(/^Error: insert into/).and.match(/\n\s+at /);
+    expect(out.stack!.length).to.be.below(2000 + 5000);
+    const short = loggable(new TypeError('boom')) as Error;
+    expect(short.message).to.equal('boom');
+    expect(short.name).to.equal('TypeError');
+    expect(loggable('y'.repeat(5000))).to.have.length.below(2100);
+  });
+});
+
