@@ -48,7 +48,7 @@ const clip = (v: unknown) => (typeof v === 'string' && v.length > LOG_TEXT_MAX ?
 export function loggable(err: unknown): unknown {
   if (!(err instanceof Error)) return clip(err);
   const e = err as Error & Record<string, unknown>;
-  const out: Error & Record<string, unknown> = Object.assign(new Error(String(clip(e.message))), { name: e.name });
+  const out = Object.assign(new Error(String(clip(e.message))), { name: e.name }) as Error & Record<string, unknown>;
   const frames = (e.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
   out.stack = [`${e.name}: ${out.message}`, ...frames].join('\n');
   for (const k of ['code', 'errno', 'sqlState', 'sqlMessage', 'sql']) if (k in e) out[k] = clip(e[k]);

@@ -120,13 +120,10 @@ export async function loadDashboard(db: Knex): Promise<DashboardStats> {
   };
 }
 
-/** Every job, newest first, with its applicant count (the Manage Jobs and All Job Posts pages). */
-export async function listJobSummaries(db: Knex): Promise<JobSummary[]> {
-  const [rows, totals] = await Promise.all([db('jobs').select(SUMMARY_COLUMNS).orderBy([...NEWEST_FIRST]) as Promise<Row[]>, applicantTotals(db)]);
-  return rows.map((r) => toSummary(r, totals.byJob));
-}
-
-/** One page of jobs (GET /api/hr/jobs/), optionally of one status; counts only for that page. */
+/**
+ * One page of jobs, newest first, optionally of one status, with applicant counts for that page
+ * only: GET /api/hr/jobs/ and the Manage Jobs and All Job Posts pages.
+ */
 export async function pageJobSummaries(db: Knex, status: RecordStatus | null, page: number, pageSize: number): Promise<{ count: number; results: JobSummary[] }> {
   const filtered = (q: Knex.QueryBuilder) => (status ? q.where('status', status) : q);
   const [{ n }] = await filtered(db('jobs').count({ n: '*' }));

@@ -5,11 +5,12 @@
  * /hr/jobs/{id}/edit (the job-editor island, which loads the job through GET /api/hr/jobs/{id}/).
  */
 import { Router, type Request } from 'express';
+import { NotFound } from '../http/errors.js';
 import type { AppContext } from '../context.js';
 import { requireHrPage } from '../auth/guards.js';
 import { renderPage } from '../render/page.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
-import { loadDashboard, listJobSummaries } from './dashboard.js';
+import { loadDashboard, pageJobSummaries } from './dashboard.js';
 import { CURRENCY_CODES } from './schema.js';
 import { getJobForHr } from './service.js';
 
@@ -44,10 +45,27 @@ function editorOptions() {
   };
 }
 
+/** Jobs per page of the Manage Jobs and All Job Posts tables. */
+export const HR_JOBS_PAGE_SIZE = 50;
+
 export function hrJobPages(ctx: AppContext): Router {
   const router = Router();
   const { db } = ctx;
   const guard = requireHrPage(ctx);
+
+  /**
+   * One page of every job (removed ones too), newest first, with a pager: `?page=n`; a page that
+   * is not a number shows the first, a number past the last is the 404 page.
+   */
+  async function jobsPage(req: Request) {
+    const raw = typeof req.query.page === 'string' ? req.query.page : '';
+    const page = /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : 1;
+    const { count, results: jobs } = await pageJobSummaries(db, null, page, HR_JOBS_PAGE_SIZE);
+    const pages = Math.max(1, Math.ceil(count / HR_JOBS_PAGE_SIZE));
+    if (page > pages) throw new NotFound('Page not found');
+    const link = (n: number) => (n === 1 ? req.path : `${req.path}?page=${n}`);
+    return { jobs, count, pager: { page, pages, prevLink: page > 1 ? link(page - 1) : null, nextLink: page < pages ? link(page + 1) : null } };
+  }
 
   router.get('/hr/dashboard', guard, async (req, res) => {
     const stats = await loadDashboard(db);
@@ -55,13 +73,11 @@ export function hrJobPages(ctx: AppContext): Router {
   });
 
   router.get('/hr/jobs', guard, async (req, res) => {
-    const jobs = await listJobSummaries(db);
-    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs' }, { jobs, ...formatters(req) });
+    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs' }, { ...(await jobsPage(req)), ...formatters(req) });
   });
 
   router.get('/hr/jobs/list', guard, async (req, res) => {
-    const jobs = await listJobSummaries(db);
-    renderPage(req, res, 'pages/hr/jobs-list', { title: 'All Job Posts' }, { jobs, ...formatters(req) });
+    renderPage(req, res, 'pages/hr/jobs-list', { title: 'All Job Posts' }, { ...(await jobsPage(req)), ...formatters(req) });
   });
 
   router.get('/hr/jobs/new', guard, (req, res) => {

@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
-import { signIn } from './hr-jobs.helpers.js';
+import { addApplications, signIn } from './hr-jobs.helpers.js';
+import { HR_JOBS_PAGE_SIZE } from '../../src/jobs/hr.pages.js';
 
 for (const kind of databaseKinds()) {
   describe(`HR job pages [${kind}]`, () => {
@@ -47,6 +48,37 @@ for (const kind of databaseKinds()) {
         expect(res.status, id).to.equal(404);
         expect(await res.text()).to.include('404 — Page Not Found');
       }
+    });
+
+    it('pages Manage Jobs and All Job Posts, newest first, with the total and each page\'s applicant counts', async () => {
+      const total = HR_JOBS_PAGE_SIZE + 3;
+      const start = Date.now() - total * 60_000;
+      const jobs = [];
+      for (let i = 0; i < total; i++) {
+        jobs.push(await makeJob(s.ctx.db, { public_id: `paged-${i}`, title: `Paged job ${i}`, status: i % 7 === 0 ? 'REMOVED' : 'ACTIVE' }, new Date(start + i * 60_000)));
+      }
+      await addApplications(s.ctx.db, jobs[1].id, 3);
+      const links = (html: string) => [...html.matchAll(/href="(\/hr\/jobs(?:\/list)?(?:\?page=\d+)?)" rel="(prev|next)"/g)].map((m) => `${m[2]} ${m[1]}`);
+      for (const path of ['/hr/jobs', '/hr/jobs/list']) {
+        const first = await (await page(path)).text();
+        expect(first, path).to.include(`${total} job posts`).and.include('Page 1 of 2');
+        expect(first).to.include(`Paged job ${total - 1}<`).and.not.include('Paged job 2<');
+        expect((first.match(/<tr>/g) ?? []).length).to.equal(HR_JOBS_PAGE_SIZE + 1); // + the header row
+        expect(links(first)).to.deep.equal([`next ${path}?page=2`]);
+        const second = await (await page(`${path}?page=2`)).text();
+        expect(second).to.include('Page 2 of 2').and.include('Paged job 0<').and.include('Paged job 2<').and.not.include(`Paged job ${total - 1}<`);
+        expect(links(second)).to.deep.equal([`prev ${path}`]);
+        expect((await page(`${path}?page=3`)).status).to.equal(404);
+        expect(await (await page(`${path}?page=abc`)).text()).to.include('Page 1 of 2');
+      }
+      const list2 = await (await page('/hr/jobs/list?page=2')).text();
+      expect(list2).to.match(/Paged job 1<\/td>[\s\S]*?<td class="num">3<\/td>/);
+      // Removed jobs stay listed on Manage Jobs (to be restored through Edit), without Remove.
+      const manage2 = await (await page('/hr/jobs?page=2')).text();
+      expect(manage2).to.match(/Paged job 0<\/td>[\s\S]*?Removed[\s\S]*?Edit/);
+      expect(manage2).not.to.include(`data-remove-job="${jobs[0].id}"`);
+      await s.ctx.db('applications').del();
+      await s.ctx.db('jobs').where('public_id', 'like', 'paged-%').del();
     });
 
     it('escapes hostile titles everywhere they are shown', async () => {
