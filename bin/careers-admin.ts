@@ -2,6 +2,7 @@
 /** careers-admin: the admin CLI (commander). One file per command group in src/cli/. */
 import { Command, CommanderError } from 'commander';
 import { CliError } from '../src/cli/context.js';
+import { registerFiles } from '../src/cli/files.js';
 import { registerJobs } from '../src/cli/jobs.js';
 import { registerMigrate } from '../src/cli/migrate.js';
 import { registerUsers } from '../src/cli/users.js';
@@ -16,6 +17,7 @@ program
 registerMigrate(program);
 registerJobs(program);
 registerUsers(program);
+registerFiles(program);
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

@@ -6,6 +6,8 @@ import { createApp } from './app.js';
 import { closeContext, createContext, type AppContext } from './context.js';
 import { migrateLatest } from './db/knex.js';
 import { countJobs, seedDemoJobs } from './jobs/seed.js';
+import { isSweepable } from './storage/storage.js';
+import { scheduleUploadSweeps } from './storage/sweep.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -46,8 +48,11 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     s.once('error', reject);
   });
   console.log(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
+  // Uploaded files left without a row by a crash: swept now in the background, then daily.
+  const uploadSweeps = isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
   const close = async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await uploadSweeps?.stop();
     await closeContext(ctx);
   };
   return { ctx, server, close };

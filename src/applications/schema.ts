@@ -10,8 +10,8 @@ import {
   MESSAGES,
   emailError,
   firstNameError,
-  isNumeric,
   lastNameError,
+  numberAnswerError,
   normaliseSkills,
   shapeEmail,
   shapeName,
@@ -34,9 +34,6 @@ export const HONEYPOT_FIELD = 'website';
 export const FIELD_ORDER = ['first_name', 'last_name', 'email', 'phone', 'resume', 'professional_experiences', 'education', 'skills', 'answers'] as const;
 const KNOWN_TEXT_FIELDS = new Set<string>([...FIELD_ORDER.filter((f) => f !== 'resume'), HONEYPOT_FIELD]);
 
-/** DECIMAL(20,4) holds 16 integer digits; keep a margin. */
-export const NUMBER_ANSWER_MAX = 999_999_999_999_999;
-
 export const EXTRA_MESSAGES = {
   invalidJson: 'Value must be valid JSON.',
   notList: 'Must be a list.',
@@ -46,8 +43,8 @@ export const EXTRA_MESSAGES = {
   tooManyItems: (n: number) => `Ensure this list has no more than ${n} items.`,
   tooLong: (n: number) => `Ensure this field has no more than ${n} characters.`,
   answerTooLong: `Ensure this answer has no more than ${LIMITS.answerText} characters.`,
-  notANumber: 'Enter a number.',
-  numberRange: `Enter a number between -${NUMBER_ANSWER_MAX} and ${NUMBER_ANSWER_MAX}.`,
+  notANumber: MESSAGES.numberInvalid,
+  numberRange: MESSAGES.numberRange,
   notAChoice: (v: string) => `Select a valid choice. ${JSON.stringify(v.slice(0, 40))} is not one of the available choices.`,
   notChoices: 'Must be a list of options.',
   badQuestionId: 'Each answer needs a question_id (a whole number).',
@@ -68,7 +65,17 @@ export interface ApplicationInput {
   answers: AnswerRow[];
 }
 
-/** Control characters other than tab and line breaks never belong in a form value. */
+/**
+ * Removes control characters other than tab and line breaks. Used ONLY where removing them is the
+ * spec's own shaping or harmless:
+ * - free text (experience and education texts, skills, text answers): no rule of the spec applies
+ *   to their characters, the text is shown to HR and written to Excel exports (whose XML cannot
+ *   hold NUL and most C0 controls), and a stray NUL pasted from a PDF is noise, not meaning;
+ * - the phone, which "keeps only digits" (spec 01 section 5).
+ * Never for names, email or dates: the rules must see what was sent, so `As\0ha` fails the name
+ * pattern instead of being stored as "Asha", and an email with a NUL is refused rather than
+ * stored as a different address.
+ */
 export function cleanText(v: string): string {
   return v.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
 }
@@ -107,7 +114,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The text properties of one list entry, type- and length-checked, with control characters removed. */
+/** Date properties of entries: checked by their pattern as sent, never cleaned. */
+const DATE_KEYS = new Set(['start', 'end']);
+
+/** The text properties of one list entry, type- and length-checked, with control characters removed from free text. */
 function entryStrings<K extends string>(bag: FieldErrorBag, prefix: string, raw: unknown, limits: Record<K, number>): Record<K, string> {
   const out = {} as Record<K, string>;
   if (!isObject(raw)) bag.add(prefix, EXTRA_MESSAGES.notObject);
@@ -115,7 +125,7 @@ function entryStrings<K extends string>(bag: FieldErrorBag, prefix: string, raw:
   for (const key of Object.keys(limits) as K[]) {
     const v = obj[key];
     if (v === undefined || v === null) out[key] = '';
-    else if (typeof v === 'string' || typeof v === 'number') out[key] = cleanText(String(v)).trim();
+    else if (typeof v === 'string' || typeof v === 'number') out[key] = (DATE_KEYS.has(key) ? String(v) : cleanText(String(v))).trim();
     else {
       bag.add(`${prefix}.${key}`, EXTRA_MESSAGES.notText);
       out[key] = '';
@@ -185,11 +195,15 @@ function answerRow(bag: FieldErrorBag, q: JobQuestion, raw: unknown): AnswerRow 
     }
     case 'number': {
       const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
-      if (s === null || (s !== '' && !isNumeric(s))) return bad(EXTRA_MESSAGES.notANumber);
+      if (s === null) return bad(EXTRA_MESSAGES.notANumber);
       if (s === '') return null;
-      const n = Number(s);
-      if (!Number.isFinite(n) || Math.abs(n) > NUMBER_ANSWER_MAX) return bad(EXTRA_MESSAGES.numberRange);
-      return { ...base, answer: JSON.stringify(n), answer_key: String(n), answer_number: n };
+      const message = numberAnswerError(s);
+      if (message) return bad(message);
+      const n = Number(s) || 0; // -0 is stored as 0
+      // answer_number is DECIMAL(20,4): MySQL rounds to 4 decimals, SQLite would keep the double;
+      // rounded here, both databases hold (and analytics count) the same value.
+      const atScale = Number(n.toFixed(4)) || 0;
+      return { ...base, answer: JSON.stringify(n), answer_key: String(n), answer_number: atScale };
     }
     case 'single_choice': {
       if (typeof raw !== 'string') return bad(EXTRA_MESSAGES.notText);
@@ -272,7 +286,8 @@ export function parseApplicationFields(
   now: Date,
   bag = new FieldErrorBag(),
 ): { input: ApplicationInput; bag: FieldErrorBag } {
-  const text = (name: string) => cleanText(fields.get(name) ?? '');
+  // As sent: the basic fields get only the spec's shaping (section 5), so control characters reach the rules.
+  const text = (name: string) => fields.get(name) ?? '';
   for (const name of repeated) if (KNOWN_TEXT_FIELDS.has(name)) bag.add(name, EXTRA_MESSAGES.repeated);
 
   const firstName = shapeName(text('first_name'));
@@ -282,7 +297,8 @@ export function parseApplicationFields(
   add('first_name', firstNameError(firstName));
   add('last_name', lastNameError(lastName.trim() ? lastName : ''));
   add('email', emailError(email));
-  const phone = parsePhone(text('phone'));
+  // "Phone keeps only digits": stray control characters go with the separators.
+  const phone = parsePhone(cleanText(text('phone')));
   if ('error' in phone) bag.add('phone', phone.error);
 
   const input: ApplicationInput = {

@@ -5,6 +5,9 @@
  */
 import type { AnswerType } from './enums.js';
 
+/** Largest magnitude of a number answer: `application_answers.answer_number` is DECIMAL(20,4) (16 integer digits), with a margin. */
+export const NUMBER_ANSWER_MAX = 999_999_999_999_999;
+
 export const MESSAGES = {
   firstNameRequired: "First name can't be empty",
   namePattern: 'Please use only letters, spaces, apostrophes, and hyphens.',
@@ -18,6 +21,10 @@ export const MESSAGES = {
   basicStep: 'Please fix the highlighted fields.',
   required: 'Required',
   endBeforeStart: 'End date cannot be before start date',
+  /** A start or end that is there but is no month of a year from 1970 to this year + 5 (API clients only: the pickers cannot produce one). */
+  dateInvalid: 'Choose a valid month and year.',
+  numberInvalid: 'Enter a number.',
+  numberRange: `Enter a number between -${NUMBER_ANSWER_MAX} and ${NUMBER_ANSWER_MAX}.`,
   experienceStep: 'Please complete required fields in experience.',
   educationStep: 'Please complete required fields in education.',
   questionsStep: 'Please answer all required questions.',
@@ -137,6 +144,23 @@ export function isEndBeforeStart(start: string, end: string): boolean {
   return !!start && !!end && end < start;
 }
 
+/** The month + year pickers hold a half-chosen date as "YYYY-" or "-MM": the other half is still missing. */
+export function isHalfChosen(v: string): boolean {
+  return /^(\d{4}-|-\d{2})$/.test(v);
+}
+
+/**
+ * The message for one date of an entry, or null when it is fine: missing (or half chosen) is
+ * 'Required' for the start and fine for the optional end; present but not a month of a year from
+ * 1970 to this year + 5 (bad format, month outside 01-12, year out of range) is 'Choose a valid
+ * month and year.' The order of start and end is checked only when both are valid.
+ */
+export function yearMonthError(v: string, required: boolean, now = new Date()): string | null {
+  if (!v) return required ? MESSAGES.required : null;
+  if (isHalfChosen(v)) return MESSAGES.required;
+  return parseYearMonth(v, now) ? null : MESSAGES.dateInvalid;
+}
+
 // ---- Application state and step validation ----
 
 export interface ExperienceEntry {
@@ -187,10 +211,11 @@ export function validateBasic(b: BasicInfo, resume: { name: string; size: number
 }
 
 function dateErrors(e: { start: string; end: string }, errors: EntryErrors, now: Date): void {
-  if (!e.start) errors.start = MESSAGES.required;
-  else if (!parseYearMonth(e.start, now)) errors.start = MESSAGES.required;
-  if (e.end && !parseYearMonth(e.end, now)) errors.end = MESSAGES.endBeforeStart;
-  else if (isEndBeforeStart(e.start, e.end)) errors.end = MESSAGES.endBeforeStart;
+  const start = yearMonthError(e.start, true, now);
+  const end = yearMonthError(e.end, false, now);
+  if (start) errors.start = start;
+  if (end) errors.end = end;
+  else if (!start && isEndBeforeStart(e.start, e.end)) errors.end = MESSAGES.endBeforeStart;
 }
 
 /** Per-entry errors, index-aligned with the entries; an empty object means the entry is fine. */
@@ -220,8 +245,23 @@ export function isEmptyAnswer(v: AnswerValue | undefined | null): boolean {
   return String(v).trim() === '';
 }
 
+/**
+ * HTML's "valid floating-point number" (what `<input type=number>` accepts and sends): an optional
+ * minus, digits with an optional fraction or a fraction alone (`.5`), an optional exponent
+ * (`1e3`, `2.5E-2`). No plus sign, no trailing dot, no Infinity/NaN/hex/separators.
+ */
+const FLOAT_PATTERN = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** Surrounding white space is ignored (the API trims); white space alone is no number. */
 export function isNumeric(v: string): boolean {
-  return /^\s*-?\d+(\.\d+)?\s*$/.test(v);
+  return FLOAT_PATTERN.test(v.trim());
+}
+
+/** A number answer's message: not a number, or a number whose magnitude the database cannot hold. */
+export function numberAnswerError(v: string): string | null {
+  if (!isNumeric(v)) return MESSAGES.numberInvalid;
+  const n = Number(v.trim());
+  return Number.isFinite(n) && Math.abs(n) <= NUMBER_ANSWER_MAX ? null : MESSAGES.numberRange;
 }
 
 /** question id -> message, for required questions left empty (message 'Required'). */
@@ -230,7 +270,10 @@ export function validateAnswers(questions: QuestionRule[], answers: Record<numbe
   for (const q of questions) {
     const v = answers[q.id];
     if (q.required && isEmptyAnswer(v)) errors[q.id] = MESSAGES.required;
-    else if (!isEmptyAnswer(v) && q.answer_type === 'number' && !isNumeric(String(v))) errors[q.id] = 'Enter a number.';
+    else if (!isEmptyAnswer(v) && q.answer_type === 'number') {
+      const message = numberAnswerError(String(v));
+      if (message) errors[q.id] = message;
+    }
   }
   return errors;
 }

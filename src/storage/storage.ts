@@ -2,6 +2,11 @@
  * One storage interface for every uploaded file (resumes, form uploads). The default keeps files
  * on local disk under DATA_DIR/uploads, outside any public folder; keys are random, never names
  * a user chose, so a hostile file name can never become a path.
+ *
+ * Crash safety (DESIGN.md section 4): `write` resolves only once the file's bytes AND its
+ * directory entry are on disk (fsync), and callers commit the database row after that, so a
+ * committed row never points at a file a power cut could lose. A crash between the write and the
+ * commit leaves a file without a row; the orphan sweep (sweep.ts) removes those later.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,17 +17,75 @@ import type { Readable } from 'node:stream';
 export interface FileStorage {
   /** A fresh random key (two-level fan-out so no folder grows huge). */
   newKey(): string;
-  /** Writes the stream under key; on failure nothing is left behind. */
+  /**
+   * Writes the stream under key and makes it durable (fsync) before resolving; on failure
+   * nothing is left behind (no partial file, no empty fan-out folder).
+   */
   write(key: string, source: Readable): Promise<void>;
   read(key: string): Readable;
   exists(key: string): Promise<boolean>;
-  /** Deletes; a missing file is not an error. */
+  /** Deletes; a missing file is not an error. An emptied fan-out folder goes too. */
   remove(key: string): Promise<void>;
 }
 
-const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{32}$/;
+/** One stored file as the orphan sweep sees it. */
+export interface StoredObject {
+  key: string;
+  /** Last modification, ms since the epoch (a file still being written keeps moving it). */
+  mtimeMs: number;
+}
 
-export class LocalDiskStorage implements FileStorage {
+/** A storage whose files can be listed, so files without a database row can be found and removed. */
+export interface SweepableStorage extends FileStorage {
+  /** Every stored file with a valid key, folder by folder; anything else in the folders is ignored. */
+  list(): AsyncIterable<StoredObject>;
+  /** remove(), telling whether the file's fan-out folder went with it (it was the last file). */
+  discard(key: string): Promise<{ folderRemoved: boolean }>;
+  /** Removes empty fan-out folders; returns how many went. */
+  pruneEmptyFolders(): Promise<number>;
+}
+
+export function isSweepable(storage: FileStorage): storage is SweepableStorage {
+  const s = storage as Partial<SweepableStorage>;
+  return typeof s.list === 'function' && typeof s.discard === 'function' && typeof s.pruneEmptyFolders === 'function';
+}
+
+export const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{32}$/;
+const FOLDER_PATTERN = /^[a-f0-9]{2}$/;
+const FILE_PATTERN = /^[a-f0-9]{32}$/;
+
+/** Errors that mean "the folder is not empty (any more) or already gone": another request won a race. */
+function isFolderRace(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'ENOENT';
+}
+
+/** fsync of a directory, so a new or removed entry in it survives a power cut. Not every platform can. */
+async function syncDir(dir: string): Promise<void> {
+  let handle: fs.promises.FileHandle | null = null;
+  try {
+    handle = await fs.promises.open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // Windows cannot open a directory; some file systems refuse fsync on one.
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw err;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** fsync of a written file by its path (fsync works on any descriptor of the file). */
+async function syncFile(file: string): Promise<void> {
+  const handle = await fs.promises.open(file, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+export class LocalDiskStorage implements SweepableStorage {
   constructor(public readonly root: string) {
     fs.mkdirSync(root, { recursive: true });
   }
@@ -37,14 +100,49 @@ export class LocalDiskStorage implements FileStorage {
     return path.join(this.root, key);
   }
 
+  /**
+   * Creates the file, empty, exclusively (a key is never written twice). The fan-out folder may
+   * vanish between mkdir and open (another request removed it as empty), so ENOENT means: make it
+   * again and retry. Once the file exists the folder is not empty, so it stays.
+   * Returns whether the fan-out folder was new.
+   */
+  private async createEmpty(file: string): Promise<boolean> {
+    let newFolder = false;
+    for (let attempt = 1; ; attempt++) {
+      newFolder = (await fs.promises.mkdir(path.dirname(file), { recursive: true })) !== undefined || newFolder;
+      try {
+        await (await fs.promises.open(file, 'wx', 0o600)).close();
+        return newFolder;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 5) throw err;
+      }
+    }
+  }
+
   async write(key: string, source: Readable): Promise<void> {
     const file = this.pathOf(key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const dir = path.dirname(file);
+    let newFolder: boolean;
     try {
-      await pipeline(source, fs.createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      newFolder = await this.createEmpty(file);
     } catch (err) {
-      await this.remove(key);
+      // As pipeline would have done: the source is not read any further.
+      source.destroy();
+      await this.removeFolderIfEmpty(dir);
       throw err;
+    }
+    let ok = false;
+    try {
+      // A plain write stream: a refused upload (too large, wrong type) is cut off without waiting
+      // for the disk; only a complete file is synced.
+      await pipeline(source, fs.createWriteStream(file, { flags: 'r+' }));
+      await syncFile(file);
+      // The new directory entry (and a new fan-out folder's entry in root) must be durable too.
+      await syncDir(dir);
+      if (newFolder) await syncDir(this.root);
+      ok = true;
+    } finally {
+      if (!ok) await this.remove(key);
     }
   }
 
@@ -62,6 +160,68 @@ export class LocalDiskStorage implements FileStorage {
   }
 
   async remove(key: string): Promise<void> {
-    await fs.promises.rm(this.pathOf(key), { force: true });
+    await this.discard(key);
+  }
+
+  async discard(key: string): Promise<{ folderRemoved: boolean }> {
+    const file = this.pathOf(key);
+    await fs.promises.rm(file, { force: true });
+    return { folderRemoved: await this.removeFolderIfEmpty(path.dirname(file)) };
+  }
+
+  /** rmdir only succeeds on an empty folder; a folder another request just filled again is left alone. */
+  private async removeFolderIfEmpty(dir: string): Promise<boolean> {
+    try {
+      await fs.promises.rmdir(dir);
+      return true;
+    } catch (err) {
+      if (isFolderRace(err)) return false;
+      throw err;
+    }
+  }
+
+  async *list(): AsyncIterable<StoredObject> {
+    let folders: fs.Dirent[];
+    try {
+      folders = await fs.promises.readdir(this.root, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw err;
+    }
+    for (const folder of folders) {
+      if (!folder.isDirectory() || !FOLDER_PATTERN.test(folder.name)) continue;
+      let entries: fs.Dirent[];
+      try {
+        entries = await fs.promises.readdir(path.join(this.root, folder.name), { withFileTypes: true });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // removed meanwhile
+        throw err;
+      }
+      for (const entry of entries) {
+        // A key's folder is its first two characters; anything else here was not written by us.
+        if (!entry.isFile() || !FILE_PATTERN.test(entry.name) || !entry.name.startsWith(folder.name)) continue;
+        try {
+          const st = await fs.promises.lstat(path.join(this.root, folder.name, entry.name));
+          yield { key: `${folder.name}/${entry.name}`, mtimeMs: st.mtimeMs };
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
+      }
+    }
+  }
+
+  async pruneEmptyFolders(): Promise<number> {
+    let folders: fs.Dirent[];
+    try {
+      folders = await fs.promises.readdir(this.root, { withFileTypes: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+      throw err;
+    }
+    let removed = 0;
+    for (const folder of folders) {
+      if (folder.isDirectory() && FOLDER_PATTERN.test(folder.name) && (await this.removeFolderIfEmpty(path.join(this.root, folder.name)))) removed++;
+    }
+    return removed;
   }
 }

@@ -184,6 +184,8 @@ for (const kind of databaseKinds()) {
       async function expectEmpty() {
         await eventually(async () => {
           expect(listFiles(root)).to.deep.equal([]);
+          // Not even an empty fan-out folder.
+          expect(fs.readdirSync(root)).to.deep.equal([]);
           expect(await tableCounts(s.ctx.db)).to.deep.equal(EMPTY);
         });
       }
@@ -292,6 +294,7 @@ for (const kind of databaseKinds()) {
         expect(await res.json()).to.deep.equal({ detail: 'A server error occurred.' });
         expect(await counts()).to.deep.equal({ applications: 0, stored_files: 0, application_experiences: 0, application_education: 0, application_skills: 0, application_answers: 0 });
         expect(listFiles(root)).to.deep.equal([]);
+        expect(fs.readdirSync(root)).to.deep.equal([]);
       });
 
       it('the outbox insert fails last: nothing of the application remains', async () => {
@@ -299,6 +302,7 @@ for (const kind of databaseKinds()) {
         expect(res.status).to.equal(500);
         expect(await counts()).to.deep.equal({ applications: 0, stored_files: 0, application_experiences: 0, application_education: 0, application_skills: 0, application_answers: 0 });
         expect(listFiles(root)).to.deep.equal([]);
+        expect(fs.readdirSync(root)).to.deep.equal([]);
       });
     });
 
@@ -321,6 +325,7 @@ for (const kind of databaseKinds()) {
         expect(await res.json()).to.deep.equal({ detail: 'A server error occurred.' });
         await eventually(async () => {
           expect(listFiles(dir)).to.deep.equal([]);
+          expect(fs.readdirSync(dir)).to.deep.equal([]);
           expect(await tableCounts(s.ctx.db)).to.deep.equal(EMPTY);
         });
         // A small file passes the same disk.

@@ -201,6 +201,38 @@ for (const kind of databaseKinds()) {
       expect([num.answer, num.answer_key, Number(num.answer_number)]).to.deep.equal(['-3', '-3', -3]);
     });
 
+    it('accepts number answers in every form <input type=number> sends, and stores answer_number at the column\'s scale', async () => {
+      const cases: [string | number, string, number][] = [
+        ['.5', '0.5', 0.5],
+        ['-.5', '-0.5', -0.5],
+        ['1e3', '1000', 1000],
+        ['2.5E-1', '0.25', 0.25],
+        ['007', '7', 7],
+        ['  12  ', '12', 12],
+        ['-0', '0', 0],
+        ['999999999999999', '999999999999999', 999999999999999],
+        // More decimals than DECIMAL(20,4) holds: the answer keeps them, answer_number is rounded on both databases.
+        ['123.456789', '123.456789', 123.4568],
+        ['1e-7', '1e-7', 0],
+        [2.5, '2.5', 2.5],
+      ];
+      for (const [i, [sent, answer, stored]] of cases.entries()) {
+        const email = `number-${i}@example.com`;
+        const res = await apply('full-1', fullFields({ email, answers: JSON.stringify(fullAnswers().map((a) => (a.question_id === q.num ? { ...a, answer: sent } : a))) }));
+        expect(res.status, `${JSON.stringify(sent)}: ${JSON.stringify(res.body)}`).to.equal(201);
+        const app = await s.ctx.db('applications').where({ email }).first();
+        const row = await s.ctx.db('application_answers').where({ application_id: app.id, question_id: q.num }).first();
+        expect([row.answer, row.answer_key, Number(row.answer_number)], JSON.stringify(sent)).to.deep.equal([answer, answer, stored]);
+      }
+    });
+
+    it('keeps shaping the phone to its digits: control characters go with the separators', async () => {
+      const res = await apply('plain-1', validFields({ email: 'phone-nul@example.com', phone: '+91 98765\u000043210\u0007' }));
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      const app = await s.ctx.db('applications').where({ email: 'phone-nul@example.com' }).first();
+      expect(app.phone).to.equal('+919876543210');
+    });
+
     describe('validation messages (nothing stored)', () => {
       const basic: [string, Record<string, FormValue | undefined>, Record<string, unknown>][] = [
         ['missing first name', { first_name: undefined }, { first_name: [MESSAGES.firstNameRequired] }],
@@ -209,6 +241,15 @@ for (const kind of databaseKinds()) {
         ['HTML in the first name (brackets stripped, then checked)', { first_name: '<script>alert(1)</script>' }, { first_name: [MESSAGES.namePattern] }],
         ['SQL in the first name', { first_name: "x' OR '1'='1" }, { first_name: [MESSAGES.namePattern] }],
         ['bad last name', { last_name: 'Rao; DROP TABLE applications' }, { last_name: [MESSAGES.namePattern] }],
+        // Control characters reach the rules as sent: never removed to make a different, valid value.
+        ['a NUL byte in the first name', { first_name: 'As\u0000ha' }, { first_name: [MESSAGES.namePattern] }],
+        ['a first name that is only a NUL byte', { first_name: '\u0000' }, { first_name: [MESSAGES.namePattern] }],
+        ['a bell character in the last name', { last_name: 'Ra\u0007o' }, { last_name: [MESSAGES.namePattern] }],
+        ['an escape sequence in the first name', { first_name: 'Asha\u001b[31m' }, { first_name: [MESSAGES.namePattern] }],
+        ['a DEL character in the last name', { last_name: 'Rao\u007f' }, { last_name: [MESSAGES.namePattern] }],
+        ['a NUL byte in the email', { email: 'asha\u0000@example.com' }, { email: [MESSAGES.emailInvalid] }],
+        ['a NUL byte at the end of the email', { email: 'asha@example.com\u0000' }, { email: [MESSAGES.emailInvalid] }],
+        ['a control character in the email domain', { email: 'asha@exam\u0001ple.com' }, { email: [MESSAGES.emailInvalid] }],
         ['missing email', { email: undefined }, { email: [MESSAGES.emailRequired] }],
         ['blank email', { email: '  ' }, { email: [MESSAGES.emailRequired] }],
         ['email without @', { email: 'asha.example.com' }, { email: [MESSAGES.emailInvalid] }],
@@ -261,8 +302,42 @@ for (const kind of databaseKinds()) {
           professional_experiences: [MESSAGES.experienceStep],
         }],
         ['experience start outside the year range', { professional_experiences: exp({ start: '1969-12' }) }, {
-          'professional_experiences.0.start': ['Required'],
+          'professional_experiences.0.start': [MESSAGES.dateInvalid],
           professional_experiences: [MESSAGES.experienceStep],
+        }],
+        // A present but invalid date gets its own message, never the order message (NOW is March 2026: years up to 2031).
+        ['experience end after the last year offered', { professional_experiences: exp({ start: '2020-01', end: '2099-01' }) }, {
+          'professional_experiences.0.end': [MESSAGES.dateInvalid],
+          professional_experiences: [MESSAGES.experienceStep],
+        }],
+        ['experience end with a one-digit month', { professional_experiences: exp({ start: '2020-01', end: '2020-1' }) }, {
+          'professional_experiences.0.end': [MESSAGES.dateInvalid],
+          professional_experiences: [MESSAGES.experienceStep],
+        }],
+        ['experience end with month 13', { professional_experiences: exp({ start: '2020-01', end: '2020-13' }) }, {
+          'professional_experiences.0.end': [MESSAGES.dateInvalid],
+          professional_experiences: [MESSAGES.experienceStep],
+        }],
+        ['experience end in another format', { professional_experiences: exp({ start: '2020-01', end: '03/2021' }) }, {
+          'professional_experiences.0.end': [MESSAGES.dateInvalid],
+          professional_experiences: [MESSAGES.experienceStep],
+        }],
+        ['experience end with a NUL byte (not cleaned into a valid date)', { professional_experiences: exp({ start: '2020-01', end: '202\u0000-01' }) }, {
+          'professional_experiences.0.end': [MESSAGES.dateInvalid],
+          professional_experiences: [MESSAGES.experienceStep],
+        }],
+        ['experience end half chosen (year only), as the wizard says it', { professional_experiences: exp({ start: '2020-01', end: '2021-' }) }, {
+          'professional_experiences.0.end': [MESSAGES.required],
+          professional_experiences: [MESSAGES.experienceStep],
+        }],
+        ['experience with both dates invalid: one message each, no order message', { professional_experiences: exp({ start: '2020-00', end: '1900-01' }) }, {
+          'professional_experiences.0.start': [MESSAGES.dateInvalid],
+          'professional_experiences.0.end': [MESSAGES.dateInvalid],
+          professional_experiences: [MESSAGES.experienceStep],
+        }],
+        ['education end in the wrong format', { education: JSON.stringify([{ school: 'S', degree: 'D', field: '', start: '2015-07', end: '2019/05' }]) }, {
+          'education.0.end': [MESSAGES.dateInvalid],
+          education: [MESSAGES.educationStep],
         }],
         ['experience with a non-text company', { professional_experiences: exp({ company: { a: 1 } }) }, {
           'professional_experiences.0.company': ['Must be text.', 'Required'],
@@ -330,8 +405,19 @@ for (const kind of databaseKinds()) {
       const answersWith = (id: () => number, answer: unknown) => () => JSON.stringify(fullAnswers().map((a) => (a.question_id === id() ? { ...a, answer } : a)));
       const answerCases: [string, () => number, unknown, string][] = [
         ['a number answer that is not numeric', () => q.num, 'seven', 'Enter a number.'],
-        ['a number answer in exponent form', () => q.num, '1e3', 'Enter a number.'],
         ['a number answer too large to store', () => q.num, '1' + '0'.repeat(20), 'Enter a number between -999999999999999 and 999999999999999.'],
+        // DECIMAL(20,4) cannot hold it: MySQL (strict) refuses the insert, SQLite would keep a double.
+        ['a number answer of 1e30', () => q.num, '1e30', MESSAGES.numberRange],
+        ['a number answer of 1e30 sent as a JSON number', () => q.num, 1e30, MESSAGES.numberRange],
+        ['a number answer of -1E+16', () => q.num, '-1E+16', MESSAGES.numberRange],
+        ['a number answer that overflows to Infinity', () => q.num, '1e400', MESSAGES.numberRange],
+        ['a number answer of Infinity', () => q.num, 'Infinity', MESSAGES.numberInvalid],
+        ['a number answer of NaN', () => q.num, 'NaN', MESSAGES.numberInvalid],
+        ['a number answer in hex', () => q.num, '0x10', MESSAGES.numberInvalid],
+        ['a number answer with a trailing dot', () => q.num, '5.', MESSAGES.numberInvalid],
+        ['a number answer with a plus sign', () => q.num, '+5', MESSAGES.numberInvalid],
+        ['a number answer with a thousands separator', () => q.num, '1,000', MESSAGES.numberInvalid],
+        ['a number answer with a NUL byte', () => q.num, '4\u00002', MESSAGES.numberInvalid],
         ['a single choice that is not an option', () => q.single, 'Maybe', 'Select a valid choice. "Maybe" is not one of the available choices.'],
         ['a single choice sent as a list', () => q.single, ['Yes'], 'Must be text.'],
         ['a checkbox answer that is not a list', () => q.multi, 'Remote', 'Must be a list of options.'],
@@ -461,6 +547,25 @@ for (const kind of databaseKinds()) {
         expect(await db('applications').count({ n: '*' }).first()).to.be.ok; // the table is still there
       });
 
+      it('free text (experience, education, skills, text answers): control characters other than tab and line breaks are removed, the text kept', async () => {
+        const res = await apply('full-1', fullFields({
+          email: 'free-text-controls@example.com',
+          professional_experiences: JSON.stringify([{ company: 'Ini\u0000tech', role: 'Engi\u0008neer', start: '2020-01', end: '', notice_period: '', salary: '20\u001b LPA', description: 'Line\u0000 one\n\tLine two\r\n' }]),
+          education: JSON.stringify([{ school: 'IIT\u007f Bombay', degree: 'B.Tech', field: '', start: '2015-07', end: '2019-05' }]),
+          skills: JSON.stringify(['Type\u0000Script']),
+          answers: JSON.stringify(fullAnswers().map((a) => (a.question_id === q.long ? { ...a, answer: 'Pasted\u0000 from\u000c a PDF\nsecond line' } : a))),
+        }));
+        expect(res.status, JSON.stringify(res.body)).to.equal(201);
+        const db = s.ctx.db;
+        const app = await db('applications').where({ email: 'free-text-controls@example.com' }).first();
+        const exp = await db('application_experiences').where({ application_id: app.id }).first();
+        expect([exp.company, exp.role, exp.salary, exp.description]).to.deep.equal(['Initech', 'Engineer', '20 LPA', 'Line one\n\tLine two']);
+        expect((await db('application_education').where({ application_id: app.id }).first()).school).to.equal('IIT Bombay');
+        expect((await db('application_skills').where({ application_id: app.id }).first()).name).to.equal('TypeScript');
+        const long = await db('application_answers').where({ application_id: app.id, question_id: q.long }).first();
+        expect(JSON.parse(long.answer)).to.equal('Pasted from a PDF\nsecond line');
+      });
+
       const names: [string, string, string][] = [
         ['path traversal', '../../../etc/passwd.pdf', 'passwd.pdf'],
         ['Windows path', '..\\..\\Windows\\system32\\cv.pdf', 'cv.pdf'],
@@ -547,11 +652,18 @@ for (const kind of databaseKinds()) {
       });
     });
 
-    it('after all of the above, every file on disk belongs to exactly one stored_files row and vice versa', async () => {
-      const rows = await s.ctx.db('stored_files').select('storage_key');
-      expect(rows.map((r: any) => r.storage_key).sort()).to.deep.equal(listFiles(root));
-      const apps = await s.ctx.db('applications').whereNull('resume_file_id');
-      expect(apps).to.have.length(0);
+    // Mocha runs a suite's own tests before its nested suites: this check sits in the last nested
+    // suite so that it really runs after every test above.
+    describe('finally', () => {
+      it('after all of the above, every file on disk belongs to exactly one stored_files row and vice versa', async () => {
+        const rows = await s.ctx.db('stored_files').select('storage_key');
+        expect(rows.map((r: any) => r.storage_key).sort()).to.deep.equal(listFiles(root));
+        // The many refused uploads left no empty fan-out folder behind either.
+        const folders = fs.readdirSync(root).sort();
+        expect(folders).to.deep.equal([...new Set(listFiles(root).map((k) => k.slice(0, 2)))].sort());
+        const apps = await s.ctx.db('applications').whereNull('resume_file_id');
+        expect(apps).to.have.length(0);
+      });
     });
   });
 }

@@ -6,11 +6,15 @@ import {
   addSkill,
   emailError,
   firstNameError,
+  NUMBER_ANSWER_MAX,
   isEmptyAnswer,
   isEndBeforeStart,
+  isHalfChosen,
+  isNumeric,
   joinPhone,
   lastNameError,
   normaliseSkills,
+  numberAnswerError,
   parseYearMonth,
   phoneError,
   resumeError,
@@ -22,6 +26,7 @@ import {
   validateBasic,
   validateEducation,
   validateExperiences,
+  yearMonthError,
   yearOptions,
   type ExperienceEntry,
 } from '../../src/shared/application-rules.js';
@@ -62,6 +67,18 @@ describe('application rules: basic step', () => {
     expect(firstNameError('José')).to.equal(null);
     expect(firstNameError('R2D2')).to.equal('Please use only letters, spaces, apostrophes, and hyphens.');
     expect(firstNameError('a'.repeat(61))).to.equal(MESSAGES.namePattern);
+  });
+
+  it('names and email with control characters fail their rules (nothing is removed before the rules run)', () => {
+    for (const bad of ['As\u0000ha', '\u0000', 'Asha\u0007', 'Asha\u001b', 'Asha\u007f', 'As\tha', 'Asha\n', '\u0000Asha']) {
+      expect(firstNameError(shapeName(bad)), JSON.stringify(bad)).to.equal(MESSAGES.namePattern);
+      expect(lastNameError(shapeName(bad)), JSON.stringify(bad)).to.equal(MESSAGES.namePattern);
+    }
+    for (const bad of ['asha\u0000@example.com', 'asha@example.com\u0000', '\u0000asha@example.com', 'asha@exa\u0001mple.com', 'as\u007fha@example.com']) {
+      expect(emailError(shapeEmail(bad)), JSON.stringify(bad)).to.equal(MESSAGES.emailInvalid);
+    }
+    // Trimming is the spec's shaping: surrounding white space (also a line break) is not a control character problem.
+    expect(emailError(shapeEmail(' asha@example.com\n'))).to.equal(null);
   });
 
   it('last name is optional with the same pattern', () => {
@@ -143,6 +160,33 @@ describe('application rules: experience and education', () => {
     expect(validateExperiences([exp({ start: '2022-01', end: '2021-12' })], now)).to.deep.equal([{ end: 'End date cannot be before start date' }]);
   });
 
+  it('a present but invalid date gets "Choose a valid month and year.", never the order message', () => {
+    expect(MESSAGES.dateInvalid).to.equal('Choose a valid month and year.');
+    // now: June 2025, so years 1970..2030.
+    for (const bad of ['2099-01', '2031-01', '1969-12', '2020-1', '2020-13', '2020-00', '20-01', '2020/01', '01-2020', 'abcd-ef', '2020-01-01', ' 2020-01', '202\u0000-01']) {
+      expect(yearMonthError(bad, false, now), JSON.stringify(bad)).to.equal(MESSAGES.dateInvalid);
+      expect(yearMonthError(bad, true, now), JSON.stringify(bad)).to.equal(MESSAGES.dateInvalid);
+      expect(validateExperiences([exp({ start: '2020-01', end: bad })], now), `end ${bad}`).to.deep.equal([{ end: MESSAGES.dateInvalid }]);
+      expect(validateExperiences([exp({ start: bad, end: '' })], now), `start ${bad}`).to.deep.equal([{ start: MESSAGES.dateInvalid }]);
+    }
+    for (const good of ['1970-01', '2030-12', '2025-06']) expect(yearMonthError(good, true, now), good).to.equal(null);
+    // Missing: 'Required' for the start only; a half-chosen picker value asks for its other half.
+    expect(yearMonthError('', true, now)).to.equal(MESSAGES.required);
+    expect(yearMonthError('', false, now)).to.equal(null);
+    for (const half of ['2020-', '-05']) {
+      expect(isHalfChosen(half)).to.equal(true);
+      expect(yearMonthError(half, false, now)).to.equal(MESSAGES.required);
+      expect(yearMonthError(half, true, now)).to.equal(MESSAGES.required);
+    }
+    expect(isHalfChosen('2020-05')).to.equal(false);
+    // Both invalid: one message each. An invalid start is not compared with the end.
+    expect(validateExperiences([exp({ start: '2020-13', end: '2099-01' })], now)).to.deep.equal([{ start: MESSAGES.dateInvalid, end: MESSAGES.dateInvalid }]);
+    expect(validateExperiences([exp({ start: '2099-01', end: '2020-01' })], now)).to.deep.equal([{ start: MESSAGES.dateInvalid }]);
+    // A real order problem keeps its message.
+    expect(validateExperiences([exp({ start: '2022-01', end: '2021-12' })], now)).to.deep.equal([{ end: MESSAGES.endBeforeStart }]);
+    expect(validateEducation([{ school: 'S', degree: 'D', field: '', start: '2015-07', end: '2015-7' }], now)).to.deep.equal([{ end: MESSAGES.dateInvalid }]);
+  });
+
   it('education entries need school, degree and start, same date rule', () => {
     const edu = { school: 'IIT', degree: 'B.Tech', field: '', start: '2015-07', end: '2019-05' };
     expect(validateEducation([edu], now)).to.deep.equal([{}]);
@@ -189,6 +233,32 @@ describe('application rules: skills and answers', () => {
     expect(validateAnswers(questions, { 1: 'hi', 2: ['a'], 3: 'four', 4: 'x' })).to.deep.equal({ 3: 'Enter a number.' });
     expect(isEmptyAnswer([])).to.equal(true);
     expect(isEmptyAnswer(['a'])).to.equal(false);
+  });
+
+  it('numbers: the HTML "valid floating-point number" grammar, as <input type=number> accepts it', () => {
+    for (const ok of ['0', '7', '-3', '4.5', '.5', '-.5', '1e3', '1E3', '2.5e-1', '2.5E+2', '007', '-0', '  12  ']) {
+      expect(isNumeric(ok), JSON.stringify(ok)).to.equal(true);
+      expect(numberAnswerError(ok), JSON.stringify(ok)).to.equal(null);
+    }
+    for (const bad of ['', '   ', 'seven', '5.', '.', '-', '+5', '1e', 'e3', '1e3.5', '1.2.3', '1,000', '1 000', '0x10', '0b1', 'Infinity', '-Infinity', 'NaN', '1_000', '١٢', '4\u00002', '5\u0000']) {
+      expect(isNumeric(bad), JSON.stringify(bad)).to.equal(false);
+      if (bad.trim()) expect(numberAnswerError(bad), JSON.stringify(bad)).to.equal(MESSAGES.numberInvalid);
+    }
+  });
+
+  it('numbers: a magnitude that application_answers.answer_number (DECIMAL(20,4)) cannot hold is refused with a clear message', () => {
+    expect(MESSAGES.numberRange).to.equal('Enter a number between -999999999999999 and 999999999999999.');
+    expect(numberAnswerError(String(NUMBER_ANSWER_MAX))).to.equal(null);
+    expect(numberAnswerError(`-${NUMBER_ANSWER_MAX}`)).to.equal(null);
+    for (const big of ['1e30', '-1e30', '1e15', '1000000000000000', '1e400', '-1e400', '9.99e15']) {
+      expect(numberAnswerError(big), big).to.equal(MESSAGES.numberRange);
+    }
+    // Tiny values are numbers (they round to 0 at the column's scale).
+    expect(numberAnswerError('1e-400')).to.equal(null);
+    const questions = [{ id: 1, required: false, answer_type: 'number' as const, options: [] }];
+    expect(validateAnswers(questions, { 1: '1e30' })).to.deep.equal({ 1: MESSAGES.numberRange });
+    expect(validateAnswers(questions, { 1: '.5' })).to.deep.equal({});
+    expect(validateAnswers(questions, { 1: '0x1' })).to.deep.equal({ 1: MESSAGES.numberInvalid });
   });
 
   it('offers about 80 countries with India (+91) first', () => {
