@@ -123,12 +123,6 @@ function prefixed(name: string, list: EntryErrors[]): Errors {
 }
 
 /**
- * The message for a number answer that is not a number, as the shared rules word it (they keep it
- * inline, so it is read back from them here; the probe is no number under any reading).
- */
-export const NUMBER_MESSAGE: string = validateAnswers([{ id: 0, required: false, answer_type: 'number', options: [] }], { 0: 'not a number' })[0] ?? 'Enter a number.';
-
-/**
  * Errors of one step, keyed like the API's error body. `unparsed` holds the ids of number
  * questions whose input the browser could not read as a number (`validity.badInput`: the input's
  * value is then '', which would pass for unanswered).
@@ -143,7 +137,7 @@ export function validateStep(step: StepKey, form: FormState, resume: ResumeFile 
       return prefixed('education', entryErrors(form.education, validateEducation(form.education, now)));
     case 'questions': {
       const errors = validateAnswers(questions, form.answers as Record<number, AnswerValue>);
-      for (const q of questions) if (q.answer_type === 'number' && unparsed.has(q.id)) errors[q.id] = NUMBER_MESSAGE;
+      for (const q of questions) if (q.answer_type === 'number' && unparsed.has(q.id)) errors[q.id] = MESSAGES.numberInvalid;
       return Object.fromEntries(Object.entries(errors).map(([id, m]) => [`answers.${id}`, m]));
     }
     case 'review':
