@@ -38,6 +38,8 @@ const useMysql = process.argv.includes('--mysql');
 const fromSource = process.argv.includes('--tsx');
 /** --profile DIR: the server writes a V8 CPU profile there when it stops. */
 const profileDir = arg('profile', '');
+/** Node options for the server process only (V8 heap tuning experiments), e.g. '--max-semi-space-size=4'. */
+const serverNodeOptions = arg('server-node-options', '').split(/\s+/).filter(Boolean);
 const mysqlBase = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/';
 const PUBLIC_ID = 'bench-apply';
 
@@ -103,7 +105,7 @@ async function buildServer(): Promise<void> {
 }
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const script = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), ...(fromSource ? ['--import', 'tsx', 'src/server.ts'] : [BUNDLE])];
+  const script = [...serverNodeOptions, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), ...(fromSource ? ['--import', 'tsx', 'src/server.ts'] : [BUNDLE])];
   const child = spawn(process.execPath, script, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
