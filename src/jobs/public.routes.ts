@@ -1,17 +1,17 @@
 /** Public job pages (/careers) and the public job API (/api/jobs/). Read-only. */
-import { Router, type Request } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { NotFound, ValidationError } from '../http/errors.js';
 import { pageResponse, parsePaging, queryString } from '../http/paging.js';
-import { renderPage } from '../render/page.js';
+import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel, isOneOf } from '../shared/enums.js';
 import { hasRichContent, sanitizeRichText } from '../shared/sanitize.js';
 import { htmlToText } from '../shared/format.js';
 import { cachedPublicRead } from './public-cache.js';
 import * as repo from './repo.js';
-import { getPublicJob, toPublicJob } from './service.js';
+import { getPublicJob, toPublicJob, type Availability } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
-import type { PublicJobFilters } from './types.js';
+import type { Job, PublicJobFilters } from './types.js';
 
 const PAGE_SIZE = 30;
 
@@ -46,12 +46,19 @@ function readFilters(req: Request, strict: boolean): PublicJobFilters {
   return f;
 }
 
+const JOB_TYPE_OPTIONS = JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) }));
+const WORK_MODE_OPTIONS = WORK_MODES.map((v) => ({ value: v, label: enumLabel(v) }));
+
 export function publicJobRoutes(ctx: AppContext): Router {
   const router = Router();
   const { db, config } = ctx;
   const cached = <T>(key: string, load: () => Promise<T>) => cachedPublicRead(db, config.publicCacheSeconds, key, load);
+  // Cached as the public views the page and API send (mapped once, not on every request).
   const listJobs = (f: PublicJobFilters, page: number, size: number) =>
-    cached(`list:${JSON.stringify(f)}:${page}:${size}`, () => repo.listPublicJobs(db, f, page, size));
+    cached(`list:${JSON.stringify(f)}:${page}:${size}`, async () => {
+      const { count, jobs } = await repo.listPublicJobs(db, f, page, size);
+      return { count, jobs: jobs.map((j) => toPublicJob(j, false)) };
+    });
   const jobByPublicId = (publicId: string, withQuestions: boolean) =>
     cached(`job:${withQuestions}:${publicId}`, () => getPublicJob(db, publicId, withQuestions));
 
@@ -59,7 +66,7 @@ export function publicJobRoutes(ctx: AppContext): Router {
     const filters = readFilters(req, true);
     const paging = parsePaging(req);
     const { count, jobs } = await listJobs(filters, paging.page, paging.pageSize);
-    res.json(pageResponse(req, config.publicBaseUrl, paging, count, jobs.map((j) => toPublicJob(j, false))));
+    res.json(pageResponse(req, config.publicBaseUrl, paging, count, jobs));
   });
 
   router.get('/api/jobs/:publicId/', async (req, res) => {
@@ -90,7 +97,8 @@ export function publicJobRoutes(ctx: AppContext): Router {
       return `/careers${qs ? `?${qs}` : ''}`;
     };
     const filtered = Object.values(filters).some(Boolean);
-    renderPage(req, res, 'pages/public/careers', {
+    // The page is the same for every visitor with this URL, so its HTML is kept like its data.
+    const html = await cached(`html:list:${pageLink(page)}`, () => renderPageHtml(req, res, 'pages/public/careers', {
       title: `Careers at ${config.company.name}`,
       description: `Open positions at ${config.company.name}. Browse jobs by title, location, job type and work mode, and apply online.`,
       // Only the unfiltered first page is for search engines (the sitemap lists every job);
@@ -99,17 +107,18 @@ export function publicJobRoutes(ctx: AppContext): Router {
       canonicalPath: pageLink(page),
       noindex: filtered || page > 1,
     }, {
-      jobs: jobs.map((j) => toPublicJob(j, false)),
+      jobs,
       count,
       filters,
       locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
-      jobTypes: JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) })),
-      workModes: WORK_MODES.map((v) => ({ value: v, label: enumLabel(v) })),
+      jobTypes: JOB_TYPE_OPTIONS,
+      workModes: WORK_MODE_OPTIONS,
       page,
       pages,
       prevLink: page > 1 ? pageLink(page - 1) : null,
       nextLink: page < pages ? pageLink(page + 1) : null,
-    });
+    }));
+    sendPageHtml(res, html);
   });
 
   router.get('/careers/:publicId', async (req, res) => {
@@ -118,6 +127,11 @@ export function publicJobRoutes(ctx: AppContext): Router {
       return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
     }
     ctx.views.count(job.id);
+    const html = await cached(`html:job:${job.public_id}`, () => renderJobPage(req, res, job, availability));
+    sendPageHtml(res, html);
+  });
+
+  function renderJobPage(req: Request, res: Response, job: Job, availability: Availability): Promise<string> {
     const sections = [
       ['Job Description', job.description],
       ['Responsibilities', job.responsibilities],
@@ -127,7 +141,7 @@ export function publicJobRoutes(ctx: AppContext): Router {
       .filter(([, html]) => hasRichContent(html))
       .map(([heading, html]) => ({ heading, html: sanitizeRichText(html) }));
     const publicJob = toPublicJob(job, false);
-    renderPage(req, res, 'pages/public/job', {
+    return renderPageHtml(req, res, 'pages/public/job', {
       title: `${job.title} — ${config.company.name} Careers`,
       description: htmlToText(job.description) || `${job.title} at ${config.company.name}, ${job.location}.`,
       canonicalPath: `/careers/${encodeURIComponent(job.public_id)}`,
@@ -135,7 +149,7 @@ export function publicJobRoutes(ctx: AppContext): Router {
       jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
       noindex: availability !== 'available',
     }, { job: publicJob, sections });
-  });
+  }
 
   return router;
 }

@@ -37,7 +37,8 @@ export function usesHrHeader(path: string): boolean {
   return path.toLowerCase().startsWith('/hr');
 }
 
-export function renderPage(req: Request, res: Response, view: string, meta: PageMeta, locals: Record<string, unknown> = {}): void {
+/** Renders a page (view, then the layout around it) to a string, without sending it. */
+export function renderPageHtml(req: Request, res: Response, view: string, meta: PageMeta, locals: Record<string, unknown> = {}): Promise<string> {
   const manifest = req.app.locals.assets as AssetManifest;
   const islands: string[] = [];
   const island = (name: string, props: unknown, fallbackHtml = '') => {
@@ -49,13 +50,20 @@ export function renderPage(req: Request, res: Response, view: string, meta: Page
   // The header's Logout shows only while a jwt cookie exists (and is not being cleared right now).
   const hasSession = hasSessionCookie(req) && !clearsSessionCookie(res);
   const all = { ...locals, meta, island, isHr, hasSession, currentPath: req.path };
-  res.render(view, all, (err: Error | null, body: string) => {
-    if (err) return req.next!(err);
-    const scripts = ['site', ...islands].map((n) => manifest[n]).filter(Boolean);
-    res.status(meta.status ?? 200);
-    res.render('layouts/main', { ...all, body, scripts }, (layoutErr: Error | null, html: string) => {
-      if (layoutErr) return req.next!(layoutErr);
-      res.type('html').send(html);
+  return new Promise((resolve, reject) => {
+    res.render(view, all, (err: Error | null, body: string) => {
+      if (err) return reject(err);
+      const scripts = ['site', ...islands].map((n) => manifest[n]).filter(Boolean);
+      res.render('layouts/main', { ...all, body, scripts }, (layoutErr: Error | null, html: string) => (layoutErr ? reject(layoutErr) : resolve(html)));
     });
   });
+}
+
+/** Sends rendered page HTML with the page's status. */
+export function sendPageHtml(res: Response, html: string, status = 200): void {
+  res.status(status).type('html').send(html);
+}
+
+export function renderPage(req: Request, res: Response, view: string, meta: PageMeta, locals: Record<string, unknown> = {}): void {
+  renderPageHtml(req, res, view, meta, locals).then((html) => sendPageHtml(res, html, meta.status), req.next!);
 }
