@@ -77,7 +77,9 @@ const totalsCache = new WeakMap<object, ApplicantTotals>();
 /**
  * Applicants per job and the NEW count. They are recomputed only when MAX(id) or MAX(updated_at)
  * of applications moved, which both come from an index: a new application raises the first, a
- * status change (which must set updated_at) the second. Applications are never deleted.
+ * status change the second. Whoever changes a status must therefore set updated_at later than
+ * every other application's (or add a counter to this stamp), or the NEW count would stay stale.
+ * Applications are never deleted.
  */
 async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
   // Two queries on purpose: SQLite answers a lone MAX() from the index, but scans for MAX(a), MAX(b).
