@@ -8,54 +8,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
-import net from 'node:net';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
+import { freePort, runServer, waitForOutput, type ChildServer as Child } from '../helpers/child-server.js';
 import { makeJob } from '../helpers/factories.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { APPLICATION_TABLES, eventually, listFiles, rawMultipart, rawTextParts, sha256, tableCounts, toFormData, validFields } from '../fixtures/apply.js';
 
 const EMPTY = Object.fromEntries(APPLICATION_TABLES.map((t) => [t, 0]));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-interface Child {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function runServer(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, NODE_ENV: 'test', POSTS_SWEEP_CRON: 'off', APPLY_RATE_LIMIT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  return { child, output: () => out, exited };
-}
-
-async function waitForOutput(c: Child, text: string, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!c.output().includes(text)) {
-    if (c.child.exitCode !== null || c.child.signalCode !== null) throw new Error(`server exited:\n${c.output()}`);
-    if (Date.now() > until) throw new Error(`no "${text}" in:\n${c.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function cli(args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });

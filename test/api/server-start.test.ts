@@ -4,46 +4,8 @@
  * user, stops with a message naming the setting at fault, and closes cleanly on SIGTERM.
  */
 import { expect } from 'chai';
-import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function runServer(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    env: { ...process.env, POSTS_SWEEP_CRON: 'off', APPLY_RATE_LIMIT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => out, exited };
-}
-
-async function waitFor(started: Started, text: string, ms = 60_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!started.output().includes(text)) {
-    if (started.child.exitCode !== null) throw new Error(`server exited (${started.child.exitCode}):\n${started.output()}`);
-    if (Date.now() > until) throw new Error(`no "${text}" in:\n${started.output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { freePort, runServer, waitForOutput } from '../helpers/child-server.js';
 
 for (const kind of databaseKinds()) {
   describe(`server start-up [${kind}]`, function () {
@@ -61,7 +23,7 @@ for (const kind of databaseKinds()) {
     it('in development migrates, seeds the demo jobs, says how to add an HR user, serves them and closes on SIGTERM', async () => {
       const port = await freePort();
       const s = runServer({ ...dbEnv, NODE_ENV: 'development', PORT: String(port) });
-      await waitFor(s, `listening on port ${port}`);
+      await waitForOutput(s, `listening on port ${port}`);
       expect(s.output()).to.include('Applied migrations: 001_initial_schema');
       expect(s.output()).to.include('Empty database: added 12 demo jobs.');
       expect(s.output()).to.include('No HR user yet. Create one with: npx careers-admin user create --username <name>');
@@ -71,16 +33,16 @@ for (const kind of databaseKinds()) {
       expect(page.status).to.equal(200);
       expect(await page.text()).to.include('View details');
       s.child.kill('SIGTERM');
-      expect(await s.exited).to.equal(0);
+      expect((await s.exited).code).to.equal(0);
       expect(s.output()).to.include('SIGTERM: closing');
 
       // A second start finds everything in place: nothing applied, nothing seeded again.
       const again = runServer({ ...dbEnv, NODE_ENV: 'development', PORT: String(port) });
-      await waitFor(again, `listening on port ${port}`);
+      await waitForOutput(again, `listening on port ${port}`);
       expect(again.output()).not.to.include('Applied migrations');
       expect(again.output()).not.to.include('demo jobs');
       again.child.kill('SIGTERM');
-      expect(await again.exited).to.equal(0);
+      expect((await again.exited).code).to.equal(0);
       const [{ jobs }] = await t.db('jobs').count({ jobs: '*' });
       expect(Number(jobs)).to.equal(12);
     });
@@ -88,13 +50,13 @@ for (const kind of databaseKinds()) {
     it('in production migrates but seeds nothing', async () => {
       const port = await freePort();
       const s = runServer({ ...dbEnv, NODE_ENV: 'production', PORT: String(port) });
-      await waitFor(s, `listening on port ${port}`);
+      await waitForOutput(s, `listening on port ${port}`);
       expect(s.output()).to.include('Applied migrations');
       expect(s.output()).not.to.include('demo jobs');
       const page = await fetch(`http://127.0.0.1:${port}/careers`);
       expect(await page.text()).to.include('No jobs match the current filters');
       s.child.kill('SIGTERM');
-      expect(await s.exited).to.equal(0);
+      expect((await s.exited).code).to.equal(0);
       const [{ n }] = await t.db('jobs').count({ n: '*' });
       expect(Number(n)).to.equal(0);
     });
@@ -106,21 +68,21 @@ describe('server start-up failures', function () {
 
   it('stops with exit code 1 and a message naming every bad setting', async () => {
     const s = runServer({ NODE_ENV: 'test', PORT: 'eighty', SESSION_TTL_SECONDS: 'soon', DATA_DIR: '/tmp' });
-    expect(await s.exited).to.equal(1);
+    expect((await s.exited).code).to.equal(1);
     expect(s.output()).to.include('Invalid configuration').and.include('PORT must be a whole number').and.include('SESSION_TTL_SECONDS');
     expect(s.output()).not.to.match(/\n\s+at /); // no stack trace
   });
 
   it('names DATA_DIR when it is not a writable folder', async () => {
     const s = runServer({ NODE_ENV: 'test', PORT: String(await freePort()), DATA_DIR: '/dev/null' });
-    expect(await s.exited).to.equal(1);
+    expect((await s.exited).code).to.equal(1);
     expect(s.output()).to.include('Failed to start: DATA_DIR=/dev/null must be a folder this process can write to');
   });
 
   it('names DATABASE_URL (without its password) when the database refuses the connection', async () => {
     const port = await freePort(); // nothing listens there
     const s = runServer({ NODE_ENV: 'test', PORT: String(await freePort()), DATABASE_URL: `mysql://careers:s3cret@127.0.0.1:${port}/careers` });
-    expect(await s.exited).to.equal(1);
+    expect((await s.exited).code).to.equal(1);
     expect(s.output()).to.include(`Failed to start: Cannot open the database (DATABASE_URL=mysql://***@127.0.0.1:${port}/careers)`);
     expect(s.output()).not.to.include('s3cret');
     expect(s.output()).not.to.match(/\n\s+at /);

@@ -1,0 +1,43 @@
+/** The server as `npm start` runs it, in a child process: start it, read its output, wait for it. */
+import net from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export interface ChildServer {
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far. */
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** `src/server.ts` with NODE_ENV=test, no cron sweep and no apply rate limit unless `env` says otherwise. */
+export function runServer(env: Record<string, string>): ChildServer {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, NODE_ENV: 'test', POSTS_SWEEP_CRON: 'off', APPLY_RATE_LIMIT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  return { child, output: () => out, exited };
+}
+
+/** Waits until the output holds `text`; fails if the server exits first or `ms` pass. */
+export async function waitForOutput(c: ChildServer, text: string, ms = 60_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!c.output().includes(text)) {
+    if (c.child.exitCode !== null || c.child.signalCode !== null) throw new Error(`server exited:\n${c.output()}`);
+    if (Date.now() > until) throw new Error(`no "${text}" in:\n${c.output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
