@@ -6,11 +6,12 @@
  * - GET  /hrviewlogin       the login page (island hr-login); a valid jwt cookie goes straight on
  *
  * Failed sign-ins are rate-limited in the database (config.rateLimits.login, successes not
- * counted) on two keys: the username from one IP address (LOGIN_RATE_LIMIT) and the IP address
- * over all usernames (five times that, so colleagues behind one office NAT do not block each
- * other). There is deliberately no limit per username over all addresses: anyone could then lock
- * an HR user out by failing on purpose. The cost: guessing one user's password from many addresses
- * is slowed only per address; strong passwords (CLI minimum 8 characters) carry the rest.
+ * counted) on three keys: the username from one IP address (LOGIN_RATE_LIMIT), the IP address over
+ * all usernames (five times that, so colleagues behind one office NAT do not block each other) and
+ * the username over all addresses (also five times that), so guessing one user's password from
+ * many addresses is slowed too. The price of the last one: someone failing on purpose from many
+ * addresses can keep that user out until the window ends; the first limit stops any one address
+ * from doing it alone.
  */
 import { createHash } from 'node:crypto';
 import express, { Router, type Request } from 'express';
@@ -28,6 +29,8 @@ export const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
 export const MAX_CREDENTIAL_LENGTH = 256;
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
 export const IP_LIMIT_FACTOR = 5;
+/** Failed sign-ins allowed for one username over all IP addresses, as a multiple of the limit. */
+export const USERNAME_LIMIT_FACTOR = 5;
 const DEFAULT_LANDING = '/hr/dashboard';
 
 /**
@@ -93,6 +96,13 @@ export function authRoutes(ctx: AppContext): Router {
     message,
     skipSuccessfulRequests: true,
   });
+  const perUsername = dbRateLimit(db, {
+    name: 'login-username',
+    setting: { limit: login.limit * USERNAME_LIMIT_FACTOR, windowSeconds: login.windowSeconds },
+    message,
+    skipSuccessfulRequests: true,
+    key: usernameKey,
+  });
   const perUser = dbRateLimit(db, {
     name: 'login-user',
     setting: login,
@@ -102,7 +112,7 @@ export function authRoutes(ctx: AppContext): Router {
   });
   const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
 
-  router.post('/api/auth/token/', formBody, perIp, perUser, async (req, res) => {
+  router.post('/api/auth/token/', formBody, perIp, perUsername, perUser, async (req, res) => {
     req.body = parseCredentials(req.body);
     const user = await authenticateLocal(auth, req, res);
     if (!user) throw new Unauthorized(LOGIN_FAILED);

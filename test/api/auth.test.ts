@@ -336,6 +336,37 @@ for (const kind of databaseKinds()) {
     });
   });
 
+  describe(`sign-in rate limit per username over all addresses [${kind}]`, function () {
+    this.timeout(60_000);
+    let s: TestServer;
+    const MESSAGE = 'Too many sign-in attempts. Please try again in 15 minutes.';
+    before(async () => {
+      // Behind a proxy, so each request can come from its own address (X-Forwarded-For).
+      s = await startTestServer(kind, { LOGIN_RATE_LIMIT: '3', LOGIN_RATE_WINDOW_SECONDS: '900', TRUST_PROXY: 'true' });
+      await createHrUser(s.ctx.db, 'hr.admin');
+      await createHrUser(s.ctx.db, 'hr.other');
+    });
+    after(() => s.close());
+
+    const from = (ip: string, username: string, password = 'wrong password') => postToken(s.baseUrl, { username, password }, { 'X-Forwarded-For': ip });
+
+    it('refuses a username failed five times the limit from many addresses, not its colleagues', async () => {
+      // 15 failures (5 x 3), each from its own address: no address reaches its own limits.
+      for (let i = 1; i <= 15; i++) expect((await from(`203.0.113.${i}`, i % 2 ? 'hr.admin' : 'HR.Admin ')).status, `attempt ${i}`).to.equal(401);
+      const res = await from('198.51.100.7', 'hr.admin');
+      expect(res.status).to.equal(429);
+      expect(await res.json()).to.deep.equal({ detail: MESSAGE });
+      expect(Number(res.headers.get('retry-after'))).to.be.within(890, 900);
+      // Until the window ends the user is refused from anywhere, even with the right password...
+      expect((await from('198.51.100.8', 'hr.admin', PASSWORD)).status).to.equal(429);
+      // ...while another user, from the same addresses, signs in.
+      expect((await from('203.0.113.1', 'hr.other', PASSWORD)).status).to.equal(200);
+      // The window over, the user signs in again.
+      await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-username:%').update({ reset_at: toDbDate(new Date(Date.now() - 1000)) });
+      expect((await from('198.51.100.9', 'hr.admin', PASSWORD)).status).to.equal(200);
+    });
+  });
+
   describe(`sign-in rate limit off [${kind}]`, function () {
     this.timeout(60_000);
     it('LOGIN_RATE_LIMIT=0 turns the limit off', async () => {
