@@ -86,7 +86,9 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const { close } = await startServer(config);
+  // The handlers are in place before the server says it listens, so a signal that comes right
+  // after that line still closes it cleanly; one that comes during start-up waits for it.
+  const started = startServer(config);
   let closing = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
@@ -95,9 +97,10 @@ async function main(): Promise<void> {
       console.log(`${signal}: closing`);
       const force = setTimeout(() => process.exit(1), 10_000);
       force.unref();
-      close().then(() => process.exit(0), () => process.exit(1));
+      started.then(({ close }) => close()).then(() => process.exit(0), () => process.exit(1));
     });
   }
+  await started;
 }
 
 const isEntry = process.argv[1] && /(server\.(ts|js))$/.test(process.argv[1]);
