@@ -43,8 +43,6 @@ export const EXTRA_MESSAGES = {
   tooManyItems: (n: number) => `Ensure this list has no more than ${n} items.`,
   tooLong: (n: number) => `Ensure this field has no more than ${n} characters.`,
   answerTooLong: `Ensure this answer has no more than ${LIMITS.answerText} characters.`,
-  notANumber: MESSAGES.numberInvalid,
-  numberRange: MESSAGES.numberRange,
   notAChoice: (v: string) => `Select a valid choice. ${JSON.stringify(v.slice(0, 40))} is not one of the available choices.`,
   notChoices: 'Must be a list of options.',
   badQuestionId: 'Each answer needs a question_id (a whole number).',
@@ -195,7 +193,7 @@ function answerRow(bag: FieldErrorBag, q: JobQuestion, raw: unknown): AnswerRow 
     }
     case 'number': {
       const s = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
-      if (s === null) return bad(EXTRA_MESSAGES.notANumber);
+      if (s === null) return bad(MESSAGES.numberInvalid);
       if (s === '') return null;
       const message = numberAnswerError(s);
       if (message) return bad(message);

@@ -13,6 +13,35 @@ export function queryString(req: Request, name: string): string {
   return typeof first === 'string' ? first.trim() : '';
 }
 
+/**
+ * `?page=` of an HTML list page, read leniently: anything but a positive number is the first page;
+ * a number of more than 9 digits is a 404 (no list is that long).
+ */
+export function htmlPageNumber(req: Request): number {
+  const raw = queryString(req, 'page');
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) return 1;
+  if (raw.length > 9) throw new NotFound('Page not found');
+  return Number(raw);
+}
+
+/** What views/partials/pager.ejs shows. */
+export interface Pager {
+  page: number;
+  pages: number;
+  prevLink: string | null;
+  nextLink: string | null;
+}
+
+/**
+ * The pager of an HTML list page; a page past the last is a 404 (an empty list at every number
+ * would be endless thin pages). `link(n)` is the URL of page n.
+ */
+export function htmlPager(page: number, count: number, pageSize: number, link: (n: number) => string): Pager {
+  const pages = Math.max(1, Math.ceil(count / pageSize));
+  if (page > pages) throw new NotFound('Page not found');
+  return { page, pages, prevLink: page > 1 ? link(page - 1) : null, nextLink: page < pages ? link(page + 1) : null };
+}
+
 export function parsePaging(req: Request, defaults = { pageSize: 25, maxPageSize: 100 }): Paging {
   const rawPage = queryString(req, 'page');
   const rawSize = queryString(req, 'page_size');

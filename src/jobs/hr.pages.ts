@@ -5,7 +5,7 @@
  * /hr/jobs/{id}/edit (the job-editor island, which loads the job through GET /api/hr/jobs/{id}/).
  */
 import { Router, type Request } from 'express';
-import { NotFound } from '../http/errors.js';
+import { htmlPageNumber, htmlPager } from '../http/paging.js';
 import type { AppContext } from '../context.js';
 import { requireHrPage } from '../auth/guards.js';
 import { renderPage } from '../render/page.js';
@@ -54,17 +54,14 @@ export function hrJobPages(ctx: AppContext): Router {
   const guard = requireHrPage(ctx);
 
   /**
-   * One page of every job (removed ones too), newest first, with a pager: `?page=n`; a page that
-   * is not a number shows the first, a number past the last is the 404 page.
+   * One page of every job (removed ones too), newest first, with a pager (`?page=n`, read like
+   * /careers reads it).
    */
   async function jobsPage(req: Request) {
-    const raw = typeof req.query.page === 'string' ? req.query.page : '';
-    const page = /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : 1;
+    const page = htmlPageNumber(req);
     const { count, results: jobs } = await pageJobSummaries(db, null, page, HR_JOBS_PAGE_SIZE);
-    const pages = Math.max(1, Math.ceil(count / HR_JOBS_PAGE_SIZE));
-    if (page > pages) throw new NotFound('Page not found');
-    const link = (n: number) => (n === 1 ? req.path : `${req.path}?page=${n}`);
-    return { jobs, count, pager: { page, pages, prevLink: page > 1 ? link(page - 1) : null, nextLink: page < pages ? link(page + 1) : null } };
+    const pager = htmlPager(page, count, HR_JOBS_PAGE_SIZE, (n) => (n === 1 ? req.path : `${req.path}?page=${n}`));
+    return { jobs, count, pager };
   }
 
   router.get('/hr/dashboard', guard, async (req, res) => {

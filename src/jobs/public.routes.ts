@@ -2,7 +2,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { NotFound, ValidationError } from '../http/errors.js';
-import { pageResponse, parsePaging, queryString } from '../http/paging.js';
+import { htmlPageNumber, htmlPager, pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel, isOneOf } from '../shared/enums.js';
 import { hasRichContent, sanitizeRichText } from '../shared/sanitize.js';
@@ -77,18 +77,11 @@ export function publicJobRoutes(ctx: AppContext): Router {
 
   router.get('/careers', async (req, res) => {
     const filters = readFilters(req, false);
-    // Lenient: a page that is not a number shows the first page; a number beyond the last page
-    // is a 404 (an empty, indexable list at every number would be endless thin content).
-    const rawPage = queryString(req, 'page');
-    const numeric = /^\d+$/.test(rawPage) && Number(rawPage) >= 1;
-    if (numeric && rawPage.length > 9) throw new NotFound('Page not found');
-    const page = numeric ? Number(rawPage) : 1;
+    const page = htmlPageNumber(req);
     const [{ count, jobs }, locations] = await Promise.all([
       listJobs(filters, page, PAGE_SIZE),
       cached('locations', () => repo.listActiveLocations(db)),
     ]);
-    const pages = Math.max(1, Math.ceil(count / PAGE_SIZE));
-    if (page > pages) throw new NotFound('Page not found');
     const pageLink = (n: number) => {
       const params = new URLSearchParams();
       for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
@@ -96,15 +89,17 @@ export function publicJobRoutes(ctx: AppContext): Router {
       const qs = params.toString();
       return `/careers${qs ? `?${qs}` : ''}`;
     };
+    const pager = htmlPager(page, count, PAGE_SIZE, pageLink);
+    const url = pageLink(page);
     const filtered = Object.values(filters).some(Boolean);
     // The page is the same for every visitor with this URL, so its HTML is kept like its data.
-    const html = await cached(`html:list:${pageLink(page)}`, () => renderPageHtml(req, res, 'pages/public/careers', {
+    const html = await cached(`html:list:${url}`, () => renderPageHtml(req, res, 'pages/public/careers', {
       title: `Careers at ${config.company.name}`,
       description: `Open positions at ${config.company.name}. Browse jobs by title, location, job type and work mode, and apply online.`,
       // Only the unfiltered first page is for search engines (the sitemap lists every job);
       // later and filtered pages are noindex (their links are still followed), each with its own
       // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
-      canonicalPath: pageLink(page),
+      canonicalPath: url,
       noindex: filtered || page > 1,
     }, {
       jobs,
@@ -113,10 +108,7 @@ export function publicJobRoutes(ctx: AppContext): Router {
       locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
       jobTypes: JOB_TYPE_OPTIONS,
       workModes: WORK_MODE_OPTIONS,
-      page,
-      pages,
-      prevLink: page > 1 ? pageLink(page - 1) : null,
-      nextLink: page < pages ? pageLink(page + 1) : null,
+      ...pager,
     }));
     sendPageHtml(res, html);
   });

@@ -80,10 +80,6 @@ export function parseHttpUrl(v: string): URL | null {
   }
 }
 
-export function isHttpUrl(v: string): boolean {
-  return parseHttpUrl(v) !== null;
-}
-
 /**
  * Text fields take strings only: a number, boolean, list or object is refused ('Must be text.')
  * rather than stored as its string form. A missing field or null is blank.
