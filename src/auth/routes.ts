@@ -70,25 +70,25 @@ export function authRoutes(ctx: AppContext): Router {
   const auth = createAuthenticator(db);
   const login = config.rateLimits.login;
   const message = tooManyMessage('sign-in attempts', login.windowSeconds);
-  const perIp = dbRateLimit(db, {
+  const perIp = dbRateLimit(ctx, {
     name: 'login-ip',
     setting: { limit: login.limit * IP_LIMIT_FACTOR, windowSeconds: login.windowSeconds },
     message,
     skipSuccessfulRequests: true,
   });
-  const perUsername = dbRateLimit(db, {
+  const perUsername = dbRateLimit(ctx, {
     name: 'login-username',
     setting: { limit: login.limit * USERNAME_LIMIT_FACTOR, windowSeconds: login.windowSeconds },
     message,
     skipSuccessfulRequests: true,
     key: usernameKey,
   });
-  const perUser = dbRateLimit(db, {
+  const perUser = dbRateLimit(ctx, {
     name: 'login-user',
     setting: login,
     message,
     skipSuccessfulRequests: true,
-    key: (req) => `${req.ip ?? 'unknown'}|${usernameKey(req)}`,
+    key: (req, client) => `${client}|${usernameKey(req)}`,
   });
   const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
 

@@ -1,11 +1,43 @@
 /**
- * Rate-limit building blocks: the database counter's atomic increment and window reset on each
- * database, hammered by simultaneous increments.
+ * Rate-limit building blocks: the one client-address key every limiter uses (IPv6 networks,
+ * IPv4-mapped addresses, ports), and the database counter's atomic increment and window reset
+ * on each database, hammered by simultaneous increments.
  */
 import { expect } from 'chai';
 import { toDbDate } from '../../src/db/codecs.js';
-import { KnexRateLimitStore } from '../../src/http/rate-limit.js';
+import { clientAddressKey, KnexRateLimitStore } from '../../src/http/rate-limit.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
+
+describe('rate limits: client address key', () => {
+  it('groups IPv6 addresses by network (/56 by default), any spelling of one network alike', () => {
+    const k = (ip: string, subnet = 56) => clientAddressKey(ip, subnet);
+    expect(k('2001:db8:1:100::1')).to.equal(k('2001:db8:1:1ff:ffff:ffff:ffff:ffff'));
+    expect(k('2001:db8:1:100::1')).to.equal(k('2001:0DB8:0001:0100:0000:0000:0000:0002'));
+    expect(k('2001:db8:1:100::1')).to.not.equal(k('2001:db8:1:200::1'));
+    expect(k('2001:db8:1:100::1')).to.not.equal(k('2001:db8:2:100::1'));
+    // /64: the same /56 is no longer one key, the same /64 still is.
+    expect(k('2001:db8:1:100::1', 64)).to.equal(k('2001:db8:1:100:ffff::2', 64));
+    expect(k('2001:db8:1:100::1', 64)).to.not.equal(k('2001:db8:1:101::1', 64));
+    // /32: a whole provider block.
+    expect(k('2001:db8:ffff::1', 32)).to.equal(k('2001:db8:1::1', 32));
+  });
+
+  it('counts IPv4-mapped IPv6 as the IPv4 address, and IPv4 addresses one by one', () => {
+    expect(clientAddressKey('::ffff:203.0.113.5', 56)).to.equal('203.0.113.5');
+    expect(clientAddressKey('::FFFF:cb00:7105', 56)).to.equal('203.0.113.5');
+    expect(clientAddressKey('203.0.113.5', 56)).to.equal('203.0.113.5');
+    expect(clientAddressKey('203.0.113.6', 56)).to.not.equal(clientAddressKey('203.0.113.5', 56));
+  });
+
+  it('drops a port a proxy appended, and keeps anything else as it is', () => {
+    expect(clientAddressKey('203.0.113.5:61000', 56)).to.equal('203.0.113.5');
+    expect(clientAddressKey('[2001:db8:1:100::1]:443', 56)).to.equal(clientAddressKey('2001:db8:1:1ff::9', 56));
+    expect(clientAddressKey('[::ffff:203.0.113.5]', 56)).to.equal('203.0.113.5');
+    expect(clientAddressKey(undefined, 56)).to.equal('unknown');
+    expect(clientAddressKey('', 56)).to.equal('unknown');
+    expect(clientAddressKey('not-an-address', 56)).to.equal('not-an-address');
+  });
+});
 
 for (const kind of databaseKinds()) {
   describe(`rate limits: the database counter [${kind}]`, function () {
