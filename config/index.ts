@@ -6,6 +6,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 import nodeCron from 'node-cron';
 
 export type NodeEnv = 'development' | 'production' | 'test';
@@ -14,6 +16,54 @@ export interface RateLimitSetting {
   /** Requests allowed per window; 0 turns the limit off. */
   limit: number;
   windowSeconds: number;
+}
+
+/**
+ * What Express's `trust proxy` setting gets: off, a hop count, or the proxies' addresses, CIDRs
+ * and Express's names for ranges (loopback, linklocal, uniquelocal).
+ */
+export type TrustProxy = false | number | string[];
+
+/** Express's names for address ranges, usable in a TRUST_PROXY list. */
+const TRUST_PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'] as const;
+const MAX_PROXY_HOPS = 10;
+
+/**
+ * TRUST_PROXY read as Express's `trust proxy` syntax, except that `true` means one hop: Express's
+ * own `true` trusts every X-Forwarded-For entry and takes the left-most, which the client wrote.
+ * Each list entry is checked here, so a typo stops the server at boot instead of silently
+ * trusting nothing or the wrong range. Throws an Error naming TRUST_PROXY for a bad value.
+ */
+function parseTrustProxy(raw: string | undefined): TrustProxy {
+  const v = (raw ?? '').trim();
+  const lower = v.toLowerCase();
+  if (v === '' || ['false', 'no', 'off'].includes(lower)) return false;
+  if (['true', 'yes', 'on'].includes(lower)) return 1;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops > MAX_PROXY_HOPS) throw new Error(`TRUST_PROXY must be a hop count from 0 to ${MAX_PROXY_HOPS}, true (one hop) or a comma-separated list of proxy addresses/CIDRs (got "${raw}")`);
+    return hops === 0 ? false : hops;
+  }
+  const entries = v.split(',').map((e) => e.trim());
+  const bad = entries.filter((e) => !isProxyEntry(e));
+  if (bad.length) {
+    throw new Error(
+      `TRUST_PROXY must be false, true (one hop), a hop count, or a comma-separated list of proxy IP addresses, CIDRs (10.0.0.0/8, 2001:db8::/32) and ${TRUST_PROXY_NAMES.join(', ')} (got "${raw}"; not understood: ${bad.map((b) => `"${b}"`).join(', ')})`,
+    );
+  }
+  return [...new Set(entries.map((e) => (TRUST_PROXY_NAMES.includes(e.toLowerCase() as never) ? e.toLowerCase() : e)))];
+}
+
+/** One TRUST_PROXY list entry: a range name, an IPv4/IPv6 address, or either with a /prefix (IPv4 also /netmask). */
+function isProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.includes(entry.toLowerCase() as never)) return true;
+  const [address, range, ...rest] = entry.split('/');
+  if (rest.length || !net.isIP(address) || address.includes('%')) return false;
+  if (range === undefined) return true;
+  const max = net.isIPv4(address) ? 32 : 128;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= max;
+  // A dotted netmask (255.255.255.0), as Express also takes, for IPv4 only.
+  return net.isIPv4(address) && net.isIPv4(range) && ipaddr.IPv4.parse(range).prefixLengthFromSubnetMask() !== null;
 }
 
 export interface Config {
@@ -26,8 +76,14 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Seconds public job reads may be served from this process's memory; 0 = off. */
   publicCacheSeconds: number;
-  trustProxy: boolean;
-  rateLimits: { apply: RateLimitSetting; form: RateLimitSetting; login: RateLimitSetting };
+  trustProxy: TrustProxy;
+  rateLimits: {
+    apply: RateLimitSetting;
+    form: RateLimitSetting;
+    login: RateLimitSetting;
+    /** IPv6 clients are counted per network of this prefix length (32-64), not per address. */
+    ipv6Subnet: number;
+  };
   webhookAllowPrivate: boolean;
   postsSweepCron: string | null;
   mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
@@ -123,6 +179,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     windowSeconds: int(`${prefix}_RATE_WINDOW_SECONDS`, windowSeconds, 1, 86_400 * 30),
   });
 
+  let trustProxy: TrustProxy = false;
+  try {
+    trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  } catch (err) {
+    problems.push((err as Error).message);
+  }
+
   const cron = str('POSTS_SWEEP_CRON', '* * * * *');
   if (cron !== 'off' && !nodeCron.validate(cron)) {
     problems.push(`POSTS_SWEEP_CRON must be a cron expression node-cron accepts (5 or 6 fields, e.g. "* * * * *"), or "off" (got "${cron}")`);
@@ -138,11 +201,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicBaseUrl,
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),
     publicCacheSeconds: int('PUBLIC_CACHE_SECONDS', 2, 0, 300),
-    trustProxy: bool('TRUST_PROXY', false),
+    trustProxy,
     rateLimits: {
       apply: rate('APPLY', 10, 600),
       form: rate('FORM', 10, 600),
       login: rate('LOGIN', 10, 900),
+      // 56: what ISPs commonly give one customer (RIPE-690), and express-rate-limit's default.
+      ipv6Subnet: int('RATE_LIMIT_IPV6_SUBNET', 56, 32, 64),
     },
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
     postsSweepCron: cron === 'off' ? null : cron,

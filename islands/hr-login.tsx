@@ -1,15 +1,18 @@
 /**
  * HR login (spec 01 'HR login', 'Session'): username, password, 'Sign In' reading 'Signing in...'
  * while pending. POST /api/auth/token/ answers {access}; the token goes to localStorage and the
- * jwt cookie, then the user goes to `next` (checked same-site on the server) or the dashboard.
+ * jwt cookie, then the user goes to `next` or the dashboard. `next` was checked on the server and
+ * is checked again here with the same function before any navigation (defence in depth: the page
+ * may come from a cache or a proxy that rewrote it).
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './components/mount.js';
 import { clearToken, readCookie, storeToken, TOKEN_NAME } from './components/session.js';
+import { landingPath } from '../src/shared/next-path.js';
 import './hr-login.css';
 
 interface Props {
-  /** Where to go once signed in: a same-site path the server has checked. */
+  /** Where to go once signed in: a same-site path the server has checked (checked again here). */
   next: string;
   /** Session lifetime in seconds: the cookie's Max-Age. */
   ttlSeconds: number;
@@ -26,7 +29,8 @@ async function failureMessage(res: Response): Promise<string> {
   return LOGIN_FAILED;
 }
 
-function HrLogin({ next, ttlSeconds }: Props) {
+function HrLogin({ next: given, ttlSeconds }: Props) {
+  const next = landingPath(given);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);

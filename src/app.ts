@@ -21,6 +21,8 @@ export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
   const app = express();
   app.disable('x-powered-by');
+  // Off, a hop count or proxy addresses (config parses TRUST_PROXY; `true` is one hop there):
+  // never Express's own `true`, which takes the left-most X-Forwarded-For entry, the client's.
   app.set('trust proxy', config.trustProxy);
   app.set('view engine', 'ejs');
   app.set('views', path.join(config.rootDir, 'views'));

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import type { Server } from 'node:http';
-import { ConfigError, loadConfig, type Config } from '../config/index.js';
+import { ConfigError, loadConfig, type Config, type TrustProxy } from '../config/index.js';
 import { createApp } from './app.js';
 import { closeContext, createContext, type AppContext } from './context.js';
 import { migrateLatest } from './db/knex.js';
@@ -13,6 +13,18 @@ import { scheduleUploadSweeps } from './storage/sweep.js';
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
   return config.databaseUrl ? `DATABASE_URL=${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}` : `the SQLite file in DATA_DIR=${config.dataDir}`;
+}
+
+/** The start-up line saying whose address the rate limits see (TRUST_PROXY); null when off. */
+export function describeTrustProxy(trustProxy: TrustProxy): string | null {
+  if (trustProxy === false) return null;
+  if (trustProxy === 1) {
+    return 'TRUST_PROXY: 1 hop (what `true` means here): the client address is the one the proxy in front of this server saw. With a CDN or another proxy in front of that one, set TRUST_PROXY to the number of proxies (2) or to their addresses/CIDRs.';
+  }
+  if (typeof trustProxy === 'number') {
+    return `TRUST_PROXY: ${trustProxy} hops: the client address is the one the farthest of ${trustProxy} proxies saw; clients must not reach this server without passing all of them.`;
+  }
+  return `TRUST_PROXY: proxies at ${trustProxy.join(', ')}: the client address is the right-most X-Forwarded-For entry that is not one of them.`;
 }
 
 function openContext(config: Config): AppContext {
@@ -49,6 +61,8 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     s.once('error', reject);
   });
   console.log(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
+  const proxyNote = describeTrustProxy(config.trustProxy);
+  if (proxyNote) console.log(proxyNote);
   // Uploaded files left without a row by a crash: swept now in the background, then daily.
   const uploadSweeps = isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
   const close = async () => {

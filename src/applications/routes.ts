@@ -9,7 +9,7 @@ import { receiveMultipart } from './upload.js';
 export function applicationRoutes(ctx: AppContext): Router {
   const router = Router();
   const setting = ctx.config.rateLimits.apply;
-  const limiter = dbRateLimit(ctx.db, { name: 'apply', setting, message: tooManyMessage('applications', setting.windowSeconds) });
+  const limiter = dbRateLimit(ctx, { name: 'apply', setting, message: tooManyMessage('applications', setting.windowSeconds) });
 
   router.post('/api/jobs/:publicId/apply/', limiter, async (req, res) => {
     // The job is checked before a byte of the body is read; Node discards an unread body itself.

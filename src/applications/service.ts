@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../db/errors.js';
+import { isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { FieldErrorBag, NotFound, ValidationError } from '../http/errors.js';
 import type { Availability } from '../jobs/service.js';
 import type { Job } from '../jobs/types.js';
@@ -72,23 +72,6 @@ function isDuplicateApplication(err: unknown): boolean {
   return isUniqueViolation(err) && (message.includes('applications_job_email_uq') || message.includes('applications.email'));
 }
 
-/** MySQL may pick a transaction as a deadlock victim (concurrent inserts on the unique email index). */
-function isTransient(err: unknown): boolean {
-  const e = err as { code?: string; errno?: number } | null;
-  return !!e && (e.code === 'ER_LOCK_DEADLOCK' || e.errno === 1213 || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1205 || e.code === 'SQLITE_BUSY');
-}
-
-/** Runs the transaction again (up to 3 times in all) when the database asks for a retry. */
-async function withRetry<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (err) {
-      if (attempt >= 3 || !isTransient(err)) throw err;
-    }
-  }
-}
-
 export type ApplyOutcome = { kind: 'created'; applicationId: number } | { kind: 'discarded' };
 
 /**
@@ -127,7 +110,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
       skills: input.skills,
       answers: input.answers,
     };
-    const applicationId = await withRetry(() =>
+    const applicationId = await withDbRetry(() =>
       deps.db.transaction(async (trx) => {
         const id = await insertApplication(trx, application, now);
         if (job.webhook_enabled && job.webhook_url) {

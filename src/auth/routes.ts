@@ -19,6 +19,7 @@ import type { AppContext } from '../context.js';
 import { FieldErrorBag, Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { renderPage } from '../render/page.js';
+import { landingPath } from '../shared/next-path.js';
 import { BAD_TOKEN, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, cookieToken, hasTokenCookie, requireHrApi } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
 import { createSession, deleteExpiredSessions, findSession, revokeSession } from './sessions.js';
@@ -31,27 +32,6 @@ export const MAX_CREDENTIAL_LENGTH = 256;
 export const IP_LIMIT_FACTOR = 5;
 /** Failed sign-ins allowed for one username over all IP addresses, as a multiple of the limit. */
 export const USERNAME_LIMIT_FACTOR = 5;
-const DEFAULT_LANDING = '/hr/dashboard';
-
-/**
- * Where to go after signing in: a same-site path only (starts with one '/', no scheme, no '//'
- * or backslash, no control characters), never the login page itself or the API. Else null.
- */
-export function safeNext(raw: unknown): string | null {
-  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 2048) return null;
-  if (!raw.startsWith('/') || raw.startsWith('//')) return null;
-  if (/[\u0000-\u001f\u007f\\]/.test(raw)) return null;
-  let url: URL;
-  try {
-    url = new URL(raw, 'http://same-site.invalid');
-  } catch {
-    return null;
-  }
-  if (url.origin !== 'http://same-site.invalid') return null;
-  const p = url.pathname.toLowerCase();
-  if (p.startsWith('/hrviewlogin') || p === '/api' || p.startsWith('/api/')) return null;
-  return url.pathname + url.search + url.hash;
-}
 
 interface Credentials {
   username: string;
@@ -90,25 +70,25 @@ export function authRoutes(ctx: AppContext): Router {
   const auth = createAuthenticator(db);
   const login = config.rateLimits.login;
   const message = tooManyMessage('sign-in attempts', login.windowSeconds);
-  const perIp = dbRateLimit(db, {
+  const perIp = dbRateLimit(ctx, {
     name: 'login-ip',
     setting: { limit: login.limit * IP_LIMIT_FACTOR, windowSeconds: login.windowSeconds },
     message,
     skipSuccessfulRequests: true,
   });
-  const perUsername = dbRateLimit(db, {
+  const perUsername = dbRateLimit(ctx, {
     name: 'login-username',
     setting: { limit: login.limit * USERNAME_LIMIT_FACTOR, windowSeconds: login.windowSeconds },
     message,
     skipSuccessfulRequests: true,
     key: usernameKey,
   });
-  const perUser = dbRateLimit(db, {
+  const perUser = dbRateLimit(ctx, {
     name: 'login-user',
     setting: login,
     message,
     skipSuccessfulRequests: true,
-    key: (req) => `${req.ip ?? 'unknown'}|${usernameKey(req)}`,
+    key: (req, client) => `${client}|${usernameKey(req)}`,
   });
   const formBody = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
 
@@ -141,13 +121,14 @@ export function authRoutes(ctx: AppContext): Router {
 
   router.get('/hrviewlogin', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    const next = safeNext(req.query.next);
+    // One decision for the redirect and the island (which checks it again before navigating).
+    const next = landingPath(req.query.next);
     const token = cookieToken(req);
-    if (token && (await findSession(db, token, ctx.now()))) return res.redirect(302, next ?? DEFAULT_LANDING);
+    if (token && (await findSession(db, token, ctx.now()))) return res.redirect(302, next);
     // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
     if (hasTokenCookie(req)) res.clearCookie(TOKEN_COOKIE, { path: '/' });
     renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
-      props: { next: next ?? DEFAULT_LANDING, ttlSeconds: config.sessionTtlSeconds },
+      props: { next, ttlSeconds: config.sessionTtlSeconds },
     });
   });
 

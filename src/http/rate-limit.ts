@@ -1,13 +1,24 @@
 /**
  * Rate limits (express-rate-limit) whose counters live in the database, so every process behind a
- * load balancer shares them. A limit of 0 turns the limiter off (DESIGN.md section 3a).
+ * load balancer shares them. A limit of 0 turns the limiter off (DESIGN.md section 3a). Every
+ * limiter, now and later (public forms), is made with `dbRateLimit`, so all of them key clients
+ * the same way (`clientAddressKey`).
  */
+import net from 'node:net';
 import type { Request, RequestHandler } from 'express';
-import { rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import type { Knex } from 'knex';
 import type { RateLimitSetting } from '../../config/index.js';
+import type { AppContext } from '../context.js';
 import { fromDbDate, toDbDate } from '../db/codecs.js';
+import { withDbRetry } from '../db/errors.js';
+import { isMysql } from '../db/knex.js';
 import { TooManyRequests } from './errors.js';
+
+interface HitsRow {
+  hits: number | string;
+  reset_at: unknown;
+}
 
 export class KnexRateLimitStore implements Store {
   windowMs = 60_000;
@@ -29,25 +40,50 @@ export class KnexRateLimitStore implements Store {
     return resetTime <= new Date() ? undefined : { totalHits: Number(row.hits), resetTime };
   }
 
+  /**
+   * Counts one hit and reads the count back as one atomic step, so simultaneous requests never
+   * see each other's hits (an increment followed by a separate read let all of them see the
+   * final count and refused too many). The window starts again once `reset_at` has passed.
+   */
   async increment(key: string): Promise<ClientRateLimitInfo> {
     const k = this.key(key);
     const now = new Date();
     const nowDb = toDbDate(now);
     const reset = toDbDate(new Date(now.getTime() + this.windowMs));
-    // One statement either starts a new window or counts within the current one.
-    const updated = await this.db('rate_limit_hits')
-      .where({ key: k })
-      .update({
-        hits: this.db.raw('CASE WHEN reset_at <= ? THEN 1 ELSE hits + 1 END', [nowDb]),
-        reset_at: this.db.raw('CASE WHEN reset_at <= ? THEN ? ELSE reset_at END', [nowDb, reset]),
-      });
-    if (!updated) {
-      await this.db('rate_limit_hits').insert({ key: k, hits: 1, reset_at: reset }).onConflict('key').merge({
-        hits: this.db.raw('rate_limit_hits.hits + 1'),
-      });
-    }
-    const row = await this.db('rate_limit_hits').where({ key: k }).first();
+    const row = isMysql(this.db) ? await this.incrementMysql(k, nowDb, reset) : await this.incrementSqlite(k, nowDb, reset);
     return { totalHits: Number(row.hits), resetTime: fromDbDate(row.reset_at)! };
+  }
+
+  /** SQLite: one upsert statement that returns the row it wrote (SQLite runs one writer at a time). */
+  private async incrementSqlite(k: string, nowDb: string, reset: string): Promise<HitsRow> {
+    const rows: HitsRow[] = await this.db.raw(
+      `INSERT INTO rate_limit_hits (\`key\`, hits, reset_at) VALUES (?, 1, ?)
+       ON CONFLICT (\`key\`) DO UPDATE SET
+         hits = CASE WHEN rate_limit_hits.reset_at <= ? THEN 1 ELSE rate_limit_hits.hits + 1 END,
+         reset_at = CASE WHEN rate_limit_hits.reset_at <= ? THEN excluded.reset_at ELSE rate_limit_hits.reset_at END
+       RETURNING hits, reset_at`,
+      [k, reset, nowDb, nowDb],
+    );
+    return rows[0];
+  }
+
+  /**
+   * MySQL/MariaDB: MySQL 8 has no RETURNING, so the upsert and the read share one transaction.
+   * The upsert takes the row's exclusive lock and holds it until COMMIT, so no other increment
+   * can land between it and the read. The assignments run left to right and each sees the
+   * columns already assigned, so `hits` is computed first, from the old `reset_at`.
+   */
+  private async incrementMysql(k: string, nowDb: string, reset: string): Promise<HitsRow> {
+    return withDbRetry(() =>
+      this.db.transaction(async (trx) => {
+        await trx.raw(
+          `INSERT INTO rate_limit_hits (\`key\`, hits, reset_at) VALUES (?, 1, ?)
+           ON DUPLICATE KEY UPDATE hits = IF(reset_at <= ?, 1, hits + 1), reset_at = IF(reset_at <= ?, ?, reset_at)`,
+          [k, reset, nowDb, nowDb, reset],
+        );
+        return (await trx('rate_limit_hits').select('hits', 'reset_at').where({ key: k }).forUpdate().first()) as HitsRow;
+      }),
+    );
   }
 
   async decrement(key: string): Promise<void> {
@@ -59,26 +95,50 @@ export class KnexRateLimitStore implements Store {
   }
 }
 
+/**
+ * The rate-limit key of a client address. `ip` is Express's req.ip: with TRUST_PROXY, the address
+ * the nearest trusted proxy saw, never an X-Forwarded-For entry the client wrote.
+ * - IPv6 addresses count per network of `ipv6Subnet` bits (express-rate-limit's ipKeyGenerator):
+ *   one host commonly holds a whole /64 or more and could take a fresh address per request.
+ * - IPv4-mapped IPv6 (::ffff:192.0.2.1, how a dual-stack socket shows IPv4 clients) counts as
+ *   the IPv4 address, so one client is one key whichever way it arrived.
+ * - A port some proxies append (192.0.2.1:5000, [2001:db8::1]:5000) is dropped, or every
+ *   connection would be a new key.
+ */
+export function clientAddressKey(ip: string | undefined, ipv6Subnet: number): string {
+  if (!ip) return 'unknown';
+  let address = ip.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
+  if (bracketed) address = bracketed[1];
+  else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
+  return net.isIP(address) ? ipKeyGenerator(address, ipv6Subnet) : address;
+}
+
 export interface LimiterOptions {
   name: string;
   setting: RateLimitSetting;
   message: string;
-  /** Defaults to the client IP. */
-  key?: (req: Request) => string;
+  /** The key from the request and the client address key; defaults to the client address key. */
+  key?: (req: Request, client: string) => string;
   /** Count only failed attempts (sign-in). */
   skipSuccessfulRequests?: boolean;
 }
 
-export function dbRateLimit(db: Knex, opts: LimiterOptions): RequestHandler {
+export function dbRateLimit(ctx: Pick<AppContext, 'db' | 'config'>, opts: LimiterOptions): RequestHandler {
   if (opts.setting.limit === 0) return (_req, _res, next) => next();
+  const { ipv6Subnet } = ctx.config.rateLimits;
   return rateLimit({
     windowMs: opts.setting.windowSeconds * 1000,
     limit: opts.setting.limit,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    store: new KnexRateLimitStore(db, opts.name),
+    store: new KnexRateLimitStore(ctx.db, opts.name),
     skipSuccessfulRequests: opts.skipSuccessfulRequests ?? false,
-    keyGenerator: opts.key ?? ((req) => req.ip ?? 'unknown'),
+    keyGenerator: (req) => {
+      const client = clientAddressKey(req.ip, ipv6Subnet);
+      return opts.key ? opts.key(req, client) : client;
+    },
+    // That check reads the key function's source for ipKeyGenerator; clientAddressKey calls it.
     validate: { keyGeneratorIpFallback: false },
     handler: (req, _res, next, options) => {
       const info = (req as unknown as Record<string, { resetTime?: Date } | undefined>)[options.requestPropertyName];

@@ -5,6 +5,7 @@ import { findUserByUsername } from '../../src/auth/users.repo.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { OFF_SITE_NEXT, SAME_SITE_NEXT } from '../fixtures/next-paths.js';
 import { createHrUser, expiredToken, liveToken, PASSWORD, postToken } from './auth.helpers.js';
 
 const FAILED = { detail: 'Invalid credentials or unauthorized.' };
@@ -241,6 +242,31 @@ for (const kind of databaseKinds()) {
         expect(res.headers.get('location')).to.equal('/hr/jobs/1/edit');
         res = await page(`/hrviewlogin?next=${encodeURIComponent('//evil.example')}`, `jwt=${token}`);
         expect(res.headers.get('location')).to.equal('/hr/dashboard');
+      });
+
+      it('decides on the normalised target: paths that resolve to another host go to the dashboard, signed in (302) or not (island props)', async () => {
+        const token = await liveToken(s.ctx.db, adminId);
+        const propsOf = async (query: string) => JSON.parse(/id="island-hr-login-props">([^<]*)</.exec(await (await page(`/hrviewlogin?${query}`)).text())![1]).next;
+        for (const bad of OFF_SITE_NEXT) {
+          const res = await page(`/hrviewlogin?next=${encodeURIComponent(bad)}`, `jwt=${token}`);
+          expect(res.status, JSON.stringify(bad)).to.equal(302);
+          expect(res.headers.get('location'), JSON.stringify(bad)).to.equal('/hr/dashboard');
+          expect(await propsOf(`next=${encodeURIComponent(bad)}`), JSON.stringify(bad)).to.equal('/hr/dashboard');
+        }
+        // The same spellings written into the query unencoded, as a link would carry them.
+        for (const raw of ['/hr/..//evil.example', '/.//evil.example', '/hr/%2e%2e//evil.example', '/hr\\..\\..\\/evil.example', '/%2e/%2e%2e//evil.example']) {
+          const res = await page(`/hrviewlogin?next=${raw}`, `jwt=${token}`);
+          expect(res.headers.get('location'), raw).to.equal('/hr/dashboard');
+        }
+        // A repeated next is a list, not a path.
+        let res = await page(`/hrviewlogin?next=/hr/jobs&next=${encodeURIComponent('//evil.example')}`, `jwt=${token}`);
+        expect(res.headers.get('location')).to.equal('/hr/dashboard');
+        for (const [given, want] of SAME_SITE_NEXT) {
+          res = await page(`/hrviewlogin?next=${encodeURIComponent(given)}`, `jwt=${token}`);
+          expect(res.headers.get('location'), given).to.equal(want);
+          expect(new URL(res.headers.get('location')!, `${s.baseUrl}/hrviewlogin`).origin).to.equal(s.baseUrl);
+          expect(await propsOf(`next=${encodeURIComponent(given)}`), given).to.equal(want);
+        }
       });
 
       it('clears an invalid or expired cookie and shows the form', async () => {

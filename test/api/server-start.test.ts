@@ -47,14 +47,26 @@ for (const kind of databaseKinds()) {
       expect(Number(jobs)).to.equal(12);
     });
 
-    it('in production migrates but seeds nothing', async () => {
+    it('in production migrates but seeds nothing; TRUST_PROXY=true is one hop and says so', async () => {
       const port = await freePort();
-      const s = runServer({ ...dbEnv, NODE_ENV: 'production', PORT: String(port) });
+      const s = runServer({ ...dbEnv, NODE_ENV: 'production', PORT: String(port), TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '2' });
       await waitForOutput(s, `listening on port ${port}`);
       expect(s.output()).to.include('Applied migrations');
       expect(s.output()).not.to.include('demo jobs');
+      expect(s.output()).to.include('TRUST_PROXY: 1 hop (what `true` means here)').and.include('With a CDN or another proxy in front of that one, set TRUST_PROXY to the number of proxies (2) or to their addresses/CIDRs.');
       const page = await fetch(`http://127.0.0.1:${port}/careers`);
       expect(await page.text()).to.include('No jobs match the current filters');
+      // A client writing its own X-Forwarded-For entry in front of the proxy's gets no fresh limit.
+      const statuses: number[] = [];
+      for (const forged of ['203.0.113.1', '203.0.113.2', '2001:db8::3']) {
+        const res = await fetch(`http://127.0.0.1:${port}/api/auth/token/`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': `${forged}, 192.0.2.1` },
+          body: JSON.stringify({ username: 'nobody', password: 'guess' }),
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses).to.deep.equal([401, 401, 429]);
       s.child.kill('SIGTERM');
       expect((await s.exited).code).to.equal(0);
       const [{ n }] = await t.db('jobs').count({ n: '*' });
@@ -71,6 +83,13 @@ describe('server start-up failures', function () {
     expect((await s.exited).code).to.equal(1);
     expect(s.output()).to.include('Invalid configuration').and.include('PORT must be a whole number').and.include('SESSION_TTL_SECONDS');
     expect(s.output()).not.to.match(/\n\s+at /); // no stack trace
+  });
+
+  it('names TRUST_PROXY and the entry it does not understand', async () => {
+    const s = runServer({ NODE_ENV: 'test', PORT: String(await freePort()), TRUST_PROXY: '10.0.0.0/8, proxy.internal' });
+    expect((await s.exited).code).to.equal(1);
+    expect(s.output()).to.include('Invalid configuration').and.include('TRUST_PROXY must be').and.include('not understood: "proxy.internal"');
+    expect(s.output()).not.to.match(/\n\s+at /);
   });
 
   it('names DATA_DIR when it is not a writable folder', async () => {

@@ -6,9 +6,15 @@ import { hashToken } from '../../src/auth/sessions.js';
 import { createHrUser, PASSWORD, postToken } from '../api/auth.helpers.js';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';
+import { OFF_SITE_NEXT, SAME_SITE_NEXT } from '../fixtures/next-paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const FAILED = 'Invalid credentials or unauthorized.';
+/** Hostile next values for the browser runs, one or two of each class (dot segments, encoded dots, backslashes, control characters, other schemes). */
+const HOSTILE = OFF_SITE_NEXT.filter((v) =>
+  ['/hr/..//evil.example', '/.//evil.example', '/hr/%2e%2e//evil.example', '/hr/.%2e//evil.example', '/hr\\..\\..\\/evil.example', '/.\\/evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/'].includes(v),
+);
+if (HOSTILE.length !== 9) throw new Error('a hostile next picked for the browser runs is no longer in OFF_SITE_NEXT');
 const TTL = 1200;
 
 /** Chromium reports an expected 401/429 answer as a console error: drop exactly those. */
@@ -169,6 +175,84 @@ for (const kind of databaseKinds()) {
       await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('//evil.example/steal')}`);
       await signIn(page);
       await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+    });
+
+    /** Records (and answers) every request that leaves the test server: a hostile next must cause none. */
+    async function watchOffSite(): Promise<string[]> {
+      const offSite: string[] = [];
+      await tab.context.route((url) => url.hostname !== '127.0.0.1', async (route) => {
+        offSite.push(route.request().url());
+        await route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Off site</title>' });
+      });
+      return offSite;
+    }
+
+    async function signOutLocally(page: Page) {
+      await tab.context.clearCookies();
+      await page.evaluate(() => localStorage.clear());
+    }
+
+    it('signing in through the form with a hostile next lands on /hr/dashboard; a same-site one on its normalised path', async () => {
+      const { page } = tab;
+      const offSite = await watchOffSite();
+      for (const next of HOSTILE) {
+        await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent(next)}`);
+        await signIn(page);
+        await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+        expect(await page.locator('h1').innerText(), next).to.equal('HR Dashboard');
+        await signOutLocally(page);
+      }
+      await screenshot(page, `hr-login-hostile-next-dashboard${suffix}`);
+      for (const [next, want] of SAME_SITE_NEXT.filter(([, w]) => ['/hr/jobs/list', '/hr/jobs', '/careers'].includes(w))) {
+        await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent(next)}`);
+        await signIn(page);
+        await page.waitForURL(`${s.baseUrl}${want}`);
+        await signOutLocally(page);
+      }
+      expect(offSite).to.deep.equal([]);
+    });
+
+    it('a signed-in visit to /hrviewlogin with a hostile next is redirected to /hr/dashboard', async () => {
+      const { page } = tab;
+      const offSite = await watchOffSite();
+      await page.goto(`${s.baseUrl}/hrviewlogin`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      for (const next of HOSTILE) {
+        await page.goto(`${s.baseUrl}/careers`);
+        await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent(next)}`);
+        expect(page.url(), next).to.equal(`${s.baseUrl}/hr/dashboard`);
+      }
+      await page.goto(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr\\jobs\\list')}`);
+      expect(page.url()).to.equal(`${s.baseUrl}/hr/jobs/list`);
+      expect(offSite).to.deep.equal([]);
+    });
+
+    it('the island checks next itself: a page whose props were tampered with still lands on /hr/dashboard', async () => {
+      const { page } = tab;
+      const offSite = await watchOffSite();
+      let hostile = '';
+      // The login page as the server renders it, with `next` in the island's props replaced, as a
+      // cache or a rewriting proxy could serve it.
+      await page.route('**/hrviewlogin', async (route) => {
+        const res = await fetch(route.request().url(), { headers: { 'Accept-Encoding': 'identity' } });
+        const html = (await res.text()).replace(/(id="island-hr-login-props">)([^<]*)</, (_m, open: string, json: string) => {
+          const props = JSON.parse(json);
+          return `${open}${JSON.stringify({ ...props, next: hostile }).replace(/</g, '\\u003c')}<`;
+        });
+        await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html });
+      });
+      for (const next of HOSTILE) {
+        hostile = next;
+        await page.goto(`${s.baseUrl}/hrviewlogin`);
+        await signIn(page);
+        await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+        // With the cookie set, the island goes on by itself (location.replace): checked too.
+        await page.goto(`${s.baseUrl}/hrviewlogin`);
+        await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+        await signOutLocally(page);
+      }
+      expect(offSite).to.deep.equal([]);
     });
 
     it('redirects a signed-in visitor away from the login page (server and client)', async () => {

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import path from 'node:path';
+import express from 'express';
 import { ConfigError, loadConfig } from '../../config/index.js';
+import { describeTrustProxy } from '../../src/server.js';
 
 describe('configuration', () => {
   it('has safe defaults', () => {
@@ -15,6 +17,8 @@ describe('configuration', () => {
     expect(c.rateLimits.login).to.deep.equal({ limit: 10, windowSeconds: 900 });
     expect(c.postsSweepCron).to.equal('* * * * *');
     expect(c.webhookAllowPrivate).to.equal(false);
+    expect(c.trustProxy).to.equal(false);
+    expect(c.rateLimits.ipv6Subnet).to.equal(56);
   });
 
   it('reads every documented variable', () => {
@@ -23,8 +27,10 @@ describe('configuration', () => {
       NODE_ENV: 'production', SESSION_TTL_SECONDS: '7200', TRUST_PROXY: 'true', APPLY_RATE_LIMIT: '0', APPLY_RATE_WINDOW_SECONDS: '60',
       WEBHOOK_ALLOW_PRIVATE: '1', POSTS_SWEEP_CRON: 'off', COMPANY_NAME: 'Globex', COMPANY_ABOUT_URL: 'https://globex.example/about',
       COMPANY_NETWORK_URL: 'https://www.linkedin.com/company/globex', CAREERS_EMAIL: 'jobs@globex.example', SMTP_URL: 'smtp://mail:25',
+      RATE_LIMIT_IPV6_SUBNET: '64',
     });
-    expect(c).to.deep.include({ port: 8080, databaseUrl: 'mysql://u:p@db:3306/careers', dataDir: '/tmp/x', publicBaseUrl: 'https://jobs.example.com', env: 'production', sessionTtlSeconds: 7200, trustProxy: true, webhookAllowPrivate: true, postsSweepCron: null });
+    expect(c).to.deep.include({ port: 8080, databaseUrl: 'mysql://u:p@db:3306/careers', dataDir: '/tmp/x', publicBaseUrl: 'https://jobs.example.com', env: 'production', sessionTtlSeconds: 7200, trustProxy: 1, webhookAllowPrivate: true, postsSweepCron: null });
+    expect(c.rateLimits.ipv6Subnet).to.equal(64);
     expect(c.rateLimits.apply).to.deep.equal({ limit: 0, windowSeconds: 60 });
     expect(c.company).to.deep.equal({ name: 'Globex', aboutUrl: 'https://globex.example/about', networkUrl: 'https://www.linkedin.com/company/globex', careersEmail: 'jobs@globex.example' });
     expect(c.mail.smtpUrl).to.equal('smtp://mail:25');
@@ -50,5 +56,55 @@ describe('configuration', () => {
       expect(() => loadConfig({ PUBLIC_BASE_URL: base }), base).to.throw(ConfigError, 'PUBLIC_BASE_URL must be only a scheme, host and optional port');
     }
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://jobs.example.com:8443/' }).publicBaseUrl).to.equal('https://jobs.example.com:8443');
+  });
+
+  it('reads TRUST_PROXY as Express takes it, with true as one hop, and Express compiles every accepted value', () => {
+    const cases: Array<[string | undefined, false | number | string[]]> = [
+      [undefined, false], ['', false], ['false', false], ['off', false], ['no', false], ['0', false],
+      ['true', 1], ['TRUE', 1], [' yes ', 1], ['on', 1], ['1', 1], ['2', 2], ['10', 10],
+      ['10.0.0.1', ['10.0.0.1']],
+      ['Loopback, 10.0.0.0/8 ,2001:db8::/32, 192.168.0.0/255.255.0.0,uniquelocal,linklocal', ['loopback', '10.0.0.0/8', '2001:db8::/32', '192.168.0.0/255.255.0.0', 'uniquelocal', 'linklocal']],
+      ['::1, ::ffff:10.0.0.1, 10.0.0.1, 10.0.0.1', ['::1', '::ffff:10.0.0.1', '10.0.0.1']],
+    ];
+    for (const [raw, want] of cases) {
+      const got = loadConfig(raw === undefined ? {} : { TRUST_PROXY: raw }).trustProxy;
+      expect(got, String(raw)).to.deep.equal(want);
+      // Express's own parser takes it (a value it refused would throw here).
+      express().set('trust proxy', got);
+    }
+    // What Express then trusts: one hop trusts the socket's peer only; a list, only its ranges.
+    const app = express().set('trust proxy', loadConfig({ TRUST_PROXY: 'true' }).trustProxy);
+    const hops = app.get('trust proxy fn') as (addr: string, i: number) => boolean;
+    expect([hops('203.0.113.1', 0), hops('203.0.113.1', 1)]).to.deep.equal([true, false]);
+    app.set('trust proxy', loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy);
+    const list = app.get('trust proxy fn') as (addr: string, i: number) => boolean;
+    expect(['127.0.0.1', '::1', '10.9.8.7', '203.0.113.1', '11.0.0.1'].map((a) => list(a, 0))).to.deep.equal([true, true, true, false, false]);
+  });
+
+  it('refuses a bad TRUST_PROXY value or list entry, naming TRUST_PROXY and the entry', () => {
+    for (const [raw, entry] of [
+      ['maybe', 'maybe'], ['11', '11'], ['-1', '-1'], ['10.1', '10.1'], ['10.0.0.256', '10.0.0.256'], ['10.0.0.1/33', '10.0.0.1/33'],
+      ['2001:db8::/129', '2001:db8::/129'], ['10.0.0.0/255.0.255.0', '10.0.0.0/255.0.255.0'], ['1.2.3.4/8/9', '1.2.3.4/8/9'],
+      ['fe80::1%eth0', 'fe80::1%eth0'], ['10.0.0.1, evil.example', 'evil.example'], ['loopback,,10.0.0.1', ''], ['localhost', 'localhost'],
+      ['10.0.0.1 10.0.0.2', '10.0.0.1 10.0.0.2'], ['2001:db8::/x', '2001:db8::/x'], ['0x7f000001', '0x7f000001'],
+    ]) {
+      expect(() => loadConfig({ TRUST_PROXY: raw }), raw).to.throw(ConfigError, /TRUST_PROXY must be/);
+      if (!/^-?\d+$/.test(raw)) expect(() => loadConfig({ TRUST_PROXY: raw }), raw).to.throw(ConfigError, `"${entry}"`);
+    }
+  });
+
+  it('reads RATE_LIMIT_IPV6_SUBNET from 32 to 64', () => {
+    expect(loadConfig({ RATE_LIMIT_IPV6_SUBNET: '32' }).rateLimits.ipv6Subnet).to.equal(32);
+    expect(loadConfig({ RATE_LIMIT_IPV6_SUBNET: '64' }).rateLimits.ipv6Subnet).to.equal(64);
+    for (const bad of ['31', '65', '48.5', 'off', '0']) {
+      expect(() => loadConfig({ RATE_LIMIT_IPV6_SUBNET: bad }), bad).to.throw(ConfigError, 'RATE_LIMIT_IPV6_SUBNET must be a whole number from 32 to 64');
+    }
+  });
+
+  it('describes the TRUST_PROXY setting for the start-up log', () => {
+    expect(describeTrustProxy(false)).to.equal(null);
+    expect(describeTrustProxy(1)).to.include('1 hop (what `true` means here)').and.include('With a CDN or another proxy in front of that one');
+    expect(describeTrustProxy(2)).to.include('2 hops').and.include('farthest of 2 proxies');
+    expect(describeTrustProxy(['loopback', '10.0.0.0/8'])).to.include('proxies at loopback, 10.0.0.0/8');
   });
 });
