@@ -24,6 +24,10 @@ declare global {
 }
 
 export const TOKEN_COOKIE = 'jwt';
+/** The HR area's home: where /hr and a sign-in without a `next` lead. */
+export const HR_HOME = '/hr/dashboard';
+/** The login page. */
+export const LOGIN_PATH = '/hrviewlogin';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const NO_CREDENTIALS = 'Authentication credentials were not provided.';
 export const BAD_TOKEN = 'Invalid or expired token.';
@@ -87,7 +91,7 @@ export function requireHrApi(ctx: AppContext): RequestHandler {
 }
 
 export function loginRedirect(originalUrl: string): string {
-  return `/hrviewlogin?next=${encodeURIComponent(originalUrl)}`;
+  return `${LOGIN_PATH}?next=${encodeURIComponent(originalUrl)}`;
 }
 
 export function requireHrPage(ctx: AppContext): RequestHandler {

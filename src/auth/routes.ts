@@ -19,7 +19,7 @@ import type { AppContext } from '../context.js';
 import { FieldErrorBag, Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { renderPage } from '../render/page.js';
-import { BAD_TOKEN, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, cookieToken, hasTokenCookie, requireHrApi } from './guards.js';
+import { BAD_TOKEN, HR_HOME, LOGIN_PATH, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, cookieToken, hasTokenCookie, requireHrApi } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
 import { createSession, deleteExpiredSessions, findSession, revokeSession } from './sessions.js';
 import { normaliseUsername, touchLastLogin } from './users.repo.js';
@@ -31,7 +31,6 @@ export const MAX_CREDENTIAL_LENGTH = 256;
 export const IP_LIMIT_FACTOR = 5;
 /** Failed sign-ins allowed for one username over all IP addresses, as a multiple of the limit. */
 export const USERNAME_LIMIT_FACTOR = 5;
-const DEFAULT_LANDING = '/hr/dashboard';
 
 /**
  * Where to go after signing in: a same-site path only (starts with one '/', no scheme, no '//'
@@ -139,15 +138,15 @@ export function authRoutes(ctx: AppContext): Router {
     res.json({ username: req.hr!.username, expires_at: req.hr!.expiresAt.toISOString() });
   });
 
-  router.get('/hrviewlogin', async (req, res) => {
+  router.get(LOGIN_PATH, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const next = safeNext(req.query.next);
     const token = cookieToken(req);
-    if (token && (await findSession(db, token, ctx.now()))) return res.redirect(302, next ?? DEFAULT_LANDING);
+    if (token && (await findSession(db, token, ctx.now()))) return res.redirect(302, next ?? HR_HOME);
     // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
     if (hasTokenCookie(req)) res.clearCookie(TOKEN_COOKIE, { path: '/' });
     renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
-      props: { next: next ?? DEFAULT_LANDING, ttlSeconds: config.sessionTtlSeconds },
+      props: { next: next ?? HR_HOME, ttlSeconds: config.sessionTtlSeconds },
     });
   });
 
