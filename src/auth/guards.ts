@@ -10,6 +10,7 @@
  * 401 / redirect like a known one; routers that repeat the guard cost no second lookup.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import type { Config } from '../../config/index.js';
 import type { AppContext } from '../context.js';
 import { Unauthorized } from '../http/errors.js';
 import { findSession, type HrSession } from './sessions.js';
@@ -26,7 +27,7 @@ declare global {
 export const TOKEN_COOKIE = 'jwt';
 /** The HR area's home: where /hr and a sign-in without a `next` lead. */
 export const HR_HOME = '/hr/dashboard';
-/** The login page. */
+/** The login page; the start-up log and `careers-admin user create` print its full URL. */
 export const LOGIN_PATH = '/hrviewlogin';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const NO_CREDENTIALS = 'Authentication credentials were not provided.';
@@ -88,6 +89,11 @@ export function requireHrApi(ctx: AppContext): RequestHandler {
     apiPassed.add(req);
     next();
   };
+}
+
+/** The login page's full address, for people reading a log or a terminal. */
+export function signInUrl(config: Pick<Config, 'publicBaseUrl'>): string {
+  return config.publicBaseUrl + LOGIN_PATH;
 }
 
 export function loginRedirect(originalUrl: string): string {
