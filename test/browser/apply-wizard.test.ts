@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, listItemBoxes, openPage, type PageWithErrors } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -120,6 +120,24 @@ for (const kind of databaseKinds()) {
       expect(props.job).to.not.have.property('webhook_url');
       expect(props.job).to.not.have.property('description');
       await noJs.close();
+    });
+
+    it('spaces list items in question texts alike whether written by the editor (<li><p>) or seeded (<li>)', async () => {
+      const { page } = tab;
+      const lists = '<ul><li>Seeded one</li><li>Seeded two</li></ul><ul><li><p>Editor one</p></li><li><p>Editor two</p></li></ul>';
+      await makeJob(s.ctx.db, {
+        public_id: 'list-questions', title: 'List Reader',
+        questions: [{ text: `<p>Which apply?</p>${lists}`, help_text: lists, answer_type: 'short_text', required: false }],
+      });
+      await open(page, 'list-questions');
+      await walkTo(page, 'Questions');
+      for (const where of ['.question-label .rich-text', '.question .help-text']) {
+        const seeded = await listItemBoxes(page, `.wizard-step:not([hidden]) ${where} > ul`, 0);
+        const editor = await listItemBoxes(page, `.wizard-step:not([hidden]) ${where} > ul`, 1);
+        expect(seeded, where).to.have.length(2);
+        expect(editor, where).to.deep.equal(seeded);
+      }
+      await shot(page, `apply-question-lists${suffix}`);
     });
 
     it('shows every Basic Info message, only after a failed Next, with aria wiring and focus', async () => {

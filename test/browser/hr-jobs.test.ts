@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, listItemBoxes, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -559,6 +559,30 @@ for (const kind of databaseKinds()) {
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
       expect(await alert.count()).to.equal(0);
+    });
+
+    it('spaces list items in the editor as on the job page, for seeded lists and typed ones', async () => {
+      const { page } = tab;
+      const job = await makeJob(s.ctx.db, { public_id: 'lists-edit', title: 'List Editor', description: '<ul><li>Seeded one</li><li>Seeded two</li></ul>', responsibilities: '' });
+      await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/edit`);
+      await page.getByRole('tab', { name: 'Description' }).click();
+      await editor(page, 'job-responsibilities').click();
+      await tool(page, 'job-responsibilities', 'Bullet list').click();
+      await page.keyboard.type('Typed one');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Typed two');
+      const seeded = await listItemBoxes(page, '#job-description > ul');
+      const typed = await listItemBoxes(page, '#job-responsibilities > ul');
+      expect(seeded).to.have.length(2);
+      expect(typed).to.deep.equal(seeded);
+      expect(seeded.map((b) => b.gap)).to.deep.equal([0, 0]);
+      // The same height as an item on the job page, where the seeded form has no paragraph.
+      const lineHeight = seeded[0].height;
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
+      await page.goto(`${s.baseUrl}/careers/lists-edit`);
+      const onPage = await listItemBoxes(page, '.job-section:has(h2:text("Responsibilities")) .rich-text > ul');
+      expect(onPage).to.deep.equal([{ height: lineHeight, gap: 0 }, { height: lineHeight, gap: 0 }]);
     });
 
     it('sends the user to the login page when the job cannot be loaded', async () => {
