@@ -87,7 +87,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   postsSweepCron: string | null;
   mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
-  company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string };
+  /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
+  company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
   /** Project root: where views/, public/ and migrations live. */
   rootDir: string;
 }
@@ -192,6 +193,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   const smtpUrl = env.SMTP_URL?.trim() ? url('SMTP_URL', '', ['smtp:', 'smtps:']) : null;
   const hrNotify = env.HR_NOTIFY_EMAIL?.trim() ? email('HR_NOTIFY_EMAIL', '') : null;
+  // Published in every job page: an address with a user name or password would publish those too.
+  const logoUrl = env.COMPANY_LOGO_URL?.trim() ? url('COMPANY_LOGO_URL', '', ['http:', 'https:']) : null;
+  if (logoUrl && URL.canParse(logoUrl) && (new URL(logoUrl).username || new URL(logoUrl).password)) {
+    problems.push(`COMPANY_LOGO_URL must not contain a user name or password (got "${logoUrl.replace(/\/\/[^@/]*@/, '//***@')}")`);
+  }
 
   const config: Config = {
     env: nodeEnv,
@@ -217,6 +223,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       aboutUrl: url('COMPANY_ABOUT_URL', 'https://www.example.com/about', ['http:', 'https:']),
       networkUrl: url('COMPANY_NETWORK_URL', 'https://www.linkedin.com/company/example', ['http:', 'https:']),
       careersEmail: email('CAREERS_EMAIL', 'careers@example.com'),
+      logoUrl,
     },
     rootDir,
     ...overrides,

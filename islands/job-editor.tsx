@@ -4,7 +4,12 @@
  * to /hr/jobs/list; Save Changes reads 'Saving…' while saving. Create -> POST, then /hr/jobs/list.
  * Edit -> loads the job with GET (a failure sends the user to /hrviewlogin), saves with PUT and
  * stays, showing the saved job. A failed save shows 'Failed to save job.' with the details and
- * puts each field error next to its field, on the tab of the first error.
+ * puts each field error next to its field, on the tab of the first error. As in the apply wizard,
+ * editing a field takes its message away, and the banner goes once every field it names has been
+ * edited (a banner naming no field stays until the next save).
+ * Work is not lost silently: with changes not saved yet (the form differs from what was loaded or
+ * last saved), leaving asks first: the browser's own prompt for reloads, closing and typed
+ * addresses, a confirm for links on the page (Cancel, the header) and Logout.
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { mountIsland } from './components/mount.js';
@@ -96,6 +101,42 @@ function elementIdOf(field: string, questions: QuestionDraft[]): string {
     return q ? `q-${q.key}-${m[2] === 'options' ? 'option-0' : m[2]}` : 'questions-list';
   }
   return field === 'questions' ? 'questions-list' : `job-${field}`;
+}
+
+/** Fields checked together on the server: editing one of them may fix the other's message. */
+const RELATED_FIELDS: Partial<Record<keyof Draft, (keyof Draft)[]>> = {
+  min_salary: ['min_salary', 'max_salary'],
+  max_salary: ['min_salary', 'max_salary'],
+  webhook_enabled: ['webhook_enabled', 'webhook_url'],
+};
+
+const LEAVE_MESSAGE = 'You have unsaved changes to this job. Leave this page and lose them?';
+
+interface Failure {
+  lines: string[];
+  /** The field messages the banner points at; once all are edited away, so is the banner. */
+  keys: string[];
+}
+
+/** Errors without the keys `drop` picks (the same object when none is picked). */
+function withoutErrors(errors: Record<string, string>, drop: (key: string) => boolean): Record<string, string> {
+  return Object.keys(errors).some(drop) ? Object.fromEntries(Object.entries(errors).filter(([k]) => !drop(k))) : errors;
+}
+
+/**
+ * A click that would take the browser to another page: a plain left click on a link that leaves
+ * this document in this tab (not a new tab or window, a download, a same-page #fragment, or a link
+ * inside the rich-text editor, where a click edits), or on the header's Logout.
+ */
+function leavingClick(e: MouseEvent): boolean {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return false;
+  const target = e.target instanceof Element ? e.target : null;
+  if (target?.closest('[data-logout]')) return true;
+  const link = target?.closest<HTMLAnchorElement>('a[href]');
+  if (!link || link.isContentEditable || link.hasAttribute('download')) return false;
+  if (link.target && link.target !== '_self') return false;
+  const url = new URL(link.href, location.href);
+  return !(url.origin === location.origin && url.pathname === location.pathname && url.search === location.search && url.hash !== '');
 }
 
 let keySeq = 0;
@@ -190,6 +231,11 @@ function toPayload(d: Draft, mode: Props['mode']) {
   };
 }
 
+/** The form as the server would receive it: two equal snapshots mean nothing to save. */
+function snapshot(d: Draft, mode: Props['mode']): string {
+  return JSON.stringify(toPayload(d, mode));
+}
+
 function currencyName(code: string): string {
   try {
     return new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code;
@@ -232,17 +278,59 @@ function JobEditor(props: Props) {
   const [tab, setTab] = useState<TabKey>('basics');
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<string[] | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const [saved, setSaved] = useState(false);
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const banner = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
+  /** The draft as last rendered, for event handlers that outlive a render. */
+  const latest = useRef(draft);
+  latest.current = draft;
+  /** The form as loaded or last saved, and a state the user already agreed to leave behind. */
+  const [initial] = useState(() => (draft ? snapshot(draft, mode) : null));
+  const baseline = useRef<string | null>(initial);
+  const leaveConfirmed = useRef<string | null>(null);
+  const unsaved = () => {
+    const now = latest.current ? snapshot(latest.current, mode) : null;
+    return now !== null && now !== baseline.current && now !== leaveConfirmed.current;
+  };
+
+  useEffect(() => {
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      if (!unsaved()) return;
+      e.preventDefault();
+      e.returnValue = ''; // Chromium before 119 asks only with returnValue set
+    };
+    // Capture phase: decided before the link follows or Logout's own handler revokes the session.
+    const onClick = (e: MouseEvent) => {
+      if (!leavingClick(e) || !unsaved()) return;
+      if (window.confirm(LEAVE_MESSAGE)) {
+        leaveConfirmed.current = latest.current ? snapshot(latest.current, mode) : null;
+        return;
+      }
+      e.preventDefault();
+      e.stopImmediatePropagation();
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    document.addEventListener('click', onClick, true);
+    return () => {
+      window.removeEventListener('beforeunload', onBeforeUnload);
+      document.removeEventListener('click', onClick, true);
+    };
+  }, [mode]);
+
+  // The failed save's banner goes once every field message it points at has been edited away.
+  useEffect(() => {
+    if (failure && failure.keys.length > 0 && failure.keys.every((k) => !(k in errors))) setFailure(null);
+  }, [failure, errors]);
 
   useEffect(() => {
     if (mode !== 'edit' || jobId === null) return;
     hrJson<HrJob>(`/api/hr/jobs/${jobId}/`)
       .then((job) => {
-        setDraft(toDraft(job));
+        const loaded = toDraft(job);
+        baseline.current = snapshot(loaded, mode);
+        setDraft(loaded);
         setSavedTitle(job.title);
       })
       // Spec: a job that cannot be loaded sends the user to the login page (a 401 is already on
@@ -281,13 +369,30 @@ function JobEditor(props: Props) {
     );
   }
 
+  // Every change is a functional update: rich-text editors keep an earlier onChange (see RichTextEditor).
+  const dropErrors = (drop: (key: string) => boolean) => setErrors((e) => withoutErrors(e, drop));
   const set: SetField = (key, value) => {
     setDraft((d) => (d ? { ...d, [key]: value } : d));
     setSaved(false);
+    const related: string[] = RELATED_FIELDS[key] ?? [key];
+    dropErrors((k) => related.includes(k));
   };
   const setQuestions = (update: (qs: QuestionDraft[]) => QuestionDraft[]) => {
     setDraft((d) => (d ? { ...d, questions: update(d.questions) } : d));
     setSaved(false);
+  };
+  /** One question's fields changed: their messages go, and the question's own. */
+  const editQuestion = (key: string, patch: Partial<QuestionDraft>) => {
+    const i = latest.current?.questions.findIndex((q) => q.key === key) ?? -1;
+    setQuestions((qs) => qs.map((q) => (q.key === key ? { ...q, ...patch } : q)));
+    // A new answer type decides whether options are needed at all.
+    const fields = 'answer_type' in patch ? [...Object.keys(patch), 'options'] : Object.keys(patch);
+    if (i >= 0) dropErrors((k) => k === `questions.${i}` || fields.some((f) => k === `questions.${i}.${f}` || k.startsWith(`questions.${i}.${f}.`)));
+  };
+  /** Questions added, removed or moved: the list's messages no longer line up with its questions. */
+  const reshapeQuestions = (update: (qs: QuestionDraft[]) => QuestionDraft[]) => {
+    setQuestions(update);
+    dropErrors((k) => k === 'questions' || k.startsWith('questions.'));
   };
 
   const save = async () => {
@@ -300,11 +405,14 @@ function JobEditor(props: Props) {
       const body = toPayload(draft, mode);
       if (mode === 'create') {
         await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body });
+        baseline.current = snapshot(draft, mode); // saved: nothing to ask about on the way out
         location.assign('/hr/jobs/list');
         return;
       }
       const job = await hrJson<HrJob>(`/api/hr/jobs/${jobId}/`, { method: 'PUT', body });
-      setDraft((d) => toDraft(job, d ?? undefined));
+      const savedDraft = toDraft(job, latest.current ?? undefined);
+      baseline.current = snapshot(savedDraft, mode);
+      setDraft(savedDraft);
       setSavedTitle(job.title);
       document.title = `Edit Job: ${job.title}`;
       setSaved(true);
@@ -314,7 +422,8 @@ function JobEditor(props: Props) {
       if (err instanceof ApiError && err.status === 401) return; // hrFetch is sending the user to the login page
       const body = err instanceof ApiError ? err.body : null;
       const fields = fieldErrors(body);
-      setFailure(errorLines(body));
+      // The banner names the fields whose messages are shown beside them.
+      setFailure({ lines: errorLines(body), keys: Object.keys(fields).filter((k) => tabOf(k) !== null) });
       setErrors(fields);
       // The first tab (in tab order) holding an error is shown; focus goes to its first marked field.
       const firstTab = TABS.find((t) => Object.keys(fields).some((k) => tabOf(k) === t.key));
@@ -401,7 +510,7 @@ function JobEditor(props: Props) {
           <div className="alert alert-error" role="alert">
             <p className="alert-title">Failed to save job.</p>
             <ul className="error-lines">
-              {failure.map((line, i) => (
+              {failure.lines.map((line, i) => (
                 <li key={i}>{line}</li>
               ))}
             </ul>
@@ -477,7 +586,7 @@ function JobEditor(props: Props) {
       </section>
 
       <section role="tabpanel" id="panel-qs" aria-labelledby="tab-qs" hidden={tab !== 'qs'} className="tab-panel card">
-        <QuestionsEditor questions={draft.questions} setQuestions={setQuestions} errors={errors} answerTypes={props.answerTypes} />
+        <QuestionsEditor questions={draft.questions} editQuestion={editQuestion} reshapeQuestions={reshapeQuestions} errors={errors} answerTypes={props.answerTypes} />
       </section>
 
       <section role="tabpanel" id="panel-notify" aria-labelledby="tab-notify" hidden={tab !== 'notify'} className="tab-panel card">
@@ -516,17 +625,17 @@ function JobEditor(props: Props) {
   );
 }
 
-function QuestionsEditor({ questions, setQuestions, errors, answerTypes }: {
+function QuestionsEditor({ questions, editQuestion: update, reshapeQuestions, errors, answerTypes }: {
   questions: QuestionDraft[];
-  setQuestions: (update: (qs: QuestionDraft[]) => QuestionDraft[]) => void;
+  editQuestion: (key: string, patch: Partial<QuestionDraft>) => void;
+  reshapeQuestions: (update: (qs: QuestionDraft[]) => QuestionDraft[]) => void;
   errors: Record<string, string>;
   answerTypes: Option[];
 }) {
   const [announce, setAnnounce] = useState('');
-  const update = (key: string, patch: Partial<QuestionDraft>) => setQuestions((qs) => qs.map((q) => (q.key === key ? { ...q, ...patch } : q)));
   const move = (from: number, to: number) => {
     if (to < 0 || to >= questions.length || to === from) return;
-    setQuestions((qs) => {
+    reshapeQuestions((qs) => {
       const next = [...qs];
       const [q] = next.splice(from, 1);
       next.splice(to, 0, q);
@@ -536,13 +645,13 @@ function QuestionsEditor({ questions, setQuestions, errors, answerTypes }: {
   };
   const add = () => {
     const q = emptyQuestion();
-    setQuestions((qs) => [...qs, q]);
+    reshapeQuestions((qs) => [...qs, q]);
     setAnnounce(`Question ${questions.length + 1} added.`);
     // Focus the new question's text once it is rendered.
     setTimeout(() => document.getElementById(`q-${q.key}-text`)?.focus(), 0);
   };
   const remove = (i: number) => {
-    setQuestions((qs) => qs.filter((_, j) => j !== i));
+    reshapeQuestions((qs) => qs.filter((_, j) => j !== i));
     setAnnounce(`Question ${i + 1} removed.`);
   };
 

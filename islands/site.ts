@@ -1,7 +1,8 @@
 /**
  * Small progressive enhancements loaded on every page: the mobile menu (a <details> element, so
  * it works without JavaScript and by keyboard) closes with Escape or after following a link; the
- * HR Logout button revokes the session on the server and clears it locally.
+ * HR Logout button revokes the session on the server and clears it locally; focus starts on an
+ * element marked `data-autofocus` (pages run no inline script: the CSP allows only our files).
  */
 import './site.css';
 import { logout } from './components/session.js';
@@ -36,3 +37,7 @@ filterForm?.addEventListener('submit', () => {
   const status = document.querySelector('.result-count');
   if (status) status.textContent = 'Loading jobs...';
 });
+
+// A page that follows an action (the application's confirmation) starts focus on its heading, so a
+// screen reader reads the outcome first; without moving the view.
+document.querySelector<HTMLElement>('[data-autofocus]')?.focus({ preventScroll: true });

@@ -4,6 +4,7 @@ import v8 from 'node:v8';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config, type TrustProxy } from '../config/index.js';
 import { createApp } from './app.js';
+import { signInUrl } from './auth/guards.js';
 import { closeContext, createContext, type AppContext } from './context.js';
 import { migrateLatest } from './db/knex.js';
 import { countJobs, seedDemoJobs } from './jobs/seed.js';
@@ -61,6 +62,7 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     s.once('error', reject);
   });
   console.log(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
+  console.log(`HR sign-in: ${signInUrl(config)}`);
   const proxyNote = describeTrustProxy(config.trustProxy);
   if (proxyNote) console.log(proxyNote);
   // Uploaded files left without a row by a crash: swept now in the background, then daily.

@@ -14,6 +14,7 @@ export function mountIsland<P extends object>(name: string, Component: Component
   const root = document.getElementById(`island-${name}`);
   if (!root) return;
   const props = readProps<P>(name);
-  root.replaceChildren();
+  // The server-rendered fallback stays until React's first commit replaces it: clearing it first
+  // would leave the root empty for a frame, and the page below would jump up and back down.
   createRoot(root).render(<Component {...props} />);
 }

@@ -10,6 +10,7 @@
  * 401 / redirect like a known one; routers that repeat the guard cost no second lookup.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import type { Config } from '../../config/index.js';
 import type { AppContext } from '../context.js';
 import { Unauthorized } from '../http/errors.js';
 import { findSession, type HrSession } from './sessions.js';
@@ -24,6 +25,8 @@ declare global {
 }
 
 export const TOKEN_COOKIE = 'jwt';
+/** The login page; the start-up log and `careers-admin user create` print its full URL. */
+export const LOGIN_PATH = '/hrviewlogin';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const NO_CREDENTIALS = 'Authentication credentials were not provided.';
 export const BAD_TOKEN = 'Invalid or expired token.';
@@ -86,8 +89,13 @@ export function requireHrApi(ctx: AppContext): RequestHandler {
   };
 }
 
+/** The login page's full address, for people reading a log or a terminal. */
+export function signInUrl(config: Pick<Config, 'publicBaseUrl'>): string {
+  return config.publicBaseUrl + LOGIN_PATH;
+}
+
 export function loginRedirect(originalUrl: string): string {
-  return `/hrviewlogin?next=${encodeURIComponent(originalUrl)}`;
+  return `${LOGIN_PATH}?next=${encodeURIComponent(originalUrl)}`;
 }
 
 export function requireHrPage(ctx: AppContext): RequestHandler {

@@ -20,7 +20,7 @@ import { FieldErrorBag, Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
-import { BAD_TOKEN, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, cookieToken, hasTokenCookie, requireHrApi } from './guards.js';
+import { BAD_TOKEN, LOGIN_PATH, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, cookieToken, hasTokenCookie, requireHrApi } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
 import { createSession, deleteExpiredSessions, findSession, revokeSession } from './sessions.js';
 import { normaliseUsername, touchLastLogin } from './users.repo.js';
@@ -119,7 +119,7 @@ export function authRoutes(ctx: AppContext): Router {
     res.json({ username: req.hr!.username, expires_at: req.hr!.expiresAt.toISOString() });
   });
 
-  router.get('/hrviewlogin', async (req, res) => {
+  router.get(LOGIN_PATH, async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     // One decision for the redirect and the island (which checks it again before navigating).
     const next = landingPath(req.query.next);

@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import inquirer from 'inquirer';
 import type { Knex } from 'knex';
+import { signInUrl } from '../auth/guards.js';
 import { hashPassword, passwordProblem } from '../auth/passwords.js';
 import { revokeUserSessions } from '../auth/sessions.js';
 import {
@@ -67,12 +68,12 @@ export function registerUsers(program: Command): void {
     .option('--password-stdin', 'read the password from standard input (for scripts)')
     .action(async (opts: { username: string; passwordStdin?: boolean }) => {
       const username = checkUsername(opts.username);
-      await withDb(async (db) => {
+      await withDb(async (db, config) => {
         await db.migrate.latest();
         if (await findUserByUsername(db, username)) throw new CliError(`User "${username}" already exists.`);
         const password = await askPassword(!!opts.passwordStdin);
         await insertUser(db, username, await hashPassword(password));
-        console.log(`Created HR user "${username}". Sign in at /hrviewlogin.`);
+        console.log(`Created HR user "${username}". Sign in at ${signInUrl(config)}`);
       });
     });
 

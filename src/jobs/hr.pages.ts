@@ -1,13 +1,14 @@
 /**
  * HR job pages (spec 02 section 2), rendered on the server from the same queries as the API and
  * guarded with requireHrPage (no valid jwt cookie -> /hrviewlogin?next=...):
- * /hr/dashboard, /hr/jobs (Manage Jobs), /hr/jobs/list (All Job Posts), /hr/jobs/new and
+ * /hr (and /hr/: a redirect to the dashboard), /hr/dashboard, /hr/jobs (Manage Jobs), /hr/jobs/list (All Job Posts), /hr/jobs/new and
  * /hr/jobs/{id}/edit (the job-editor island, which loads the job through GET /api/hr/jobs/{id}/).
  */
 import { Router, type Request } from 'express';
 import { htmlPageNumber, htmlPager } from '../http/paging.js';
 import type { AppContext } from '../context.js';
 import { requireHrPage } from '../auth/guards.js';
+import { DEFAULT_LANDING } from '../shared/next-path.js';
 import { renderPage } from '../render/page.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { loadDashboard, pageJobSummaries } from './dashboard.js';
@@ -63,6 +64,10 @@ export function hrJobPages(ctx: AppContext): Router {
     const pager = htmlPager(page, count, HR_JOBS_PAGE_SIZE, (n) => (n === 1 ? req.path : `${req.path}?page=${n}`));
     return { jobs, count, pager };
   }
+
+  // The HR area's own address is no page of its own: it leads to the dashboard. Express matches it
+  // with or without the trailing slash, in any case.
+  router.get('/hr', guard, (_req, res) => res.redirect(302, DEFAULT_LANDING));
 
   router.get('/hr/dashboard', guard, async (req, res) => {
     const stats = await loadDashboard(db);

@@ -1,8 +1,9 @@
 /**
  * JobPosting structured data (schema.org) as Google's job-posting guidelines accept it:
- * title, HTML description, datePosted, hiringOrganization, jobLocation (a PostalAddress split from
- * the free-text location) or TELECOMMUTE with the applicant's country, employmentType from
- * Google's list, baseSalary when a salary is set, directApply and identifier.
+ * title, HTML description, datePosted, hiringOrganization (with its logo when COMPANY_LOGO_URL is
+ * set), jobLocation (a PostalAddress split from the free-text location) or TELECOMMUTE with the
+ * applicant's country, employmentType from Google's list, baseSalary when a salary is set,
+ * directApply and identifier.
  */
 import type { Config } from '../../config/index.js';
 import type { JobType } from '../shared/enums.js';
@@ -199,7 +200,12 @@ export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'pub
     title: job.title,
     description,
     datePosted: job.created_at.toISOString().slice(0, 10),
-    hiringOrganization: { '@type': 'Organization', name: config.company.name, sameAs: config.company.aboutUrl },
+    hiringOrganization: {
+      '@type': 'Organization',
+      name: config.company.name,
+      sameAs: config.company.aboutUrl,
+      ...(config.company.logoUrl ? { logo: config.company.logoUrl } : {}),
+    },
     employmentType: GOOGLE_EMPLOYMENT_TYPE[job.job_type] ?? 'OTHER',
     directApply: job.status === 'ACTIVE',
     identifier: { '@type': 'PropertyValue', name: config.company.name, value: job.public_id },

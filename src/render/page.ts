@@ -49,7 +49,10 @@ export function renderPageHtml(req: Request, res: Response, view: string, meta: 
   const isHr = usesHrHeader(req.path);
   // The header's Logout shows only while a jwt cookie exists (and is not being cleared right now).
   const hasSession = hasSessionCookie(req) && !clearsSessionCookie(res);
-  const all = { ...locals, meta, island, isHr, hasSession, currentPath: req.path };
+  // A header link is marked current only on the page it leads to: an error page (an unknown
+  // /hr/applicants/x, a page past the last) is none of them, so it marks none.
+  const currentPath = (meta.status ?? 200) < 400 ? req.path : '';
+  const all = { ...locals, meta, island, isHr, hasSession, currentPath };
   return new Promise((resolve, reject) => {
     res.render(view, all, (err: Error | null, body: string) => {
       if (err) return reject(err);

@@ -1,7 +1,9 @@
 /**
  * The HR header (spec 01 and 02: 'Paths starting with /hr use the HR header instead'): its six
  * links with their exact targets, on the HR pages and on the login page /hrviewlogin, and Logout
- * only while the jwt cookie exists. Other paths keep the public header.
+ * only while the jwt cookie exists. Other paths keep the public header. /hr itself leads to the
+ * dashboard; an unknown HR page is the 404 page with the HR header, nothing marked current, and a
+ * link to the dashboard beside the one to /careers.
  */
 import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
@@ -27,6 +29,14 @@ function nav(html: string, label: string): string | null {
 function links(navHtml: string): string[][] {
   return [...navHtml.matchAll(/<a href="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => [m[2].trim(), m[1]]);
 }
+
+/** [text, href] of every link in some HTML, whatever attributes come before href. */
+function anchors(html: string): string[][] {
+  return [...html.matchAll(/<a\b[^>]*\shref="([^"]*)"[^>]*>([^<]*)<\/a>/g)].map((m) => [m[2].trim(), m[1]]);
+}
+
+/** The links inside <main>: what the page itself offers. */
+const mainLinks = (html: string) => anchors(/<main[^>]*>([\s\S]*)<\/main>/.exec(html)![1]);
 
 function logoutButtons(navHtml: string): number {
   return (navHtml.match(/<button[^>]*data-logout[^>]*>Logout<\/button>/g) ?? []).length;
@@ -89,6 +99,71 @@ for (const kind of databaseKinds()) {
       // The current page is marked.
       const dash = await page('/hr/dashboard', `jwt=${token}`);
       expect(nav(dash.html, 'HR')).to.include('<a href="/hr/dashboard" aria-current="page">Dashboard</a>');
+    });
+
+    it('takes /hr and /hr/ (any case) to the dashboard when signed in, and through sign-in to it when not', async () => {
+      for (const path of ['/hr', '/hr/', '/HR', '/Hr/', '/hr?from=bookmark']) {
+        const r = await page(path, `jwt=${token}`);
+        expect(r.status, path).to.equal(302);
+        expect(r.html, path).to.not.include('404');
+        const res = await fetch(s.baseUrl + path, { redirect: 'manual', headers: { Cookie: `jwt=${token}` } });
+        expect(res.headers.get('location'), path).to.equal('/hr/dashboard');
+        expect(res.headers.get('cache-control'), path).to.equal('no-store');
+        // Signed out (no cookie, or a stale one): the guard's sign-in redirect keeps /hr as next,
+        // which the signed-in answer above then takes to the dashboard.
+        for (const cookie of [undefined, 'jwt=garbage']) {
+          const out = await fetch(s.baseUrl + path, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
+          expect(out.status, `${path} ${cookie}`).to.equal(302);
+          expect(out.headers.get('location'), `${path} ${cookie}`).to.equal(`/hrviewlogin?next=${encodeURIComponent(path)}`);
+          await out.arrayBuffer();
+        }
+      }
+      // The login page then sends a signed-in visitor on to that next, and /hr on to the dashboard.
+      const login = await fetch(`${s.baseUrl}/hrviewlogin?next=%2Fhr`, { redirect: 'manual', headers: { Cookie: `jwt=${token}` } });
+      expect(login.headers.get('location')).to.equal('/hr');
+      await login.arrayBuffer();
+      // Only GET (and HEAD) lead anywhere: other methods on /hr are unknown pages.
+      const head = await fetch(`${s.baseUrl}/hr/`, { method: 'HEAD', redirect: 'manual', headers: { Cookie: `jwt=${token}` } });
+      expect([head.status, head.headers.get('location')]).to.deep.equal([302, '/hr/dashboard']);
+      const post = await fetch(`${s.baseUrl}/hr`, { method: 'POST', redirect: 'manual', headers: { Cookie: `jwt=${token}` } });
+      expect(post.status).to.equal(404);
+      await post.arrayBuffer();
+    });
+
+    it('shows unknown HR pages as the 404 page with the HR header, no item marked, and a way to the dashboard', async () => {
+      // Paths under every header item, near the real pages, and past the last page of a list.
+      const unknown = ['/hr/nothing-here', '/hr/applicants', '/hr/applicants/7', '/hr/forms/new', '/hr/posts/', '/hr/dashboard/extra', '/hr/jobs/999999/edit', '/HR/Nothing', '/hr/jobs?page=999', '/hr/jobs/list?page=999'];
+      for (const path of unknown) {
+        const r = await page(path, `jwt=${token}`);
+        expect(r.status, path).to.equal(404);
+        expect(r.html, path).to.include('<title>404 — Page Not Found</title>').and.include('<h1>404 — Page Not Found</h1>');
+        expectHrHeader(r.html, path, true);
+        expect(r.html, `${path}: nothing marked current`).not.to.include('aria-current');
+        expect(mainLinks(r.html), path).to.deep.equal([['Go to Dashboard', '/hr/dashboard'], ['Go to Careers', '/careers']]);
+        expect(r.html, path).to.include('<meta name="robots" content="noindex">');
+      }
+      // Signed out, the guard still answers first: the sign-in page, whether the page exists or not.
+      for (const path of ['/hr/nothing-here', '/hr/applicants']) {
+        const r = await page(path);
+        expect([r.status, r.html.includes('404')], path).to.deep.equal([302, false]);
+      }
+      // Outside the guard's /hr mount, a path that only starts with /hr gets the same page, signed out.
+      const loose = await page('/hrviewlogin/extra');
+      expect(loose.status).to.equal(404);
+      expectHrHeader(loose.html, '/hrviewlogin/extra', false);
+      expect(loose.html).to.include('href="/hr/dashboard">Go to Dashboard</a>').and.not.include('aria-current');
+    });
+
+    it('keeps the public 404 page with its one link to /careers and no item marked', async () => {
+      for (const path of ['/no-such-page', '/careers/x/y/z', '/privacy/more']) {
+        const r = await page(path, `jwt=${token}`);
+        expect(r.status, path).to.equal(404);
+        expect(nav(r.html, 'Main'), path).to.be.a('string');
+        expect(r.html, path).not.to.include('aria-current').and.not.include('Go to Dashboard');
+        expect(mainLinks(r.html), path).to.deep.equal([['Go to Careers', '/careers']]);
+      }
+      // A real page still marks its item.
+      expect(nav((await page('/privacy')).html, 'Main')).to.include('<a href="/privacy" aria-current="page">Privacy</a>');
     });
 
     it('leaves the public header on other paths, without Logout even with a cookie', async () => {

@@ -27,6 +27,12 @@ for (const kind of databaseKinds()) {
       expect(s.output()).to.include('Applied migrations: 001_initial_schema');
       expect(s.output()).to.include('Empty database: added 12 demo jobs.');
       expect(s.output()).to.include('No HR user yet. Create one with: npx careers-admin user create --username <name>');
+      // One line names the full sign-in address, and that address is the login page.
+      const signIn = s.output().split('\n').filter((l) => l.startsWith('HR sign-in: '));
+      expect(signIn).to.deep.equal([`HR sign-in: http://localhost:${port}/hrviewlogin`]);
+      const login = await fetch(`http://127.0.0.1:${port}/hrviewlogin`);
+      expect(login.status).to.equal(200);
+      expect(await login.text()).to.include('<title>HR Login</title>');
       const [{ n }] = await t.db('knex_migrations').count({ n: '*' });
       expect(Number(n)).to.be.greaterThan(0);
       const page = await fetch(`http://127.0.0.1:${port}/careers`);
@@ -49,8 +55,9 @@ for (const kind of databaseKinds()) {
 
     it('in production migrates but seeds nothing; TRUST_PROXY=true is one hop and says so', async () => {
       const port = await freePort();
-      const s = runServer({ ...dbEnv, NODE_ENV: 'production', PORT: String(port), TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '2' });
+      const s = runServer({ ...dbEnv, NODE_ENV: 'production', PORT: String(port), TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '2', PUBLIC_BASE_URL: 'https://careers.example.com' });
       await waitForOutput(s, `listening on port ${port}`);
+      await waitForOutput(s, 'HR sign-in: https://careers.example.com/hrviewlogin\n');
       expect(s.output()).to.include('Applied migrations');
       expect(s.output()).not.to.include('demo jobs');
       expect(s.output()).to.include('TRUST_PROXY: 1 hop (what `true` means here)').and.include('With a CDN or another proxy in front of that one, set TRUST_PROXY to the number of proxies (2) or to their addresses/CIDRs.');

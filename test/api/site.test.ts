@@ -61,7 +61,8 @@ for (const kind of databaseKinds()) {
       expect(html).to.include('property="og:title"').and.include('property="og:type" content="article"');
       const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]);
       expect(ld).to.deep.include({ '@type': 'JobPosting', title: 'Remote Dev', employmentType: 'FULL_TIME', directApply: true, jobLocationType: 'TELECOMMUTE' });
-      expect(ld.hiringOrganization.name).to.equal('Globex <Inc>');
+      // COMPANY_LOGO_URL is unset here: no logo key at all (see the next test for one).
+      expect(ld.hiringOrganization).to.deep.equal({ '@type': 'Organization', name: 'Globex <Inc>', sameAs: 'https://www.example.com/about' });
       expect(ld.baseSalary).to.deep.equal({ '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', unitText: 'YEAR', minValue: 50000, maxValue: 70000 } });
       expect(ld.description).to.include('<p>Desc</p>');
       expect(ld.identifier.value).to.equal('remote-dev');
@@ -75,6 +76,24 @@ for (const kind of databaseKinds()) {
       const inactive = await (await fetch(`${s.baseUrl}/careers/hidden-dev`)).text();
       expect(inactive).not.to.include('application/ld+json');
       expect(inactive).to.include('<meta name="robots" content="noindex">');
+    });
+
+    it('names the company logo in hiringOrganization when COMPANY_LOGO_URL is set', async () => {
+      // Characters that must not end the script element or the JSON string come through intact.
+      const logo = 'https://cdn.example.com/brand/logo.png?v=2&x="</script><b>';
+      const withLogo = await startTestServer(kind, { COMPANY_LOGO_URL: logo, COMPANY_NAME: 'Globex' });
+      try {
+        await makeJob(withLogo.ctx.db, { public_id: 'logo-dev', title: 'Logo Dev' });
+        const res = await fetch(`${withLogo.baseUrl}/careers/logo-dev`);
+        expect(res.status).to.equal(200);
+        const html = await res.text();
+        expect(ldOf(html).hiringOrganization).to.deep.equal({ '@type': 'Organization', name: 'Globex', sameAs: 'https://www.example.com/about', logo });
+        expect(html).not.to.include('</script><b>');
+        // Only job pages carry JSON-LD: the list does not gain a logo elsewhere.
+        expect(await (await fetch(`${withLogo.baseUrl}/careers`)).text()).not.to.include('cdn.example.com');
+      } finally {
+        await withLogo.close();
+      }
     });
 
     it('maps job types to Google employmentType values', async () => {

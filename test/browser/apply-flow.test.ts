@@ -210,6 +210,9 @@ for (const kind of databaseKinds()) {
 
       await applyOnce();
       await page.waitForURL(`${s.baseUrl}/careers/plain-job/submitted`);
+      // Arriving from the wizard, focus starts on the confirmation's heading.
+      await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Application Submitted');
       const row = await s.ctx.db('applications').where({ job_id: plainJob.id, email: 'ravi@example.com' }).first();
       expect(row).to.include({ first_name: 'Ravi', last_name: '', phone: '+449123456780' });
       expect(await s.ctx.db('application_answers').where({ application_id: row.id }).count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 0);
@@ -248,6 +251,19 @@ for (const kind of databaseKinds()) {
       const { page } = tab;
       await page.goto(`${s.baseUrl}/careers/plain-job/submitted`);
       expect(await page.locator('h1').innerText()).to.equal('Application Submitted');
+      // Focus starts on the heading (through the site script: the page has no inline script), with
+      // no focus ring and no scrolling; the next Tab goes on to the links.
+      await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+      expect(await page.locator('h1').evaluate((h) => [h.getAttribute('tabindex'), getComputedStyle(h).outlineStyle])).to.deep.equal(['-1', 'none']);
+      expect(await page.locator('script:not([src]):not([type="application/json"]):not([type="application/ld+json"])').count()).to.equal(0);
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Browse More Jobs');
+      // Without JavaScript the page is the same, focus left to the browser.
+      const noJs = await browser.newContext({ javaScriptEnabled: false });
+      const plain = await noJs.newPage();
+      await plain.goto(`${s.baseUrl}/careers/plain-job/submitted`);
+      expect(await plain.locator('h1').innerText()).to.equal('Application Submitted');
+      await noJs.close();
       const text = await page.locator('main').innerText();
       expect(text).to.include('Office Manager');
       expect(text).to.match(/review your application/);

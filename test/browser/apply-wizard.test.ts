@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, listItemBoxes, openPage, type PageWithErrors } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -109,17 +109,96 @@ for (const kind of databaseKinds()) {
       expect(gone!.status()).to.equal(404);
       expect(await page.locator('h1').innerText()).to.equal('Job post unavailable');
 
-      // Before the bundle runs (here: never, JavaScript off) the page says 'Loading...'.
+      // Until the bundle runs the page says 'Loading...'; with JavaScript off it never will, so
+      // only the warning shows (no empty space kept for a wizard that will not come).
       const noJs = await browser.newContext({ javaScriptEnabled: false });
       const p2 = await noJs.newPage();
       await p2.goto(`${s.baseUrl}/careers/fe-questions/apply`);
-      expect(await p2.locator('.wizard-loading').innerText()).to.equal('Loading...');
+      expect(await p2.locator('.wizard-loading').textContent()).to.equal('Loading...');
+      expect(await p2.locator('.wizard-loading').isVisible()).to.equal(false);
+      expect(await p2.locator('main .alert-warning').innerText()).to.equal('The application form needs JavaScript. Please turn it on and reload this page.');
       expect(await p2.locator('#island-apply-wizard-props').count()).to.equal(1);
       const props = JSON.parse((await p2.locator('#island-apply-wizard-props').textContent())!);
       expect(props.job.questions).to.have.length(5);
       expect(props.job).to.not.have.property('webhook_url');
       expect(props.job).to.not.have.property('description');
       await noJs.close();
+    });
+
+    it('keeps the wizard\'s place while its script loads (no layout shift, phone and desktop) and starts focus on the step heading', async () => {
+      for (const [width, height] of [[390, 844], [1280, 900]]) {
+        const t = await openPage(browser, { width, height });
+        const { page } = t;
+        // Layout shifts as the browser scores them (CLS: shifts without recent input, summed).
+        await page.addInitScript(() => {
+          const w = window as unknown as { cls: number };
+          w.cls = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) w.cls += e.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        // A slow network: the wizard's script arrives only after the page has been shown.
+        let release!: () => void;
+        const held = new Promise<void>((r) => (release = r));
+        await page.route(/\/assets\/apply-wizard-[^/]+\.js$/, async (route) => {
+          await held;
+          await route.continue();
+        });
+        await page.goto(`${s.baseUrl}/careers/plain-job/apply`, { waitUntil: 'commit' });
+        await page.locator('.wizard-loading').waitFor();
+        const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        await frames();
+        const island = page.locator('#island-apply-wizard');
+        const reserved = (await island.boundingBox())!.height;
+        await viewportShot(page, `apply-loading-${width}${suffix}`);
+        release();
+        await page.locator('.wizard-card').waitFor();
+        await frames();
+        await viewportShot(page, `apply-loaded-${width}${suffix}`);
+        const mounted = (await island.boundingBox())!.height;
+        const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
+        expect(cls, `${width}px: layout shift`).to.be.below(0.02);
+        // The space kept is the first step's (apply-wizard.css): update it when that step changes.
+        expect(Math.abs(reserved - mounted) / mounted, `${width}px: reserved ${reserved}, mounted ${mounted}`).to.be.below(0.1);
+        // Focus is on the first step's heading, shown without a ring and without scrolling.
+        expect(await page.evaluate(() => document.activeElement?.id)).to.equal('step-basic-title');
+        expect(await page.locator('#step-basic-title').evaluate((h) => [h.getAttribute('tabindex'), getComputedStyle(h).outlineStyle])).to.deep.equal(['-1', 'none']);
+        expect(await page.evaluate(() => window.scrollY)).to.equal(0);
+        expect(t.errors, 'console errors').to.deep.equal([]);
+        await t.context.close();
+      }
+    });
+
+    it('moves focus to the heading on every step change, forwards and back', async () => {
+      const { page } = tab;
+      await open(page);
+      expect(await focusedId(page)).to.equal('step-basic-title');
+      await fillBasic(page, { first: 'Asha', last: 'Rao', email: 'asha.focus@example.com', phone: '9876543210', resume: files.pdf });
+      for (const [h, id] of [['Experience', 'step-experience-title'], ['Education & Skills', 'step-education_skills-title'], ['Questions', 'step-questions-title']]) {
+        await next(page, h);
+        expect(await focusedId(page)).to.equal(id);
+      }
+      await page.getByRole('button', { name: 'Back' }).click();
+      expect(await heading(page)).to.equal('Education & Skills');
+      expect(await focusedId(page)).to.equal('step-education_skills-title');
+    });
+
+    it('spaces list items in question texts alike whether written by the editor (<li><p>) or seeded (<li>)', async () => {
+      const { page } = tab;
+      const lists = '<ul><li>Seeded one</li><li>Seeded two</li></ul><ul><li><p>Editor one</p></li><li><p>Editor two</p></li></ul>';
+      await makeJob(s.ctx.db, {
+        public_id: 'list-questions', title: 'List Reader',
+        questions: [{ text: `<p>Which apply?</p>${lists}`, help_text: lists, answer_type: 'short_text', required: false }],
+      });
+      await open(page, 'list-questions');
+      await walkTo(page, 'Questions');
+      for (const where of ['.question-label .rich-text', '.question .help-text']) {
+        const seeded = await listItemBoxes(page, `.wizard-step:not([hidden]) ${where} > ul`, 0);
+        const editor = await listItemBoxes(page, `.wizard-step:not([hidden]) ${where} > ul`, 1);
+        expect(seeded, where).to.have.length(2);
+        expect(editor, where).to.deep.equal(seeded);
+      }
+      await shot(page, `apply-question-lists${suffix}`);
     });
 
     it('shows every Basic Info message, only after a failed Next, with aria wiring and focus', async () => {

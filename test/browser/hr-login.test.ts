@@ -255,6 +255,43 @@ for (const kind of databaseKinds()) {
       expect(offSite).to.deep.equal([]);
     });
 
+    it('takes /hr and /hr/ to the dashboard, through sign-in when signed out', async () => {
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hr`);
+      expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr')}`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      expect(await page.locator('h1').innerText()).to.equal('HR Dashboard');
+      for (const path of ['/hr', '/hr/', '/HR/']) {
+        await page.goto(`${s.baseUrl}${path}`);
+        expect(page.url(), path).to.equal(`${s.baseUrl}/hr/dashboard`);
+      }
+    });
+
+    it('shows an unknown HR page as the 404 page with the HR header, nothing marked, and the dashboard offered', async () => {
+      const { page } = tab;
+      // Signed out, the sign-in page comes first and then leads to the page asked for: here the 404.
+      await page.goto(`${s.baseUrl}/hr/applicants/42`);
+      expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/applicants/42')}`);
+      await signIn(page);
+      await page.waitForURL(`${s.baseUrl}/hr/applicants/42`);
+      dropExpectedStatus(tab, 404);
+      expect(await page.title()).to.equal('404 — Page Not Found');
+      expect(await page.locator('h1').innerText()).to.equal('404 — Page Not Found');
+      const hrNav = page.getByRole('navigation', { name: 'HR', exact: true });
+      expect(await hrNav.getByRole('link').allInnerTexts()).to.deep.equal(['Dashboard', 'Jobs', 'Manage Jobs', 'Applicants', 'Forms', 'API Posts']);
+      expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
+      expect(await page.locator('[aria-current]').count()).to.equal(0);
+      const main = page.getByRole('main');
+      expect(await main.getByRole('link').allInnerTexts()).to.deep.equal(['Go to Dashboard', 'Go to Careers']);
+      expect(await main.getByRole('link', { name: 'Go to Careers' }).getAttribute('href')).to.equal('/careers');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-404${suffix}`);
+      await main.getByRole('link', { name: 'Go to Dashboard' }).click();
+      await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
+      expect(await page.locator('[aria-current="page"]').allInnerTexts()).to.deep.equal(['Dashboard']);
+    });
+
     it('redirects a signed-in visitor away from the login page (server and client)', async () => {
       const { page } = tab;
       await page.goto(`${s.baseUrl}/hrviewlogin`);

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { seedDemoJobs } from '../../src/jobs/seed.js';
-import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, listItemBoxes, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -102,6 +102,31 @@ for (const kind of databaseKinds()) {
       expect(image.headers()['content-type']).to.equal('image/png');
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `public-job-detail${suffix}`);
+    });
+
+    it('spaces list items alike whether the editor wrote them (<li><p>) or they were seeded (<li>)', async () => {
+      const { page } = tab;
+      const editorList = '<ul><li><p>Editor one</p></li><li><p>Editor two, long enough to wrap onto a second line on a narrow phone screen</p></li><li><p>Editor three</p></li></ul>';
+      const seededList = '<ul><li>Seeded one</li><li>Seeded two, long enough to wrap onto a second line on a narrow phone screen</li><li>Seeded three</li></ul>';
+      await makeJob(s.ctx.db, { public_id: 'lists-1', title: 'List Writer', description: `<p>Intro</p>${seededList}<p>Middle</p>`, requirements: editorList, responsibilities: seededList.replace('<ul>', '<ol>').replace('</ul>', '</ol>'), perks_benefits: editorList.replace('<ul>', '<ol>').replace('</ul>', '</ol>') });
+      for (const width of [1280, 375]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.goto(`${s.baseUrl}/careers/lists-1`);
+        const [seededUl, editorUl, seededOl, editorOl] = await Promise.all([
+          listItemBoxes(page, '.job-section:has(h2:text("Job Description")) .rich-text ul'),
+          listItemBoxes(page, '.job-section:has(h2:text("Requirements")) .rich-text ul'),
+          listItemBoxes(page, '.job-section:has(h2:text("Responsibilities")) .rich-text ol'),
+          listItemBoxes(page, '.job-section:has(h2:text("Perks")) .rich-text ol'),
+        ]);
+        expect(editorUl, `${width}: bullets`).to.deep.equal(seededUl);
+        expect(editorOl, `${width}: numbers`).to.deep.equal(seededOl);
+        // No paragraph margins inside the items: they sit one against the next.
+        expect(seededUl.map((b) => b.gap), `${width}`).to.deep.equal([0, 0, 0]);
+        // The paragraph in an editor item adds nothing around its text.
+        const pInLi = await page.locator('.job-section:has(h2:text("Requirements")) li > p').first().evaluate((p) => [getComputedStyle(p).marginTop, getComputedStyle(p).marginBottom]);
+        expect(pInLi).to.deep.equal(['0px', '0px']);
+        await screenshot(page, `public-job-lists-${width}${suffix}`);
+      }
     });
 
     it('shows the closed chip for an inactive job and the unavailable page for a removed one', async () => {

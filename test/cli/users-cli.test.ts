@@ -70,9 +70,10 @@ for (const kind of databaseKinds()) {
     after(() => t.destroy());
 
     it('creates a user from standard input and refuses duplicates, bad names and short passwords', async () => {
-      let r = cli(['user', 'create', '--username', 'Ada.HR', '--password-stdin'], env, 'first password 1\n');
+      // The full sign-in address: PUBLIC_BASE_URL (or http://localhost:PORT) and the login page.
+      let r = cli(['user', 'create', '--username', 'Ada.HR', '--password-stdin'], { ...env, PUBLIC_BASE_URL: 'https://careers.example.com/' }, 'first password 1\n');
       expect(r.code, r.err).to.equal(0);
-      expect(r.out).to.include('Created HR user "ada.hr". Sign in at /hrviewlogin.');
+      expect(r.out.split('\n')).to.include('Created HR user "ada.hr". Sign in at https://careers.example.com/hrviewlogin');
       expect(await checkCredentials(t.db, 'ada.hr', 'first password 1')).to.not.equal(null);
 
       r = cli(['user', 'create', '--username', 'ada.hr', '--password-stdin'], env, 'another password\n');
@@ -165,13 +166,14 @@ for (const kind of databaseKinds()) {
 
     it('asks for the password with a hidden prompt in a terminal', async function () {
       if (!hasScript) this.skip();
-      let r = await ptyRun(['user', 'create', '--username', 'pty.user'], env, [
+      // Without PUBLIC_BASE_URL the address is this machine's, on PORT.
+      let r = await ptyRun(['user', 'create', '--username', 'pty.user'], { ...env, PUBLIC_BASE_URL: '', PORT: '8081' }, [
         ['Password:', 'short\r'],
         ['Password must be at least 8 characters.', '\x15typed secret 9\r'],
         ['Repeat password:', 'typed secret 9\r'],
       ]);
       expect(r.code, r.out).to.equal(0);
-      expect(r.out).to.include('Created HR user "pty.user".');
+      expect(r.out).to.include('Created HR user "pty.user". Sign in at http://localhost:8081/hrviewlogin\r\n');
       expect(r.out, 'the password is never echoed').to.not.include('typed secret');
       expect(await checkCredentials(t.db, 'pty.user', 'typed secret 9')).to.not.equal(null);
 

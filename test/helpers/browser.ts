@@ -60,3 +60,20 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
   return result as string[];
 }
+
+export interface ListItemBox {
+  /** Height of the item's box, and the gap from its bottom to the next item's top (0 for the last). */
+  height: number;
+  gap: number;
+}
+
+/**
+ * The boxes of the list items under `listSelector` (the nth list it matches), for comparing how
+ * two lists are spaced: the same numbers mean the same look.
+ */
+export async function listItemBoxes(page: Page, listSelector: string, nth = 0): Promise<ListItemBox[]> {
+  return page.locator(listSelector).nth(nth).evaluate((list) => {
+    const items = [...list.children].filter((c) => c.tagName === 'LI').map((li) => li.getBoundingClientRect());
+    return items.map((r, i) => ({ height: Math.round(r.height * 10) / 10, gap: i + 1 < items.length ? Math.round((items[i + 1].top - r.bottom) * 10) / 10 : 0 }));
+  });
+}

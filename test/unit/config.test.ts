@@ -28,11 +28,12 @@ describe('configuration', () => {
       WEBHOOK_ALLOW_PRIVATE: '1', POSTS_SWEEP_CRON: 'off', COMPANY_NAME: 'Globex', COMPANY_ABOUT_URL: 'https://globex.example/about',
       COMPANY_NETWORK_URL: 'https://www.linkedin.com/company/globex', CAREERS_EMAIL: 'jobs@globex.example', SMTP_URL: 'smtp://mail:25',
       RATE_LIMIT_IPV6_SUBNET: '64',
+      COMPANY_LOGO_URL: ' https://cdn.globex.example/logo.png ',
     });
     expect(c).to.deep.include({ port: 8080, databaseUrl: 'mysql://u:p@db:3306/careers', dataDir: '/tmp/x', publicBaseUrl: 'https://jobs.example.com', env: 'production', sessionTtlSeconds: 7200, trustProxy: 1, webhookAllowPrivate: true, postsSweepCron: null });
     expect(c.rateLimits.ipv6Subnet).to.equal(64);
     expect(c.rateLimits.apply).to.deep.equal({ limit: 0, windowSeconds: 60 });
-    expect(c.company).to.deep.equal({ name: 'Globex', aboutUrl: 'https://globex.example/about', networkUrl: 'https://www.linkedin.com/company/globex', careersEmail: 'jobs@globex.example' });
+    expect(c.company).to.deep.equal({ name: 'Globex', aboutUrl: 'https://globex.example/about', networkUrl: 'https://www.linkedin.com/company/globex', careersEmail: 'jobs@globex.example', logoUrl: 'https://cdn.globex.example/logo.png' });
     expect(c.mail.smtpUrl).to.equal('smtp://mail:25');
   });
 
@@ -44,6 +45,23 @@ describe('configuration', () => {
       expect(err).to.be.instanceOf(ConfigError);
       const msg = (err as Error).message;
       for (const name of ['PORT', 'DATABASE_URL', 'SESSION_TTL_SECONDS', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'CAREERS_EMAIL', 'NODE_ENV', 'POSTS_SWEEP_CRON']) expect(msg).to.include(name);
+    }
+  });
+
+  it('reads COMPANY_LOGO_URL as an optional http(s) URL, unset by default', () => {
+    expect(loadConfig({}).company.logoUrl).to.equal(null);
+    for (const blank of ['', '   ']) expect(loadConfig({ COMPANY_LOGO_URL: blank }).company.logoUrl, JSON.stringify(blank)).to.equal(null);
+    for (const ok of ['http://logo.example/a.svg', 'https://cdn.example.com:8443/brand/logo.png?v=2']) {
+      expect(loadConfig({ COMPANY_LOGO_URL: ok }).company.logoUrl).to.equal(ok);
+    }
+    const bad = ['logo.png', '/static/logo.png', '//cdn.example/logo.png', 'ftp://cdn.example/logo.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA', 'https://', 'https://exa mple.com/logo.png'];
+    for (const v of bad) expect(() => loadConfig({ COMPANY_LOGO_URL: v }), v).to.throw(ConfigError, 'COMPANY_LOGO_URL must be a http: or https: URL');
+    // It is published on every job page: credentials in it would be too.
+    try {
+      loadConfig({ COMPANY_LOGO_URL: 'https://user:s3cret@cdn.example/logo.png' });
+      expect.fail('should throw');
+    } catch (err) {
+      expect((err as Error).message).to.include('COMPANY_LOGO_URL must not contain a user name or password').and.not.include('s3cret');
     }
   });
 

@@ -113,6 +113,12 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     if (failure && failure.keys.length > 0 && failure.keys.every((k) => !(k in serverErrors))) setFailure(null);
   }, [failure, serverErrors]);
 
+  // Focus starts on the first step's heading, so a screen reader begins with the form (no scroll:
+  // the page may have been scrolled already).
+  useEffect(() => {
+    headings.current[steps[0]]?.focus({ preventScroll: true });
+  }, []);
+
   useEffect(() => {
     if (!focusRequest) return;
     if (focusRequest.target === 'heading') headings.current[current]?.focus();
