@@ -77,14 +77,14 @@ for (const kind of databaseKinds()) {
       await time('nobody'); // warm-up: the dummy hash is computed once
       const known: number[] = [];
       const unknown: number[] = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
         known.push(await time('hr.admin'));
         unknown.push(await time(`ghost${i}`));
+        await s.ctx.db('rate_limit_hits').delete();
       }
-      await s.ctx.db('rate_limit_hits').delete();
-      const median = (a: number[]) => a.sort((x, y) => x - y)[1];
-      // scrypt (N=16384) costs tens of milliseconds; without the dummy run an unknown user answers in ~1-2 ms.
-      expect(median(unknown)).to.be.greaterThan(median(known) * 0.5);
+      // scrypt (N=16384) costs tens of milliseconds; without the dummy run an unknown user answers in
+      // ~1-2 ms. The fastest of several tries is compared: other work on a busy machine only adds time.
+      expect(Math.min(...unknown)).to.be.greaterThan(Math.min(...known) * 0.5);
     });
 
     it('answers missing, wrong-typed, blank and over-long fields with 400 field errors', async () => {
