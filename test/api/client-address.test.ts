@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { databaseKinds, type DbKind } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { toFormData, validFields } from '../fixtures/apply.js';
+import { eventually, toFormData, validFields } from '../fixtures/apply.js';
 import { createHrUser, PASSWORD, postToken } from './auth.helpers.js';
 
 const LIMIT = 3;
@@ -42,8 +42,22 @@ function client(s: TestServer) {
       await res.arrayBuffer();
       return res.status;
     },
-    signIn: async (xff: string | null, username = 'hr.admin') => (await postToken(s.baseUrl, { username, password: PASSWORD }, headers(xff))).status,
+    /** A sign-in with the right password; the status once a success's un-counting has landed. */
+    signIn: async (xff: string | null, username = 'hr.admin') => {
+      const res = await postToken(s.baseUrl, { username, password: PASSWORD }, headers(xff));
+      await res.arrayBuffer();
+      // A success is un-counted after the answer is sent: wait for it, so a server closed right
+      // after does not abort it.
+      if (res.ok) await eventually(() => void expect(poolBusy(s)).to.equal(0));
+      return res.status;
+    },
   };
+}
+
+/** Queries running or waiting for a connection. */
+function poolBusy(s: TestServer): number {
+  const pool = (s.ctx.db.client as { pool: { numUsed(): number; numPendingAcquires(): number } }).pool;
+  return pool.numUsed() + pool.numPendingAcquires();
 }
 
 /** Forged left-most entries, a new one per request, as an attacker would rotate them. */
