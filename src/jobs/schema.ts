@@ -5,7 +5,7 @@
  * or a decimal string with at most 2 decimals; the webhook URL is stored normalised.
  */
 import { FieldErrorBag } from '../http/errors.js';
-import { isPrivateHost } from '../posts/private-address.js';
+import { isAllowedHost } from '../posts/private-address.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
 import { sanitizeRichText } from '../shared/sanitize.js';
 
@@ -43,7 +43,7 @@ export interface JobInput {
 }
 
 export interface JobInputOptions {
-  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming loopback, private or link-local hosts. */
+  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming local, private or other non-public hosts. */
   allowPrivateWebhook?: boolean;
 }
 
@@ -156,8 +156,8 @@ function salary(bag: FieldErrorBag, key: string, v: unknown): number | null {
 
 /**
  * The webhook URL as stored: WHATWG-normalised (`http:/example.com` -> `http://example.com/`),
- * http or https, without credentials, and (unless WEBHOOK_ALLOW_PRIVATE) not naming localhost or a
- * loopback, private, link-local, CGNAT or unspecified address in any spelling.
+ * http or https, without credentials, and (unless WEBHOOK_ALLOW_PRIVATE) naming a host the outbound
+ * address policy allows: not localhost nor any address outside global unicast, in any spelling.
  */
 function webhookUrl(bag: FieldErrorBag, v: unknown, opts: JobInputOptions): string | null {
   const raw = text(bag, 'webhook_url', v, { max: WEBHOOK_URL_MAX });
@@ -168,7 +168,7 @@ function webhookUrl(bag: FieldErrorBag, v: unknown, opts: JobInputOptions): stri
     return raw;
   }
   if (url.username || url.password) bag.add('webhook_url', WEBHOOK_MESSAGES.credentials);
-  else if (!opts.allowPrivateWebhook && isPrivateHost(url.hostname)) bag.add('webhook_url', WEBHOOK_MESSAGES.private);
+  else if (!opts.allowPrivateWebhook && !isAllowedHost(url.hostname)) bag.add('webhook_url', WEBHOOK_MESSAGES.private);
   // Normalising percent-encodes spaces and non-ASCII characters, so check the length again.
   else if (url.href.length > WEBHOOK_URL_MAX) bag.add('webhook_url', `Ensure this field has no more than ${WEBHOOK_URL_MAX} characters.`);
   return url.href;
