@@ -60,3 +60,11 @@ export async function axeViolations(page: Page): Promise<string[]> {
   });
   return result as string[];
 }
+
+/** A tab signed in as HR: the jwt cookie and localStorage, as the login page leaves them. */
+export async function openHrPage(browser: Browser, baseUrl: string, token: string, opts: { width?: number; height?: number } = {}): Promise<PageWithErrors> {
+  const t = await openPage(browser, opts);
+  await t.context.addCookies([{ name: 'jwt', value: token, url: baseUrl }]);
+  await t.context.addInitScript((value) => localStorage.setItem('jwt', value), token);
+  return t;
+}
