@@ -13,7 +13,7 @@ import { loadManifest } from '../src/render/assets.js';
 import { safeJson } from '../src/render/islands.js';
 import { renderPage } from '../src/render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel } from '../src/shared/enums.js';
-import { hasRichContent, sanitizeRichText } from '../src/shared/sanitize.js';
+import { hasRichContent } from '../src/shared/format.js';
 import { jobPostingJsonLd } from '../src/jobs/seo.js';
 
 const config = loadConfig();
@@ -39,7 +39,7 @@ const sections = (
   [['Job Description', job.description], ['Responsibilities', job.responsibilities], ['Requirements', job.requirements], ['Perks & Benefits', job.perks_benefits]] as const
 )
   .filter(([, html]) => hasRichContent(html))
-  .map(([heading, html]) => ({ heading, html: sanitizeRichText(html) }));
+  .map(([heading, html]) => ({ heading, html }));
 const jobLocals = { job: toPublicJob(job), sections };
 const jobMeta = { title: `${job.title} — ${config.company.name} Careers`, canonicalPath: `/careers/${job.public_id}`, ogType: 'article', jsonLd: jobPostingJsonLd(job, config) };
 

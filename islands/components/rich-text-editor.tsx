@@ -2,10 +2,11 @@
  * Rich-text field on TipTap (StarterKit v3, which includes Underline and Link), limited to what the
  * sanitiser keeps (spec 01 section 5): bold, italic, underline, ordered and bullet lists, links,
  * paragraphs and line breaks. Toolbar: bold, italic, underline, ordered list, bullet list, link
- * (asked for in a small dialog) and clean. The server sanitises the HTML again on save.
+ * (asked for in a small dialog) and clean. Tab nests list items at most MAX_LIST_NESTING lists
+ * deep. The server sanitises the HTML again on save and refuses text nested deeper than 20 elements.
  */
 import { memo, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { EditorContent, useEditor, useEditorState, type Editor } from '@tiptap/react';
+import { EditorContent, Extension, useEditor, useEditorState, type Editor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import './rich-text-editor.css';
 
@@ -22,8 +23,32 @@ export interface RichTextEditorProps {
   error?: string;
 }
 
+/**
+ * The deepest text typed here, a link in bold, italic and underline in a list item this many lists
+ * down (ul > li > ... > p > a > strong > em > u), nests 19 elements: within the server's limit of 20.
+ * Pasted HTML can nest deeper; the server then answers 'Rich text is nested too deeply.'.
+ */
+export const MAX_LIST_NESTING = 7;
+
+/** Tab (which sinks a list item one list deeper) does nothing once the item is that deep. */
+const ListNestingLimit = Extension.create({
+  name: 'listNestingLimit',
+  priority: 1000, // ahead of the list item's own Tab
+  addKeyboardShortcuts() {
+    return {
+      Tab: ({ editor }) => {
+        const { $from } = editor.state.selection;
+        let lists = 0;
+        for (let d = $from.depth; d > 0; d--) if (['bulletList', 'orderedList'].includes($from.node(d).type.name)) lists++;
+        return lists >= MAX_LIST_NESTING;
+      },
+    };
+  },
+});
+
 function extensions() {
   return [
+    ListNestingLimit,
     StarterKit.configure({
       // Nothing the sanitiser would drop: no headings, quotes, code, rules or strike-through.
       heading: false,

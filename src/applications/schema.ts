@@ -24,7 +24,6 @@ import {
   type ExperienceEntry,
 } from '../shared/application-rules.js';
 import { DIAL_CODES, splitPhone } from '../shared/dial-codes.js';
-import { sanitizeRichText } from '../shared/sanitize.js';
 import type { JobQuestion } from '../jobs/types.js';
 import type { AnswerRow } from './repo.js';
 
@@ -180,7 +179,7 @@ function answerRow(bag: FieldErrorBag, q: JobQuestion, raw: unknown): AnswerRow 
     bag.add(`answers.${q.id}`, message);
     return null;
   };
-  const base = { question_id: q.id, question_text: sanitizeRichText(q.text), answer_number: null, choices: [] as string[] };
+  const base = { question_id: q.id, question_text: q.text, answer_number: null, choices: [] as string[] };
   if (raw === undefined || raw === null) return null;
   switch (q.answer_type) {
     case 'short_text':

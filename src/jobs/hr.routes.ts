@@ -9,7 +9,7 @@ import { ValidationError } from '../http/errors.js';
 import { pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { RECORD_STATUSES, isOneOf } from '../shared/enums.js';
 import { loadDashboard, pageJobSummaries } from './dashboard.js';
-import { parseJobInput } from './schema.js';
+import { parseJobInput, storedRichTexts } from './schema.js';
 import { createJob, getJobForHr, toHrJob, updateJob } from './service.js';
 
 export function hrJobRoutes(ctx: AppContext): Router {
@@ -45,7 +45,7 @@ export function hrJobRoutes(ctx: AppContext): Router {
   router.put('/api/hr/jobs/:id/', guard, async (req, res) => {
     // An unknown job is a 404 whatever the payload holds.
     const current = await getJobForHr(db, req.params.id);
-    const input = parseJobInput(req.body, inputOptions);
+    const input = parseJobInput(req.body, { ...inputOptions, storedRichTexts: storedRichTexts(current) });
     res.json(toHrJob(await updateJob(db, current, input, ctx.now(), req.hr!.userId)));
   });
 

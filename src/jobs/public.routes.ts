@@ -5,8 +5,7 @@ import { NotFound, ValidationError } from '../http/errors.js';
 import { htmlPageNumber, htmlPager, pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel, isOneOf } from '../shared/enums.js';
-import { hasRichContent, sanitizeRichText } from '../shared/sanitize.js';
-import { htmlToText } from '../shared/format.js';
+import { hasRichContent, htmlToText } from '../shared/format.js';
 import { cachedPublicRead } from './public-cache.js';
 import * as repo from './repo.js';
 import { getPublicJob, toPublicJob, type Availability } from './service.js';
@@ -131,7 +130,7 @@ export function publicJobRoutes(ctx: AppContext): Router {
       ['Perks & Benefits', job.perks_benefits],
     ]
       .filter(([, html]) => hasRichContent(html))
-      .map(([heading, html]) => ({ heading, html: sanitizeRichText(html) }));
+      .map(([heading, html]) => ({ heading, html }));
     const publicJob = toPublicJob(job, false);
     return renderPageHtml(req, res, 'pages/public/job', {
       title: `${job.title} — ${config.company.name} Careers`,

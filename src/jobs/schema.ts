@@ -1,13 +1,15 @@
 /**
  * Input schema of a job (HR create/update, CLI seed files). Answers field errors keyed by field,
- * nested keys as "questions.0.text". Rich text is sanitised here, on save.
+ * nested keys as "questions.0.text". Rich text is sanitised here, on save (reads serve it as stored),
+ * and refused when nested deeper than RICH_TEXT_MAX_DEPTH.
  * Text fields take strings only (null or a missing field means blank); salaries take a JSON number
  * or a decimal string with at most 2 decimals; the webhook URL is stored normalised.
  */
 import { FieldErrorBag } from '../http/errors.js';
-import { isPrivateHost } from '../posts/private-address.js';
+import { isAllowedHost } from '../posts/private-address.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
-import { sanitizeRichText } from '../shared/sanitize.js';
+import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
+import type { Job } from './types.js';
 
 export interface QuestionInput {
   id: number | null;
@@ -43,8 +45,19 @@ export interface JobInput {
 }
 
 export interface JobInputOptions {
-  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming loopback, private or link-local hosts. */
+  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming local, private or other non-public hosts. */
   allowPrivateWebhook?: boolean;
+  /** The rich texts the job being updated has stored now (see storedRichTexts). */
+  storedRichTexts?: ReadonlySet<string>;
+}
+
+/**
+ * The rich texts a job has stored. An update may send any of them back unchanged and it is kept as
+ * it is, whatever rules have tightened since it was saved: Remove PUTs the whole job back.
+ */
+export function storedRichTexts(job: Job): ReadonlySet<string> {
+  const texts = [job.description, job.responsibilities, job.requirements, job.perks_benefits, ...job.questions.flatMap((q) => [q.text, q.help_text])];
+  return new Set(texts.filter(Boolean));
 }
 
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -64,6 +77,8 @@ export const WEBHOOK_MESSAGES = {
   private: 'Webhook URL must not point to a private or local address.',
   required: 'A webhook URL is required when the webhook is enabled.',
 } as const;
+
+export const RICH_TEXT_TOO_DEEP = 'Rich text is nested too deeply.';
 
 export const SALARY_MESSAGES = {
   invalid: 'A valid number is required.',
@@ -96,15 +111,20 @@ function text(bag: FieldErrorBag, key: string, v: unknown, opts: { required?: bo
   return s;
 }
 
-function richText(bag: FieldErrorBag, key: string, v: unknown, required = false): string {
+function richText(bag: FieldErrorBag, key: string, v: unknown, opts: JobInputOptions, required = false): string {
   if (v === undefined || v === null) v = '';
   if (typeof v !== 'string') {
     bag.add(key, 'Must be text.');
     return '';
   }
-  if (v.length > RICH_TEXT_MAX) bag.add(key, `Ensure this field has no more than ${RICH_TEXT_MAX} characters.`);
+  if (opts.storedRichTexts?.has(v)) return v;
+  if (v.length > RICH_TEXT_MAX) {
+    bag.add(key, `Ensure this field has no more than ${RICH_TEXT_MAX} characters.`);
+    return '';
+  }
   const clean = sanitizeRichText(v);
   if (required && !clean.replace(/<[^>]*>/g, '').trim()) bag.add(key, 'This field is required.');
+  else if (richTextDepth(clean) > RICH_TEXT_MAX_DEPTH && !opts.storedRichTexts?.has(clean)) bag.add(key, RICH_TEXT_TOO_DEEP);
   return clean;
 }
 
@@ -156,8 +176,8 @@ function salary(bag: FieldErrorBag, key: string, v: unknown): number | null {
 
 /**
  * The webhook URL as stored: WHATWG-normalised (`http:/example.com` -> `http://example.com/`),
- * http or https, without credentials, and (unless WEBHOOK_ALLOW_PRIVATE) not naming localhost or a
- * loopback, private, link-local, CGNAT or unspecified address in any spelling.
+ * http or https, without credentials, and (unless WEBHOOK_ALLOW_PRIVATE) naming a host the outbound
+ * address policy allows: not localhost nor any address outside global unicast, in any spelling.
  */
 function webhookUrl(bag: FieldErrorBag, v: unknown, opts: JobInputOptions): string | null {
   const raw = text(bag, 'webhook_url', v, { max: WEBHOOK_URL_MAX });
@@ -168,13 +188,13 @@ function webhookUrl(bag: FieldErrorBag, v: unknown, opts: JobInputOptions): stri
     return raw;
   }
   if (url.username || url.password) bag.add('webhook_url', WEBHOOK_MESSAGES.credentials);
-  else if (!opts.allowPrivateWebhook && isPrivateHost(url.hostname)) bag.add('webhook_url', WEBHOOK_MESSAGES.private);
+  else if (!opts.allowPrivateWebhook && !isAllowedHost(url.hostname)) bag.add('webhook_url', WEBHOOK_MESSAGES.private);
   // Normalising percent-encodes spaces and non-ASCII characters, so check the length again.
   else if (url.href.length > WEBHOOK_URL_MAX) bag.add('webhook_url', `Ensure this field has no more than ${WEBHOOK_URL_MAX} characters.`);
   return url.href;
 }
 
-function question(bag: FieldErrorBag, i: number, raw: unknown): QuestionInput {
+function question(bag: FieldErrorBag, i: number, raw: unknown, opts: JobInputOptions): QuestionInput {
   const key = (f: string) => `questions.${i}.${f}`;
   const q = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
   if (q !== raw) bag.add(`questions.${i}`, 'Must be an object.');
@@ -204,8 +224,8 @@ function question(bag: FieldErrorBag, i: number, raw: unknown): QuestionInput {
   const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId > 0 ? rawId : null;
   return {
     id,
-    text: richText(bag, key('text'), q.text, true),
-    help_text: richText(bag, key('help_text'), q.help_text),
+    text: richText(bag, key('text'), q.text, opts, true),
+    help_text: richText(bag, key('help_text'), q.help_text, opts),
     placeholder: text(bag, key('placeholder'), q.placeholder, { max: 191 }),
     required: bool(bag, key('required'), q.required, false),
     answer_type: type,
@@ -256,7 +276,7 @@ export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInp
   if (b.questions !== undefined && b.questions !== null) {
     if (!Array.isArray(b.questions)) bag.add('questions', 'Must be a list.');
     else if (b.questions.length > MAX_QUESTIONS) bag.add('questions', `At most ${MAX_QUESTIONS} questions.`);
-    else questions = b.questions.map((q, i) => question(bag, i, q));
+    else questions = b.questions.map((q, i) => question(bag, i, q, opts));
   }
 
   const input: JobInput = {
@@ -265,10 +285,10 @@ export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInp
     location: text(bag, 'location', b.location, { required: true, max: 191 }),
     job_type: jobType as JobType,
     work_mode: workMode as WorkMode,
-    description: richText(bag, 'description', b.description),
-    responsibilities: richText(bag, 'responsibilities', b.responsibilities),
-    requirements: richText(bag, 'requirements', b.requirements),
-    perks_benefits: richText(bag, 'perks_benefits', b.perks_benefits),
+    description: richText(bag, 'description', b.description, opts),
+    responsibilities: richText(bag, 'responsibilities', b.responsibilities, opts),
+    requirements: richText(bag, 'requirements', b.requirements, opts),
+    perks_benefits: richText(bag, 'perks_benefits', b.perks_benefits, opts),
     currency,
     min_salary: min,
     max_salary: max,

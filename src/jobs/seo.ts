@@ -7,7 +7,7 @@
  */
 import type { Config } from '../../config/index.js';
 import type { JobType } from '../shared/enums.js';
-import { sanitizeRichText } from '../shared/sanitize.js';
+import { hasRichContent } from '../shared/format.js';
 import type { Job } from './types.js';
 
 const SECTION_TITLES: [keyof Job, string][] = [
@@ -190,8 +190,8 @@ function salary(job: Job): Record<string, unknown> | undefined {
 
 export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'publicBaseUrl'>): Record<string, unknown> {
   const description = SECTION_TITLES.map(([key, title]) => {
-    const html = sanitizeRichText(job[key] as string);
-    return html ? `<p><strong>${title}</strong></p>${html}` : '';
+    const html = job[key] as string;
+    return hasRichContent(html) ? `<p><strong>${title}</strong></p>${html}` : '';
   }).join('') || `<p>${job.title}</p>`;
 
   const data: Record<string, unknown> = {

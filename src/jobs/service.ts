@@ -5,7 +5,6 @@ import { NotFound, ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
 import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
-import { sanitizeRichText } from '../shared/sanitize.js';
 import { invalidatePublicJobs } from './public-cache.js';
 import * as repo from './repo.js';
 import type { JobInput } from './schema.js';
@@ -37,11 +36,11 @@ export function toPublicJob(job: Job, withBody = true) {
   if (!withBody) return base;
   return {
     ...base,
-    // Sanitised again before it leaves the server, whatever is stored.
-    description: sanitizeRichText(job.description),
-    responsibilities: sanitizeRichText(job.responsibilities),
-    requirements: sanitizeRichText(job.requirements),
-    perks_benefits: sanitizeRichText(job.perks_benefits),
+    // Rich text is sanitised when saved; the stored HTML is served as it is.
+    description: job.description,
+    responsibilities: job.responsibilities,
+    requirements: job.requirements,
+    perks_benefits: job.perks_benefits,
     questions: job.questions.map(toPublicQuestion),
   };
 }
@@ -49,8 +48,8 @@ export function toPublicJob(job: Job, withBody = true) {
 export function toPublicQuestion(q: JobQuestion) {
   return {
     id: q.id,
-    text: sanitizeRichText(q.text),
-    help_text: sanitizeRichText(q.help_text),
+    text: q.text,
+    help_text: q.help_text,
     placeholder: q.placeholder,
     required: q.required,
     answer_type: q.answer_type,
@@ -147,10 +146,10 @@ export function toHrJob(job: Job) {
     location: job.location,
     job_type: job.job_type,
     work_mode: job.work_mode,
-    description: sanitizeRichText(job.description),
-    responsibilities: sanitizeRichText(job.responsibilities),
-    requirements: sanitizeRichText(job.requirements),
-    perks_benefits: sanitizeRichText(job.perks_benefits),
+    description: job.description,
+    responsibilities: job.responsibilities,
+    requirements: job.requirements,
+    perks_benefits: job.perks_benefits,
     currency: job.currency,
     min_salary: job.min_salary,
     max_salary: job.max_salary,

@@ -1,101 +1,81 @@
 /**
- * Which addresses an outbound post (job webhook, form API post) must not reach unless
- * WEBHOOK_ALLOW_PRIVATE is set: loopback, private, link-local (the cloud metadata service
- * 169.254.169.254), carrier-grade NAT, "this network"/unspecified, multicast and reserved ranges,
- * for IPv4 and IPv6, including IPv4 addresses embedded in IPv6 (IPv4-mapped ::ffff:a.b.c.d,
- * the deprecated IPv4-compatible ::a.b.c.d and NAT64 64:ff9b::a.b.c.d).
+ * Which hosts and addresses an outbound post (job webhook, form API post) may reach unless
+ * WEBHOOK_ALLOW_PRIVATE is set: only globally reachable unicast addresses. Everything else in the
+ * IANA IPv4 and IPv6 Special-Purpose Address Registries is refused (loopback, private, link-local
+ * with the cloud metadata service 169.254.169.254, CGNAT, "this network", benchmarking,
+ * documentation, IETF protocol assignments, AS112, AMT, 6to4, Teredo, NAT64, ORCHID, discard,
+ * unique-local, site-local, multicast, reserved and broadcast), in every spelling.
  *
- * Two checks:
- * - `isPrivateHost(url.hostname)` when a URL is saved: `localhost`, `*.localhost` and literal IP
- *   addresses. Pass the hostname of a WHATWG `URL`: it has already turned the decimal, hex and
- *   octal IPv4 spellings (`http://2130706433/`, `http://0x7f.1/`) into dotted form.
- * - `isPrivateAddress(ip)` at connect time, on every address a name resolves to (a public name can
- *   resolve to a private address), e.g. in a `lookup` hook of the delivery worker's HTTP agent.
+ * ipaddr.js (maintained with the registries) names the block an address is in; only its
+ * `unicast` (no special block) passes. An IPv4-mapped address (::ffff:a.b.c.d) is how a dual-stack
+ * socket spells an IPv4 address, so it is judged as that IPv4 address.
+ *
+ * Two checks, one policy:
+ * - `isAllowedHost(url.hostname)` when a URL is saved: refuses `localhost`, `*.localhost`, literal
+ *   addresses that are not allowed, and anything that is neither an address nor a host name. Pass
+ *   the hostname of a WHATWG `URL` (decimal, hex and octal IPv4 spellings such as
+ *   `http://2130706433/` are dotted by then); raw spellings are parsed here too. A name is not
+ *   resolved here: what it resolves to is the send-time check's job.
+ * - `isAllowedAddress(ip)` when a post is sent, on every address a name resolves to (a public name
+ *   can resolve to a private address), e.g. in the `lookup` hook of the delivery worker's HTTP agent.
  */
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-const blocked = new net.BlockList();
-const V4: [string, number][] = [
-  ['0.0.0.0', 8], // "this network", includes the unspecified 0.0.0.0
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT (shared address space)
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata services
-  ['172.16.0.0', 12], // private
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking, used inside networks
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, includes the broadcast 255.255.255.255
-];
-const V6: [string, number][] = [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fc00::', 7], // unique local (ULA)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated, still routed inside some networks)
-  ['ff00::', 8], // multicast
-];
-for (const [address, prefix] of V4) blocked.addSubnet(address, prefix, 'ipv4');
-for (const [address, prefix] of V6) blocked.addSubnet(address, prefix, 'ipv6');
+/**
+ * IPv6 global unicast space (RFC 4291 section 2.4; IANA "IPv6 Global Unicast Address Assignments").
+ * ipaddr.js calls every address outside its named blocks `unicast`, yet outside 2000::/3 nothing is
+ * globally reachable: the IPv4-compatible ::a.b.c.d (deprecated, RFC 4291 section 2.5.5.1), the
+ * dummy prefix 100:0:0:1::/64 (RFC 9780) and unassigned space such as 4000::/2 or fbff::/16.
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
-/** The 16 bytes of an IPv6 address (any valid spelling, with or without an IPv4 tail). */
-function ipv6Bytes(ip: string): number[] | null {
-  if (net.isIPv6(ip) === false) return null;
-  let s = ip;
-  // An IPv4 tail (::ffff:1.2.3.4) becomes two hex groups.
-  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(s);
-  if (tail) {
-    const [a, b, c, d] = tail[1].split('.').map(Number);
-    s = s.slice(0, -tail[1].length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head, rest] = s.includes('::') ? s.split('::') : [s, null];
-  const headGroups = head ? head.split(':') : [];
-  const restGroups = rest ? rest.split(':') : [];
-  const missing = 8 - headGroups.length - restGroups.length;
-  const groups = rest === null ? headGroups : [...headGroups, ...Array(missing).fill('0'), ...restGroups];
-  if (groups.length !== 8) return null;
-  return groups.flatMap((g) => {
-    const n = parseInt(g, 16);
-    return [n >> 8, n & 0xff];
-  });
-}
-
-/** The IPv4 address carried in an IPv6 one (mapped, compatible or NAT64), else null. */
-function embeddedIpv4(ip: string): string | null {
-  const b = ipv6Bytes(ip);
-  if (!b) return null;
-  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  const v4 = b.slice(12).join('.');
-  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return v4; // ::ffff:a.b.c.d
-  if (zeros(0, 12)) return v4; // ::a.b.c.d (:: and ::1 are blocked as IPv6 already)
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return v4; // 64:ff9b::/96
-  return null;
+function allowedIp(addr: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (addr.kind() === 'ipv4') return addr.range() === 'unicast';
+  const v6 = addr as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return allowedIp(v6.toIPv4Address());
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }
 
 /**
- * True when `ip` is a literal IPv4 or IPv6 address in a loopback, private, link-local, CGNAT,
- * unspecified, multicast or reserved range. Not an IP address at all: false (see isPrivateHost).
+ * A literal address, or null. IPv6 is checked with Node's strict parser first, and a dotted IPv4
+ * tail is rewritten as two hex groups: ipaddr.js would read the IPv4-compatible `::a.b.c.d` as
+ * IPv4-mapped. A zone id (`fe80::1%eth0`) scopes an address to one interface, which only
+ * non-global addresses need: null.
  */
-export function isPrivateAddress(ip: string): boolean {
-  const bracketless = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
-  const bare = bracketless.replace(/%.*$/, ''); // an IPv6 zone id (fe80::1%eth0)
-  const family = net.isIP(bare);
-  if (family === 4) return blocked.check(bare, 'ipv4');
-  if (family === 6) {
-    if (blocked.check(bare, 'ipv6')) return true;
-    const v4 = embeddedIpv4(bare);
-    return v4 !== null && blocked.check(v4, 'ipv4');
+function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+  if (text.includes(':')) {
+    if (!net.isIPv6(text) || text.includes('%')) return null;
+    const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+    const hex = tail ? `${text.slice(0, tail.index)}${((+tail[1] << 8) | +tail[2]).toString(16)}:${((+tail[3] << 8) | +tail[4]).toString(16)}` : text;
+    return ipaddr.IPv6.parse(hex);
   }
-  return false;
+  return ipaddr.IPv4.isValid(text) ? ipaddr.IPv4.parse(text) : null;
 }
 
 /**
- * True for a hostname no outbound post may name: `localhost`, any `*.localhost` name (RFC 6761:
- * always loopback) and literal addresses in the ranges of isPrivateAddress. Names are not resolved
- * here; the connect-time check covers what they resolve to.
+ * True when `ip`, a literal IPv4 or IPv6 address (brackets allowed; IPv4 also in the decimal, hex
+ * and octal spellings inet_aton takes), is globally reachable unicast. Anything else, including
+ * text that is not an address, is false.
  */
-export function isPrivateHost(hostname: string): boolean {
+export function isAllowedAddress(ip: string): boolean {
+  const addr = parseIp(ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip);
+  return addr !== null && allowedIp(addr);
+}
+
+/** A DNS host name: dot-separated labels of letters, digits, hyphens and underscores (IDNs as xn--). */
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?)*$/;
+/** WHATWG URL: a host whose last label is a number is an IPv4 address (or no valid host at all). */
+const ENDS_IN_NUMBER = /(?:^|\.)(?:\d+|0x[0-9a-f]*)$/;
+
+/**
+ * True when an outbound post may name this host: a host name other than `localhost` and
+ * `*.localhost` (RFC 6761: always loopback), or a literal address that isAllowedAddress accepts.
+ * Text that is neither (an unparsable address, characters no host name has) is false.
+ */
+export function isAllowedHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.+$/, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  return isPrivateAddress(host);
+  if (host.startsWith('[') || host.includes(':') || ENDS_IN_NUMBER.test(host)) return isAllowedAddress(host);
+  if (!HOST_NAME.test(host)) return false;
+  return host !== 'localhost' && !host.endsWith('.localhost');
 }

@@ -44,3 +44,11 @@ export function htmlToText(html: string | null | undefined, max = 160): string {
     .trim();
   return text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text;
 }
+
+/**
+ * True when stored (already sanitised) rich text has visible content: sections are shown only when
+ * non-empty. Tags are stripped with a linear scan, no HTML parser, since it runs on reads.
+ */
+export function hasRichContent(html: string | null | undefined): boolean {
+  return !!html && html.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;|&#xa0;|[\s\u00a0\u200b]/gi, '') !== '';
+}

@@ -18,12 +18,18 @@ function payload(overrides: Record<string, unknown> = {}): Record<string, unknow
   return { title: 'Platform Engineer', location: 'Berlin, Germany', job_type: 'FULL_TIME', work_mode: 'HYBRID', ...overrides };
 }
 
-/** Private, local or otherwise internal webhook hosts, in the spellings a URL parser accepts. */
+/**
+ * Webhook hosts outside global unicast, one or more per class of the IANA special-purpose registries
+ * (the unit test tries every block), in the spellings a URL parser accepts.
+ */
 export const PRIVATE_WEBHOOKS = [
+  // localhost names
   'http://localhost/hook',
   'http://LOCALHOST:8080/hook',
   'http://localhost./hook',
   'http://api.localhost/hook',
+  'http://ｌｏｃａｌｈｏｓｔ/hook', // full-width letters, mapped to ASCII by the URL parser
+  // IPv4 loopback, private, link-local, CGNAT, "this network"
   'http://127.0.0.1/hook',
   'http://127.8.9.10:3000/hook',
   'http://10.0.0.5/hook',
@@ -36,16 +42,22 @@ export const PRIVATE_WEBHOOKS = [
   'http://100.127.255.254/hook',
   'http://0.0.0.0/hook',
   'http://0/hook',
-  'http://[::]/hook',
-  'http://[::1]/hook',
-  'http://[0:0:0:0:0:0:0:1]/hook',
-  'http://[fd12:3456:789a::1]/hook',
-  'http://[fc00::1]/hook',
-  'http://[fe80::1]/hook',
-  'http://[::ffff:127.0.0.1]/hook',
-  'http://[::ffff:7f00:1]/hook',
-  'http://[::ffff:10.1.2.3]/hook',
-  'http://[::ffff:169.254.169.254]/hook',
+  'https://10.0.0.1:8443/hook',
+  // IPv4 special-purpose blocks
+  'http://192.0.0.1/hook', // IETF protocol assignments
+  'http://192.0.0.9/hook', // PCP anycast
+  'http://192.0.2.1/hook', // TEST-NET-1
+  'http://198.51.100.7/hook', // TEST-NET-2
+  'http://203.0.113.9/hook', // TEST-NET-3
+  'http://192.88.99.1/hook', // 6to4 relay anycast
+  'http://192.31.196.1/hook', // AS112
+  'http://192.52.193.1/hook', // AMT
+  'http://192.175.48.1/hook', // AS112 direct delegation
+  'http://198.18.0.1/hook', // benchmarking
+  'http://224.0.0.1/hook', // multicast
+  'http://240.0.0.1/hook', // reserved
+  'http://255.255.255.255/hook', // broadcast
+  // IPv4 spellings
   'http://2130706433/hook', // 127.0.0.1 as one decimal number
   'http://0x7f000001/hook', // hex
   'http://0x7f.0.0.1/hook',
@@ -54,10 +66,47 @@ export const PRIVATE_WEBHOOKS = [
   'http://127.1/hook', // short form
   'http://3232235777/hook', // 192.168.1.1
   'http://2852039166/hook', // 169.254.169.254
-  'https://10.0.0.1:8443/hook',
+  'http://3221225985/hook', // 192.0.2.1
+  'http://0xcb.0.0x71.9/hook', // 203.0.113.9
+  'http://0xffffffff/hook', // 255.255.255.255
+  // IPv6
+  'http://[::]/hook',
+  'http://[::1]/hook',
+  'http://[0:0:0:0:0:0:0:1]/hook',
+  'http://[fd12:3456:789a::1]/hook',
+  'http://[fc00::1]/hook',
+  'http://[fe80::1]/hook',
+  'http://[fec0::1]/hook', // site-local
+  'http://[ff02::1]/hook', // multicast
+  'http://[::ffff:127.0.0.1]/hook', // IPv4-mapped
+  'http://[::ffff:7f00:1]/hook',
+  'http://[::ffff:10.1.2.3]/hook',
+  'http://[::ffff:169.254.169.254]/hook',
+  'http://[::ffff:192.0.2.1]/hook',
+  'http://[::ffff:0:7f00:1]/hook', // IPv4-translated
+  'http://[::ffff:0:8.8.8.8]/hook',
+  'http://[::127.0.0.1]/hook', // IPv4-compatible
+  'http://[64:ff9b::10.0.0.1]/hook', // NAT64
+  'http://[64:ff9b:1::a9fe:a9fe]/hook', // local-use NAT64
+  'http://[2002:7f00:1::]/hook', // 6to4 of 127.0.0.1
+  'http://[2002:808:808::1]/hook',
+  'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', // Teredo
+  'http://[2001:2::1]/hook', // benchmarking
+  'http://[2001:20::1]/hook', // ORCHIDv2
+  'http://[2001:db8::1]/hook', // documentation
+  'http://[3fff::1]/hook', // documentation
+  'http://[2620:4f:8000::1]/hook', // AS112
+  'http://[100::1]/hook', // discard
+  'http://[100:0:0:1::1]/hook', // dummy prefix
+  'http://[5f00::1]/hook', // segment routing
+  'http://[4000::1]/hook', // outside global unicast
 ];
 
-const PUBLIC_WEBHOOKS = ['https://hooks.example.com/x', 'http://8.8.8.8/hook', 'http://172.32.0.1/hook', 'http://100.128.0.1/hook', 'http://[2001:4860:4860::8888]/hook', 'http://localhost.example.com/hook'];
+const PUBLIC_WEBHOOKS = [
+  'https://hooks.example.com/x', 'http://8.8.8.8/hook', 'http://134744072/hook', 'http://172.32.0.1/hook', 'http://100.128.0.1/hook', 'http://192.0.3.1/hook',
+  'http://203.0.114.1/hook', 'http://[2001:4860:4860::8888]/hook', 'http://[2001:200::1]/hook', 'http://[2003::1]/hook', 'http://[::ffff:8.8.8.8]/hook',
+  'http://localhost.example.com/hook',
+];
 
 for (const kind of databaseKinds()) {
   describe(`HR job payload rules [${kind}]`, function () {
@@ -199,7 +248,7 @@ for (const kind of databaseKinds()) {
         }
       });
 
-      it('refuses private, loopback, link-local, CGNAT and unspecified hosts in every spelling', async () => {
+      it('refuses every host outside global unicast (localhost, private, reserved, special-purpose) in every spelling', async () => {
         const before = await jobCount();
         for (const url of PRIVATE_WEBHOOKS) {
           const r = await post(payload({ webhook_enabled: true, webhook_url: url }));
@@ -207,11 +256,14 @@ for (const kind of databaseKinds()) {
           expect(r.body, url).to.deep.equal({ webhook_url: [PRIVATE] });
         }
         expect(await jobCount()).to.equal(before);
-        // PUT too.
-        const job = await create(payload());
-        const put = await call('PUT', `/api/hr/jobs/${job.id}/`, { ...job, webhook_url: 'http://2130706433/' });
-        expect(put.status).to.equal(400);
-        expect(await put.json()).to.deep.equal({ webhook_url: [PRIVATE] });
+        // PUT too, and nothing changes.
+        const job = await create(payload({ webhook_url: 'https://hooks.example.com/a' }));
+        for (const url of ['http://2130706433/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b:1::a00:1]/', 'http://3221225985/', 'http://[::ffff:0:a9fe:a9fe]/']) {
+          const put = await call('PUT', `/api/hr/jobs/${job.id}/`, { ...job, webhook_enabled: true, webhook_url: url });
+          expect(put.status, url).to.equal(400);
+          expect(await put.json(), url).to.deep.equal({ webhook_url: [PRIVATE] });
+        }
+        expect((await s.ctx.db('jobs').where({ id: job.id }).first()).webhook_url).to.equal('https://hooks.example.com/a');
       });
 
       it('accepts public hosts and addresses', async () => {

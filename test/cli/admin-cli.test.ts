@@ -100,13 +100,15 @@ for (const kind of databaseKinds()) {
 
       // Webhooks to on-premises receivers: refused unless WEBHOOK_ALLOW_PRIVATE is set, as in the API.
       const hook = path.join(dir, 'hook.json');
-      fs.writeFileSync(hook, JSON.stringify([{ public_id: 'on-prem', title: 'On prem', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', webhook_enabled: true, webhook_url: 'http://10.0.0.5/hook' }]));
+      const hooks = ['http://10.0.0.5/hook', 'http://[2002:7f00:1::]/hook', 'http://3221225985/hook', 'http://[64:ff9b:1::a00:1]/hook'];
+      fs.writeFileSync(hook, JSON.stringify(hooks.map((url, i) => ({ public_id: `on-prem-${i}`, title: 'On prem', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', webhook_enabled: true, webhook_url: url }))));
       r = cli(['jobs', 'seed', '--file', hook], env);
       expect(r.code).to.equal(1);
-      expect(r.err).to.include('record 0: webhook_url: Webhook URL must not point to a private or local address.');
+      for (const i of hooks.keys()) expect(r.err).to.include(`record ${i}: webhook_url: Webhook URL must not point to a private or local address.`);
       r = cli(['jobs', 'seed', '--file', hook], { ...env, WEBHOOK_ALLOW_PRIVATE: 'true' });
       expect(r.code, r.err).to.equal(0);
-      expect(await t.db('jobs').where({ public_id: 'on-prem' }).first()).to.include({ webhook_url: 'http://10.0.0.5/hook' });
+      expect(await t.db('jobs').where({ public_id: 'on-prem-0' }).first()).to.include({ webhook_url: 'http://10.0.0.5/hook' });
+      expect(await t.db('jobs').where({ public_id: 'on-prem-2' }).first()).to.include({ webhook_url: 'http://192.0.2.1/hook' });
 
       fs.writeFileSync(bad, '{not json');
       r = cli(['jobs', 'seed', '--file', bad], env);

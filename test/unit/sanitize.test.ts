@@ -1,6 +1,7 @@
 /** Hostile-input corpus for the rich-text sanitiser: everything must come out harmless. */
 import { expect } from 'chai';
-import { hasRichContent, safeHref, sanitizeRichText } from '../../src/shared/sanitize.js';
+import { hasRichContent } from '../../src/shared/format.js';
+import { RICH_TEXT_MAX_DEPTH, richTextDepth, safeHref, sanitizeRichText } from '../../src/shared/sanitize.js';
 
 const ALLOWED = new Set(['b', 'strong', 'i', 'em', 'u', 'a', 'p', 'br', 'ul', 'ol', 'li']);
 
@@ -70,7 +71,7 @@ describe('rich-text sanitiser', () => {
     it(`neutralises ${JSON.stringify(input).slice(0, 70)}`, () => {
       const out = sanitizeRichText(input);
       assertHarmless(out);
-      // Idempotent: sanitising again changes nothing (we sanitise on save AND before render).
+      // Idempotent: a stored text sent back (the editor, Remove) saves as it is.
       expect(sanitizeRichText(out)).to.equal(out);
     });
   }
@@ -96,8 +97,31 @@ describe('rich-text sanitiser', () => {
 
   it('removes empty paragraphs', () => {
     expect(sanitizeRichText('<p></p><p> </p><p>&nbsp;</p><p><br></p><p>kept</p>')).to.equal('<p>kept</p>');
-    expect(hasRichContent('<p><br></p>')).to.equal(false);
-    expect(hasRichContent('<p>x</p>')).to.equal(true);
+  });
+
+  it('tells stored text with visible content from empty markup without parsing it', () => {
+    for (const empty of [null, undefined, '', ' ', '<p><br></p>', '<p><br /></p>', '<p>&nbsp;</p>', '<p>&#160;\u200b</p>', '<ul><li></li></ul>', '<b> </b><i>\n</i>']) {
+      expect(hasRichContent(empty), String(empty)).to.equal(false);
+    }
+    for (const full of ['<p>x</p>', 'plain', '<p>&amp;</p>', '<ul><li>1</li></ul>', '<a href="#" target="_blank" rel="noopener noreferrer">link</a>']) {
+      expect(hasRichContent(full), full).to.equal(true);
+    }
+  });
+
+  it('measures how deeply sanitised HTML nests, counting elements only', () => {
+    const cases: [string, number][] = [
+      ['', 0],
+      ['plain text', 0],
+      ['<p>x</p>', 1],
+      ['<p>a<br />b</p><p>c</p>', 1],
+      ['<p><strong>x</strong></p><p>y</p>', 2],
+      ['<ul><li><p>x</p><ul><li><p><a href="https://e.example/" target="_blank" rel="noopener noreferrer"><strong><em><u>y</u></em></strong></a></p></li></ul></li></ul>', 9],
+      [sanitizeRichText('<a href="https://e.example/?a>b<c">x<b>y</b></a><p>1 > 0 < 2</p>'), 2], // escaped in attributes and text
+      [sanitizeRichText('<span><span><span><b>x</b></span></span></span>'), 1], // unwrapped tags do not count
+      [sanitizeRichText('<b>'.repeat(30) + 'x'), 30], // unclosed tags are closed by the sanitiser
+    ];
+    for (const [html, depth] of cases) expect(richTextDepth(html), html).to.equal(depth);
+    expect(RICH_TEXT_MAX_DEPTH).to.equal(20);
   });
 
   it('copes with non-strings and huge input', () => {
