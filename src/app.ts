@@ -47,6 +47,9 @@ export function createApp(ctx: AppContext): Express {
   // The /api/hr guard (see below) runs before the body parser: a signed-out caller gets 401 even
   // with a malformed or oversized body, and bodies are parsed only for signed-in callers.
   app.use('/api/hr', requireHrApi(ctx));
+  // HR bodies may be larger: Remove sends a whole job back, whose stored, sanitised rich texts can be
+  // several times what was typed. Only signed-in callers get this far (the guard runs first).
+  app.use('/api/hr', express.json({ limit: '16mb' }));
   app.use('/api', express.json({ limit: '1mb' }));
 
   // Feature routes: one line per feature router.

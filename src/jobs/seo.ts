@@ -188,11 +188,16 @@ function salary(job: Job): Record<string, unknown> | undefined {
   return { '@type': 'MonetaryAmount', currency: job.currency, value };
 }
 
+/** Plain text placed inside the description's HTML (a title such as "R&D <Lead>" is text, not markup). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
 export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'publicBaseUrl'>): Record<string, unknown> {
   const description = SECTION_TITLES.map(([key, title]) => {
     const html = job[key] as string;
-    return hasRichContent(html) ? `<p><strong>${title}</strong></p>${html}` : '';
-  }).join('') || `<p>${job.title}</p>`;
+    return hasRichContent(html) ? `<p><strong>${escapeHtml(title)}</strong></p>${html}` : '';
+  }).join('') || `<p>${escapeHtml(job.title)}</p>`;
 
   const data: Record<string, unknown> = {
     '@context': 'https://schema.org/',

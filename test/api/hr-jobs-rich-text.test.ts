@@ -164,7 +164,11 @@ for (const kind of databaseKinds()) {
       const page = await (await fetch(`${s.baseUrl}/careers/sections`)).text();
       expect([...page.matchAll(/<h2[^>]*>([^<]*)<\/h2>\s*<div class="rich-text">/g)].map((m) => m[1])).to.deep.equal(['Job Description', 'Perks &amp; Benefits']);
       const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page)![1]);
-      expect(ld.description).to.equal('<p><strong>Job Description</strong></p><p>Visible</p><p><strong>Perks & Benefits</strong></p><p><b>Perks</b></p>');
+      expect(ld.description).to.equal('<p><strong>Job Description</strong></p><p>Visible</p><p><strong>Perks &amp; Benefits</strong></p><p><b>Perks</b></p>');
+      // Without sections the title stands in, as text: the description is HTML.
+      await create(payload({ public_id: 'no-sections', status: 'ACTIVE', title: 'R&D <Lead>', description: '' }));
+      const bare = await (await fetch(`${s.baseUrl}/careers/no-sections`)).text();
+      expect(JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(bare)![1]).description).to.equal('<p>R&amp;D &lt;Lead&gt;</p>');
     });
 
     it('still saves a job stored before the limit (deeper than 20, longer than 100,000 once sanitised) through Remove', async () => {
@@ -190,6 +194,17 @@ for (const kind of databaseKinds()) {
       expect(changed.body).to.deep.equal({ description: [TOO_DEEP] });
       const other = await call('POST', '/api/hr/jobs/', payload({ description: deep }));
       expect(other.body).to.deep.equal({ description: [TOO_DEEP] });
+    });
+
+    it('takes back through Remove a stored job whose JSON is over 1 MB (HR bodies may be up to 16 MB)', async () => {
+      const job = await create(payload({ public_id: 'legacy-big', status: 'ACTIVE' }));
+      const long = sanitizeRichText('<a href=http://a>x</a>'.repeat(4500));
+      await s.ctx.db('jobs').where({ id: job.id }).update({ description: long, responsibilities: long, requirements: long, perks_benefits: long });
+      const read = (await call('GET', `/api/hr/jobs/${job.id}/`)).body;
+      expect(JSON.stringify(read).length).to.be.above(1024 * 1024);
+      const removed = await call('PUT', `/api/hr/jobs/${job.id}/`, { ...read, status: 'REMOVED' });
+      expect(removed.status, JSON.stringify(removed.body).slice(0, 300)).to.equal(200);
+      expect((await s.ctx.db('jobs').where({ id: job.id }).first()).status).to.equal('REMOVED');
     });
   });
 }
