@@ -2,6 +2,7 @@
  * The server as `npm start` runs it: a child process that migrates its database on start, fills an
  * empty development database with the demo jobs (never in production), says how to create an HR
  * user, stops with a message naming the setting at fault, and closes cleanly on SIGTERM.
+ * In production it listens with the HTTP timeouts of src/http/listen.ts.
  */
 import { expect } from 'chai';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
@@ -55,6 +56,8 @@ for (const kind of databaseKinds()) {
       expect(s.output()).not.to.include('demo jobs');
       const page = await fetch(`http://127.0.0.1:${port}/careers`);
       expect(await page.text()).to.include('No jobs match the current filters');
+      // The real server has the timeouts of src/http/listen.ts (test/api/slow-clients.test.ts tries them).
+      expect(page.headers.get('keep-alive')).to.equal('timeout=65');
       s.child.kill('SIGTERM');
       expect((await s.exited).code).to.equal(0);
       const [{ n }] = await t.db('jobs').count({ n: '*' });
