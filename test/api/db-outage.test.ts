@@ -233,6 +233,25 @@ for (const kind of databaseKinds()) {
         await eventually(() => expectServing(target, `back-${kind}@example.com`), 20_000);
       });
 
+      it('page views counted before an outage are not lost: they are written once the database is back', async () => {
+        const db = f.s.ctx.db;
+        const viewsNow = async () => Number((await db('jobs').where({ id: target.jobId }).first()).views);
+        const before = await viewsNow();
+        for (let i = 0; i < 3; i++) f.s.ctx.views.count(target.jobId);
+        await f.takeDatabaseAway();
+        let failed: unknown = null;
+        try {
+          await f.s.ctx.views.flush().catch((err) => (failed = err));
+        } finally {
+          await f.bringDatabaseBack();
+        }
+        expect(failed, 'the flush during the outage failed').to.not.equal(null);
+        await eventually(async () => {
+          await f.s.ctx.views.flush();
+          expect(await viewsNow()).to.equal(before + 3);
+        }, 20_000);
+      });
+
       if (kind === 'mysql') {
         it('MariaDB accepts connections but never answers: 503 within seconds (the pool gives up), not a hang', async () => {
           const log = captureLog();

@@ -18,6 +18,7 @@ import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors
 import { databaseKinds } from '../helpers/db.js';
 import { startFaultyServer, type FaultyServer } from '../helpers/db-faults.js';
 import { makeJob } from '../helpers/factories.js';
+import { createHrUser, liveToken } from '../api/auth.helpers.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { listFiles, uploadsRoot } from '../fixtures/apply.js';
 import { APPLY_MESSAGES } from '../../src/applications/service.js';
@@ -53,11 +54,13 @@ for (const kind of databaseKinds()) {
     let dir: string;
     let smallResume: string;
     let bigResume: string;
+    let hrToken: string;
     const suffix = kind === 'mysql' ? '-mysql' : '';
 
     before(async () => {
       f = await startFaultyServer(kind, { APPLY_RATE_LIMIT: '0' });
       await makeJob(f.s.ctx.db, { public_id: 'fault-job', title: 'Field Engineer' });
+      hrToken = await liveToken(f.s.ctx.db, await createHrUser(f.s.ctx.db, 'hr-faults'));
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-fault-files-'));
       smallResume = path.join(dir, 'meera-resume.pdf');
       fs.writeFileSync(smallResume, pdfBytes(30_000));
@@ -146,6 +149,12 @@ for (const kind of databaseKinds()) {
         }
         expect(await axeViolations(other)).to.deep.equal([]);
         await screenshot(other, `fault-outage-page${suffix}`);
+        // A signed-in HR page: the same 503 page, not a redirect to the sign-in page.
+        await context.addCookies([{ name: 'jwt', value: hrToken, url: f.s.baseUrl }]);
+        const hr = await other.goto(`${f.s.baseUrl}/hr/jobs`);
+        expect(hr!.status()).to.equal(503);
+        expect(other.url()).to.equal(`${f.s.baseUrl}/hr/jobs`);
+        expect(await other.locator('h1').innerText()).to.equal(UNAVAILABLE_MESSAGES.title);
         await other.close();
       } finally {
         await f.bringDatabaseBack();
