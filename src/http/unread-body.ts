@@ -51,7 +51,7 @@ function lingerUntilRead(req: IncomingMessage): void {
   const socket = req.socket as IncomingMessage['socket'] & { destroySoon?: () => void };
   const original = socket.destroySoon;
   if (typeof original !== 'function') return;
-  const lingering = function (this: typeof socket) {
+  const lingering = () => {
     socket.destroySoon = original;
     if (req.complete || socket.destroyed) return original.call(socket);
     socket.end();
