@@ -5,9 +5,9 @@
  *   server's 20 s headers timeout, and goes through;
  * - the connection drops during the application's COMMIT after it committed: the wizard says it
  *   could not confirm (not that it failed); sending again says the application exists;
- * - the database goes away: pages show the "temporarily unavailable" page with a 503, the
- *   wizard's submit shows the same advice, and once the database is back the same form goes
- *   through without reloading anything.
+ * - the database goes away: pages (public and HR) show the "temporarily unavailable" page with a
+ *   503, the wizard's submit and the HR sign-in show the same advice, and once the database is
+ *   back the same form goes through without reloading anything.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,7 +18,7 @@ import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors
 import { databaseKinds } from '../helpers/db.js';
 import { startFaultyServer, type FaultyServer } from '../helpers/db-faults.js';
 import { makeJob } from '../helpers/factories.js';
-import { createHrUser, liveToken } from '../api/auth.helpers.js';
+import { createHrUser, liveToken, PASSWORD } from '../api/auth.helpers.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { listFiles, uploadsRoot } from '../fixtures/apply.js';
 import { APPLY_MESSAGES } from '../../src/applications/service.js';
@@ -155,6 +155,14 @@ for (const kind of databaseKinds()) {
         expect(hr!.status()).to.equal(503);
         expect(other.url()).to.equal(`${f.s.baseUrl}/hr/jobs`);
         expect(await other.locator('h1').innerText()).to.equal(UNAVAILABLE_MESSAGES.title);
+        // Signing in: the page itself needs no database; the answer says to try again, not that the password is wrong.
+        await context.clearCookies();
+        await other.goto(`${f.s.baseUrl}/hrviewlogin`);
+        await other.fill('#login-username', 'hr-faults');
+        await other.fill('#login-password', PASSWORD);
+        await other.getByRole('button', { name: 'Sign In' }).click();
+        expect(await other.locator('#login-error').innerText()).to.equal(UNAVAILABLE_MESSAGES.detail);
+        await screenshot(other, `fault-outage-hr-login${suffix}`);
         await other.close();
       } finally {
         await f.bringDatabaseBack();
