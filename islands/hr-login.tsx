@@ -22,7 +22,9 @@ const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
 const UNREACHABLE = 'Could not reach the server. Please check your connection and try again.';
 
 async function failureMessage(res: Response): Promise<string> {
-  if (res.status === 429) {
+  // Too many attempts, or the service is down for a moment (503): the server's own words, so a
+  // right password is not reported as wrong.
+  if (res.status === 429 || res.status === 503) {
     const body = await res.json().catch(() => null);
     if (body && typeof body.detail === 'string') return body.detail;
   }

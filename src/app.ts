@@ -5,6 +5,7 @@ import compression from 'compression';
 import type { AppContext } from './context.js';
 import { errorHandler, lastResortHandler, notFoundHandler } from './http/error-handler.js';
 import { securityHeaders } from './http/security.js';
+import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { publicJobRoutes } from './jobs/public.routes.js';
@@ -33,6 +34,8 @@ export function createApp(ctx: AppContext): Express {
   Object.defineProperty(app.locals, 'year', { enumerable: true, get: () => new Date().getUTCFullYear() }); // per render (footer)
   app.locals.safeJson = safeJson;
 
+  // First, so every early answer (a refusal before the body is read) still reaches a client that is sending.
+  app.use(drainUnreadBodies);
   app.use(securityHeaders(config));
   app.use(compression());
   // Static files are mounted on their own paths, so page requests never touch the disk for them.

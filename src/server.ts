@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config, type TrustProxy } from '../config/index.js';
 import { createApp } from './app.js';
 import { signInUrl } from './auth/guards.js';
+import { listenHttp } from './http/listen.js';
 import { closeContext, createContext, type AppContext } from './context.js';
 import { migrateLatest } from './db/knex.js';
 import { countJobs, seedDemoJobs } from './jobs/seed.js';
@@ -56,11 +57,7 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   if (Number(count) === 0) {
     console.log('No HR user yet. Create one with: npx careers-admin user create --username <name>');
   }
-  const app = createApp(ctx);
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(config.port, () => resolve(s));
-    s.once('error', reject);
-  });
+  const server = await listenHttp(createApp(ctx), { port: config.port });
   console.log(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
   console.log(`HR sign-in: ${signInUrl(config)}`);
   const proxyNote = describeTrustProxy(config.trustProxy);

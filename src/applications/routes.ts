@@ -12,7 +12,9 @@ export function applicationRoutes(ctx: AppContext): Router {
   const limiter = dbRateLimit(ctx, { name: 'apply', setting, message: tooManyMessage('applications', setting.windowSeconds) });
 
   router.post('/api/jobs/:publicId/apply/', limiter, async (req, res) => {
-    // The job is checked before a byte of the body is read; Node discards an unread body itself.
+    // The job is checked before a byte of the body is read. A refusal here (and the limiter's, and
+    // a 503 while the database is down) still reaches a client that is still sending: the rest of
+    // the body is read and discarded, up to a cap (src/http/unread-body.ts, mounted in app.ts).
     const { job, availability } = await getPublicJob(ctx.db, String(req.params.publicId));
     assertAcceptingApplications(job, availability);
     const form = await receiveMultipart(req, ctx.storage, APPLY_UPLOAD);

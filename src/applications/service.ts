@@ -2,13 +2,16 @@
  * Applying to a job: the uploaded form is checked with the wizard's rules, the resume's type is
  * decided from its bytes, and the application with its file record, answers and webhook outbox
  * row is committed in ONE transaction. Whatever fails, the stored file is removed, so a failed
- * request leaves neither a row nor a file behind. Dependencies come in as arguments (DESIGN.md
+ * request leaves neither a row nor a file behind, with one exception: when the COMMIT itself
+ * fails without a definite answer (the connection lost, reset or timed out, the server gone),
+ * the application may have been saved, so its file is kept; if no row points at it, the orphan
+ * sweep (src/storage/sweep.ts) removes it later. Dependencies come in as arguments (DESIGN.md
  * convention 2), so tests can hand in a failing database or storage.
  */
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
-import { isUniqueViolation, withDbRetry } from '../db/errors.js';
-import { FieldErrorBag, NotFound, ValidationError } from '../http/errors.js';
+import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
+import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
 import type { Availability } from '../jobs/service.js';
 import type { Job } from '../jobs/types.js';
 import { applicationPostPayload, enqueueApplicationPost } from '../posts/outbox.js';
@@ -30,6 +33,10 @@ export const APPLY_MESSAGES = {
   duplicate: 'You have already applied for this job with this email.',
   inactive: 'This job post has stopped taking application.',
   removed: 'This job post has been removed.',
+  // The commit's outcome is unknown: it must not say the application failed, and a retry that
+  // finds it saved is refused with `duplicate`.
+  unconfirmed:
+    'We could not confirm that your application was saved. Please wait a moment, then submit it again: if it was saved, you will be told that you have already applied for this job with this email.',
 } as const;
 
 /** A DOCX's central directory sits at the end of the file; keeping this much avoids reading it back. */
@@ -75,11 +82,15 @@ function isDuplicateApplication(err: unknown): boolean {
 export type ApplyOutcome = { kind: 'created'; applicationId: number } | { kind: 'discarded' };
 
 /**
- * Takes ownership of the received file: it is kept only when the application is committed.
+ * Takes ownership of the received file: it is kept when the application is committed, or when
+ * the commit's outcome is unknown (then the answer is a 503 that does not claim a failure).
  * A filled honeypot is answered like a success, but nothing is kept.
  */
 export async function submitApplication(deps: ApplyDeps, job: Job, form: ReceivedForm, meta: { ip?: string | null } = {}): Promise<ApplyOutcome> {
   let committed = false;
+  // Set once every statement of the transaction has run: a failure after that is the COMMIT's.
+  let committing = false;
+  let outcomeUnknown = false;
   try {
     if (form.fields.get(HONEYPOT_FIELD)?.trim()) return { kind: 'discarded' };
     const now = deps.now();
@@ -110,22 +121,31 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
       skills: input.skills,
       answers: input.answers,
     };
-    const applicationId = await withDbRetry(() =>
-      deps.db.transaction(async (trx) => {
+    const applicationId = await withDbRetry(() => {
+      committing = false;
+      return deps.db.transaction(async (trx) => {
         const id = await insertApplication(trx, application, now);
         if (job.webhook_enabled && job.webhook_url) {
           const payload = applicationPostPayload(job, input);
           await enqueueApplicationPost(trx, { applicationId: id, jobId: job.id, targetUrl: job.webhook_url, payload, now });
         }
+        committing = true;
         return id;
-      }),
-    );
+      });
+    });
     committed = true;
     return { kind: 'created', applicationId };
   } catch (err) {
+    if (committing && !isCommitRefused(err)) {
+      outcomeUnknown = true;
+      console.error(
+        `[apply] the commit of an application to job ${job.id} failed with its outcome unknown (${describeDbError(err)}); resume ${form.file?.key} kept: the orphan sweep removes it if no row points at it`,
+      );
+      throw new ServiceUnavailable(APPLY_MESSAGES.unconfirmed, DB_RETRY_AFTER_SECONDS);
+    }
     if (isDuplicateApplication(err)) throw new ValidationError({ email: [APPLY_MESSAGES.duplicate] });
     throw err;
   } finally {
-    if (!committed && form.file) await deps.storage.remove(form.file.key).catch((err) => console.error('[apply] could not remove an uploaded file', err));
+    if (!committed && !outcomeUnknown && form.file) await deps.storage.remove(form.file.key).catch((err) => console.error('[apply] could not remove an uploaded file', err));
   }
 }

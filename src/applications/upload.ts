@@ -7,7 +7,7 @@
  * file (and must remove it if it later gives up); on any failure (a limit crossed, a refused file,
  * a malformed body, the client going away) the partial file is already removed when it rejects.
  * The rest of a refused body is read and thrown away (up to a cap) so the client, still sending,
- * reliably receives the error response instead of a connection reset.
+ * reliably receives the error response instead of a connection reset (src/http/unread-body.ts).
  */
 import { createHash } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
@@ -15,6 +15,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { FileStorage } from '../storage/storage.js';
 import { HttpError, ValidationError } from '../http/errors.js';
+import { discardUnreadBody } from '../http/unread-body.js';
 
 export interface MultipartOptions {
   /** The only part that may be a file. */
@@ -59,9 +60,6 @@ export class ClientAborted extends HttpError {
     super(400, 'Client closed the connection before the upload finished.', { detail: 'The upload was interrupted.' });
   }
 }
-
-/** After a refusal, at most this much more of the body is read (and discarded) before the connection is cut. */
-const DRAIN_LIMIT = 32 * 1024 * 1024;
 
 export function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '');
@@ -187,7 +185,7 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
       req.unpipe(bb);
       inspector?.destroy(err);
       bb.destroy();
-      if (!(err instanceof ClientAborted) && !req.complete) discardRest(req);
+      if (!(err instanceof ClientAborted)) discardUnreadBody(req);
       // Reject only once the partial (or complete) file is gone.
       pendingWrite
         .catch(() => null)
@@ -277,17 +275,6 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
 
     req.pipe(bb);
   });
-}
-
-/** Reads and discards what the client still sends, so it gets to read our answer; cuts off abusers. */
-function discardRest(req: IncomingMessage): void {
-  let seen = 0;
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > DRAIN_LIMIT) req.destroy();
-  });
-  req.on('error', () => undefined);
-  req.resume();
 }
 
 /**

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../../config/index.js';
+import { dbLog } from './errors.js';
 import { migrationSource } from './migrations.js';
 
 export type Db = Knex;
@@ -15,16 +16,24 @@ export function isMysql(db: Knex): boolean {
 }
 
 /**
- * Knex's own warnings (a refused connection is retried and logged with the driver's stack) as one
- * line each: the caller reports the failure itself, so the log stays readable.
+ * Knex's own warnings (every failed connection attempt is logged with the driver's stack) as one
+ * line each, sharing the database's throttled log with the failures callers report themselves,
+ * so an outage writes about one line a second in all.
  */
 const firstLine = (message: unknown) => String(message instanceof Error ? message.message : message).split('\n')[0];
 const knexLog = {
-  warn: (m: unknown) => console.warn(`[db] ${firstLine(m)}`),
-  error: (m: unknown) => console.error(`[db] ${firstLine(m)}`),
+  warn: (m: unknown) => dbLog.log(`[db] ${firstLine(m)}`),
+  error: (m: unknown) => dbLog.log(`[db] ${firstLine(m)}`),
   deprecate: (method: string, alternative: string) => console.warn(`[db] ${method} is deprecated, use ${alternative}`),
   debug: () => undefined,
 };
+
+/**
+ * How long a query waits for a connection (a free one from the pool, or a new one to MySQL)
+ * before it fails with a 503: while the database is down or saturated, requests are answered in
+ * seconds instead of hanging for Knex's default 60 s.
+ */
+export const DB_ACQUIRE_TIMEOUT_MS = 5000;
 
 export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex {
   if (config.databaseUrl) {
@@ -38,7 +47,9 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
         supportBigNumbers: true,
         bigNumberStrings: false,
         decimalNumbers: true,
+        connectTimeout: DB_ACQUIRE_TIMEOUT_MS,
       } as Knex.MySql2ConnectionConfig,
+      acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
       pool: {
         min: 0,
         max: 10,
@@ -55,9 +66,12 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
     client: 'better-sqlite3',
     connection: { filename: path.join(config.dataDir, 'careers.sqlite') },
     useNullAsDefault: true,
+    acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
     pool: {
       min: 1,
       max: 1,
+      // A handle closed under the pool (after an I/O failure) is replaced, not handed out again.
+      validate: (conn: { open: boolean }) => conn.open,
       afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
         // WAL lets readers run beside the writer; busy_timeout makes a second process (the CLI)
         // wait for the lock instead of failing; foreign keys are off by default in SQLite.
@@ -71,6 +85,7 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
       },
     },
     migrations: { migrationSource, tableName: 'knex_migrations' },
+    log: knexLog,
   });
 }
 

@@ -1,11 +1,14 @@
 /**
  * The one place errors become responses: JSON `{detail}` / field errors under /api, HTML pages
- * elsewhere. Unknown errors are logged with their stack and answered without one.
+ * elsewhere. Unknown errors are logged with their stack and answered without one. A database
+ * that cannot be reached is answered 503 with Retry-After and logged as one line, at most one a
+ * second (src/db/errors.ts).
  */
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable, logDatabaseUnavailable } from '../db/errors.js';
 import { renderPage } from '../render/page.js';
-import { HttpError, NotFound, TooManyRequests } from './errors.js';
+import { HttpError, NotFound, ServiceUnavailable, TooManyRequests } from './errors.js';
 
 function isApi(req: Request): boolean {
   return req.path === '/api' || req.path.startsWith('/api/');
@@ -38,6 +41,19 @@ function fromMiddleware(err: any, req: Request): HttpError | null {
   return new HttpError(status, text, { detail: `${text}.` });
 }
 
+export const UNAVAILABLE_MESSAGES = {
+  detail: 'The service is temporarily unavailable. Please try again in a few seconds.',
+  title: 'Service Temporarily Unavailable',
+  page: 'This page cannot be shown right now. Please try again in a few moments.',
+} as const;
+
+/** The database is down, busy or out of connections: 503 for the client, one throttled line for the log. */
+function fromDatabase(err: unknown, req: Request): ServiceUnavailable | null {
+  if (!isDatabaseUnavailable(err)) return null;
+  logDatabaseUnavailable(`${req.method} ${String(clip(req.originalUrl)).slice(0, 200)}`, err);
+  return new ServiceUnavailable(UNAVAILABLE_MESSAGES.detail, DB_RETRY_AFTER_SECONDS);
+}
+
 const LOG_TEXT_MAX = 2000;
 const clip = (v: unknown) => (typeof v === 'string' && v.length > LOG_TEXT_MAX ? `${v.slice(0, LOG_TEXT_MAX)}… [${v.length - LOG_TEXT_MAX} more characters]` : v);
 
@@ -60,20 +76,25 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 };
 
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const known = err instanceof HttpError ? err : fromMiddleware(err, req);
+  const known = err instanceof HttpError ? err : (fromMiddleware(err, req) ?? fromDatabase(err, req));
   if (!known) console.error(`[error] ${req.method} ${String(clip(req.originalUrl))}:`, loggable(err));
   if (res.headersSent) {
     res.destroy();
     return;
   }
   const status = known?.status ?? 500;
-  if (known instanceof TooManyRequests && known.retryAfterSeconds) res.set('Retry-After', String(known.retryAfterSeconds));
+  if ((known instanceof TooManyRequests || known instanceof ServiceUnavailable) && known.retryAfterSeconds) res.set('Retry-After', String(known.retryAfterSeconds));
   if (isApi(req)) {
     res.status(status).json(known?.body ?? { detail: 'A server error occurred.' });
     return;
   }
   if (status === 404) {
     renderPage(req, res, 'pages/not-found', { title: '404 — Page Not Found', noindex: true, status: 404 });
+    return;
+  }
+  if (known instanceof ServiceUnavailable) {
+    const page = known.page ?? { title: UNAVAILABLE_MESSAGES.title, message: UNAVAILABLE_MESSAGES.page };
+    renderPage(req, res, 'pages/error', { title: page.title, noindex: true, status }, { message: page.message });
     return;
   }
   if (known && status < 500) {

@@ -39,6 +39,17 @@ export class TooManyRequests extends HttpError {
   }
 }
 
+/**
+ * 503 with `Retry-After`: the service cannot answer for now (the database is down or busy, or
+ * an application's commit could not be confirmed). `page`: the HTML error page's texts, when
+ * they are not the generic "temporarily unavailable" ones.
+ */
+export class ServiceUnavailable extends HttpError {
+  constructor(detail: string, public readonly retryAfterSeconds: number, public readonly page?: { title: string; message: string }) {
+    super(503, detail, { detail });
+  }
+}
+
 /** 400 with `{field: [messages], detail?}` as DESIGN.md section 3 says. */
 export class ValidationError extends HttpError {
   constructor(public readonly fields: FieldErrors, detail?: string) {

@@ -1,6 +1,6 @@
 /** Job use cases shared by page routes, API routes and the CLI. */
 import type { Knex } from 'knex';
-import { isUniqueViolation } from '../db/errors.js';
+import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
 import { NotFound, ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
 import { enumLabel } from '../shared/enums.js';
@@ -177,7 +177,7 @@ export class ViewCounter {
   count(jobId: number): void {
     this.pending.set(jobId, (this.pending.get(jobId) ?? 0) + 1);
     if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush().catch((err) => console.error('view counter flush failed', err)), this.flushMs);
+      this.timer = setTimeout(() => void this.flush().catch((err) => this.failed(err)), this.flushMs);
       this.timer.unref();
     }
   }
@@ -188,6 +188,17 @@ export class ViewCounter {
     if (!this.pending.size) return;
     const batch = this.pending;
     this.pending = new Map();
-    await repo.addViews(this.db, batch);
+    try {
+      await repo.addViews(this.db, batch);
+    } catch (err) {
+      // Kept for the next flush, so views counted while the database is down are not lost.
+      if (isDatabaseUnavailable(err)) for (const [jobId, n] of batch) this.pending.set(jobId, (this.pending.get(jobId) ?? 0) + n);
+      throw err;
+    }
+  }
+
+  private failed(err: unknown): void {
+    if (isDatabaseUnavailable(err)) logDatabaseUnavailable('the view counter', err);
+    else console.error('view counter flush failed', err);
   }
 }

@@ -2,6 +2,7 @@
  * The server as `npm start` runs it: a child process that migrates its database on start, fills an
  * empty development database with the demo jobs (never in production), says how to create an HR
  * user, stops with a message naming the setting at fault, and closes cleanly on SIGTERM.
+ * In production it listens with the HTTP timeouts of src/http/listen.ts.
  */
 import { expect } from 'chai';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
@@ -74,6 +75,8 @@ for (const kind of databaseKinds()) {
         statuses.push(res.status);
       }
       expect(statuses).to.deep.equal([401, 401, 429]);
+      // The real server has the timeouts of src/http/listen.ts (test/api/slow-clients.test.ts tries them).
+      expect(page.headers.get('keep-alive')).to.equal('timeout=65');
       s.child.kill('SIGTERM');
       expect((await s.exited).code).to.equal(0);
       const [{ n }] = await t.db('jobs').count({ n: '*' });

@@ -3,31 +3,44 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app.js';
 import { createContext, type AppContext } from '../../src/context.js';
+import { listenHttp } from '../../src/http/listen.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 
 export interface TestServer {
   baseUrl: string;
   ctx: AppContext;
   testDb: TestDb;
+  server: Server;
   close: () => Promise<void>;
 }
 
-export async function startTestServer(kind: DbKind, env: Record<string, string> = {}, ctxOverrides: Partial<AppContext> = {}): Promise<TestServer> {
+/**
+ * `ctxOverrides` may be a function of the fresh test database (e.g. a second Knex on the same
+ * database through a proxy); a `db` it hands in is destroyed on close too.
+ * The server has the production timeouts (src/http/listen.ts); only the interval at which Node
+ * checks them can be lowered.
+ */
+export async function startTestServer(
+  kind: DbKind,
+  env: Record<string, string> = {},
+  ctxOverrides: Partial<AppContext> | ((t: TestDb) => Partial<AppContext>) = {},
+  opts: { connectionsCheckingIntervalMs?: number } = {},
+): Promise<TestServer> {
   const testDb = await createTestDb(kind, env);
-  const ctx = createContext(testDb.config, { db: testDb.db, ...ctxOverrides });
-  const app = createApp(ctx);
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
+  const overrides = typeof ctxOverrides === 'function' ? ctxOverrides(testDb) : ctxOverrides;
+  const ctx = createContext(testDb.config, { db: testDb.db, ...overrides });
+  const server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1', connectionsCheckingIntervalMs: opts.connectionsCheckingIntervalMs });
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     ctx,
     testDb,
+    server,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await ctx.views.flush().catch(() => undefined);
+      if (ctx.db !== testDb.db) await ctx.db.destroy();
       await testDb.destroy();
     },
   };
