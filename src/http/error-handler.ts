@@ -93,8 +93,7 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
     return;
   }
   if (known instanceof ServiceUnavailable) {
-    const page = known.page ?? { title: UNAVAILABLE_MESSAGES.title, message: UNAVAILABLE_MESSAGES.page };
-    renderPage(req, res, 'pages/error', { title: page.title, noindex: true, status }, { message: page.message });
+    renderPage(req, res, 'pages/error', { title: UNAVAILABLE_MESSAGES.title, noindex: true, status }, { message: UNAVAILABLE_MESSAGES.page });
     return;
   }
   if (known && status < 500) {

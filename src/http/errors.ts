@@ -41,11 +41,10 @@ export class TooManyRequests extends HttpError {
 
 /**
  * 503 with `Retry-After`: the service cannot answer for now (the database is down or busy, or
- * an application's commit could not be confirmed). `page`: the HTML error page's texts, when
- * they are not the generic "temporarily unavailable" ones.
+ * an application's commit could not be confirmed). Pages get the "temporarily unavailable" page.
  */
 export class ServiceUnavailable extends HttpError {
-  constructor(detail: string, public readonly retryAfterSeconds: number, public readonly page?: { title: string; message: string }) {
+  constructor(detail: string, public readonly retryAfterSeconds: number) {
     super(503, detail, { detail });
   }
 }

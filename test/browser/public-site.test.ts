@@ -186,7 +186,8 @@ for (const kind of databaseKinds()) {
       expect(await page.evaluate(() => document.activeElement?.tagName)).to.equal('SUMMARY');
       await page.keyboard.press('Enter');
       await page.locator('.nav-drawer').waitFor({ state: 'visible' });
-      expect(await page.locator('summary').getAttribute('aria-expanded')).to.equal('true');
+      // The details element's toggle event (which sets aria-expanded) comes a moment after it opens.
+      await page.locator('summary[aria-expanded="true"]').waitFor();
       expect(await page.locator('.nav-drawer a').allInnerTexts()).to.deep.equal(['Careers', 'About', 'Privacy', 'Terms']);
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `public-mobile-menu-open${suffix}`);
