@@ -269,7 +269,11 @@ for (const kind of databaseKinds()) {
       }
       res = await call('POST', '/api/hr/jobs/', 'title=x', { 'Content-Type': 'application/x-www-form-urlencoded' });
       expect(res.status).to.equal(400);
+      // HR bodies may be up to 16 MB (Remove sends whole jobs back); a longer text is a field error.
       res = await call('POST', '/api/hr/jobs/', payload({ description: 'x'.repeat(1_100_000) }));
+      expect(res.status).to.equal(400);
+      expect(await res.json()).to.deep.equal({ description: ['Ensure this field has no more than 100000 characters.'] });
+      res = await call('POST', '/api/hr/jobs/', payload({ description: 'x'.repeat(17 * 1024 * 1024) }));
       expect(res.status).to.equal(413);
     });
 
