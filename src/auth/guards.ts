@@ -43,10 +43,6 @@ export function authorizationBearer(req: Request): string | null | undefined {
   return m ? m[1] : null;
 }
 
-export function bearerToken(req: Request): string | null {
-  return authorizationBearer(req) ?? null;
-}
-
 export function cookieToken(req: Request): string | null {
   const m = /(?:^|;\s*)jwt=([^;]*)/.exec(req.headers.cookie ?? '');
   if (!m) return null;
