@@ -76,8 +76,8 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
  * V8 lets the old generation grow to up to four times what survived the last full collection
  * while a process allocates fast, as the apply API does (each application's streams, parsers and
  * query builders live across several young-generation collections). Growing it by at most 2.5x
- * kept bench/apply.ts's RSS growth on MariaDB at 87-94 MB instead of 111-127 MB, at the same
- * throughput (2x: 70 MB but about 10% fewer applications a second; see bench/README.md).
+ * kept bench/apply.ts's memory growth well below the default's at the same throughput, while 2x
+ * saved a little more memory but cost throughput (figures in bench/README.md).
  * A `--heap-growing-percent` given on the command line wins.
  */
 export const HEAP_GROWING_PERCENT = 150;

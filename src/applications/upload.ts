@@ -102,7 +102,7 @@ class FileInspector extends Transform {
       }
     }
     // Chunks go on as they came. Gathering them into larger writes saved a little CPU but cost
-    // about 55 MB more memory under the benchmark's 20 concurrent uploads (bench/README.md).
+    // noticeably more memory under the benchmark's concurrent uploads (bench/README.md).
     cb(null, chunk);
   }
 

@@ -43,23 +43,27 @@ export function authorizationBearer(req: Request): string | null | undefined {
   return m ? m[1] : null;
 }
 
-export function bearerToken(req: Request): string | null {
-  return authorizationBearer(req) ?? null;
+export interface TokenCookie {
+  /** The value as sent, still percent-encoded; may be ''. */
+  raw: string;
+  /** The decoded token, or null when the value is empty or not valid percent-encoding. */
+  token: string | null;
 }
 
-export function cookieToken(req: Request): string | null {
+/**
+ * The one reader of the `jwt` cookie (guards, the login page, the page header): undefined when the
+ * request has none, else the cookie, readable or not (so a broken one can still be cleared).
+ */
+export function tokenCookie(req: Request): TokenCookie | undefined {
   const m = /(?:^|;\s*)jwt=([^;]*)/.exec(req.headers.cookie ?? '');
-  if (!m) return null;
+  if (!m) return undefined;
+  let token: string | null;
   try {
-    return decodeURIComponent(m[1].trim()) || null;
+    token = decodeURIComponent(m[1].trim()) || null;
   } catch {
-    return null;
+    token = null;
   }
-}
-
-/** A jwt cookie is present, readable or not (so a broken one can be cleared). */
-export function hasTokenCookie(req: Request): boolean {
-  return /(?:^|;\s*)jwt=/.test(req.headers.cookie ?? '');
+  return { raw: m[1], token };
 }
 
 function unauthorized(res: Response, detail: string): Unauthorized {
@@ -77,9 +81,9 @@ export function requireHrApi(ctx: AppContext): RequestHandler {
     const bearer = authorizationBearer(req);
     if (bearer === null) return next(unauthorized(res, BAD_TOKEN));
     if (bearer === undefined && !SAFE_METHODS.has(req.method)) {
-      return next(unauthorized(res, cookieToken(req) ? BEARER_REQUIRED : NO_CREDENTIALS));
+      return next(unauthorized(res, tokenCookie(req)?.token ? BEARER_REQUIRED : NO_CREDENTIALS));
     }
-    const token = bearer ?? cookieToken(req);
+    const token = bearer ?? tokenCookie(req)?.token;
     if (!token) return next(unauthorized(res, NO_CREDENTIALS));
     const session = await findSession(ctx.db, token, ctx.now());
     if (!session) return next(unauthorized(res, BAD_TOKEN));
@@ -103,11 +107,11 @@ export function requireHrPage(ctx: AppContext): RequestHandler {
     // Signed-in pages must never be kept by a browser or proxy cache.
     res.setHeader('Cache-Control', 'no-store');
     if (pagePassed.has(req) && req.hr) return next();
-    const token = cookieToken(req);
-    const session = token ? await findSession(ctx.db, token, ctx.now()) : null;
+    const cookie = tokenCookie(req);
+    const session = cookie?.token ? await findSession(ctx.db, cookie.token, ctx.now()) : null;
     if (!session) {
       // A stale cookie would otherwise make the header show Logout on the login page's way back.
-      if (hasTokenCookie(req)) res.clearCookie(TOKEN_COOKIE, { path: '/' });
+      if (cookie) res.clearCookie(TOKEN_COOKIE, { path: '/' });
       return res.redirect(302, loginRedirect(req.originalUrl));
     }
     req.hr = session;

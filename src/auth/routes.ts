@@ -20,7 +20,7 @@ import { FieldErrorBag, Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
-import { BAD_TOKEN, LOGIN_PATH, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, cookieToken, hasTokenCookie, requireHrApi } from './guards.js';
+import { BAD_TOKEN, LOGIN_PATH, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, requireHrApi, tokenCookie } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
 import { createSession, deleteExpiredSessions, findSession, revokeSession } from './sessions.js';
 import { normaliseUsername, touchLastLogin } from './users.repo.js';
@@ -123,10 +123,10 @@ export function authRoutes(ctx: AppContext): Router {
     res.setHeader('Cache-Control', 'no-store');
     // One decision for the redirect and the island (which checks it again before navigating).
     const next = landingPath(req.query.next);
-    const token = cookieToken(req);
-    if (token && (await findSession(db, token, ctx.now()))) return res.redirect(302, next);
+    const cookie = tokenCookie(req);
+    if (cookie?.token && (await findSession(db, cookie.token, ctx.now()))) return res.redirect(302, next);
     // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
-    if (hasTokenCookie(req)) res.clearCookie(TOKEN_COOKIE, { path: '/' });
+    if (cookie) res.clearCookie(TOKEN_COOKIE, { path: '/' });
     renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
       props: { next, ttlSeconds: config.sessionTtlSeconds },
     });

@@ -33,11 +33,6 @@ export async function findUserByUsername(db: Knex, username: string): Promise<Hr
   return row ? mapUser(row) : null;
 }
 
-export async function findUserById(db: Knex, id: number): Promise<HrUser | null> {
-  const row = await db('hr_users').where({ id }).first();
-  return row ? mapUser(row) : null;
-}
-
 export async function listUsers(db: Knex): Promise<HrUser[]> {
   return (await db('hr_users').orderBy('username')).map(mapUser);
 }

@@ -15,10 +15,6 @@ export function fromDbDate(v: unknown): Date | null {
   return new Date(s.includes('T') ? s : `${s.replace(' ', 'T')}Z`);
 }
 
-export function isoDate(v: unknown): string | null {
-  return fromDbDate(v)?.toISOString() ?? null;
-}
-
 export function toDbBool(b: boolean): number {
   return b ? 1 : 0;
 }

@@ -3,7 +3,7 @@
  * can answer 400 instead of 500 for constraint violations, and 503 instead of 500 while the
  * database cannot be reached.
  */
-import { ThrottledLog } from '../throttled-log.js';
+import { ThrottledLog } from './throttled-log.js';
 
 interface DriverError {
   code?: unknown;

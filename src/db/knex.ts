@@ -9,8 +9,6 @@ import type { Config } from '../../config/index.js';
 import { dbLog } from './errors.js';
 import { migrationSource } from './migrations.js';
 
-export type Db = Knex;
-
 export function isMysql(db: Knex): boolean {
   return db.client.config.client === 'mysql2';
 }

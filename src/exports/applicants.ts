@@ -97,8 +97,8 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
       db('application_education').whereIn('application_id', ids).orderBy(['application_id', 'position', 'id']),
       db('application_skills').select('application_id', 'name').whereIn('application_id', ids).orderBy(['application_id', 'position', 'id']),
       // Filtered by question here, not in SQL: a question_id condition would lead the database to
-      // the (question_id, ...) indexes and a scan of every answer to the job (measured: 230 ms a
-      // batch at 50,000 applicants, against 4 ms over application_answers_app_idx).
+      // the (question_id, ...) indexes and a scan of every answer to the job per batch, far slower
+      // than reading application_answers_app_idx (figures in bench/README.md).
       questionIds.length ? db('application_answers').select('application_id', 'question_id', 'answer').whereIn('application_id', ids) : Promise.resolve([] as Row[]),
     ]);
     const expBy = groupBy(experiences);

@@ -22,9 +22,8 @@
 import type { Knex } from 'knex';
 import { isMysql } from '../db/knex.js';
 import { fromDbJson, fromDbNumber } from '../db/codecs.js';
-import { NotFound } from '../http/errors.js';
 import type { AnswerType } from '../shared/enums.js';
-import { findJobById } from './repo.js';
+import { requireJob } from './service.js';
 import type { Job, JobQuestion } from './types.js';
 
 export const TOP_ANSWERS = 10;
@@ -57,16 +56,6 @@ export interface JobAnalytics {
 }
 
 type Row = Record<string, any>;
-
-/** Route ids: the jobs' one parser (canonical positive integers up to 2^31-1, else 404). */
-export { parseJobId } from './service.js';
-
-/** The job with its current questions, or 404. */
-export async function requireJob(db: Knex, id: number): Promise<Job> {
-  const job = await findJobById(db, id);
-  if (!job) throw new NotFound();
-  return job;
-}
 
 export function percentOf(count: number, of: number): number {
   return of > 0 ? Math.round((count * 1000) / of) / 10 : 0;

@@ -13,7 +13,7 @@ import { renderPage } from '../render/page.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { loadDashboard, pageJobSummaries } from './dashboard.js';
 import { CURRENCY_CODES } from './schema.js';
-import { getJobForHr } from './service.js';
+import { parseJobId, requireJob } from './service.js';
 
 /** The visitor's first Accept-Language the runtime supports, for locale-grouped numbers. */
 function requestLocale(req: Request): string {
@@ -89,7 +89,7 @@ export function hrJobPages(ctx: AppContext): Router {
   router.get('/hr/jobs/:id/edit', guard, async (req, res) => {
     // An unknown id is a 404 page here; the island itself loads the job (spec: a failed load
     // sends the user to /hrviewlogin).
-    const job = await getJobForHr(db, req.params.id);
+    const job = await requireJob(db, parseJobId(req.params.id));
     const heading = `Edit Job: ${job.title}`;
     renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...editorOptions() } });
   });

@@ -10,7 +10,7 @@ import { pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { RECORD_STATUSES, isOneOf } from '../shared/enums.js';
 import { loadDashboard, pageJobSummaries } from './dashboard.js';
 import { parseJobInput, storedRichTexts } from './schema.js';
-import { createJob, getJobForHr, toHrJob, updateJob } from './service.js';
+import { createJob, parseJobId, requireJob, toHrJob, updateJob } from './service.js';
 
 export function hrJobRoutes(ctx: AppContext): Router {
   const router = Router();
@@ -39,12 +39,12 @@ export function hrJobRoutes(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/jobs/:id/', guard, async (req, res) => {
-    res.json(toHrJob(await getJobForHr(db, req.params.id)));
+    res.json(toHrJob(await requireJob(db, parseJobId(req.params.id))));
   });
 
   router.put('/api/hr/jobs/:id/', guard, async (req, res) => {
     // An unknown job is a 404 whatever the payload holds.
-    const current = await getJobForHr(db, req.params.id);
+    const current = await requireJob(db, parseJobId(req.params.id));
     const input = parseJobInput(req.body, { ...inputOptions, storedRichTexts: storedRichTexts(current) });
     res.json(toHrJob(await updateJob(db, current, input, ctx.now(), req.hr!.userId)));
   });

@@ -9,8 +9,8 @@ import { requireHrApi, requireHrPage } from '../auth/guards.js';
 import { renderPage } from '../render/page.js';
 import { ExportAborted, streamWorkbook } from '../exports/xlsx.js';
 import { applicantColumns, applicantRows, applicantsFilename } from '../exports/applicants.js';
-import { loadJobInsights, requireJob } from './analytics.js';
-import { parseJobId } from './service.js';
+import { loadJobInsights } from './analytics.js';
+import { parseJobId, requireJob } from './service.js';
 
 export function insightsRoutes(ctx: AppContext): Router {
   const router = Router();

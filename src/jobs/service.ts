@@ -106,9 +106,9 @@ export function parseJobId(raw: unknown): number {
   return id;
 }
 
-/** A job by its numeric id as HR addresses it; anything else (text, unknown) is 404. */
-export async function getJobForHr(db: Knex, rawId: unknown): Promise<Job> {
-  const job = await repo.findJobById(db, parseJobId(rawId));
+/** The job with its current questions, or 404 (pair with parseJobId for an id from a path). */
+export async function requireJob(db: Knex, id: number): Promise<Job> {
+  const job = await repo.findJobById(db, id);
   if (!job) throw new NotFound('Not found.');
   return job;
 }

@@ -4,6 +4,7 @@
  * the bundles those islands need.
  */
 import type { Request, Response } from 'express';
+import { tokenCookie } from '../auth/guards.js';
 import type { AssetManifest } from './assets.js';
 import { islandMarkup } from './islands.js';
 
@@ -15,10 +16,6 @@ export interface PageMeta {
   jsonLd?: unknown;
   noindex?: boolean;
   status?: number;
-}
-
-export function hasSessionCookie(req: Request): boolean {
-  return /(?:^|;\s*)jwt=[^;]+/.test(req.headers.cookie ?? '');
 }
 
 /** This response clears the jwt cookie (a stale one on the login page): it will not exist after. */
@@ -48,7 +45,7 @@ export function renderPageHtml(req: Request, res: Response, view: string, meta: 
   };
   const isHr = usesHrHeader(req.path);
   // The header's Logout shows only while a jwt cookie exists (and is not being cleared right now).
-  const hasSession = hasSessionCookie(req) && !clearsSessionCookie(res);
+  const hasSession = !!tokenCookie(req)?.raw && !clearsSessionCookie(res);
   // A header link is marked current only on the page it leads to: an error page (an unknown
   // /hr/applicants/x, a page past the last) is none of them, so it marks none.
   const currentPath = (meta.status ?? 200) < 400 ? req.path : '';

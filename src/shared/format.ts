@@ -25,11 +25,6 @@ export function salaryDisplay(currency: string, min: number | null, max: number 
   return `Up to ${fmt.format(max!)}`;
 }
 
-/** Locale-grouped number ("12,345"). */
-export function groupNumber(n: number, locale?: string): string {
-  return new Intl.NumberFormat(locale).format(n);
-}
-
 /** Plain text of sanitised HTML, for meta descriptions and previews. */
 export function htmlToText(html: string | null | undefined, max = 160): string {
   const text = (html ?? '')

@@ -1,10 +1,21 @@
-import { randomInt } from 'node:crypto';
-
 /** Unambiguous alphabet: no 0/O, 1/l/I, so ids survive being read aloud or retyped. */
-const ALPHABET = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const ALPHABET = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
+// Random bytes at or above this (the largest multiple of the alphabet's size within 256) are
+// dropped, so that `byte % size` picks every character equally often (no modulo bias).
+const LIMIT = 256 - (256 % ALPHABET.length);
+
+/** A random public id. Web Crypto, so this module stays importable from islands (no Node built-ins). */
 export function randomPublicId(length = 10): string {
   let s = '';
-  for (let i = 0; i < length; i++) s += ALPHABET[randomInt(ALPHABET.length)];
+  // Twice the length covers the dropped bytes almost always; getRandomValues takes at most 64 KiB.
+  const bytes = new Uint8Array(Math.min(65_536, Math.max(1, length * 2)));
+  while (s.length < length) {
+    globalThis.crypto.getRandomValues(bytes);
+    for (const b of bytes) {
+      if (s.length === length) break;
+      if (b < LIMIT) s += ALPHABET[b % ALPHABET.length];
+    }
+  }
   return s;
 }

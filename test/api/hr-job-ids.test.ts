@@ -8,7 +8,6 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { jobPayload, makeJob } from '../helpers/factories.js';
 import { parseJobId, MAX_JOB_ID } from '../../src/jobs/service.js';
-import { parseJobId as analyticsParseJobId } from '../../src/jobs/analytics.js';
 import { NotFound } from '../../src/http/errors.js';
 import { createJob } from '../../src/jobs/service.js';
 import { parseJobInput } from '../../src/jobs/schema.js';
@@ -27,10 +26,6 @@ describe('parseJobId', () => {
     for (const raw of [...ODD_IDS.map(decodeURIComponent), '', ' 1', '1 ', '１', '٣', undefined, null, 1, ['1'], {}]) {
       expect(() => parseJobId(raw), JSON.stringify(raw)).to.throw(NotFound);
     }
-  });
-
-  it('is the same function the analytics module uses', () => {
-    expect(analyticsParseJobId).to.equal(parseJobId);
   });
 });
 

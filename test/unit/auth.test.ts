@@ -1,7 +1,7 @@
 /** Auth building blocks: passwords, the session store, credential checks, header parsing. */
 import { expect } from 'chai';
 import type { Request } from 'express';
-import { authorizationBearer, cookieToken, hasTokenCookie } from '../../src/auth/guards.js';
+import { authorizationBearer, tokenCookie } from '../../src/auth/guards.js';
 import { checkCredentials } from '../../src/auth/passport.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/auth/passwords.js';
 import { parseCredentials } from '../../src/auth/routes.js';
@@ -50,13 +50,11 @@ describe('auth: request parsing', () => {
   });
 
   it('reads the jwt cookie among others, and tells a broken one apart', () => {
-    expect(cookieToken(req({ cookie: 'a=1; jwt=tok%2Den; b=2' }))).to.equal('tok-en');
-    expect(cookieToken(req({ cookie: 'notjwt=x' }))).to.equal(null);
-    expect(hasTokenCookie(req({ cookie: 'notjwt=x' }))).to.equal(false);
-    expect(cookieToken(req({ cookie: 'jwt=%E0%A4%A' }))).to.equal(null);
-    expect(hasTokenCookie(req({ cookie: 'jwt=%E0%A4%A' }))).to.equal(true);
-    expect(cookieToken(req({ cookie: 'jwt=' }))).to.equal(null);
-    expect(cookieToken(req({}))).to.equal(null);
+    expect(tokenCookie(req({ cookie: 'a=1; jwt=tok%2Den; b=2' }))).to.deep.equal({ raw: 'tok%2Den', token: 'tok-en' });
+    expect(tokenCookie(req({ cookie: 'notjwt=x' }))).to.equal(undefined);
+    expect(tokenCookie(req({ cookie: 'jwt=%E0%A4%A' }))).to.deep.equal({ raw: '%E0%A4%A', token: null });
+    expect(tokenCookie(req({ cookie: 'jwt=' }))).to.deep.equal({ raw: '', token: null });
+    expect(tokenCookie(req({}))).to.equal(undefined);
   });
 
   it('parses credentials with field errors', () => {

@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import knexFactory, { type Knex } from 'knex';
 import { expect } from 'chai';
 import { describeDbError, isCommitRefused, isDatabaseUnavailable } from '../../src/db/errors.js';
-import { ThrottledLog } from '../../src/throttled-log.js';
+import { ThrottledLog } from '../../src/db/throttled-log.js';
 import { freePort } from '../helpers/child-server.js';
 import { startTcpProxy, type ProxyMode } from '../helpers/tcp-proxy.js';
 import { openSqlite } from '../helpers/sqlite.js';
