@@ -16,9 +16,9 @@ import {
   type EducationEntry,
   type EntryErrors,
   type ExperienceEntry,
-} from '../../../src/shared/application-rules.js';
-import { DIAL_CODES } from '../../../src/shared/dial-codes.js';
-import type { AnswerType } from '../../../src/shared/enums.js';
+} from '../../src/shared/application-rules.js';
+import { DIAL_CODES } from '../../src/shared/dial-codes.js';
+import type { AnswerType } from '../../src/shared/enums.js';
 
 export interface WizardQuestion {
   id: number;
