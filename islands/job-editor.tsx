@@ -15,8 +15,8 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 
 import { mountIsland } from './components/mount.js';
 import { RichTextEditor } from './components/rich-text-editor.js';
 import { ApiError, errorLines, fieldErrors, hrJson } from './components/hr-api.js';
-import type { HrJob } from '../src/jobs/service.js';
-import type { ApplicationPostPayload } from '../src/posts/outbox.js';
+import type { HrJob } from '../src/jobs/types.js';
+import type { ApplicationPostPayload } from '../src/posts/types.js';
 import './job-editor.css';
 
 interface Option {

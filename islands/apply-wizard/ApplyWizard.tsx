@@ -35,8 +35,8 @@ import {
   type Errors,
   type FormState,
   type StepKey,
-  type WizardJob,
 } from './state.js';
+import type { WizardJob } from '../../src/applications/types.js';
 
 export const NETWORK_MESSAGE = 'We could not reach the server. Please check your connection and try again.';
 

@@ -9,7 +9,8 @@
  */
 import { LIMITS, type AnswerValue } from '../../src/shared/application-rules.js';
 import { ErrorText, describedBy } from './fields.js';
-import { errorId, fieldId, type Errors, type WizardQuestion } from './state.js';
+import { errorId, fieldId, type Errors } from './state.js';
+import type { WizardQuestion } from '../../src/applications/types.js';
 
 interface Props {
   questions: WizardQuestion[];

@@ -5,7 +5,8 @@
  */
 import { LIMITS, NAME_MAX, PHONE_DIGITS, type AnswerValue } from '../../src/shared/application-rules.js';
 import { DIAL_CODES } from '../../src/shared/dial-codes.js';
-import { DEFAULT_COUNTRY, type FormState, type WizardQuestion } from './state.js';
+import { DEFAULT_COUNTRY, type FormState } from './state.js';
+import type { WizardQuestion } from '../../src/applications/types.js';
 
 const VERSION = 1;
 
