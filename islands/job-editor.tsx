@@ -11,8 +11,9 @@
  * last saved), leaving asks first: the browser's own prompt for reloads, closing and typed
  * addresses, a confirm for links on the page (Cancel, the header) and Logout.
  */
-import './job-editor/job-editor.css';
 import { mountIsland } from './components/mount.js';
 import { JobEditor } from './job-editor/JobEditor.js';
+// After the editor's modules, so these rules come after the rich-text editor's in the bundle.
+import './job-editor/job-editor.css';
 
 mountIsland('job-editor', JobEditor);

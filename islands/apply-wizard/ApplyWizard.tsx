@@ -13,7 +13,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { LIMITS, MESSAGES, addSkill, joinPhone, yearOptions, type AnswerValue } from '../../src/shared/application-rules.js';
 import { extractErrorMessage, fieldErrorMessages, flattenErrorBody } from '../../src/shared/api-errors.js';
-import { Modal } from '../components/modal.js';
+import { Modal } from './modal.js';
 import { BasicStep } from './BasicStep.js';
 import { EntryList } from './EntryList.js';
 import { Progress } from './Progress.js';

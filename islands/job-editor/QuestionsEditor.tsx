@@ -1,6 +1,6 @@
 /** The Questions tab: the job's extra questions, added, removed, reordered and edited in place. */
 import { useState } from 'react';
-import { RichTextEditor } from '../components/rich-text-editor.js';
+import { RichTextEditor } from './rich-text-editor.js';
 import { CHOICE_TYPES, emptyQuestion, type Option, type QuestionDraft } from './draft.js';
 import { FieldShell, described } from './fields.js';
 

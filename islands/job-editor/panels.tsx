@@ -1,6 +1,6 @@
 /** The editor's tab panels: Basics, Compensation, Description and Notifications (Questions is QuestionsEditor). */
 import type { ReactNode } from 'react';
-import { RichTextEditor } from '../components/rich-text-editor.js';
+import { RichTextEditor } from './rich-text-editor.js';
 import type { ApplicationPostPayload } from '../../src/posts/types.js';
 import type { Draft, Option, Props, SetField } from './draft.js';
 import { SelectField, TextField, described } from './fields.js';
