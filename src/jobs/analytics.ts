@@ -23,7 +23,6 @@ import type { Knex } from 'knex';
 import { isMysql } from '../db/knex.js';
 import { fromDbJson, fromDbNumber } from '../db/codecs.js';
 import { NotFound } from '../http/errors.js';
-import type { AnswerType } from '../shared/enums.js';
 import { findJobById } from './repo.js';
 import type { DistributionStats, Job, JobAnalytics, JobQuestion, QuestionAnalytics, TextStats } from './types.js';
 
