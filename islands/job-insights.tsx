@@ -4,14 +4,14 @@
  * services as GET /api/hr/jobs/{id}/analytics/). Charts are plain HTML/CSS bars: every bar carries
  * its count and percent as text, the bar itself is decoration, and no bar is wider than 100%.
  */
-import './job-insights.css';
+import './job-insights/job-insights.css';
 import { useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { hrFetch } from './components/session.js';
-import { saveResponse } from './components/download.js';
+import { saveResponse } from './job-insights/download.js';
 import { enumLabel } from '../src/shared/enums.js';
 import { questionPlainText } from '../src/shared/question-text.js';
-import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../src/jobs/analytics.js';
+import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../src/jobs/types.js';
 
 interface Props {
   job: { id: number; title: string; status: string; views: number; applicants: number; created_at: string };

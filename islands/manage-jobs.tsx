@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, errorLines, hrJson } from './components/hr-api.js';
-import type { HrJob } from '../src/jobs/service.js';
+import type { HrJob } from '../src/jobs/types.js';
 import './manage-jobs.css';
 
 export const REMOVE_CONFIRM = 'Remove this job? This sets status to REMOVED.';

@@ -9,6 +9,7 @@ import { renderPage } from '../render/page.js';
 import { cachedPublicRead } from '../jobs/public-cache.js';
 import { getPublicJob, toPublicJob, toPublicQuestion } from '../jobs/service.js';
 import type { Job } from '../jobs/types.js';
+import type { WizardJob } from './types.js';
 
 export const APPLY_PAGE_TEXT = {
   unavailableTitle: 'Job post unavailable',
@@ -18,10 +19,9 @@ export const APPLY_PAGE_TEXT = {
 } as const;
 
 /** What the wizard island needs: public fields and sanitised questions, without the long job texts. */
-export function wizardJobProps(job: Job) {
+export function wizardJobProps(job: Job): WizardJob {
   return { ...toPublicJob(job, false), questions: job.questions.map(toPublicQuestion) };
 }
-export type WizardJob = ReturnType<typeof wizardJobProps>;
 
 const jobPath = (publicId: string) => `/careers/${encodeURIComponent(publicId)}`;
 

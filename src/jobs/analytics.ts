@@ -22,38 +22,12 @@
 import type { Knex } from 'knex';
 import { isMysql } from '../db/knex.js';
 import { fromDbJson, fromDbNumber } from '../db/codecs.js';
-import type { AnswerType } from '../shared/enums.js';
 import { requireJob } from './service.js';
-import type { Job, JobQuestion } from './types.js';
+import type { DistributionStats, Job, JobAnalytics, JobQuestion, QuestionAnalytics, TextStats } from './types.js';
 
 export const TOP_ANSWERS = 10;
 export const NUMBER_DISTINCT_MAX = 12;
 export const NUMBER_BUCKETS = 10;
-
-export interface TextStats {
-  type: 'text';
-  /** Applicants who answered the question. */
-  answered: number;
-  top_answers: { value: string; count: number }[];
-}
-
-export interface DistributionStats {
-  type: 'distribution';
-  answered: number;
-  distribution: { option: string; count: number; percent: number }[];
-}
-
-export interface QuestionAnalytics {
-  id: number;
-  text: string;
-  answer_type: AnswerType;
-  stats: TextStats | DistributionStats;
-}
-
-export interface JobAnalytics {
-  total_applicants: number;
-  questions: QuestionAnalytics[];
-}
 
 type Row = Record<string, any>;
 

@@ -8,7 +8,7 @@ import { salaryDisplay } from '../shared/format.js';
 import { invalidatePublicJobs } from './public-cache.js';
 import * as repo from './repo.js';
 import type { JobInput } from './schema.js';
-import type { Job, JobQuestion } from './types.js';
+import type { HrJob, Job, JobQuestion, PublicJob, PublicJobSummary, PublicQuestion } from './types.js';
 
 export type Availability = 'available' | 'inactive' | 'not_found';
 
@@ -18,8 +18,10 @@ export function availability(job: Job | null): Availability {
 }
 
 /** Public view of a job: never the webhook settings, status internals or HR counters. */
-export function toPublicJob(job: Job, withBody = true) {
-  const base = {
+export function toPublicJob(job: Job, withBody?: true): PublicJob;
+export function toPublicJob(job: Job, withBody: false): PublicJobSummary;
+export function toPublicJob(job: Job, withBody = true): PublicJobSummary | PublicJob {
+  const base: PublicJobSummary = {
     public_id: job.public_id,
     title: job.title,
     location: job.location,
@@ -45,7 +47,7 @@ export function toPublicJob(job: Job, withBody = true) {
   };
 }
 
-export function toPublicQuestion(q: JobQuestion) {
+export function toPublicQuestion(q: JobQuestion): PublicQuestion {
   return {
     id: q.id,
     text: q.text,
@@ -138,7 +140,7 @@ export async function updateJob(db: Knex, current: Job, input: JobInput, now = n
 }
 
 /** A job as the HR API answers it: every field of spec 02 section 3, dates as ISO strings. */
-export function toHrJob(job: Job) {
+export function toHrJob(job: Job): HrJob {
   return {
     id: job.id,
     public_id: job.public_id,
@@ -165,8 +167,6 @@ export function toHrJob(job: Job) {
     questions: job.questions.map(toPublicQuestion),
   };
 }
-
-export type HrJob = ReturnType<typeof toHrJob>;
 
 /** Counts job page views in memory and writes them in batches, off the request path. */
 export class ViewCounter {

@@ -1,3 +1,4 @@
+/** The jobs feature's shapes; Node-free, so islands may import them. */
 import type { AnswerType, JobType, RecordStatus, WorkMode } from '../shared/enums.js';
 
 export interface JobQuestion {
@@ -36,6 +37,88 @@ export interface Job {
   created_at: Date;
   updated_at: Date;
   questions: JobQuestion[];
+}
+
+/** A question as the public and HR APIs show it (`toPublicQuestion`): the stored fields, nothing more. */
+export type PublicQuestion = JobQuestion;
+
+/** A job in the public list (`toPublicJob(job, false)`): never the webhook settings, status internals or HR counters. */
+export interface PublicJobSummary {
+  public_id: string;
+  title: string;
+  location: string;
+  job_type: JobType;
+  job_type_display: string;
+  work_mode: WorkMode;
+  work_mode_display: string;
+  salary_display: string | null;
+  experience_required: string | null;
+  duration: string | null;
+  accepting_applications: boolean;
+  /** ISO date. */
+  posted_at: string;
+}
+
+/** One public job with its texts and questions (`toPublicJob(job)`). */
+export interface PublicJob extends PublicJobSummary {
+  description: string;
+  responsibilities: string;
+  requirements: string;
+  perks_benefits: string;
+  questions: PublicQuestion[];
+}
+
+/** A job as the HR API answers it (`toHrJob`): every field of spec 02 section 3, dates as ISO strings. */
+export interface HrJob {
+  id: number;
+  public_id: string;
+  title: string;
+  location: string;
+  job_type: JobType;
+  work_mode: WorkMode;
+  description: string;
+  responsibilities: string;
+  requirements: string;
+  perks_benefits: string;
+  currency: string;
+  min_salary: number | null;
+  max_salary: number | null;
+  experience_required: string;
+  duration: string | null;
+  status: RecordStatus;
+  views: number;
+  created_at: string;
+  updated_at: string;
+  webhook_enabled: boolean;
+  webhook_url: string | null;
+  webhook_secret: string | null;
+  questions: PublicQuestion[];
+}
+
+/** Insights of one job's answers (src/jobs/analytics.ts, GET /api/hr/jobs/{id}/analytics/). */
+export interface TextStats {
+  type: 'text';
+  /** Applicants who answered the question. */
+  answered: number;
+  top_answers: { value: string; count: number }[];
+}
+
+export interface DistributionStats {
+  type: 'distribution';
+  answered: number;
+  distribution: { option: string; count: number; percent: number }[];
+}
+
+export interface QuestionAnalytics {
+  id: number;
+  text: string;
+  answer_type: AnswerType;
+  stats: TextStats | DistributionStats;
+}
+
+export interface JobAnalytics {
+  total_applicants: number;
+  questions: QuestionAnalytics[];
 }
 
 export interface PublicJobFilters {

@@ -5,16 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { toDbDate, toDbJson } from '../db/codecs.js';
-
-/** The body posted to the job's webhook, exactly these keys. */
-export interface ApplicationPostPayload {
-  job_public_id: string;
-  email: string;
-  first_name: string;
-  second_name: string;
-  phone: string;
-  secret_key: string;
-}
+import type { ApplicationPostPayload } from './types.js';
 
 export function applicationPostPayload(
   job: { public_id: string; webhook_secret: string | null },

@@ -1,6 +1,6 @@
 /** Step 1, Basic Info: names, email, dial code + phone digits, resume (spec 01 section 5). */
-import { EMAIL_MAX, NAME_MAX, PHONE_DIGITS, RESUME_EXTENSIONS, shapeEmail, shapeName, shapePhone } from '../../../src/shared/application-rules.js';
-import { DIAL_CODES } from '../../../src/shared/dial-codes.js';
+import { EMAIL_MAX, NAME_MAX, PHONE_DIGITS, RESUME_EXTENSIONS, shapeEmail, shapeName, shapePhone } from '../../src/shared/application-rules.js';
+import { DIAL_CODES } from '../../src/shared/dial-codes.js';
 import { ErrorText, RequiredMark, TextField, controlProps, describedBy } from './fields.js';
 import { errorId, fieldId, formatBytes, type Errors, type FormState, type ResumeFile } from './state.js';
 

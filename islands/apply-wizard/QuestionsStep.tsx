@@ -7,9 +7,10 @@
  * A number input the browser cannot read ('-', 'e' ...) has the value '' like an empty one: its
  * `validity.badInput` is reported with onUnparsed, so the step can say 'Enter a number.' instead.
  */
-import { LIMITS, type AnswerValue } from '../../../src/shared/application-rules.js';
+import { LIMITS, type AnswerValue } from '../../src/shared/application-rules.js';
 import { ErrorText, describedBy } from './fields.js';
-import { errorId, fieldId, type Errors, type WizardQuestion } from './state.js';
+import { errorId, fieldId, type Errors } from './state.js';
+import type { WizardQuestion } from '../../src/applications/types.js';
 
 interface Props {
   questions: WizardQuestion[];

@@ -16,31 +16,9 @@ import {
   type EducationEntry,
   type EntryErrors,
   type ExperienceEntry,
-} from '../../../src/shared/application-rules.js';
-import { DIAL_CODES } from '../../../src/shared/dial-codes.js';
-import type { AnswerType } from '../../../src/shared/enums.js';
-
-export interface WizardQuestion {
-  id: number;
-  text: string; // sanitised rich text
-  help_text: string; // sanitised rich text
-  placeholder: string;
-  required: boolean;
-  answer_type: AnswerType;
-  options: string[];
-  order: number;
-}
-
-/** The island's props: the job's public fields and questions (src/applications/pages.ts). */
-export interface WizardJob {
-  public_id: string;
-  title: string;
-  location: string;
-  job_type: string;
-  work_mode: string;
-  accepting_applications: boolean;
-  questions: WizardQuestion[];
-}
+} from '../../src/shared/application-rules.js';
+import { DIAL_CODES } from '../../src/shared/dial-codes.js';
+import type { WizardJob, WizardQuestion } from '../../src/applications/types.js';
 
 export interface FormState {
   first_name: string;

@@ -6,8 +6,8 @@
  * adds what is still pending when the applicant leaves the step with Next.
  */
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { LIMITS, addSkill, suggestSkills } from '../../../src/shared/application-rules.js';
-import { SUGGESTED_SKILLS } from '../../../src/shared/skills.js';
+import { LIMITS, addSkill, suggestSkills } from '../../src/shared/application-rules.js';
+import { SUGGESTED_SKILLS } from '../../src/shared/skills.js';
 import { ErrorText, describedBy } from './fields.js';
 import { errorId } from './state.js';
 

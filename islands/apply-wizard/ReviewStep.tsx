@@ -1,8 +1,9 @@
 /** The last step: everything entered, with a way back to each step to change it. */
 import type { ReactNode } from 'react';
-import { joinPhone, type AnswerValue } from '../../../src/shared/application-rules.js';
+import { joinPhone, type AnswerValue } from '../../src/shared/application-rules.js';
 import { RESUME_LABEL } from './BasicStep.js';
-import { STEP_LABELS, dialCodeOf, formatBytes, formatYearMonth, type FormState, type ResumeFile, type StepKey, type WizardQuestion } from './state.js';
+import { STEP_LABELS, dialCodeOf, formatBytes, formatYearMonth, type FormState, type ResumeFile, type StepKey } from './state.js';
+import type { WizardQuestion } from '../../src/applications/types.js';
 
 interface Props {
   form: FormState;

@@ -3,9 +3,10 @@
  * except the resume file, which browsers cannot store. What is read back is checked field by
  * field, since anything may sit in localStorage (an older version, another tab, a user's edits).
  */
-import { LIMITS, NAME_MAX, PHONE_DIGITS, type AnswerValue } from '../../../src/shared/application-rules.js';
-import { DIAL_CODES } from '../../../src/shared/dial-codes.js';
-import { DEFAULT_COUNTRY, type FormState, type WizardQuestion } from './state.js';
+import { LIMITS, NAME_MAX, PHONE_DIGITS, type AnswerValue } from '../../src/shared/application-rules.js';
+import { DIAL_CODES } from '../../src/shared/dial-codes.js';
+import { DEFAULT_COUNTRY, type FormState } from './state.js';
+import type { WizardQuestion } from '../../src/applications/types.js';
 
 const VERSION = 1;
 

@@ -11,9 +11,9 @@
  * region for screen readers.
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { LIMITS, MESSAGES, addSkill, joinPhone, yearOptions, type AnswerValue } from '../../../src/shared/application-rules.js';
-import { extractErrorMessage, fieldErrorMessages, flattenErrorBody } from '../../../src/shared/api-errors.js';
-import { Modal } from '../modal.js';
+import { LIMITS, MESSAGES, addSkill, joinPhone, yearOptions, type AnswerValue } from '../../src/shared/application-rules.js';
+import { extractErrorMessage, fieldErrorMessages, flattenErrorBody } from '../../src/shared/api-errors.js';
+import { Modal } from './modal.js';
 import { BasicStep } from './BasicStep.js';
 import { EntryList } from './EntryList.js';
 import { Progress } from './Progress.js';
@@ -35,8 +35,8 @@ import {
   type Errors,
   type FormState,
   type StepKey,
-  type WizardJob,
 } from './state.js';
+import type { WizardJob } from '../../src/applications/types.js';
 
 export const NETWORK_MESSAGE = 'We could not reach the server. Please check your connection and try again.';
 

@@ -3,7 +3,7 @@
  * is a card of labelled fields; start and end are month + year pickers.
  */
 import { useRef, type ReactNode } from 'react';
-import { LIMITS } from '../../../src/shared/application-rules.js';
+import { LIMITS } from '../../src/shared/application-rules.js';
 import { MonthYearField, TextField } from './fields.js';
 import { fieldId, type Errors } from './state.js';
 

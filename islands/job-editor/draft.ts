@@ -1,0 +1,166 @@
+/** The job editor's form state: the draft, its conversion from and to the HR API's job, and the snapshot that tells unsaved changes. */
+import type { HrJob } from '../../src/jobs/types.js';
+
+export interface Option {
+  value: string;
+  label: string;
+}
+
+export interface Props {
+  mode: 'create' | 'edit';
+  jobId: number | null;
+  /** The saved title, for the heading while the job loads. */
+  title: string;
+  jobTypes: Option[];
+  workModes: Option[];
+  statuses: Option[];
+  answerTypes: Option[];
+  currencies: string[];
+}
+
+export interface QuestionDraft {
+  /** Stable React key; `id` is the server's (null until saved). */
+  key: string;
+  id: number | null;
+  text: string;
+  help_text: string;
+  placeholder: string;
+  required: boolean;
+  answer_type: string;
+  options: string[];
+}
+
+export interface Draft {
+  public_id: string;
+  title: string;
+  location: string;
+  job_type: string;
+  work_mode: string;
+  status: string;
+  currency: string;
+  min_salary: string;
+  max_salary: string;
+  experience_required: string;
+  duration: string;
+  description: string;
+  responsibilities: string;
+  requirements: string;
+  perks_benefits: string;
+  webhook_enabled: boolean;
+  webhook_url: string;
+  webhook_secret: string;
+  questions: QuestionDraft[];
+}
+
+export const CHOICE_TYPES = ['single_choice', 'checkbox'];
+
+/** Fields checked together on the server: editing one of them may fix the other's message. */
+export const RELATED_FIELDS: Partial<Record<keyof Draft, (keyof Draft)[]>> = {
+  min_salary: ['min_salary', 'max_salary'],
+  max_salary: ['min_salary', 'max_salary'],
+  webhook_enabled: ['webhook_enabled', 'webhook_url'],
+};
+
+/** Errors without the keys `drop` picks (the same object when none is picked). */
+export function withoutErrors(errors: Record<string, string>, drop: (key: string) => boolean): Record<string, string> {
+  return Object.keys(errors).some(drop) ? Object.fromEntries(Object.entries(errors).filter(([k]) => !drop(k))) : errors;
+}
+
+let keySeq = 0;
+const newKey = () => `n${++keySeq}`;
+
+export function emptyQuestion(): QuestionDraft {
+  return { key: newKey(), id: null, text: '', help_text: '', placeholder: '', required: false, answer_type: 'short_text', options: [] };
+}
+
+export function emptyDraft(): Draft {
+  return {
+    public_id: '', title: '', location: '', job_type: '', work_mode: '', status: 'INACTIVE',
+    currency: 'USD', min_salary: '', max_salary: '', experience_required: '', duration: '',
+    description: '', responsibilities: '', requirements: '', perks_benefits: '',
+    webhook_enabled: false, webhook_url: '', webhook_secret: '', questions: [],
+  };
+}
+
+export function toDraft(job: HrJob, previous?: Draft): Draft {
+  return {
+    public_id: job.public_id,
+    title: job.title,
+    location: job.location,
+    job_type: job.job_type,
+    work_mode: job.work_mode,
+    status: job.status,
+    currency: job.currency,
+    min_salary: job.min_salary === null ? '' : String(job.min_salary),
+    max_salary: job.max_salary === null ? '' : String(job.max_salary),
+    experience_required: job.experience_required,
+    duration: job.duration ?? '',
+    description: job.description,
+    responsibilities: job.responsibilities,
+    requirements: job.requirements,
+    perks_benefits: job.perks_benefits,
+    webhook_enabled: job.webhook_enabled,
+    webhook_url: job.webhook_url ?? '',
+    webhook_secret: job.webhook_secret ?? '',
+    // Keys survive a save, so the question editors stay mounted.
+    questions: job.questions.map((q, i) => ({
+      key: previous?.questions[i]?.key ?? newKey(),
+      id: q.id,
+      text: q.text,
+      help_text: q.help_text,
+      placeholder: q.placeholder,
+      required: q.required,
+      answer_type: q.answer_type,
+      options: q.options,
+    })),
+  };
+}
+
+/** Blank salary -> null (spec 02 section 5 "Job save"); anything else is sent for the server to judge. */
+function salary(v: string): number | string | null {
+  const s = v.trim();
+  if (!s) return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : s;
+}
+
+export function toPayload(d: Draft, mode: Props['mode']) {
+  return {
+    ...(mode === 'create' ? { public_id: d.public_id.trim() || null } : { public_id: d.public_id }),
+    title: d.title,
+    location: d.location,
+    job_type: d.job_type,
+    work_mode: d.work_mode,
+    status: d.status,
+    currency: d.currency,
+    min_salary: salary(d.min_salary),
+    max_salary: salary(d.max_salary),
+    experience_required: d.experience_required,
+    duration: d.duration,
+    description: d.description,
+    responsibilities: d.responsibilities,
+    requirements: d.requirements,
+    perks_benefits: d.perks_benefits,
+    webhook_enabled: d.webhook_enabled,
+    webhook_url: d.webhook_url,
+    webhook_secret: d.webhook_secret,
+    // Options only for choice questions, blank ones dropped; order is the position in the list.
+    questions: d.questions.map((q, order) => ({
+      ...(q.id ? { id: q.id } : {}),
+      text: q.text,
+      help_text: q.help_text,
+      placeholder: q.placeholder,
+      required: q.required,
+      answer_type: q.answer_type,
+      options: CHOICE_TYPES.includes(q.answer_type) ? q.options.map((o) => o.trim()).filter(Boolean) : [],
+      order,
+    })),
+  };
+}
+
+/** The form as the server would receive it: two equal snapshots mean nothing to save. */
+export function snapshot(d: Draft, mode: Props['mode']): string {
+  return JSON.stringify(toPayload(d, mode));
+}
+
+export type SetField = <K extends keyof Draft>(key: K, value: Draft[K]) => void;

@@ -1,0 +1,118 @@
+/** The editor's tab panels: Basics, Compensation, Description and Notifications (Questions is QuestionsEditor). */
+import type { ReactNode } from 'react';
+import { RichTextEditor } from './rich-text-editor.js';
+import type { ApplicationPostPayload } from '../../src/posts/types.js';
+import type { Draft, Option, Props, SetField } from './draft.js';
+import { SelectField, TextField, described } from './fields.js';
+import type { TabKey } from './tabs.js';
+
+/** What every panel edits: the draft, the server's field messages and the setter that clears them. */
+export interface PanelProps {
+  draft: Draft;
+  errors: Record<string, string>;
+  set: SetField;
+}
+
+export function TabPanel({ tab, current, className, children }: { tab: TabKey; current: TabKey; className?: string; children: ReactNode }) {
+  return (
+    <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} hidden={current !== tab} className={className ?? 'tab-panel card'}>
+      {children}
+    </section>
+  );
+}
+
+export function BasicsPanel({ mode, statuses, jobTypes, workModes, ...p }: PanelProps & Pick<Props, 'mode' | 'statuses' | 'jobTypes' | 'workModes'>) {
+  return (
+    <>
+      <div className="grid-2">
+        {mode === 'create'
+          ? <TextField {...p} name="public_id" label="Public ID" hint="Optional. Generated if left blank." maxLength={64} placeholder="e.g. backend-engineer-2026" />
+          : <TextField {...p} name="public_id" label="Public ID" hint="The public ID cannot be changed." readOnly />}
+        <SelectField {...p} name="status" label="Status" options={statuses} />
+      </div>
+      <TextField {...p} name="title" label="Title" required maxLength={191} />
+      <div className="grid-3">
+        <TextField {...p} name="location" label="Location" required maxLength={191} />
+        <SelectField {...p} name="job_type" label="Job type" options={jobTypes} required placeholder="Select a job type" />
+        <SelectField {...p} name="work_mode" label="Work mode" options={workModes} required placeholder="Select a work mode" />
+      </div>
+      <p className="help-text"><span className="required-mark" aria-hidden="true">*</span> Required field</p>
+    </>
+  );
+}
+
+function currencyName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export function CompensationPanel({ currencies, ...p }: PanelProps & Pick<Props, 'currencies'>) {
+  // A saved currency no longer in the list stays selectable.
+  const currencyOptions: Option[] = (currencies.includes(p.draft.currency) ? currencies : [p.draft.currency, ...currencies]).map((c) => ({ value: c, label: `${c} — ${currencyName(c)}` }));
+  return (
+    <>
+      <div className="grid-3">
+        <SelectField {...p} name="currency" label="Currency" options={currencyOptions} />
+        <TextField {...p} name="min_salary" label="Minimum salary" type="number" inputMode="decimal" hint="Leave blank if not shown." />
+        <TextField {...p} name="max_salary" label="Maximum salary" type="number" inputMode="decimal" hint="Leave blank if not shown." />
+      </div>
+      <div className="grid-2">
+        <TextField {...p} name="experience_required" label="Experience required" maxLength={191} placeholder="e.g. 3+ years" />
+        <TextField {...p} name="duration" label="Duration" maxLength={191} hint="Optional, e.g. for contracts and internships." placeholder="e.g. 6 months" />
+      </div>
+    </>
+  );
+}
+
+const RICH_FIELDS = [
+  ['description', 'Description'],
+  ['responsibilities', 'Responsibilities'],
+  ['requirements', 'Requirements'],
+  ['perks_benefits', 'Perks & benefits'],
+] as const;
+
+export function DescriptionPanel({ draft, errors, set }: PanelProps) {
+  return (
+    <>
+      {RICH_FIELDS.map(([key, label]) => (
+        <RichTextEditor key={key} id={`job-${key}`} label={label} value={draft[key]} error={errors[key]} onChange={(html) => set(key, html)} />
+      ))}
+    </>
+  );
+}
+
+export function NotificationsPanel(p: PanelProps) {
+  const { draft, errors, set } = p;
+  const samplePayload: ApplicationPostPayload = {
+    job_public_id: draft.public_id || 'generated-on-save',
+    email: 'jane.doe@example.com',
+    first_name: 'Jane',
+    second_name: 'Doe',
+    phone: '+919876543210',
+    secret_key: draft.webhook_secret,
+  };
+  return (
+    <>
+      <div className="check-field">
+        <input
+          type="checkbox"
+          {...described('job-webhook_enabled', false, errors.webhook_enabled)}
+          checked={draft.webhook_enabled}
+          onChange={(e) => set('webhook_enabled', e.target.checked)}
+        />
+        <label htmlFor="job-webhook_enabled">Send each application to a webhook</label>
+      </div>
+      {errors.webhook_enabled && <p className="field-error" id="job-webhook_enabled-error">{errors.webhook_enabled}</p>}
+      <div className="grid-2">
+        <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={2048} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} />
+        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={255} hint="Sent as secret_key so the receiver can check the post." />
+      </div>
+      <h2 className="subheading" id="sample-payload-heading">Sample webhook payload</h2>
+      <p className="help-text">Each application is posted as JSON with these keys:</p>
+      <pre className="code-sample" aria-labelledby="sample-payload-heading" tabIndex={0}>{JSON.stringify(samplePayload, null, 2)}</pre>
+    </>
+  );
+}
