@@ -5,7 +5,8 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
-import { ApiError, errorLines, hrJson } from './components/hr-api.js';
+import { ApiError, hrJson } from './components/hr-api.js';
+import { errorLines } from '../src/shared/api-errors.js';
 import type { HrJob } from '../src/jobs/types.js';
 import './manage-jobs.css';
 

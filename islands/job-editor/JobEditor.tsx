@@ -3,7 +3,8 @@
  * the tabs with Previous/Next. See islands/job-editor.tsx for the behaviour as a whole.
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ApiError, errorLines, fieldErrors, hrJson } from '../components/hr-api.js';
+import { ApiError, hrJson } from '../components/hr-api.js';
+import { errorLines, fieldErrors } from '../../src/shared/api-errors.js';
 import type { HrJob } from '../../src/jobs/types.js';
 import { RELATED_FIELDS, emptyDraft, snapshot, toDraft, toPayload, withoutErrors, type Draft, type Props, type QuestionDraft, type SetField } from './draft.js';
 import { useLeaveGuard } from './leave-guard.js';
