@@ -33,7 +33,8 @@ import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { findJobById, loadQuestions } from '../src/jobs/repo.js';
 import { computeAnalytics } from '../src/jobs/analytics.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
-import { hrToken, insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
+import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
+import { hrSession } from '../test/helpers/hr.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
@@ -90,7 +91,7 @@ async function prepareDatabase(db: Knex): Promise<{ bigJobId: number; token: str
     await insertApplications(db, Number(job.id), realisticApplications(counts[i], questions, { seed: 1000 + i, emailTag: `j${job.id}` }), questions, { batchSize: 2500 });
   }
   console.log(`  ${rest.toLocaleString('en-US')} applications over ${others.length} other jobs in ${elapsed(t)}`);
-  const token = await hrToken(db, 'bench-hr', 86_400);
+  const token = (await hrSession(db, 'bench-hr', 86_400)).token;
   return { bigJobId, token };
 }
 
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
   if (reusing) {
     await db.migrate.latest();
     bigJobId = Number((await db('jobs').where({ public_id: 'hr-bench-0' }).first('id')).id);
-    token = await hrToken(db, `bench-hr-${process.pid}`, 86_400);
+    token = (await hrSession(db, `bench-hr-${process.pid}`, 86_400)).token;
     console.log(`Reusing ${label} at ${reuse}: ${await tableSizes(db)}`);
   } else {
     console.log(`Preparing ${label}: ${jobCount} jobs, ${totalApplications.toLocaleString('en-US')} applications (${bigApplications.toLocaleString('en-US')} in one job)...`);

@@ -6,7 +6,7 @@ import { toDbDate } from '../../src/db/codecs.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { OFF_SITE_NEXT, SAME_SITE_NEXT } from '../fixtures/next-paths.js';
-import { createHrUser, expiredToken, liveToken, PASSWORD, postToken } from './auth.helpers.js';
+import { createHrUser, expiredToken, liveToken, HR_PASSWORD, postToken } from '../helpers/hr.js';
 
 const FAILED = { detail: 'Invalid credentials or unauthorized.' };
 
@@ -27,7 +27,7 @@ for (const kind of databaseKinds()) {
 
     it('signs in with JSON: 200 {access}, an opaque token stored only as its hash, with the configured lifetime', async () => {
       const before = Date.now();
-      const res = await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD });
+      const res = await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD });
       expect(res.status).to.equal(200);
       expect(res.headers.get('cache-control')).to.equal('no-store');
       const body = await res.json();
@@ -49,7 +49,7 @@ for (const kind of databaseKinds()) {
     });
 
     it('signs in with a form-encoded body and a username in any case with spaces around it', async () => {
-      const res = await postToken(s.baseUrl, `username=${encodeURIComponent('  HR.Admin ')}&password=${encodeURIComponent(PASSWORD)}`);
+      const res = await postToken(s.baseUrl, `username=${encodeURIComponent('  HR.Admin ')}&password=${encodeURIComponent(HR_PASSWORD)}`);
       expect(res.status).to.equal(200);
       const { access } = await res.json();
       expect((await findSession(s.ctx.db, access, new Date()))!.username).to.equal('hr.admin');
@@ -58,9 +58,9 @@ for (const kind of databaseKinds()) {
     it('refuses a wrong password, an unknown user and a disabled user with the same 401', async () => {
       for (const body of [
         { username: 'hr.admin', password: 'wrong password' },
-        { username: 'hr.admin', password: PASSWORD.toUpperCase() },
-        { username: 'nobody.here', password: PASSWORD },
-        { username: 'gone.user', password: PASSWORD },
+        { username: 'hr.admin', password: HR_PASSWORD.toUpperCase() },
+        { username: 'nobody.here', password: HR_PASSWORD },
+        { username: 'gone.user', password: HR_PASSWORD },
       ]) {
         const res = await postToken(s.baseUrl, body);
         expect(res.status, JSON.stringify(body)).to.equal(401);
@@ -91,12 +91,12 @@ for (const kind of databaseKinds()) {
       const cases: Array<[unknown, Record<string, string[]>]> = [
         [{}, { username: ['This field is required.'], password: ['This field is required.'] }],
         [{ username: 'hr.admin' }, { password: ['This field is required.'] }],
-        [{ username: null, password: PASSWORD }, { username: ['This field is required.'] }],
+        [{ username: null, password: HR_PASSWORD }, { username: ['This field is required.'] }],
         [{ username: 42, password: ['a'] }, { username: ['Not a valid string.'], password: ['Not a valid string.'] }],
         [{ username: { $ne: '' }, password: true }, { username: ['Not a valid string.'], password: ['Not a valid string.'] }],
         [{ username: '   ', password: '' }, { username: ['This field may not be blank.'], password: ['This field may not be blank.'] }],
-        [[{ username: 'hr.admin', password: PASSWORD }], { username: ['This field is required.'], password: ['This field is required.'] }],
-        [{ username: 'x'.repeat(257), password: PASSWORD }, { username: ['Ensure this field has no more than 256 characters.'] }],
+        [[{ username: 'hr.admin', password: HR_PASSWORD }], { username: ['This field is required.'], password: ['This field is required.'] }],
+        [{ username: 'x'.repeat(257), password: HR_PASSWORD }, { username: ['Ensure this field has no more than 256 characters.'] }],
       ];
       for (const [body, errors] of cases) {
         const res = await postToken(s.baseUrl, body);
@@ -129,7 +129,7 @@ for (const kind of databaseKinds()) {
     it('treats hostile strings as plain data', async () => {
       const users = await s.ctx.db('hr_users').count({ n: '*' });
       for (const username of ["' OR '1'='1", "hr.admin' --", 'hr.admin"; DROP TABLE hr_users; --', '<script>alert(1)</script>', 'hr.admin\u0000', 'hr.ädmin', 'HR.ADMİN', 'hr.admin\u200b', 'hr.\u0430dmin', '%', 'hr_admin', '../../etc/passwd']) {
-        for (const password of [PASSWORD, "' OR '1'='1", '<img src=x onerror=alert(1)>']) {
+        for (const password of [HR_PASSWORD, "' OR '1'='1", '<img src=x onerror=alert(1)>']) {
           const res = await postToken(s.baseUrl, { username, password });
           expect(res.status, username).to.equal(401);
           expect(res.headers.get('content-type')).to.match(/^application\/json/);
@@ -141,7 +141,7 @@ for (const kind of databaseKinds()) {
     });
 
     it('logs out: the token is deleted and then refused everywhere', async () => {
-      const { access } = await (await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD })).json();
+      const { access } = await (await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD })).json();
       const bearer = { Authorization: `Bearer ${access}` };
       // A cookie alone cannot log out (a mutation needs the Bearer header).
       let res = await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Cookie: `jwt=${access}` } });
@@ -164,7 +164,7 @@ for (const kind of databaseKinds()) {
         [{}, 'Authentication credentials were not provided.'],
         [{ Authorization: 'Bearer' }, 'Invalid or expired token.'],
         [{ Authorization: 'Bearer not-a-token' }, 'Invalid or expired token.'],
-        [{ Authorization: `Basic ${Buffer.from(`hr.admin:${PASSWORD}`).toString('base64')}` }, 'Invalid or expired token.'],
+        [{ Authorization: `Basic ${Buffer.from(`hr.admin:${HR_PASSWORD}`).toString('base64')}` }, 'Invalid or expired token.'],
         [{ Authorization: `Bearer ${'A'.repeat(43)}` }, 'Invalid or expired token.'],
       ];
       for (const [headers, detail] of cases) {
@@ -188,7 +188,7 @@ for (const kind of databaseKinds()) {
       expect((await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${old}` } })).status).to.equal(401);
       const older = await expiredToken(s.ctx.db, adminId);
       expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(older) }).first()).to.exist;
-      expect((await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD })).status).to.equal(200);
+      expect((await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD })).status).to.equal(200);
       expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(older) }).first()).to.equal(undefined);
       expect(await s.ctx.db('hr_sessions').where('expires_at', '<=', new Date(Date.now() - 60_000)).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
     });
@@ -302,9 +302,9 @@ for (const kind of databaseKinds()) {
       // The seconds left in the window that started with the first failure (900 s long).
       const elapsed = Math.ceil((Date.now() - started) / 1000);
       expect(Number(res.headers.get('retry-after'))).to.be.within(900 - elapsed, 900);
-      expect((await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD })).status).to.equal(429);
+      expect((await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD })).status).to.equal(429);
       // Another user behind the same address is not blocked by it.
-      expect((await postToken(s.baseUrl, { username: 'hr.other', password: PASSWORD })).status).to.equal(200);
+      expect((await postToken(s.baseUrl, { username: 'hr.other', password: HR_PASSWORD })).status).to.equal(200);
       expect((await wrong('hr.other')).status).to.equal(401);
     });
 
@@ -320,7 +320,7 @@ for (const kind of databaseKinds()) {
       expect(res.headers.get('retry-after')).to.match(/^\d+$/);
       expect(Number(res.headers.get('retry-after'))).to.be.within(118, 120);
       // The right password is refused with the same countdown.
-      res = await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD });
+      res = await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD });
       expect(res.status).to.equal(429);
       expect(Number(res.headers.get('retry-after'))).to.be.within(118, 120);
       // Less than a second left still says 1, never 0.
@@ -342,7 +342,7 @@ for (const kind of databaseKinds()) {
     });
 
     it('does not count successful sign-ins', async () => {
-      for (let i = 0; i < 6; i++) expect((await postToken(s.baseUrl, { username: 'hr.admin', password: PASSWORD })).status).to.equal(200);
+      for (let i = 0; i < 6; i++) expect((await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD })).status).to.equal(200);
       // Give the limiter's after-response decrement a moment to land.
       await new Promise((r) => setTimeout(r, 100));
       for (let i = 0; i < 3; i++) expect((await wrong('hr.admin')).status).to.equal(401);
@@ -354,7 +354,7 @@ for (const kind of databaseKinds()) {
       const res = await wrong('sprayed-last');
       expect(res.status).to.equal(429);
       expect(await res.json()).to.deep.equal({ detail: MESSAGE });
-      expect((await postToken(s.baseUrl, { username: 'hr.other', password: PASSWORD })).status).to.equal(429);
+      expect((await postToken(s.baseUrl, { username: 'hr.other', password: HR_PASSWORD })).status).to.equal(429);
       // Malformed requests count as failures too.
       await s.ctx.db('rate_limit_hits').delete();
       for (let i = 0; i < 15; i++) await postToken(s.baseUrl, {});
@@ -384,12 +384,12 @@ for (const kind of databaseKinds()) {
       expect(await res.json()).to.deep.equal({ detail: MESSAGE });
       expect(Number(res.headers.get('retry-after'))).to.be.within(890, 900);
       // Until the window ends the user is refused from anywhere, even with the right password...
-      expect((await from('198.51.100.8', 'hr.admin', PASSWORD)).status).to.equal(429);
+      expect((await from('198.51.100.8', 'hr.admin', HR_PASSWORD)).status).to.equal(429);
       // ...while another user, from the same addresses, signs in.
-      expect((await from('203.0.113.1', 'hr.other', PASSWORD)).status).to.equal(200);
+      expect((await from('203.0.113.1', 'hr.other', HR_PASSWORD)).status).to.equal(200);
       // The window over, the user signs in again.
       await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-username:%').update({ reset_at: toDbDate(new Date(Date.now() - 1000)) });
-      expect((await from('198.51.100.9', 'hr.admin', PASSWORD)).status).to.equal(200);
+      expect((await from('198.51.100.9', 'hr.admin', HR_PASSWORD)).status).to.equal(200);
     });
   });
 

@@ -12,7 +12,7 @@ import { databaseKinds, type DbKind } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { eventually, toFormData, validFields } from '../fixtures/apply.js';
-import { createHrUser, PASSWORD, postToken } from './auth.helpers.js';
+import { createHrUser, HR_PASSWORD, postToken } from '../helpers/hr.js';
 
 const LIMIT = 3;
 let seq = 0;
@@ -44,7 +44,7 @@ function client(s: TestServer) {
     },
     /** A sign-in with the right password; the status once a success's un-counting has landed. */
     signIn: async (xff: string | null, username = 'hr.admin') => {
-      const res = await postToken(s.baseUrl, { username, password: PASSWORD }, headers(xff));
+      const res = await postToken(s.baseUrl, { username, password: HR_PASSWORD }, headers(xff));
       await res.arrayBuffer();
       // A success is un-counted after the answer is sent: wait for it, so a server closed right
       // after does not abort it.

@@ -19,7 +19,7 @@ import { makeJob, jobPayload } from '../helpers/factories.js';
 import { writeAllThenRead } from '../helpers/raw-http.js';
 import { openSqlite } from '../helpers/sqlite.js';
 import { mysqlTarget, startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { createHrUser, liveToken, PASSWORD } from './auth.helpers.js';
+import { HR_PASSWORD, hrSession, postToken } from '../helpers/hr.js';
 import { eventually, toFormData, validFields } from '../fixtures/apply.js';
 import { UNAVAILABLE_MESSAGES } from '../../src/http/error-handler.js';
 import { DB_RETRY_AFTER_SECONDS } from '../../src/db/errors.js';
@@ -59,7 +59,7 @@ function probes(t: Target, sorts: 'all' | 'writes' | 'reads' = 'all'): Promise<P
     get('HR API /api/hr/jobs/', 'api', '/api/hr/jobs/', { headers: { authorization: `Bearer ${t.token}` } }),
   ];
   const writes = () => [
-    get('sign-in', 'api', '/api/auth/token/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: t.username, password: PASSWORD }) }),
+    get('sign-in', 'api', '/api/auth/token/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: t.username, password: HR_PASSWORD }) }),
     get('HR API PUT job', 'api', `/api/hr/jobs/${t.jobId}/`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
@@ -89,8 +89,7 @@ function expectUnavailable(p: Probe): void {
 /** Everything answers as usual: pages and API 200, sign-in 200, an application 201. */
 async function expectServing(t: Target, email: string): Promise<void> {
   for (const p of await Promise.all(probes(t, 'reads'))) expect(p.status, `${p.name}: ${p.body.slice(0, 200)}`).to.equal(200);
-  const signIn = await fetch(`${t.base}/api/auth/token/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: t.username, password: PASSWORD }) });
-  expect(signIn.status).to.equal(200);
+  expect((await postToken(t.base, { username: t.username, password: HR_PASSWORD })).status).to.equal(200);
   const applied = await fetch(`${t.base}/api/jobs/${t.publicId}/apply/`, { method: 'POST', body: toFormData(validFields({ email })) });
   expect(applied.status, await applied.clone().text()).to.equal(201);
 }
@@ -101,7 +100,7 @@ const maxLines = (seconds: number) => Math.ceil(seconds) + 3;
 async function prepare(db: TestDb['db'], base: string, publicId: string): Promise<Target> {
   const job = await makeJob(db, { public_id: publicId });
   const username = `hr-${publicId}`;
-  const token = await liveToken(db, await createHrUser(db, username));
+  const { token } = await hrSession(db, username);
   return { base, publicId, jobId: job.id, token, username };
 }
 

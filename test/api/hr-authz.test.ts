@@ -8,7 +8,7 @@ import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { createHrUser, expiredToken, liveToken, PASSWORD, postToken } from './auth.helpers.js';
+import { createHrUser, expiredToken, liveToken, HR_PASSWORD, signInOverHttp } from '../helpers/hr.js';
 
 interface RouteInfo {
   method: string;
@@ -72,8 +72,7 @@ for (const kind of databaseKinds()) {
       const id = await createHrUser(s.ctx.db, 'matrix.user');
       valid = await liveToken(s.ctx.db, id);
       expired = await expiredToken(s.ctx.db, id);
-      const signedIn = await (await postToken(s.baseUrl, { username: 'matrix.user', password: PASSWORD })).json();
-      revoked = signedIn.access;
+      revoked = await signInOverHttp(s.baseUrl, 'matrix.user');
       const out = await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${revoked}` } });
       expect(out.status).to.equal(204);
       const offId = await createHrUser(s.ctx.db, 'matrix.disabled');
@@ -111,7 +110,7 @@ for (const kind of databaseKinds()) {
       ['empty Bearer', { Authorization: 'Bearer ' }],
       ['malformed token', { Authorization: 'Bearer not.a.token' }],
       ['well-shaped unknown token', { Authorization: `Bearer ${'x'.repeat(43)}` }],
-      ['other scheme', { Authorization: `Basic ${Buffer.from(`matrix.user:${PASSWORD}`).toString('base64')}` }],
+      ['other scheme', { Authorization: `Basic ${Buffer.from(`matrix.user:${HR_PASSWORD}`).toString('base64')}` }],
       ['token without scheme', { Authorization: valid }],
       ['expired token', { Authorization: `Bearer ${expired}` }],
       ['revoked token', { Authorization: `Bearer ${revoked}` }],

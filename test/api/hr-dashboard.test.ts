@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
-import { addApplications, signIn } from './hr-jobs.helpers.js';
+import { addApplications } from './hr-jobs.helpers.js';
+import { hrSession } from '../helpers/hr.js';
 
 for (const kind of databaseKinds()) {
   describe(`HR dashboard [${kind}]`, () => {
@@ -11,7 +12,7 @@ for (const kind of databaseKinds()) {
     let token: string;
     before(async () => {
       s = await startTestServer(kind);
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
     });
     after(() => s.close());
 

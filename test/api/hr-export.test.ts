@@ -3,7 +3,8 @@ import ExcelJS from 'exceljs';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
-import { hrToken, insertApplications, realisticApplications } from '../helpers/applications.js';
+import { insertApplications, realisticApplications } from '../helpers/applications.js';
+import { hrSession } from '../helpers/hr.js';
 import { escapeCell, textCell, XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 
@@ -31,7 +32,7 @@ for (const kind of databaseKinds()) {
     before(async () => {
       s = await startTestServer(kind);
       const db = s.ctx.db;
-      token = await hrToken(db);
+      token = (await hrSession(db)).token;
       job = await makeJob(db, {
         title: 'Export Job',
         questions: [

@@ -8,8 +8,7 @@
 import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { expiredToken } from './auth.helpers.js';
-import { signIn } from './hr-jobs.helpers.js';
+import { expiredToken, hrSession } from '../helpers/hr.js';
 
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
@@ -49,7 +48,7 @@ for (const kind of databaseKinds()) {
     let userId: number;
     before(async () => {
       s = await startTestServer(kind);
-      ({ token, userId } = await signIn(s));
+      ({ token, userId } = await hrSession(s.ctx.db));
     });
     after(() => s.close());
 

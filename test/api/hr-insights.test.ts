@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
-import { hrToken, insertApplications, type SeedAnswer, type SeedApplication } from '../helpers/applications.js';
+import { insertApplications, type SeedAnswer, type SeedApplication } from '../helpers/applications.js';
+import { hrSession } from '../helpers/hr.js';
 import { revokeSession } from '../../src/auth/sessions.js';
 import { niceWidth } from '../../src/jobs/analytics.js';
 import type { Job } from '../../src/jobs/types.js';
@@ -36,7 +37,7 @@ for (const kind of databaseKinds()) {
     before(async () => {
       s = await startTestServer(kind);
       const db = s.ctx.db;
-      token = await hrToken(db);
+      token = (await hrSession(db)).token;
       job = await makeJob(db, {
         title: 'Data Engineer',
         questions: [
@@ -206,7 +207,7 @@ for (const kind of databaseKinds()) {
       }
       expect((await get(path, { Cookie: `jwt=${token}` })).status).to.equal(200);
       // A revoked session is refused.
-      const other = await hrToken(s.ctx.db, 'hr2');
+      const other = (await hrSession(s.ctx.db, 'hr2')).token;
       expect((await get(path, { Authorization: `Bearer ${other}` })).status).to.equal(200);
       await revokeSession(s.ctx.db, other);
       expect((await get(path, { Authorization: `Bearer ${other}` })).status).to.equal(401);

@@ -11,7 +11,7 @@ import { parseJobId, MAX_JOB_ID } from '../../src/jobs/service.js';
 import { NotFound } from '../../src/http/errors.js';
 import { createJob } from '../../src/jobs/service.js';
 import { parseJobInput } from '../../src/jobs/schema.js';
-import { signIn } from './hr-jobs.helpers.js';
+import { hrSession } from '../helpers/hr.js';
 
 /** Spellings that are not the canonical form of any id (or are out of range). */
 const ODD_IDS = ['0001', '01', '1.0', '1.', '1e3', '1E3', '-1', '+1', '0', '00', '99999999999999999999', '2147483648', 'abc', '1abc', '0x1', '%201', '1%20', '%E2%80%8B1', '1000.0', '01000'];
@@ -36,7 +36,7 @@ for (const kind of databaseKinds()) {
     let token: string;
     before(async () => {
       s = await startTestServer(kind);
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
       const first = await makeJob(s.ctx.db, { public_id: 'id-one', title: 'Job One' });
       expect(first.id).to.equal(1);
       // A job with id 1000, so '1e3' and '1000.0' would find one if they were converted.

@@ -10,7 +10,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createDb } from '../../src/db/knex.js';
 import { cachedPublicRead } from '../../src/jobs/public-cache.js';
-import { signIn } from './hr-jobs.helpers.js';
+import { hrSession } from '../helpers/hr.js';
 
 const payload = (overrides: Record<string, unknown> = {}) => ({ title: 'Cached Role', location: 'Pune, India', job_type: 'FULL_TIME', work_mode: 'REMOTE', status: 'ACTIVE', ...overrides });
 
@@ -34,7 +34,7 @@ for (const kind of databaseKinds()) {
     let token: string;
     before(async () => {
       s = await startTestServer(kind, { PUBLIC_CACHE_SECONDS: '60' });
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
     });
     after(() => s.close());
 

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
-import { signIn } from './hr-jobs.helpers.js';
+import { hrSession } from '../helpers/hr.js';
 
 const PRIVATE = 'Webhook URL must not point to a private or local address.';
 const CREDENTIALS = 'Webhook URL must not contain a user name or password.';
@@ -115,7 +115,7 @@ for (const kind of databaseKinds()) {
     let token: string;
     before(async () => {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
     });
     after(() => s.close());
 
@@ -385,7 +385,7 @@ for (const kind of databaseKinds()) {
     let token: string;
     before(async () => {
       s = await startTestServer(kind, { WEBHOOK_ALLOW_PRIVATE: 'true' });
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
     });
     after(() => s.close());
 

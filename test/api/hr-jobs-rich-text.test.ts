@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
-import { signIn } from './hr-jobs.helpers.js';
+import { hrSession } from '../helpers/hr.js';
 import { DEMO_JOBS } from '../../src/jobs/demo.js';
 import { invalidatePublicJobs } from '../../src/jobs/public-cache.js';
 import { richTextDepth, sanitizeRichText } from '../../src/shared/sanitize.js';
@@ -69,7 +69,7 @@ for (const kind of databaseKinds()) {
     let token: string;
     before(async () => {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
     });
     after(() => s.close());
 

@@ -1,16 +1,6 @@
-/** Shared by the HR jobs/dashboard tests: a signed-in HR user, and applications written straight into the table. */
+/** Shared by the HR jobs/dashboard tests: applications written straight into the table (sign-in: test/helpers/hr.ts). */
 import type { Knex } from 'knex';
-import type { TestServer } from '../helpers/server.js';
-import { hashPassword } from '../../src/auth/passwords.js';
-import { insertUser } from '../../src/auth/users.repo.js';
-import { createSession } from '../../src/auth/sessions.js';
 import { toDbDate } from '../../src/db/codecs.js';
-
-export async function signIn(s: TestServer, username = 'hr'): Promise<{ token: string; userId: number }> {
-  const userId = await insertUser(s.ctx.db, username, await hashPassword('correct horse battery'));
-  const { token } = await createSession(s.ctx.db, userId, 3600, new Date());
-  return { token, userId };
-}
 
 let emailSeq = 0;
 

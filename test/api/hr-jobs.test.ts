@@ -3,7 +3,8 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
-import { addApplications, signIn } from './hr-jobs.helpers.js';
+import { addApplications } from './hr-jobs.helpers.js';
+import { hrSession } from '../helpers/hr.js';
 
 /** A valid create payload; tests override single fields. */
 function payload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -31,7 +32,7 @@ for (const kind of databaseKinds()) {
     let userId: number;
     before(async () => {
       s = await startTestServer(kind);
-      ({ token, userId } = await signIn(s));
+      ({ token, userId } = await hrSession(s.ctx.db));
     });
     after(() => s.close());
 

@@ -9,7 +9,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tableCounts, toFormData, validFields } from '../fixtures/apply.js';
-import { createHrUser, postToken } from './auth.helpers.js';
+import { createHrUser, postToken } from '../helpers/hr.js';
 
 const ROUNDS = 4;
 

@@ -6,7 +6,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { rawRequest } from '../helpers/raw-http.js';
-import { signIn } from './hr-jobs.helpers.js';
+import { hrSession } from '../helpers/hr.js';
 
 const ldOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]);
 
@@ -151,7 +151,7 @@ for (const kind of databaseKinds()) {
     });
 
     it('answers malformed percent sequences in path parameters with 404, logging nothing', async () => {
-      const { token } = await signIn(s, 'hr-percent');
+      const { token } = await hrSession(s.ctx.db, 'hr-percent');
       const cases: [string, string, Record<string, string>][] = [
         ['GET', '/careers/%', {}],
         ['GET', '/careers/%E0%A4%A', {}],
@@ -204,7 +204,7 @@ for (const kind of databaseKinds()) {
       expect(p2.previous).to.equal('https://jobs.example.com/api/jobs/?page_size=2');
       expect(p2.next).to.match(/^https:\/\/jobs\.example\.com\/api\/jobs\/\?page=3&page_size=2$/);
       // The HR list uses the same links.
-      const { token } = await signIn(s, 'hr-paging');
+      const { token } = await hrSession(s.ctx.db, 'hr-paging');
       const hr = await rawRequest(s.baseUrl, 'http://evil.example/api/hr/jobs/?page_size=1', { headers: { Authorization: `Bearer ${token}` } });
       expect(JSON.parse(hr.body).next).to.equal('https://jobs.example.com/api/hr/jobs/?page_size=1&page=2');
     });

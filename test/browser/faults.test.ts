@@ -18,7 +18,7 @@ import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors
 import { databaseKinds } from '../helpers/db.js';
 import { startFaultyServer, type FaultyServer } from '../helpers/db-faults.js';
 import { makeJob } from '../helpers/factories.js';
-import { createHrUser, liveToken, PASSWORD } from '../api/auth.helpers.js';
+import { HR_PASSWORD, hrSession } from '../helpers/hr.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { listFiles, uploadsRoot } from '../fixtures/apply.js';
 import { APPLY_MESSAGES } from '../../src/applications/service.js';
@@ -60,7 +60,7 @@ for (const kind of databaseKinds()) {
     before(async () => {
       f = await startFaultyServer(kind, { APPLY_RATE_LIMIT: '0' });
       await makeJob(f.s.ctx.db, { public_id: 'fault-job', title: 'Field Engineer' });
-      hrToken = await liveToken(f.s.ctx.db, await createHrUser(f.s.ctx.db, 'hr-faults'));
+      ({ token: hrToken } = await hrSession(f.s.ctx.db, 'hr-faults'));
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-fault-files-'));
       smallResume = path.join(dir, 'meera-resume.pdf');
       fs.writeFileSync(smallResume, pdfBytes(30_000));
@@ -159,7 +159,7 @@ for (const kind of databaseKinds()) {
         await context.clearCookies();
         await other.goto(`${f.s.baseUrl}/hrviewlogin`);
         await other.fill('#login-username', 'hr-faults');
-        await other.fill('#login-password', PASSWORD);
+        await other.fill('#login-password', HR_PASSWORD);
         await other.getByRole('button', { name: 'Sign In' }).click();
         expect(await other.locator('#login-error').innerText()).to.equal(UNAVAILABLE_MESSAGES.detail);
         await screenshot(other, `fault-outage-hr-login${suffix}`);

@@ -3,9 +3,10 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
-import { hrToken, insertApplications, realisticApplications } from '../helpers/applications.js';
+import { insertApplications, realisticApplications } from '../helpers/applications.js';
+import { hrSession, openHrPage } from '../helpers/hr.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
@@ -25,7 +26,7 @@ for (const kind of databaseKinds()) {
     before(async () => {
       s = await startTestServer(kind);
       const db = s.ctx.db;
-      token = await hrToken(db);
+      token = (await hrSession(db)).token;
       job = await makeJob(db, {
         title: 'Senior Platform Engineer',
         questions: [
@@ -46,9 +47,7 @@ for (const kind of databaseKinds()) {
       await s?.close();
     });
     beforeEach(async () => {
-      tab = await openPage(browser);
-      await tab.context.addCookies([{ name: 'jwt', value: token, url: s.baseUrl }]);
-      await tab.context.addInitScript((t) => localStorage.setItem('jwt', t), token);
+      tab = await openHrPage(browser, s.baseUrl, token);
     });
     afterEach(async () => {
       expect(tab.errors, 'console errors').to.deep.equal([]);
@@ -166,8 +165,7 @@ for (const kind of databaseKinds()) {
 
     it('fits a phone screen', async () => {
       await tab.context.close();
-      tab = await openPage(browser, { width: 390, height: 844 });
-      await tab.context.addCookies([{ name: 'jwt', value: token, url: s.baseUrl }]);
+      tab = await openHrPage(browser, s.baseUrl, token, { width: 390, height: 844 });
       const { page } = tab;
       await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/insights`);
       await page.waitForSelector('.qa-card');

@@ -7,11 +7,11 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, openHrPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { signIn } from '../api/hr-jobs.helpers.js';
+import { hrSession, openHrPage } from '../helpers/hr.js';
 import { findJobById } from '../../src/jobs/repo.js';
 import { richTextDepth, sanitizeRichText } from '../../src/shared/sanitize.js';
 
@@ -68,7 +68,7 @@ for (const kind of databaseKinds()) {
 
     before(async () => {
       s = await startTestServer(kind);
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
       browser = await launchBrowser();
     });
     after(async () => {

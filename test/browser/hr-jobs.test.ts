@@ -5,11 +5,12 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, listItemBoxes, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, launchBrowser, listItemBoxes, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { addApplications, signIn } from '../api/hr-jobs.helpers.js';
+import { addApplications } from '../api/hr-jobs.helpers.js';
+import { hrSession, openHrPage } from '../helpers/hr.js';
 import { findJobById } from '../../src/jobs/repo.js';
 
 for (const kind of databaseKinds()) {
@@ -26,7 +27,7 @@ for (const kind of databaseKinds()) {
 
     before(async () => {
       s = await startTestServer(kind);
-      ({ token } = await signIn(s));
+      ({ token } = await hrSession(s.ctx.db));
       const db = s.ctx.db;
       const t0 = Date.parse('2026-01-10T09:00:00Z');
       const a = await makeJob(db, { public_id: 'backend-1', title: 'Backend Engineer', status: 'ACTIVE' }, new Date(t0));
@@ -43,13 +44,7 @@ for (const kind of databaseKinds()) {
       await s?.close();
     });
 
-    /** A tab signed in as HR: the jwt cookie and localStorage, as the login page leaves them. */
-    async function hrTab(width?: number): Promise<PageWithErrors> {
-      const t = await openPage(browser, { width });
-      await t.context.addCookies([{ name: 'jwt', value: token, url: s.baseUrl }]);
-      await t.context.addInitScript((value) => localStorage.setItem('jwt', value), token);
-      return t;
-    }
+    const hrTab = (width?: number) => openHrPage(browser, s.baseUrl, token, { width });
     beforeEach(async () => {
       expectedErrors = null;
       tab = await hrTab();

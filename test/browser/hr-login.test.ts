@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { hashToken } from '../../src/auth/sessions.js';
-import { createHrUser, PASSWORD, postToken } from '../api/auth.helpers.js';
+import { createHrUser, HR_PASSWORD, postToken } from '../helpers/hr.js';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';
 import { OFF_SITE_NEXT, SAME_SITE_NEXT } from '../fixtures/next-paths.js';
@@ -62,7 +62,7 @@ for (const kind of databaseKinds()) {
       await tab.context.close();
     });
 
-    async function signIn(page: Page, username = 'hr.browser', password = PASSWORD) {
+    async function signIn(page: Page, username = 'hr.browser', password = HR_PASSWORD) {
       await page.fill('#login-username', username);
       await page.fill('#login-password', password);
       await page.click('button[type=submit]');
@@ -96,7 +96,7 @@ for (const kind of databaseKinds()) {
       const { page } = tab;
       await createHrUser(s.ctx.db, 'hr.disabled', { active: false });
       await page.goto(`${s.baseUrl}/hrviewlogin`);
-      for (const [u, p] of [['hr.browser', 'wrong password'], ['nobody', PASSWORD], ['hr.disabled', PASSWORD]]) {
+      for (const [u, p] of [['hr.browser', 'wrong password'], ['nobody', HR_PASSWORD], ['hr.disabled', HR_PASSWORD]]) {
         await signIn(page, u, p);
         const alert = page.getByRole('alert');
         await alert.waitFor();
@@ -157,7 +157,7 @@ for (const kind of databaseKinds()) {
       await page.locator('#login-username').waitFor();
       await page.keyboard.type('HR.Browser');
       await page.keyboard.press('Tab');
-      await page.keyboard.type(PASSWORD);
+      await page.keyboard.type(HR_PASSWORD);
       await page.keyboard.press('Enter');
       await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
     });

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { createHrUser, PASSWORD } from '../api/auth.helpers.js';
+import { createHrUser, HR_PASSWORD } from '../helpers/hr.js';
 import { launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
@@ -109,10 +109,10 @@ for (const kind of databaseKinds()) {
       await page.goto(`${s.baseUrl}/hrviewlogin`);
       for (let i = 0; i < LIMIT; i++) expect(await signInOutcome(page, `wrong ${i}`), `attempt ${i + 1}`).to.equal(LOGIN_FAILED);
       expect(await signInOutcome(page, 'wrong again')).to.equal(LOGIN_LIMITED);
-      expect(await signInOutcome(page, PASSWORD)).to.equal(LOGIN_LIMITED);
+      expect(await signInOutcome(page, HR_PASSWORD)).to.equal(LOGIN_LIMITED);
       await screenshot(page, `rate-limit-login-refused-behind-proxy${suffix}`);
       real = () => '::ffff:192.0.2.77';
-      expect(await signInOutcome(page, PASSWORD)).to.equal('signed in');
+      expect(await signInOutcome(page, HR_PASSWORD)).to.equal('signed in');
     });
 
     it('eight tabs signing in wrongly at the same moment: exactly 3 are checked, 5 get the limit message, every round', async () => {

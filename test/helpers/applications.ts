@@ -11,9 +11,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toDbDate } from '../../src/db/codecs.js';
-import { hashPassword } from '../../src/auth/passwords.js';
-import { createSession } from '../../src/auth/sessions.js';
-import { insertUser } from '../../src/auth/users.repo.js';
 import type { JobQuestion } from '../../src/jobs/types.js';
 import type { EducationEntry, ExperienceEntry } from '../../src/shared/application-rules.js';
 
@@ -36,12 +33,6 @@ export interface SeedApplication {
 }
 
 type Row = Record<string, unknown>;
-
-/** An HR user plus a live session; returns the Bearer token (also valid as the jwt cookie). */
-export async function hrToken(db: Knex, username = 'hr', ttlSeconds = 3600): Promise<string> {
-  const userId = await insertUser(db, username, await hashPassword('correct horse battery staple'));
-  return (await createSession(db, userId, ttlSeconds, new Date())).token;
-}
 
 /** Bound parameters per statement stay under SQLite's limit of 32,766. */
 const MAX_PARAMS = 30_000;

@@ -77,11 +77,3 @@ export async function listItemBoxes(page: Page, listSelector: string, nth = 0): 
     return items.map((r, i) => ({ height: Math.round(r.height * 10) / 10, gap: i + 1 < items.length ? Math.round((items[i + 1].top - r.bottom) * 10) / 10 : 0 }));
   });
 }
-
-/** A tab signed in as HR: the jwt cookie and localStorage, as the login page leaves them. */
-export async function openHrPage(browser: Browser, baseUrl: string, token: string, opts: { width?: number; height?: number } = {}): Promise<PageWithErrors> {
-  const t = await openPage(browser, opts);
-  await t.context.addCookies([{ name: 'jwt', value: token, url: baseUrl }]);
-  await t.context.addInitScript((value) => localStorage.setItem('jwt', value), token);
-  return t;
-}

@@ -1,0 +1,63 @@
+/**
+ * HR users and signing in, for every test that needs a signed-in HR user: a user written through
+ * the real repo (with HR_PASSWORD unless told), a session token either from the real
+ * POST /api/auth/token/ or straight from the session store (for tests that must not spend the
+ * sign-in rate limit or that only need a token), and a browser tab signed in as the login page
+ * leaves it. Tests of signing in itself (the login form, its rate limit) drive it their own way.
+ */
+import type { Knex } from 'knex';
+import type { Browser } from 'playwright-core';
+import { hashPassword } from '../../src/auth/passwords.js';
+import { createSession } from '../../src/auth/sessions.js';
+import { insertUser, setActive } from '../../src/auth/users.repo.js';
+import { openPage, type PageWithErrors } from './browser.js';
+
+export const HR_PASSWORD = 'correct horse battery';
+
+export async function createHrUser(db: Knex, username = 'hr', opts: { password?: string; active?: boolean } = {}): Promise<number> {
+  const id = await insertUser(db, username, await hashPassword(opts.password ?? HR_PASSWORD));
+  if (opts.active === false) await setActive(db, id, false);
+  return id;
+}
+
+/** A session straight from the store (no sign-in request), valid for `ttlSeconds` from now. */
+export async function liveToken(db: Knex, userId: number, ttlSeconds = 3600): Promise<string> {
+  return (await createSession(db, userId, ttlSeconds, new Date())).token;
+}
+
+/** A session that ended an hour ago (created with a clock two hours back). */
+export async function expiredToken(db: Knex, userId: number): Promise<string> {
+  const past = new Date(Date.now() - 2 * 3600_000);
+  return (await createSession(db, userId, 3600, past)).token;
+}
+
+/** A new HR user with a live session from the store: the usual start of an HR test. */
+export async function hrSession(db: Knex, username = 'hr', ttlSeconds = 3600): Promise<{ token: string; userId: number }> {
+  const userId = await createHrUser(db, username);
+  return { token: await liveToken(db, userId, ttlSeconds), userId };
+}
+
+/** POST /api/auth/token/ as is: a JSON body, or a form body when given a string. */
+export async function postToken(baseUrl: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const isString = typeof body === 'string';
+  return fetch(`${baseUrl}/api/auth/token/`, {
+    method: 'POST',
+    headers: { 'Content-Type': isString ? 'application/x-www-form-urlencoded' : 'application/json', ...headers },
+    body: isString ? body : JSON.stringify(body),
+  });
+}
+
+/** Signs in through the real POST /api/auth/token/ and returns the access token (throws unless 200). */
+export async function signInOverHttp(baseUrl: string, username: string, password = HR_PASSWORD): Promise<string> {
+  const res = await postToken(baseUrl, { username, password });
+  if (res.status !== 200) throw new Error(`sign-in as ${username}: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access: string }).access;
+}
+
+/** A tab signed in as HR: the jwt cookie and localStorage, as the login page leaves them. */
+export async function openHrPage(browser: Browser, baseUrl: string, token: string, opts: { width?: number; height?: number } = {}): Promise<PageWithErrors> {
+  const t = await openPage(browser, opts);
+  await t.context.addCookies([{ name: 'jwt', value: token, url: baseUrl }]);
+  await t.context.addInitScript((value) => localStorage.setItem('jwt', value), token);
+  return t;
+}
