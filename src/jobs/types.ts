@@ -69,31 +69,11 @@ export interface PublicJob extends PublicJobSummary {
 }
 
 /** A job as the HR API answers it (`toHrJob`): every field of spec 02 section 3, dates as ISO strings. */
-export interface HrJob {
-  id: number;
-  public_id: string;
-  title: string;
-  location: string;
-  job_type: JobType;
-  work_mode: WorkMode;
-  description: string;
-  responsibilities: string;
-  requirements: string;
-  perks_benefits: string;
-  currency: string;
-  min_salary: number | null;
-  max_salary: number | null;
-  experience_required: string;
-  duration: string | null;
-  status: RecordStatus;
-  views: number;
+export type HrJob = Omit<Job, 'created_at' | 'updated_at' | 'questions'> & {
   created_at: string;
   updated_at: string;
-  webhook_enabled: boolean;
-  webhook_url: string | null;
-  webhook_secret: string | null;
   questions: PublicQuestion[];
-}
+};
 
 /** Insights of one job's answers (src/jobs/analytics.ts, GET /api/hr/jobs/{id}/analytics/). */
 export interface TextStats {
