@@ -105,21 +105,20 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
   const [linkOpen, setLinkOpen] = useState(false);
 
   const describedBy = error ? `${hintId} ${errorId}` : hintId;
+  const attributes: Record<string, string> = {
+    id,
+    class: 'rte-content',
+    role: 'textbox',
+    'aria-multiline': 'true',
+    'aria-labelledby': labelId,
+    'aria-describedby': describedBy,
+    ...(required ? { 'aria-required': 'true' } : {}),
+    ...(error ? { 'aria-invalid': 'true' } : {}),
+  };
   const editor = useEditor({
     extensions: extensions(),
     content: value || '',
-    editorProps: {
-      attributes: {
-        id,
-        class: 'rte-content',
-        role: 'textbox',
-        'aria-multiline': 'true',
-        'aria-labelledby': labelId,
-        'aria-describedby': describedBy,
-        ...(required ? { 'aria-required': 'true' } : {}),
-        ...(error ? { 'aria-invalid': 'true' } : {}),
-      },
-    },
+    editorProps: { attributes },
     onUpdate: ({ editor: e }) => {
       const html = e.isEmpty ? '' : e.getHTML();
       lastEmitted.current = html;
@@ -130,18 +129,7 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
   // ARIA attributes follow the error state.
   useEffect(() => {
     editor.setOptions({
-      editorProps: {
-        attributes: {
-          id,
-          class: 'rte-content',
-          role: 'textbox',
-          'aria-multiline': 'true',
-          'aria-labelledby': labelId,
-          'aria-describedby': describedBy,
-          ...(required ? { 'aria-required': 'true' } : {}),
-          ...(error ? { 'aria-invalid': 'true' } : {}),
-        },
-      },
+      editorProps: { attributes },
     });
   }, [editor, id, labelId, describedBy, required, error]);
 
