@@ -23,6 +23,7 @@ import { build } from 'esbuild';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
+import { ReadCache } from '../src/db/read-cache.js';
 import { createJob } from '../src/jobs/service.js';
 import { parseJobInput } from '../src/jobs/schema.js';
 
@@ -58,7 +59,7 @@ async function prepareDatabase(env: Record<string, string>): Promise<{ ids: numb
   const db = createDb(loadConfig({ ...env }));
   await db.migrate.latest();
   const job = await createJob(
-    db,
+    { db, cache: new ReadCache(0) },
     parseJobInput({
       public_id: PUBLIC_ID,
       title: 'Benchmark Engineer',

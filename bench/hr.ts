@@ -31,7 +31,7 @@ import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { findJobById, loadQuestions } from '../src/jobs/repo.js';
-import { computeAnalytics } from '../src/jobs/analytics.js';
+import { computeAnalytics } from '../src/applicants/queries/insights.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';

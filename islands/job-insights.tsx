@@ -11,7 +11,7 @@ import { hrFetch } from './components/session.js';
 import { saveResponse } from './job-insights/download.js';
 import { enumLabel } from '../src/shared/enums.js';
 import { questionPlainText } from '../src/shared/question-text.js';
-import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../src/jobs/types.js';
+import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../src/applicants/types.js';
 
 interface Props {
   job: { id: number; title: string; status: string; views: number; applicants: number; created_at: string };

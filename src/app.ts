@@ -8,15 +8,10 @@ import { securityHeaders } from './http/security.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
-import { publicJobRoutes } from './jobs/public.routes.js';
-import { applicationRoutes } from './applications/routes.js';
-import { applicationPageRoutes } from './applications/pages.js';
-import { siteRoutes } from './site/routes.js';
-import { insightsRoutes } from './jobs/insights.routes.js';
-import { hrJobRoutes } from './jobs/hr.routes.js';
-import { hrJobPages } from './jobs/hr.pages.js';
-import { authRoutes } from './auth/routes.js';
-import { requireHrApi, requireHrPage } from './auth/guards.js';
+import { applicantCounts, applicantsRoutes } from './applicants/index.js';
+import { jobsRoutes } from './jobs/index.js';
+import { siteRoutes } from './site/index.js';
+import { requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
@@ -55,19 +50,16 @@ export function createApp(ctx: AppContext): Express {
   app.use('/api/hr', express.json({ limit: '16mb' }));
   app.use('/api', express.json({ limit: '1mb' }));
 
-  // Feature routes: one line per feature router.
-  // The HR area is guarded here, before any feature router: every path under /api/hr (known or
-  // not) answers 401 and every /hr page redirects to /hrviewlogin without a valid session, so
-  // a signed-out visitor learns nothing about which HR routes exist. Routers may repeat the guard.
+  // The HR area is guarded here, once, before any feature router: every path under /api/hr (known
+  // or not) answers 401 and every /hr page redirects to /hrviewlogin without a valid session, so a
+  // signed-out visitor learns nothing about which HR routes exist. Routers do not repeat it.
   app.use('/hr', requireHrPage(ctx));
-  app.use(authRoutes(ctx));
+
+  // Feature routes: one line per feature.
+  app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
-  app.use(publicJobRoutes(ctx));
-  app.use(applicationRoutes(ctx));
-  app.use(insightsRoutes(ctx));
-  app.use(applicationPageRoutes(ctx));
-  app.use(hrJobRoutes(ctx));
-  app.use(hrJobPages(ctx));
+  app.use(jobsRoutes(ctx, { applicantCounts }));
+  app.use(applicantsRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,14 +1,16 @@
-/** What every feature is handed: configuration, database, file storage, view counter, clock. */
+/** What every feature is handed: configuration, database, read cache, file storage, view counter, clock. */
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import { createDb } from './db/knex.js';
+import { ReadCache } from './db/read-cache.js';
 import { LocalDiskStorage, type FileStorage } from './storage/storage.js';
-import { ViewCounter } from './jobs/service.js';
+import { ViewCounter } from './jobs/index.js';
 
 export interface AppContext {
   config: Config;
   db: Knex;
+  cache: ReadCache;
   storage: FileStorage;
   views: ViewCounter;
   now: () => Date;
@@ -19,6 +21,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
   return {
     config,
     db,
+    cache: overrides.cache ?? new ReadCache(config.publicCacheSeconds),
     storage: overrides.storage ?? new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
     views: overrides.views ?? new ViewCounter(db),
     now: overrides.now ?? (() => new Date()),

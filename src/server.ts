@@ -4,11 +4,11 @@ import v8 from 'node:v8';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config, type TrustProxy } from '../config/index.js';
 import { createApp } from './app.js';
-import { signInUrl } from './auth/guards.js';
+import { signInUrl, users } from './users/index.js';
 import { listenHttp } from './http/listen.js';
 import { closeContext, createContext, type AppContext } from './context.js';
-import { migrateLatest } from './db/knex.js';
-import { countJobs, seedDemoJobs } from './jobs/seed.js';
+import { migrateLatest } from './db/migrations.js';
+import { countJobs, seedDemoJobs } from './jobs/index.js';
 import { isSweepable } from './storage/storage.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 
@@ -43,7 +43,7 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   const ctx = openContext(config);
   let applied: string[];
   try {
-    applied = await migrateLatest(ctx.db);
+    applied = (await migrateLatest(ctx.db)).names;
   } catch (err) {
     await ctx.db.destroy().catch(() => undefined);
     throw new Error(`Cannot open the database (${describeDatabase(config)}): ${(err as Error).message}`);
@@ -53,8 +53,7 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     const n = await seedDemoJobs(ctx.db);
     console.log(`Empty database: added ${n} demo jobs.`);
   }
-  const { count } = (await ctx.db('hr_users').count({ count: '*' }).first()) as { count: number | string };
-  if (Number(count) === 0) {
+  if ((await users.countUsers(ctx.db)) === 0) {
     console.log('No HR user yet. Create one with: npx careers-admin user create --username <name>');
   }
   const server = await listenHttp(createApp(ctx), { port: config.port });

@@ -36,7 +36,7 @@ import {
   type FormState,
   type StepKey,
 } from './state.js';
-import type { WizardJob } from '../../src/applications/types.js';
+import type { WizardJob } from '../../src/applicants/types.js';
 
 export const NETWORK_MESSAGE = 'We could not reach the server. Please check your connection and try again.';
 

@@ -10,7 +10,7 @@
 import { LIMITS, type AnswerValue } from '../../src/shared/application-rules.js';
 import { ErrorText, describedBy } from './fields.js';
 import { errorId, fieldId, type Errors } from './state.js';
-import type { WizardQuestion } from '../../src/applications/types.js';
+import type { WizardQuestion } from '../../src/applicants/types.js';
 
 interface Props {
   questions: WizardQuestion[];

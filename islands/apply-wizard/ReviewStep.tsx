@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { joinPhone, type AnswerValue } from '../../src/shared/application-rules.js';
 import { RESUME_LABEL } from './BasicStep.js';
 import { STEP_LABELS, dialCodeOf, formatBytes, formatYearMonth, type FormState, type ResumeFile, type StepKey } from './state.js';
-import type { WizardQuestion } from '../../src/applications/types.js';
+import type { WizardQuestion } from '../../src/applicants/types.js';
 
 interface Props {
   form: FormState;

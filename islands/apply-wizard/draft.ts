@@ -6,7 +6,7 @@
 import { LIMITS, NAME_MAX, PHONE_DIGITS, type AnswerValue } from '../../src/shared/application-rules.js';
 import { DIAL_CODES } from '../../src/shared/dial-codes.js';
 import { DEFAULT_COUNTRY, type FormState } from './state.js';
-import type { WizardQuestion } from '../../src/applications/types.js';
+import type { WizardQuestion } from '../../src/applicants/types.js';
 
 const VERSION = 1;
 

@@ -18,7 +18,7 @@ import {
   type ExperienceEntry,
 } from '../../src/shared/application-rules.js';
 import { DIAL_CODES } from '../../src/shared/dial-codes.js';
-import type { WizardJob, WizardQuestion } from '../../src/applications/types.js';
+import type { WizardJob, WizardQuestion } from '../../src/applicants/types.js';
 
 export interface FormState {
   first_name: string;

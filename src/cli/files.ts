@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { hasSchema } from '../db/migrations.js';
 import { LocalDiskStorage } from '../storage/storage.js';
 import { DEFAULT_SWEEP_GRACE_MS, sweepOrphanFiles } from '../storage/sweep.js';
 import { CliError, withDb } from './context.js';
@@ -30,7 +31,7 @@ export function registerFiles(program: Command): void {
       if (!/^\d{1,7}$/.test(raw)) throw new CliError(`--older-than-minutes must be a whole number of minutes (got "${opts.olderThanMinutes}")`, 2);
       const minutes = Number(raw);
       await withDb(async (db, config) => {
-        if (!(await db.schema.hasTable('stored_files'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
+        if (!(await hasSchema(db, 'stored_files'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
         const root = path.join(config.dataDir, 'uploads');
         if (!fs.existsSync(root)) {
           console.log(`No uploads folder at ${root}: nothing to sweep.`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { importJobRecords, SeedError, seedDemoJobs } from '../jobs/seed.js';
+import { migrateLatest } from '../db/migrations.js';
+import { SeedError, importJobRecords, seedDemoJobs } from '../jobs/index.js';
 import { CliError, withDb } from './context.js';
 
 function reportSeedError(err: SeedError): CliError {
@@ -22,7 +23,7 @@ export function registerJobs(program: Command): void {
     .action(async (opts: { demo?: boolean; file?: string }) => {
       if (!!opts.demo === !!opts.file) throw new CliError('Give exactly one of --demo or --file <path>.', 2);
       await withDb(async (db, config) => {
-        await db.migrate.latest();
+        await migrateLatest(db);
         try {
           if (opts.demo) {
             const n = await seedDemoJobs(db);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { migrateLatest, migrationStatus, rollbackLastBatch } from '../db/migrations.js';
 import { CliError, withDb } from './context.js';
 
 export function registerMigrate(program: Command): void {
@@ -10,15 +11,15 @@ export function registerMigrate(program: Command): void {
       if (!['latest', 'status', 'rollback'].includes(action)) throw new CliError(`Unknown migrate action "${action}". Use latest, status or rollback.`, 2);
       await withDb(async (db) => {
         if (action === 'latest') {
-          const [batch, names] = await db.migrate.latest();
+          const { batch, names } = await migrateLatest(db);
           console.log(names.length ? `Batch ${batch}: applied ${names.join(', ')}` : 'Already up to date.');
         } else if (action === 'status') {
-          const [done, pending] = (await db.migrate.list()) as [{ name: string }[], { file: string }[] | string[]];
-          for (const m of done) console.log(`applied  ${m.name}`);
-          for (const m of pending) console.log(`pending  ${typeof m === 'string' ? m : m.file}`);
-          if (!done.length && !pending.length) console.log('No migrations.');
+          const { applied, pending } = await migrationStatus(db);
+          for (const name of applied) console.log(`applied  ${name}`);
+          for (const name of pending) console.log(`pending  ${name}`);
+          if (!applied.length && !pending.length) console.log('No migrations.');
         } else {
-          const [batch, names] = await db.migrate.rollback();
+          const { batch, names } = await rollbackLastBatch(db);
           console.log(names.length ? `Rolled back batch ${batch}: ${names.join(', ')}` : 'Nothing to roll back.');
         }
       });

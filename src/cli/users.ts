@@ -5,12 +5,8 @@
 import type { Command } from 'commander';
 import inquirer from 'inquirer';
 import type { Knex } from 'knex';
-import { signInUrl } from '../auth/guards.js';
-import { hashPassword, passwordProblem } from '../auth/passwords.js';
-import { revokeUserSessions } from '../auth/sessions.js';
-import {
-  findUserByUsername, insertUser, listUsers, normaliseUsername, setActive, setPassword, USERNAME_PATTERN, type HrUser,
-} from '../auth/users.repo.js';
+import { hasSchema, migrateLatest } from '../db/migrations.js';
+import { USERNAME_PATTERN, normaliseUsername, passwordProblem, signInUrl, users } from '../users/index.js';
 import { CliError, readStdin, withDb } from './context.js';
 
 /** A new password from stdin (--password-stdin) or a hidden prompt asked twice. */
@@ -39,12 +35,12 @@ export function checkUsername(username: string): string {
 }
 
 async function requireSchema(db: Knex): Promise<void> {
-  if (!(await db.schema.hasTable('hr_users'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
+  if (!(await hasSchema(db, 'hr_users'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
 }
 
-async function requireUser(db: Knex, username: string): Promise<HrUser> {
+async function requireUser(db: Knex, username: string): Promise<users.HrUser> {
   await requireSchema(db);
-  const user = await findUserByUsername(db, username);
+  const user = await users.findUser(db, username);
   if (!user) throw new CliError(`No HR user "${username}". See "careers-admin user list".`);
   return user;
 }
@@ -69,10 +65,10 @@ export function registerUsers(program: Command): void {
     .action(async (opts: { username: string; passwordStdin?: boolean }) => {
       const username = checkUsername(opts.username);
       await withDb(async (db, config) => {
-        await db.migrate.latest();
-        if (await findUserByUsername(db, username)) throw new CliError(`User "${username}" already exists.`);
+        await migrateLatest(db);
+        if (await users.findUser(db, username)) throw new CliError(`User "${username}" already exists.`);
         const password = await askPassword(!!opts.passwordStdin);
-        await insertUser(db, username, await hashPassword(password));
+        await users.createUser(db, username, password);
         console.log(`Created HR user "${username}". Sign in at ${signInUrl(config)}`);
       });
     });
@@ -83,14 +79,14 @@ export function registerUsers(program: Command): void {
     .action(async () => {
       await withDb(async (db) => {
         await requireSchema(db);
-        const users = await listUsers(db);
-        if (!users.length) {
+        const all = await users.listUsers(db);
+        if (!all.length) {
           console.log('No HR users yet. Create one with: careers-admin user create --username NAME');
           return;
         }
         console.log(table([
           ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN'],
-          ...users.map((u) => [u.username, u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at)]),
+          ...all.map((u) => [u.username, u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at)]),
         ]));
       });
     });
@@ -105,8 +101,7 @@ export function registerUsers(program: Command): void {
       await withDb(async (db) => {
         const found = await requireUser(db, username);
         const password = await askPassword(!!opts.passwordStdin);
-        await setPassword(db, found.id, await hashPassword(password));
-        const n = await revokeUserSessions(db, found.id);
+        const n = await users.changePassword(db, found, password);
         console.log(`Password changed for "${username}"; ${sessions(n)} signed out.`);
       });
     });
@@ -119,8 +114,7 @@ export function registerUsers(program: Command): void {
       const username = checkUsername(opts.username);
       await withDb(async (db) => {
         const found = await requireUser(db, username);
-        if (found.is_active) await setActive(db, found.id, false);
-        const n = await revokeUserSessions(db, found.id);
+        const n = await users.disableUser(db, found);
         console.log(`${found.is_active ? 'Disabled' : 'Already disabled:'} "${username}"; ${sessions(n)} signed out.`);
       });
     });
@@ -133,7 +127,7 @@ export function registerUsers(program: Command): void {
       const username = checkUsername(opts.username);
       await withDb(async (db) => {
         const found = await requireUser(db, username);
-        if (!found.is_active) await setActive(db, found.id, true);
+        await users.enableUser(db, found);
         console.log(found.is_active ? `"${username}" is already active.` : `Enabled "${username}".`);
       });
     });

@@ -86,8 +86,3 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
     log: knexLog,
   });
 }
-
-export async function migrateLatest(db: Knex): Promise<string[]> {
-  const [, applied] = await db.migrate.latest();
-  return applied as string[];
-}

@@ -1,6 +1,7 @@
 /**
- * Migrations are imported statically so they work the same under tsx (tests, dev) and in the
- * bundled dist/ build, where there is no migrations folder to scan.
+ * Migrations, and running them (server start, `careers-admin migrate`). They are imported
+ * statically so they work the same under tsx (tests, dev) and in the bundled dist/ build, where
+ * there is no migrations folder to scan.
  */
 import type { Knex } from 'knex';
 import * as m001 from '../../migrations/001_initial_schema.js';
@@ -26,3 +27,26 @@ export const migrationSource: Knex.MigrationSource<string> = {
     return migrations[name];
   },
 };
+
+/** Applies pending migrations; answers the batch number and the names applied (none: up to date). */
+export async function migrateLatest(db: Knex): Promise<{ batch: number; names: string[] }> {
+  const [batch, names] = await db.migrate.latest();
+  return { batch, names };
+}
+
+/** Applied and pending migrations, by name. */
+export async function migrationStatus(db: Knex): Promise<{ applied: string[]; pending: string[] }> {
+  const [done, pending] = (await db.migrate.list()) as [{ name: string }[], ({ file: string } | string)[]];
+  return { applied: done.map((m) => m.name), pending: pending.map((m) => (typeof m === 'string' ? m : m.file)) };
+}
+
+/** Rolls back the last batch. */
+export async function rollbackLastBatch(db: Knex): Promise<{ batch: number; names: string[] }> {
+  const [batch, names] = await db.migrate.rollback();
+  return { batch, names };
+}
+
+/** Whether the schema is in place (the CLI refuses to work on an empty database). */
+export function hasSchema(db: Knex, table: string): Promise<boolean> {
+  return db.schema.hasTable(table);
+}

@@ -3,7 +3,6 @@ import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, fromDbJson, fromDbNumber, likeContains, toDbBool, toDbDate, toDbJson } from '../db/codecs.js';
 import type { Job, JobQuestion, PublicJobFilters } from './types.js';
 import { PUBLIC_ID_PATTERN, type JobInput } from './schema.js';
-import { invalidatePublicJobs } from './public-cache.js';
 
 type Row = Record<string, any>;
 
@@ -101,6 +100,16 @@ export async function findJobById(db: Knex, id: number): Promise<Job | null> {
   return row ? mapJob(row, await loadQuestions(db, Number(row.id))) : null;
 }
 
+/** Which of `ids` are public ids of existing jobs (one query). */
+export async function takenPublicIds(db: Knex, ids: string[]): Promise<Set<string>> {
+  return new Set((await db('jobs').whereIn('public_id', ids).pluck('public_id')) as string[]);
+}
+
+export async function countJobs(db: Knex): Promise<number> {
+  const [{ n }] = await db('jobs').count({ n: '*' });
+  return Number(n);
+}
+
 export async function publicIdExists(db: Knex, publicId: string): Promise<boolean> {
   if (!PUBLIC_ID_PATTERN.test(publicId)) return false;
   return !!(await db('jobs').where({ public_id: publicId }).first('id'));
@@ -134,15 +143,12 @@ export async function insertJob(trx: Knex, publicId: string, input: JobInput, no
   const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, views: 0, created_at: toDbDate(now) });
   const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
   await replaceQuestions(trx, jobId, input.questions);
-  // Cleared here and again by the service once the transaction has committed.
-  invalidatePublicJobs(trx);
   return jobId;
 }
 
 export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date): Promise<void> {
   await trx('jobs').where({ id: jobId }).update(jobColumns(input, now));
   await replaceQuestions(trx, jobId, input.questions);
-  invalidatePublicJobs(trx);
 }
 
 /**

@@ -5,11 +5,11 @@
  * Text fields take strings only (null or a missing field means blank); salaries take a JSON number
  * or a decimal string with at most 2 decimals; the webhook URL is stored normalised.
  */
-import { FieldErrorBag } from '../http/errors.js';
-import { isAllowedHost } from '../posts/private-address.js';
+import { FieldErrorBag, ValidationError } from '../http/errors.js';
+import { isAllowedHost } from '../http/private-address.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
 import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
-import type { Job } from './types.js';
+import type { Job, PublicJobFilters } from './types.js';
 
 export interface QuestionInput {
   id: number | null;
@@ -302,4 +302,50 @@ export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInp
   };
   bag.throwIfAny();
   return input;
+}
+
+/**
+ * A search text as the databases can agree on it: control characters (U+0000-U+001F, U+007F) are
+ * dropped and the rest trimmed. SQLite and MySQL treat a NUL inside LIKE differently (one matched
+ * every job, the other none), and no job title or location contains one.
+ */
+export function cleanFilterText(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+}
+
+/**
+ * The public job list's filters, from query parameters (`param` answers '' when absent); empty
+ * strings mean "no filter". Strict for the API (400 on an unknown choice), lenient for pages.
+ */
+export function parseJobFilters(param: (name: string) => string, strict: boolean): PublicJobFilters {
+  const text = (name: string) => cleanFilterText(param(name));
+  const f: PublicJobFilters = {
+    title: text('title').slice(0, 191).trim(),
+    location: text('location').slice(0, 191).trim(),
+    job_type: text('job_type'),
+    work_mode: text('work_mode'),
+  };
+  const errors: Record<string, string[]> = {};
+  if (f.job_type && !isOneOf(JOB_TYPES, f.job_type)) {
+    errors.job_type = [choiceMessage(f.job_type)];
+    f.job_type = '';
+  }
+  if (f.work_mode && !isOneOf(WORK_MODES, f.work_mode)) {
+    errors.work_mode = [choiceMessage(f.work_mode)];
+    f.work_mode = '';
+  }
+  if (strict && Object.keys(errors).length) throw new ValidationError(errors);
+  return f;
+}
+
+/** `?status=` of the HR job list: empty for every job, else one of RECORD_STATUSES (400 otherwise). */
+export function parseStatusFilter(raw: string): RecordStatus | null {
+  if (!raw) return null;
+  if (!isOneOf(RECORD_STATUSES, raw)) throw new ValidationError({ status: [choiceMessage(raw)] });
+  return raw;
+}
+
+/** Django's answer to an unknown choice, with the value cut short. */
+export function choiceMessage(value: string): string {
+  return `Select a valid choice. ${value.slice(0, 40)} is not one of the available choices.`;
 }

@@ -57,7 +57,7 @@ export function validateJobRecords(records: unknown): JobInput[] {
 async function takenPublicIds(db: Knex, inputs: ParsedRecords['inputs']): Promise<SeedProblem[]> {
   const ids = inputs.map((r) => r.input.public_id).filter((id): id is string => !!id);
   if (!ids.length) return [];
-  const taken = new Set<string>((await db('jobs').whereIn('public_id', ids).pluck('public_id')) as string[]);
+  const taken = await repo.takenPublicIds(db, ids);
   return inputs
     .filter((r) => r.input.public_id && taken.has(r.input.public_id))
     .map((r) => ({ index: r.index, errors: { public_id: [`A job with public id "${r.input.public_id}" already exists.`] } }));
@@ -94,7 +94,6 @@ export async function seedDemoJobs(db: Knex, now = new Date()): Promise<number> 
   return fresh.length ? importJobs(db, fresh, now) : 0;
 }
 
-export async function countJobs(db: Knex): Promise<number> {
-  const [{ n }] = await db('jobs').count({ n: '*' });
-  return Number(n);
+export function countJobs(db: Knex): Promise<number> {
+  return repo.countJobs(db);
 }

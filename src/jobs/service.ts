@@ -5,10 +5,16 @@ import { NotFound, ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
 import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
-import { invalidatePublicJobs } from './public-cache.js';
+import type { ReadCache } from '../db/read-cache.js';
 import * as repo from './repo.js';
 import type { JobInput } from './schema.js';
-import type { HrJob, Job, JobQuestion, PublicJob, PublicJobSummary, PublicQuestion } from './types.js';
+import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
+
+/** What the job operations need: the database and the app's read cache. */
+export interface JobDeps {
+  db: Knex;
+  cache: ReadCache;
+}
 
 export type Availability = 'available' | 'inactive' | 'not_found';
 
@@ -60,16 +66,40 @@ export function toPublicQuestion(q: JobQuestion): PublicQuestion {
   };
 }
 
+/** A job by its public id with its availability, read fresh (the apply API decides on it). */
 export async function getPublicJob(db: Knex, publicId: string, withQuestions = true): Promise<{ job: Job | null; availability: Availability }> {
   const job = publicId.length <= 64 ? await repo.findJobByPublicId(db, publicId, withQuestions) : null;
   return { job, availability: availability(job) };
+}
+
+/** The same, from the public read cache: job pages, the public API, the wizard page. */
+export function cachedPublicJob(deps: JobDeps, publicId: string, withQuestions: boolean): Promise<{ job: Job | null; availability: Availability }> {
+  return deps.cache.fresh(`public-jobs:job:${withQuestions}:${publicId}`, () => getPublicJob(deps.db, publicId, withQuestions));
+}
+
+/** One page of the public job list, as the list page and API send it (mapped once, then cached). */
+export function listPublicJobs(deps: JobDeps, f: PublicJobFilters, page: number, pageSize: number): Promise<{ count: number; jobs: PublicJobSummary[] }> {
+  return deps.cache.fresh(`public-jobs:list:${JSON.stringify(f)}:${page}:${pageSize}`, async () => {
+    const { count, jobs } = await repo.listPublicJobs(deps.db, f, page, pageSize);
+    return { count, jobs: jobs.map((j) => toPublicJob(j, false)) };
+  });
+}
+
+/** The locations of active jobs, for the list page's filter. */
+export function listActiveLocations(deps: JobDeps): Promise<string[]> {
+  return deps.cache.fresh('public-jobs:locations', () => repo.listActiveLocations(deps.db));
+}
+
+/** Active jobs for the sitemap. */
+export function listJobsForSitemap(db: Knex): Promise<{ public_id: string; updated_at: Date }[]> {
+  return repo.listActiveForSitemap(db);
 }
 
 const DUPLICATE_PUBLIC_ID = 'A job with this public id already exists.';
 export const PUBLIC_ID_READ_ONLY = 'The public id cannot be changed.';
 
 /** Creates a job; a blank public_id gets a generated unique one. `userId` goes to the audit log. */
-export async function createJob(db: Knex, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
+export async function createJob({ db, cache }: JobDeps, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const publicId = input.public_id ?? randomPublicId();
     if (input.public_id && (await repo.publicIdExists(db, publicId))) {
@@ -83,7 +113,7 @@ export async function createJob(db: Knex, input: JobInput, now = new Date(), use
       });
       // Again after the commit: a public read that ran during the transaction (another MySQL
       // connection, still seeing the old rows) may have cached the old state meanwhile.
-      invalidatePublicJobs(db);
+      cache.clear('public-jobs');
       return (await repo.findJobById(db, id))!;
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
@@ -124,7 +154,7 @@ const AUDITED_FIELDS = [
  * Full update of a job (PUT). The public id is fixed once created: a payload may repeat it or
  * leave it out, a different one is a 400 field error. Questions keep the ids they are sent with.
  */
-export async function updateJob(db: Knex, current: Job, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
+export async function updateJob({ db, cache }: JobDeps, current: Job, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
   if (input.public_id !== null && input.public_id !== current.public_id) {
     throw new ValidationError({ public_id: [PUBLIC_ID_READ_ONLY] });
   }
@@ -135,7 +165,7 @@ export async function updateJob(db: Knex, current: Job, input: JobInput, now = n
     await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: current.public_id, changed } }, now);
   });
   // After the commit too (see createJob): nothing read before it may stay cached.
-  invalidatePublicJobs(db);
+  cache.clear('public-jobs');
   return (await repo.findJobById(db, current.id))!;
 }
 

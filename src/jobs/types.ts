@@ -75,35 +75,33 @@ export type HrJob = Omit<Job, 'created_at' | 'updated_at' | 'questions'> & {
   questions: PublicQuestion[];
 };
 
-/** Insights of one job's answers (src/jobs/analytics.ts, GET /api/hr/jobs/{id}/analytics/). */
-export interface TextStats {
-  type: 'text';
-  /** Applicants who answered the question. */
-  answered: number;
-  top_answers: { value: string; count: number }[];
-}
-
-export interface DistributionStats {
-  type: 'distribution';
-  answered: number;
-  distribution: { option: string; count: number; percent: number }[];
-}
-
-export interface QuestionAnalytics {
-  id: number;
-  text: string;
-  answer_type: AnswerType;
-  stats: TextStats | DistributionStats;
-}
-
-export interface JobAnalytics {
-  total_applicants: number;
-  questions: QuestionAnalytics[];
-}
-
 export interface PublicJobFilters {
   title?: string;
   location?: string;
   job_type?: string;
   work_mode?: string;
+}
+
+/** A row of the HR job lists (GET /api/hr/jobs/, Manage Jobs, All Job Posts). */
+export interface JobSummary {
+  id: number;
+  public_id: string;
+  title: string;
+  location: string;
+  job_type: string;
+  work_mode: string;
+  status: RecordStatus;
+  applicants: number;
+  views: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A job as the dashboard lists it, before its applicant count is added. */
+export interface JobStat {
+  id: number;
+  public_id: string;
+  title: string;
+  status: RecordStatus;
+  views: number;
 }

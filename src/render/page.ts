@@ -4,7 +4,7 @@
  * the bundles those islands need.
  */
 import type { Request, Response } from 'express';
-import { tokenCookie } from '../auth/guards.js';
+import { tokenCookie } from '../http/credentials.js';
 import type { AssetManifest } from './assets.js';
 import { islandMarkup } from './islands.js';
 

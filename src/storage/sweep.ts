@@ -13,6 +13,7 @@
  */
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Knex } from 'knex';
+import { knownKeys } from './repo.js';
 import type { SweepableStorage } from './storage.js';
 
 export const DEFAULT_SWEEP_GRACE_MS = 60 * 60 * 1000;
@@ -40,12 +41,6 @@ export interface SweepResult {
   keptYoung: number;
   /** Fan-out folders removed: emptied by the sweep, or found empty. */
   foldersRemoved: number;
-}
-
-/** Which of `keys` have a stored_files row: one query. */
-async function knownKeys(db: Knex, keys: string[]): Promise<Set<string>> {
-  const rows = (await db('stored_files').whereIn('storage_key', keys).select('storage_key')) as { storage_key: string }[];
-  return new Set(rows.map((r) => r.storage_key));
 }
 
 export async function sweepOrphanFiles(db: Knex, storage: SweepableStorage, opts: SweepOptions = {}): Promise<SweepResult> {

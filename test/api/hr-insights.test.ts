@@ -4,8 +4,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
 import { insertApplications, type SeedAnswer, type SeedApplication } from '../helpers/applications.js';
 import { hrSession } from '../helpers/hr.js';
-import { revokeSession } from '../../src/auth/sessions.js';
-import { niceWidth } from '../../src/jobs/analytics.js';
+import { revokeSession } from '../../src/users/repo.js';
+import { niceWidth } from '../../src/applicants/queries/insights.js';
 import type { Job } from '../../src/jobs/types.js';
 
 const u = undefined;

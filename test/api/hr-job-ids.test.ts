@@ -40,7 +40,7 @@ for (const kind of databaseKinds()) {
       const first = await makeJob(s.ctx.db, { public_id: 'id-one', title: 'Job One' });
       expect(first.id).to.equal(1);
       // A job with id 1000, so '1e3' and '1000.0' would find one if they were converted.
-      const thousand = await createJob(s.ctx.db, parseJobInput(jobPayload({ public_id: 'id-thousand', title: 'Job Thousand' })));
+      const thousand = await createJob(s.ctx, parseJobInput(jobPayload({ public_id: 'id-thousand', title: 'Job Thousand' })));
       await s.ctx.db('jobs').where({ id: thousand.id }).update({ id: 1000 });
     });
     after(() => s.close());

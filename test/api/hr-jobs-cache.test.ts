@@ -9,7 +9,6 @@ import type { Knex } from 'knex';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createDb } from '../../src/db/knex.js';
-import { cachedPublicRead } from '../../src/jobs/public-cache.js';
 import { hrSession } from '../helpers/hr.js';
 
 const payload = (overrides: Record<string, unknown> = {}) => ({ title: 'Cached Role', location: 'Pune, India', job_type: 'FULL_TIME', work_mode: 'REMOTE', status: 'ACTIVE', ...overrides });
@@ -47,24 +46,24 @@ for (const kind of databaseKinds()) {
       expect(await publicTitles()).to.include('Probe Role');
       // A reader that caches during the transaction: seeded right before the COMMIT is sent.
       const seeded = nextQuery(s.ctx.db, /^commit/i, () => {
-        void cachedPublicRead(s.ctx.db, 60, 'probe', async () => 'cached during the transaction');
+        void s.ctx.cache.fresh('public-jobs:probe', async () => 'cached during the transaction');
       });
       const res = await hr('PUT', `/api/hr/jobs/${job.id}/`, { ...job, status: 'REMOVED' });
       expect(res.status).to.equal(200);
       await seeded;
-      expect(await cachedPublicRead(s.ctx.db, 60, 'probe', async () => 'read after the commit')).to.equal('read after the commit');
+      expect(await s.ctx.cache.fresh('public-jobs:probe', async () => 'read after the commit')).to.equal('read after the commit');
       expect(await publicTitles()).not.to.include('Probe Role');
     });
 
     it('clears the cache once a create has committed as well', async () => {
       expect(await publicTitles()).not.to.include('Created Role');
       const seeded = nextQuery(s.ctx.db, /^commit/i, () => {
-        void cachedPublicRead(s.ctx.db, 60, 'probe-create', async () => 'cached during the transaction');
+        void s.ctx.cache.fresh('public-jobs:probe-create', async () => 'cached during the transaction');
       });
       const res = await hr('POST', '/api/hr/jobs/', payload({ title: 'Created Role' }));
       expect(res.status).to.equal(201);
       await seeded;
-      expect(await cachedPublicRead(s.ctx.db, 60, 'probe-create', async () => 'fresh')).to.equal('fresh');
+      expect(await s.ctx.cache.fresh('public-jobs:probe-create', async () => 'fresh')).to.equal('fresh');
       expect(await publicTitles()).to.include('Created Role');
     });
 

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
 import { addApplications } from './hr-jobs.helpers.js';
 import { hrSession } from '../helpers/hr.js';
-import { HR_JOBS_PAGE_SIZE } from '../../src/jobs/hr.pages.js';
+import { HR_JOBS_PAGE_SIZE } from '../../src/jobs/pages.js';
 
 for (const kind of databaseKinds()) {
   describe(`HR job pages [${kind}]`, () => {

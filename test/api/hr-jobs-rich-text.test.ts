@@ -12,7 +12,6 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { hrSession } from '../helpers/hr.js';
 import { DEMO_JOBS } from '../../src/jobs/demo.js';
-import { invalidatePublicJobs } from '../../src/jobs/public-cache.js';
 import { richTextDepth, sanitizeRichText } from '../../src/shared/sanitize.js';
 
 const TOO_DEEP = 'Rich text is nested too deeply.';
@@ -138,7 +137,7 @@ for (const kind of databaseKinds()) {
       expect(sanitizeRichText(description)).to.not.equal(description);
       await s.ctx.db('jobs').where({ id: job.id }).update({ description, responsibilities: description });
       await s.ctx.db('job_questions').where({ id: job.questions[0].id }).update({ text: question, help_text: help });
-      invalidatePublicJobs(s.ctx.db);
+      s.ctx.cache.clear('public-jobs');
 
       const pub = await (await fetch(`${s.baseUrl}/api/jobs/as-stored/`)).json();
       expect([pub.description, pub.responsibilities, pub.questions[0].text, pub.questions[0].help_text]).to.deep.equal([description, description, question, help]);
@@ -160,7 +159,7 @@ for (const kind of databaseKinds()) {
     it('shows only sections with visible content, and leaves empty ones out of JSON-LD', async () => {
       const job = await create(payload({ public_id: 'sections', status: 'ACTIVE', description: '<p>Visible</p>' }));
       await s.ctx.db('jobs').where({ id: job.id }).update({ responsibilities: '<p><br /></p>', requirements: '<ul><li>&nbsp;</li></ul>', perks_benefits: '<p><b>Perks</b></p>' });
-      invalidatePublicJobs(s.ctx.db);
+      s.ctx.cache.clear('public-jobs');
       const page = await (await fetch(`${s.baseUrl}/careers/sections`)).text();
       expect([...page.matchAll(/<h2[^>]*>([^<]*)<\/h2>\s*<div class="rich-text">/g)].map((m) => m[1])).to.deep.equal(['Job Description', 'Perks &amp; Benefits']);
       const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page)![1]);

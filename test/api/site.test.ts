@@ -1,6 +1,7 @@
 /** Site-wide behaviour: SEO files and tags, security headers, the error page, views counting. */
 import { expect } from 'chai';
-import { findJobByPublicId, updateJob } from '../../src/jobs/repo.js';
+import { findJobByPublicId } from '../../src/jobs/repo.js';
+import { updateJob } from '../../src/jobs/service.js';
 import { parseJobInput } from '../../src/jobs/schema.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
@@ -257,12 +258,12 @@ for (const kind of databaseKinds()) {
     it('serves public reads from a short cache that job writes clear at once', async () => {
       const before = await (await fetch(`${s.baseUrl}/api/jobs/office-dev/`)).json();
       expect(before.title).to.equal('Office Dev');
-      // A write behind the repo's back is not seen while the entry lives (PUBLIC_CACHE_SECONDS)...
+      // A write behind the service's back is not seen while the entry lives (PUBLIC_CACHE_SECONDS)...
       await s.ctx.db('jobs').where({ public_id: 'office-dev' }).update({ title: 'Sneaky' });
       expect((await (await fetch(`${s.baseUrl}/api/jobs/office-dev/`)).json()).title).to.equal('Office Dev');
-      // ...while a write through the repo is visible on the very next request.
+      // ...while a write through the jobs service is visible on the very next request.
       const job = (await findJobByPublicId(s.ctx.db, 'office-dev'))!;
-      await s.ctx.db.transaction((trx) => updateJob(trx, job.id, parseJobInput({ ...job, title: 'Office Developer', status: 'REMOVED' }), new Date()));
+      await updateJob(s.ctx, job, parseJobInput({ ...job, title: 'Office Developer', status: 'REMOVED' }));
       expect((await fetch(`${s.baseUrl}/api/jobs/office-dev/`)).status).to.equal(404);
       expect(await (await fetch(`${s.baseUrl}/careers`)).text()).not.to.include('Office Dev');
     });

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
-import { hashToken } from '../../src/auth/sessions.js';
+import { hashToken } from '../../src/users/repo.js';
 import { createHrUser, HR_PASSWORD, postToken } from '../helpers/hr.js';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';

@@ -7,9 +7,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkCredentials } from '../../src/auth/passport.js';
-import { createSession, findSession } from '../../src/auth/sessions.js';
-import { findUserByUsername, touchLastLogin } from '../../src/auth/users.repo.js';
+import { checkCredentials } from '../../src/users/passport.js';
+import { createSession, findSession } from '../../src/users/repo.js';
+import { findUserByUsername, touchLastLogin } from '../../src/users/repo.js';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 
 const ENTRY = ['--import', 'tsx', 'bin/careers-admin.ts'];

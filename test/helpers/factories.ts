@@ -1,6 +1,7 @@
 /** Test data builders that go through the real services. */
 import type { Knex } from 'knex';
-import { createJob } from '../../src/jobs/service.js';
+import { ReadCache } from '../../src/db/read-cache.js';
+import { createJob, type JobDeps } from '../../src/jobs/service.js';
 import { parseJobInput } from '../../src/jobs/schema.js';
 import type { Job } from '../../src/jobs/types.js';
 
@@ -27,6 +28,13 @@ export function jobPayload(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-export async function makeJob(db: Knex, overrides: Record<string, unknown> = {}, now?: Date): Promise<Job> {
-  return createJob(db, parseJobInput(jobPayload(overrides)), now);
+/** The job deps of a bare database handle: a cache of its own, which nothing reads. */
+export function jobDeps(db: Knex): JobDeps {
+  return { db, cache: new ReadCache(0) };
+}
+
+/** Creates a job; pass the app's context (not only its db) to clear that app's public cache too. */
+export async function makeJob(target: Knex | JobDeps, overrides: Record<string, unknown> = {}, now?: Date): Promise<Job> {
+  const deps = 'cache' in target ? target : jobDeps(target);
+  return createJob(deps, parseJobInput(jobPayload(overrides)), now);
 }

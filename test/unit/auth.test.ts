@@ -1,12 +1,12 @@
 /** Auth building blocks: passwords, the session store, credential checks, header parsing. */
 import { expect } from 'chai';
 import type { Request } from 'express';
-import { authorizationBearer, tokenCookie } from '../../src/auth/guards.js';
-import { checkCredentials } from '../../src/auth/passport.js';
-import { hashPassword, passwordProblem, verifyPassword } from '../../src/auth/passwords.js';
-import { parseCredentials } from '../../src/auth/routes.js';
-import { createSession, deleteExpiredSessions, findSession, hashToken, revokeSession, revokeUserSessions } from '../../src/auth/sessions.js';
-import { findUserByUsername, insertUser, setActive, setPassword, touchLastLogin } from '../../src/auth/users.repo.js';
+import { authorizationBearer, tokenCookie } from '../../src/http/credentials.js';
+import { checkCredentials } from '../../src/users/passport.js';
+import { hashPassword, passwordProblem, verifyPassword } from '../../src/users/passwords.js';
+import { parseCredentials } from '../../src/users/api.js';
+import { createSession, deleteExpiredSessions, findSession, hashToken, revokeSession, revokeUserSessions } from '../../src/users/repo.js';
+import { findUserByUsername, insertUser, setActive, setPassword, touchLastLogin } from '../../src/users/repo.js';
 import { ValidationError } from '../../src/http/errors.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 

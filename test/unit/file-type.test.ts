@@ -1,8 +1,8 @@
 /** Resume type detection from bytes, the ZIP check through yauzl, and stored file names. */
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
-import { DOCX_MAIN_PART, TailReader, sliceStream, sniffHead, zipHasEntry } from '../../src/applications/file-type.js';
-import { safeFileName } from '../../src/applications/upload.js';
+import { DOCX_MAIN_PART, TailReader, sliceStream, sniffHead, zipHasEntry } from '../../src/applicants/file-type.js';
+import { safeFileName } from '../../src/http/multipart.js';
 import { docBytes, docxBytes, exeBytes, pdfBytes, plainZipBytes, zipBytes } from '../fixtures/resumes.js';
 
 /** A stream of `data` in uneven chunks, as storage would hand it back. */

@@ -6,7 +6,7 @@
  * blocks, pass; and the spellings a URL parser or a resolver may produce are judged the same way.
  */
 import { expect } from 'chai';
-import { isAllowedAddress, isAllowedHost } from '../../src/posts/private-address.js';
+import { isAllowedAddress, isAllowedHost } from '../../src/http/private-address.js';
 
 type Block = [block: string, what: string, first: string, middle: string, last: string];
 

@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import { toDbDate } from '../../src/db/codecs.js';
-import { clientAddressKey, KnexRateLimitStore } from '../../src/http/rate-limit.js';
+import { KnexRateLimitStore } from '../../src/db/rate-limit-store.js';
+import { clientAddressKey } from '../../src/http/rate-limit.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 
 describe('rate limits: client address key', () => {

@@ -3,7 +3,7 @@
  * - POST /api/auth/token/   {username, password} (JSON or form-encoded) -> 200 {access}
  * - POST /api/auth/logout/  Bearer token -> 204, the session row is deleted
  * - GET  /api/auth/me/      Bearer or jwt cookie -> {username, expires_at}
- * - GET  /hrviewlogin       the login page (island hr-login); a valid jwt cookie goes straight on
+ * (The login page, /hrviewlogin, is in pages.ts.)
  *
  * Failed sign-ins are rate-limited in the database (config.rateLimits.login, successes not
  * counted) on three keys: the username from one IP address (LOGIN_RATE_LIMIT), the IP address over
@@ -18,12 +18,11 @@ import express, { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
 import { FieldErrorBag, Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
-import { renderPage } from '../render/page.js';
-import { landingPath } from '../shared/next-path.js';
-import { BAD_TOKEN, LOGIN_PATH, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, requireHrApi, tokenCookie } from './guards.js';
+import { authorizationBearer } from '../http/credentials.js';
+import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
-import { createSession, deleteExpiredSessions, findSession, revokeSession } from './sessions.js';
-import { normaliseUsername, touchLastLogin } from './users.repo.js';
+import { normaliseUsername } from './repo.js';
+import { endSession, startSession } from './service.js';
 
 export const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
 /** Longest username or password looked at; anything longer is refused before hashing. */
@@ -64,7 +63,7 @@ function usernameKey(req: Request): string {
   return createHash('sha256').update(name).digest('hex').slice(0, 32);
 }
 
-export function authRoutes(ctx: AppContext): Router {
+export function usersApi(ctx: AppContext): Router {
   const router = Router();
   const { db, config } = ctx;
   const auth = createAuthenticator(db);
@@ -96,11 +95,7 @@ export function authRoutes(ctx: AppContext): Router {
     req.body = parseCredentials(req.body);
     const user = await authenticateLocal(auth, req, res);
     if (!user) throw new Unauthorized(LOGIN_FAILED);
-    const now = ctx.now();
-    const { token } = await createSession(db, user.id, config.sessionTtlSeconds, now, { ip: req.ip, userAgent: req.get('user-agent') });
-    await touchLastLogin(db, user.id, now);
-    // Housekeeping: expired rows go on every sign-in (an indexed range delete).
-    await deleteExpiredSessions(db, now);
+    const token = await startSession(db, user.id, config.sessionTtlSeconds, ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access: token });
   });
 
@@ -108,28 +103,13 @@ export function authRoutes(ctx: AppContext): Router {
     const token = authorizationBearer(req);
     if (token === undefined) throw new Unauthorized(NO_CREDENTIALS);
     if (token === null) throw new Unauthorized(BAD_TOKEN);
-    const session = await findSession(db, token, ctx.now());
     // An expired token's row goes too; only a live session is a successful logout.
-    await revokeSession(db, token);
-    if (!session) throw new Unauthorized(BAD_TOKEN);
+    if (!(await endSession(db, token, ctx.now()))) throw new Unauthorized(BAD_TOKEN);
     res.status(204).end();
   });
 
   router.get('/api/auth/me/', requireHrApi(ctx), (req, res) => {
     res.json({ username: req.hr!.username, expires_at: req.hr!.expiresAt.toISOString() });
-  });
-
-  router.get(LOGIN_PATH, async (req, res) => {
-    res.setHeader('Cache-Control', 'no-store');
-    // One decision for the redirect and the island (which checks it again before navigating).
-    const next = landingPath(req.query.next);
-    const cookie = tokenCookie(req);
-    if (cookie?.token && (await findSession(db, cookie.token, ctx.now()))) return res.redirect(302, next);
-    // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
-    if (cookie) res.clearCookie(TOKEN_COOKIE, { path: '/' });
-    renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
-      props: { next, ttlSeconds: config.sessionTtlSeconds },
-    });
   });
 
   return router;

@@ -12,15 +12,19 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
-import type { Availability } from '../jobs/service.js';
+import type { ReadCache } from '../db/read-cache.js';
+import { type Availability, listJobStats, requireJob } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
-import { applicationPostPayload, enqueueApplicationPost } from '../posts/outbox.js';
+import { applicationPostPayload, enqueueApplicationPost } from '../posts/index.js';
 import { MESSAGES, RESUME_MAX_BYTES } from '../shared/application-rules.js';
 import type { FileStorage } from '../storage/storage.js';
+import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
+import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
+import { computeAnalytics, insightsStamp } from './queries/insights.js';
 import { insertApplication, type NewApplication } from './repo.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
-import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from './upload.js';
+import type { DashboardStats, JobAnalytics } from './types.js';
 
 export interface ApplyDeps {
   db: Knex;
@@ -148,4 +152,47 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
   } finally {
     if (!committed && !outcomeUnknown && form.file) await deps.storage.remove(form.file.key).catch((err) => console.error('[apply] could not remove an uploaded file', err));
   }
+}
+
+/** What HR's reads need: the database and the app's read cache. */
+export interface ReadDeps {
+  db: Knex;
+  cache: ReadCache;
+}
+
+/**
+ * The dashboard (spec 02 section 3 "Dashboard response"). Removed jobs are left out of
+ * total_jobs and job_stats (they are no longer job posts); applicant totals count every
+ * application, since applicants of a removed job are still in the Applicants list. The totals are
+ * reused while their stamp (two index reads) is unchanged.
+ */
+export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardStats> {
+  const [jobs, { byJob, newCount }] = await Promise.all([
+    listJobStats(db),
+    applicantTotalsStamp(db).then((stamp) => cache.stamped('applicant-totals:all', stamp, () => applicantTotals(db))),
+  ]);
+  let total = 0;
+  for (const n of byJob.values()) total += n;
+  return {
+    total_jobs: jobs.length,
+    active_jobs: jobs.filter((j) => j.status === 'ACTIVE').length,
+    new_applicants: newCount,
+    total_applicants: total,
+    job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views })),
+  };
+}
+
+/**
+ * A job (404 if unknown) and the stats of its current questions, in order. All statements run in
+ * one transaction: the figures come from one snapshot (an application arriving meanwhile is in
+ * all of them or in none), and on SQLite's single connection a request runs start to end instead
+ * of queueing again for every statement behind every other request's. A result is reused only
+ * while the job's stamp, read on every request, is unchanged, so it is never stale.
+ */
+export async function loadJobInsights({ db, cache }: ReadDeps, jobId: number): Promise<{ job: Job; analytics: JobAnalytics }> {
+  return db.transaction(async (trx) => {
+    const job = await requireJob(trx, jobId);
+    const { stamp, total } = await insightsStamp(trx, job);
+    return { job, analytics: await cache.stamped(`insights:${job.id}`, stamp, () => computeAnalytics(trx, job, total)) };
+  });
 }

@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { findUserByUsername, normaliseUsername, USERNAME_PATTERN } from './users.repo.js';
+import { findUserByUsername, normaliseUsername, USERNAME_PATTERN } from './repo.js';
 
 export interface AuthUser {
   id: number;

@@ -20,10 +20,10 @@
  *   SPELLING_SAMPLE answers with that key, as typed (so "Yes" rather than "yes" or "YES").
  */
 import type { Knex } from 'knex';
-import { isMysql } from '../db/knex.js';
-import { fromDbJson, fromDbNumber } from '../db/codecs.js';
-import { requireJob } from './service.js';
-import type { DistributionStats, Job, JobAnalytics, JobQuestion, QuestionAnalytics, TextStats } from './types.js';
+import { isMysql } from '../../db/knex.js';
+import { fromDbJson, fromDbNumber } from '../../db/codecs.js';
+import type { Job, JobQuestion } from '../../jobs/types.js';
+import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../types.js';
 
 export const TOP_ANSWERS = 10;
 export const NUMBER_DISTINCT_MAX = 12;
@@ -195,54 +195,15 @@ async function numberStats(db: Knex, q: JobQuestion): Promise<DistributionStats>
 }
 
 /**
- * Finished analytics per job, each with the stamp of the data it was computed from. A stamp is
- * checked against the database on every request (one index range: the job's application count
- * and highest id, plus the job's updated_at and questions), so a cached result is only ever
- * served while it is still exact — any new, removed or re-questioned application changes the
- * stamp. Answers are written only together with their application and never edited, so the
- * application count and highest id cover them. Per process and bounded; a miss costs nothing
- * extra, since the stamp query also gives total_applicants.
+ * What a job's analytics were computed from: the job's updated_at and questions, its application
+ * count and highest id (one index range). Answers are written only together with their
+ * application and never edited, so any new, removed or re-questioned application changes it.
  */
-const CACHE_MAX = 64;
-type AnalyticsCache = Map<number, { stamp: string; analytics: JobAnalytics }>;
-/** One cache per database handle (tests run several databases in one process). */
-const caches = new WeakMap<Knex, AnalyticsCache>();
-
-function cacheFor(db: Knex): AnalyticsCache {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
-  return cache;
-}
-
-/**
- * A job (404 if unknown) and the stats of its current questions, in order. All statements run in
- * one transaction: the figures come from one snapshot (an application arriving meanwhile is in
- * all of them or in none), and on SQLite's single connection a request runs start to end instead
- * of queueing again for every statement behind every other request's.
- */
-export async function loadJobInsights(db: Knex, jobId: number): Promise<{ job: Job; analytics: JobAnalytics }> {
-  return db.transaction(async (trx) => {
-    const job = await requireJob(trx, jobId);
-    return { job, analytics: await cachedAnalytics(trx, job, cacheFor(db)) };
-  });
-}
-
-async function cachedAnalytics(db: Knex, job: Job, cache: AnalyticsCache): Promise<JobAnalytics> {
+export async function insightsStamp(db: Knex, job: Job): Promise<{ stamp: string; total: number }> {
   const row = (await db('applications').where({ job_id: job.id }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m'))) as Row | undefined;
   const total = Number(row?.n ?? 0);
   const stamp = JSON.stringify([job.updated_at.toISOString(), total, Number(row?.m ?? 0), job.questions.map((q) => [q.id, q.answer_type, q.text, q.options])]);
-  const hit = cache.get(job.id);
-  if (hit?.stamp === stamp) {
-    // Most recently used last, so the oldest entry is the one evicted.
-    cache.delete(job.id);
-    cache.set(job.id, hit);
-    return hit.analytics;
-  }
-  const analytics = await computeAnalytics(db, job, total);
-  cache.delete(job.id);
-  cache.set(job.id, { stamp, analytics });
-  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value!);
-  return analytics;
+  return { stamp, total };
 }
 
 /** Computes the stats afresh (no cache; run it inside a transaction for one snapshot). */

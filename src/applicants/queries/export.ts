@@ -6,10 +6,10 @@
  * batch, so memory stays flat whatever the number of applicants.
  */
 import type { Knex } from 'knex';
-import { fromDbDate, fromDbJson } from '../db/codecs.js';
-import type { Job } from '../jobs/types.js';
-import { questionPlainText } from '../shared/question-text.js';
-import type { CellValue, ExportColumn } from './xlsx.js';
+import { fromDbDate, fromDbJson } from '../../db/codecs.js';
+import type { Job } from '../../jobs/types.js';
+import { questionPlainText } from '../../shared/question-text.js';
+import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
 
 export const EXPORT_BATCH = 250;
 

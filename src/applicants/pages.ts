@@ -1,14 +1,17 @@
 /**
- * Applicant pages: the application wizard (`/careers/{publicId}/apply`, a React island) and the
- * confirmation (`/careers/{publicId}/submitted`, plain HTML that works without JavaScript).
- * Both are noindex: they are steps of one applicant's journey, not content.
+ * The applicants feature's pages. For applicants: the application wizard
+ * (`/careers/{publicId}/apply`, a React island) and the confirmation (`/careers/{publicId}/submitted`,
+ * plain HTML that works without JavaScript), both noindex: steps of one applicant's journey, not
+ * content. For HR (app.ts guards /hr): the dashboard and a job's insights, whose island gets the
+ * job and its analytics from the same service the API uses (no second round trip).
  */
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
-import { renderPage } from '../render/page.js';
-import { cachedPublicRead } from '../jobs/public-cache.js';
-import { getPublicJob, toPublicJob, toPublicQuestion } from '../jobs/service.js';
+import { cachedPublicJob, parseJobId, toPublicJob, toPublicQuestion } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
+import { formatters } from '../render/formatters.js';
+import { renderPage } from '../render/page.js';
+import { loadDashboard, loadJobInsights } from './service.js';
 import type { WizardJob } from './types.js';
 
 export const APPLY_PAGE_TEXT = {
@@ -25,11 +28,11 @@ export function wizardJobProps(job: Job): WizardJob {
 
 const jobPath = (publicId: string) => `/careers/${encodeURIComponent(publicId)}`;
 
-export function applicationPageRoutes(ctx: AppContext): Router {
+export function applicantsPages(ctx: AppContext): Router {
   const router = Router();
-  const { db, config } = ctx;
-  // Same micro-cache and key as the public job pages, so a job is read once for both.
-  const load = (publicId: string) => cachedPublicRead(db, config.publicCacheSeconds, `job:true:${publicId}`, () => getPublicJob(db, publicId, true));
+  const { config } = ctx;
+  // The same cached read as the public job API, so a job is read once for both.
+  const load = (publicId: string) => cachedPublicJob(ctx, publicId, true);
 
   const unavailable = (req: Request, res: Response) =>
     renderPage(req, res, 'pages/public/apply-unavailable', { title: APPLY_PAGE_TEXT.unavailableTitle, noindex: true, status: 404 }, {
@@ -60,6 +63,27 @@ export function applicationPageRoutes(ctx: AppContext): Router {
     renderPage(req, res, 'pages/public/submitted', { title: `Application Submitted — ${config.company.name} Careers`, noindex: true }, {
       job: { title: job.title, href: jobPath(job.public_id) },
     });
+  });
+
+  router.get('/hr/dashboard', async (req, res) => {
+    const stats = await loadDashboard(ctx);
+    renderPage(req, res, 'pages/hr/dashboard', { title: 'HR Dashboard' }, { stats, ...formatters(req) });
+  });
+
+  router.get('/hr/jobs/:id/insights', async (req, res) => {
+    const { job, analytics } = await loadJobInsights(ctx, parseJobId(req.params.id));
+    renderPage(
+      req,
+      res,
+      'pages/hr/job-insights',
+      { title: `Insights: ${job.title}`, noindex: true },
+      {
+        props: {
+          job: { id: job.id, title: job.title, status: job.status, views: job.views, created_at: job.created_at.toISOString(), applicants: analytics.total_applicants },
+          analytics,
+        },
+      },
+    );
   });
 
   return router;

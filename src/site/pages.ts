@@ -1,7 +1,7 @@
 /** Home redirect, legal pages, sitemap and robots.txt. */
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
-import { listActiveForSitemap } from '../jobs/repo.js';
+import { listJobsForSitemap } from '../jobs/index.js';
 import { renderPage } from '../render/page.js';
 
 export const LEGAL_EFFECTIVE_DATE = '1 October 2025';
@@ -10,7 +10,7 @@ function xmlEscape(s: string): string {
   return s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);
 }
 
-export function siteRoutes(ctx: AppContext): Router {
+export function sitePages(ctx: AppContext): Router {
   const router = Router();
   const { config } = ctx;
 
@@ -39,7 +39,7 @@ export function siteRoutes(ctx: AppContext): Router {
   });
 
   router.get('/sitemap.xml', async (_req, res) => {
-    const jobs = await listActiveForSitemap(ctx.db);
+    const jobs = await listJobsForSitemap(ctx.db);
     const urls = [
       { loc: `${config.publicBaseUrl}/careers`, lastmod: null as string | null },
       ...jobs.map((j) => ({ loc: `${config.publicBaseUrl}/careers/${encodeURIComponent(j.public_id)}`, lastmod: j.updated_at.toISOString().slice(0, 10) })),

@@ -14,8 +14,8 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import type { FileStorage } from '../storage/storage.js';
-import { HttpError, ValidationError } from '../http/errors.js';
-import { discardUnreadBody } from '../http/unread-body.js';
+import { HttpError, ValidationError } from './errors.js';
+import { discardUnreadBody } from './unread-body.js';
 
 export interface MultipartOptions {
   /** The only part that may be a file. */

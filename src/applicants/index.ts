@@ -1,0 +1,13 @@
+/** The applicants feature as the app and other features see it. */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { applicantsApi } from './api.js';
+import { applicantsPages } from './pages.js';
+
+/** Applicants per job, for the jobs feature's HR lists (its ApplicantCounts port). */
+export { applicantsByJob as applicantCounts } from './queries/dashboard.js';
+
+/** The applicants routes: applying, the wizard pages, and HR's dashboard, insights and export. */
+export function applicantsRoutes(ctx: AppContext): Router {
+  return Router().use(applicantsApi(ctx), applicantsPages(ctx));
+}

@@ -1,0 +1,89 @@
+/**
+ * express-rate-limit's store in the database (table rate_limit_hits), so every process behind a
+ * load balancer shares the counters. Increments are atomic on both databases.
+ */
+import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
+import type { Knex } from 'knex';
+import { fromDbDate, toDbDate } from './codecs.js';
+import { withDbRetry } from './errors.js';
+import { isMysql } from './knex.js';
+
+interface HitsRow {
+  hits: number | string;
+  reset_at: unknown;
+}
+
+export class KnexRateLimitStore implements Store {
+  windowMs = 60_000;
+  localKeys = false;
+  constructor(private readonly db: Knex, public readonly prefix: string) {}
+
+  init(options: Options): void {
+    this.windowMs = options.windowMs;
+  }
+
+  private key(key: string): string {
+    return `${this.prefix}:${key}`.slice(0, 191);
+  }
+
+  async get(key: string): Promise<ClientRateLimitInfo | undefined> {
+    const row = await this.db('rate_limit_hits').where({ key: this.key(key) }).first();
+    if (!row) return undefined;
+    const resetTime = fromDbDate(row.reset_at)!;
+    return resetTime <= new Date() ? undefined : { totalHits: Number(row.hits), resetTime };
+  }
+
+  /**
+   * Counts one hit and reads the count back as one atomic step, so simultaneous requests never
+   * see each other's hits (an increment followed by a separate read let all of them see the
+   * final count and refused too many). The window starts again once `reset_at` has passed.
+   */
+  async increment(key: string): Promise<ClientRateLimitInfo> {
+    const k = this.key(key);
+    const now = new Date();
+    const nowDb = toDbDate(now);
+    const reset = toDbDate(new Date(now.getTime() + this.windowMs));
+    const row = isMysql(this.db) ? await this.incrementMysql(k, nowDb, reset) : await this.incrementSqlite(k, nowDb, reset);
+    return { totalHits: Number(row.hits), resetTime: fromDbDate(row.reset_at)! };
+  }
+
+  /** SQLite: one upsert statement that returns the row it wrote (SQLite runs one writer at a time). */
+  private async incrementSqlite(k: string, nowDb: string, reset: string): Promise<HitsRow> {
+    const rows: HitsRow[] = await this.db.raw(
+      `INSERT INTO rate_limit_hits (\`key\`, hits, reset_at) VALUES (?, 1, ?)
+       ON CONFLICT (\`key\`) DO UPDATE SET
+         hits = CASE WHEN rate_limit_hits.reset_at <= ? THEN 1 ELSE rate_limit_hits.hits + 1 END,
+         reset_at = CASE WHEN rate_limit_hits.reset_at <= ? THEN excluded.reset_at ELSE rate_limit_hits.reset_at END
+       RETURNING hits, reset_at`,
+      [k, reset, nowDb, nowDb],
+    );
+    return rows[0];
+  }
+
+  /**
+   * MySQL/MariaDB: MySQL 8 has no RETURNING, so the upsert and the read share one transaction.
+   * The upsert takes the row's exclusive lock and holds it until COMMIT, so no other increment
+   * can land between it and the read. The assignments run left to right and each sees the
+   * columns already assigned, so `hits` is computed first, from the old `reset_at`.
+   */
+  private async incrementMysql(k: string, nowDb: string, reset: string): Promise<HitsRow> {
+    return withDbRetry(() =>
+      this.db.transaction(async (trx) => {
+        await trx.raw(
+          `INSERT INTO rate_limit_hits (\`key\`, hits, reset_at) VALUES (?, 1, ?)
+           ON DUPLICATE KEY UPDATE hits = IF(reset_at <= ?, 1, hits + 1), reset_at = IF(reset_at <= ?, ?, reset_at)`,
+          [k, reset, nowDb, nowDb, reset],
+        );
+        return (await trx('rate_limit_hits').select('hits', 'reset_at').where({ key: k }).forUpdate().first()) as HitsRow;
+      }),
+    );
+  }
+
+  async decrement(key: string): Promise<void> {
+    await this.db('rate_limit_hits').where({ key: this.key(key) }).where('hits', '>', 0).decrement('hits', 1);
+  }
+
+  async resetKey(key: string): Promise<void> {
+    await this.db('rate_limit_hits').where({ key: this.key(key) }).delete();
+  }
+}

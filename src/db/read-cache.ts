@@ -1,0 +1,56 @@
+/**
+ * The one cache of the app: database reads kept in memory, owned by the app context (so every app,
+ * and every test database, has its own). Two ways to keep an entry:
+ * - `fresh`: public reads (job lists, job pages and their HTML) live for PUBLIC_CACHE_SECONDS; a
+ *   job write clears the space in this process, other processes catch up when entries expire.
+ * - `stamped`: reads that must never be stale (insights, dashboard totals) are kept with a stamp
+ *   the caller reads from the database on every request; a different stamp recomputes.
+ * Concurrent misses of a `fresh` key share one load. Cached values are read-only.
+ */
+import { LRUCache } from 'lru-cache';
+
+/** What an entry belongs to; `clear(space)` drops the whole space after a write. */
+export type CacheSpace = 'public-jobs' | 'insights' | 'applicant-totals';
+export type CacheKey = `${CacheSpace}:${string}`;
+
+interface Entry {
+  value: unknown;
+  stamp?: string;
+}
+
+/** Entries over all spaces; the least recently used go first. */
+const MAX_ENTRIES = 1000;
+
+export class ReadCache {
+  private readonly lru = new LRUCache<CacheKey, Entry>({ max: MAX_ENTRIES });
+
+  constructor(private readonly publicTtlSeconds: number) {}
+
+  /** A public read, kept for PUBLIC_CACHE_SECONDS (0: never kept). */
+  fresh<T>(key: CacheKey, load: () => Promise<T>): Promise<T> {
+    if (this.publicTtlSeconds <= 0) return load();
+    const hit = this.lru.get(key);
+    if (hit) return hit.value as Promise<T>;
+    const value = load();
+    this.lru.set(key, { value }, { ttl: this.publicTtlSeconds * 1000 });
+    value.catch(() => {
+      if (this.lru.peek(key)?.value === value) this.lru.delete(key);
+    });
+    return value;
+  }
+
+  /** A read that is recomputed whenever `stamp` (read fresh by the caller) changed. */
+  async stamped<T>(key: CacheKey, stamp: string, load: () => Promise<T>): Promise<T> {
+    const hit = this.lru.get(key);
+    if (hit && hit.stamp === stamp) return hit.value as T;
+    const value = await load();
+    this.lru.set(key, { value, stamp });
+    return value;
+  }
+
+  /** After a write: every entry of the space goes. */
+  clear(space: CacheSpace): void {
+    const prefix = `${space}:`;
+    for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The jobs API: the public list and job (`/api/jobs/`, read-only, cached) and HR job management
+ * (spec 02 section 7: list, create, read, update). HR routes sit under /api/hr, which app.ts guards
+ * (a token; POST and PUT need it as a Bearer header).
+ */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { NotFound } from '../http/errors.js';
+import { pageResponse, parsePaging, queryString } from '../http/paging.js';
+import { type ApplicantCounts, pageJobSummaries } from './queries.js';
+import { parseJobFilters, parseJobInput, parseStatusFilter, storedRichTexts } from './schema.js';
+import { cachedPublicJob, createJob, listPublicJobs, parseJobId, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
+
+export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
+  const router = Router();
+  const { db, config } = ctx;
+  const inputOptions = { allowPrivateWebhook: config.webhookAllowPrivate };
+
+  router.get('/api/jobs/', async (req, res) => {
+    const filters = parseJobFilters((name) => queryString(req, name), true);
+    const paging = parsePaging(req);
+    const { count, jobs } = await listPublicJobs(ctx, filters, paging.page, paging.pageSize);
+    res.json(pageResponse(req, config.publicBaseUrl, paging, count, jobs));
+  });
+
+  router.get('/api/jobs/:publicId/', async (req, res) => {
+    const { job, availability } = await cachedPublicJob(ctx, req.params.publicId, true);
+    if (!job || availability === 'not_found') throw new NotFound('Job post unavailable');
+    res.json(toPublicJob(job));
+  });
+
+  router.get('/api/hr/jobs/', async (req, res) => {
+    const status = parseStatusFilter(queryString(req, 'status'));
+    const paging = parsePaging(req);
+    const { count, results } = await pageJobSummaries(db, applicantCounts, status, paging.page, paging.pageSize);
+    res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
+  });
+
+  router.post('/api/hr/jobs/', async (req, res) => {
+    const input = parseJobInput(req.body, inputOptions);
+    const job = await createJob(ctx, input, ctx.now(), req.hr!.userId);
+    res.status(201).json(toHrJob(job));
+  });
+
+  router.get('/api/hr/jobs/:id/', async (req, res) => {
+    res.json(toHrJob(await requireJob(db, parseJobId(req.params.id))));
+  });
+
+  router.put('/api/hr/jobs/:id/', async (req, res) => {
+    // An unknown job is a 404 whatever the payload holds.
+    const current = await requireJob(db, parseJobId(req.params.id));
+    const input = parseJobInput(req.body, { ...inputOptions, storedRichTexts: storedRichTexts(current) });
+    res.json(toHrJob(await updateJob(ctx, current, input, ctx.now(), req.hr!.userId)));
+  });
+
+  return router;
+}

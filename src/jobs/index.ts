@@ -1,0 +1,17 @@
+/** The jobs feature as the app and other features see it. */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { jobsApi } from './api.js';
+import { jobsPages } from './pages.js';
+import type { ApplicantCounts } from './queries.js';
+
+export { listJobStats, type ApplicantCounts } from './queries.js';
+export { SeedError, countJobs, importJobRecords, seedDemoJobs } from './seed.js';
+export {
+  ViewCounter, cachedPublicJob, getPublicJob, listJobsForSitemap, parseJobId, requireJob, toPublicJob, toPublicQuestion, type Availability,
+} from './service.js';
+
+/** The jobs routes: public list and pages, the public API, HR job management. */
+export function jobsRoutes(ctx: AppContext, deps: { applicantCounts: ApplicantCounts }): Router {
+  return Router().use(jobsApi(ctx, deps.applicantCounts), jobsPages(ctx, deps.applicantCounts));
+}

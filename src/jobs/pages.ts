@@ -1,0 +1,150 @@
+/**
+ * The jobs feature's pages. Public (complete HTML, cached like the public API): the job list
+ * /careers and a job /careers/{publicId}. HR (spec 02 section 2; app.ts guards /hr: no valid jwt
+ * cookie -> /hrviewlogin?next=...): /hr (a redirect to the dashboard), Manage Jobs /hr/jobs, All
+ * Job Posts /hr/jobs/list, and the job-editor island's pages /hr/jobs/new and /hr/jobs/{id}/edit
+ * (the island loads the job through GET /api/hr/jobs/{id}/).
+ */
+import { Router, type Request, type Response } from 'express';
+import type { AppContext } from '../context.js';
+import { htmlPageNumber, htmlPager, queryString } from '../http/paging.js';
+import { formatters } from '../render/formatters.js';
+import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
+import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
+import { hasRichContent, htmlToText } from '../shared/format.js';
+import { DEFAULT_LANDING } from '../shared/next-path.js';
+import { type ApplicantCounts, pageJobSummaries } from './queries.js';
+import { CURRENCY_CODES, parseJobFilters } from './schema.js';
+import { type Availability, cachedPublicJob, listActiveLocations, listPublicJobs, parseJobId, requireJob, toPublicJob } from './service.js';
+import { jobPostingJsonLd } from './seo.js';
+import type { Job } from './types.js';
+
+/** Jobs per page of the public list. */
+const PAGE_SIZE = 30;
+/** Jobs per page of the Manage Jobs and All Job Posts tables. */
+export const HR_JOBS_PAGE_SIZE = 50;
+
+const JOB_TYPE_OPTIONS = JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) }));
+const WORK_MODE_OPTIONS = WORK_MODES.map((v) => ({ value: v, label: enumLabel(v) }));
+
+/** Options the editor offers, from the same lists the server validates against. */
+function editorOptions() {
+  const opts = (list: readonly string[]) => list.map((value) => ({ value, label: enumLabel(value) }));
+  return {
+    jobTypes: opts(JOB_TYPES),
+    workModes: opts(WORK_MODES),
+    statuses: opts(RECORD_STATUSES),
+    answerTypes: opts(ANSWER_TYPES),
+    currencies: CURRENCY_CODES,
+  };
+}
+
+export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
+  const router = Router();
+  const { db, config } = ctx;
+
+  router.get('/careers', async (req, res) => {
+    const filters = parseJobFilters((name) => queryString(req, name), false);
+    const page = htmlPageNumber(req);
+    const [{ count, jobs }, locations] = await Promise.all([
+      listPublicJobs(ctx, filters, page, PAGE_SIZE),
+      listActiveLocations(ctx),
+    ]);
+    const pageLink = (n: number) => {
+      const params = new URLSearchParams();
+      for (const [k, v] of Object.entries(filters)) if (v) params.set(k, v);
+      if (n > 1) params.set('page', String(n));
+      const qs = params.toString();
+      return `/careers${qs ? `?${qs}` : ''}`;
+    };
+    const pager = htmlPager(page, count, PAGE_SIZE, pageLink);
+    const url = pageLink(page);
+    const filtered = Object.values(filters).some(Boolean);
+    // The page is the same for every visitor with this URL, so its HTML is kept like its data.
+    const html = await ctx.cache.fresh(`public-jobs:html:list:${url}`, () => renderPageHtml(req, res, 'pages/public/careers', {
+      title: `Careers at ${config.company.name}`,
+      description: `Open positions at ${config.company.name}. Browse jobs by title, location, job type and work mode, and apply online.`,
+      // Only the unfiltered first page is for search engines (the sitemap lists every job);
+      // later and filtered pages are noindex (their links are still followed), each with its own
+      // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
+      canonicalPath: url,
+      noindex: filtered || page > 1,
+    }, {
+      jobs,
+      count,
+      filters,
+      locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
+      jobTypes: JOB_TYPE_OPTIONS,
+      workModes: WORK_MODE_OPTIONS,
+      ...pager,
+    }));
+    sendPageHtml(res, html);
+  });
+
+  router.get('/careers/:publicId', async (req, res) => {
+    const { job, availability } = await cachedPublicJob(ctx, req.params.publicId, false);
+    if (!job || availability === 'not_found') {
+      return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
+    }
+    ctx.views.count(job.id);
+    const html = await ctx.cache.fresh(`public-jobs:html:job:${job.public_id}`, () => renderJobPage(req, res, job, availability));
+    sendPageHtml(res, html);
+  });
+
+  function renderJobPage(req: Request, res: Response, job: Job, availability: Availability): Promise<string> {
+    const sections = [
+      ['Job Description', job.description],
+      ['Responsibilities', job.responsibilities],
+      ['Requirements', job.requirements],
+      ['Perks & Benefits', job.perks_benefits],
+    ]
+      .filter(([, html]) => hasRichContent(html))
+      .map(([heading, html]) => ({ heading, html }));
+    const publicJob = toPublicJob(job, false);
+    return renderPageHtml(req, res, 'pages/public/job', {
+      title: `${job.title} — ${config.company.name} Careers`,
+      description: htmlToText(job.description) || `${job.title} at ${config.company.name}, ${job.location}.`,
+      canonicalPath: `/careers/${encodeURIComponent(job.public_id)}`,
+      ogType: 'article',
+      jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
+      noindex: availability !== 'available',
+    }, { job: publicJob, sections });
+  }
+
+  /**
+   * One page of every job (removed ones too), newest first, with a pager (`?page=n`, read like
+   * /careers reads it).
+   */
+  async function jobsPage(req: Request) {
+    const page = htmlPageNumber(req);
+    const { count, results: jobs } = await pageJobSummaries(db, applicantCounts, null, page, HR_JOBS_PAGE_SIZE);
+    const pager = htmlPager(page, count, HR_JOBS_PAGE_SIZE, (n) => (n === 1 ? req.path : `${req.path}?page=${n}`));
+    return { jobs, count, pager };
+  }
+
+  // The HR area's own address is no page of its own: it leads to the dashboard. Express matches it
+  // with or without the trailing slash, in any case.
+  router.get('/hr', (_req, res) => res.redirect(302, DEFAULT_LANDING));
+
+  router.get('/hr/jobs', async (req, res) => {
+    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs' }, { ...(await jobsPage(req)), ...formatters(req) });
+  });
+
+  router.get('/hr/jobs/list', async (req, res) => {
+    renderPage(req, res, 'pages/hr/jobs-list', { title: 'All Job Posts' }, { ...(await jobsPage(req)), ...formatters(req) });
+  });
+
+  router.get('/hr/jobs/new', (req, res) => {
+    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', ...editorOptions() } });
+  });
+
+  router.get('/hr/jobs/:id/edit', async (req, res) => {
+    // An unknown id is a 404 page here; the island itself loads the job (spec: a failed load
+    // sends the user to /hrviewlogin).
+    const job = await requireJob(db, parseJobId(req.params.id));
+    const heading = `Edit Job: ${job.title}`;
+    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...editorOptions() } });
+  });
+
+  return router;
+}

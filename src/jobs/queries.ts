@@ -1,0 +1,62 @@
+/**
+ * Read models over the jobs table for HR: the job lists (GET /api/hr/jobs/, Manage Jobs, All Job
+ * Posts) and the job rows of the dashboard. Applicant counts belong to the applicants feature; the
+ * lists get them through the ApplicantCounts port the app passes in, so jobs never reaches into
+ * the application tables.
+ */
+import type { Knex } from 'knex';
+import { fromDbDate } from '../db/codecs.js';
+import type { RecordStatus } from '../shared/enums.js';
+import type { JobSummary, JobStat } from './types.js';
+
+/** Applicants per job for the given job ids (the applicants feature answers it). */
+export type ApplicantCounts = (db: Knex, jobIds: number[]) => Promise<Map<number, number>>;
+
+type Row = Record<string, any>;
+
+const SUMMARY_COLUMNS = ['id', 'public_id', 'title', 'location', 'job_type', 'work_mode', 'status', 'views', 'created_at', 'updated_at'];
+const NEWEST_FIRST = [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }] as const;
+
+function toSummary(r: Row, applicants: Map<number, number>): JobSummary {
+  const id = Number(r.id);
+  return {
+    id,
+    public_id: r.public_id,
+    title: r.title,
+    location: r.location ?? '',
+    job_type: r.job_type,
+    work_mode: r.work_mode,
+    status: r.status,
+    applicants: applicants.get(id) ?? 0,
+    views: Number(r.views ?? 0),
+    created_at: fromDbDate(r.created_at)!.toISOString(),
+    updated_at: fromDbDate(r.updated_at)!.toISOString(),
+  };
+}
+
+/**
+ * One page of jobs, newest first, optionally of one status, with applicant counts for that page
+ * only: GET /api/hr/jobs/ and the Manage Jobs and All Job Posts pages.
+ */
+export async function pageJobSummaries(
+  db: Knex,
+  counts: ApplicantCounts,
+  status: RecordStatus | null,
+  page: number,
+  pageSize: number,
+): Promise<{ count: number; results: JobSummary[] }> {
+  const filtered = (q: Knex.QueryBuilder) => (status ? q.where('status', status) : q);
+  const [{ n }] = await filtered(db('jobs').count({ n: '*' }));
+  const rows: Row[] = await filtered(db('jobs').select(SUMMARY_COLUMNS))
+    .orderBy([...NEWEST_FIRST])
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  const byJob = rows.length ? await counts(db, rows.map((r) => Number(r.id))) : new Map<number, number>();
+  return { count: Number(n), results: rows.map((r) => toSummary(r, byJob)) };
+}
+
+/** Every job that is still a job post (not REMOVED), newest first: the dashboard's job rows. */
+export async function listJobStats(db: Knex): Promise<JobStat[]> {
+  const rows: Row[] = await db('jobs').select('id', 'public_id', 'title', 'status', 'views').whereNot('status', 'REMOVED').orderBy([...NEWEST_FIRST]);
+  return rows.map((j) => ({ id: Number(j.id), public_id: j.public_id, title: j.title, status: j.status, views: Number(j.views ?? 0) }));
+}
