@@ -210,7 +210,10 @@ const caches = new WeakMap<Knex, AnalyticsCache>();
 
 function cacheFor(db: Knex): AnalyticsCache {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
   return cache;
 }
 

@@ -19,7 +19,10 @@ const caches = new WeakMap<object, Map<string, Entry>>();
 function cacheFor(db: Knex): Map<string, Entry> {
   const key = db.client.config as object;
   let cache = caches.get(key);
-  if (!cache) caches.set(key, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(key, cache);
+  }
   return cache;
 }
 
