@@ -102,6 +102,7 @@ function HrLogin({ next: given, ttlSeconds }: Props) {
           maxLength={256}
           value={username}
           onChange={(e) => setUsername(e.target.value)}
+          // biome-ignore lint/a11y/noAutofocus: the sign-in page's only task starts in this field
           autoFocus
         />
       </div>

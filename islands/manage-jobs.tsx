@@ -31,7 +31,9 @@ function ManageJobs() {
       b.hidden = false; // shown only once the island can handle it
       b.addEventListener('click', onClick);
     }
-    return () => buttons.forEach((b) => b.removeEventListener('click', onClick));
+    return () => {
+      for (const b of buttons) b.removeEventListener('click', onClick);
+    };
   }, []);
 
   if (!target) return null;
@@ -107,6 +109,7 @@ function RemoveDialog({ target, onClose }: { target: Target; onClose: () => void
         <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void remove()}>
           {busy ? 'Removing…' : 'Remove'}
         </button>
+        {/* biome-ignore lint/a11y/noAutofocus: a confirmation dialog focuses its least destructive action */}
         <button type="button" className="btn btn-secondary" disabled={busy} onClick={cancel} autoFocus>
           Cancel
         </button>

@@ -115,6 +115,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
 
   // Focus starts on the first step's heading, so a screen reader begins with the form (no scroll:
   // the page may have been scrolled already).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on mount only
   useEffect(() => {
     headings.current[steps[0]]?.focus({ preventScroll: true });
   }, []);
@@ -248,6 +249,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
   const fail = (f: Failure, fields: Errors) => {
     setServerErrors(fields);
     // Show the first step holding a field message, so the messages are visible next to their fields.
+    // biome-ignore lint/complexity/useIndexOf: a predicate, not an item (false positive)
     const i = steps.findIndex((s) => Object.keys(fields).some((k) => stepOfKey(k) === s));
     if (i !== -1) setStep(i);
     setFailure(f);
@@ -392,11 +394,11 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
           )}
           {steps.map((s, i) => (
             // Every step stays mounted (hidden when not current) so the chosen file stays in its input.
-            <section key={s} hidden={s !== current} ref={(el) => void (sections.current[s] = el)} aria-labelledby={`step-${s}-title`} className="wizard-step">
+            <section key={s} hidden={s !== current} ref={(el) => { sections.current[s] = el; }} aria-labelledby={`step-${s}-title`} className="wizard-step">
               <p className="step-count">
                 Step {i + 1} of {steps.length}
               </p>
-              <h2 id={`step-${s}-title`} tabIndex={-1} ref={(el) => void (headings.current[s] = el)}>
+              <h2 id={`step-${s}-title`} tabIndex={-1} ref={(el) => { headings.current[s] = el; }}>
                 {STEP_LABELS[s]}
               </h2>
               <p className="step-intro">{STEP_INTROS[s]}</p>

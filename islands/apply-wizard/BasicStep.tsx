@@ -90,6 +90,7 @@ export function BasicStep({ form, errors, update, resume, onResume, restored }: 
           {RESUME_LABEL}
           <RequiredMark />
         </label>
+        {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: screen readers announce it on file inputs; `required` would add the browser's own message */}
         <input
           id={fieldId('resume')}
           type="file"

@@ -7,6 +7,7 @@
  * A number input the browser cannot read ('-', 'e' ...) has the value '' like an empty one: its
  * `validity.badInput` is reported with onUnparsed, so the step can say 'Enter a number.' instead.
  */
+import type { ReactNode } from 'react';
 import { LIMITS, type AnswerValue } from '../../src/shared/application-rules.js';
 import { ErrorText, describedBy } from './fields.js';
 import { errorId, fieldId, type Errors } from './state.js';
@@ -39,7 +40,7 @@ function Question({ q, value, error, onAnswer, onUnparsed }: { q: WizardQuestion
   const text = typeof value === 'string' ? value : '';
   const list = Array.isArray(value) ? value : [];
 
-  let control;
+  let control: ReactNode;
   switch (q.answer_type) {
     case 'short_text':
       control = <input {...aria} id={id} type="text" value={text} placeholder={q.placeholder || undefined} maxLength={LIMITS.answerText} aria-required={q.required || undefined} onChange={(e) => onAnswer(e.target.value)} />;
@@ -80,6 +81,7 @@ function Question({ q, value, error, onAnswer, onUnparsed }: { q: WizardQuestion
       break;
     case 'checkbox':
       control = (
+        // biome-ignore lint/a11y/useSemanticElements: labelled by the question text above it, which a <legend> cannot hold
         <div {...aria} id={id} role="group" className="choices">
           {q.placeholder && <p className="choice-hint">{q.placeholder}</p>}
           {q.options.map((o, i) => (
@@ -104,9 +106,11 @@ function Question({ q, value, error, onAnswer, onUnparsed }: { q: WizardQuestion
     <div className={`field question question-${q.answer_type}`}>
       <div className={`question-label${q.required ? ' is-required' : ''}`} id={labelId}>
         {/* The asterisk is drawn after the last line of the text by CSS; this names it for screen readers. */}
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: question texts are rich text sanitised on save (src/shared/sanitize.ts) */}
         <div className="rich-text" dangerouslySetInnerHTML={{ __html: asBlock(q.text) }} />
         {q.required && <span className="visually-hidden"> (required)</span>}
       </div>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: question texts are rich text sanitised on save (src/shared/sanitize.ts) */}
       {helpId && <div className="help-text rich-text" id={helpId} dangerouslySetInnerHTML={{ __html: q.help_text }} />}
       {control}
       <ErrorText fieldKey={key} error={error} />

@@ -110,6 +110,7 @@ export function ReviewStep({ form, resume, questions, onEdit }: Props) {
           <dl className="review-list review-answers">
             {questions.map((q) => (
               <div className="review-row" key={q.id}>
+                {/* biome-ignore lint/security/noDangerouslySetInnerHtml: question texts are rich text sanitised on save (src/shared/sanitize.ts) */}
                 <dt className="rich-text" dangerouslySetInnerHTML={{ __html: q.text }} />
                 <dd>{answerText(form.answers[String(q.id)]) || <span className="muted">Not answered</span>}</dd>
               </div>

@@ -99,11 +99,15 @@ export function SkillsInput({ skills, onChange, text, onText: setText, error }: 
             onBlur={() => setDismissed(true)}
             onFocus={() => setDismissed(false)}
           />
+          {/* biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern: focus stays in the input, which handles the keys */}
           <ul id={LIST_ID} role="listbox" aria-label="Suggested skills" className="skills-suggestions" hidden={!open}>
             {suggestions.map((s, i) => (
+              // biome-ignore lint/a11y/useFocusableInteractive: the ARIA combobox pattern: focus stays in the input, which handles the keys
+              // biome-ignore lint/a11y/useKeyWithClickEvents: the ARIA combobox pattern: focus stays in the input, which handles the keys
               <li
                 key={s}
                 id={`skill-option-${i}`}
+                // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: the ARIA combobox pattern: focus stays in the input, which handles the keys
                 role="option"
                 aria-selected={i === active}
                 className={i === active ? 'active' : undefined}

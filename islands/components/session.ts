@@ -39,11 +39,13 @@ function cookieAttributes(maxAgeSeconds: number): string {
 /** Spec 01 section 9: Max-Age from configuration, path /, SameSite Lax, Secure on https. */
 export function storeToken(token: string, maxAgeSeconds: number): void {
   storage()?.setItem(TOKEN_NAME, token);
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every supported browser
   document.cookie = `${TOKEN_NAME}=${encodeURIComponent(token)}; ${cookieAttributes(Math.max(0, Math.floor(maxAgeSeconds)))}`;
 }
 
 export function clearToken(): void {
   storage()?.removeItem(TOKEN_NAME);
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every supported browser
   document.cookie = `${TOKEN_NAME}=; ${cookieAttributes(0)}`;
 }
 

@@ -69,6 +69,7 @@ export function JobEditor(props: Props) {
   }, [tab]);
 
   // After a failed save: show the tab of the first error, then move focus to that field.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again once the tab is shown, when its field exists
   useEffect(() => {
     if (!focusTarget) return;
     const [panelId, fallbackId] = focusTarget.includes('|') ? focusTarget.split('|') : ['', focusTarget];

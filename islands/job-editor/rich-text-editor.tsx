@@ -127,6 +127,7 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
   });
 
   // ARIA attributes follow the error state.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attributes` is new each render; its inputs are the dependencies
   useEffect(() => {
     editor.setOptions({
       editorProps: { attributes },
@@ -177,6 +178,8 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
 
   return (
     <div className={`field rte-field${error ? ' has-error' : ''}`}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: acts as the editor's <label>; keyboard users reach the editor with Tab */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: acts as the editor's <label>; keyboard users reach the editor with Tab */}
       <span className="label" id={labelId} onClick={() => editor.commands.focus()}>
         {label}
         {required && <span className="required-mark" aria-hidden="true"> *</span>}
@@ -267,6 +270,7 @@ function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }
   return (
     // No <form> here: the editor sits inside the job form, and forms cannot nest.
     <dialog ref={dialog} className="modal rte-link-dialog" aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); finish(); }}>
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: Enter in the dialog's input applies the link (no <form>, see above) */}
       <div
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') {

@@ -60,7 +60,8 @@ export class ValidationError extends HttpError {
 export class FieldErrorBag {
   readonly fields: FieldErrors = {};
   add(field: string, message: string): void {
-    (this.fields[field] ??= []).includes(message) || this.fields[field].push(message);
+    this.fields[field] ??= [];
+    if (!this.fields[field].includes(message)) this.fields[field].push(message);
   }
   has(field?: string): boolean {
     return field ? !!this.fields[field] : Object.keys(this.fields).length > 0;

@@ -83,14 +83,20 @@ class FileInspector extends Transform {
 
   _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > this.opts.maxFileBytes) return cb(refuse(this.opts.fileField, this.opts.fileTooLargeMessage));
+    if (this.size > this.opts.maxFileBytes) {
+      cb(refuse(this.opts.fileField, this.opts.fileTooLargeMessage));
+      return;
+    }
     this.hash.update(chunk);
     if (!this.head) {
       this.headParts.push(chunk.subarray(0, this.opts.headBytes - this.headLength));
       this.headLength += this.headParts[this.headParts.length - 1].length;
       if (this.headLength >= this.opts.headBytes) {
         const err = this.decideHead();
-        if (err) return cb(err);
+        if (err) {
+          cb(err);
+          return;
+        }
       }
     }
     if (this.keepTail) {
@@ -107,8 +113,8 @@ class FileInspector extends Transform {
   }
 
   _flush(cb: TransformCallback): void {
-    if (!this.head && this.size === 0 && this.noneIfEmpty) return cb();
-    cb(this.head ? null : this.decideHead());
+    if (!this.head && this.size === 0 && this.noneIfEmpty) cb();
+    else cb(this.head ? null : this.decideHead());
   }
 
   private decideHead(): Error | null {

@@ -89,7 +89,7 @@ export const SALARY_MESSAGES = {
 export function parseHttpUrl(v: string): URL | null {
   try {
     const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname ? u : null;
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u : null;
   } catch {
     return null;
   }

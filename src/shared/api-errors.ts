@@ -44,7 +44,9 @@ function walk(value: Json, path: string, out: Entry[], lenient: boolean): void {
   } else if (Array.isArray(value)) {
     const plain = lenient ? value.every((x) => x === null || typeof x !== 'object') : value.every(isText);
     if (!plain) {
-      value.forEach((item, i) => walk(item, path ? `${path}.${i}` : '', out, lenient));
+      value.forEach((item, i) => {
+        walk(item, path ? `${path}.${i}` : '', out, lenient);
+      });
     } else if (path || lenient) {
       out.push([path, value.map(lenient ? shown : String)]);
     } else {

@@ -201,7 +201,9 @@ export interface BasicInfo {
 
 export function validateBasic(b: BasicInfo, resume: { name: string; size: number } | null | undefined, checkResume = true): Record<string, string> {
   const errors: Record<string, string> = {};
-  const add = (k: string, m: string | null) => m && (errors[k] = m);
+  const add = (k: string, m: string | null) => {
+    if (m) errors[k] = m;
+  };
   add('first_name', firstNameError(b.first_name));
   add('last_name', lastNameError(b.last_name));
   add('email', emailError(b.email));

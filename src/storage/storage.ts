@@ -106,8 +106,8 @@ class BatchedFileWriter extends Writable {
   _write(chunk: Buffer, _encoding: BufferEncoding, done: (err?: Error | null) => void): void {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
-    if (this.pendingBytes < this.batchBytes) return done();
-    this.flushPending(done);
+    if (this.pendingBytes < this.batchBytes) done();
+    else this.flushPending(done);
   }
 
   _final(done: (err?: Error | null) => void): void {
@@ -118,8 +118,8 @@ class BatchedFileWriter extends Writable {
     const buffers = this.pending;
     this.pending = [];
     this.pendingBytes = 0;
-    if (!buffers.length) return done();
-    writeAll(this.handle, buffers).then(() => done(), done);
+    if (!buffers.length) done();
+    else writeAll(this.handle, buffers).then(() => done(), done);
   }
 }
 

@@ -42,7 +42,7 @@ export function parseCredentials(body: unknown): Credentials {
   const src = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const errors = new FieldErrorBag();
   const read = (name: keyof Credentials): string => {
-    const v = Object.prototype.hasOwnProperty.call(src, name) ? src[name] : undefined;
+    const v = Object.hasOwn(src, name) ? src[name] : undefined;
     if (v === undefined || v === null) errors.add(name, 'This field is required.');
     else if (typeof v !== 'string') errors.add(name, 'Not a valid string.');
     else if (v.length > MAX_CREDENTIAL_LENGTH) errors.add(name, `Ensure this field has no more than ${MAX_CREDENTIAL_LENGTH} characters.`);

@@ -103,7 +103,7 @@ for (const kind of databaseKinds()) {
     });
 
     it('signing in: rotating forged entries and /56 addresses do not reset the limit; the right password is refused too until another client', async () => {
-      let n = 0;
+      const n = 0;
       let real = () => `2001:db8:8:1${(n % 256).toString(16).padStart(2, '0')}::${n}`;
       const page = await tabBehindProxy(() => `${n % 2 ? '198.51.100.' + n : '2001:db8:ffff::' + n}, ${real()}`);
       await page.goto(`${s.baseUrl}/hrviewlogin`);

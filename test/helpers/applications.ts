@@ -141,7 +141,7 @@ export async function insertApplications(
           created_at: at,
           updated_at: at,
         });
-        (a.experiences ?? []).forEach((e, position) =>
+        (a.experiences ?? []).forEach((e, position) => {
           experiences.push({
             application_id: appId,
             position,
@@ -152,12 +152,14 @@ export async function insertApplications(
             notice_period: e.notice_period,
             salary: e.salary,
             description: e.description || null,
-          }),
-        );
-        (a.education ?? []).forEach((e, position) =>
-          education.push({ application_id: appId, position, school: e.school, degree: e.degree, field: e.field, start: e.start, end: e.end || null }),
-        );
-        (a.skills ?? []).forEach((name, position) => skills.push({ application_id: appId, position, name }));
+          });
+        });
+        (a.education ?? []).forEach((e, position) => {
+          education.push({ application_id: appId, position, school: e.school, degree: e.degree, field: e.field, start: e.start, end: e.end || null });
+        });
+        (a.skills ?? []).forEach((name, position) => {
+          skills.push({ application_id: appId, position, name });
+        });
         for (const [qid, value] of Object.entries(a.answers ?? {})) {
           const q = byId.get(Number(qid));
           if (!q) throw new Error(`insertApplications: question ${qid} is not one of the job's questions`);

@@ -46,7 +46,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** The rule's breaches under `root`/islands, as readable lines (none when the islands keep it). */
-export function islandImportProblems(root: string): string[] {
+function islandImportProblems(root: string): string[] {
   const rel = (f: string) => path.relative(root, f).split(path.sep).join('/');
   const problems: string[] = [];
   const seen = new Set<string>();
