@@ -20,8 +20,12 @@ const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms'];
 const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts'];
 /** npm packages that run in a browser: the only ones src/shared/ and islands/ may import. */
 const BROWSER_PACKAGES = ['react', 'react-dom', '@tiptap/pm', '@tiptap/react', '@tiptap/starter-kit', 'zod', 'sanitize-html'];
-/** Files other than repo.ts / queries.ts that may import knex: src/db/**, migrations and the two that create the db. */
+/** Files other than repo.ts / queries.ts / queries/*.ts that may import knex: src/db/**, migrations and the two that create the db. */
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];
+/** A feature's (or storage's) own SQL: repo.ts, queries.ts, or a file in a queries/ folder. */
+const isQueryFile = (file) => ['repo.ts', 'queries.ts'].includes(base(file)) || /^src\/[^/]+\/queries\/[^/]+\.ts$/.test(file);
+/** A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`, `.migrate.`. */
+const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.\w/;
 
 /** What a file is in the target layout: kernel, feature (with its name), cli, shell, islands, bin, migrations or null. */
 export function layer(file) {
@@ -52,8 +56,8 @@ export function brokenRules(from, to) {
   const src = layer(from);
   if (typeof to === 'object') {
     const pkg = packageName(to.pkg);
-    if (pkg === 'knex' && !['repo.ts', 'queries.ts'].includes(base(from)) && !KNEX_ALLOWED.some((re) => re.test(from))) {
-      broken.push('(a) knex only in repo.ts, queries.ts, src/db/, migrations/ and the contexts that create the db');
+    if (pkg === 'knex' && !isQueryFile(from) && !KNEX_ALLOWED.some((re) => re.test(from))) {
+      broken.push('(a) knex only in repo.ts, queries.ts, queries/, src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)');
     }
     const browserSide = from.startsWith('src/shared/')
       ? '(b) src/shared/'
@@ -78,7 +82,7 @@ export function brokenRules(from, to) {
     broken.push(`(e) another feature only through src/${dst.name}/index.ts, types.ts or schema.ts`);
   }
   if (dst?.kind === 'cli' && !['cli', 'bin'].includes(src?.kind)) broken.push('(f) only bin/ and src/cli/ import src/cli/');
-  if (['repo.ts', 'queries.ts'].includes(base(from)) && ['service.ts', 'api.ts', 'pages.ts'].includes(base(to))) {
+  if (isQueryFile(from) && ['service.ts', 'api.ts', 'pages.ts', 'index.ts'].includes(base(to))) {
     broken.push('(g) repos and queries never import services, APIs or pages');
   }
   if (['src/app.ts', 'src/server.ts'].includes(to) && src?.kind !== 'bin' && from !== 'src/server.ts') {
@@ -165,6 +169,10 @@ export async function checkImports(root) {
   }
   for (const file of SCANNED.flatMap((dir) => sourceFiles(root, dir))) {
     if (file.startsWith('src/') && !layer(file)) lines.add(`${file} -> (none): not in the layout (kernel, feature, src/cli/ or app shell)`);
+    if (file.startsWith('src/') && !isQueryFile(file) && !KNEX_ALLOWED.some((re) => re.test(file))) {
+      const lineNo = fs.readFileSync(path.join(root, file), 'utf8').split('\n').findIndex((l) => QUERY_CALL.test(l) && !/^\s*(?:\/\/|\*)/.test(l));
+      if (lineNo >= 0) lines.add(`${file}:${lineNo + 1} -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/`);
+    }
   }
   return [...lines].sort();
 }

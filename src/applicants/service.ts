@@ -9,7 +9,7 @@
  * convention 2), so tests can hand in a failing database or storage.
  */
 import { createHash } from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
 import type { ReadCache } from '../db/read-cache.js';
@@ -27,7 +27,7 @@ import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.
 import type { DashboardStats, JobAnalytics } from './types.js';
 
 export interface ApplyDeps {
-  db: Knex;
+  db: Db;
   storage: FileStorage;
   now: () => Date;
 }
@@ -156,7 +156,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
 
 /** What HR's reads need: the database and the app's read cache. */
 export interface ReadDeps {
-  db: Knex;
+  db: Db;
   cache: ReadCache;
 }
 

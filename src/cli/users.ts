@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import inquirer from 'inquirer';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
 import { USERNAME_PATTERN, normaliseUsername, passwordProblem, signInUrl, users } from '../users/index.js';
 import { CliError, readStdin, withDb } from './context.js';
@@ -34,11 +34,11 @@ export function checkUsername(username: string): string {
   return name;
 }
 
-async function requireSchema(db: Knex): Promise<void> {
+async function requireSchema(db: Db): Promise<void> {
   if (!(await hasSchema(db, 'hr_users'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
 }
 
-async function requireUser(db: Knex, username: string): Promise<users.HrUser> {
+async function requireUser(db: Db, username: string): Promise<users.HrUser> {
   await requireSchema(db);
   const user = await users.findUser(db, username);
   if (!user) throw new CliError(`No HR user "${username}". See "careers-admin user list".`);

@@ -9,6 +9,9 @@ import type { Config } from '../../config/index.js';
 import { dbLog } from './errors.js';
 import { migrationSource } from './migrations.js';
 
+/** The database handle (or a transaction) as services and routes pass it on; only repos and queries build statements on it. */
+export type Db = Knex;
+
 export function isMysql(db: Knex): boolean {
   return db.client.config.client === 'mysql2';
 }

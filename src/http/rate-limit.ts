@@ -7,7 +7,7 @@
 import net from 'node:net';
 import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
 import type { Config, RateLimitSetting } from '../../config/index.js';
 import { KnexRateLimitStore } from '../db/rate-limit-store.js';
 import { TooManyRequests } from './errors.js';
@@ -41,7 +41,7 @@ export interface LimiterOptions {
   skipSuccessfulRequests?: boolean;
 }
 
-export function dbRateLimit(ctx: { db: Knex; config: Config }, opts: LimiterOptions): RequestHandler {
+export function dbRateLimit(ctx: { db: Db; config: Config }, opts: LimiterOptions): RequestHandler {
   if (opts.setting.limit === 0) return (_req, _res, next) => next();
   const { ipv6Subnet } = ctx.config.rateLimits;
   return rateLimit({

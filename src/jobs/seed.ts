@@ -3,7 +3,7 @@
  * repeated in the file, ids already in the database) and every bad record is reported at once;
  * only when all are valid are they written, in one transaction.
  */
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
 import { ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
 import { DEMO_JOBS } from './demo.js';
@@ -54,7 +54,7 @@ export function validateJobRecords(records: unknown): JobInput[] {
 }
 
 /** Records whose public_id is already taken in the database (one query). */
-async function takenPublicIds(db: Knex, inputs: ParsedRecords['inputs']): Promise<SeedProblem[]> {
+async function takenPublicIds(db: Db, inputs: ParsedRecords['inputs']): Promise<SeedProblem[]> {
   const ids = inputs.map((r) => r.input.public_id).filter((id): id is string => !!id);
   if (!ids.length) return [];
   const taken = await repo.takenPublicIds(db, ids);
@@ -67,7 +67,7 @@ async function takenPublicIds(db: Knex, inputs: ParsedRecords['inputs']): Promis
  * Validates every record, field problems and taken ids together, and imports all of them or
  * none (the CLI's `jobs seed --file`).
  */
-export async function importJobRecords(db: Knex, records: unknown, opts: JobInputOptions = {}, now = new Date()): Promise<number> {
+export async function importJobRecords(db: Db, records: unknown, opts: JobInputOptions = {}, now = new Date()): Promise<number> {
   const { inputs, problems } = parseJobRecords(records, opts);
   problems.push(...(await takenPublicIds(db, inputs)));
   if (problems.length) throw new SeedError(problems.sort((a, b) => a.index - b.index));
@@ -75,7 +75,7 @@ export async function importJobRecords(db: Knex, records: unknown, opts: JobInpu
 }
 
 /** Inserts all jobs or none. Jobs whose public_id already exists are reported, not overwritten. */
-export async function importJobs(db: Knex, inputs: JobInput[], now = new Date()): Promise<number> {
+export async function importJobs(db: Db, inputs: JobInput[], now = new Date()): Promise<number> {
   const taken = await takenPublicIds(db, inputs.map((input, index) => ({ index, input })));
   if (taken.length) throw new SeedError(taken);
   await db.transaction(async (trx) => {
@@ -87,13 +87,13 @@ export async function importJobs(db: Knex, inputs: JobInput[], now = new Date())
   return inputs.length;
 }
 
-export async function seedDemoJobs(db: Knex, now = new Date()): Promise<number> {
+export async function seedDemoJobs(db: Db, now = new Date()): Promise<number> {
   const inputs = validateJobRecords(DEMO_JOBS);
   const taken = new Set((await takenPublicIds(db, inputs.map((input, index) => ({ index, input })))).map((p) => p.index));
   const fresh = inputs.filter((_, index) => !taken.has(index));
   return fresh.length ? importJobs(db, fresh, now) : 0;
 }
 
-export function countJobs(db: Knex): Promise<number> {
+export function countJobs(db: Db): Promise<number> {
   return repo.countJobs(db);
 }

@@ -1,5 +1,5 @@
 /** Job use cases shared by page routes, API routes and the CLI. */
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
 import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
 import { NotFound, ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
@@ -12,7 +12,7 @@ import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSum
 
 /** What the job operations need: the database and the app's read cache. */
 export interface JobDeps {
-  db: Knex;
+  db: Db;
   cache: ReadCache;
 }
 
@@ -67,7 +67,7 @@ export function toPublicQuestion(q: JobQuestion): PublicQuestion {
 }
 
 /** A job by its public id with its availability, read fresh (the apply API decides on it). */
-export async function getPublicJob(db: Knex, publicId: string, withQuestions = true): Promise<{ job: Job | null; availability: Availability }> {
+export async function getPublicJob(db: Db, publicId: string, withQuestions = true): Promise<{ job: Job | null; availability: Availability }> {
   const job = publicId.length <= 64 ? await repo.findJobByPublicId(db, publicId, withQuestions) : null;
   return { job, availability: availability(job) };
 }
@@ -91,7 +91,7 @@ export function listActiveLocations(deps: JobDeps): Promise<string[]> {
 }
 
 /** Active jobs for the sitemap. */
-export function listJobsForSitemap(db: Knex): Promise<{ public_id: string; updated_at: Date }[]> {
+export function listJobsForSitemap(db: Db): Promise<{ public_id: string; updated_at: Date }[]> {
   return repo.listActiveForSitemap(db);
 }
 
@@ -139,7 +139,7 @@ export function parseJobId(raw: unknown): number {
 }
 
 /** The job with its current questions, or 404 (pair with parseJobId for an id from a path). */
-export async function requireJob(db: Knex, id: number): Promise<Job> {
+export async function requireJob(db: Db, id: number): Promise<Job> {
   const job = await repo.findJobById(db, id);
   if (!job) throw new NotFound('Not found.');
   return job;
@@ -202,7 +202,7 @@ export function toHrJob(job: Job): HrJob {
 export class ViewCounter {
   private pending = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
-  constructor(private readonly db: Knex, private readonly flushMs = 5000) {}
+  constructor(private readonly db: Db, private readonly flushMs = 5000) {}
 
   count(jobId: number): void {
     this.pending.set(jobId, (this.pending.get(jobId) ?? 0) + 1);

@@ -12,7 +12,7 @@
  * by hand with `careers-admin files sweep [--older-than-minutes N]`.
  */
 import cron, { type ScheduledTask } from 'node-cron';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
 import { knownKeys } from './repo.js';
 import type { SweepableStorage } from './storage.js';
 
@@ -43,7 +43,7 @@ export interface SweepResult {
   foldersRemoved: number;
 }
 
-export async function sweepOrphanFiles(db: Knex, storage: SweepableStorage, opts: SweepOptions = {}): Promise<SweepResult> {
+export async function sweepOrphanFiles(db: Db, storage: SweepableStorage, opts: SweepOptions = {}): Promise<SweepResult> {
   const grace = opts.olderThanMs ?? DEFAULT_SWEEP_GRACE_MS;
   const batchSize = Math.max(1, opts.batchSize ?? DEFAULT_SWEEP_BATCH);
   const now = opts.now ?? Date.now;
@@ -95,7 +95,7 @@ export interface ScheduledSweeps {
  * (node-cron; default daily). Runs never overlap; failures are logged, never thrown.
  */
 export function scheduleUploadSweeps(
-  db: Knex,
+  db: Db,
   storage: SweepableStorage,
   opts: { schedule?: string | null; olderThanMs?: number; log?: (line: string) => void; logError?: (line: string, err: unknown) => void } = {},
 ): ScheduledSweeps {

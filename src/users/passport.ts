@@ -4,7 +4,7 @@
  * one process (tests) never share strategies.
  */
 import type { Request, Response } from 'express';
-import type { Knex } from 'knex';
+import type { Db } from '../db/knex.js';
 import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -24,7 +24,7 @@ function dummy(): Promise<string> {
 }
 
 /** The user when the password is right and the account active; null otherwise (same cost). */
-export async function checkCredentials(db: Knex, username: string, password: string): Promise<AuthUser | null> {
+export async function checkCredentials(db: Db, username: string, password: string): Promise<AuthUser | null> {
   // Only a name of the allowed shape is looked up: MySQL's utf8mb4_unicode_ci would otherwise
   // match 'hr.admin\0' or 'hr.ädmin' to 'hr.admin', and each variant would get its own
   // rate-limit key for the same account.
@@ -35,7 +35,7 @@ export async function checkCredentials(db: Knex, username: string, password: str
   return { id: user.id, username: user.username };
 }
 
-export function createAuthenticator(db: Knex): passport.Authenticator {
+export function createAuthenticator(db: Db): passport.Authenticator {
   const auth = new passport.Passport();
   auth.use(
     'local',
