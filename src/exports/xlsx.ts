@@ -18,7 +18,6 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** A plain signed number ("+919876543210", "-5", "2.5") computes nothing; it is left as it is. */
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
 /** Characters XML 1.0 cannot carry (they would corrupt the workbook). */
-// eslint-disable-next-line no-control-regex
 const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**

@@ -9,7 +9,7 @@
  * (`app.use('/api/hr', ...)`, `app.use('/hr', ...)`), so every HR route is guarded and an unknown
  * path under the HR area answers 401 / redirect like a known one.
  */
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import type { Config } from '../../config/index.js';
 import type { AppContext } from '../context.js';
 import { TOKEN_COOKIE, authorizationBearer, tokenCookie } from '../http/credentials.js';
@@ -17,7 +17,6 @@ import { Unauthorized } from '../http/errors.js';
 import { findSession, type HrSession } from './service.js';
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface Request {
       hr?: HrSession;
