@@ -9,7 +9,7 @@ import { axeViolations, launchBrowser, listItemBoxes, screenshot, type PageWithE
 import { makeJob } from '../helpers/factories.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { addApplications } from '../api/hr-jobs.helpers.js';
+import { addApplications } from './hr-jobs.helpers.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { findJobById } from '../../src/jobs/repo.js';
 

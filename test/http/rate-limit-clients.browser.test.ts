@@ -13,7 +13,7 @@ import { launchBrowser, openPage, screenshot, type PageWithErrors } from '../hel
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fillBasic, next, resumeFiles, viewportShot } from './apply-helpers.js';
+import { fillBasic, next, resumeFiles, viewportShot } from '../applicants/apply-helpers.js';
 
 const LIMIT = 3;
 const LOGIN_FAILED = 'Invalid credentials or unauthorized.';

@@ -75,7 +75,7 @@ for (const kind of databaseKinds()) {
         statuses.push(res.status);
       }
       expect(statuses).to.deep.equal([401, 401, 429]);
-      // The real server has the timeouts of src/http/listen.ts (test/api/slow-clients.test.ts tries them).
+      // The real server has the timeouts of src/http/listen.ts (test/http/slow-clients.test.ts tries them).
       expect(page.headers.get('keep-alive')).to.equal('timeout=65');
       s.child.kill('SIGTERM');
       expect((await s.exited).code).to.equal(0);

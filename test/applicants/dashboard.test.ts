@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
-import { addApplications } from './hr-jobs.helpers.js';
+import { addApplications } from '../jobs/hr-jobs.helpers.js';
 import { hrSession } from '../helpers/hr.js';
 
 for (const kind of databaseKinds()) {

@@ -280,7 +280,7 @@ describe('unexpected failures [sqlite]', () => {
   it("shows 'Unexpected Application Error!' with status 500 and no stack", async () => {
     const s = await startTestServer('sqlite');
     // A failure the app does not expect: the jobs table is gone (a database that is merely
-    // unavailable is a 503, see test/api/db-outage.test.ts).
+    // unavailable is a 503, see test/db/db-outage.test.ts).
     await s.ctx.db.schema.dropTable('jobs');
     const origError = console.error;
     console.error = () => undefined;
