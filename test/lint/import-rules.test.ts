@@ -29,19 +29,19 @@ describe('import rules (scripts/check-imports.mjs)', () => {
     write('src/shared/format.ts', "import { z } from 'zod';\nexport const name = z.string();\n");
     write('src/jobs/types.ts', "export type Job = { id: number };\n");
     write('src/jobs/schema.ts', "import { name } from '../shared/format.js';\nexport const jobSchema = name;\n");
-    write('src/jobs/repo.ts', "import type { Knex } from 'knex';\nimport type { Job } from '../unit/types.js';\nexport const find = (db: Knex): Job[] => [];\n");
-    write('src/jobs/service.ts', "import { find } from '../unit/repo.js';\nexport const list = find;\n");
-    write('src/jobs/index.ts', "export { list } from '../unit/service.js';\n");
-    write('src/jobs/api.ts', "import express from 'express';\nimport { list } from '../unit/service.js';\nexport const api = [express, list];\n");
+    write('src/jobs/repo.ts', "import type { Knex } from 'knex';\nimport type { Job } from './types.js';\nexport const find = (db: Knex): Job[] => [];\n");
+    write('src/jobs/service.ts', "import { find } from './repo.js';\nexport const list = find;\n");
+    write('src/jobs/index.ts', "export { list } from './service.js';\n");
+    write('src/jobs/api.ts', "import express from 'express';\nimport { list } from './service.js';\nexport const api = [express, list];\n");
     write('src/applicants/service.ts', "import { list } from '../jobs/index.js';\nimport type { Job } from '../jobs/types.js';\nexport const jobs = (): Job[] => list(null as never);\n");
     write('src/cli/context.ts', "import knex from 'knex';\nexport const db = knex;\n");
     write('src/cli/jobs.ts', "import { list } from '../jobs/index.js';\nexport const cmd = list;\n");
     write('src/context.ts', "import knex from 'knex';\nimport { config } from '../config/index.js';\nexport const ctx = [knex, config];\n");
-    write('src/app.ts', "import { api } from '../unit/jobs/api.js';\nexport const app = api;\n");
-    write('src/server.ts', "import { app } from '../unit/app.js';\nimport { ctx } from '../unit/context.js';\nexport const server = [app, ctx];\n");
+    write('src/app.ts', "import { api } from './jobs/api.js';\nexport const app = api;\n");
+    write('src/server.ts', "import { app } from './app.js';\nimport { ctx } from './context.js';\nexport const server = [app, ctx];\n");
     write('bin/admin.ts', "import { cmd } from '../src/cli/jobs.js';\nimport { app } from '../src/app.js';\nexport const run = [cmd, app];\n");
     write('migrations/001_init.ts', "import type { Knex } from 'knex';\nexport const up = (db: Knex) => db;\n");
-    write('islands/editor.tsx', "import '../unit/editor.css';\nimport { useState } from 'react';\nimport type { Job } from '../src/jobs/types.js';\nimport { jobSchema } from '../src/jobs/schema.js';\nexport const E = [useState, jobSchema] as unknown as Job;\n");
+    write('islands/editor.tsx', "import './editor.css';\nimport { useState } from 'react';\nimport type { Job } from '../src/jobs/types.js';\nimport { jobSchema } from '../src/jobs/schema.js';\nexport const E = [useState, jobSchema] as unknown as Job;\n");
     write('islands/editor.css', 'main { color: red; }\n');
     write('test/free.test.ts', "import knex from 'knex';\nimport { app } from '../src/app.js';\nexport const t = [knex, app];\n");
   });
@@ -54,7 +54,19 @@ describe('import rules (scripts/check-imports.mjs)', () => {
   it('(a) knex only in repos, queries, src/db/, migrations and the contexts, type imports too', async () => {
     write('src/jobs/service.ts', "import type { Knex } from 'knex';\nexport type Db = Knex;\n");
     expect(await check(dir)).to.deep.equal([
-      'src/jobs/service.ts -> knex: (a) knex only in repo.ts, queries.ts, src/db/, migrations/ and the contexts that create the db',
+      'src/jobs/service.ts -> knex: (a) knex only in repo.ts, queries.ts, queries/, src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)',
+    ]);
+  });
+
+  it('(a) statements on the database handle only in repos, queries (a queries/ folder too) and src/db/', async () => {
+    write('src/jobs/queries/list.ts', "import type { Knex } from 'knex';
+export const rows = (db: Knex) => db('jobs').select('id');
+");
+    write('src/jobs/service.ts', "// db('jobs') in a comment is fine
+export const count = (db: any) => db('jobs').count();
+");
+    expect(await check(dir)).to.deep.equal([
+      'src/jobs/service.ts:2 -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/',
     ]);
   });
 
@@ -86,7 +98,7 @@ describe('import rules (scripts/check-imports.mjs)', () => {
   });
 
   it('(g) repos never import services, and services never import express', async () => {
-    write('src/jobs/repo.ts', "import { list } from '../unit/service.js';\nexport const find = list;\n");
+    write('src/jobs/repo.ts', "import { list } from './service.js';\nexport const find = list;\n");
     write('src/applicants/service.ts', "import type { Request } from 'express';\nexport type R = Request;\n");
     expect(await rulesOf('src/jobs/repo.ts')).to.deep.equal(['g']);
     expect(await rulesOf('src/applicants/service.ts')).to.deep.equal(['g']);

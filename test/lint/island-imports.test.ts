@@ -92,9 +92,9 @@ describe('island imports', () => {
       write('src/shared/ok.ts', 'export const ok = 1;\n');
       write('src/jobs/types.ts', "import type { X } from '../shared/ok.js';\nexport type Y = X;\n");
       write('src/jobs/service.ts', "import type { Knex } from 'knex';\nexport type Z = Knex;\n");
-      write('src/jobs/schema.ts', "import { helper } from '../unit/helper.js';\nexport const s = helper;\n");
+      write('src/jobs/schema.ts', "import { helper } from './helper.js';\nexport const s = helper;\n");
       write('src/jobs/helper.ts', "import fs from 'fs';\nexport const helper = fs;\n");
-      write('islands/good.tsx', "import '../unit/good.css';\nimport { ok } from '../src/shared/ok.js';\nimport type { Y } from '../src/jobs/types.js';\n");
+      write('islands/good.tsx', "import './good.css';\nimport { ok } from '../src/shared/ok.js';\nimport type { Y } from '../src/jobs/types.js';\n");
     });
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
