@@ -59,12 +59,8 @@ describe('import rules (scripts/check-imports.mjs)', () => {
   });
 
   it('(a) statements on the database handle only in repos, queries (a queries/ folder too) and src/db/', async () => {
-    write('src/jobs/queries/list.ts', "import type { Knex } from 'knex';
-export const rows = (db: Knex) => db('jobs').select('id');
-");
-    write('src/jobs/service.ts', "// db('jobs') in a comment is fine
-export const count = (db: any) => db('jobs').count();
-");
+    write('src/jobs/queries/list.ts', "import type { Knex } from 'knex';\nexport const rows = (db: Knex) => db('jobs').select('id');\n");
+    write('src/jobs/service.ts', "// db('jobs') in a comment is fine\nexport const count = (db: any) => db('jobs').count();\n");
     expect(await check(dir)).to.deep.equal([
       'src/jobs/service.ts:2 -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/',
     ]);
