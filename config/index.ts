@@ -10,7 +10,7 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import nodeCron from 'node-cron';
 
-export type NodeEnv = 'development' | 'production' | 'test';
+type NodeEnv = 'development' | 'production' | 'test';
 
 export interface RateLimitSetting {
   /** Requests allowed per window; 0 turns the limit off. */
@@ -101,7 +101,7 @@ export class ConfigError extends Error {
 }
 
 /** Finds the folder holding package.json, whether we run from src/ (tsx) or dist/ (bundled). */
-export function findRootDir(start = path.dirname(fileURLToPath(import.meta.url))): string {
+function findRootDir(start = path.dirname(fileURLToPath(import.meta.url))): string {
   let dir = start;
   for (;;) {
     if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'views'))) return dir;

@@ -38,7 +38,7 @@ import {
 } from './state.js';
 import type { WizardJob } from '../../src/applicants/types.js';
 
-export const NETWORK_MESSAGE = 'We could not reach the server. Please check your connection and try again.';
+const NETWORK_MESSAGE = 'We could not reach the server. Please check your connection and try again.';
 
 const STEP_INTROS: Record<StepKey, string> = {
   basic: 'Tell us who you are and how to reach you, and attach your resume.',

@@ -7,7 +7,7 @@ import { LIMITS } from '../../src/shared/application-rules.js';
 import { MonthYearField, TextField } from './fields.js';
 import { fieldId, type Errors } from './state.js';
 
-export interface EntryField<E> {
+interface EntryField<E> {
   name: keyof E & string;
   label: string;
   required?: boolean;

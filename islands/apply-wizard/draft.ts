@@ -10,7 +10,7 @@ import type { WizardQuestion } from '../../src/applicants/types.js';
 
 const VERSION = 1;
 
-export const draftKey = (publicId: string) => `careers:apply:${publicId}`;
+const draftKey = (publicId: string) => `careers:apply:${publicId}`;
 
 interface Draft {
   v: number;

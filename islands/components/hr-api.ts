@@ -15,7 +15,7 @@ export class ApiError extends Error {
 }
 
 /** The body as JSON when it parses, else its text; null when empty. */
-export async function readBody(res: Response): Promise<unknown> {
+async function readBody(res: Response): Promise<unknown> {
   const text = await res.text().catch(() => '');
   if (!text) return null;
   try {

@@ -5,7 +5,7 @@
 import type { ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 
-export function readProps<P>(name: string): P {
+function readProps<P>(name: string): P {
   const el = document.getElementById(`island-${name}-props`);
   return (el ? JSON.parse(el.textContent || '{}') : {}) as P;
 }

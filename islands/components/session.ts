@@ -4,7 +4,7 @@
  * under /hr, sends the user to /hrviewlogin (keeping the page as `next`).
  */
 export const TOKEN_NAME = 'jwt';
-export const LOGIN_PATH = '/hrviewlogin';
+const LOGIN_PATH = '/hrviewlogin';
 
 export function readCookie(name: string): string | null {
   for (const part of document.cookie.split(';')) {
@@ -27,7 +27,7 @@ function storage(): Storage | null {
   }
 }
 
-export function getToken(): string | null {
+function getToken(): string | null {
   return readCookie(TOKEN_NAME) ?? storage()?.getItem(TOKEN_NAME) ?? null;
 }
 
@@ -50,17 +50,17 @@ export function clearToken(): void {
 }
 
 /** The HR area is /hr and below; /hrviewlogin is not part of it. */
-export function isHrPath(pathname: string): boolean {
+function isHrPath(pathname: string): boolean {
   return pathname === '/hr' || pathname.startsWith('/hr/');
 }
 
-export function loginUrl(): string {
+function loginUrl(): string {
   const next = location.pathname + location.search;
   return `${LOGIN_PATH}?next=${encodeURIComponent(next)}`;
 }
 
 /** After a 401: forget the token and, inside the HR area, go to the login page. */
-export function handleUnauthorized(): void {
+function handleUnauthorized(): void {
   clearToken();
   if (isHrPath(location.pathname)) location.assign(loginUrl());
 }

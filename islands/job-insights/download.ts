@@ -4,7 +4,7 @@
  */
 
 /** The file name of a Content-Disposition header (RFC 6266: filename* wins over filename). */
-export function filenameFromDisposition(header: string | null): string | null {
+function filenameFromDisposition(header: string | null): string | null {
   if (!header) return null;
   const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
   if (star) {

@@ -14,7 +14,7 @@ import { renderPage } from '../render/page.js';
 import { loadDashboard, loadJobInsights } from './service.js';
 import type { WizardJob } from './types.js';
 
-export const APPLY_PAGE_TEXT = {
+const APPLY_PAGE_TEXT = {
   unavailableTitle: 'Job post unavailable',
   removed: 'This job post has been removed.',
   closedTitle: 'Applications Closed',
@@ -22,7 +22,7 @@ export const APPLY_PAGE_TEXT = {
 } as const;
 
 /** What the wizard island needs: public fields and sanitised questions, without the long job texts. */
-export function wizardJobProps(job: Job): WizardJob {
+function wizardJobProps(job: Job): WizardJob {
   return { ...toPublicJob(job, false), questions: job.questions.map(toPublicQuestion) };
 }
 

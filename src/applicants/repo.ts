@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { toDbDate } from '../db/codecs.js';
 import type { EducationEntry, ExperienceEntry } from '../shared/application-rules.js';
 
-export interface StoredFileRow {
+interface StoredFileRow {
   storage_key: string;
   original_name: string;
   content_type: string;

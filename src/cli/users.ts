@@ -10,7 +10,7 @@ import { USERNAME_PATTERN, normaliseUsername, passwordProblem, signInUrl, users 
 import { CliError, readStdin, withDb } from './context.js';
 
 /** A new password from stdin (--password-stdin) or a hidden prompt asked twice. */
-export async function askPassword(fromStdin: boolean): Promise<string> {
+async function askPassword(fromStdin: boolean): Promise<string> {
   let password: string;
   if (fromStdin) {
     password = await readStdin();
@@ -28,7 +28,7 @@ export async function askPassword(fromStdin: boolean): Promise<string> {
   return password;
 }
 
-export function checkUsername(username: string): string {
+function checkUsername(username: string): string {
   const name = normaliseUsername(username);
   if (!USERNAME_PATTERN.test(name)) throw new CliError('Username must be 3 to 150 characters: letters, digits and . _ @ + -', 2);
   return name;

@@ -20,7 +20,7 @@ export function isUniqueViolation(err: unknown): boolean {
   return !!e && (e.code === 'ER_DUP_ENTRY' || e.errno === 1062 || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY');
 }
 
-export function isForeignKeyViolation(err: unknown): boolean {
+function isForeignKeyViolation(err: unknown): boolean {
   const e = err as { code?: string } | null;
   return !!e && (e.code === 'ER_NO_REFERENCED_ROW_2' || e.code === 'ER_ROW_IS_REFERENCED_2' || e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY');
 }
@@ -29,7 +29,7 @@ export function isForeignKeyViolation(err: unknown): boolean {
  * Errors after which the database asks for the transaction to run again: MySQL picked it as a
  * deadlock victim or its lock wait timed out, or SQLite stayed busy past busy_timeout.
  */
-export function isTransientDbError(err: unknown): boolean {
+function isTransientDbError(err: unknown): boolean {
   const e = err as { code?: string; errno?: number } | null;
   return !!e && (e.code === 'ER_LOCK_DEADLOCK' || e.errno === 1213 || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1205 || e.code === 'SQLITE_BUSY');
 }

@@ -34,7 +34,7 @@ const knexLog = {
  * before it fails with a 503: while the database is down or saturated, requests are answered in
  * seconds instead of hanging for Knex's default 60 s.
  */
-export const DB_ACQUIRE_TIMEOUT_MS = 5000;
+const DB_ACQUIRE_TIMEOUT_MS = 5000;
 
 export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex {
   if (config.databaseUrl) {

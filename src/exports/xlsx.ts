@@ -11,7 +11,7 @@ import ExcelJS from 'exceljs';
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Excel refuses longer cell texts. */
-export const CELL_MAX_CHARS = 32_767;
+const CELL_MAX_CHARS = 32_767;
 
 /** Characters that make a spreadsheet treat a typed-in or pasted cell as a formula. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -45,7 +45,7 @@ export interface ExportColumn {
   numFmt?: string;
 }
 
-export function attachmentHeaders(res: Response, filename: string): void {
+function attachmentHeaders(res: Response, filename: string): void {
   res.status(200);
   res.setHeader('Content-Type', XLSX_CONTENT_TYPE);
   res.setHeader('Content-Disposition', `attachment; filename="${filename.replace(/["\\\r\n]/g, '_')}"`);

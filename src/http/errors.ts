@@ -27,12 +27,6 @@ export class Unauthorized extends HttpError {
   }
 }
 
-export class Forbidden extends HttpError {
-  constructor(detail = 'You do not have permission to perform this action.') {
-    super(403, detail, { detail });
-  }
-}
-
 export class TooManyRequests extends HttpError {
   constructor(detail: string, public readonly retryAfterSeconds?: number) {
     super(429, detail, { detail });

@@ -33,7 +33,7 @@ export interface ListenOptions {
   connectionsCheckingIntervalMs?: number;
 }
 
-export function createHttpServer(app: RequestListener, connectionsCheckingIntervalMs: number = HTTP_TIMEOUTS.connectionsCheckingIntervalMs): Server {
+function createHttpServer(app: RequestListener, connectionsCheckingIntervalMs: number = HTTP_TIMEOUTS.connectionsCheckingIntervalMs): Server {
   return http.createServer(
     {
       headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs,

@@ -55,13 +55,13 @@ export interface ReceivedForm {
 }
 
 /** The client closed the connection before the body was complete (nobody reads the answer). */
-export class ClientAborted extends HttpError {
+class ClientAborted extends HttpError {
   constructor() {
     super(400, 'Client closed the connection before the upload finished.', { detail: 'The upload was interrupted.' });
   }
 }
 
-export function isMultipart(req: IncomingMessage): boolean {
+function isMultipart(req: IncomingMessage): boolean {
   return /^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '');
 }
 

@@ -68,7 +68,7 @@ export function dbRateLimit(ctx: { db: Db; config: Config }, opts: LimiterOption
  * Seconds until the client's window resets (Retry-After), rounded up and at least 1; the whole
  * window only when the store gave no reset time.
  */
-export function retryAfterSeconds(resetTime: Date | undefined, windowMs: number, now = Date.now()): number {
+function retryAfterSeconds(resetTime: Date | undefined, windowMs: number, now = Date.now()): number {
   if (!(resetTime instanceof Date) || Number.isNaN(resetTime.getTime())) return Math.max(1, Math.ceil(windowMs / 1000));
   return Math.min(Math.max(1, Math.ceil((resetTime.getTime() - now) / 1000)), Math.max(1, Math.ceil(windowMs / 1000)));
 }

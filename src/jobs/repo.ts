@@ -6,7 +6,7 @@ import { PUBLIC_ID_PATTERN, type JobInput } from './schema.js';
 
 type Row = Record<string, any>;
 
-export function mapQuestion(r: Row): JobQuestion {
+function mapQuestion(r: Row): JobQuestion {
   return {
     id: Number(r.id),
     text: r.text ?? '',
@@ -19,7 +19,7 @@ export function mapQuestion(r: Row): JobQuestion {
   };
 }
 
-export function mapJob(r: Row, questions: JobQuestion[] = []): Job {
+function mapJob(r: Row, questions: JobQuestion[] = []): Job {
   return {
     id: Number(r.id),
     public_id: r.public_id,

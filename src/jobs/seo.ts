@@ -18,7 +18,7 @@ const SECTION_TITLES: [keyof Job, string][] = [
 ];
 
 /** Our job types in Google's employmentType vocabulary. */
-export const GOOGLE_EMPLOYMENT_TYPE: Record<JobType, string> = {
+const GOOGLE_EMPLOYMENT_TYPE: Record<JobType, string> = {
   FULL_TIME: 'FULL_TIME',
   PART_TIME: 'PART_TIME',
   CONTRACT: 'CONTRACTOR',
@@ -28,7 +28,7 @@ export const GOOGLE_EMPLOYMENT_TYPE: Record<JobType, string> = {
 // ---------------------------------------------------------------------------------------------
 // Countries: English names (from Intl.DisplayNames) and codes -> ISO 3166-1 alpha-2.
 
-export interface Country {
+interface Country {
   code: string;
   name: string;
 }
@@ -120,7 +120,7 @@ function countryTables(): CountryTables {
  * code; null when it names none or might name a state or province. `afterRegion`: the segment
  * ends a 'locality, region, country' list, so a bare code or 'Georgia' can only be a country.
  */
-export function countryFromSegment(segment: string, afterRegion: boolean): Country | null {
+function countryFromSegment(segment: string, afterRegion: boolean): Country | null {
   const { byName, byCode } = countryTables();
   const key = normalise(segment);
   if (!key) return null;
@@ -129,7 +129,7 @@ export function countryFromSegment(segment: string, afterRegion: boolean): Count
   return byName.get(key) ?? null;
 }
 
-export interface ParsedLocation {
+interface ParsedLocation {
   locality?: string;
   region?: string;
   country?: Country;
@@ -140,7 +140,7 @@ export interface ParsedLocation {
  * region TX, country US; 'London, United Kingdom' -> London, GB; 'Singapore' -> SG. When the last
  * segment names no country, the whole text stays the locality.
  */
-export function parseLocation(location: string): ParsedLocation {
+function parseLocation(location: string): ParsedLocation {
   const text = location.replace(/\s+/g, ' ').trim();
   if (!text) return {};
   const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
@@ -157,7 +157,7 @@ export function parseLocation(location: string): ParsedLocation {
  * The country a remote job's location names, if any: 'Remote — United States', 'Remote (UK)',
  * 'Austin, TX, United States', 'India (Remote)'. 'Remote — Europe' and 'Anywhere' name none.
  */
-export function remoteCountry(location: string): Country | null {
+function remoteCountry(location: string): Country | null {
   const parts = location
     .replace(/\b(?:remote|work from home|wfh)\b/gi, ' ')
     // Separators around the word 'Remote': dashes between spaces, brackets, colons, slashes.

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export interface AssetEntry {
+interface AssetEntry {
   js?: string;
   css?: string;
 }

@@ -30,7 +30,7 @@ function clearsSessionCookie(res: Response): boolean {
  * taken literally, so the login page /hrviewlogin has the HR header too. Express matches paths
  * case-insensitively, and so does this.
  */
-export function usesHrHeader(path: string): boolean {
+function usesHrHeader(path: string): boolean {
   return path.toLowerCase().startsWith('/hr');
 }
 

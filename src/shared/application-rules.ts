@@ -34,18 +34,13 @@ export const MESSAGES = {
 
 export const RESUME_MAX_BYTES = 10_485_760;
 export const RESUME_EXTENSIONS = ['pdf', 'doc', 'docx'] as const;
-export const RESUME_MIME_TYPES = [
-  'application/pdf',
-  'application/msword',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-];
 export const NAME_MAX = 60;
 export const PHONE_DIGITS = 10;
 export const DEFAULT_PHONE_CODE = '+91';
 export const EMAIL_MAX = 254;
-export const YEAR_MIN = 1970;
-export const SKILL_SUGGESTIONS_FROM = 2;
-export const SKILL_SUGGESTIONS_MAX = 8;
+const YEAR_MIN = 1970;
+const SKILL_SUGGESTIONS_FROM = 2;
+const SKILL_SUGGESTIONS_MAX = 8;
 /** Limits beyond the spec that keep a single application a sane size. */
 export const LIMITS = {
   experiences: 20,
@@ -57,7 +52,7 @@ export const LIMITS = {
   answerText: 5000,
 } as const;
 
-export function yearMax(now = new Date()): number {
+function yearMax(now = new Date()): number {
   return now.getFullYear() + 5;
 }
 
@@ -89,11 +84,11 @@ const NAME_PATTERN = /^[\p{L}\p{M}' -]{1,60}$/u;
 const EMAIL_PATTERN = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 const YEAR_MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
-export function isValidName(v: string): boolean {
+function isValidName(v: string): boolean {
   return NAME_PATTERN.test(v) && v.trim().length > 0;
 }
 
-export function isValidEmail(v: string): boolean {
+function isValidEmail(v: string): boolean {
   return v.length <= EMAIL_MAX && EMAIL_PATTERN.test(v);
 }
 
@@ -118,7 +113,7 @@ export function phoneError(digits: string): string | null {
   return new RegExp(`^\\d{${PHONE_DIGITS}}$`).test(digits) ? null : MESSAGES.phoneInvalid;
 }
 
-export function fileExtension(name: string): string {
+function fileExtension(name: string): string {
   const m = /\.([A-Za-z0-9]+)$/.exec(name);
   return m ? m[1].toLowerCase() : '';
 }
@@ -278,10 +273,6 @@ export function validateAnswers(questions: QuestionRule[], answers: Record<numbe
     }
   }
   return errors;
-}
-
-export function hasEntryErrors(list: EntryErrors[]): boolean {
-  return list.some((e) => Object.keys(e).length > 0);
 }
 
 /** Skills: trimmed, blanks and case-insensitive duplicates ignored. */

@@ -11,7 +11,7 @@
  */
 
 export const DEFAULT_LANDING = '/hr/dashboard';
-export const MAX_NEXT_LENGTH = 2048;
+const MAX_NEXT_LENGTH = 2048;
 
 /** A stand-in origin to resolve against, as the browser resolves against this site (.invalid never resolves). */
 const BASE = 'http://same-site.invalid';

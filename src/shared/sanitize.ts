@@ -8,7 +8,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 
-export const RICH_TEXT_TAGS = ['b', 'strong', 'i', 'em', 'u', 'a', 'p', 'br', 'ul', 'ol', 'li'];
+const RICH_TEXT_TAGS = ['b', 'strong', 'i', 'em', 'u', 'a', 'p', 'br', 'ul', 'ol', 'li'];
 const SAFE_HREF = /^(https?:|mailto:)/i;
 
 /** Decoded attribute value -> safe href. Control characters and spaces are ignored, as browsers do. */

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { listJobsForSitemap } from '../jobs/index.js';
 import { renderPage } from '../render/page.js';
 
-export const LEGAL_EFFECTIVE_DATE = '1 October 2025';
+const LEGAL_EFFECTIVE_DATE = '1 October 2025';
 
 function xmlEscape(s: string): string {
   return s.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c]!);

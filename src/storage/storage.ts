@@ -50,7 +50,7 @@ export function isSweepable(storage: FileStorage): storage is SweepableStorage {
   return typeof s.list === 'function' && typeof s.discard === 'function' && typeof s.pruneEmptyFolders === 'function';
 }
 
-export const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{32}$/;
+const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{32}$/;
 const FOLDER_PATTERN = /^[a-f0-9]{2}$/;
 const FILE_PATTERN = /^[a-f0-9]{32}$/;
 

@@ -18,9 +18,9 @@ import type { SweepableStorage } from './storage.js';
 
 export const DEFAULT_SWEEP_GRACE_MS = 60 * 60 * 1000;
 /** Keys checked per query: well under every database's limit of bound parameters. */
-export const DEFAULT_SWEEP_BATCH = 500;
+const DEFAULT_SWEEP_BATCH = 500;
 /** Daily, at a quiet hour (server-local time). */
-export const DAILY_SWEEP_CRON = '17 3 * * *';
+const DAILY_SWEEP_CRON = '17 3 * * *';
 
 export interface SweepOptions {
   /** Files changed less than this long ago are kept whatever the database says. 0: no grace. */

@@ -29,7 +29,7 @@ export const LOGIN_PATH = '/hrviewlogin';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const NO_CREDENTIALS = 'Authentication credentials were not provided.';
 export const BAD_TOKEN = 'Invalid or expired token.';
-export const BEARER_REQUIRED = 'This request must send the token in the Authorization: Bearer header.';
+const BEARER_REQUIRED = 'This request must send the token in the Authorization: Bearer header.';
 
 function unauthorized(res: Response, detail: string): Unauthorized {
   res.setHeader('WWW-Authenticate', 'Bearer realm="hr"');
@@ -57,7 +57,7 @@ export function signInUrl(config: Pick<Config, 'publicBaseUrl'>): string {
   return config.publicBaseUrl + LOGIN_PATH;
 }
 
-export function loginRedirect(originalUrl: string): string {
+function loginRedirect(originalUrl: string): string {
   return `${LOGIN_PATH}?next=${encodeURIComponent(originalUrl)}`;
 }
 

@@ -11,7 +11,7 @@ import { pdfBytes } from '../fixtures/resumes.js';
 import { ARTIFACTS, screenshot } from '../helpers/browser.js';
 
 /** One question of each answer type, rich text included. */
-export const FIVE_QUESTIONS = [
+const FIVE_QUESTIONS = [
   {
     text: '<p>Why do you want <strong>this</strong> role?</p>',
     help_text: '<p>A few sentences are enough. See <a href="https://example.com/values">our values</a>.</p>',

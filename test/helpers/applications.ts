@@ -57,7 +57,7 @@ async function maxId(trx: Knex, table: string): Promise<number> {
 }
 
 /** The stored form of one answer, as the apply API writes it. */
-export function answerColumns(q: JobQuestion, value: SeedAnswer): { answer: string; answer_key: string | null; answer_number: number | null; choices: string[] } {
+function answerColumns(q: JobQuestion, value: SeedAnswer): { answer: string; answer_key: string | null; answer_number: number | null; choices: string[] } {
   switch (q.answer_type) {
     case 'short_text':
     case 'long_text': {
@@ -235,7 +235,7 @@ function skewed<T>(r: () => number, list: readonly T[]): T {
 const ym = (y: number, m: number) => `${y}-${String(m).padStart(2, '0')}`;
 
 /** A realistic answer for a question, or undefined (optional questions are skipped 1 time in 5). */
-export function realisticAnswer(r: () => number, q: JobQuestion): SeedAnswer | undefined {
+function realisticAnswer(r: () => number, q: JobQuestion): SeedAnswer | undefined {
   if (!q.required && r() < 0.2) return undefined;
   switch (q.answer_type) {
     case 'short_text': {

@@ -11,7 +11,7 @@ import { once } from 'node:events';
 
 export type ProxyMode = 'forward' | 'hang' | 'too-many';
 /** `before`: the server never receives the statement. `after`: the server runs it, its answer never reaches the client. */
-export type StatementFault = 'before' | 'after';
+type StatementFault = 'before' | 'after';
 
 export interface TcpProxy {
   port: number;

@@ -11,7 +11,7 @@ import type { Job } from '../../jobs/types.js';
 import { questionPlainText } from '../../shared/question-text.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
 
-export const EXPORT_BATCH = 250;
+const EXPORT_BATCH = 250;
 
 type Row = Record<string, any>;
 
@@ -38,7 +38,7 @@ export function applicantColumns(job: Job): ExportColumn[] {
 
 const period = (start: string, end: string | null) => `${start} – ${end || 'Present'}`;
 
-export function experienceText(rows: Row[]): string {
+function experienceText(rows: Row[]): string {
   return rows
     .map((e) => {
       const parts = [`${e.role} at ${e.company}, ${period(e.start, e.end)}`];
@@ -50,12 +50,12 @@ export function experienceText(rows: Row[]): string {
     .join('\n');
 }
 
-export function educationText(rows: Row[]): string {
+function educationText(rows: Row[]): string {
   return rows.map((e) => `${e.degree}${e.field ? `, ${e.field}` : ''} — ${e.school}, ${period(e.start, e.end)}`).join('\n');
 }
 
 /** A stored answer (JSON string, number or list) as a cell: lists joined by ', ', numbers typed. */
-export function answerCell(raw: unknown): CellValue {
+function answerCell(raw: unknown): CellValue {
   const v = fromDbJson<unknown>(raw, raw);
   if (Array.isArray(v)) return v.map(String).join(', ');
   if (typeof v === 'number') return v;

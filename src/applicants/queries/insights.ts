@@ -25,17 +25,17 @@ import { fromDbJson, fromDbNumber } from '../../db/codecs.js';
 import type { Job, JobQuestion } from '../../jobs/types.js';
 import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../types.js';
 
-export const TOP_ANSWERS = 10;
-export const NUMBER_DISTINCT_MAX = 12;
-export const NUMBER_BUCKETS = 10;
+const TOP_ANSWERS = 10;
+const NUMBER_DISTINCT_MAX = 12;
+const NUMBER_BUCKETS = 10;
 
 type Row = Record<string, any>;
 
-export function percentOf(count: number, of: number): number {
+function percentOf(count: number, of: number): number {
   return of > 0 ? Math.round((count * 1000) / of) / 10 : 0;
 }
 
-export async function countApplicants(db: Knex, jobId: number): Promise<number> {
+async function countApplicants(db: Knex, jobId: number): Promise<number> {
   const row = (await db('applications').where({ job_id: jobId }).count({ n: '*' }).first()) as Row | undefined;
   return Number(row?.n ?? 0);
 }
@@ -78,7 +78,7 @@ async function textStats(db: Knex, q: JobQuestion): Promise<TextStats> {
 }
 
 /** The most frequent string (the earliest on a tie), or null for none. */
-export function mostCommon(values: string[]): string | null {
+function mostCommon(values: string[]): string | null {
   const counts = new Map<string, number>();
   let best: string | null = null;
   for (const v of values) {
@@ -128,7 +128,7 @@ export function niceWidth(raw: number, whole: boolean): number {
 const dec = (n: number) => Number(n.toFixed(4));
 
 /** Ranges of NUMBER_BUCKETS-ish "nice" width covering lo..hi: bounds[i] <= x < bounds[i + 1]. */
-export function numberRanges(lo: number, hi: number, whole: boolean): { bounds: number[]; labels: string[] } {
+function numberRanges(lo: number, hi: number, whole: boolean): { bounds: number[]; labels: string[] } {
   const width = niceWidth((hi - lo) / NUMBER_BUCKETS, whole);
   const start = dec(Math.floor(lo / width) * width);
   const buckets = Math.max(1, Math.floor(dec((hi - start) / width)) + 1);
