@@ -29,6 +29,18 @@ export function makeQuestionJob(db: Knex, overrides: Record<string, unknown> = {
   return makeJob(db, { title: 'Frontend Engineer', questions: FIVE_QUESTIONS, ...overrides });
 }
 
+/** The apply-wizard-*.browser tests' jobs; returns 'fe-questions' (five questions). */
+export async function seedWizardJobs(db: Knex): Promise<Job> {
+  const qJob = await makeQuestionJob(db, { public_id: 'fe-questions' });
+  await makeJob(db, { public_id: 'plain-job', title: 'Office Manager' });
+  await makeJob(db, { public_id: 'closed-job', title: 'Closed Role', status: 'INACTIVE' });
+  await makeJob(db, { public_id: 'removed-job', title: 'Removed Role', status: 'REMOVED' });
+  return qJob;
+}
+
+/** The console line of a submit the server refuses. */
+export const STATUS_400 = 'Failed to load resource: the server responded with a status of 400 (Bad Request)';
+
 /** A temp folder of resume-like files for the file input. */
 export function resumeFiles() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-apply-files-'));
@@ -56,6 +68,9 @@ export async function heading(page: Page): Promise<string> {
   return (await page.locator('.wizard-step:not([hidden]) h2').innerText()).trim();
 }
 
+export const live = (page: Page) => page.locator('.apply-wizard > [role=status]').innerText();
+export const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.id ?? '');
+
 /** Clicks Next and checks the wizard moved to `expected`, with focus on its heading. */
 export async function next(page: Page, expected: string): Promise<void> {
   await page.getByRole('button', { name: 'Next', exact: true }).click();
@@ -78,6 +93,25 @@ export async function fillBasic(page: Page, a: Applicant): Promise<void> {
   await page.fill(fid('email'), a.email);
   await page.fill(fid('phone'), a.phone);
   await page.setInputFiles(fid('resume'), a.resume);
+}
+
+/** Opening and walking the wizard on a suite's server; `suite` is read at each call, after before() has run. */
+export function wizardSteps(suite: () => { baseUrl: string; resume: string }) {
+  async function open(page: Page, publicId = 'fe-questions'): Promise<void> {
+    await page.goto(`${suite().baseUrl}/careers/${publicId}/apply`);
+    await page.locator('.wizard-card').waitFor();
+  }
+
+  /** Fills Basic Info validly and walks to `step` (by heading). */
+  async function walkTo(page: Page, headingText: string): Promise<void> {
+    await fillBasic(page, { first: 'Asha', last: 'Rao', email: 'asha@example.com', phone: '9876543210', resume: suite().resume });
+    for (const h of ['Experience', 'Education & Skills', 'Questions', 'Review']) {
+      if ((await heading(page)) === headingText) return;
+      await next(page, h);
+    }
+  }
+
+  return { open, walkTo };
 }
 
 export async function chooseDate(page: Page, key: string, year: string, month: string): Promise<void> {

@@ -1,5 +1,6 @@
-/** Shared by the HR jobs/dashboard tests: applications written straight into the table (sign-in: test/helpers/hr.ts). */
+/** Shared by the HR jobs/dashboard tests: applications written straight into the table, the job editor's rich text fields (sign-in: test/helpers/hr.ts). */
 import type { Knex } from 'knex';
+import type { Page } from 'playwright-core';
 import { toDbDate } from '../../src/db/codecs.js';
 
 let emailSeq = 0;
@@ -12,3 +13,7 @@ export async function addApplications(db: Knex, jobId: number, n: number, status
   }));
   for (let i = 0; i < rows.length; i += 200) await db('applications').insert(rows.slice(i, i + 200));
 }
+
+/** A rich text field of the job editor, and a button of its toolbar. */
+export const editor = (page: Page, id: string) => page.locator(`#${id}`);
+export const tool = (page: Page, id: string, label: string) => page.locator(`[role="toolbar"][aria-controls="${id}"] button[aria-label="${label}"]`);
