@@ -9,8 +9,8 @@ import { ValidationError } from '../http/errors.js';
 import { pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { RECORD_STATUSES, isOneOf } from '../shared/enums.js';
 import { loadDashboard, pageJobSummaries } from './dashboard.js';
-import { parseJobInput, storedRichTexts } from './schema.js';
-import { createJob, parseJobId, requireJob, toHrJob, updateJob } from './service.js';
+import { storedRichTexts } from './schema.js';
+import { createJob, parseJobId, parseJobInput, requireJob, toHrJob, updateJob } from './service.js';
 
 export function hrJobRoutes(ctx: AppContext): Router {
   const router = Router();

@@ -2,13 +2,38 @@
 import type { Knex } from 'knex';
 import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
 import { NotFound, ValidationError } from '../http/errors.js';
+import { isAllowedHost } from '../posts/private-address.js';
 import { randomPublicId } from '../shared/ids.js';
+import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
 import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import { invalidatePublicJobs } from './public-cache.js';
 import * as repo from './repo.js';
-import type { JobInput } from './schema.js';
+import { checkJobInput, type JobInput } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobSummary, PublicQuestion } from './types.js';
+
+export interface JobInputOptions {
+  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming local, private or other non-public hosts. */
+  allowPrivateWebhook?: boolean;
+  /** The rich texts the job being updated has stored now (see storedRichTexts in schema.ts). */
+  storedRichTexts?: ReadonlySet<string>;
+}
+
+/**
+ * Validates a job payload (src/jobs/schema.ts) with the server's rules: rich text sanitised and
+ * kept within RICH_TEXT_MAX_DEPTH, webhook hosts held to the outbound address policy unless
+ * WEBHOOK_ALLOW_PRIVATE. Throws ValidationError (400) with every problem found.
+ */
+export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
+  const result = checkJobInput(body, {
+    sanitizeRichText,
+    richTextTooDeep: (html) => richTextDepth(html) > RICH_TEXT_MAX_DEPTH,
+    webhookHostAllowed: opts.allowPrivateWebhook ? undefined : isAllowedHost,
+    storedRichTexts: opts.storedRichTexts,
+  });
+  if ('errors' in result) throw new ValidationError(result.errors, result.errors.detail?.[0]);
+  return result.input;
+}
 
 export type Availability = 'available' | 'inactive' | 'not_found';
 

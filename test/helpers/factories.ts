@@ -1,7 +1,6 @@
 /** Test data builders that go through the real services. */
 import type { Knex } from 'knex';
-import { createJob } from '../../src/jobs/service.js';
-import { parseJobInput } from '../../src/jobs/schema.js';
+import { createJob, parseJobInput } from '../../src/jobs/service.js';
 import type { Job } from '../../src/jobs/types.js';
 
 let seq = 0;

@@ -1,0 +1,36 @@
+/**
+ * zod issues as the API's 400 body (DESIGN.md section 3): `{field: [messages]}`, nested keys joined
+ * with dots (`questions.0.text`), an issue about the whole input under `detail`, each message once
+ * per key. Node-free: the schemas that use it are shared with islands.
+ */
+import type { core } from 'zod/mini';
+
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * `order` names the keys' segments in the order their errors are listed (numbers sort as numbers,
+ * unnamed segments after named ones, a key before its own sub-keys); without it keys keep the
+ * order the issues were found in.
+ */
+export function fieldErrorsOf(issues: readonly core.$ZodIssue[], order?: readonly string[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const key = issue.path.length ? issue.path.join('.') : 'detail';
+    const list = (errors[key] ??= []);
+    if (!list.includes(issue.message)) list.push(issue.message);
+  }
+  if (!order) return errors;
+  const rank = (segment: string) => (/^\d+$/.test(segment) ? Number(segment) : order.includes(segment) ? order.indexOf(segment) : order.length);
+  const compare = (a: string, b: string) => {
+    const x = a.split('.');
+    const y = b.split('.');
+    for (let i = 0; i < Math.min(x.length, y.length); i++) if (rank(x[i]) !== rank(y[i])) return rank(x[i]) - rank(y[i]);
+    return x.length - y.length;
+  };
+  return Object.fromEntries(Object.entries(errors).sort(([a], [b]) => compare(a, b)));
+}
+
+/** A custom issue that lets the checks after it run, so every problem is reported at once. */
+export function issue(input: unknown, message: string, path: PropertyKey[] = []): core.$ZodRawIssue {
+  return { code: 'custom', message, input, path, continue: true };
+}
