@@ -5,11 +5,10 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { requireHrApi } from '../auth/guards.js';
-import { ValidationError } from '../http/errors.js';
 import { pageResponse, parsePaging, queryString } from '../http/paging.js';
-import { RECORD_STATUSES, isOneOf } from '../shared/enums.js';
+import { validate } from '../http/validate.js';
 import { loadDashboard, pageJobSummaries } from './dashboard.js';
-import { storedRichTexts } from './schema.js';
+import { hrJobsQuerySchema, storedRichTexts } from './schema.js';
 import { createJob, parseJobId, parseJobInput, requireJob, toHrJob, updateJob } from './service.js';
 
 export function hrJobRoutes(ctx: AppContext): Router {
@@ -23,12 +22,9 @@ export function hrJobRoutes(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/jobs/', guard, async (req, res) => {
-    const status = queryString(req, 'status');
-    if (status && !isOneOf(RECORD_STATUSES, status)) {
-      throw new ValidationError({ status: [`Select a valid choice. ${status.slice(0, 40)} is not one of the available choices.`] });
-    }
+    const { status } = validate(hrJobsQuerySchema(), { status: queryString(req, 'status') });
     const paging = parsePaging(req);
-    const { count, results } = await pageJobSummaries(db, status ? (status as (typeof RECORD_STATUSES)[number]) : null, paging.page, paging.pageSize);
+    const { count, results } = await pageJobSummaries(db, status || null, paging.page, paging.pageSize);
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
   });
 

@@ -1,48 +1,25 @@
 /** Public job pages (/careers) and the public job API (/api/jobs/). Read-only. */
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
-import { NotFound, ValidationError } from '../http/errors.js';
+import { NotFound } from '../http/errors.js';
 import { htmlPageNumber, htmlPager, pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
-import { JOB_TYPES, WORK_MODES, enumLabel, isOneOf } from '../shared/enums.js';
+import { validate } from '../http/validate.js';
+import { JOB_TYPES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { hasRichContent, htmlToText } from '../shared/format.js';
 import { cachedPublicRead } from './public-cache.js';
 import * as repo from './repo.js';
+import { jobFiltersSchema } from './schema.js';
 import { getPublicJob, toPublicJob, type Availability } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
 import type { Job, PublicJobFilters } from './types.js';
 
 const PAGE_SIZE = 30;
 
-/**
- * A search text as the databases can agree on it: control characters (U+0000-U+001F, U+007F) are
- * dropped and the rest trimmed. SQLite and MySQL treat a NUL inside LIKE differently (one matched
- * every job, the other none), and no job title or location contains one.
- */
-export function cleanFilterText(value: string): string {
-  return value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
-}
-
 /** Filters from the query; empty strings mean "no filter". Strict for the API, lenient for pages. */
 function readFilters(req: Request, strict: boolean): PublicJobFilters {
-  const text = (name: string) => cleanFilterText(queryString(req, name));
-  const f: PublicJobFilters = {
-    title: text('title').slice(0, 191).trim(),
-    location: text('location').slice(0, 191).trim(),
-    job_type: text('job_type'),
-    work_mode: text('work_mode'),
-  };
-  const errors: Record<string, string[]> = {};
-  if (f.job_type && !isOneOf(JOB_TYPES, f.job_type)) {
-    errors.job_type = [`Select a valid choice. ${f.job_type.slice(0, 40)} is not one of the available choices.`];
-    f.job_type = '';
-  }
-  if (f.work_mode && !isOneOf(WORK_MODES, f.work_mode)) {
-    errors.work_mode = [`Select a valid choice. ${f.work_mode.slice(0, 40)} is not one of the available choices.`];
-    f.work_mode = '';
-  }
-  if (strict && Object.keys(errors).length) throw new ValidationError(errors);
-  return f;
+  const query = Object.fromEntries(['title', 'location', 'job_type', 'work_mode'].map((name) => [name, queryString(req, name)]));
+  return validate(jobFiltersSchema(strict), query);
 }
 
 const JOB_TYPE_OPTIONS = JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) }));

@@ -11,8 +11,8 @@
  * bundles no zod (any use of it adds hundreds of KB to a bundle).
  */
 import { z } from 'zod/mini';
-import { fieldErrorsOf, issue, type FieldErrors } from '../shared/field-errors.js';
-import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
+import { issue } from '../shared/field-errors.js';
+import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
 import type { Job, PublicJobFilters } from './types.js';
 
 export interface QuestionInput {
@@ -322,8 +322,35 @@ export function jobInputSchema(rules: JobInputRules) {
   }, { when: (p) => typeof p.value === 'object' && p.value !== null })) as unknown as z.ZodMiniType<JobInput>;
 }
 
-/** A job payload's problems as the API's field errors, or the job input when there are none. */
-export function checkJobInput(body: unknown, rules: JobInputRules): { input: JobInput } | { errors: FieldErrors } {
-  const r = jobInputSchema(rules).safeParse(body);
-  return r.success ? { input: r.data } : { errors: fieldErrorsOf(r.error.issues, JOB_ERROR_ORDER) };
+/**
+ * A search text as the databases can agree on it: control characters (U+0000-U+001F, U+007F) are
+ * dropped and the rest trimmed. SQLite and MySQL treat a NUL inside LIKE differently (one matched
+ * every job, the other none), and no job title or location contains one.
+ */
+export function cleanFilterText(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+}
+
+/** A query value that must be one of `list` when given; the message quotes it as sent. */
+function queryChoice(list: readonly string[]) {
+  return z.string().check(z.refine((v) => !v || isOneOf(list, v), { error: (iss) => JOB_MESSAGES.notAChoice(String(iss.input)) }));
+}
+
+/**
+ * The public job filters from the query (each value its first occurrence, trimmed; empty means no
+ * filter): texts cleaned and cut to 191 characters, job type and work mode checked. Strict for the
+ * API (an unknown choice is a 400); lenient for pages, where an unknown choice is no filter.
+ */
+export function jobFiltersSchema(strict: boolean) {
+  const filterText = () => z.string().check(z.overwrite((v) => cleanFilterText(v).slice(0, JOB_LIMITS.text).trim()));
+  const filterChoice = (list: readonly string[]) => {
+    const checked = z.pipe(z.string().check(z.overwrite(cleanFilterText)), queryChoice(list));
+    return strict ? checked : z.catch(checked, '');
+  };
+  return z.object({ title: filterText(), location: filterText(), job_type: filterChoice(JOB_TYPES), work_mode: filterChoice(WORK_MODES) }) as z.ZodMiniType<Required<PublicJobFilters>>;
+}
+
+/** The HR jobs list's `?status=` (trimmed, empty means every status). */
+export function hrJobsQuerySchema() {
+  return z.object({ status: queryChoice(RECORD_STATUSES) }) as unknown as z.ZodMiniType<{ status: RecordStatus | '' }>;
 }

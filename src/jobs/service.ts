@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
 import { NotFound, ValidationError } from '../http/errors.js';
+import { validate } from '../http/validate.js';
 import { isAllowedHost } from '../posts/private-address.js';
 import { randomPublicId } from '../shared/ids.js';
 import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
@@ -9,7 +10,7 @@ import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import { invalidatePublicJobs } from './public-cache.js';
 import * as repo from './repo.js';
-import { checkJobInput, type JobInput } from './schema.js';
+import { JOB_ERROR_ORDER, jobInputSchema, type JobInput } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobSummary, PublicQuestion } from './types.js';
 
 export interface JobInputOptions {
@@ -25,14 +26,13 @@ export interface JobInputOptions {
  * WEBHOOK_ALLOW_PRIVATE. Throws ValidationError (400) with every problem found.
  */
 export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
-  const result = checkJobInput(body, {
+  const schema = jobInputSchema({
     sanitizeRichText,
     richTextTooDeep: (html) => richTextDepth(html) > RICH_TEXT_MAX_DEPTH,
     webhookHostAllowed: opts.allowPrivateWebhook ? undefined : isAllowedHost,
     storedRichTexts: opts.storedRichTexts,
   });
-  if ('errors' in result) throw new ValidationError(result.errors, result.errors.detail?.[0]);
-  return result.input;
+  return validate(schema, body, JOB_ERROR_ORDER);
 }
 
 export type Availability = 'available' | 'inactive' | 'not_found';
