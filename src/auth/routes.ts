@@ -16,44 +16,25 @@
 import { createHash } from 'node:crypto';
 import express, { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
-import { FieldErrorBag, Unauthorized } from '../http/errors.js';
+import { Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
+import { validate } from '../http/validate.js';
 import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
 import { BAD_TOKEN, LOGIN_PATH, NO_CREDENTIALS, TOKEN_COOKIE, authorizationBearer, requireHrApi, tokenCookie } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
+import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, credentialsSchema } from './schema.js';
 import { createSession, deleteExpiredSessions, findSession, revokeSession } from './sessions.js';
 import { normaliseUsername, touchLastLogin } from './users.repo.js';
 
-export const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
-/** Longest username or password looked at; anything longer is refused before hashing. */
-export const MAX_CREDENTIAL_LENGTH = 256;
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
 export const IP_LIMIT_FACTOR = 5;
 /** Failed sign-ins allowed for one username over all IP addresses, as a multiple of the limit. */
 export const USERNAME_LIMIT_FACTOR = 5;
 
-interface Credentials {
-  username: string;
-  password: string;
-}
-
 /** 400 field errors for missing, non-string, blank or over-long values (checked before any hashing). */
-export function parseCredentials(body: unknown): Credentials {
-  const src = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const errors = new FieldErrorBag();
-  const read = (name: keyof Credentials): string => {
-    const v = Object.prototype.hasOwnProperty.call(src, name) ? src[name] : undefined;
-    if (v === undefined || v === null) errors.add(name, 'This field is required.');
-    else if (typeof v !== 'string') errors.add(name, 'Not a valid string.');
-    else if (v.length > MAX_CREDENTIAL_LENGTH) errors.add(name, `Ensure this field has no more than ${MAX_CREDENTIAL_LENGTH} characters.`);
-    else if ((name === 'username' ? v.trim() : v) === '') errors.add(name, 'This field may not be blank.');
-    else return v;
-    return '';
-  };
-  const username = read('username');
-  const password = read('password');
-  errors.throwIfAny();
+export function parseCredentials(body: unknown): { username: string; password: string } {
+  const { username, password } = validate(credentialsSchema(), body);
   return { username: normaliseUsername(username), password };
 }
 
@@ -95,7 +76,7 @@ export function authRoutes(ctx: AppContext): Router {
   router.post('/api/auth/token/', formBody, perIp, perUsername, perUser, async (req, res) => {
     req.body = parseCredentials(req.body);
     const user = await authenticateLocal(auth, req, res);
-    if (!user) throw new Unauthorized(LOGIN_FAILED);
+    if (!user) throw new Unauthorized(AUTH_MESSAGES.loginFailed);
     const now = ctx.now();
     const { token } = await createSession(db, user.id, config.sessionTtlSeconds, now, { ip: req.ip, userAgent: req.get('user-agent') });
     await touchLastLogin(db, user.id, now);

@@ -1,0 +1,34 @@
+/**
+ * Sign-in input (spec 01 'HR login'): the credentials of POST /api/auth/token/ (JSON or
+ * form-encoded) and their messages, shared with the hr-login island. Node-free; the schema is built
+ * in a function so the island, which imports only the limit and messages, bundles no zod.
+ */
+import { z } from 'zod/mini';
+
+/** Longest username or password looked at; anything longer is refused before hashing. */
+export const MAX_CREDENTIAL_LENGTH = 256;
+
+export const AUTH_MESSAGES = {
+  /** Any failed sign-in, whatever was wrong: the page and the API say the same. */
+  loginFailed: 'Invalid credentials or unauthorized.',
+  required: 'This field is required.',
+  notText: 'Not a valid string.',
+  tooLong: `Ensure this field has no more than ${MAX_CREDENTIAL_LENGTH} characters.`,
+  blank: 'This field may not be blank.',
+} as const;
+
+/** One credential: text of at most 256 characters, not blank (a username of spaces is blank). */
+function credential(trimmed: boolean) {
+  return z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? AUTH_MESSAGES.required : AUTH_MESSAGES.notText) }).check(
+    z.maxLength(MAX_CREDENTIAL_LENGTH, { error: AUTH_MESSAGES.tooLong, abort: true }),
+    z.refine((v) => (trimmed ? v.trim() : v) !== '', AUTH_MESSAGES.blank),
+  );
+}
+
+/** {username, password} as sent (checked before any hashing); only own properties count, and a body that is no object has neither. */
+export function credentialsSchema() {
+  return z.pipe(
+    z.transform((body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {})),
+    z.object({ username: credential(true), password: credential(false) }),
+  );
+}
