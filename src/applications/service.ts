@@ -99,7 +99,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
     const kind = form.file ? await resumeKind(deps.storage, form.file) : null;
     if (!form.file) bag.add('resume', MESSAGES.resumeRequired);
     else if (!kind) bag.add('resume', MESSAGES.resumeType);
-    if (bag.has()) throw new ValidationError(orderedErrors(bag.fields));
+    if (!input || bag.has()) throw new ValidationError(orderedErrors(bag.fields));
     const file = form.file!;
 
     const application: NewApplication = {

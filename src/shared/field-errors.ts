@@ -3,7 +3,7 @@
  * with dots (`questions.0.text`), an issue about the whole input under `detail`, each message once
  * per key. Node-free: the schemas that use it are shared with islands.
  */
-import type { core } from 'zod/mini';
+import { z, type core } from 'zod/mini';
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -33,4 +33,17 @@ export function fieldErrorsOf(issues: readonly core.$ZodIssue[], order?: readonl
 /** A custom issue that lets the checks after it run, so every problem is reported at once. */
 export function issue(input: unknown, message: string, path: PropertyKey[] = []): core.$ZodRawIssue {
   return { code: 'custom', message, input, path, continue: true };
+}
+
+/**
+ * `schema`, except that when it fails its issues are reported and `fallback` goes on to the checks
+ * that follow, which then speak too (e.g. required answers when the answers list is malformed).
+ */
+export function orFallback<T>(schema: z.ZodMiniType<T>, fallback: T) {
+  return z.transform((value: unknown, ctx): T => {
+    const result = schema.safeParse(value);
+    if (result.success) return result.data;
+    for (const i of result.error.issues) ctx.issues.push(issue(value, i.message, i.path));
+    return fallback;
+  });
 }
