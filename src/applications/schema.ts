@@ -6,7 +6,7 @@
  */
 import { z } from 'zod/mini';
 import { FieldErrorBag } from '../http/errors.js';
-import { fieldErrorsOf, issue, orFallback } from '../shared/field-errors.js';
+import { FIELD_MESSAGES, fieldErrorsOf, issue, orFallback } from '../shared/field-errors.js';
 import {
   LIMITS,
   MESSAGES,
@@ -37,12 +37,12 @@ const KNOWN_TEXT_FIELDS = new Set<string>([...FIELD_ORDER.filter((f) => f !== 'r
 
 export const EXTRA_MESSAGES = {
   invalidJson: 'Value must be valid JSON.',
-  notList: 'Must be a list.',
-  notObject: 'Must be an object.',
-  notText: 'Must be text.',
+  notList: FIELD_MESSAGES.notList,
+  notObject: FIELD_MESSAGES.notObject,
+  notText: FIELD_MESSAGES.notText,
   repeated: 'This field was sent more than once.',
   tooManyItems: (n: number) => `Ensure this list has no more than ${n} items.`,
-  tooLong: (n: number) => `Ensure this field has no more than ${n} characters.`,
+  tooLong: FIELD_MESSAGES.tooLong,
   answerTooLong: `Ensure this answer has no more than ${LIMITS.answerText} characters.`,
   notAChoice: (v: string) => `Select a valid choice. ${JSON.stringify(v.slice(0, 40))} is not one of the available choices.`,
   notChoices: 'Must be a list of options.',
@@ -150,7 +150,7 @@ const T = LIMITS.textField;
 function skills() {
   // Duplicates collapse, so allow twice the limit in before counting what is left.
   return z.pipe(jsonList(LIMITS.skills * 2), z.array(z.unknown()).check(
-    z.refine((list) => list.every((s) => typeof s === 'string'), { error: 'Must be a list of text.', abort: true }),
+    z.refine((list) => list.every((s) => typeof s === 'string'), { error: FIELD_MESSAGES.notTextList, abort: true }),
     z.overwrite((list) => normaliseSkills((list as string[]).map(cleanText))),
     z.maxLength(LIMITS.skills, EXTRA_MESSAGES.tooManyItems(LIMITS.skills)),
   )) as unknown as z.ZodMiniType<string[]>;

@@ -4,6 +4,7 @@
  * in a function so the island, which imports only the limit and messages, bundles no zod.
  */
 import { z } from 'zod/mini';
+import { FIELD_MESSAGES } from '../shared/field-errors.js';
 
 /** Longest username or password looked at; anything longer is refused before hashing. */
 export const MAX_CREDENTIAL_LENGTH = 256;
@@ -11,9 +12,9 @@ export const MAX_CREDENTIAL_LENGTH = 256;
 export const AUTH_MESSAGES = {
   /** Any failed sign-in, whatever was wrong: the page and the API say the same. */
   loginFailed: 'Invalid credentials or unauthorized.',
-  required: 'This field is required.',
+  required: FIELD_MESSAGES.required,
   notText: 'Not a valid string.',
-  tooLong: `Ensure this field has no more than ${MAX_CREDENTIAL_LENGTH} characters.`,
+  tooLong: FIELD_MESSAGES.tooLong(MAX_CREDENTIAL_LENGTH),
   blank: 'This field may not be blank.',
 } as const;
 

@@ -11,7 +11,7 @@
  * bundles no zod (any use of it adds hundreds of KB to a bundle).
  */
 import { z } from 'zod/mini';
-import { issue } from '../shared/field-errors.js';
+import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
 import type { Job, PublicJobFilters } from './types.js';
 
@@ -89,9 +89,9 @@ export const CURRENCY_CODES: readonly string[] = [...((Intl as any).supportedVal
 
 export const JOB_MESSAGES = {
   notObject: 'Expected a JSON object.',
-  required: 'This field is required.',
-  notText: 'Must be text.',
-  tooLong: (n: number) => `Ensure this field has no more than ${n} characters.`,
+  required: FIELD_MESSAGES.required,
+  notText: FIELD_MESSAGES.notText,
+  tooLong: FIELD_MESSAGES.tooLong,
   oneOf: (list: readonly string[]) => `Must be one of ${list.join(', ')}.`,
   notBoolean: 'Must be true or false.',
   publicId: 'Use 1 to 64 letters, digits, hyphens or underscores.',
@@ -106,10 +106,10 @@ export const JOB_MESSAGES = {
   webhookPrivate: 'Webhook URL must not point to a private or local address.',
   webhookRequired: 'A webhook URL is required when the webhook is enabled.',
   richTextTooDeep: 'Rich text is nested too deeply.',
-  notList: 'Must be a list.',
-  questionNotObject: 'Must be an object.',
+  notList: FIELD_MESSAGES.notList,
+  questionNotObject: FIELD_MESSAGES.notObject,
   tooManyQuestions: `At most ${JOB_LIMITS.questions} questions.`,
-  optionsNotText: 'Must be a list of text.',
+  optionsNotText: FIELD_MESSAGES.notTextList,
   noOptions: 'Add at least one option.',
   tooManyOptions: `At most ${JOB_LIMITS.options} options.`,
   optionTooLong: `Ensure each option has no more than ${JOB_LIMITS.option} characters.`,

@@ -7,6 +7,16 @@ import { z, type core } from 'zod/mini';
 
 export type FieldErrors = Record<string, string[]>;
 
+/** The messages every input's rules share (DESIGN.md section 3), declared once. */
+export const FIELD_MESSAGES = {
+  required: 'This field is required.',
+  notText: 'Must be text.',
+  notList: 'Must be a list.',
+  notTextList: 'Must be a list of text.',
+  notObject: 'Must be an object.',
+  tooLong: (n: number) => `Ensure this field has no more than ${n} characters.`,
+} as const;
+
 /**
  * `order` names the keys' segments in the order their errors are listed (numbers sort as numbers,
  * unnamed segments after named ones, a key before its own sub-keys); without it keys keep the
