@@ -257,7 +257,8 @@ function questionSchema(rules: JobInputRules) {
     placeholder: text(JOB_LIMITS.text),
     required: bool(),
   }).check(z.check((ctx) => {
-    // Options count for choice questions only; an unknown answer type is judged as short text.
+    // Runs even when a field failed (`when`). Options count for choice questions only; an unknown
+    // answer type is judged as short text.
     const q = ctx.value;
     if (!CHOICE_ANSWER_TYPES.includes(q.answer_type)) return void (q.options = []);
     const r = choiceOptions().safeParse(q.options);
