@@ -328,7 +328,7 @@ export function jobInputSchema(rules: JobInputRules) {
  * dropped and the rest trimmed. SQLite and MySQL treat a NUL inside LIKE differently (one matched
  * every job, the other none), and no job title or location contains one.
  */
-export function cleanFilterText(value: string): string {
+function cleanFilterText(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
 }
 
