@@ -131,18 +131,23 @@ function entry<K extends string>(limits: Record<K, number>) {
   });
 }
 
-/** A list of entries judged by the wizard's step rules; any entry problem also puts the step's message on the list. */
-function entries<E>(max: number, limits: Record<keyof E & string, number>, stepRules: (list: E[]) => EntryErrors[], stepMessage: string) {
-  return z.pipe(jsonList(max), z.array(entry(limits)).check(z.check<Record<string, string>[]>((ctx) => {
+/** A list field of entries (see entry). */
+function entryList<E>(max: number, limits: Record<keyof E & string, number>) {
+  return z.pipe(jsonList(max), z.array(entry(limits))) as unknown as z.ZodMiniType<E[]>;
+}
+
+/** The wizard's step rules on a list of entries; any entry problem also puts the step's message on the list. */
+function stepRules<E>(rules: (list: E[]) => EntryErrors[], stepMessage: string) {
+  return z.check<E[]>((ctx) => {
     let any = false;
-    stepRules(ctx.value as E[]).forEach((errors, i) => {
+    rules(ctx.value).forEach((errors, i) => {
       for (const [field, message] of Object.entries(errors)) {
         ctx.issues.push(issue(ctx.value[i], message, [i, field]));
         any = true;
       }
     });
     if (any) ctx.issues.push(issue(ctx.value, stepMessage));
-  }))) as unknown as z.ZodMiniType<E[]>;
+  });
 }
 
 const T = LIMITS.textField;
@@ -271,12 +276,11 @@ function basic(shape: (v: string) => string, rule: (v: string) => string | null,
   ));
 }
 
-/**
- * The application's text fields (the multipart fields by name): the basic fields as sent, with only
- * the spec's shaping (section 5), so control characters reach the rules; the lists as JSON.
- */
-export function applicationSchema(questions: JobQuestion[], now: Date) {
-  return z.object({
+let fixedFields: ReturnType<typeof buildFixedFields> | undefined;
+
+/** The fields whose rules do not depend on the job or the date, built once (building costs more than a parse). */
+function buildFixedFields() {
+  return {
     first_name: basic(shapeName, firstNameError, (v) => v.trim()),
     last_name: basic(shapeName, (v) => lastNameError(v.trim() ? v : ''), (v) => v.trim()),
     email: basic(shapeEmail, emailError, (v) => v.toLowerCase()),
@@ -287,9 +291,27 @@ export function applicationSchema(questions: JobQuestion[], now: Date) {
       ctx.issues.push(issue(v, phone.error));
       return '';
     }),
-    professional_experiences: entries<ExperienceEntry>(LIMITS.experiences, { company: T, role: T, start: 7, end: 7, notice_period: T, salary: T, description: LIMITS.description }, (list) => validateExperiences(list, now), MESSAGES.experienceStep),
-    education: entries<EducationEntry>(LIMITS.education, { school: T, degree: T, field: T, start: 7, end: 7 }, (list) => validateEducation(list, now), MESSAGES.educationStep),
+    experiences: entryList<ExperienceEntry>(LIMITS.experiences, { company: T, role: T, start: 7, end: 7, notice_period: T, salary: T, description: LIMITS.description }),
+    education: entryList<EducationEntry>(LIMITS.education, { school: T, degree: T, field: T, start: 7, end: 7 }),
     skills: skills(),
+  };
+}
+
+/**
+ * The application's text fields (the multipart fields by name): the basic fields as sent, with only
+ * the spec's shaping (section 5), so control characters reach the rules; the lists as JSON; dates
+ * judged against `now`, answers against the job's questions.
+ */
+export function applicationSchema(questions: JobQuestion[], now: Date) {
+  const fixed = (fixedFields ??= buildFixedFields());
+  return z.object({
+    first_name: fixed.first_name,
+    last_name: fixed.last_name,
+    email: fixed.email,
+    phone: fixed.phone,
+    professional_experiences: fixed.experiences.check(stepRules((list) => validateExperiences(list, now), MESSAGES.experienceStep)),
+    education: fixed.education.check(stepRules((list) => validateEducation(list, now), MESSAGES.educationStep)),
+    skills: fixed.skills,
     answers: answers(questions),
   });
 }

@@ -1,7 +1,7 @@
 /**
  * Sign-in input (spec 01 'HR login'): the credentials of POST /api/auth/token/ (JSON or
  * form-encoded) and their messages, shared with the hr-login island. Node-free; the schema is built
- * in a function so the island, which imports only the limit and messages, bundles no zod.
+ * once, in a function, so the island, which imports only the limit and messages, bundles no zod.
  */
 import { z } from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
@@ -26,10 +26,12 @@ function credential(trimmed: boolean) {
   );
 }
 
+let credentials: z.ZodMiniType<{ username: string; password: string }> | undefined;
+
 /** {username, password} as sent (checked before any hashing); only own properties count, and a body that is no object has neither. */
-export function credentialsSchema() {
-  return z.pipe(
+export function credentialsSchema(): z.ZodMiniType<{ username: string; password: string }> {
+  return (credentials ??= z.pipe(
     z.transform((body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? { ...body } : {})),
     z.object({ username: credential(true), password: credential(false) }),
-  );
+  ));
 }

@@ -7,8 +7,9 @@
  *   JobInputRules: the rich-text sanitiser (rich text is sanitised on save, reads serve it as
  *   stored) and the outbound address policy, so the island bundles neither;
  * - the public job filters and the HR jobs list's `status` (query strings).
- * Schemas are built inside functions, never at module level: an island that imports a limit then
- * bundles no zod (any use of it adds hundreds of KB to a bundle).
+ * Schemas are built inside functions (once where they do not depend on the request), never at
+ * module level: an island that imports a limit then bundles no zod (any use of it adds hundreds of
+ * KB to a bundle).
  */
 import { z } from 'zod/mini';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
@@ -247,6 +248,7 @@ const questionId = () => z.transform((v: unknown) => {
 });
 
 function questionSchema(rules: JobInputRules) {
+  const options = choiceOptions();
   return z.object({
     id: questionId(),
     answer_type: z.enum(ANSWER_TYPES, JOB_MESSAGES.oneOf(ANSWER_TYPES)),
@@ -261,7 +263,7 @@ function questionSchema(rules: JobInputRules) {
     // answer type is judged as short text.
     const q = ctx.value;
     if (!CHOICE_ANSWER_TYPES.includes(q.answer_type)) return void (q.options = []);
-    const r = choiceOptions().safeParse(q.options);
+    const r = options.safeParse(q.options);
     q.options = r.success ? r.data : [];
     for (const i of r.error?.issues ?? []) ctx.issues.push(issue(q.options, i.message, ['options']));
   }, { when: () => true }));
@@ -286,9 +288,9 @@ function questions(rules: JobInputRules) {
   ) as unknown as z.ZodMiniType<QuestionInput[]>;
 }
 
-/** The job schema; build it per request, with the server's rules (and the job's stored texts on update). */
+/** The job schema with the server's rules (and, for an update, the job's stored texts). */
 export function jobInputSchema(rules: JobInputRules) {
-  const CURRENCIES = new Set(CURRENCY_CODES);
+  const currencies = new Set(CURRENCY_CODES);
   return z.object({
     public_id: z.pipe(
       z.transform((v: unknown) => (v === undefined || v === null || String(v).trim() === '' ? null : v)),
@@ -299,7 +301,7 @@ export function jobInputSchema(rules: JobInputRules) {
     status: choice(RECORD_STATUSES, 'INACTIVE'),
     currency: z.pipe(
       z.transform((v: unknown) => (isBlank(v) ? 'USD' : typeof v === 'string' ? v.trim().toUpperCase() : '')),
-      z.string().check(z.refine((c) => CURRENCIES.has(c), JOB_MESSAGES.currency)),
+      z.string().check(z.refine((c) => currencies.has(c), JOB_MESSAGES.currency)),
     ),
     min_salary: salary(),
     max_salary: salary(),
@@ -337,21 +339,29 @@ function queryChoice(list: readonly string[]) {
   return z.string().check(z.refine((v) => !v || isOneOf(list, v), { error: (iss) => JOB_MESSAGES.notAChoice(String(iss.input)) }));
 }
 
+let filterSchemas: Record<'strict' | 'lenient', z.ZodMiniType<Required<PublicJobFilters>>> | undefined;
+
 /**
  * The public job filters from the query (each value its first occurrence, trimmed; empty means no
  * filter): texts cleaned and cut to 191 characters, job type and work mode checked. Strict for the
  * API (an unknown choice is a 400); lenient for pages, where an unknown choice is no filter.
  */
-export function jobFiltersSchema(strict: boolean) {
-  const filterText = () => z.string().check(z.overwrite((v) => cleanFilterText(v).slice(0, JOB_LIMITS.text).trim()));
-  const filterChoice = (list: readonly string[]) => {
-    const checked = z.pipe(z.string().check(z.overwrite(cleanFilterText)), queryChoice(list));
-    return strict ? checked : z.catch(checked, '');
+export function jobFiltersSchema(strict: boolean): z.ZodMiniType<Required<PublicJobFilters>> {
+  const build = (strict: boolean) => {
+    const filterText = () => z.string().check(z.overwrite((v) => cleanFilterText(v).slice(0, JOB_LIMITS.text).trim()));
+    const filterChoice = (list: readonly string[]) => {
+      const checked = z.pipe(z.string().check(z.overwrite(cleanFilterText)), queryChoice(list));
+      return strict ? checked : z.catch(checked, '');
+    };
+    return z.object({ title: filterText(), location: filterText(), job_type: filterChoice(JOB_TYPES), work_mode: filterChoice(WORK_MODES) }) as z.ZodMiniType<Required<PublicJobFilters>>;
   };
-  return z.object({ title: filterText(), location: filterText(), job_type: filterChoice(JOB_TYPES), work_mode: filterChoice(WORK_MODES) }) as z.ZodMiniType<Required<PublicJobFilters>>;
+  filterSchemas ??= { strict: build(true), lenient: build(false) };
+  return filterSchemas[strict ? 'strict' : 'lenient'];
 }
 
+let hrJobsQuery: z.ZodMiniType<{ status: RecordStatus | '' }> | undefined;
+
 /** The HR jobs list's `?status=` (trimmed, empty means every status). */
-export function hrJobsQuerySchema() {
-  return z.object({ status: queryChoice(RECORD_STATUSES) }) as unknown as z.ZodMiniType<{ status: RecordStatus | '' }>;
+export function hrJobsQuerySchema(): z.ZodMiniType<{ status: RecordStatus | '' }> {
+  return (hrJobsQuery ??= z.object({ status: queryChoice(RECORD_STATUSES) }) as unknown as z.ZodMiniType<{ status: RecordStatus | '' }>);
 }

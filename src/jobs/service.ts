@@ -10,7 +10,7 @@ import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import { invalidatePublicJobs } from './public-cache.js';
 import * as repo from './repo.js';
-import { JOB_ERROR_ORDER, jobInputSchema, type JobInput } from './schema.js';
+import { JOB_ERROR_ORDER, jobInputSchema, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobSummary, PublicQuestion } from './types.js';
 
 export interface JobInputOptions {
@@ -20,18 +20,24 @@ export interface JobInputOptions {
   storedRichTexts?: ReadonlySet<string>;
 }
 
-/**
- * Validates a job payload (src/jobs/schema.ts) with the server's rules: rich text sanitised and
- * kept within RICH_TEXT_MAX_DEPTH, webhook hosts held to the outbound address policy unless
- * WEBHOOK_ALLOW_PRIVATE. Throws ValidationError (400) with every problem found.
- */
-export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
-  const schema = jobInputSchema({
+/** The server's job rules: rich text sanitised and kept within RICH_TEXT_MAX_DEPTH, webhook hosts held to the outbound address policy unless WEBHOOK_ALLOW_PRIVATE. */
+function jobRules(allowPrivateWebhook: boolean): JobInputRules {
+  return {
     sanitizeRichText,
     richTextTooDeep: (html) => richTextDepth(html) > RICH_TEXT_MAX_DEPTH,
-    webhookHostAllowed: opts.allowPrivateWebhook ? undefined : isAllowedHost,
-    storedRichTexts: opts.storedRichTexts,
-  });
+    webhookHostAllowed: allowPrivateWebhook ? undefined : isAllowedHost,
+  };
+}
+
+/** Job schemas without stored texts, built once per address policy (building one costs more than a parse). */
+const jobSchemas = new Map<boolean, ReturnType<typeof jobInputSchema>>();
+
+/** Validates a job payload (src/jobs/schema.ts); throws ValidationError (400) with every problem found. */
+export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
+  const allowPrivate = !!opts.allowPrivateWebhook;
+  let schema = jobSchemas.get(allowPrivate);
+  if (opts.storedRichTexts) schema = jobInputSchema({ ...jobRules(allowPrivate), storedRichTexts: opts.storedRichTexts });
+  else if (!schema) jobSchemas.set(allowPrivate, (schema = jobInputSchema(jobRules(allowPrivate))));
   return validate(schema, body, JOB_ERROR_ORDER);
 }
 
