@@ -24,8 +24,7 @@ import knexFactory, { type Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { ReadCache } from '../src/db/read-cache.js';
-import { createJob } from '../src/jobs/service.js';
-import { parseJobInput } from '../src/jobs/schema.js';
+import { createJob, parseJobInput } from '../src/jobs/service.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {

@@ -23,7 +23,7 @@ import { insertUser } from '../src/users/repo.js';
 import { createSession } from '../src/users/repo.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
-import { RICH_TEXT_MAX } from '../src/jobs/schema.js';
+import { JOB_LIMITS } from '../src/jobs/schema.js';
 import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../src/shared/sanitize.js';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,7 +38,7 @@ const useMysql = process.argv.includes('--mysql');
 const mysqlBase = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/';
 
 /** Repeats `block` up to the save limit. */
-const fill = (block: string) => block.repeat(Math.floor(RICH_TEXT_MAX / block.length));
+const fill = (block: string) => block.repeat(Math.floor(JOB_LIMITS.richText / block.length));
 
 /**
  * The costliest description the save rules accept, of the shapes tried (nested lists, 20 nested

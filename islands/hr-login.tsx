@@ -8,6 +8,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './components/mount.js';
 import { clearToken, readCookie, storeToken, TOKEN_NAME } from './components/session.js';
+import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH } from '../src/users/schema.js';
 import { landingPath } from '../src/shared/next-path.js';
 import './hr-login.css';
 
@@ -18,7 +19,6 @@ interface Props {
   ttlSeconds: number;
 }
 
-const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
 const UNREACHABLE = 'Could not reach the server. Please check your connection and try again.';
 
 async function failureMessage(res: Response): Promise<string> {
@@ -28,7 +28,7 @@ async function failureMessage(res: Response): Promise<string> {
     const body = await res.json().catch(() => null);
     if (body && typeof body.detail === 'string') return body.detail;
   }
-  return LOGIN_FAILED;
+  return AUTH_MESSAGES.loginFailed;
 }
 
 function HrLogin({ next: given, ttlSeconds }: Props) {
@@ -73,7 +73,7 @@ function HrLogin({ next: given, ttlSeconds }: Props) {
           return;
         }
       }
-      setError(res.ok ? LOGIN_FAILED : await failureMessage(res));
+      setError(res.ok ? AUTH_MESSAGES.loginFailed : await failureMessage(res));
     } catch {
       setError(UNREACHABLE);
     }
@@ -99,7 +99,7 @@ function HrLogin({ next: given, ttlSeconds }: Props) {
           autoCapitalize="none"
           spellCheck={false}
           required
-          maxLength={256}
+          maxLength={MAX_CREDENTIAL_LENGTH}
           value={username}
           onChange={(e) => setUsername(e.target.value)}
           // biome-ignore lint/a11y/noAutofocus: the sign-in page's only task starts in this field
@@ -114,7 +114,7 @@ function HrLogin({ next: given, ttlSeconds }: Props) {
           type="password"
           autoComplete="current-password"
           required
-          maxLength={256}
+          maxLength={MAX_CREDENTIAL_LENGTH}
           ref={passwordRef}
           value={password}
           onChange={(e) => setPassword(e.target.value)}

@@ -1,7 +1,8 @@
 /** The Questions tab: the job's extra questions, added, removed, reordered and edited in place. */
 import { useState } from 'react';
 import { RichTextEditor } from './rich-text-editor.js';
-import { CHOICE_TYPES, emptyQuestion, type Option, type QuestionDraft } from './draft.js';
+import { JOB_LIMITS } from '../../src/jobs/schema.js';
+import { emptyQuestion, isChoice, type Option, type QuestionDraft } from './draft.js';
 import { FieldShell, described } from './fields.js';
 
 export function QuestionsEditor({ questions, editQuestion: update, reshapeQuestions, errors, answerTypes }: {
@@ -43,7 +44,7 @@ export function QuestionsEditor({ questions, editQuestion: update, reshapeQuesti
         {questions.map((q, i) => {
           const err = (f: string) => errors[`questions.${i}.${f}`];
           const base = `q-${q.key}`;
-          const choice = CHOICE_TYPES.includes(q.answer_type);
+          const choice = isChoice(q.answer_type);
           return (
             <li key={q.key} className="question-card" aria-labelledby={`${base}-heading`}>
               <div className="question-head">
@@ -58,14 +59,14 @@ export function QuestionsEditor({ questions, editQuestion: update, reshapeQuesti
               <RichTextEditor id={`${base}-text`} label="Question text" required value={q.text} error={err('text')} onChange={(html) => update(q.key, { text: html })} />
               <div className="grid-3">
                 <FieldShell id={`${base}-answer_type`} label="Answer type" error={err('answer_type')}>
-                  <select {...described(`${base}-answer_type`, false, err('answer_type'))} value={q.answer_type} onChange={(e) => update(q.key, { answer_type: e.target.value, options: CHOICE_TYPES.includes(e.target.value) && q.options.length === 0 ? [''] : q.options })}>
+                  <select {...described(`${base}-answer_type`, false, err('answer_type'))} value={q.answer_type} onChange={(e) => update(q.key, { answer_type: e.target.value, options: isChoice(e.target.value) && q.options.length === 0 ? [''] : q.options })}>
                     {answerTypes.map((o) => (
                       <option key={o.value} value={o.value}>{o.label}</option>
                     ))}
                   </select>
                 </FieldShell>
                 <FieldShell id={`${base}-placeholder`} label="Placeholder" error={err('placeholder')}>
-                  <input type="text" {...described(`${base}-placeholder`, false, err('placeholder'))} maxLength={191} value={q.placeholder} onChange={(e) => update(q.key, { placeholder: e.target.value })} />
+                  <input type="text" {...described(`${base}-placeholder`, false, err('placeholder'))} maxLength={JOB_LIMITS.text} value={q.placeholder} onChange={(e) => update(q.key, { placeholder: e.target.value })} />
                 </FieldShell>
                 <FieldShell id={`${base}-order`} label="Order" error={err('order')}>
                   <select {...described(`${base}-order`, false, err('order'))} value={i} onChange={(e) => move(i, Number(e.target.value))}>
@@ -84,7 +85,7 @@ export function QuestionsEditor({ questions, editQuestion: update, reshapeQuesti
                       <input
                         type="text"
                         id={`${base}-option-${j}`}
-                        maxLength={191}
+                        maxLength={JOB_LIMITS.option}
                         placeholder={`Option ${j + 1}`}
                         value={opt}
                         aria-invalid={err('options') ? true : undefined}

@@ -1,5 +1,6 @@
 /** The job editor's form state: the draft, its conversion from and to the HR API's job, and the snapshot that tells unsaved changes. */
 import type { HrJob } from '../../src/jobs/types.js';
+import { CHOICE_ANSWER_TYPES } from '../../src/shared/enums.js';
 
 export interface Option {
   value: string;
@@ -52,7 +53,10 @@ export interface Draft {
   questions: QuestionDraft[];
 }
 
-export const CHOICE_TYPES = ['single_choice', 'checkbox'];
+/** Whether questions of this answer type offer options. */
+export function isChoice(answerType: string): boolean {
+  return (CHOICE_ANSWER_TYPES as readonly string[]).includes(answerType);
+}
 
 /** Fields checked together on the server: editing one of them may fix the other's message. */
 export const RELATED_FIELDS: Partial<Record<keyof Draft, (keyof Draft)[]>> = {
@@ -152,7 +156,7 @@ export function toPayload(d: Draft, mode: Props['mode']) {
       placeholder: q.placeholder,
       required: q.required,
       answer_type: q.answer_type,
-      options: CHOICE_TYPES.includes(q.answer_type) ? q.options.map((o) => o.trim()).filter(Boolean) : [],
+      options: isChoice(q.answer_type) ? q.options.map((o) => o.trim()).filter(Boolean) : [],
       order,
     })),
   };

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 
-export const LEAVE_MESSAGE = 'You have unsaved changes to this job. Leave this page and lose them?';
+const LEAVE_MESSAGE = 'You have unsaved changes to this job. Leave this page and lose them?';
 
 /**
  * A click that would take the browser to another page: a plain left click on a link that leaves

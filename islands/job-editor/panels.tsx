@@ -1,6 +1,7 @@
 /** The editor's tab panels: Basics, Compensation, Description and Notifications (Questions is QuestionsEditor). */
 import type { ReactNode } from 'react';
 import { RichTextEditor } from './rich-text-editor.js';
+import { JOB_LIMITS } from '../../src/jobs/schema.js';
 import type { ApplicationPostPayload } from '../../src/posts/types.js';
 import type { Draft, Option, Props, SetField } from './draft.js';
 import { SelectField, TextField, described } from './fields.js';
@@ -26,13 +27,13 @@ export function BasicsPanel({ mode, statuses, jobTypes, workModes, ...p }: Panel
     <>
       <div className="grid-2">
         {mode === 'create'
-          ? <TextField {...p} name="public_id" label="Public ID" hint="Optional. Generated if left blank." maxLength={64} placeholder="e.g. backend-engineer-2026" />
+          ? <TextField {...p} name="public_id" label="Public ID" hint="Optional. Generated if left blank." maxLength={JOB_LIMITS.publicId} placeholder="e.g. backend-engineer-2026" />
           : <TextField {...p} name="public_id" label="Public ID" hint="The public ID cannot be changed." readOnly />}
         <SelectField {...p} name="status" label="Status" options={statuses} />
       </div>
-      <TextField {...p} name="title" label="Title" required maxLength={191} />
+      <TextField {...p} name="title" label="Title" required maxLength={JOB_LIMITS.text} />
       <div className="grid-3">
-        <TextField {...p} name="location" label="Location" required maxLength={191} />
+        <TextField {...p} name="location" label="Location" required maxLength={JOB_LIMITS.text} />
         <SelectField {...p} name="job_type" label="Job type" options={jobTypes} required placeholder="Select a job type" />
         <SelectField {...p} name="work_mode" label="Work mode" options={workModes} required placeholder="Select a work mode" />
       </div>
@@ -60,8 +61,8 @@ export function CompensationPanel({ currencies, ...p }: PanelProps & Pick<Props,
         <TextField {...p} name="max_salary" label="Maximum salary" type="number" inputMode="decimal" hint="Leave blank if not shown." />
       </div>
       <div className="grid-2">
-        <TextField {...p} name="experience_required" label="Experience required" maxLength={191} placeholder="e.g. 3+ years" />
-        <TextField {...p} name="duration" label="Duration" maxLength={191} hint="Optional, e.g. for contracts and internships." placeholder="e.g. 6 months" />
+        <TextField {...p} name="experience_required" label="Experience required" maxLength={JOB_LIMITS.text} placeholder="e.g. 3+ years" />
+        <TextField {...p} name="duration" label="Duration" maxLength={JOB_LIMITS.text} hint="Optional, e.g. for contracts and internships." placeholder="e.g. 6 months" />
       </div>
     </>
   );
@@ -107,8 +108,8 @@ export function NotificationsPanel(p: PanelProps) {
       </div>
       {errors.webhook_enabled && <p className="field-error" id="job-webhook_enabled-error">{errors.webhook_enabled}</p>}
       <div className="grid-2">
-        <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={2048} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} />
-        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={255} hint="Sent as secret_key so the receiver can check the post." />
+        <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={JOB_LIMITS.webhookUrl} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} />
+        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={JOB_LIMITS.webhookSecret} hint="Sent as secret_key so the receiver can check the post." />
       </div>
       <h2 className="subheading" id="sample-payload-heading">Sample webhook payload</h2>
       <p className="help-text">Each application is posted as JSON with these keys:</p>

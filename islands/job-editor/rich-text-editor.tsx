@@ -10,7 +10,7 @@ import { EditorContent, Extension, useEditor, useEditorState, type Editor } from
 import StarterKit from '@tiptap/starter-kit';
 import './rich-text-editor.css';
 
-export const RICH_TEXT_HINT = 'Supports bold, italics, lists, and links.';
+const RICH_TEXT_HINT = 'Supports bold, italics, lists, and links.';
 const LINK_PROTOCOL = /^(https?:|mailto:)/i;
 
 export interface RichTextEditorProps {
@@ -28,7 +28,7 @@ export interface RichTextEditorProps {
  * down (ul > li > ... > p > a > strong > em > u), nests 19 elements: within the server's limit of 20.
  * Pasted HTML can nest deeper; the server then answers 'Rich text is nested too deeply.'.
  */
-export const MAX_LIST_NESTING = 7;
+const MAX_LIST_NESTING = 7;
 
 /** Tab (which sinks a list item one list deeper) does nothing once the item is that deep. */
 const ListNestingLimit = Extension.create({

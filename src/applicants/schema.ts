@@ -4,7 +4,9 @@
  * words. Errors are keyed by field, nested as `professional_experiences.0.company` and
  * `answers.<question_id>`; a list with a bad entry also gets its step message as a summary.
  */
+import { z } from 'zod/mini';
 import { FieldErrorBag } from '../http/errors.js';
+import { FIELD_MESSAGES, fieldErrorsOf, issue, orFallback } from '../shared/field-errors.js';
 import {
   LIMITS,
   MESSAGES,
@@ -30,17 +32,17 @@ import type { AnswerRow } from './repo.js';
 /** Hidden field of the wizard that people leave empty and form-filling bots do not. */
 export const HONEYPOT_FIELD = 'website';
 
-export const FIELD_ORDER = ['first_name', 'last_name', 'email', 'phone', 'resume', 'professional_experiences', 'education', 'skills', 'answers'] as const;
+const FIELD_ORDER = ['first_name', 'last_name', 'email', 'phone', 'resume', 'professional_experiences', 'education', 'skills', 'answers'] as const;
 const KNOWN_TEXT_FIELDS = new Set<string>([...FIELD_ORDER.filter((f) => f !== 'resume'), HONEYPOT_FIELD]);
 
-export const EXTRA_MESSAGES = {
+const EXTRA_MESSAGES = {
   invalidJson: 'Value must be valid JSON.',
-  notList: 'Must be a list.',
-  notObject: 'Must be an object.',
-  notText: 'Must be text.',
+  notList: FIELD_MESSAGES.notList,
+  notObject: FIELD_MESSAGES.notObject,
+  notText: FIELD_MESSAGES.notText,
   repeated: 'This field was sent more than once.',
   tooManyItems: (n: number) => `Ensure this list has no more than ${n} items.`,
-  tooLong: (n: number) => `Ensure this field has no more than ${n} characters.`,
+  tooLong: FIELD_MESSAGES.tooLong,
   answerTooLong: `Ensure this answer has no more than ${LIMITS.answerText} characters.`,
   notAChoice: (v: string) => `Select a valid choice. ${JSON.stringify(v.slice(0, 40))} is not one of the available choices.`,
   notChoices: 'Must be a list of options.',
@@ -73,112 +75,95 @@ export interface ApplicationInput {
  * pattern instead of being stored as "Asha", and an email with a NUL is refused rather than
  * stored as a different address.
  */
-export function cleanText(v: string): string {
+function cleanText(v: string): string {
   return v.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
 }
 
 /** Empty or just the dial code: "can't be empty"; otherwise a known dial code and exactly 10 digits. */
-export function parsePhone(raw: string): { phone: string } | { error: string } {
+function parsePhone(raw: string): { phone: string } | { error: string } {
   const compact = raw.replace(/[\s()-]/g, '');
   if (!compact || DIAL_CODES.some((d) => d.code === compact)) return { error: MESSAGES.phoneRequired };
   const split = splitPhone(compact);
   return split ? { phone: `${split.code}${split.digits}` } : { error: MESSAGES.phoneInvalid };
 }
 
-/** A list field sent as a JSON string; absent or empty means an empty list. */
-function jsonList(bag: FieldErrorBag, fields: Map<string, string>, name: string, max: number): unknown[] {
-  const raw = fields.get(name);
-  if (raw === undefined || raw.trim() === '') return [];
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    bag.add(name, EXTRA_MESSAGES.invalidJson);
-    return [];
-  }
-  if (!Array.isArray(value)) {
-    bag.add(name, EXTRA_MESSAGES.notList);
-    return [];
-  }
-  if (value.length > max) {
-    bag.add(name, EXTRA_MESSAGES.tooManyItems(max));
-    return [];
-  }
-  return value;
-}
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A list field sent as a JSON string of at most `max` items; absent or empty means an empty list. */
+function jsonList(max: number) {
+  return z.pipe(
+    z.transform((raw: string | undefined, ctx): unknown => {
+      if (raw === undefined || raw.trim() === '') return [];
+      try {
+        return JSON.parse(raw);
+      } catch {
+        ctx.issues.push(issue(raw, EXTRA_MESSAGES.invalidJson));
+      }
+    }),
+    z.array(z.unknown(), EXTRA_MESSAGES.notList).check(z.maxLength(max, EXTRA_MESSAGES.tooManyItems(max))),
+  );
 }
 
 /** Date properties of entries: checked by their pattern as sent, never cleaned. */
 const DATE_KEYS = new Set(['start', 'end']);
 
-/** The text properties of one list entry, type- and length-checked, with control characters removed from free text. */
-function entryStrings<K extends string>(bag: FieldErrorBag, prefix: string, raw: unknown, limits: Record<K, number>): Record<K, string> {
-  const out = {} as Record<K, string>;
-  if (!isObject(raw)) bag.add(prefix, EXTRA_MESSAGES.notObject);
-  const obj = isObject(raw) ? raw : {};
-  for (const key of Object.keys(limits) as K[]) {
-    const v = obj[key];
-    if (v === undefined || v === null) out[key] = '';
-    else if (typeof v === 'string' || typeof v === 'number') out[key] = (DATE_KEYS.has(key) ? String(v) : cleanText(String(v))).trim();
-    else {
-      bag.add(`${prefix}.${key}`, EXTRA_MESSAGES.notText);
-      out[key] = '';
+/**
+ * One list entry's text properties, type- and length-checked, with control characters removed from
+ * free text. An entry that is no object, or a property that is no text, is reported and judged as
+ * blank, so the entry rules (e.g. 'Required') speak too.
+ */
+function entry<K extends string>(limits: Record<K, number>) {
+  return z.transform((raw: unknown, ctx) => {
+    if (!isObject(raw)) ctx.issues.push(issue(raw, EXTRA_MESSAGES.notObject));
+    const obj = isObject(raw) ? raw : {};
+    const out = {} as Record<K, string>;
+    for (const key of Object.keys(limits) as K[]) {
+      const v = obj[key];
+      if (v === undefined || v === null) out[key] = '';
+      else if (typeof v === 'string' || typeof v === 'number') out[key] = (DATE_KEYS.has(key) ? String(v) : cleanText(String(v))).trim();
+      else {
+        ctx.issues.push(issue(v, EXTRA_MESSAGES.notText, [key]));
+        out[key] = '';
+      }
+      if (out[key].length > limits[key]) ctx.issues.push(issue(v, EXTRA_MESSAGES.tooLong(limits[key]), [key]));
     }
-    if (out[key].length > limits[key]) bag.add(`${prefix}.${key}`, EXTRA_MESSAGES.tooLong(limits[key]));
-  }
-  return out;
+    return out;
+  });
 }
 
-function addEntryErrors(bag: FieldErrorBag, name: string, errors: EntryErrors[], stepMessage: string): void {
-  let any = false;
-  errors.forEach((e, i) => {
-    for (const [field, message] of Object.entries(e)) {
-      bag.add(`${name}.${i}.${field}`, message);
-      any = true;
-    }
+/** A list field of entries (see entry). */
+function entryList<E>(max: number, limits: Record<keyof E & string, number>) {
+  return z.pipe(jsonList(max), z.array(entry(limits))) as unknown as z.ZodMiniType<E[]>;
+}
+
+/** The wizard's step rules on a list of entries; any entry problem also puts the step's message on the list. */
+function stepRules<E>(rules: (list: E[]) => EntryErrors[], stepMessage: string) {
+  return z.check<E[]>((ctx) => {
+    let any = false;
+    rules(ctx.value).forEach((errors, i) => {
+      for (const [field, message] of Object.entries(errors)) {
+        ctx.issues.push(issue(ctx.value[i], message, [i, field]));
+        any = true;
+      }
+    });
+    if (any) ctx.issues.push(issue(ctx.value, stepMessage));
   });
-  if (any) bag.add(name, stepMessage);
 }
 
 const T = LIMITS.textField;
 
-function experiences(bag: FieldErrorBag, fields: Map<string, string>, now: Date): ExperienceEntry[] {
-  const list = jsonList(bag, fields, 'professional_experiences', LIMITS.experiences).map((raw, i) =>
-    entryStrings(bag, `professional_experiences.${i}`, raw, { company: T, role: T, start: 7, end: 7, notice_period: T, salary: T, description: LIMITS.description }),
-  );
-  addEntryErrors(bag, 'professional_experiences', validateExperiences(list, now), MESSAGES.experienceStep);
-  return list;
-}
-
-function education(bag: FieldErrorBag, fields: Map<string, string>, now: Date): EducationEntry[] {
-  const list = jsonList(bag, fields, 'education', LIMITS.education).map((raw, i) =>
-    entryStrings(bag, `education.${i}`, raw, { school: T, degree: T, field: T, start: 7, end: 7 }),
-  );
-  addEntryErrors(bag, 'education', validateEducation(list, now), MESSAGES.educationStep);
-  return list;
-}
-
-function skills(bag: FieldErrorBag, fields: Map<string, string>): string[] {
+function skills() {
   // Duplicates collapse, so allow twice the limit in before counting what is left.
-  const list = jsonList(bag, fields, 'skills', LIMITS.skills * 2);
-  if (list.some((s) => typeof s !== 'string')) {
-    bag.add('skills', 'Must be a list of text.');
-    return [];
-  }
-  const out = normaliseSkills((list as string[]).map(cleanText));
-  if (out.length > LIMITS.skills) bag.add('skills', EXTRA_MESSAGES.tooManyItems(LIMITS.skills));
-  return out;
+  return z.pipe(jsonList(LIMITS.skills * 2), z.array(z.unknown()).check(
+    z.refine((list) => list.every((s) => typeof s === 'string'), { error: FIELD_MESSAGES.notTextList, abort: true }),
+    z.overwrite((list) => normaliseSkills((list as string[]).map(cleanText))),
+    z.maxLength(LIMITS.skills, EXTRA_MESSAGES.tooManyItems(LIMITS.skills)),
+  )) as unknown as z.ZodMiniType<string[]>;
 }
 
-/** One answer checked against its question; returns the stored form, or null when left empty. */
-function answerRow(bag: FieldErrorBag, q: JobQuestion, raw: unknown): AnswerRow | null {
-  const bad = (message: string): null => {
-    bag.add(`answers.${q.id}`, message);
-    return null;
-  };
+/** One answer checked against its question: the stored form, null when left empty, or the message. */
+function answerRow(q: JobQuestion, raw: unknown): AnswerRow | null | { error: string } {
+  const bad = (error: string) => ({ error });
   const base = { question_id: q.id, question_text: q.text, answer_number: null, choices: [] as string[] };
   if (raw === undefined || raw === null) return null;
   switch (q.answer_type) {
@@ -227,88 +212,127 @@ function asAnswerValue(raw: unknown): AnswerValue | undefined {
   return undefined;
 }
 
-function answers(bag: FieldErrorBag, fields: Map<string, string>, questions: JobQuestion[]): AnswerRow[] {
+/** The answers, `[{question_id, answer}]`, keyed `answers.<question_id>`: the wizard's rules first (required, numeric), with its messages. */
+function answers(questions: JobQuestion[]) {
   const byId = new Map(questions.map((q) => [q.id, q]));
-  const given = new Map<number, unknown>();
-  const list = jsonList(bag, fields, 'answers', Math.max(questions.length, 1) * 2);
-  for (const item of list) {
-    if (!isObject(item)) {
-      bag.add('answers', 'Each answer must be an object with question_id and answer.');
-      continue;
+  // A malformed list is reported and judged as no answers, so required questions are reported too.
+  return orFallback(jsonList(Math.max(questions.length, 1) * 2), []).check(z.check<unknown[]>((ctx) => {
+    const add = (path: PropertyKey[], message: string) => ctx.issues.push(issue(ctx.value, message, path));
+    const given = new Map<number, unknown>();
+    for (const item of ctx.value) {
+      if (!isObject(item)) {
+        add([], 'Each answer must be an object with question_id and answer.');
+        continue;
+      }
+      const rawId = item.question_id;
+      const id = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
+      if (!Number.isSafeInteger(id) || id <= 0) add([], EXTRA_MESSAGES.badQuestionId);
+      else if (!byId.has(id)) add([id], EXTRA_MESSAGES.unknownQuestion);
+      else if (given.has(id)) add([id], EXTRA_MESSAGES.answeredTwice);
+      else given.set(id, item.answer);
     }
-    const rawId = item.question_id;
-    const id = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
-    if (!Number.isSafeInteger(id) || id <= 0) bag.add('answers', EXTRA_MESSAGES.badQuestionId);
-    else if (!byId.has(id)) bag.add(`answers.${id}`, EXTRA_MESSAGES.unknownQuestion);
-    else if (given.has(id)) bag.add(`answers.${id}`, EXTRA_MESSAGES.answeredTwice);
-    else given.set(id, item.answer);
-  }
 
-  // The wizard's rules first (required, numeric), with its messages.
-  const values: Record<number, AnswerValue> = {};
-  for (const [id, raw] of given) {
-    const v = asAnswerValue(raw);
-    if (v !== undefined) values[id] = v;
-  }
-  const ruleErrors = validateAnswers(questions, values);
-  let missing = false;
-  const rows: AnswerRow[] = [];
-  for (const q of questions) {
-    const raw = given.get(q.id);
-    // A value of the wrong shape (an object, a boolean) gets answerRow's type message instead.
-    const wrongShape = raw !== undefined && raw !== null && asAnswerValue(raw) === undefined;
-    const ruleError = wrongShape ? null : ruleErrors[q.id];
-    if (ruleError === MESSAGES.required) missing = true;
-    if (ruleError) {
-      bag.add(`answers.${q.id}`, ruleError);
-      continue;
+    const values: Record<number, AnswerValue> = {};
+    for (const [id, raw] of given) {
+      const v = asAnswerValue(raw);
+      if (v !== undefined) values[id] = v;
     }
-    const row = answerRow(bag, q, raw);
-    if (row) rows.push(row);
-    else if (q.required && !bag.has(`answers.${q.id}`)) {
-      // Empty after cleaning (e.g. only control characters).
-      bag.add(`answers.${q.id}`, MESSAGES.required);
-      missing = true;
+    const ruleErrors = validateAnswers(questions, values);
+    const reported = new Set(ctx.issues.map((i) => String(i.path?.[0])));
+    let missing = false;
+    const rows: AnswerRow[] = [];
+    for (const q of questions) {
+      const raw = given.get(q.id);
+      // A value of the wrong shape (an object, a boolean) gets answerRow's type message instead.
+      const wrongShape = raw !== undefined && raw !== null && asAnswerValue(raw) === undefined;
+      const ruleError = wrongShape ? null : ruleErrors[q.id];
+      if (ruleError === MESSAGES.required) missing = true;
+      if (ruleError) {
+        add([q.id], ruleError);
+        continue;
+      }
+      const row = answerRow(q, raw);
+      if (row && 'error' in row) add([q.id], row.error);
+      else if (row) rows.push(row);
+      else if (q.required && !reported.has(String(q.id))) {
+        // Empty after cleaning (e.g. only control characters).
+        add([q.id], MESSAGES.required);
+        missing = true;
+      }
     }
-  }
-  if (missing) bag.add('answers', MESSAGES.questionsStep);
-  return rows;
+    if (missing) add([], MESSAGES.questionsStep);
+    ctx.value = rows;
+  })) as unknown as z.ZodMiniType<AnswerRow[]>;
 }
 
-/** Checks every text field; the caller adds the resume's errors to the same bag. */
+/** A basic field as the wizard shapes it, judged by the wizard's rule for it, stored in its final form. */
+function basic(shape: (v: string) => string, rule: (v: string) => string | null, stored: (v: string) => string) {
+  return z.pipe(z.transform((v: string | undefined) => shape(v ?? '')), z.string().check(
+    z.check<string>((ctx) => {
+      const message = rule(ctx.value);
+      if (message) ctx.issues.push(issue(ctx.value, message));
+    }),
+    z.overwrite(stored),
+  ));
+}
+
+let fixedFields: ReturnType<typeof buildFixedFields> | undefined;
+
+/** The fields whose rules do not depend on the job or the date, built once (building costs more than a parse). */
+function buildFixedFields() {
+  return {
+    first_name: basic(shapeName, firstNameError, (v) => v.trim()),
+    last_name: basic(shapeName, (v) => lastNameError(v.trim() ? v : ''), (v) => v.trim()),
+    email: basic(shapeEmail, emailError, (v) => v.toLowerCase()),
+    // "Phone keeps only digits": stray control characters go with the separators.
+    phone: z.transform((v: string | undefined, ctx) => {
+      const phone = parsePhone(cleanText(v ?? ''));
+      if ('phone' in phone) return phone.phone;
+      ctx.issues.push(issue(v, phone.error));
+      return '';
+    }),
+    experiences: entryList<ExperienceEntry>(LIMITS.experiences, { company: T, role: T, start: 7, end: 7, notice_period: T, salary: T, description: LIMITS.description }),
+    education: entryList<EducationEntry>(LIMITS.education, { school: T, degree: T, field: T, start: 7, end: 7 }),
+    skills: skills(),
+  };
+}
+
+/**
+ * The application's text fields (the multipart fields by name): the basic fields as sent, with only
+ * the spec's shaping (section 5), so control characters reach the rules; the lists as JSON; dates
+ * judged against `now`, answers against the job's questions.
+ */
+export function applicationSchema(questions: JobQuestion[], now: Date) {
+  fixedFields ??= buildFixedFields();
+  const fixed = fixedFields;
+  return z.object({
+    first_name: fixed.first_name,
+    last_name: fixed.last_name,
+    email: fixed.email,
+    phone: fixed.phone,
+    professional_experiences: fixed.experiences.check(stepRules((list) => validateExperiences(list, now), MESSAGES.experienceStep)),
+    education: fixed.education.check(stepRules((list) => validateEducation(list, now), MESSAGES.educationStep)),
+    skills: fixed.skills,
+    answers: answers(questions),
+  });
+}
+
+/** Checks every text field; the caller adds the resume's errors to the same bag. `input` is null when a field is wrong. */
 export function parseApplicationFields(
   fields: Map<string, string>,
   repeated: Set<string>,
   questions: JobQuestion[],
   now: Date,
   bag = new FieldErrorBag(),
-): { input: ApplicationInput; bag: FieldErrorBag } {
-  // As sent: the basic fields get only the spec's shaping (section 5), so control characters reach the rules.
-  const text = (name: string) => fields.get(name) ?? '';
+): { input: ApplicationInput | null; bag: FieldErrorBag } {
   for (const name of repeated) if (KNOWN_TEXT_FIELDS.has(name)) bag.add(name, EXTRA_MESSAGES.repeated);
-
-  const firstName = shapeName(text('first_name'));
-  const lastName = shapeName(text('last_name'));
-  const email = shapeEmail(text('email'));
-  const add = (field: string, message: string | null) => message && bag.add(field, message);
-  add('first_name', firstNameError(firstName));
-  add('last_name', lastNameError(lastName.trim() ? lastName : ''));
-  add('email', emailError(email));
-  // "Phone keeps only digits": stray control characters go with the separators.
-  const phone = parsePhone(cleanText(text('phone')));
-  if ('error' in phone) bag.add('phone', phone.error);
-
-  const input: ApplicationInput = {
-    first_name: firstName.trim(),
-    last_name: lastName.trim(),
-    email: email.toLowerCase(),
-    phone: 'phone' in phone ? phone.phone : '',
-    experiences: experiences(bag, fields, now),
-    education: education(bag, fields, now),
-    skills: skills(bag, fields),
-    answers: answers(bag, fields, questions),
-  };
-  return { input, bag };
+  const result = applicationSchema(questions, now).safeParse(Object.fromEntries(fields));
+  if (result.success) {
+    const { first_name, last_name, email, phone, professional_experiences: experiences, education, skills, answers } = result.data;
+    return { input: { first_name, last_name, email, phone, experiences, education, skills, answers }, bag };
+  }
+  for (const [field, messages] of Object.entries(fieldErrorsOf(result.error.issues))) for (const m of messages) bag.add(field, m);
+  return { input: null, bag };
 }
 
 /** Field errors in the wizard's order (basic fields first), so the first one is the most useful. */

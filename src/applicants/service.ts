@@ -67,14 +67,14 @@ export function assertAcceptingApplications(job: Job | null, availability: Avail
 }
 
 /** PDF and DOC by their magic bytes; DOCX only when the ZIP holds word/document.xml. */
-export async function resumeKind(storage: FileStorage, file: ReceivedFile): Promise<ResumeKind | null> {
+async function resumeKind(storage: FileStorage, file: ReceivedFile): Promise<ResumeKind | null> {
   const head = sniffHead(file.head);
   if (head !== 'zip') return head;
   const reader = new TailReader(file.size, file.tail, () => storage.read(file.key));
   return (await zipHasEntry(reader, file.size, DOCX_MAIN_PART)) ? 'docx' : null;
 }
 
-export function ipHash(ip: string | null | undefined): string | null {
+function ipHash(ip: string | null | undefined): string | null {
   return ip ? createHash('sha256').update(`careers-apply:${ip}`).digest('hex') : null;
 }
 
@@ -103,7 +103,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
     const kind = form.file ? await resumeKind(deps.storage, form.file) : null;
     if (!form.file) bag.add('resume', MESSAGES.resumeRequired);
     else if (!kind) bag.add('resume', MESSAGES.resumeType);
-    if (bag.has()) throw new ValidationError(orderedErrors(bag.fields));
+    if (!input || bag.has()) throw new ValidationError(orderedErrors(bag.fields));
     const file = form.file!;
 
     const application: NewApplication = {

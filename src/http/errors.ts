@@ -2,7 +2,7 @@
  * Typed errors, rendered once by the error handler: JSON under /api, HTML pages elsewhere.
  * Anything that is not an HttpError is logged and answered as a generic 500.
  */
-export type FieldErrors = Record<string, string[]>;
+import type { FieldErrors } from '../shared/field-errors.js';
 
 export class HttpError extends Error {
   constructor(

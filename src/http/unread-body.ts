@@ -69,7 +69,7 @@ function lingerUntilRead(req: IncomingMessage): void {
 /**
  * Mounted first in the app: when an answer is about to go out while the request's body has not
  * been touched, the body is drained as above. Bodies being read (busboy, the JSON parser) are
- * left to their reader, which drains them itself on a refusal (src/applications/upload.ts).
+ * left to their reader, which drains them itself on a refusal (src/http/multipart.ts).
  */
 export const drainUnreadBodies: RequestHandler = (req, res, next) => {
   if (hasBody(req)) {

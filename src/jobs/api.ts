@@ -6,10 +6,11 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
-import { pageResponse, parsePaging, queryString } from '../http/paging.js';
+import { pageResponse, parsePaging } from '../http/paging.js';
+import { validateQuery } from '../http/validate.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
-import { parseJobFilters, parseJobInput, parseStatusFilter, storedRichTexts } from './schema.js';
-import { cachedPublicJob, createJob, listPublicJobs, parseJobId, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
+import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema, storedRichTexts } from './schema.js';
+import { cachedPublicJob, createJob, listPublicJobs, parseJobId, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
 
 export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
@@ -17,7 +18,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   const inputOptions = { allowPrivateWebhook: config.webhookAllowPrivate };
 
   router.get('/api/jobs/', async (req, res) => {
-    const filters = parseJobFilters((name) => queryString(req, name), true);
+    const filters = validateQuery(req, jobFiltersSchema(true), FILTER_NAMES);
     const paging = parsePaging(req);
     const { count, jobs } = await listPublicJobs(ctx, filters, paging.page, paging.pageSize);
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, jobs));
@@ -30,9 +31,9 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   });
 
   router.get('/api/hr/jobs/', async (req, res) => {
-    const status = parseStatusFilter(queryString(req, 'status'));
+    const { status } = validateQuery(req, hrJobsQuerySchema(), ['status']);
     const paging = parsePaging(req);
-    const { count, results } = await pageJobSummaries(db, applicantCounts, status, paging.page, paging.pageSize);
+    const { count, results } = await pageJobSummaries(db, applicantCounts, status || null, paging.page, paging.pageSize);
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
   });
 

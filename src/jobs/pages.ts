@@ -7,14 +7,15 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
-import { htmlPageNumber, htmlPager, queryString } from '../http/paging.js';
+import { htmlPageNumber, htmlPager } from '../http/paging.js';
+import { validateQuery } from '../http/validate.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { hasRichContent, htmlToText } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
-import { CURRENCY_CODES, parseJobFilters } from './schema.js';
+import { CURRENCY_CODES, FILTER_NAMES, jobFiltersSchema } from './schema.js';
 import { type Availability, cachedPublicJob, listActiveLocations, listPublicJobs, parseJobId, requireJob, toPublicJob } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
 import type { Job } from './types.js';
@@ -44,7 +45,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   const { db, config } = ctx;
 
   router.get('/careers', async (req, res) => {
-    const filters = parseJobFilters((name) => queryString(req, name), false);
+    const filters = validateQuery(req, jobFiltersSchema(false), FILTER_NAMES);
     const page = htmlPageNumber(req);
     const [{ count, jobs }, locations] = await Promise.all([
       listPublicJobs(ctx, filters, page, PAGE_SIZE),

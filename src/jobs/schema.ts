@@ -1,17 +1,22 @@
 /**
- * Input schema of a job (HR create/update, CLI seed files). Answers field errors keyed by field,
- * nested keys as "questions.0.text". Rich text is sanitised here, on save (reads serve it as stored),
- * and refused when nested deeper than RICH_TEXT_MAX_DEPTH.
- * Text fields take strings only (null or a missing field means blank); salaries take a JSON number
- * or a decimal string with at most 2 decimals; the webhook URL is stored normalised.
+ * Input rules of the jobs feature, Node-free (the job editor island imports the limits):
+ * - a job (HR create/update, `jobs seed --file`): `jobInputSchema`, errors keyed by field, nested
+ *   keys as "questions.0.text", listed in JOB_ERROR_ORDER. Text fields take strings only (null or a
+ *   missing field means blank); salaries take a JSON number or a decimal string with at most 2
+ *   decimals; the webhook URL is stored normalised. What needs server code comes in as
+ *   JobInputRules: the rich-text sanitiser (rich text is sanitised on save, reads serve it as
+ *   stored) and the outbound address policy, so the island bundles neither;
+ * - the public job filters and the HR jobs list's `status` (query strings).
+ * Schemas are built inside functions (once where they do not depend on the request), never at
+ * module level: an island that imports a limit then bundles no zod (any use of it adds hundreds of
+ * KB to a bundle).
  */
-import { FieldErrorBag, ValidationError } from '../http/errors.js';
-import { isAllowedHost } from '../http/private-address.js';
+import { z } from 'zod/mini';
+import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
-import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
 import type { Job, PublicJobFilters } from './types.js';
 
-export interface QuestionInput {
+interface QuestionInput {
   id: number | null;
   text: string;
   help_text: string;
@@ -44,9 +49,14 @@ export interface JobInput {
   questions: QuestionInput[];
 }
 
-export interface JobInputOptions {
-  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming local, private or other non-public hosts. */
-  allowPrivateWebhook?: boolean;
+/** What the job rules need from the server. */
+export interface JobInputRules {
+  /** Rich text as it is saved (src/shared/sanitize.ts). */
+  sanitizeRichText(html: string): string;
+  /** Whether sanitised rich text nests deeper than a saved text may. */
+  richTextTooDeep(html: string): boolean;
+  /** Whether a webhook URL may name this host; absent, any host may be named (WEBHOOK_ALLOW_PRIVATE). */
+  webhookHostAllowed?: (hostname: string) => boolean;
   /** The rich texts the job being updated has stored now (see storedRichTexts). */
   storedRichTexts?: ReadonlySet<string>;
 }
@@ -60,33 +70,64 @@ export function storedRichTexts(job: Job): ReadonlySet<string> {
   return new Set(texts.filter(Boolean));
 }
 
+/** Longest values the job form takes; the job editor sets its inputs' maxlength from these. */
+export const JOB_LIMITS = {
+  text: 191,
+  publicId: 64,
+  richText: 100_000,
+  webhookUrl: 2048,
+  webhookSecret: 255,
+  questions: 50,
+  options: 50,
+  option: 191,
+  salary: 999_999_999_999,
+} as const;
+
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-export const RICH_TEXT_MAX = 100_000;
-export const WEBHOOK_URL_MAX = 2048;
-const MAX_QUESTIONS = 50;
-const MAX_OPTIONS = 50;
-const MAX_SALARY = 999_999_999_999;
 
 /** ISO 4217 codes the runtime knows; the job editor offers the same list. */
 export const CURRENCY_CODES: readonly string[] = [...((Intl as any).supportedValuesOf?.('currency') ?? ['USD', 'EUR', 'GBP', 'INR'])].sort();
-const CURRENCIES = new Set(CURRENCY_CODES);
 
-export const WEBHOOK_MESSAGES = {
-  invalid: 'Enter a valid http or https URL.',
-  credentials: 'Webhook URL must not contain a user name or password.',
-  private: 'Webhook URL must not point to a private or local address.',
-  required: 'A webhook URL is required when the webhook is enabled.',
+export const JOB_MESSAGES = {
+  notObject: 'Expected a JSON object.',
+  required: FIELD_MESSAGES.required,
+  notText: FIELD_MESSAGES.notText,
+  tooLong: FIELD_MESSAGES.tooLong,
+  oneOf: (list: readonly string[]) => `Must be one of ${list.join(', ')}.`,
+  notBoolean: 'Must be true or false.',
+  publicId: 'Use 1 to 64 letters, digits, hyphens or underscores.',
+  currency: 'Enter a valid ISO 4217 currency code, such as USD.',
+  salaryInvalid: 'A valid number is required.',
+  salaryDecimals: 'Ensure that there are no more than 2 decimal places.',
+  salaryMin: 'Ensure this value is greater than or equal to 0.',
+  salaryMax: `Ensure this value is less than or equal to ${JOB_LIMITS.salary}.`,
+  salaryOrder: 'Maximum salary must be greater than or equal to minimum salary.',
+  webhookInvalid: 'Enter a valid http or https URL.',
+  webhookCredentials: 'Webhook URL must not contain a user name or password.',
+  webhookPrivate: 'Webhook URL must not point to a private or local address.',
+  webhookRequired: 'A webhook URL is required when the webhook is enabled.',
+  richTextTooDeep: 'Rich text is nested too deeply.',
+  notList: FIELD_MESSAGES.notList,
+  questionNotObject: FIELD_MESSAGES.notObject,
+  tooManyQuestions: `At most ${JOB_LIMITS.questions} questions.`,
+  optionsNotText: FIELD_MESSAGES.notTextList,
+  noOptions: 'Add at least one option.',
+  tooManyOptions: `At most ${JOB_LIMITS.options} options.`,
+  optionTooLong: `Ensure each option has no more than ${JOB_LIMITS.option} characters.`,
+  order: 'A valid integer is required.',
+  /** A query's value that is not one of its choices (shown as sent, cut to 40 characters). */
+  notAChoice: (v: string) => `Select a valid choice. ${v.slice(0, 40)} is not one of the available choices.`,
 } as const;
 
-export const RICH_TEXT_TOO_DEEP = 'Rich text is nested too deeply.';
-
-export const SALARY_MESSAGES = {
-  invalid: 'A valid number is required.',
-  decimals: 'Ensure that there are no more than 2 decimal places.',
-} as const;
+/** The order of a job's error keys (and of a question's). */
+export const JOB_ERROR_ORDER = [
+  'detail', 'public_id', 'job_type', 'work_mode', 'status', 'currency', 'min_salary', 'max_salary', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'questions',
+  'title', 'location', 'description', 'responsibilities', 'requirements', 'perks_benefits', 'experience_required', 'duration',
+  'answer_type', 'options', 'order', 'text', 'help_text', 'placeholder', 'required',
+] as const;
 
 /** An absolute http(s) URL with a host, parsed the WHATWG way; anything else is null. */
-export function parseHttpUrl(v: string): URL | null {
+function parseHttpUrl(v: string): URL | null {
   try {
     const u = new URL(v);
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u : null;
@@ -96,212 +137,195 @@ export function parseHttpUrl(v: string): URL | null {
 }
 
 /**
- * Text fields take strings only: a number, boolean, list or object is refused ('Must be text.')
- * rather than stored as its string form. A missing field or null is blank.
- */
-function text(bag: FieldErrorBag, key: string, v: unknown, opts: { required?: boolean; max: number; label?: string }): string {
-  if (v === undefined || v === null) v = '';
-  if (typeof v !== 'string') {
-    bag.add(key, 'Must be text.');
-    return '';
-  }
-  const s = v.replace(/\u0000/g, '').trim();
-  if (opts.required && !s) bag.add(key, 'This field is required.');
-  if (s.length > opts.max) bag.add(key, `Ensure this field has no more than ${opts.max} characters.`);
-  return s;
-}
-
-function richText(bag: FieldErrorBag, key: string, v: unknown, opts: JobInputOptions, required = false): string {
-  if (v === undefined || v === null) v = '';
-  if (typeof v !== 'string') {
-    bag.add(key, 'Must be text.');
-    return '';
-  }
-  if (opts.storedRichTexts?.has(v)) return v;
-  if (v.length > RICH_TEXT_MAX) {
-    bag.add(key, `Ensure this field has no more than ${RICH_TEXT_MAX} characters.`);
-    return '';
-  }
-  const clean = sanitizeRichText(v);
-  if (required && !clean.replace(/<[^>]*>/g, '').trim()) bag.add(key, 'This field is required.');
-  else if (richTextDepth(clean) > RICH_TEXT_MAX_DEPTH && !opts.storedRichTexts?.has(clean)) bag.add(key, RICH_TEXT_TOO_DEEP);
-  return clean;
-}
-
-function bool(bag: FieldErrorBag, key: string, v: unknown, fallback: boolean): boolean {
-  if (v === undefined || v === null || v === '') return fallback;
-  if (typeof v === 'boolean') return v;
-  if (v === 1 || v === 0) return v === 1;
-  if (v === 'true' || v === 'false') return v === 'true';
-  bag.add(key, 'Must be true or false.');
-  return fallback;
-}
-
-/**
  * Decimal places of a number written as JavaScript prints it or as a plain decimal string
  * ('1.5', '1.234', '1.5e-7'); trailing zeros do not count ('1.500' has one).
  */
-export function decimalPlaces(s: string): number {
+function decimalPlaces(s: string): number {
   const m = /^-?\d+(?:\.(\d+))?(?:e([+-]?\d+))?$/i.exec(s);
   if (!m) return Infinity;
   const fraction = (m[1] ?? '').replace(/0+$/, '');
   return Math.max(0, fraction.length - Number(m[2] ?? 0));
 }
 
+const isBlank = (v: unknown) => v === undefined || v === null || v === '';
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Text: strings only (a number, list or object is refused rather than stored as its string form); missing or null is blank. */
+const textInput = () => z.pipe(z.transform((v: unknown) => v ?? ''), z.string({ error: JOB_MESSAGES.notText }));
+
+function text(max: number, required = false) {
+  return z.pipe(textInput(), z.string().check(
+    z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
+    ...(required ? [z.minLength(1, JOB_MESSAGES.required)] : []),
+    z.maxLength(max, JOB_MESSAGES.tooLong(max)),
+  ));
+}
+
+/** Rich text, sanitised unless it is one the job has stored; required means some text, not just tags. */
+function richText(rules: JobInputRules, required = false) {
+  const stored = (v: string) => !!rules.storedRichTexts?.has(v);
+  return z.pipe(textInput(), z.string().check(
+    z.check<string>((ctx) => {
+      if (stored(ctx.value)) return;
+      if (ctx.value.length > JOB_LIMITS.richText) return void ctx.issues.push(issue(ctx.value, JOB_MESSAGES.tooLong(JOB_LIMITS.richText)));
+      ctx.value = rules.sanitizeRichText(ctx.value);
+      if (required && !ctx.value.replace(/<[^>]*>/g, '').trim()) ctx.issues.push(issue(ctx.value, JOB_MESSAGES.required));
+      else if (rules.richTextTooDeep(ctx.value) && !stored(ctx.value)) ctx.issues.push(issue(ctx.value, JOB_MESSAGES.richTextTooDeep));
+    }),
+  ));
+}
+
+/** true/false, 1/0 or "true"/"false"; blank is false. */
+const bool = () => z.pipe(
+  z.transform((v: unknown) => (isBlank(v) ? false : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : v)),
+  z.boolean({ error: JOB_MESSAGES.notBoolean }),
+);
+
+function choice<T extends string>(list: readonly [T, ...T[]], blank?: T) {
+  const values = z.enum(list, { error: (iss) => (iss.input || blank ? JOB_MESSAGES.oneOf(list) : JOB_MESSAGES.required) });
+  return blank ? z.pipe(z.transform((v: unknown) => (isBlank(v) ? blank : v)), values) : values;
+}
+
 /**
  * Blank salary -> null; otherwise a non-negative number with at most 2 decimals (the column is
  * DECIMAL(14,2): more would be kept by SQLite and rounded by MySQL), given as a JSON number or a
- * plain decimal string ('55000', '55000.50').
+ * plain decimal string ('55000', '55000.50'). The decimals are counted as sent.
  */
-function salary(bag: FieldErrorBag, key: string, v: unknown): number | null {
+const salary = () => z.transform((v: unknown, ctx): number | null => {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
   let n = NaN;
   let places = Infinity;
-  if (typeof v === 'number' && Number.isFinite(v)) {
-    n = v;
-    places = decimalPlaces(String(v));
-  } else if (typeof v === 'string' && /^\s*-?\d{1,15}(\.\d{1,20})?\s*$/.test(v)) {
-    n = Number(v);
-    places = decimalPlaces(v.trim());
-  }
-  if (!Number.isFinite(n)) {
-    bag.add(key, SALARY_MESSAGES.invalid);
-    return null;
-  }
-  if (n < 0) bag.add(key, 'Ensure this value is greater than or equal to 0.');
-  else if (n > MAX_SALARY) bag.add(key, `Ensure this value is less than or equal to ${MAX_SALARY}.`);
-  else if (places > 2) bag.add(key, SALARY_MESSAGES.decimals);
-  return n;
-}
+  if (typeof v === 'number' && Number.isFinite(v)) [n, places] = [v, decimalPlaces(String(v))];
+  else if (typeof v === 'string' && /^\s*-?\d{1,15}(\.\d{1,20})?\s*$/.test(v)) [n, places] = [Number(v), decimalPlaces(v.trim())];
+  const message = !Number.isFinite(n) ? JOB_MESSAGES.salaryInvalid : n < 0 ? JOB_MESSAGES.salaryMin : n > JOB_LIMITS.salary ? JOB_MESSAGES.salaryMax : places > 2 ? JOB_MESSAGES.salaryDecimals : null;
+  if (message) ctx.issues.push(issue(v, message));
+  return Number.isFinite(n) ? n : null;
+});
 
 /**
  * The webhook URL as stored: WHATWG-normalised (`http:/example.com` -> `http://example.com/`),
- * http or https, without credentials, and (unless WEBHOOK_ALLOW_PRIVATE) naming a host the outbound
- * address policy allows: not localhost nor any address outside global unicast, in any spelling.
+ * http or https, without credentials, and naming a host the server's address policy allows.
  */
-function webhookUrl(bag: FieldErrorBag, v: unknown, opts: JobInputOptions): string | null {
-  const raw = text(bag, 'webhook_url', v, { max: WEBHOOK_URL_MAX });
-  if (!raw) return null;
-  const url = parseHttpUrl(raw);
-  if (!url) {
-    bag.add('webhook_url', WEBHOOK_MESSAGES.invalid);
-    return raw;
-  }
-  if (url.username || url.password) bag.add('webhook_url', WEBHOOK_MESSAGES.credentials);
-  else if (!opts.allowPrivateWebhook && !isAllowedHost(url.hostname)) bag.add('webhook_url', WEBHOOK_MESSAGES.private);
-  // Normalising percent-encodes spaces and non-ASCII characters, so check the length again.
-  else if (url.href.length > WEBHOOK_URL_MAX) bag.add('webhook_url', `Ensure this field has no more than ${WEBHOOK_URL_MAX} characters.`);
-  return url.href;
+function webhookUrl(rules: JobInputRules) {
+  const max = JOB_LIMITS.webhookUrl;
+  const url = z.pipe(textInput(), z.string().check(
+    z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
+    z.maxLength(max, JOB_MESSAGES.tooLong(max)),
+    z.check<string>((ctx) => {
+      if (!ctx.value) return;
+      const url = parseHttpUrl(ctx.value);
+      if (!url) return void ctx.issues.push(issue(ctx.value, JOB_MESSAGES.webhookInvalid));
+      ctx.value = url.href;
+      if (url.username || url.password) ctx.issues.push(issue(url.href, JOB_MESSAGES.webhookCredentials));
+      else if (rules.webhookHostAllowed && !rules.webhookHostAllowed(url.hostname)) ctx.issues.push(issue(url.href, JOB_MESSAGES.webhookPrivate));
+      // Normalising percent-encodes spaces and non-ASCII characters, so the length is checked again.
+      else if (url.href.length > max) ctx.issues.push(issue(url.href, JOB_MESSAGES.tooLong(max)));
+    }),
+  ));
+  return z.pipe(url, z.transform((s) => s || null));
 }
 
-function question(bag: FieldErrorBag, i: number, raw: unknown, opts: JobInputOptions): QuestionInput {
-  const key = (f: string) => `questions.${i}.${f}`;
-  const q = (raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
-  if (q !== raw) bag.add(`questions.${i}`, 'Must be an object.');
-  const answerType = q.answer_type;
-  if (!isOneOf(ANSWER_TYPES, answerType)) bag.add(key('answer_type'), `Must be one of ${ANSWER_TYPES.join(', ')}.`);
-  const type = (isOneOf(ANSWER_TYPES, answerType) ? answerType : 'short_text') as AnswerType;
-  let options: string[] = [];
-  if (CHOICE_ANSWER_TYPES.includes(type)) {
-    if (q.options !== undefined && q.options !== null && !Array.isArray(q.options)) bag.add(key('options'), 'Must be a list of text.');
-    const list = Array.isArray(q.options) ? q.options : [];
-    if (list.some((o) => typeof o !== 'string')) bag.add(key('options'), 'Must be a list of text.');
-    // Blank options removed, duplicates collapsed.
-    options = [...new Set(list.filter((o): o is string => typeof o === 'string').map((o) => o.trim()).filter(Boolean))];
-    if (options.length === 0) bag.add(key('options'), 'Add at least one option.');
-    if (options.length > MAX_OPTIONS) bag.add(key('options'), `At most ${MAX_OPTIONS} options.`);
-    if (options.some((o) => o.length > 191)) bag.add(key('options'), 'Ensure each option has no more than 191 characters.');
-  }
-  const rawOrder = q.order;
-  let order = i;
-  if (rawOrder !== undefined && rawOrder !== null && rawOrder !== '') {
-    if (typeof rawOrder === 'number' && Number.isInteger(rawOrder) && rawOrder >= 0 && rawOrder < 10_000) order = rawOrder;
-    else if (typeof rawOrder === 'string' && /^\d{1,4}$/.test(rawOrder)) order = Number(rawOrder);
-    else bag.add(key('order'), 'A valid integer is required.');
-  }
-  // An id names an existing question of this job (kept, so past answers stay linked); anything else is a new question.
-  const rawId = typeof q.id === 'string' && /^\d{1,9}$/.test(q.id) ? Number(q.id) : q.id;
-  const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId > 0 ? rawId : null;
-  return {
-    id,
-    text: richText(bag, key('text'), q.text, opts, true),
-    help_text: richText(bag, key('help_text'), q.help_text, opts),
-    placeholder: text(bag, key('placeholder'), q.placeholder, { max: 191 }),
-    required: bool(bag, key('required'), q.required, false),
-    answer_type: type,
-    options,
-    order,
-  };
-}
+/** A choice question's options: text only, blanks dropped, duplicates collapsed, 1 to 50 of at most 191 characters. */
+const choiceOptions = () => z.unknown().check(
+  z.refine((v) => isBlank(v) || Array.isArray(v), JOB_MESSAGES.optionsNotText),
+  z.refine((v) => !Array.isArray(v) || v.every((o) => typeof o === 'string'), JOB_MESSAGES.optionsNotText),
+  z.overwrite((v) => [...new Set((Array.isArray(v) ? v : []).filter((o): o is string => typeof o === 'string').map((o) => o.trim()).filter(Boolean))]),
+  z.refine((list) => (list as string[]).length > 0, JOB_MESSAGES.noOptions),
+  z.refine((list) => (list as string[]).length <= JOB_LIMITS.options, JOB_MESSAGES.tooManyOptions),
+  z.refine((list) => (list as string[]).every((o) => o.length <= JOB_LIMITS.option), JOB_MESSAGES.optionTooLong),
+) as z.ZodMiniType<string[]>;
 
-/** Validates a job payload; throws ValidationError (400) with every problem found. */
-export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
-  const bag = new FieldErrorBag();
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    bag.add('detail', 'Expected a JSON object.');
-    bag.throwIfAny('Expected a JSON object.');
-  }
-  const b = body as Record<string, unknown>;
+/** A question's order: a whole number 0-9999 (as a number or digits); blank means its position. */
+const order = () => z.unknown().check(
+  z.refine((v) => isBlank(v) || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 10_000) || (typeof v === 'string' && /^\d{1,4}$/.test(v)), JOB_MESSAGES.order),
+  z.overwrite((v) => (isBlank(v) ? null : Number(v))),
+) as z.ZodMiniType<number | null>;
 
-  let publicId: string | null = null;
-  if (b.public_id !== undefined && b.public_id !== null && String(b.public_id).trim() !== '') {
-    publicId = String(b.public_id).trim();
-    if (typeof b.public_id !== 'string' || !PUBLIC_ID_PATTERN.test(publicId)) {
-      bag.add('public_id', 'Use 1 to 64 letters, digits, hyphens or underscores.');
+/** An id names an existing question of this job (kept, so past answers stay linked); anything else is a new question. */
+const questionId = () => z.transform((v: unknown) => {
+  const n = typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : null;
+});
+
+function questionSchema(rules: JobInputRules) {
+  const options = choiceOptions();
+  return z.object({
+    id: questionId(),
+    answer_type: z.enum(ANSWER_TYPES, JOB_MESSAGES.oneOf(ANSWER_TYPES)),
+    options: z.optional(z.unknown()),
+    order: z.optional(order()),
+    text: richText(rules, true),
+    help_text: richText(rules),
+    placeholder: text(JOB_LIMITS.text),
+    required: bool(),
+  }).check(z.check((ctx) => {
+    // Runs even when a field failed (`when`). Options count for choice questions only; an unknown
+    // answer type is judged as short text.
+    const q = ctx.value;
+    if (!CHOICE_ANSWER_TYPES.includes(q.answer_type)) {
+      q.options = [];
+      return;
     }
-  }
+    const r = options.safeParse(q.options);
+    q.options = r.success ? r.data : [];
+    for (const i of r.error?.issues ?? []) ctx.issues.push(issue(q.options, i.message, ['options']));
+  }, { when: () => true }));
+}
 
-  const jobType = b.job_type;
-  if (!isOneOf(JOB_TYPES, jobType)) bag.add('job_type', jobType ? `Must be one of ${JOB_TYPES.join(', ')}.` : 'This field is required.');
-  const workMode = b.work_mode;
-  if (!isOneOf(WORK_MODES, workMode)) bag.add('work_mode', workMode ? `Must be one of ${WORK_MODES.join(', ')}.` : 'This field is required.');
-  const status = b.status === undefined || b.status === null || b.status === '' ? 'INACTIVE' : b.status;
-  if (!isOneOf(RECORD_STATUSES, status)) bag.add('status', `Must be one of ${RECORD_STATUSES.join(', ')}.`);
+/** The questions: a list of at most 50; an entry that is no object is refused and judged as an empty question. */
+function questions(rules: JobInputRules) {
+  const question = questionSchema(rules);
+  return z.pipe(
+    z.transform((v: unknown) => v ?? []),
+    z.array(z.unknown(), JOB_MESSAGES.notList).check(
+      z.maxLength(JOB_LIMITS.questions, { error: JOB_MESSAGES.tooManyQuestions, abort: true }),
+      z.check<unknown[]>((ctx) => {
+        ctx.value = ctx.value.map((raw, i) => {
+          if (!isObject(raw)) ctx.issues.push(issue(raw, JOB_MESSAGES.questionNotObject, [i]));
+          const r = question.safeParse(isObject(raw) ? raw : {});
+          for (const e of r.error?.issues ?? []) ctx.issues.push(issue(raw, e.message, [i, ...e.path]));
+          return { ...(r.data ?? {}), order: r.data?.order ?? i };
+        });
+      }),
+    ),
+  ) as unknown as z.ZodMiniType<QuestionInput[]>;
+}
 
-  let currency = 'USD';
-  if (b.currency !== undefined && b.currency !== null && b.currency !== '') {
-    currency = typeof b.currency === 'string' ? b.currency.trim().toUpperCase() : '';
-    if (!CURRENCIES.has(currency)) bag.add('currency', 'Enter a valid ISO 4217 currency code, such as USD.');
-  }
-  const min = salary(bag, 'min_salary', b.min_salary);
-  const max = salary(bag, 'max_salary', b.max_salary);
-  if (min !== null && max !== null && min > max) bag.add('max_salary', 'Maximum salary must be greater than or equal to minimum salary.');
-
-  const webhookEnabled = bool(bag, 'webhook_enabled', b.webhook_enabled, false);
-  const webhook = webhookUrl(bag, b.webhook_url, opts);
-  if (webhookEnabled && !webhook) bag.add('webhook_url', WEBHOOK_MESSAGES.required);
-  const webhookSecret = text(bag, 'webhook_secret', b.webhook_secret, { max: 255 }) || null;
-
-  let questions: QuestionInput[] = [];
-  if (b.questions !== undefined && b.questions !== null) {
-    if (!Array.isArray(b.questions)) bag.add('questions', 'Must be a list.');
-    else if (b.questions.length > MAX_QUESTIONS) bag.add('questions', `At most ${MAX_QUESTIONS} questions.`);
-    else questions = b.questions.map((q, i) => question(bag, i, q, opts));
-  }
-
-  const input: JobInput = {
-    public_id: publicId,
-    title: text(bag, 'title', b.title, { required: true, max: 191 }),
-    location: text(bag, 'location', b.location, { required: true, max: 191 }),
-    job_type: jobType as JobType,
-    work_mode: workMode as WorkMode,
-    description: richText(bag, 'description', b.description, opts),
-    responsibilities: richText(bag, 'responsibilities', b.responsibilities, opts),
-    requirements: richText(bag, 'requirements', b.requirements, opts),
-    perks_benefits: richText(bag, 'perks_benefits', b.perks_benefits, opts),
-    currency,
-    min_salary: min,
-    max_salary: max,
-    experience_required: text(bag, 'experience_required', b.experience_required, { max: 191 }),
-    duration: text(bag, 'duration', b.duration, { max: 191 }) || null,
-    status: status as RecordStatus,
-    webhook_enabled: webhookEnabled,
-    webhook_url: webhook,
-    webhook_secret: webhookSecret,
-    questions,
-  };
-  bag.throwIfAny();
-  return input;
+/** The job schema with the server's rules (and, for an update, the job's stored texts). */
+export function jobInputSchema(rules: JobInputRules) {
+  const currencies = new Set(CURRENCY_CODES);
+  return z.object({
+    public_id: z.pipe(
+      z.transform((v: unknown) => (v === undefined || v === null || String(v).trim() === '' ? null : v)),
+      z.nullable(z.string({ error: JOB_MESSAGES.publicId }).check(z.trim(), z.regex(PUBLIC_ID_PATTERN, JOB_MESSAGES.publicId))),
+    ),
+    job_type: choice(JOB_TYPES),
+    work_mode: choice(WORK_MODES),
+    status: choice(RECORD_STATUSES, 'INACTIVE'),
+    currency: z.pipe(
+      z.transform((v: unknown) => (isBlank(v) ? 'USD' : typeof v === 'string' ? v.trim().toUpperCase() : '')),
+      z.string().check(z.refine((c) => currencies.has(c), JOB_MESSAGES.currency)),
+    ),
+    min_salary: salary(),
+    max_salary: salary(),
+    webhook_enabled: bool(),
+    webhook_url: webhookUrl(rules),
+    webhook_secret: z.pipe(text(JOB_LIMITS.webhookSecret), z.transform((s) => s || null)),
+    questions: questions(rules),
+    title: text(JOB_LIMITS.text, true),
+    location: text(JOB_LIMITS.text, true),
+    description: richText(rules),
+    responsibilities: richText(rules),
+    requirements: richText(rules),
+    perks_benefits: richText(rules),
+    experience_required: text(JOB_LIMITS.text),
+    duration: z.pipe(text(JOB_LIMITS.text), z.transform((s) => s || null)),
+  }, JOB_MESSAGES.notObject).check(z.check((ctx) => {
+    // Rules across fields, judged on what the fields made of their values even when another field failed.
+    const j = ctx.value;
+    if (typeof j.min_salary === 'number' && typeof j.max_salary === 'number' && j.min_salary > j.max_salary) ctx.issues.push(issue(j.max_salary, JOB_MESSAGES.salaryOrder, ['max_salary']));
+    if (j.webhook_enabled === true && !(typeof j.webhook_url === 'string' && j.webhook_url)) ctx.issues.push(issue(j.webhook_url, JOB_MESSAGES.webhookRequired, ['webhook_url']));
+  }, { when: (p) => typeof p.value === 'object' && p.value !== null })) as unknown as z.ZodMiniType<JobInput>;
 }
 
 /**
@@ -309,43 +333,42 @@ export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInp
  * dropped and the rest trimmed. SQLite and MySQL treat a NUL inside LIKE differently (one matched
  * every job, the other none), and no job title or location contains one.
  */
-export function cleanFilterText(value: string): string {
+function cleanFilterText(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f]/g, '').trim();
 }
 
+/** A query value that must be one of `list` when given; the message quotes it as sent. */
+function queryChoice(list: readonly string[]) {
+  return z.string().check(z.refine((v) => !v || isOneOf(list, v), { error: (iss) => JOB_MESSAGES.notAChoice(String(iss.input)) }));
+}
+
+/** The public job list's query parameters. */
+export const FILTER_NAMES = ['title', 'location', 'job_type', 'work_mode'] as const;
+
+let filterSchemas: Record<'strict' | 'lenient', z.ZodMiniType<Required<PublicJobFilters>>> | undefined;
+
 /**
- * The public job list's filters, from query parameters (`param` answers '' when absent); empty
- * strings mean "no filter". Strict for the API (400 on an unknown choice), lenient for pages.
+ * The public job filters from the query (each value its first occurrence, trimmed; empty means no
+ * filter): texts cleaned and cut to 191 characters, job type and work mode checked. Strict for the
+ * API (an unknown choice is a 400); lenient for pages, where an unknown choice is no filter.
  */
-export function parseJobFilters(param: (name: string) => string, strict: boolean): PublicJobFilters {
-  const text = (name: string) => cleanFilterText(param(name));
-  const f: PublicJobFilters = {
-    title: text('title').slice(0, 191).trim(),
-    location: text('location').slice(0, 191).trim(),
-    job_type: text('job_type'),
-    work_mode: text('work_mode'),
+export function jobFiltersSchema(strict: boolean): z.ZodMiniType<Required<PublicJobFilters>> {
+  const build = (strict: boolean) => {
+    const filterText = () => z.string().check(z.overwrite((v) => cleanFilterText(v).slice(0, JOB_LIMITS.text).trim()));
+    const filterChoice = (list: readonly string[]) => {
+      const checked = z.pipe(z.string().check(z.overwrite(cleanFilterText)), queryChoice(list));
+      return strict ? checked : z.catch(checked, '');
+    };
+    return z.object({ title: filterText(), location: filterText(), job_type: filterChoice(JOB_TYPES), work_mode: filterChoice(WORK_MODES) }) as z.ZodMiniType<Required<PublicJobFilters>>;
   };
-  const errors: Record<string, string[]> = {};
-  if (f.job_type && !isOneOf(JOB_TYPES, f.job_type)) {
-    errors.job_type = [choiceMessage(f.job_type)];
-    f.job_type = '';
-  }
-  if (f.work_mode && !isOneOf(WORK_MODES, f.work_mode)) {
-    errors.work_mode = [choiceMessage(f.work_mode)];
-    f.work_mode = '';
-  }
-  if (strict && Object.keys(errors).length) throw new ValidationError(errors);
-  return f;
+  filterSchemas ??= { strict: build(true), lenient: build(false) };
+  return filterSchemas[strict ? 'strict' : 'lenient'];
 }
 
-/** `?status=` of the HR job list: empty for every job, else one of RECORD_STATUSES (400 otherwise). */
-export function parseStatusFilter(raw: string): RecordStatus | null {
-  if (!raw) return null;
-  if (!isOneOf(RECORD_STATUSES, raw)) throw new ValidationError({ status: [choiceMessage(raw)] });
-  return raw;
-}
+let hrJobsQuery: z.ZodMiniType<{ status: RecordStatus | '' }> | undefined;
 
-/** Django's answer to an unknown choice, with the value cut short. */
-export function choiceMessage(value: string): string {
-  return `Select a valid choice. ${value.slice(0, 40)} is not one of the available choices.`;
+/** The HR jobs list's `?status=` (trimmed, empty means every status). */
+export function hrJobsQuerySchema(): z.ZodMiniType<{ status: RecordStatus | '' }> {
+  hrJobsQuery ??= z.object({ status: queryChoice(RECORD_STATUSES) }) as unknown as z.ZodMiniType<{ status: RecordStatus | '' }>;
+  return hrJobsQuery;
 }

@@ -8,7 +8,8 @@ import { ValidationError } from '../http/errors.js';
 import { randomPublicId } from '../shared/ids.js';
 import { DEMO_JOBS } from './demo.js';
 import * as repo from './repo.js';
-import { parseJobInput, type JobInput, type JobInputOptions } from './schema.js';
+import type { JobInput } from './schema.js';
+import { parseJobInput, type JobInputOptions } from './service.js';
 
 export interface SeedProblem {
   index: number;

@@ -2,12 +2,15 @@
 import type { Db } from '../db/knex.js';
 import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
 import { NotFound, ValidationError } from '../http/errors.js';
+import { validate } from '../http/validate.js';
+import { isAllowedHost } from '../http/private-address.js';
 import { randomPublicId } from '../shared/ids.js';
+import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
 import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import type { ReadCache } from '../db/read-cache.js';
 import * as repo from './repo.js';
-import type { JobInput } from './schema.js';
+import { JOB_ERROR_ORDER, jobInputSchema, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
 
 /** What the job operations need: the database and the app's read cache. */
@@ -16,9 +19,37 @@ export interface JobDeps {
   cache: ReadCache;
 }
 
+export interface JobInputOptions {
+  /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming local, private or other non-public hosts. */
+  allowPrivateWebhook?: boolean;
+  /** The rich texts the job being updated has stored now (see storedRichTexts in schema.ts). */
+  storedRichTexts?: ReadonlySet<string>;
+}
+
+/** The server's job rules: rich text sanitised and kept within RICH_TEXT_MAX_DEPTH, webhook hosts held to the outbound address policy unless WEBHOOK_ALLOW_PRIVATE. */
+function jobRules(allowPrivateWebhook: boolean): JobInputRules {
+  return {
+    sanitizeRichText,
+    richTextTooDeep: (html) => richTextDepth(html) > RICH_TEXT_MAX_DEPTH,
+    webhookHostAllowed: allowPrivateWebhook ? undefined : isAllowedHost,
+  };
+}
+
+/** The job schemas without stored texts, one per address policy: built once, since building one costs more than a parse. */
+const JOB_SCHEMAS = { public: jobInputSchema(jobRules(false)), private: jobInputSchema(jobRules(true)) };
+
+/** Validates a job payload (src/jobs/schema.ts); throws ValidationError (400) with every problem found. */
+export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
+  const allowPrivate = !!opts.allowPrivateWebhook;
+  const schema = opts.storedRichTexts
+    ? jobInputSchema({ ...jobRules(allowPrivate), storedRichTexts: opts.storedRichTexts })
+    : JOB_SCHEMAS[allowPrivate ? 'private' : 'public'];
+  return validate(schema, body, JOB_ERROR_ORDER);
+}
+
 export type Availability = 'available' | 'inactive' | 'not_found';
 
-export function availability(job: Job | null): Availability {
+function availability(job: Job | null): Availability {
   if (!job || job.status === 'REMOVED') return 'not_found';
   return job.status === 'ACTIVE' ? 'available' : 'inactive';
 }
@@ -96,7 +127,7 @@ export function listJobsForSitemap(db: Db): Promise<{ public_id: string; updated
 }
 
 const DUPLICATE_PUBLIC_ID = 'A job with this public id already exists.';
-export const PUBLIC_ID_READ_ONLY = 'The public id cannot be changed.';
+const PUBLIC_ID_READ_ONLY = 'The public id cannot be changed.';
 
 /** Creates a job; a blank public_id gets a generated unique one. `userId` goes to the audit log. */
 export async function createJob({ db, cache }: JobDeps, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {

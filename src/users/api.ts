@@ -16,43 +16,24 @@
 import { createHash } from 'node:crypto';
 import express, { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
-import { FieldErrorBag, Unauthorized } from '../http/errors.js';
+import { Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { authorizationBearer } from '../http/credentials.js';
+import { validate } from '../http/validate.js';
 import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
 import { normaliseUsername } from './repo.js';
+import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, credentialsSchema } from './schema.js';
 import { endSession, startSession } from './service.js';
 
-export const LOGIN_FAILED = 'Invalid credentials or unauthorized.';
-/** Longest username or password looked at; anything longer is refused before hashing. */
-export const MAX_CREDENTIAL_LENGTH = 256;
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
-export const IP_LIMIT_FACTOR = 5;
+const IP_LIMIT_FACTOR = 5;
 /** Failed sign-ins allowed for one username over all IP addresses, as a multiple of the limit. */
-export const USERNAME_LIMIT_FACTOR = 5;
-
-interface Credentials {
-  username: string;
-  password: string;
-}
+const USERNAME_LIMIT_FACTOR = 5;
 
 /** 400 field errors for missing, non-string, blank or over-long values (checked before any hashing). */
-export function parseCredentials(body: unknown): Credentials {
-  const src = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const errors = new FieldErrorBag();
-  const read = (name: keyof Credentials): string => {
-    const v = Object.hasOwn(src, name) ? src[name] : undefined;
-    if (v === undefined || v === null) errors.add(name, 'This field is required.');
-    else if (typeof v !== 'string') errors.add(name, 'Not a valid string.');
-    else if (v.length > MAX_CREDENTIAL_LENGTH) errors.add(name, `Ensure this field has no more than ${MAX_CREDENTIAL_LENGTH} characters.`);
-    else if ((name === 'username' ? v.trim() : v) === '') errors.add(name, 'This field may not be blank.');
-    else return v;
-    return '';
-  };
-  const username = read('username');
-  const password = read('password');
-  errors.throwIfAny();
+export function parseCredentials(body: unknown): { username: string; password: string } {
+  const { username, password } = validate(credentialsSchema(), body);
   return { username: normaliseUsername(username), password };
 }
 
@@ -94,7 +75,7 @@ export function usersApi(ctx: AppContext): Router {
   router.post('/api/auth/token/', formBody, perIp, perUsername, perUser, async (req, res) => {
     req.body = parseCredentials(req.body);
     const user = await authenticateLocal(auth, req, res);
-    if (!user) throw new Unauthorized(LOGIN_FAILED);
+    if (!user) throw new Unauthorized(AUTH_MESSAGES.loginFailed);
     const token = await startSession(db, user.id, config.sessionTtlSeconds, ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access: token });
   });

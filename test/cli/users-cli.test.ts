@@ -8,8 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { checkCredentials } from '../../src/users/passport.js';
-import { createSession, findSession } from '../../src/users/repo.js';
-import { findUserByUsername, touchLastLogin } from '../../src/users/repo.js';
+import { createSession, findSession, findUserByUsername, touchLastLogin } from '../../src/users/repo.js';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 
 const ENTRY = ['--import', 'tsx', 'bin/careers-admin.ts'];

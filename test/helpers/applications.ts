@@ -1,6 +1,6 @@
 /**
  * Fast bulk inserter of applications straight into the tables, for the insights/export tests and
- * the HR benchmark. Rows are written exactly as the apply API writes them (src/applications/repo.ts
+ * the HR benchmark. Rows are written exactly as the apply API writes them (src/applicants/repo.ts
  * and schema.ts): answers as JSON with answer_key / answer_number, one application_answer_choices
  * row per ticked checkbox option, unanswered questions without a row, a stored_files row per resume.
  *

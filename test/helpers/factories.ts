@@ -1,8 +1,7 @@
 /** Test data builders that go through the real services. */
 import type { Knex } from 'knex';
 import { ReadCache } from '../../src/db/read-cache.js';
-import { createJob, type JobDeps } from '../../src/jobs/service.js';
-import { parseJobInput } from '../../src/jobs/schema.js';
+import { createJob, parseJobInput, type JobDeps } from '../../src/jobs/service.js';
 import type { Job } from '../../src/jobs/types.js';
 
 let seq = 0;
@@ -29,7 +28,7 @@ export function jobPayload(overrides: Record<string, unknown> = {}): Record<stri
 }
 
 /** The job deps of a bare database handle: a cache of its own, which nothing reads. */
-export function jobDeps(db: Knex): JobDeps {
+function jobDeps(db: Knex): JobDeps {
   return { db, cache: new ReadCache(0) };
 }
 

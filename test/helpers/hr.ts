@@ -8,8 +8,7 @@
 import type { Knex } from 'knex';
 import type { Browser } from 'playwright-core';
 import { hashPassword } from '../../src/users/passwords.js';
-import { createSession } from '../../src/users/repo.js';
-import { insertUser, setActive } from '../../src/users/repo.js';
+import { createSession, insertUser, setActive } from '../../src/users/repo.js';
 import { openPage, type PageWithErrors } from './browser.js';
 
 export const HR_PASSWORD = 'correct horse battery';

@@ -1,5 +1,5 @@
 /**
- * The outbound address policy (src/posts/private-address.ts): every block of the IANA IPv4 and IPv6
+ * The outbound address policy (src/http/private-address.ts): every block of the IANA IPv4 and IPv6
  * Special-Purpose Address Registries (plus multicast, site-local and the space outside IPv6 global
  * unicast) is refused at its first, a middle and its last address, as a resolved address (send
  * time) and as a URL host (save time); public addresses, including the neighbours of refused

@@ -7,10 +7,8 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { jobPayload, makeJob } from '../helpers/factories.js';
-import { parseJobId, MAX_JOB_ID } from '../../src/jobs/service.js';
+import { parseJobId, MAX_JOB_ID, createJob, parseJobInput } from '../../src/jobs/service.js';
 import { NotFound } from '../../src/http/errors.js';
-import { createJob } from '../../src/jobs/service.js';
-import { parseJobInput } from '../../src/jobs/schema.js';
 import { hrSession } from '../helpers/hr.js';
 
 /** Spellings that are not the canonical form of any id (or are out of range). */

@@ -1,8 +1,7 @@
 /** Site-wide behaviour: SEO files and tags, security headers, the error page, views counting. */
 import { expect } from 'chai';
 import { findJobByPublicId } from '../../src/jobs/repo.js';
-import { updateJob } from '../../src/jobs/service.js';
-import { parseJobInput } from '../../src/jobs/schema.js';
+import { parseJobInput, updateJob } from '../../src/jobs/service.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

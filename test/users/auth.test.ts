@@ -1,7 +1,6 @@
 /** Sign-in, logout, /api/auth/me/, the login page route and the sign-in rate limits, over real HTTP. */
 import { expect } from 'chai';
-import { hashToken, findSession } from '../../src/users/repo.js';
-import { findUserByUsername } from '../../src/users/repo.js';
+import { hashToken, findSession, findUserByUsername } from '../../src/users/repo.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

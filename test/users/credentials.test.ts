@@ -5,8 +5,7 @@ import { authorizationBearer, tokenCookie } from '../../src/http/credentials.js'
 import { checkCredentials } from '../../src/users/passport.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../../src/users/passwords.js';
 import { parseCredentials } from '../../src/users/api.js';
-import { createSession, deleteExpiredSessions, findSession, hashToken, revokeSession, revokeUserSessions } from '../../src/users/repo.js';
-import { findUserByUsername, insertUser, setActive, setPassword, touchLastLogin } from '../../src/users/repo.js';
+import { createSession, deleteExpiredSessions, findSession, hashToken, revokeSession, revokeUserSessions, findUserByUsername, insertUser, setActive, setPassword, touchLastLogin } from '../../src/users/repo.js';
 import { ValidationError } from '../../src/http/errors.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 
