@@ -16,9 +16,8 @@ import { freePort, runServer, waitForOutput, type ChildServer as Child } from '.
 import { makeJob } from '../helpers/factories.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { pdfBytes } from '../fixtures/resumes.js';
-import { APPLICATION_TABLES, eventually, listFiles, rawMultipart, rawTextParts, sha256, tableCounts, toFormData, validFields } from '../fixtures/apply.js';
+import { EMPTY, eventually, listFiles, rawMultipart, rawTextParts, sha256, tableCounts, toFormData, validFields } from '../fixtures/apply.js';
 
-const EMPTY = Object.fromEntries(APPLICATION_TABLES.map((t) => [t, 0]));
 
 function cli(args: string[], env: Record<string, string>) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });

@@ -15,7 +15,7 @@ const CREDENTIALS = 'Webhook URL must not contain a user name or password.';
  * Webhook hosts outside global unicast, one or more per class of the IANA special-purpose registries
  * (the unit test tries every block), in the spellings a URL parser accepts.
  */
-export const PRIVATE_WEBHOOKS = [
+const PRIVATE_WEBHOOKS = [
   // localhost names
   'http://localhost/hook',
   'http://LOCALHOST:8080/hook',
