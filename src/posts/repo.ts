@@ -1,11 +1,31 @@
 /**
- * The outbox of job webhook posts: a row is written in the same transaction as the application,
- * so an application is never committed without its post (nor a post without its application).
- * A worker delivers due PENDING rows later, with retries.
+ * The outboxes' writes. A post row is written in the same transaction as its source (the
+ * application), so an application is never committed without its posts; the delivery engine
+ * (engine.ts) then claims due rows with a lease, records each attempt and plans the next one.
+ * The three outboxes (application_posts, form_posts, email_posts) share their status columns,
+ * so one set of statements serves every kind.
  */
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { toDbDate, toDbJson } from '../db/codecs.js';
+import { fromDbDate, toDbDate, toDbJson } from '../db/codecs.js';
+import { isMysql } from '../db/knex.js';
 import type { ApplicationPostPayload } from './types.js';
+
+export type OutboxTable = 'application_posts' | 'form_posts' | 'email_posts';
+
+/** The post_attempts column that points at a post of each outbox (ON DELETE CASCADE). */
+export const ATTEMPT_COLUMN: Record<OutboxTable, string> = {
+  application_posts: 'application_post_id',
+  form_posts: 'form_post_id',
+  email_posts: 'email_post_id',
+};
+
+export type Row = Record<string, any>;
+
+/** The `webhook-id` of a new post: random, kept on the row, so every retry sends the same one. */
+export function newMessageId(): string {
+  return `msg_${randomBytes(16).toString('base64url')}`;
+}
 
 export function applicationPostPayload(
   job: { public_id: string; webhook_secret: string | null },
@@ -32,10 +52,159 @@ export async function enqueueApplicationPost(
     job_id: post.jobId,
     target_url: post.targetUrl,
     payload: toDbJson(post.payload),
+    message_id: newMessageId(),
     status: 'PENDING',
     attempts: 0,
     next_attempt_at: now,
     created_at: now,
     updated_at: now,
   });
+}
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Adds PENDING emails, due now; run inside the caller's transaction. */
+export async function enqueueEmails(trx: Knex, applicationId: number | null, emails: { template: string; message: EmailMessage }[], at: Date): Promise<void> {
+  if (!emails.length) return;
+  const now = toDbDate(at);
+  await trx('email_posts').insert(
+    emails.map((e) => ({
+      application_id: applicationId,
+      template: e.template,
+      payload: toDbJson(e.message),
+      status: 'PENDING',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+}
+
+/** Due rows of one outbox: PENDING or FAILED with a next attempt time that has come, not leased. */
+function dueRows(db: Knex, table: OutboxTable, now: string) {
+  return db(table)
+    .whereIn('status', ['PENDING', 'FAILED'])
+    .whereNotNull('next_attempt_at')
+    .where('next_attempt_at', '<=', now)
+    .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<=', now));
+}
+
+export interface Claimed {
+  row: Row;
+  /** The lease's end as written: the row's results are saved only while it still holds this lease. */
+  claim: string;
+}
+
+/**
+ * Claims up to `limit` due rows for `leaseMs`: no other worker takes them until the lease ends
+ * (then a worker that died mid-delivery has its rows sent again). MySQL: the rows are locked with
+ * FOR UPDATE SKIP LOCKED, so concurrent claimers skip each other's rows instead of waiting; SQLite
+ * has one writer, so the transaction alone makes the claim atomic. Rows whose `groupColumn` value
+ * is in `exclude` (receivers at their connection cap) are left for later.
+ */
+export async function claimDue(
+  db: Knex,
+  table: OutboxTable,
+  opts: { now: Date; limit: number; leaseMs: number; groupColumn: string | null; exclude: number[] },
+): Promise<Claimed[]> {
+  const now = toDbDate(opts.now);
+  const claim = toDbDate(new Date(opts.now.getTime() + opts.leaseMs));
+  return db.transaction(async (trx) => {
+    const q = dueRows(trx, table, now).select('id').orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(opts.limit);
+    if (opts.groupColumn && opts.exclude.length) q.whereNotIn(opts.groupColumn, opts.exclude);
+    if (isMysql(db)) q.forUpdate().skipLocked();
+    const ids = (await q).map((r: Row) => Number(r.id));
+    if (!ids.length) return [];
+    await trx(table).whereIn('id', ids).update({ locked_until: claim });
+    const rows: Row[] = await trx(table).whereIn('id', ids).orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]);
+    return rows.map((row) => ({ row, claim }));
+  });
+}
+
+/** Gives a claimed row back unsent (its receiver is busy, or the process is stopping). */
+export async function releaseClaim(db: Knex, table: OutboxTable, c: Claimed): Promise<void> {
+  await db(table).where({ id: c.row.id, locked_until: c.claim }).update({ locked_until: null });
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  /** A short error, or the start of the response body. */
+  error: string | null;
+  durationMs: number;
+}
+
+/**
+ * Saves one attempt and the post's new state: SUCCESS, or FAILED with the next attempt time
+ * (null: no more attempts). The post is updated only while this worker still holds its lease;
+ * the attempt is kept either way, since it happened.
+ */
+export async function recordAttempt(db: Knex, table: OutboxTable, c: Claimed, outcome: AttemptOutcome, at: Date, nextAttemptAt: Date | null): Promise<void> {
+  const now = toDbDate(at);
+  const error = outcome.error ? outcome.error.slice(0, 500) : null;
+  await db.transaction(async (trx) => {
+    await trx(table)
+      .where({ id: c.row.id, locked_until: c.claim })
+      .update({
+        status: outcome.ok ? 'SUCCESS' : 'FAILED',
+        status_code: outcome.statusCode,
+        error_message: outcome.ok ? null : error,
+        attempts: trx.raw('attempts + 1'),
+        next_attempt_at: outcome.ok || !nextAttemptAt ? null : toDbDate(nextAttemptAt),
+        locked_until: null,
+        delivered_at: outcome.ok ? now : null,
+        updated_at: now,
+      });
+    await trx('post_attempts').insert({
+      [ATTEMPT_COLUMN[table]]: c.row.id,
+      status: outcome.ok ? 'SUCCESS' : 'FAILED',
+      status_code: outcome.statusCode,
+      error,
+      duration_ms: Math.max(0, Math.round(outcome.durationMs)),
+      created_at: now,
+    });
+  });
+}
+
+/** Stops a post without an attempt (its job's webhook was turned off): FAILED, no next attempt. */
+export async function stopPost(db: Knex, table: OutboxTable, c: Claimed, message: string, at: Date): Promise<void> {
+  await db(table)
+    .where({ id: c.row.id, locked_until: c.claim })
+    .update({ status: 'FAILED', error_message: message, next_attempt_at: null, locked_until: null, updated_at: toDbDate(at) });
+}
+
+/**
+ * When the next row of an outbox falls due (a leased row: when its lease ends), or null when
+ * nothing is waiting. Rows of excluded groups are left out: they wait for a free connection.
+ */
+export async function earliestDue(db: Knex, table: OutboxTable, now: Date, groupColumn: string | null, exclude: number[]): Promise<Date | null> {
+  const at = toDbDate(now);
+  const q = db(table)
+    .whereIn('status', ['PENDING', 'FAILED'])
+    .whereNotNull('next_attempt_at')
+    .first(db.raw('MIN(CASE WHEN locked_until > ? THEN locked_until ELSE next_attempt_at END) AS due', [at]));
+  if (groupColumn && exclude.length) q.whereNotIn(groupColumn, exclude);
+  const row = (await q) as Row | undefined;
+  return fromDbDate(row?.due);
+}
+
+/** Makes these FAILED posts due now (the Retry button, `careers-admin posts retry`); answers how many. */
+export async function makePostsDue(db: Knex, table: OutboxTable, ids: number[], at: Date): Promise<number> {
+  const now = toDbDate(at);
+  let n = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    n += await db(table).whereIn('id', ids.slice(i, i + 500)).where('status', 'FAILED').update({ next_attempt_at: now, updated_at: now });
+  }
+  return n;
+}
+
+/** Removes attempts older than `before`; answers how many. */
+export async function purgeAttempts(db: Knex, before: Date): Promise<number> {
+  return db('post_attempts').where('created_at', '<', toDbDate(before)).delete();
 }

@@ -1,0 +1,236 @@
+/**
+ * The delivery engine: one worker per process delivers every outbox kind (job webhook posts now,
+ * email, later form API posts). A kind says which table it reads and how a claimed row is sent;
+ * the worker claims due rows with a lease, sends them with a bounded number at once (and per
+ * receiver origin), records each attempt and plans the next from POSTS_RETRY_SCHEDULE.
+ *
+ * It wakes when this process writes a post (OutboxSignal), at the earliest due time of what is
+ * waiting, after each send, and on the cron sweep; several processes may run it on one database.
+ */
+import type { Knex } from 'knex';
+import {
+  claimDue, earliestDue, recordAttempt, releaseClaim, stopPost,
+  type AttemptOutcome, type Claimed, type OutboxTable,
+} from './repo.js';
+import { retryDelayMs } from './schedule.js';
+
+export interface SendResult extends AttemptOutcome {
+  /** No retry whatever the schedule says (HTTP 410, an SMTP 5xx). */
+  permanent?: boolean;
+  /** The receiver's Retry-After (429, 503), in seconds. */
+  retryAfterSeconds?: number | null;
+}
+
+export interface Delivery {
+  /** Sends are limited per origin (a receiver), so one slow receiver cannot hold every slot. */
+  origin: string;
+  send(): Promise<SendResult>;
+}
+
+export interface DeliveryKind {
+  /** For messages: 'application post', 'email'. */
+  name: string;
+  table: OutboxTable;
+  /** The column that tells receivers apart before a row is read (job_id), or null. */
+  groupColumn: string | null;
+  /** Where each claimed row goes now; a string instead: it is not sent, for that reason. */
+  prepare(rows: Claimed[]): Promise<Map<number, Delivery | string>>;
+}
+
+export interface WorkerDeps {
+  db: Knex;
+  now: () => Date;
+  kinds: DeliveryKind[];
+  schedule: number[];
+  random?: () => number;
+  log?: (line: string) => void;
+}
+
+export interface WorkerOptions {
+  /** Sends at once in this process. */
+  maxInFlight?: number;
+  perOrigin?: number;
+  batch?: number;
+  /** How long a claimed row is this worker's; longer than a send can take (15 s). */
+  leaseMs?: number;
+  /** Longest sleep when nothing is due (posts written by other processes). */
+  idleMs?: number;
+}
+
+export class PostsWorker {
+  private readonly opts: Required<WorkerOptions>;
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private again = false;
+  private inFlight = 0;
+  private readonly originLoad = new Map<string, number>();
+  /** Per kind: groups (job ids) seen going to an origin that is at its cap, with that origin. */
+  private readonly busy = new Map<DeliveryKind, Map<number, string>>();
+  private readonly sends = new Set<Promise<void>>();
+
+  constructor(private readonly deps: WorkerDeps, opts: WorkerOptions = {}) {
+    this.opts = { maxInFlight: 128, perOrigin: 8, batch: 100, leaseMs: 60_000, idleMs: 30_000, ...opts };
+    for (const kind of deps.kinds) this.busy.set(kind, new Map());
+  }
+
+  start(): void {
+    this.running = true;
+    this.wake();
+  }
+
+  /** Something may be due now (a post was written, a send finished, the cron sweep). */
+  wake(): void {
+    if (!this.running) return;
+    this.setTimer(0);
+  }
+
+  /** Stops claiming; waits for the sends under way (each ends within its 15 s limit). */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking;
+    await Promise.all([...this.sends]);
+  }
+
+  /**
+   * Delivers everything due now and waits for it (the CLI's retry, tests): claims until nothing
+   * due is left that this worker can take, and waits for every send.
+   */
+  async runDue(): Promise<void> {
+    do {
+      await this.tick();
+      await Promise.all([...this.sends]);
+    } while (await this.hasDue());
+  }
+
+  private async hasDue(): Promise<boolean> {
+    const now = this.deps.now();
+    for (const kind of this.deps.kinds) {
+      const due = await earliestDue(this.deps.db, kind.table, now, null, []);
+      if (due && due <= now) return true;
+    }
+    return false;
+  }
+
+  private setTimer(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick().then(() => this.planNext());
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** One pass over every kind, claiming while there are free slots; a pass asked for meanwhile runs after. */
+  tick(): Promise<void> {
+    if (this.ticking) {
+      this.again = true;
+      return this.ticking;
+    }
+    this.ticking = (async () => {
+      try {
+        do {
+          this.again = false;
+          for (const kind of this.deps.kinds) await this.claimKind(kind);
+        } while (this.again);
+      } catch (err) {
+        this.log(`[posts] claiming due posts failed: ${(err as Error).message?.split('\n')[0]}`);
+      } finally {
+        this.ticking = null;
+      }
+    })();
+    return this.ticking;
+  }
+
+  /** Sleeps until the earliest due row (or idleMs); a finishing send wakes it sooner. */
+  private async planNext(): Promise<void> {
+    if (!this.running || this.timer) return;
+    let next: number = this.opts.idleMs;
+    try {
+      const now = this.deps.now();
+      for (const kind of this.deps.kinds) {
+        const due = await earliestDue(this.deps.db, kind.table, now, kind.groupColumn, [...this.busy.get(kind)!.keys()]);
+        // Due now yet not claimed: the slots are full, and a finishing send wakes the worker.
+        if (due) next = Math.min(next, due <= now ? (this.inFlight >= this.opts.maxInFlight ? next : 50) : due.getTime() - now.getTime());
+      }
+    } catch {
+      next = 5_000; // the database is unreachable: try again soon
+    }
+    if (this.running && !this.timer) this.setTimer(Math.max(0, next));
+  }
+
+  private async claimKind(kind: DeliveryKind): Promise<void> {
+    const busy = this.busy.get(kind)!;
+    while (this.inFlight < this.opts.maxInFlight) {
+      const limit = Math.min(this.opts.batch, this.opts.maxInFlight - this.inFlight);
+      const claimed = await claimDue(this.deps.db, kind.table, { now: this.deps.now(), limit, leaseMs: this.opts.leaseMs, groupColumn: kind.groupColumn, exclude: [...busy.keys()] });
+      if (!claimed.length) return;
+      const deliveries = await kind.prepare(claimed);
+      let started = 0;
+      for (const c of claimed) {
+        const d = deliveries.get(Number(c.row.id));
+        if (d === undefined) continue;
+        if (typeof d === 'string') {
+          await stopPost(this.deps.db, kind.table, c, d, this.deps.now());
+          continue;
+        }
+        if ((this.originLoad.get(d.origin) ?? 0) >= this.opts.perOrigin || this.inFlight >= this.opts.maxInFlight) {
+          // This receiver has all its connections: its rows wait, the others go on.
+          if (kind.groupColumn) busy.set(Number(c.row[kind.groupColumn]), d.origin);
+          await releaseClaim(this.deps.db, kind.table, c);
+          continue;
+        }
+        started += 1;
+        this.launch(kind, c, d);
+      }
+      if (!started && !kind.groupColumn) return;
+    }
+  }
+
+  private launch(kind: DeliveryKind, c: Claimed, d: Delivery): void {
+    this.inFlight += 1;
+    this.originLoad.set(d.origin, (this.originLoad.get(d.origin) ?? 0) + 1);
+    const p = this.deliver(kind, c, d).finally(() => {
+      this.inFlight -= 1;
+      const load = (this.originLoad.get(d.origin) ?? 1) - 1;
+      if (load > 0) this.originLoad.set(d.origin, load);
+      else this.originLoad.delete(d.origin);
+      for (const [group, origin] of this.busy.get(kind)!) if (origin === d.origin) this.busy.get(kind)!.delete(group);
+      this.sends.delete(p);
+      this.wake();
+    });
+    this.sends.add(p);
+  }
+
+  private async deliver(kind: DeliveryKind, c: Claimed, d: Delivery): Promise<void> {
+    let result: SendResult;
+    try {
+      result = await d.send();
+    } catch (err) {
+      result = { ok: false, statusCode: null, error: (err as Error)?.message?.slice(0, 200) ?? 'Send failed', durationMs: 0 };
+    }
+    const attempts = Number(c.row.attempts) + 1;
+    let next: Date | null = null;
+    if (!result.ok && !result.permanent) {
+      const delay = retryDelayMs(attempts, this.deps.schedule, this.deps.random);
+      if (delay !== null) next = new Date(this.deps.now().getTime() + (result.retryAfterSeconds != null ? result.retryAfterSeconds * 1000 : delay));
+    }
+    try {
+      await recordAttempt(this.deps.db, kind.table, c, result, this.deps.now(), next);
+    } catch (err) {
+      // The lease runs out and the post is sent again, with the same webhook-id.
+      this.log(`[posts] could not save attempt ${attempts} of ${kind.name} ${c.row.id}: ${(err as Error).message?.split('\n')[0]}`);
+      return;
+    }
+    if (!result.ok) {
+      const code = result.statusCode ? `status ${result.statusCode}` : 'no answer';
+      this.log(`[posts] ${kind.name} ${c.row.id}: attempt ${attempts} failed (${code}); ${next ? `next at ${next.toISOString()}` : 'no more attempts'}`);
+    }
+  }
+
+  private log(line: string): void {
+    (this.deps.log ?? console.warn)(line);
+  }
+}
