@@ -1,5 +1,7 @@
 /**
  * Outbound delivery (issue 12):
+ * - `claim_token` on every outbox: the claim a worker holds on a row with `locked_until`, so only
+ *   that worker saves the row's result (another may hold it after the lease ran out).
  * - `message_id` on both webhook outboxes: the `webhook-id` a receiver sees, stable across retries
  *   (and across a repeat after a worker died mid-delivery), so it can drop a repeat. Rows written
  *   before this migration get `msg_app_{id}` / `msg_form_{id}`.
@@ -27,6 +29,7 @@ export async function up(knex: Knex): Promise<void> {
   for (const [table, prefix] of [['application_posts', 'msg_app_'], ['form_posts', 'msg_form_']] as const) {
     await knex.schema.alterTable(table, (t) => {
       t.string('message_id', 64).nullable();
+      t.string('claim_token', 32).nullable();
     });
     await knex.raw(`UPDATE ${table} SET message_id = ${concat(prefix)}`);
   }
@@ -43,6 +46,7 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('attempts').notNullable().defaultTo(0);
     dt(t, 'next_attempt_at').nullable();
     dt(t, 'locked_until').nullable();
+    t.string('claim_token', 32).nullable();
     dt(t, 'delivered_at').nullable();
     dt(t, 'created_at').notNullable();
     dt(t, 'updated_at').notNullable();
@@ -74,6 +78,7 @@ export async function down(knex: Knex): Promise<void> {
   for (const table of ['application_posts', 'form_posts']) {
     await knex.schema.alterTable(table, (t) => {
       t.dropColumn('message_id');
+      t.dropColumn('claim_token');
     });
   }
 }

@@ -9,7 +9,7 @@
  */
 import type { Knex } from 'knex';
 import {
-  claimDue, earliestDue, recordAttempt, releaseClaim, stopPost,
+  claimDue, earliestDue, recordAttempt, releaseClaims, stopPost,
   type AttemptOutcome, type Claimed, type OutboxTable,
 } from './repo.js';
 import { retryDelayMs } from './schedule.js';
@@ -57,6 +57,14 @@ export interface WorkerOptions {
   idleMs?: number;
 }
 
+interface Queued {
+  kind: DeliveryKind;
+  c: Claimed;
+  d: Delivery;
+  /** Past this, the row is given back rather than sent: its lease could end during the send. */
+  sendBy: number;
+}
+
 export class PostsWorker {
   private readonly opts: Required<WorkerOptions>;
   private running = false;
@@ -64,8 +72,10 @@ export class PostsWorker {
   private ticking: Promise<void> | null = null;
   private again = false;
   private inFlight = 0;
-  private readonly originLoad = new Map<string, number>();
-  /** Per kind: groups (job ids) seen going to an origin that is at its cap, with that origin. */
+  /** Claimed rows waiting for a connection to their origin, and sends under way, per origin. */
+  private readonly queues = new Map<string, Queued[]>();
+  private readonly originSends = new Map<string, number>();
+  /** Per kind: groups (job ids) seen going to an origin that has enough work, with that origin. */
   private readonly busy = new Map<DeliveryKind, Map<number, string>>();
   private readonly sends = new Set<Promise<void>>();
 
@@ -85,23 +95,29 @@ export class PostsWorker {
     this.setTimer(0);
   }
 
-  /** Stops claiming; waits for the sends under way (each ends within its 15 s limit). */
+  /** Stops claiming, gives back the rows still waiting, waits for the sends under way (each ends within 15 s). */
   async stop(): Promise<void> {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;
+    const waiting = [...this.queues.values()].flat();
+    this.queues.clear();
+    for (const kind of this.deps.kinds) await releaseClaims(this.deps.db, kind.table, waiting.filter((q) => q.kind === kind).map((q) => q.c)).catch(() => undefined);
     await Promise.all([...this.sends]);
   }
 
   /**
    * Delivers everything due now and waits for it (the CLI's retry, tests): claims until nothing
-   * due is left that this worker can take, and waits for every send.
+   * due is left, and waits for every send.
    */
   async runDue(): Promise<void> {
     do {
       await this.tick();
-      await Promise.all([...this.sends]);
+      while (this.sends.size) {
+        await Promise.race([...this.sends]);
+        await this.tick();
+      }
     } while (await this.hasDue());
   }
 
@@ -123,7 +139,7 @@ export class PostsWorker {
     this.timer.unref();
   }
 
-  /** One pass over every kind, claiming while there are free slots; a pass asked for meanwhile runs after. */
+  /** One pass over every kind, claiming while there is room; a pass asked for meanwhile runs after. */
   tick(): Promise<void> {
     if (this.ticking) {
       this.again = true;
@@ -152,8 +168,8 @@ export class PostsWorker {
       const now = this.deps.now();
       for (const kind of this.deps.kinds) {
         const due = await earliestDue(this.deps.db, kind.table, now, kind.groupColumn, [...this.busy.get(kind)!.keys()]);
-        // Due now yet not claimed: the slots are full, and a finishing send wakes the worker.
-        if (due) next = Math.min(next, due <= now ? (this.inFlight >= this.opts.maxInFlight ? next : 50) : due.getTime() - now.getTime());
+        // Due now yet not claimed: this worker is full, and a finishing send wakes it.
+        if (due) next = Math.min(next, due <= now ? (this.room() > 0 ? 50 : next) : due.getTime() - now.getTime());
       }
     } catch {
       next = 5_000; // the database is unreachable: try again soon
@@ -161,14 +177,27 @@ export class PostsWorker {
     if (this.running && !this.timer) this.setTimer(Math.max(0, next));
   }
 
+  /** Rows this worker may still claim: sends plus waiting rows stay within twice maxInFlight. */
+  private room(): number {
+    let waiting = 0;
+    for (const q of this.queues.values()) waiting += q.length;
+    return 2 * this.opts.maxInFlight - this.inFlight - waiting;
+  }
+
+  /** Work an origin has here: its sends and its waiting rows; twice perOrigin is enough. */
+  private originLoad(origin: string): number {
+    return (this.originSends.get(origin) ?? 0) + (this.queues.get(origin)?.length ?? 0);
+  }
+
   private async claimKind(kind: DeliveryKind): Promise<void> {
     const busy = this.busy.get(kind)!;
-    while (this.inFlight < this.opts.maxInFlight) {
-      const limit = Math.min(this.opts.batch, this.opts.maxInFlight - this.inFlight);
+    while (this.room() > 0) {
+      const limit = Math.min(this.opts.batch, this.room());
       const claimed = await claimDue(this.deps.db, kind.table, { now: this.deps.now(), limit, leaseMs: this.opts.leaseMs, groupColumn: kind.groupColumn, exclude: [...busy.keys()] });
       if (!claimed.length) return;
       const deliveries = await kind.prepare(claimed);
-      let started = 0;
+      const giveBack: Claimed[] = [];
+      const sendBy = Date.now() + this.opts.leaseMs / 2;
       for (const c of claimed) {
         const d = deliveries.get(Number(c.row.id));
         if (d === undefined) continue;
@@ -176,34 +205,55 @@ export class PostsWorker {
           await stopPost(this.deps.db, kind.table, c, d, this.deps.now());
           continue;
         }
-        if ((this.originLoad.get(d.origin) ?? 0) >= this.opts.perOrigin || this.inFlight >= this.opts.maxInFlight) {
-          // This receiver has all its connections: its rows wait, the others go on.
+        if (this.originLoad(d.origin) >= 2 * this.opts.perOrigin) {
+          // This receiver has enough work here: its rows wait in the database, the others go on.
           if (kind.groupColumn) busy.set(Number(c.row[kind.groupColumn]), d.origin);
-          await releaseClaim(this.deps.db, kind.table, c);
+          giveBack.push(c);
           continue;
         }
-        started += 1;
-        this.launch(kind, c, d);
+        const queue = this.queues.get(d.origin) ?? [];
+        queue.push({ kind, c, d, sendBy });
+        this.queues.set(d.origin, queue);
+        this.pump(d.origin);
       }
-      if (!started && !kind.groupColumn) return;
+      await releaseClaims(this.deps.db, kind.table, giveBack);
+      // A kind without groups cannot leave a busy receiver out of its claims: wait for a send to finish.
+      if (giveBack.length && !kind.groupColumn) return;
     }
   }
 
-  private launch(kind: DeliveryKind, c: Claimed, d: Delivery): void {
+  /** Starts waiting rows of an origin while it has free connections. */
+  private pump(origin: string): void {
+    const queue = this.queues.get(origin);
+    while (queue?.length && (this.originSends.get(origin) ?? 0) < this.opts.perOrigin && this.inFlight < this.opts.maxInFlight) {
+      const q = queue.shift()!;
+      if (Date.now() > q.sendBy) {
+        void releaseClaims(this.deps.db, q.kind.table, [q.c]).catch(() => undefined);
+        continue;
+      }
+      this.launch(q);
+    }
+    if (queue && !queue.length) this.queues.delete(origin);
+  }
+
+  private launch({ kind, c, d }: Queued): void {
     this.inFlight += 1;
-    this.originLoad.set(d.origin, (this.originLoad.get(d.origin) ?? 0) + 1);
+    this.originSends.set(d.origin, (this.originSends.get(d.origin) ?? 0) + 1);
     const p = this.deliver(kind, c, d).finally(() => {
       this.inFlight -= 1;
-      const load = (this.originLoad.get(d.origin) ?? 1) - 1;
-      if (load > 0) this.originLoad.set(d.origin, load);
-      else this.originLoad.delete(d.origin);
-      for (const [group, origin] of this.busy.get(kind)!) if (origin === d.origin) this.busy.get(kind)!.delete(group);
+      const n = (this.originSends.get(d.origin) ?? 1) - 1;
+      if (n > 0) this.originSends.set(d.origin, n);
+      else this.originSends.delete(d.origin);
       this.sends.delete(p);
+      this.pump(d.origin);
+      for (const [origin, pending] of this.queues) if (origin !== d.origin && pending.length) this.pump(origin);
+      if (this.originLoad(d.origin) < 2 * this.opts.perOrigin) {
+        for (const [group, origin] of this.busy.get(kind)!) if (origin === d.origin) this.busy.get(kind)!.delete(group);
+      }
       this.wake();
     });
     this.sends.add(p);
   }
-
   private async deliver(kind: DeliveryKind, c: Claimed, d: Delivery): Promise<void> {
     let result: SendResult;
     try {

@@ -10,6 +10,7 @@ export { OutboxSignal } from './signal.js';
 export { createDelivery, startDelivery, type DeliveryDeps } from './delivery.js';
 export { retryPosts, parsePostStatus } from './service.js';
 export { cliPostList } from './queries.js';
+export { jobIdSchema, postIdSchema, sinceSchema } from './schema.js';
 
 /** The posts routes: the API Post Requests page and its API. */
 export function postsRoutes(ctx: AppContext): Router {

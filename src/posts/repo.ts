@@ -97,16 +97,16 @@ function dueRows(db: Knex, table: OutboxTable, now: string) {
 
 export interface Claimed {
   row: Row;
-  /** The lease's end as written: the row's results are saved only while it still holds this lease. */
+  /** This claim's token: the row's results are saved only while the row still holds it. */
   claim: string;
 }
 
 /**
  * Claims up to `limit` due rows for `leaseMs`: no other worker takes them until the lease ends
  * (then a worker that died mid-delivery has its rows sent again). MySQL: the rows are locked with
- * FOR UPDATE SKIP LOCKED, so concurrent claimers skip each other's rows instead of waiting; SQLite
- * has one writer, so the transaction alone makes the claim atomic. Rows whose `groupColumn` value
- * is in `exclude` (receivers at their connection cap) are left for later.
+ * FOR UPDATE SKIP LOCKED, so concurrent claimers skip each other's rows instead of waiting. SQLite
+ * has one writer: one UPDATE picks and marks the rows, so two processes never claim the same row.
+ * Rows whose `groupColumn` value is in `exclude` (receivers at their connection cap) wait.
  */
 export async function claimDue(
   db: Knex,
@@ -114,22 +114,33 @@ export async function claimDue(
   opts: { now: Date; limit: number; leaseMs: number; groupColumn: string | null; exclude: number[] },
 ): Promise<Claimed[]> {
   const now = toDbDate(opts.now);
-  const claim = toDbDate(new Date(opts.now.getTime() + opts.leaseMs));
-  return db.transaction(async (trx) => {
-    const q = dueRows(trx, table, now).select('id').orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(opts.limit);
+  const claim = randomBytes(16).toString('hex');
+  const mark = { locked_until: toDbDate(new Date(opts.now.getTime() + opts.leaseMs)), claim_token: claim };
+  const pick = (q: Knex.QueryBuilder) => {
+    q.orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(opts.limit);
     if (opts.groupColumn && opts.exclude.length) q.whereNotIn(opts.groupColumn, opts.exclude);
-    if (isMysql(db)) q.forUpdate().skipLocked();
-    const ids = (await q).map((r: Row) => Number(r.id));
-    if (!ids.length) return [];
-    await trx(table).whereIn('id', ids).update({ locked_until: claim });
-    const rows: Row[] = await trx(table).whereIn('id', ids).orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]);
-    return rows.map((row) => ({ row, claim }));
-  });
+    return q;
+  };
+  let rows: Row[];
+  if (isMysql(db)) {
+    rows = await db.transaction(async (trx) => {
+      const ids = (await pick(dueRows(trx, table, now).select('id')).forUpdate().skipLocked()).map((r: Row) => Number(r.id));
+      if (!ids.length) return [];
+      await trx(table).whereIn('id', ids).update(mark);
+      return trx(table).whereIn('id', ids);
+    });
+  } else {
+    await db(table).whereIn('id', pick(dueRows(db, table, now).select('id'))).update(mark);
+    rows = await db(table).where('claim_token', claim);
+  }
+  const due = (r: Row) => fromDbDate(r.next_attempt_at)?.getTime() ?? 0;
+  rows.sort((a, b) => due(a) - due(b) || Number(a.id) - Number(b.id));
+  return rows.map((row) => ({ row, claim }));
 }
 
-/** Gives a claimed row back unsent (its receiver is busy, or the process is stopping). */
-export async function releaseClaim(db: Knex, table: OutboxTable, c: Claimed): Promise<void> {
-  await db(table).where({ id: c.row.id, locked_until: c.claim }).update({ locked_until: null });
+/** Gives claimed rows back unsent (their receiver is busy, or they waited too long for it). */
+export async function releaseClaims(db: Knex, table: OutboxTable, claims: Claimed[]): Promise<void> {
+  for (const c of claims) await db(table).where({ id: c.row.id, claim_token: c.claim }).update({ locked_until: null, claim_token: null });
 }
 
 export interface AttemptOutcome {
@@ -150,7 +161,7 @@ export async function recordAttempt(db: Knex, table: OutboxTable, c: Claimed, ou
   const error = outcome.error ? outcome.error.slice(0, 500) : null;
   await db.transaction(async (trx) => {
     await trx(table)
-      .where({ id: c.row.id, locked_until: c.claim })
+      .where({ id: c.row.id, claim_token: c.claim })
       .update({
         status: outcome.ok ? 'SUCCESS' : 'FAILED',
         status_code: outcome.statusCode,
@@ -158,6 +169,7 @@ export async function recordAttempt(db: Knex, table: OutboxTable, c: Claimed, ou
         attempts: trx.raw('attempts + 1'),
         next_attempt_at: outcome.ok || !nextAttemptAt ? null : toDbDate(nextAttemptAt),
         locked_until: null,
+        claim_token: null,
         delivered_at: outcome.ok ? now : null,
         updated_at: now,
       });
@@ -175,8 +187,8 @@ export async function recordAttempt(db: Knex, table: OutboxTable, c: Claimed, ou
 /** Stops a post without an attempt (its job's webhook was turned off): FAILED, no next attempt. */
 export async function stopPost(db: Knex, table: OutboxTable, c: Claimed, message: string, at: Date): Promise<void> {
   await db(table)
-    .where({ id: c.row.id, locked_until: c.claim })
-    .update({ status: 'FAILED', error_message: message, next_attempt_at: null, locked_until: null, updated_at: toDbDate(at) });
+    .where({ id: c.row.id, claim_token: c.claim })
+    .update({ status: 'FAILED', error_message: message, next_attempt_at: null, locked_until: null, claim_token: null, updated_at: toDbDate(at) });
 }
 
 /**

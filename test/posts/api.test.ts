@@ -47,13 +47,13 @@ for (const kind of databaseKinds()) {
         return Date.now() - started;
       };
       expect(await apply(slowJob.public_id, 'slow@example.com')).to.be.below(1000);
-      await eventually(() => expect(hanging.received).to.have.length(1), 2000);
+      await eventually(() => void expect(hanging.received).to.have.length(1), 2000);
       const sentAt = Date.now();
       expect(await apply(fastJob.public_id, 'fast@example.com')).to.be.below(1000);
-      await eventually(() => expect(fast.received).to.have.length(1), 1000);
+      await eventually(() => void expect(fast.received).to.have.length(1), 1000);
       expect(Date.now() - sentAt).to.be.below(1000);
       expect(JSON.parse(fast.received[0].body)).to.include({ email: 'fast@example.com', job_public_id: fastJob.public_id });
-      await eventually(async () => expect(await s.ctx.db('application_posts').where({ job_id: fastJob.id, status: 'SUCCESS' }).count({ n: '*' })).to.deep.equal([{ n: 1 }]), 2000);
+      await eventually(async () => void expect(await s.ctx.db('application_posts').where({ job_id: fastJob.id, status: 'SUCCESS' }).count({ n: '*' })).to.deep.equal([{ n: 1 }]), 2000);
     });
 
     it('lists posts by status (default SUCCESS, PENDING has its own value), with attempts and next_attempt_at', async () => {
@@ -62,7 +62,7 @@ for (const kind of databaseKinds()) {
         const job = await webhookJob(s.ctx.db, failing.url);
         const [id] = await seedPosts(s.ctx.db, job, 1, new Date(), 'list');
         s.ctx.outbox.notify();
-        await eventually(async () => expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('FAILED'), 3000);
+        await eventually(async () => void expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('FAILED'), 3000);
         const failed = await (await get('/api/hr/application-posts/?status=failed')).json();
         const row = failed.results.find((r: any) => r.id === id);
         expect(row).to.include({ first_name: 'First0', last_name: 'Last0', email: `list0-${job.id}@example.com`, phone: '+919000000000', job_public_id: job.public_id, status: 'FAILED', status_code: 500, attempts: 1, error_message: 'nope' });
@@ -81,7 +81,7 @@ for (const kind of databaseKinds()) {
         failing.answer = () => ({ status: 200 });
         const retried = await fetch(`${s.baseUrl}/api/hr/application-posts/${id}/retry/`, { method: 'POST', headers: auth() });
         expect(retried.status).to.equal(200);
-        await eventually(async () => expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('SUCCESS'), 2000);
+        await eventually(async () => void expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('SUCCESS'), 2000);
         const again = await fetch(`${s.baseUrl}/api/hr/application-posts/${id}/retry/`, { method: 'POST', headers: auth() });
         expect(again.status).to.equal(400);
         expect((await again.json()).detail).to.equal('Only a failed post whose job still has its webhook on can be retried.');
