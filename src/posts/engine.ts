@@ -70,6 +70,8 @@ export class PostsWorker {
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  /** The timer's pass (a tick, then planning the next): stop() waits for it before the database closes. */
+  private pass: Promise<void> | null = null;
   private again = false;
   private inFlight = 0;
   /** Claimed rows waiting for a connection to their origin, and sends under way, per origin. */
@@ -100,6 +102,7 @@ export class PostsWorker {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    await this.pass;
     await this.ticking;
     const waiting = [...this.queues.values()].flat();
     this.queues.clear();
@@ -134,7 +137,7 @@ export class PostsWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      void this.tick().then(() => this.planNext());
+      this.pass = this.tick().then(() => this.planNext());
     }, ms);
     this.timer.unref();
   }
