@@ -9,8 +9,8 @@
  */
 import type { Knex } from 'knex';
 import {
-  claimDue, earliestDue, recordAttempt, releaseClaims, stopPost,
-  type AttemptOutcome, type Claimed, type OutboxTable,
+  claimDue, earliestDue, recordAttempts, releaseClaims, stopPost,
+  type AttemptOutcome, type AttemptRecord, type Claimed, type OutboxTable,
 } from './repo.js';
 import { retryDelayMs } from './schedule.js';
 
@@ -80,6 +80,9 @@ export class PostsWorker {
   /** Per kind: groups (job ids) seen going to an origin that has enough work, with that origin. */
   private readonly busy = new Map<DeliveryKind, Map<number, string>>();
   private readonly sends = new Set<Promise<void>>();
+  /** Attempts finished in this turn of the event loop, saved together (one transaction). */
+  private toRecord: { kind: DeliveryKind; record: AttemptRecord; done: (err?: unknown) => void }[] = [];
+  private recordScheduled = false;
 
   constructor(private readonly deps: WorkerDeps, opts: WorkerOptions = {}) {
     this.opts = { maxInFlight: 128, perOrigin: 8, batch: 100, leaseMs: 60_000, idleMs: 30_000, ...opts };
@@ -180,16 +183,24 @@ export class PostsWorker {
     if (this.running && !this.timer) this.setTimer(Math.max(0, next));
   }
 
-  /** Rows this worker may still claim: sends plus waiting rows stay within twice maxInFlight. */
+  /** Rows this worker may still claim: sends plus waiting rows stay within four times maxInFlight. */
   private room(): number {
     let waiting = 0;
     for (const q of this.queues.values()) waiting += q.length;
-    return 2 * this.opts.maxInFlight - this.inFlight - waiting;
+    return 4 * this.opts.maxInFlight - this.inFlight - waiting;
   }
 
-  /** Work an origin has here: its sends and its waiting rows; twice perOrigin is enough. */
+  /** Work an origin has here: its sends and its waiting rows. */
   private originLoad(origin: string): number {
     return (this.originSends.get(origin) ?? 0) + (this.queues.get(origin)?.length ?? 0);
+  }
+
+  /**
+   * Rows an origin may have here (sending and waiting): enough to keep its connections busy
+   * between claims, few enough that a receiver that hangs holds only these.
+   */
+  private get originCap(): number {
+    return this.opts.perOrigin * 8;
   }
 
   private async claimKind(kind: DeliveryKind): Promise<void> {
@@ -208,7 +219,7 @@ export class PostsWorker {
           await stopPost(this.deps.db, kind.table, c, d, this.deps.now());
           continue;
         }
-        if (this.originLoad(d.origin) >= 2 * this.opts.perOrigin) {
+        if (this.originLoad(d.origin) >= this.originCap) {
           // This receiver has enough work here: its rows wait in the database, the others go on.
           if (kind.groupColumn) busy.set(Number(c.row[kind.groupColumn]), d.origin);
           giveBack.push(c);
@@ -250,10 +261,11 @@ export class PostsWorker {
       this.sends.delete(p);
       this.pump(d.origin);
       for (const [origin, pending] of this.queues) if (origin !== d.origin && pending.length) this.pump(origin);
-      if (this.originLoad(d.origin) < 2 * this.opts.perOrigin) {
+      // Claim again once this origin has room for a good batch, not after every send.
+      if (this.originLoad(d.origin) <= this.originCap / 2) {
         for (const [group, origin] of this.busy.get(kind)!) if (origin === d.origin) this.busy.get(kind)!.delete(group);
+        this.wake();
       }
-      this.wake();
     });
     this.sends.add(p);
   }
@@ -271,7 +283,7 @@ export class PostsWorker {
       if (delay !== null) next = new Date(this.deps.now().getTime() + (result.retryAfterSeconds != null ? result.retryAfterSeconds * 1000 : delay));
     }
     try {
-      await recordAttempt(this.deps.db, kind.table, c, result, this.deps.now(), next);
+      await this.record(kind, { c, outcome: result, nextAttemptAt: next });
     } catch (err) {
       // The lease runs out and the post is sent again, with the same webhook-id.
       this.log(`[posts] could not save attempt ${attempts} of ${kind.name} ${c.row.id}: ${(err as Error).message?.split('\n')[0]}`);
@@ -281,6 +293,26 @@ export class PostsWorker {
       const code = result.statusCode ? `status ${result.statusCode}` : 'no answer';
       this.log(`[posts] ${kind.name} ${c.row.id}: attempt ${attempts} failed (${code}); ${next ? `next at ${next.toISOString()}` : 'no more attempts'}`);
     }
+  }
+
+  /** Saves an attempt together with the others that finish in the same turn of the event loop. */
+  private record(kind: DeliveryKind, record: AttemptRecord): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.toRecord.push({ kind, record, done: (err) => (err ? reject(err) : resolve()) });
+      if (this.recordScheduled) return;
+      this.recordScheduled = true;
+      setImmediate(() => {
+        this.recordScheduled = false;
+        const batch = this.toRecord.splice(0);
+        for (const kind of new Set(batch.map((b) => b.kind))) {
+          const mine = batch.filter((b) => b.kind === kind);
+          recordAttempts(this.deps.db, kind.table, mine.map((b) => b.record), this.deps.now()).then(
+            () => mine.forEach((b) => b.done()),
+            (err) => mine.forEach((b) => b.done(err)),
+          );
+        }
+      });
+    });
   }
 
   private log(line: string): void {

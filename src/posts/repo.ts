@@ -140,7 +140,9 @@ export async function claimDue(
 
 /** Gives claimed rows back unsent (their receiver is busy, or they waited too long for it). */
 export async function releaseClaims(db: Knex, table: OutboxTable, claims: Claimed[]): Promise<void> {
-  for (const c of claims) await db(table).where({ id: c.row.id, claim_token: c.claim }).update({ locked_until: null, claim_token: null });
+  const byClaim = new Map<string, number[]>();
+  for (const c of claims) byClaim.set(c.claim, [...(byClaim.get(c.claim) ?? []), Number(c.row.id)]);
+  for (const [claim, ids] of byClaim) await db(table).whereIn('id', ids).where('claim_token', claim).update({ locked_until: null, claim_token: null });
 }
 
 export interface AttemptOutcome {
@@ -151,36 +153,57 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
+export interface AttemptRecord {
+  c: Claimed;
+  outcome: AttemptOutcome;
+  /** Null: no more attempts (or none needed). */
+  nextAttemptAt: Date | null;
+}
+
 /**
- * Saves one attempt and the post's new state: SUCCESS, or FAILED with the next attempt time
- * (null: no more attempts). The post is updated only while this worker still holds its lease;
- * the attempt is kept either way, since it happened.
+ * Saves attempts that finished together, in one transaction, with their posts' new state:
+ * SUCCESS, or FAILED with the next attempt time (null: no more attempts). A post is updated only
+ * while its worker still holds the claim; the attempt is kept either way, since it happened.
+ * Successes with the same status code are one UPDATE, the attempts one INSERT.
  */
-export async function recordAttempt(db: Knex, table: OutboxTable, c: Claimed, outcome: AttemptOutcome, at: Date, nextAttemptAt: Date | null): Promise<void> {
+export async function recordAttempts(db: Knex, table: OutboxTable, records: AttemptRecord[], at: Date): Promise<void> {
+  if (!records.length) return;
   const now = toDbDate(at);
-  const error = outcome.error ? outcome.error.slice(0, 500) : null;
+  const error = (o: AttemptOutcome) => (o.error ? o.error.slice(0, 500) : null);
+  const successes = new Map<number | null, [number, string][]>();
+  for (const r of records) {
+    if (r.outcome.ok) successes.set(r.outcome.statusCode, [...(successes.get(r.outcome.statusCode) ?? []), [Number(r.c.row.id), r.c.claim]]);
+  }
   await db.transaction(async (trx) => {
-    await trx(table)
-      .where({ id: c.row.id, claim_token: c.claim })
-      .update({
-        status: outcome.ok ? 'SUCCESS' : 'FAILED',
-        status_code: outcome.statusCode,
-        error_message: outcome.ok ? null : error,
-        attempts: trx.raw('attempts + 1'),
-        next_attempt_at: outcome.ok || !nextAttemptAt ? null : toDbDate(nextAttemptAt),
-        locked_until: null,
-        claim_token: null,
-        delivered_at: outcome.ok ? now : null,
-        updated_at: now,
-      });
-    await trx('post_attempts').insert({
-      [ATTEMPT_COLUMN[table]]: c.row.id,
-      status: outcome.ok ? 'SUCCESS' : 'FAILED',
-      status_code: outcome.statusCode,
-      error,
-      duration_ms: Math.max(0, Math.round(outcome.durationMs)),
-      created_at: now,
-    });
+    for (const [code, pairs] of successes) {
+      await trx(table)
+        .whereIn(['id', 'claim_token'], pairs)
+        .update({ status: 'SUCCESS', status_code: code, error_message: null, attempts: trx.raw('attempts + 1'), next_attempt_at: null, locked_until: null, claim_token: null, delivered_at: now, updated_at: now });
+    }
+    for (const r of records.filter((x) => !x.outcome.ok)) {
+      await trx(table)
+        .where({ id: r.c.row.id, claim_token: r.c.claim })
+        .update({
+          status: 'FAILED',
+          status_code: r.outcome.statusCode,
+          error_message: error(r.outcome),
+          attempts: trx.raw('attempts + 1'),
+          next_attempt_at: r.nextAttemptAt ? toDbDate(r.nextAttemptAt) : null,
+          locked_until: null,
+          claim_token: null,
+          updated_at: now,
+        });
+    }
+    await trx('post_attempts').insert(
+      records.map((r) => ({
+        [ATTEMPT_COLUMN[table]]: r.c.row.id,
+        status: r.outcome.ok ? 'SUCCESS' : 'FAILED',
+        status_code: r.outcome.statusCode,
+        error: error(r.outcome),
+        duration_ms: Math.max(0, Math.round(r.outcome.durationMs)),
+        created_at: now,
+      })),
+    );
   });
 }
 
