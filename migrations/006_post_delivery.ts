@@ -2,6 +2,8 @@
  * Outbound delivery (issue 12):
  * - `claim_token` on every outbox: the claim a worker holds on a row with `locked_until`, so only
  *   that worker saves the row's result (another may hold it after the lease ran out).
+ * - an index on `next_attempt_at` of every outbox: the worker's claim reads due rows in that
+ *   order (a claimed row's next attempt time is its lease's end), without a sort.
  * - `message_id` on both webhook outboxes: the `webhook-id` a receiver sees, stable across retries
  *   (and across a repeat after a worker died mid-delivery), so it can drop a repeat. Rows written
  *   before this migration get `msg_app_{id}` / `msg_form_{id}`.
@@ -30,6 +32,7 @@ export async function up(knex: Knex): Promise<void> {
     await knex.schema.alterTable(table, (t) => {
       t.string('message_id', 64).nullable();
       t.string('claim_token', 32).nullable();
+      t.index(['next_attempt_at'], `${table}_next_idx`);
     });
     await knex.raw(`UPDATE ${table} SET message_id = ${concat(prefix)}`);
   }
@@ -50,7 +53,7 @@ export async function up(knex: Knex): Promise<void> {
     dt(t, 'delivered_at').nullable();
     dt(t, 'created_at').notNullable();
     dt(t, 'updated_at').notNullable();
-    t.index(['status', 'next_attempt_at'], 'email_posts_due_idx');
+    t.index(['next_attempt_at'], 'email_posts_next_idx');
     t.index(['application_id'], 'email_posts_app_idx');
   });
 
@@ -77,6 +80,7 @@ export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('email_posts');
   for (const table of ['application_posts', 'form_posts']) {
     await knex.schema.alterTable(table, (t) => {
+      t.dropIndex(['next_attempt_at'], `${table}_next_idx`);
       t.dropColumn('message_id');
       t.dropColumn('claim_token');
     });

@@ -57,6 +57,18 @@ export interface WorkerOptions {
   idleMs?: number;
 }
 
+/** A send that throws is a failed attempt like any other. */
+async function send(d: Delivery): Promise<SendResult> {
+  try {
+    return await d.send();
+  } catch (err) {
+    return { ok: false, statusCode: null, error: (err as Error)?.message?.slice(0, 200) ?? 'Send failed', durationMs: 0 };
+  }
+}
+
+/** A row given back because its receiver has enough work here is due again this much later. */
+const BUSY_RETRY_MS = 2_000;
+
 interface Queued {
   kind: DeliveryKind;
   c: Claimed;
@@ -82,7 +94,7 @@ export class PostsWorker {
   private readonly sends = new Set<Promise<void>>();
   /** Attempts finished in this turn of the event loop, saved together (one transaction). */
   private toRecord: { kind: DeliveryKind; record: AttemptRecord; done: (err?: unknown) => void }[] = [];
-  private recordScheduled = false;
+  private recording = false;
 
   constructor(private readonly deps: WorkerDeps, opts: WorkerOptions = {}) {
     this.opts = { maxInFlight: 128, perOrigin: 8, batch: 100, leaseMs: 60_000, idleMs: 30_000, ...opts };
@@ -109,7 +121,7 @@ export class PostsWorker {
     await this.ticking;
     const waiting = [...this.queues.values()].flat();
     this.queues.clear();
-    for (const kind of this.deps.kinds) await releaseClaims(this.deps.db, kind.table, waiting.filter((q) => q.kind === kind).map((q) => q.c)).catch(() => undefined);
+    for (const kind of this.deps.kinds) await releaseClaims(this.deps.db, kind.table, waiting.filter((q) => q.kind === kind).map((q) => q.c), this.deps.now()).catch(() => undefined);
     await Promise.all([...this.sends]);
   }
 
@@ -130,7 +142,7 @@ export class PostsWorker {
   private async hasDue(): Promise<boolean> {
     const now = this.deps.now();
     for (const kind of this.deps.kinds) {
-      const due = await earliestDue(this.deps.db, kind.table, now, null, []);
+      const due = await earliestDue(this.deps.db, kind.table, null, []);
       if (due && due <= now) return true;
     }
     return false;
@@ -173,7 +185,7 @@ export class PostsWorker {
     try {
       const now = this.deps.now();
       for (const kind of this.deps.kinds) {
-        const due = await earliestDue(this.deps.db, kind.table, now, kind.groupColumn, [...this.busy.get(kind)!.keys()]);
+        const due = await earliestDue(this.deps.db, kind.table, kind.groupColumn, [...this.busy.get(kind)!.keys()]);
         // Due now yet not claimed: this worker is full, and a finishing send wakes it.
         if (due) next = Math.min(next, due <= now ? (this.room() > 0 ? 50 : next) : due.getTime() - now.getTime());
       }
@@ -230,7 +242,7 @@ export class PostsWorker {
         this.queues.set(d.origin, queue);
         this.pump(d.origin);
       }
-      await releaseClaims(this.deps.db, kind.table, giveBack);
+      await releaseClaims(this.deps.db, kind.table, giveBack, new Date(this.deps.now().getTime() + BUSY_RETRY_MS));
       // A kind without groups cannot leave a busy receiver out of its claims: wait for a send to finish.
       if (giveBack.length && !kind.groupColumn) return;
     }
@@ -242,7 +254,7 @@ export class PostsWorker {
     while (queue?.length && (this.originSends.get(origin) ?? 0) < this.opts.perOrigin && this.inFlight < this.opts.maxInFlight) {
       const q = queue.shift()!;
       if (Date.now() > q.sendBy) {
-        void releaseClaims(this.deps.db, q.kind.table, [q.c]).catch(() => undefined);
+        void releaseClaims(this.deps.db, q.kind.table, [q.c], this.deps.now()).catch(() => undefined);
         continue;
       }
       this.launch(q);
@@ -253,29 +265,31 @@ export class PostsWorker {
   private launch({ kind, c, d }: Queued): void {
     this.inFlight += 1;
     this.originSends.set(d.origin, (this.originSends.get(d.origin) ?? 0) + 1);
-    const p = this.deliver(kind, c, d).finally(() => {
-      this.inFlight -= 1;
-      const n = (this.originSends.get(d.origin) ?? 1) - 1;
-      if (n > 0) this.originSends.set(d.origin, n);
-      else this.originSends.delete(d.origin);
-      this.sends.delete(p);
-      this.pump(d.origin);
-      for (const [origin, pending] of this.queues) if (origin !== d.origin && pending.length) this.pump(origin);
-      // Claim again once this origin has room for a good batch, not after every send.
-      if (this.originLoad(d.origin) <= this.originCap / 2) {
-        for (const [group, origin] of this.busy.get(kind)!) if (origin === d.origin) this.busy.get(kind)!.delete(group);
-        this.wake();
-      }
-    });
+    const p = (async () => {
+      const result = await send(d);
+      this.sent(kind, d.origin);
+      await this.save(kind, c, result);
+    })().finally(() => this.sends.delete(p));
     this.sends.add(p);
   }
-  private async deliver(kind: DeliveryKind, c: Claimed, d: Delivery): Promise<void> {
-    let result: SendResult;
-    try {
-      result = await d.send();
-    } catch (err) {
-      result = { ok: false, statusCode: null, error: (err as Error)?.message?.slice(0, 200) ?? 'Send failed', durationMs: 0 };
+
+  /** A send ended: its connection serves the next waiting row; claim again when the origin has room. */
+  private sent(kind: DeliveryKind, origin: string): void {
+    this.inFlight -= 1;
+    const n = (this.originSends.get(origin) ?? 1) - 1;
+    if (n > 0) this.originSends.set(origin, n);
+    else this.originSends.delete(origin);
+    this.pump(origin);
+    for (const [other, pending] of this.queues) if (other !== origin && pending.length) this.pump(other);
+    // Claim again once this origin has room for a good batch, not after every send.
+    if (this.originLoad(origin) <= this.originCap / 2) {
+      for (const [group, o] of this.busy.get(kind)!) if (o === origin) this.busy.get(kind)!.delete(group);
+      this.wake();
     }
+  }
+
+  /** Saves the attempt and plans the next one. */
+  private async save(kind: DeliveryKind, c: Claimed, result: SendResult): Promise<void> {
     const attempts = Number(c.row.attempts) + 1;
     let next: Date | null = null;
     if (!result.ok && !result.permanent) {
@@ -295,24 +309,31 @@ export class PostsWorker {
     }
   }
 
-  /** Saves an attempt together with the others that finish in the same turn of the event loop. */
+  /**
+   * Saves an attempt together with the others that finished meanwhile: one write at a time,
+   * each taking everything that came in while the previous one ran.
+   */
   private record(kind: DeliveryKind, record: AttemptRecord): Promise<void> {
     return new Promise((resolve, reject) => {
       this.toRecord.push({ kind, record, done: (err) => (err ? reject(err) : resolve()) });
-      if (this.recordScheduled) return;
-      this.recordScheduled = true;
-      setImmediate(() => {
-        this.recordScheduled = false;
-        const batch = this.toRecord.splice(0);
-        for (const kind of new Set(batch.map((b) => b.kind))) {
-          const mine = batch.filter((b) => b.kind === kind);
-          recordAttempts(this.deps.db, kind.table, mine.map((b) => b.record), this.deps.now()).then(
-            () => mine.forEach((b) => b.done()),
-            (err) => mine.forEach((b) => b.done(err)),
-          );
-        }
-      });
+      if (this.recording) return;
+      this.recording = true;
+      setImmediate(() => void this.writeRecords());
     });
+  }
+
+  private async writeRecords(): Promise<void> {
+    while (this.toRecord.length) {
+      const batch = this.toRecord.splice(0, 500);
+      for (const kind of new Set(batch.map((b) => b.kind))) {
+        const mine = batch.filter((b) => b.kind === kind);
+        await recordAttempts(this.deps.db, kind.table, mine.map((b) => b.record), this.deps.now()).then(
+          () => mine.forEach((b) => b.done()),
+          (err) => mine.forEach((b) => b.done(err)),
+        );
+      }
+    }
+    this.recording = false;
   }
 
   private log(line: string): void {

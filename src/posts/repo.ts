@@ -86,13 +86,13 @@ export async function enqueueEmails(trx: Knex, applicationId: number | null, ema
   );
 }
 
-/** Due rows of one outbox: PENDING or FAILED with a next attempt time that has come, not leased. */
+/**
+ * Due rows of one outbox: those whose next attempt time has come. Only PENDING and FAILED rows
+ * have one, and a claimed row's is its lease's end, so the (next_attempt_at) index alone finds
+ * them in order, without reading rows being sent or rows that are done.
+ */
 function dueRows(db: Knex, table: OutboxTable, now: string) {
-  return db(table)
-    .whereIn('status', ['PENDING', 'FAILED'])
-    .whereNotNull('next_attempt_at')
-    .where('next_attempt_at', '<=', now)
-    .where((w) => w.whereNull('locked_until').orWhere('locked_until', '<=', now));
+  return db(table).whereNotNull('next_attempt_at').where('next_attempt_at', '<=', now);
 }
 
 export interface Claimed {
@@ -103,7 +103,8 @@ export interface Claimed {
 
 /**
  * Claims up to `limit` due rows for `leaseMs`: no other worker takes them until the lease ends
- * (then a worker that died mid-delivery has its rows sent again). MySQL: the rows are locked with
+ * (then a worker that died mid-delivery has its rows sent again): the lease's end is written as
+ * their next attempt time too. MySQL: the rows are locked with
  * FOR UPDATE SKIP LOCKED, so concurrent claimers skip each other's rows instead of waiting. SQLite
  * has one writer: one UPDATE picks and marks the rows, so two processes never claim the same row.
  * Rows whose `groupColumn` value is in `exclude` (receivers at their connection cap) wait.
@@ -115,7 +116,8 @@ export async function claimDue(
 ): Promise<Claimed[]> {
   const now = toDbDate(opts.now);
   const claim = randomBytes(16).toString('hex');
-  const mark = { locked_until: toDbDate(new Date(opts.now.getTime() + opts.leaseMs)), claim_token: claim };
+  const leaseEnd = toDbDate(new Date(opts.now.getTime() + opts.leaseMs));
+  const mark = { locked_until: leaseEnd, next_attempt_at: leaseEnd, claim_token: claim };
   const pick = (q: Knex.QueryBuilder) => {
     q.orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(opts.limit);
     if (opts.groupColumn && opts.exclude.length) q.whereNotIn(opts.groupColumn, opts.exclude);
@@ -138,11 +140,16 @@ export async function claimDue(
   return rows.map((row) => ({ row, claim }));
 }
 
-/** Gives claimed rows back unsent (their receiver is busy, or they waited too long for it). */
-export async function releaseClaims(db: Knex, table: OutboxTable, claims: Claimed[]): Promise<void> {
+/**
+ * Gives claimed rows back unsent, due at `dueAt`: a little later when their receiver has enough
+ * work, so claims do not keep reading them meanwhile.
+ */
+export async function releaseClaims(db: Knex, table: OutboxTable, claims: Claimed[], dueAt: Date): Promise<void> {
   const byClaim = new Map<string, number[]>();
   for (const c of claims) byClaim.set(c.claim, [...(byClaim.get(c.claim) ?? []), Number(c.row.id)]);
-  for (const [claim, ids] of byClaim) await db(table).whereIn('id', ids).where('claim_token', claim).update({ locked_until: null, claim_token: null });
+  for (const [claim, ids] of byClaim) {
+    await db(table).whereIn('id', ids).where('claim_token', claim).update({ next_attempt_at: toDbDate(dueAt), locked_until: null, claim_token: null });
+  }
 }
 
 export interface AttemptOutcome {
@@ -176,8 +183,10 @@ export async function recordAttempts(db: Knex, table: OutboxTable, records: Atte
   }
   await db.transaction(async (trx) => {
     for (const [code, pairs] of successes) {
+      // id and token lists, not (id, token) pairs: MariaDB reads a pair list without the primary key.
       await trx(table)
-        .whereIn(['id', 'claim_token'], pairs)
+        .whereIn('id', pairs.map(([id]) => id))
+        .whereIn('claim_token', [...new Set(pairs.map(([, claim]) => claim))])
         .update({ status: 'SUCCESS', status_code: code, error_message: null, attempts: trx.raw('attempts + 1'), next_attempt_at: null, locked_until: null, claim_token: null, delivered_at: now, updated_at: now });
     }
     for (const r of records.filter((x) => !x.outcome.ok)) {
@@ -215,17 +224,13 @@ export async function stopPost(db: Knex, table: OutboxTable, c: Claimed, message
 }
 
 /**
- * When the next row of an outbox falls due (a leased row: when its lease ends), or null when
- * nothing is waiting. Rows of excluded groups are left out: they wait for a free connection.
+ * When the next row of an outbox falls due (a claimed row: when its lease ends), or null when
+ * nothing is waiting. Rows of excluded groups are left out: they wait for their receiver.
  */
-export async function earliestDue(db: Knex, table: OutboxTable, now: Date, groupColumn: string | null, exclude: number[]): Promise<Date | null> {
-  const at = toDbDate(now);
-  const q = db(table)
-    .whereIn('status', ['PENDING', 'FAILED'])
-    .whereNotNull('next_attempt_at')
-    .first(db.raw('MIN(CASE WHEN locked_until > ? THEN locked_until ELSE next_attempt_at END) AS due', [at]));
+export async function earliestDue(db: Knex, table: OutboxTable, groupColumn: string | null, exclude: number[]): Promise<Date | null> {
+  const q = db(table).whereNotNull('next_attempt_at').min({ due: 'next_attempt_at' });
   if (groupColumn && exclude.length) q.whereNotIn(groupColumn, exclude);
-  const row = (await q) as Row | undefined;
+  const [row] = (await q) as Row[];
   return fromDbDate(row?.due);
 }
 
@@ -234,7 +239,8 @@ export async function makePostsDue(db: Knex, table: OutboxTable, ids: number[], 
   const now = toDbDate(at);
   let n = 0;
   for (let i = 0; i < ids.length; i += 500) {
-    n += await db(table).whereIn('id', ids.slice(i, i + 500)).where('status', 'FAILED').update({ next_attempt_at: now, updated_at: now });
+    // Not a post being sent right now (claimed): it would be sent twice.
+    n += await db(table).whereIn('id', ids.slice(i, i + 500)).where('status', 'FAILED').whereNull('claim_token').update({ next_attempt_at: now, updated_at: now });
   }
   return n;
 }

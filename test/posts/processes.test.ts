@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { eventually } from '../fixtures/apply.js';
+import { toDbDate } from '../../src/db/codecs.js';
 import { seedPosts, startReceiver, webhookJob, type Receiver } from './helpers.js';
 
 function cron(env: Record<string, string>): { child: ChildProcess; output: () => string } {
@@ -78,7 +79,8 @@ for (const kind of databaseKinds()) {
       // Rows the dead process claimed are leased to it; the lease runs out (moved to now, not waited for).
       const leased = await t.db('application_posts').whereIn('id', postIds).whereNotNull('claim_token');
       expect(leased.length).to.be.at.least(inFlight.length);
-      await t.db('application_posts').whereIn('id', postIds).whereNotNull('claim_token').update({ locked_until: t.db.raw('next_attempt_at') });
+      const leaseEnd = toDbDate(new Date());
+      await t.db('application_posts').whereIn('id', postIds).whereNotNull('claim_token').update({ locked_until: leaseEnd, next_attempt_at: leaseEnd });
 
       receiver.answer = () => ({ status: 200 });
       const b = cron(env);
