@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import nodeCron from 'node-cron';
+import { describeDbError } from '../db/errors.js';
 import type { Config } from '../../config/index.js';
 import { PostsWorker, type DeliveryKind, type WorkerOptions } from './engine.js';
 import { createHttpSender, type LookupAll } from './http-sender.js';
@@ -65,7 +66,7 @@ export function startDelivery(deps: DeliveryDeps, signal: OutboxSignal | null, o
         delivery.worker.wake();
         if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
         lastPurge = Date.now();
-        delivery.purge().catch((err) => (deps.log ?? console.warn)(`[posts] removing old attempts failed: ${(err as Error).message?.split('\n')[0]}`));
+        delivery.purge().catch((err) => (deps.log ?? console.warn)(`[posts] removing old attempts failed: ${describeDbError(err)}`));
       }, { noOverlap: true })
     : null;
   return {

@@ -8,6 +8,7 @@
  * waiting, after each send, and on the cron sweep; several processes may run it on one database.
  */
 import type { Knex } from 'knex';
+import { describeDbError } from '../db/errors.js';
 import {
   claimDue, earliestDue, recordAttempts, releaseClaims, stopPost,
   type AttemptOutcome, type AttemptRecord, type Claimed, type OutboxTable,
@@ -170,7 +171,7 @@ export class PostsWorker {
           for (const kind of this.deps.kinds) await this.claimKind(kind);
         } while (this.again);
       } catch (err) {
-        this.log(`[posts] claiming due posts failed: ${(err as Error).message?.split('\n')[0]}`);
+        this.log(`[posts] claiming due posts failed: ${describeDbError(err)}`);
       } finally {
         this.ticking = null;
       }
@@ -300,7 +301,7 @@ export class PostsWorker {
       await this.record(kind, { c, outcome: result, nextAttemptAt: next });
     } catch (err) {
       // The lease runs out and the post is sent again, with the same webhook-id.
-      this.log(`[posts] could not save attempt ${attempts} of ${kind.name} ${c.row.id}: ${(err as Error).message?.split('\n')[0]}`);
+      this.log(`[posts] could not save attempt ${attempts} of ${kind.name} ${c.row.id}: ${describeDbError(err)}`);
       return;
     }
     if (!result.ok) {

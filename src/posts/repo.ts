@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { fromDbDate, toDbDate, toDbJson } from '../db/codecs.js';
+import { withDbRetry } from '../db/errors.js';
 import { isMysql } from '../db/knex.js';
 import type { ApplicationPostPayload } from './types.js';
 
@@ -125,12 +126,15 @@ export async function claimDue(
   };
   let rows: Row[];
   if (isMysql(db)) {
-    rows = await db.transaction(async (trx) => {
+    // READ COMMITTED: only the rows taken stay locked (no gap locks), so the claim and the
+    // attempts being saved meanwhile rarely deadlock; when they do, the claim runs again.
+    const take = async (trx: Knex.Transaction): Promise<Row[]> => {
       const ids = (await pick(dueRows(trx, table, now).select('id')).forUpdate().skipLocked()).map((r: Row) => Number(r.id));
       if (!ids.length) return [];
       await trx(table).whereIn('id', ids).update(mark);
       return trx(table).whereIn('id', ids);
-    });
+    };
+    rows = await withDbRetry(() => db.transaction(take, { isolationLevel: 'read committed' }));
   } else {
     await db(table).whereIn('id', pick(dueRows(db, table, now).select('id'))).update(mark);
     rows = await db(table).where('claim_token', claim);
@@ -181,7 +185,8 @@ export async function recordAttempts(db: Knex, table: OutboxTable, records: Atte
   for (const r of records) {
     if (r.outcome.ok) successes.set(r.outcome.statusCode, [...(successes.get(r.outcome.statusCode) ?? []), [Number(r.c.row.id), r.c.claim]]);
   }
-  await db.transaction(async (trx) => {
+  // Run again when MySQL picks it as a deadlock victim (it can meet a claim's locks).
+  await withDbRetry(() => db.transaction(async (trx) => {
     for (const [code, pairs] of successes) {
       // id and token lists, not (id, token) pairs: MariaDB reads a pair list without the primary key.
       await trx(table)
@@ -213,7 +218,7 @@ export async function recordAttempts(db: Knex, table: OutboxTable, records: Atte
         created_at: now,
       })),
     );
-  });
+  }));
 }
 
 /** Stops a post without an attempt (its job's webhook was turned off): FAILED, no next attempt. */

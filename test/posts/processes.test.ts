@@ -57,6 +57,8 @@ for (const kind of databaseKinds()) {
           const [{ n }] = await t.db('application_posts').whereIn('id', postIds).where('status', 'SUCCESS').count({ n: '*' });
           expect(Number(n)).to.equal(postIds.length);
         }, 60_000);
+      } catch (err) {
+        throw new Error(`${(err as Error).message}\n${a.output()}\n${b.output()}`);
       } finally {
         await Promise.all([stop(a), stop(b)]);
       }
