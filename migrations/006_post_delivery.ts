@@ -2,8 +2,9 @@
  * Outbound delivery (issue 12):
  * - `claim_token` on every outbox: the claim a worker holds on a row with `locked_until`, so only
  *   that worker saves the row's result (another may hold it after the lease ran out).
- * - an index on `next_attempt_at` of every outbox: the worker's claim reads due rows in that
- *   order (a claimed row's next attempt time is its lease's end), without a sort.
+ * - an index on `next_attempt_at` of every outbox, and on (job_id / form_id, next_attempt_at):
+ *   the worker claims due rows job by job in that order (a claimed row's next attempt time is its
+ *   lease's end), without a sort and without reading other jobs' waiting rows.
  * - `message_id` on both webhook outboxes: the `webhook-id` a receiver sees, stable across retries
  *   (and across a repeat after a worker died mid-delivery), so it can drop a repeat. Rows written
  *   before this migration get `msg_app_{id}` / `msg_form_{id}`.
@@ -28,11 +29,12 @@ export async function up(knex: Knex): Promise<void> {
   };
   const concat = (prefix: string) => (mysql ? `CONCAT('${prefix}', id)` : `'${prefix}' || id`);
 
-  for (const [table, prefix] of [['application_posts', 'msg_app_'], ['form_posts', 'msg_form_']] as const) {
+  for (const [table, prefix, group] of [['application_posts', 'msg_app_', 'job_id'], ['form_posts', 'msg_form_', 'form_id']] as const) {
     await knex.schema.alterTable(table, (t) => {
       t.string('message_id', 64).nullable();
       t.string('claim_token', 32).nullable();
       t.index(['next_attempt_at'], `${table}_next_idx`);
+      t.index([group, 'next_attempt_at'], `${table}_group_next_idx`);
     });
     await knex.raw(`UPDATE ${table} SET message_id = ${concat(prefix)}`);
   }
@@ -78,8 +80,9 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('post_attempts');
   await knex.schema.dropTableIfExists('email_posts');
-  for (const table of ['application_posts', 'form_posts']) {
+  for (const [table, group] of [['application_posts', 'job_id'], ['form_posts', 'form_id']] as const) {
     await knex.schema.alterTable(table, (t) => {
+      t.dropIndex([group, 'next_attempt_at'], `${table}_group_next_idx`);
       t.dropIndex(['next_attempt_at'], `${table}_next_idx`);
       t.dropColumn('message_id');
       t.dropColumn('claim_token');

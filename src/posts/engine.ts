@@ -10,7 +10,7 @@
 import type { Knex } from 'knex';
 import { describeDbError } from '../db/errors.js';
 import {
-  claimDue, earliestDue, recordAttempts, releaseClaims, stopPost,
+  claimDue, dueGroups, earliestDue, recordAttempts, releaseClaims, stopPost,
   type AttemptOutcome, type AttemptRecord, type Claimed, type OutboxTable,
 } from './repo.js';
 import { retryDelayMs } from './schedule.js';
@@ -66,9 +66,6 @@ async function send(d: Delivery): Promise<SendResult> {
     return { ok: false, statusCode: null, error: (err as Error)?.message?.slice(0, 200) ?? 'Send failed', durationMs: 0 };
   }
 }
-
-/** A row given back because its receiver has enough work here is due again this much later. */
-const BUSY_RETRY_MS = 2_000;
 
 interface Queued {
   kind: DeliveryKind;
@@ -143,7 +140,7 @@ export class PostsWorker {
   private async hasDue(): Promise<boolean> {
     const now = this.deps.now();
     for (const kind of this.deps.kinds) {
-      const due = await earliestDue(this.deps.db, kind.table, null, []);
+      const due = await earliestDue(this.deps.db, kind.table);
       if (due && due <= now) return true;
     }
     return false;
@@ -186,7 +183,8 @@ export class PostsWorker {
     try {
       const now = this.deps.now();
       for (const kind of this.deps.kinds) {
-        const due = await earliestDue(this.deps.db, kind.table, kind.groupColumn, [...this.busy.get(kind)!.keys()]);
+        const busy = [...this.busy.get(kind)!.keys()];
+        const due = kind.groupColumn ? ((await dueGroups(this.deps.db, kind.table, kind.groupColumn, null, busy, 1))[0]?.due ?? null) : await earliestDue(this.deps.db, kind.table);
         // Due now yet not claimed: this worker is full, and a finishing send wakes it.
         if (due) next = Math.min(next, due <= now ? (this.room() > 0 ? 50 : next) : due.getTime() - now.getTime());
       }
@@ -216,37 +214,60 @@ export class PostsWorker {
     return this.opts.perOrigin * 8;
   }
 
+  /**
+   * Claims due rows of a kind while there is room: for a kind with groups, group by group (job by
+   * job), leaving out groups whose receiver has enough work here, so their waiting rows are not
+   * even read; the others go on.
+   */
   private async claimKind(kind: DeliveryKind): Promise<void> {
+    if (!kind.groupColumn) {
+      while (this.room() > 0 && (await this.claimBatch(kind, undefined))) { /* until nothing is due or the receiver is full */ }
+      return;
+    }
     const busy = this.busy.get(kind)!;
     while (this.room() > 0) {
-      const limit = Math.min(this.opts.batch, this.room());
-      const claimed = await claimDue(this.deps.db, kind.table, { now: this.deps.now(), limit, leaseMs: this.opts.leaseMs, groupColumn: kind.groupColumn, exclude: [...busy.keys()] });
-      if (!claimed.length) return;
-      const deliveries = await kind.prepare(claimed);
-      const giveBack: Claimed[] = [];
-      const sendBy = Date.now() + this.opts.leaseMs / 2;
-      for (const c of claimed) {
-        const d = deliveries.get(Number(c.row.id));
-        if (d === undefined) continue;
-        if (typeof d === 'string') {
-          await stopPost(this.deps.db, kind.table, c, d, this.deps.now());
-          continue;
-        }
-        if (this.originLoad(d.origin) >= this.originCap) {
-          // This receiver has enough work here: its rows wait in the database, the others go on.
-          if (kind.groupColumn) busy.set(Number(c.row[kind.groupColumn]), d.origin);
-          giveBack.push(c);
-          continue;
-        }
-        const queue = this.queues.get(d.origin) ?? [];
-        queue.push({ kind, c, d, sendBy });
-        this.queues.set(d.origin, queue);
-        this.pump(d.origin);
+      const groups = await dueGroups(this.deps.db, kind.table, kind.groupColumn, this.deps.now(), [...busy.keys()], 50);
+      if (!groups.length) return;
+      let claimed = false;
+      for (const { group } of groups) {
+        if (this.room() <= 0) return;
+        if (await this.claimBatch(kind, { column: kind.groupColumn, value: group })) claimed = true;
       }
-      await releaseClaims(this.deps.db, kind.table, giveBack, new Date(this.deps.now().getTime() + BUSY_RETRY_MS));
-      // A kind without groups cannot leave a busy receiver out of its claims: wait for a send to finish.
-      if (giveBack.length && !kind.groupColumn) return;
+      if (!claimed) return;
     }
+  }
+
+  /** Claims one batch (of one group) and queues it per origin; false when it took nothing to send. */
+  private async claimBatch(kind: DeliveryKind, group: { column: string; value: number } | undefined): Promise<boolean> {
+    const busy = this.busy.get(kind)!;
+    const limit = Math.min(this.opts.batch, this.room(), this.originCap);
+    const claimed = await claimDue(this.deps.db, kind.table, { now: this.deps.now(), limit, leaseMs: this.opts.leaseMs, group });
+    if (!claimed.length) return false;
+    const deliveries = await kind.prepare(claimed);
+    const giveBack: Claimed[] = [];
+    const sendBy = Date.now() + this.opts.leaseMs / 2;
+    let queued = 0;
+    for (const c of claimed) {
+      const d = deliveries.get(Number(c.row.id));
+      if (d === undefined) continue;
+      if (typeof d === 'string') {
+        await stopPost(this.deps.db, kind.table, c, d, this.deps.now());
+        continue;
+      }
+      if (this.originLoad(d.origin) >= this.originCap) {
+        // This receiver has enough work here: its rows wait in the database, the others go on.
+        if (group) busy.set(group.value, d.origin);
+        giveBack.push(c);
+        continue;
+      }
+      const queue = this.queues.get(d.origin) ?? [];
+      queue.push({ kind, c, d, sendBy });
+      this.queues.set(d.origin, queue);
+      queued += 1;
+      this.pump(d.origin);
+    }
+    await releaseClaims(this.deps.db, kind.table, giveBack, this.deps.now());
+    return queued > 0 && !giveBack.length;
   }
 
   /** Starts waiting rows of an origin while it has free connections. */

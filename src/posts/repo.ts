@@ -108,12 +108,13 @@ export interface Claimed {
  * their next attempt time too. MySQL: the rows are locked with
  * FOR UPDATE SKIP LOCKED, so concurrent claimers skip each other's rows instead of waiting. SQLite
  * has one writer: one UPDATE picks and marks the rows, so two processes never claim the same row.
- * Rows whose `groupColumn` value is in `exclude` (receivers at their connection cap) wait.
+ * With `group`, only rows of that group (one job's posts, read over its (job_id, next_attempt_at)
+ * index, so the rows of other jobs are never read).
  */
 export async function claimDue(
   db: Knex,
   table: OutboxTable,
-  opts: { now: Date; limit: number; leaseMs: number; groupColumn: string | null; exclude: number[] },
+  opts: { now: Date; limit: number; leaseMs: number; group?: { column: string; value: number } },
 ): Promise<Claimed[]> {
   const now = toDbDate(opts.now);
   const claim = randomBytes(16).toString('hex');
@@ -121,7 +122,7 @@ export async function claimDue(
   const mark = { locked_until: leaseEnd, next_attempt_at: leaseEnd, claim_token: claim };
   const pick = (q: Knex.QueryBuilder) => {
     q.orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(opts.limit);
-    if (opts.groupColumn && opts.exclude.length) q.whereNotIn(opts.groupColumn, opts.exclude);
+    if (opts.group) q.where(opts.group.column, opts.group.value);
     return q;
   };
   let rows: Row[];
@@ -230,13 +231,23 @@ export async function stopPost(db: Knex, table: OutboxTable, c: Claimed, message
 
 /**
  * When the next row of an outbox falls due (a claimed row: when its lease ends), or null when
- * nothing is waiting. Rows of excluded groups are left out: they wait for their receiver.
+ * nothing is waiting.
  */
-export async function earliestDue(db: Knex, table: OutboxTable, groupColumn: string | null, exclude: number[]): Promise<Date | null> {
-  const q = db(table).whereNotNull('next_attempt_at').min({ due: 'next_attempt_at' });
-  if (groupColumn && exclude.length) q.whereNotIn(groupColumn, exclude);
-  const [row] = (await q) as Row[];
+export async function earliestDue(db: Knex, table: OutboxTable): Promise<Date | null> {
+  const [row] = (await db(table).whereNotNull('next_attempt_at').min({ due: 'next_attempt_at' })) as Row[];
   return fromDbDate(row?.due);
+}
+
+/**
+ * The groups (jobs) with due rows, soonest first, each with its earliest due time, leaving out
+ * `exclude` (receivers that have enough work); read per group over the (group, next_attempt_at)
+ * index, so a job with thousands of waiting posts costs one index lookup.
+ */
+export async function dueGroups(db: Knex, table: OutboxTable, column: string, now: Date | null, exclude: number[], limit: number): Promise<{ group: number; due: Date }[]> {
+  const q = db(table).select(`${column} as g`).min({ due: 'next_attempt_at' }).whereNotNull('next_attempt_at').groupBy(column).orderBy('due').limit(limit);
+  if (now) q.where('next_attempt_at', '<=', toDbDate(now));
+  if (exclude.length) q.whereNotIn(column, exclude);
+  return ((await q) as Row[]).map((r) => ({ group: Number(r.g), due: fromDbDate(r.due)! }));
 }
 
 /** Makes these FAILED posts due now (the Retry button, `careers-admin posts retry`); answers how many. */
