@@ -4,11 +4,12 @@
  * 410, 429 with Retry-After, the retry schedule on a fake clock, the job's current webhook.
  */
 import { expect } from 'chai';
-import { DEFAULT_RETRY_SCHEDULE } from '../../config/index.js';
+import { DEFAULT_RETRY_SCHEDULE, loadConfig } from '../../config/index.js';
 import { PostsWorker } from '../../src/posts/engine.js';
 import { createHttpSender, type HttpSender } from '../../src/posts/http-sender.js';
 import { applicationPostKind, WEBHOOK_OFF } from '../../src/posts/kinds.js';
-import { fromDbDate } from '../../src/db/codecs.js';
+import { fromDbDate, toDbDate } from '../../src/db/codecs.js';
+import { createDelivery } from '../../src/posts/index.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { seedPosts, silent, startReceiver, verifyStandardWebhook, webhookJob, type Receiver } from './helpers.js';
 
@@ -193,6 +194,21 @@ for (const kind of databaseKinds()) {
       } finally {
         await other.close();
       }
+    });
+
+    it('attempts past POSTS_ATTEMPT_RETENTION_DAYS are removed by the sweep; younger ones stay', async () => {
+      const job = await webhookJob(t.db, receiver.url);
+      const [id] = await seedPosts(t.db, job, 1, clock);
+      await worker().runDue();
+      await t.db('post_attempts').insert({ application_post_id: id, status: 'FAILED', status_code: 500, error: null, duration_ms: 1, created_at: toDbDate(new Date(clock.getTime() - 91 * 86_400_000)) });
+      const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: t.dataDir, POSTS_ATTEMPT_RETENTION_DAYS: '90', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) });
+      const delivery = createDelivery({ db: t.db, config, now, log: silent });
+      try {
+        expect(await delivery.purge()).to.equal(1);
+      } finally {
+        await delivery.close();
+      }
+      expect((await attempts(id)).map((a: any) => a.status)).to.deep.equal(['SUCCESS']);
     });
 
     it('attempts go when their post goes', async () => {
