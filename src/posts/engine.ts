@@ -90,7 +90,7 @@ export class PostsWorker {
   /** Per kind: groups (job ids) seen going to an origin that has enough work, with that origin. */
   private readonly busy = new Map<DeliveryKind, Map<number, string>>();
   private readonly sends = new Set<Promise<void>>();
-  /** Attempts finished in this turn of the event loop, saved together (one transaction). */
+  /** Finished attempts waiting to be saved: one write at a time, each taking all that waits. */
   private toRecord: { kind: DeliveryKind; record: AttemptRecord; done: (err?: unknown) => void }[] = [];
   private recording = false;
 
