@@ -5,12 +5,13 @@ import { CliError } from '../src/cli/context.js';
 import { registerFiles } from '../src/cli/files.js';
 import { registerJobs } from '../src/cli/jobs.js';
 import { registerMigrate } from '../src/cli/migrate.js';
+import { registerPosts } from '../src/cli/posts.js';
 import { registerUsers } from '../src/cli/users.js';
 
 const program = new Command();
 program
   .name('careers-admin')
-  .description('Administer the Careers site: database, HR users, jobs')
+  .description('Administer the Careers site: database, HR users, jobs, files, outbound posts')
   .showHelpAfterError()
   .exitOverride();
 
@@ -18,6 +19,7 @@ registerMigrate(program);
 registerJobs(program);
 registerUsers(program);
 registerFiles(program);
+registerPosts(program);
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

@@ -66,6 +66,9 @@ function isProxyEntry(entry: string): boolean {
   return net.isIPv4(address) && net.isIPv4(range) && ipaddr.IPv4.parse(range).prefixLengthFromSubnetMask() !== null;
 }
 
+/** POSTS_RETRY_SCHEDULE's default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
 export interface Config {
   env: NodeEnv;
   port: number;
@@ -86,6 +89,12 @@ export interface Config {
   };
   webhookAllowPrivate: boolean;
   postsSweepCron: string | null;
+  /** false: this process sends no posts (another runs `careers-admin cron`). */
+  postsWorker: boolean;
+  /** Seconds between attempts after the first (each ±20 %); its length is the number of retries. */
+  postsRetrySchedule: number[];
+  /** Days an attempt of a post is kept (attempts also go with their post). */
+  postsAttemptRetentionDays: number;
   mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
   /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
@@ -191,7 +200,17 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (cron !== 'off' && !nodeCron.validate(cron)) {
     problems.push(`POSTS_SWEEP_CRON must be a cron expression node-cron accepts (5 or 6 fields, e.g. "* * * * *"), or "off" (got "${cron}")`);
   }
+  const rawSchedule = str('POSTS_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE.join(','));
+  const schedule = rawSchedule.split(',').map((p) => p.trim());
+  if (schedule.length > 20 || schedule.some((p) => !/^\d{1,7}$/.test(p) || Number(p) < 1 || Number(p) > 7 * 86_400)) {
+    problems.push(`POSTS_RETRY_SCHEDULE must be up to 20 comma-separated numbers of seconds from 1 to 604800, e.g. "${DEFAULT_RETRY_SCHEDULE.join(',')}" (got "${rawSchedule}")`);
+  }
   const smtpUrl = env.SMTP_URL?.trim() ? url('SMTP_URL', '', ['smtp:', 'smtps:']) : null;
+  // An address, or a display name with the address in angle brackets: "Acme Careers <jobs@acme.com>".
+  const mailFrom = str('MAIL_FROM', 'careers@example.com');
+  if (!/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+)$/.test(mailFrom)) {
+    problems.push(`MAIL_FROM must be an email address, optionally with a name: "Careers <careers@example.com>" (got "${mailFrom}")`);
+  }
   const hrNotify = env.HR_NOTIFY_EMAIL?.trim() ? email('HR_NOTIFY_EMAIL', '') : null;
   // Published in every job page: an address with a user name or password would publish those too.
   const logoUrl = env.COMPANY_LOGO_URL?.trim() ? url('COMPANY_LOGO_URL', '', ['http:', 'https:']) : null;
@@ -217,7 +236,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     },
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
     postsSweepCron: cron === 'off' ? null : cron,
-    mail: { smtpUrl, from: str('MAIL_FROM', 'careers@example.com'), hrNotifyEmail: hrNotify },
+    postsWorker: bool('POSTS_WORKER', true),
+    postsRetrySchedule: problems.some((p) => p.startsWith('POSTS_RETRY_SCHEDULE')) ? DEFAULT_RETRY_SCHEDULE : schedule.map(Number),
+    postsAttemptRetentionDays: int('POSTS_ATTEMPT_RETENTION_DAYS', 90, 1, 3650),
+    mail: { smtpUrl, from: mailFrom, hrNotifyEmail: hrNotify },
     company: {
       name: str('COMPANY_NAME', 'Acme Corporation'),
       aboutUrl: url('COMPANY_ABOUT_URL', 'https://www.example.com/about', ['http:', 'https:']),

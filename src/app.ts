@@ -10,6 +10,7 @@ import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
 import { jobsRoutes } from './jobs/index.js';
+import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
@@ -60,6 +61,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(siteRoutes(ctx));
   app.use(jobsRoutes(ctx, { applicantCounts }));
   app.use(applicantsRoutes(ctx));
+  app.use(postsRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

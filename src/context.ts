@@ -1,4 +1,4 @@
-/** What every feature is handed: configuration, database, read cache, file storage, view counter, clock. */
+/** What every feature is handed: configuration, database, read cache, file storage, view counter, clock, outbox signal. */
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
@@ -6,6 +6,7 @@ import { createDb } from './db/knex.js';
 import { ReadCache } from './db/read-cache.js';
 import { LocalDiskStorage, type FileStorage } from './storage/storage.js';
 import { ViewCounter } from './jobs/index.js';
+import { OutboxSignal } from './posts/index.js';
 
 export interface AppContext {
   config: Config;
@@ -14,6 +15,8 @@ export interface AppContext {
   storage: FileStorage;
   views: ViewCounter;
   now: () => Date;
+  /** Wakes this process's delivery worker when a post is written. */
+  outbox: OutboxSignal;
 }
 
 export function createContext(config: Config, overrides: Partial<AppContext> = {}): AppContext {
@@ -25,6 +28,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
     storage: overrides.storage ?? new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
     views: overrides.views ?? new ViewCounter(db),
     now: overrides.now ?? (() => new Date()),
+    outbox: overrides.outbox ?? new OutboxSignal(),
   };
 }
 

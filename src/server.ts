@@ -9,6 +9,7 @@ import { listenHttp } from './http/listen.js';
 import { closeContext, createContext, type AppContext } from './context.js';
 import { migrateLatest } from './db/migrations.js';
 import { countJobs, seedDemoJobs } from './jobs/index.js';
+import { startDelivery } from './posts/index.js';
 import { isSweepable } from './storage/storage.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 
@@ -63,8 +64,12 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   if (proxyNote) console.log(proxyNote);
   // Uploaded files left without a row by a crash: swept now in the background, then daily.
   const uploadSweeps = isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
+  // Outbound posts and email: the worker and the POSTS_SWEEP_CRON sweep, unless POSTS_WORKER=off.
+  const delivery = config.postsWorker ? startDelivery(ctx, ctx.outbox) : null;
+  if (!delivery) console.log('POSTS_WORKER=off: this process sends no posts (run `careers-admin cron` elsewhere).');
   const close = async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await delivery?.stop();
     await uploadSweeps?.stop();
     await closeContext(ctx);
   };

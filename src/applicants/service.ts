@@ -15,7 +15,7 @@ import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '..
 import type { ReadCache } from '../db/read-cache.js';
 import { type Availability, listJobStats, requireJob } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
-import { applicationPostPayload, enqueueApplicationPost } from '../posts/index.js';
+import { applicationPostPayload, enqueueApplicationEmails, enqueueApplicationPost, type MailConfig, type OutboxSignal } from '../posts/index.js';
 import { MESSAGES, RESUME_MAX_BYTES } from '../shared/application-rules.js';
 import type { FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
@@ -30,6 +30,10 @@ export interface ApplyDeps {
   db: Db;
   storage: FileStorage;
   now: () => Date;
+  /** Email settings: with SMTP_URL set, the confirmation and HR notification are queued too. */
+  config?: MailConfig;
+  /** Wakes this process's delivery worker once the application's posts are committed. */
+  outbox?: OutboxSignal;
 }
 
 export const APPLY_MESSAGES = {
@@ -133,11 +137,13 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
           const payload = applicationPostPayload(job, input);
           await enqueueApplicationPost(trx, { applicationId: id, jobId: job.id, targetUrl: job.webhook_url, payload, now });
         }
+        if (deps.config) await enqueueApplicationEmails(trx, deps.config, { applicationId: id, job, applicant: input, now });
         committing = true;
         return id;
       });
     });
     committed = true;
+    deps.outbox?.notify();
     return { kind: 'created', applicationId };
   } catch (err) {
     if (committing && !isCommitRefused(err)) {

@@ -1,2 +1,18 @@
-/** The posts feature as other features see it: the outbox a new application writes to. */
+/** The posts feature as the app, the server, the CLI and other features see it. */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { postsApi } from './api.js';
+import { postsPages } from './pages.js';
+
 export { applicationPostPayload, enqueueApplicationPost } from './repo.js';
+export { enqueueApplicationEmails, type MailConfig } from './mail.js';
+export { OutboxSignal } from './signal.js';
+export { createDelivery, startDelivery,  } from './delivery.js';
+export { retryPosts, parsePostStatus } from './service.js';
+export { cliPostList } from './queries.js';
+export { jobIdSchema, postIdSchema, sinceSchema } from './schema.js';
+
+/** The posts routes: the API Post Requests page and its API. */
+export function postsRoutes(ctx: AppContext): Router {
+  return Router().use(postsApi(ctx), postsPages(ctx));
+}

@@ -1,11 +1,32 @@
 /**
- * The outbox of job webhook posts: a row is written in the same transaction as the application,
- * so an application is never committed without its post (nor a post without its application).
- * A worker delivers due PENDING rows later, with retries.
+ * The outboxes' writes. A post row is written in the same transaction as its source (the
+ * application), so an application is never committed without its posts; the delivery engine
+ * (engine.ts) then claims due rows with a lease, records each attempt and plans the next one.
+ * The three outboxes (application_posts, form_posts, email_posts) share their status columns,
+ * so one set of statements serves every kind.
  */
+import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
-import { toDbDate, toDbJson } from '../db/codecs.js';
+import { fromDbDate, toDbDate, toDbJson } from '../db/codecs.js';
+import { withDbRetry } from '../db/errors.js';
+import { isMysql } from '../db/knex.js';
 import type { ApplicationPostPayload } from './types.js';
+
+export type OutboxTable = 'application_posts' | 'form_posts' | 'email_posts';
+
+/** The post_attempts column that points at a post of each outbox (ON DELETE CASCADE). */
+export const ATTEMPT_COLUMN: Record<OutboxTable, string> = {
+  application_posts: 'application_post_id',
+  form_posts: 'form_post_id',
+  email_posts: 'email_post_id',
+};
+
+export type Row = Record<string, any>;
+
+/** The `webhook-id` of a new post: random, kept on the row, so every retry sends the same one. */
+function newMessageId(): string {
+  return `msg_${randomBytes(16).toString('base64url')}`;
+}
 
 export function applicationPostPayload(
   job: { public_id: string; webhook_secret: string | null },
@@ -32,10 +53,215 @@ export async function enqueueApplicationPost(
     job_id: post.jobId,
     target_url: post.targetUrl,
     payload: toDbJson(post.payload),
+    message_id: newMessageId(),
     status: 'PENDING',
     attempts: 0,
     next_attempt_at: now,
     created_at: now,
     updated_at: now,
   });
+}
+
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Adds PENDING emails, due now; run inside the caller's transaction. */
+export async function enqueueEmails(trx: Knex, applicationId: number | null, emails: { template: string; message: EmailMessage }[], at: Date): Promise<void> {
+  if (!emails.length) return;
+  const now = toDbDate(at);
+  await trx('email_posts').insert(
+    emails.map((e) => ({
+      application_id: applicationId,
+      template: e.template,
+      payload: toDbJson(e.message),
+      status: 'PENDING',
+      attempts: 0,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    })),
+  );
+}
+
+/**
+ * Due rows of one outbox: those whose next attempt time has come. Only PENDING and FAILED rows
+ * have one, and a claimed row's is its lease's end, so the (next_attempt_at) index alone finds
+ * them in order, without reading rows being sent or rows that are done.
+ */
+function dueRows(db: Knex, table: OutboxTable, now: string) {
+  return db(table).whereNotNull('next_attempt_at').where('next_attempt_at', '<=', now);
+}
+
+export interface Claimed {
+  row: Row;
+  /** This claim's token: the row's results are saved only while the row still holds it. */
+  claim: string;
+}
+
+/**
+ * Claims up to `limit` due rows for `leaseMs`: no other worker takes them until the lease ends
+ * (then a worker that died mid-delivery has its rows sent again): the lease's end is written as
+ * their next attempt time too. MySQL: the rows are locked with
+ * FOR UPDATE SKIP LOCKED, so concurrent claimers skip each other's rows instead of waiting. SQLite
+ * has one writer: one UPDATE picks and marks the rows, so two processes never claim the same row.
+ * With `group`, only rows of that group (one job's posts, read over its (job_id, next_attempt_at)
+ * index, so the rows of other jobs are never read).
+ */
+export async function claimDue(
+  db: Knex,
+  table: OutboxTable,
+  opts: { now: Date; limit: number; leaseMs: number; group?: { column: string; value: number } },
+): Promise<Claimed[]> {
+  const now = toDbDate(opts.now);
+  const claim = randomBytes(16).toString('hex');
+  const leaseEnd = toDbDate(new Date(opts.now.getTime() + opts.leaseMs));
+  const mark = { locked_until: leaseEnd, next_attempt_at: leaseEnd, claim_token: claim };
+  const pick = (q: Knex.QueryBuilder) => {
+    q.orderBy([{ column: 'next_attempt_at' }, { column: 'id' }]).limit(opts.limit);
+    if (opts.group) q.where(opts.group.column, opts.group.value);
+    return q;
+  };
+  let rows: Row[];
+  if (isMysql(db)) {
+    // READ COMMITTED: only the rows taken stay locked (no gap locks), so the claim and the
+    // attempts being saved meanwhile rarely deadlock; when they do, the claim runs again.
+    const take = async (trx: Knex.Transaction): Promise<Row[]> => {
+      const ids = (await pick(dueRows(trx, table, now).select('id')).forUpdate().skipLocked()).map((r: Row) => Number(r.id));
+      if (!ids.length) return [];
+      await trx(table).whereIn('id', ids).update(mark);
+      return trx(table).whereIn('id', ids);
+    };
+    rows = await withDbRetry(() => db.transaction(take, { isolationLevel: 'read committed' }));
+  } else {
+    await db(table).whereIn('id', pick(dueRows(db, table, now).select('id'))).update(mark);
+    rows = await db(table).where('claim_token', claim);
+  }
+  const due = (r: Row) => fromDbDate(r.next_attempt_at)?.getTime() ?? 0;
+  rows.sort((a, b) => due(a) - due(b) || Number(a.id) - Number(b.id));
+  return rows.map((row) => ({ row, claim }));
+}
+
+/**
+ * Gives claimed rows back unsent, due at `dueAt`: a little later when their receiver has enough
+ * work, so claims do not keep reading them meanwhile.
+ */
+export async function releaseClaims(db: Knex, table: OutboxTable, claims: Claimed[], dueAt: Date): Promise<void> {
+  const byClaim = new Map<string, number[]>();
+  for (const c of claims) byClaim.set(c.claim, [...(byClaim.get(c.claim) ?? []), Number(c.row.id)]);
+  for (const [claim, ids] of byClaim) {
+    await db(table).whereIn('id', ids).where('claim_token', claim).update({ next_attempt_at: toDbDate(dueAt), locked_until: null, claim_token: null });
+  }
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  statusCode: number | null;
+  /** A short error, or the start of the response body. */
+  error: string | null;
+  durationMs: number;
+}
+
+export interface AttemptRecord {
+  c: Claimed;
+  outcome: AttemptOutcome;
+  /** Null: no more attempts (or none needed). */
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Saves attempts that finished together, in one transaction, with their posts' new state:
+ * SUCCESS, or FAILED with the next attempt time (null: no more attempts). A post is updated only
+ * while its worker still holds the claim; the attempt is kept either way, since it happened.
+ * Successes with the same status code are one UPDATE, the attempts one INSERT.
+ */
+export async function recordAttempts(db: Knex, table: OutboxTable, records: AttemptRecord[], at: Date): Promise<void> {
+  if (!records.length) return;
+  const now = toDbDate(at);
+  const error = (o: AttemptOutcome) => (o.error ? o.error.slice(0, 500) : null);
+  const successes = new Map<number | null, [number, string][]>();
+  for (const r of records) {
+    if (r.outcome.ok) successes.set(r.outcome.statusCode, [...(successes.get(r.outcome.statusCode) ?? []), [Number(r.c.row.id), r.c.claim]]);
+  }
+  // Run again when MySQL picks it as a deadlock victim (it can meet a claim's locks).
+  await withDbRetry(() => db.transaction(async (trx) => {
+    for (const [code, pairs] of successes) {
+      // id and token lists, not (id, token) pairs: MariaDB reads a pair list without the primary key.
+      await trx(table)
+        .whereIn('id', pairs.map(([id]) => id))
+        .whereIn('claim_token', [...new Set(pairs.map(([, claim]) => claim))])
+        .update({ status: 'SUCCESS', status_code: code, error_message: null, attempts: trx.raw('attempts + 1'), next_attempt_at: null, locked_until: null, claim_token: null, delivered_at: now, updated_at: now });
+    }
+    for (const r of records.filter((x) => !x.outcome.ok)) {
+      await trx(table)
+        .where({ id: r.c.row.id, claim_token: r.c.claim })
+        .update({
+          status: 'FAILED',
+          status_code: r.outcome.statusCode,
+          error_message: error(r.outcome),
+          attempts: trx.raw('attempts + 1'),
+          next_attempt_at: r.nextAttemptAt ? toDbDate(r.nextAttemptAt) : null,
+          locked_until: null,
+          claim_token: null,
+          updated_at: now,
+        });
+    }
+    await trx('post_attempts').insert(
+      records.map((r) => ({
+        [ATTEMPT_COLUMN[table]]: r.c.row.id,
+        status: r.outcome.ok ? 'SUCCESS' : 'FAILED',
+        status_code: r.outcome.statusCode,
+        error: error(r.outcome),
+        duration_ms: Math.max(0, Math.round(r.outcome.durationMs)),
+        created_at: now,
+      })),
+    );
+  }));
+}
+
+/** Stops a post without an attempt (its job's webhook was turned off): FAILED, no next attempt. */
+export async function stopPost(db: Knex, table: OutboxTable, c: Claimed, message: string, at: Date): Promise<void> {
+  await db(table)
+    .where({ id: c.row.id, claim_token: c.claim })
+    .update({ status: 'FAILED', error_message: message, next_attempt_at: null, locked_until: null, claim_token: null, updated_at: toDbDate(at) });
+}
+
+/**
+ * When the next row of an outbox falls due (a claimed row: when its lease ends), or null when
+ * nothing is waiting.
+ */
+export async function earliestDue(db: Knex, table: OutboxTable): Promise<Date | null> {
+  const [row] = (await db(table).whereNotNull('next_attempt_at').min({ due: 'next_attempt_at' })) as Row[];
+  return fromDbDate(row?.due);
+}
+
+/**
+ * The groups (jobs) with due rows, soonest first, each with its earliest due time, leaving out
+ * `exclude` (receivers that have enough work); read per group over the (group, next_attempt_at)
+ * index, so a job with thousands of waiting posts costs one index lookup.
+ */
+export async function dueGroups(db: Knex, table: OutboxTable, column: string, now: Date | null, exclude: number[], limit: number): Promise<{ group: number; due: Date }[]> {
+  const q = db(table).select(`${column} as g`).min({ due: 'next_attempt_at' }).whereNotNull('next_attempt_at').groupBy(column).orderBy('due').limit(limit);
+  if (now) q.where('next_attempt_at', '<=', toDbDate(now));
+  if (exclude.length) q.whereNotIn(column, exclude);
+  return ((await q) as Row[]).map((r) => ({ group: Number(r.g), due: fromDbDate(r.due)! }));
+}
+
+/** Makes these FAILED posts due now (the Retry button, `careers-admin posts retry`); answers how many. */
+export async function makePostsDue(db: Knex, table: OutboxTable, ids: number[], at: Date): Promise<number> {
+  const now = toDbDate(at);
+  let n = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    // Not a post being sent right now (claimed): it would be sent twice.
+    n += await db(table).whereIn('id', ids.slice(i, i + 500)).where('status', 'FAILED').whereNull('claim_token').update({ next_attempt_at: now, updated_at: now });
+  }
+  return n;
+}
+
+/** Removes attempts older than `before`; answers how many. */
+export async function purgeAttempts(db: Knex, before: Date): Promise<number> {
+  return db('post_attempts').where('created_at', '<', toDbDate(before)).delete();
 }

@@ -1,4 +1,4 @@
-/** The webhook posts' shapes; Node-free, so islands may import them. */
+/** The outbound posts' shapes; Node-free, so islands may import them. */
 
 /** The body posted to the job's webhook, exactly these keys. */
 export interface ApplicationPostPayload {
@@ -8,4 +8,34 @@ export interface ApplicationPostPayload {
   second_name: string;
   phone: string;
   secret_key: string;
+}
+
+/** PENDING: not tried yet; FAILED: the last attempt failed (next_attempt_at set while retries remain). */
+export const POST_STATUSES = ['SUCCESS', 'FAILED', 'PENDING'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** A row of `GET /api/hr/application-posts/`: spec 02's post record plus attempts and next_attempt_at. */
+export interface ApplicationPostRecord {
+  id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  job_public_id: string;
+  status: PostStatus;
+  status_code: number | null;
+  error_message: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+/** One delivery attempt, as `GET /api/hr/application-posts/{id}/attempts/` lists it. */
+export interface PostAttemptRecord {
+  id: number;
+  status: 'SUCCESS' | 'FAILED';
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: string;
 }

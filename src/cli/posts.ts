@@ -1,0 +1,113 @@
+/**
+ * careers-admin posts list | retry, and careers-admin cron: the outbound posts (job webhooks and
+ * email) by hand. `retry` makes failed posts due and delivers what is due right away; `cron` runs
+ * the delivery worker and the POSTS_SWEEP_CRON sweep without HTTP, for hosts whose web processes
+ * run with POSTS_WORKER=off.
+ */
+import type { Command } from 'commander';
+import type { Db } from '../db/knex.js';
+import { hasSchema } from '../db/migrations.js';
+import { cliPostList, createDelivery, jobIdSchema, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
+import { CliError, withDb } from './context.js';
+
+async function requireSchema(db: Db): Promise<void> {
+  if (!(await hasSchema(db, 'post_attempts'))) throw new CliError('The database is not up to date: run "careers-admin migrate" first.');
+}
+
+/** An option through its zod schema; a bad value is a usage error (exit 2) with the schema's message. */
+function option<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, name: string, raw: string | undefined): T | undefined {
+  if (raw === undefined) return undefined;
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new CliError(`${name}: ${r.error.issues[0].message}`, 2);
+  return r.data;
+}
+
+const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '-');
+const posts = (n: number) => (n === 1 ? '1 post' : `${n} posts`);
+
+export function registerPosts(program: Command): void {
+  const group = program.command('posts').description('outbound job webhook posts');
+
+  group
+    .command('list')
+    .description('list posts, newest first')
+    .option('--status <status>', 'SUCCESS, FAILED or PENDING')
+    .option('--job <id>', 'only posts of this job (its numeric id)')
+    .option('--limit <n>', 'at most this many', '50')
+    .action(async (opts: { status?: string; job?: string; limit: string }) => {
+      let status: ReturnType<typeof parsePostStatus> | undefined;
+      try {
+        status = opts.status === undefined ? undefined : parsePostStatus(opts.status);
+      } catch {
+        throw new CliError('--status must be SUCCESS, FAILED or PENDING', 2);
+      }
+      const jobId = option(jobIdSchema, '--job', opts.job);
+      if (!/^\d{1,5}$/.test(opts.limit) || Number(opts.limit) < 1) throw new CliError('--limit must be a whole number from 1 to 99999', 2);
+      await withDb(async (db) => {
+        await requireSchema(db);
+        const rows = await cliPostList(db, { status, jobId, limit: Number(opts.limit) });
+        if (!rows.length) {
+          console.log('No posts.');
+          return;
+        }
+        console.log(['ID', 'STATUS', 'CODE', 'ATTEMPTS', 'JOB', 'CREATED (UTC)', 'NEXT ATTEMPT (UTC)', 'ERROR'].join('\t'));
+        for (const p of rows) {
+          console.log([p.id, p.status, p.status_code ?? '-', p.attempts, p.job_public_id, when(p.created_at), when(p.next_attempt_at), (p.error_message ?? '').slice(0, 80)].join('\t'));
+        }
+      });
+    });
+
+  group
+    .command('retry')
+    .description('make failed posts due now and deliver what is due')
+    .option('--id <n>', 'this post')
+    .option('--all-failed', 'every failed post')
+    .option('--since <date>', 'with --all-failed: only posts created since this date (YYYY-MM-DD or ISO date and time)')
+    .option('--dry-run', 'only say which posts would be retried')
+    .action(async (opts: { id?: string; allFailed?: boolean; since?: string; dryRun?: boolean }) => {
+      const id = option(postIdSchema, '--id', opts.id);
+      const since = option(sinceSchema, '--since', opts.since);
+      if ((id === undefined) === !opts.allFailed) throw new CliError('Give either --id N or --all-failed.', 2);
+      if (since && !opts.allFailed) throw new CliError('--since goes with --all-failed.', 2);
+      await withDb(async (db, config) => {
+        await requireSchema(db);
+        const now = () => new Date();
+        const ids = await retryPosts({ db, now }, { id, allFailed: opts.allFailed, since, dryRun: opts.dryRun });
+        if (!ids.length) {
+          console.log(id ? `Post ${id} is not a failed post whose job has its webhook on: nothing to retry.` : 'No failed posts to retry.');
+          return;
+        }
+        if (opts.dryRun) {
+          console.log(`Would retry ${posts(ids.length)}: ${ids.join(', ')}`);
+          return;
+        }
+        const delivery = createDelivery({ db, config, now });
+        try {
+          await delivery.worker.runDue();
+        } finally {
+          await delivery.close();
+        }
+        const states = await cliPostList(db, { limit: 100_000 }).then((rows) => rows.filter((r) => ids.includes(r.id)));
+        const ok = states.filter((r) => r.status === 'SUCCESS').length;
+        console.log(`Retried ${posts(ids.length)}: ${ok} delivered, ${ids.length - ok} failed.`);
+      });
+    });
+
+  program
+    .command('cron')
+    .description('deliver posts and run the POSTS_SWEEP_CRON sweep, without HTTP, until stopped')
+    .action(async () => {
+      await withDb(async (db, config) => {
+        await requireSchema(db);
+        const running = startDelivery({ db, config, now: () => new Date() }, null);
+        console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}). Stop with Ctrl-C.`);
+        const keepAlive = setInterval(() => undefined, 1 << 30);
+        const signal = await new Promise<string>((resolve) => {
+          for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => resolve(s));
+        });
+        clearInterval(keepAlive);
+        console.log(`${signal}: stopping`);
+        await running.stop();
+      });
+    });
+}

@@ -1,0 +1,42 @@
+/**
+ * The posts API (spec 02 call table, DESIGN.md 'Outbound post records'): the API Post Requests
+ * list and its export, plus a post's attempts and Retry. Under /api/hr, which app.ts guards.
+ */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { ExportAborted, streamWorkbook } from '../exports/xlsx.js';
+import { pageResponse, parsePaging } from '../http/paging.js';
+import { POST_EXPORT_COLUMNS, applicationPostRows, postsFilename } from './queries.js';
+import { attemptsOfPost, listPosts, parsePostId, parsePostStatus, retryPost } from './service.js';
+
+export function postsApi(ctx: AppContext): Router {
+  const router = Router();
+
+  router.get('/api/hr/application-posts/', async (req, res) => {
+    const status = parsePostStatus(req.query.status);
+    const paging = parsePaging(req);
+    const { count, results } = await listPosts(ctx.db, status, paging);
+    res.json(pageResponse(req, ctx.config.publicBaseUrl, paging, count, results));
+  });
+
+  router.get('/api/hr/application-posts/export/', async (req, res) => {
+    const status = parsePostStatus(req.query.status);
+    try {
+      await streamWorkbook(res, { filename: postsFilename(status), sheetName: 'Application Posts', columns: POST_EXPORT_COLUMNS }, applicationPostRows(ctx.db, status));
+    } catch (err) {
+      // Headers are out: the error handler can only cut the connection, so the client sees a failed download.
+      if (err instanceof ExportAborted) return;
+      throw err;
+    }
+  });
+
+  router.get('/api/hr/application-posts/:id/attempts/', async (req, res) => {
+    res.json({ results: await attemptsOfPost(ctx.db, parsePostId(req.params.id)) });
+  });
+
+  router.post('/api/hr/application-posts/:id/retry/', async (req, res) => {
+    res.json(await retryPost(ctx, parsePostId(req.params.id)));
+  });
+
+  return router;
+}

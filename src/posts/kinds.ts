@@ -1,0 +1,107 @@
+/**
+ * The delivery kinds: job webhook posts (application_posts) and email (email_posts). Form API
+ * posts (form_posts) will be a third kind of the same shape.
+ */
+import type { Db } from '../db/knex.js';
+import type { Transporter } from 'nodemailer';
+import { fromDbJson } from '../db/codecs.js';
+import type { Delivery, DeliveryKind, SendResult } from './engine.js';
+import type { HttpSender } from './http-sender.js';
+import { currentWebhooks } from './queries.js';
+import type { Claimed, EmailMessage } from './repo.js';
+import { parseRetryAfter } from './schedule.js';
+import { webhookHeaders } from './signing.js';
+
+export const WEBHOOK_OFF = "Not sent: the job's webhook is off.";
+
+/** An HTTP answer as a send result: 410 stops the retries; 429 and 503 bring their Retry-After. */
+function httpResult(r: Awaited<ReturnType<HttpSender['post']>>, now: Date): SendResult {
+  const { retryAfter, ...outcome } = r;
+  return {
+    ...outcome,
+    permanent: r.statusCode === 410,
+    retryAfterSeconds: r.statusCode === 429 || r.statusCode === 503 ? parseRetryAfter(retryAfter, now) : null,
+  };
+}
+
+/**
+ * Job webhook posts. The body is the stored payload as it is; each attempt goes to the job's
+ * webhook URL as it is now, signed with the job's current secret (Standard Webhooks), and is not
+ * sent when HR has turned the webhook off.
+ */
+export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date): DeliveryKind {
+  return {
+    name: 'application post',
+    table: 'application_posts',
+    groupColumn: 'job_id',
+    async prepare(rows: Claimed[]) {
+      const hooks = await currentWebhooks(db, rows.map((c) => Number(c.row.job_id)));
+      const out = new Map<number, Delivery | string>();
+      for (const { row } of rows) {
+        const hook = hooks.get(Number(row.job_id));
+        if (!hook?.enabled || !hook.url) {
+          out.set(Number(row.id), WEBHOOK_OFF);
+          continue;
+        }
+        const url = hook.url;
+        const body = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+        const id = String(row.message_id);
+        out.set(Number(row.id), {
+          origin: URL.canParse(url) ? new URL(url).origin : url,
+          async send() {
+            const at = now();
+            const headers = hook.secret ? webhookHeaders(hook.secret, id, body, at) : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+            return httpResult(await sender.post(url, body, headers), at);
+          },
+        });
+      }
+      return out;
+    },
+  };
+}
+
+/** An SMTP failure: a 5xx answer is permanent; a 4xx or a connection failure is retried. */
+function smtpResult(err: unknown, durationMs: number): SendResult {
+  const e = err as { responseCode?: number; code?: string; message?: string };
+  const code = typeof e?.responseCode === 'number' ? e.responseCode : null;
+  return {
+    ok: false,
+    statusCode: code,
+    // nodemailer's message may quote the recipient; the code and the server's reply code say enough.
+    error: code ? `SMTP ${code}` : `SMTP connection failed${e?.code ? ` (${e.code})` : ''}`,
+    durationMs,
+    permanent: code !== null && code >= 500,
+  };
+}
+
+/** Email, sent by nodemailer through SMTP_URL. */
+export function emailKind(transport: Transporter, from: string): DeliveryKind {
+  return {
+    name: 'email',
+    table: 'email_posts',
+    groupColumn: null,
+    async prepare(rows: Claimed[]) {
+      const out = new Map<number, Delivery | string>();
+      for (const { row } of rows) {
+        const message = fromDbJson<EmailMessage | null>(row.payload, null);
+        if (!message) {
+          out.set(Number(row.id), 'Not sent: the message could not be read.');
+          continue;
+        }
+        out.set(Number(row.id), {
+          origin: 'smtp',
+          async send() {
+            const started = performance.now();
+            try {
+              await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+              return { ok: true, statusCode: 250, error: null, durationMs: performance.now() - started };
+            } catch (err) {
+              return smtpResult(err, performance.now() - started);
+            }
+          },
+        });
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * Read models of the posts feature: the API Post Requests list and its export, a post's attempts,
+ * the CLI's list, and what the engine needs to know about a post's job at send time.
+ * The list reads the (status, created_at) index, newest first.
+ */
+import type { Knex } from 'knex';
+import { fromDbBool, fromDbDate, fromDbNumber, toDbDate } from '../db/codecs.js';
+import type { CellValue, ExportColumn } from '../exports/xlsx.js';
+import { ATTEMPT_COLUMN, type OutboxTable, type Row } from './repo.js';
+import type { ApplicationPostRecord, PostAttemptRecord, PostStatus } from './types.js';
+
+const iso = (v: unknown) => fromDbDate(v)?.toISOString() ?? null;
+
+function postsQuery(db: Knex) {
+  return db('application_posts as p')
+    .join('applications as a', 'a.id', 'p.application_id')
+    .join('jobs as j', 'j.id', 'p.job_id')
+    .select(
+      'p.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'j.public_id as job_public_id', 'p.job_id',
+      'p.status', 'p.status_code', 'p.error_message', 'p.attempts', 'p.next_attempt_at', 'p.created_at',
+    );
+}
+
+function toRecord(r: Row): ApplicationPostRecord {
+  return {
+    id: Number(r.id),
+    first_name: r.first_name,
+    last_name: r.last_name,
+    email: r.email,
+    phone: r.phone,
+    job_public_id: r.job_public_id,
+    status: r.status,
+    status_code: fromDbNumber(r.status_code),
+    error_message: r.error_message ?? null,
+    attempts: Number(r.attempts),
+    next_attempt_at: iso(r.next_attempt_at),
+    created_at: iso(r.created_at)!,
+  };
+}
+
+export async function listApplicationPosts(db: Knex, status: PostStatus, page: { page: number; pageSize: number }): Promise<{ count: number; results: ApplicationPostRecord[] }> {
+  const [{ n }] = await db('application_posts').where('status', status).count({ n: '*' });
+  const rows: Row[] = await postsQuery(db)
+    .where('p.status', status)
+    .orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }])
+    .limit(page.pageSize)
+    .offset((page.page - 1) * page.pageSize);
+  return { count: Number(n), results: rows.map(toRecord) };
+}
+
+export async function getApplicationPost(db: Knex, id: number): Promise<ApplicationPostRecord | null> {
+  const row: Row | undefined = await postsQuery(db).where('p.id', id).first();
+  return row ? toRecord(row) : null;
+}
+
+export function postsFilename(status: PostStatus): string {
+  return `application_posts_${status}.xlsx`;
+}
+
+export const POST_EXPORT_COLUMNS: ExportColumn[] = [
+  { header: 'ID', width: 8 },
+  { header: 'First Name', width: 16 },
+  { header: 'Last Name', width: 16 },
+  { header: 'Email', width: 30 },
+  { header: 'Phone', width: 16 },
+  { header: 'Job ID', width: 14 },
+  { header: 'Status', width: 10 },
+  { header: 'Code', width: 8 },
+  { header: 'Time (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+  { header: 'Attempts', width: 9 },
+  { header: 'Next Attempt (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+  { header: 'Error', width: 40 },
+];
+
+/** Export batches, newest first, keyset-paginated over (created_at, id). */
+export async function* applicationPostRows(db: Knex, status: PostStatus, batchSize = 500): AsyncGenerator<CellValue[][]> {
+  let cursor: { at: unknown; id: number } | null = null;
+  for (;;) {
+    const q = postsQuery(db)
+      .where('p.status', status)
+      .orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }])
+      .limit(batchSize);
+    if (cursor) {
+      const c: { at: unknown; id: number } = cursor;
+      q.where('p.created_at', '<=', c.at as any).andWhere((w) => w.where('p.created_at', '<', c.at as any).orWhere('p.id', '<', c.id));
+    }
+    const rows: Row[] = await q;
+    if (!rows.length) return;
+    yield rows.map((r) => [
+      Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.job_public_id, r.status, fromDbNumber(r.status_code),
+      fromDbDate(r.created_at), Number(r.attempts), fromDbDate(r.next_attempt_at), r.error_message ?? '',
+    ]);
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1];
+    cursor = { at: last.created_at, id: Number(last.id) };
+  }
+}
+
+/** A post's attempts, oldest first. */
+export async function postAttempts(db: Knex, table: OutboxTable, postId: number): Promise<PostAttemptRecord[]> {
+  const rows: Row[] = await db('post_attempts').where(ATTEMPT_COLUMN[table], postId).orderBy('id');
+  return rows.map((r) => ({
+    id: Number(r.id),
+    status: r.status,
+    status_code: fromDbNumber(r.status_code),
+    error: r.error ?? null,
+    duration_ms: Number(r.duration_ms),
+    created_at: iso(r.created_at)!,
+  }));
+}
+
+/** FAILED application posts whose job still has its webhook on: these ids, or those created since. */
+export async function retryableApplicationPostIds(db: Knex, filter: { ids?: number[]; since?: Date | null }): Promise<number[]> {
+  const q = db('application_posts as p')
+    .join('jobs as j', 'j.id', 'p.job_id')
+    .select('p.id')
+    .where('p.status', 'FAILED')
+    .where('j.webhook_enabled', true)
+    .whereNotNull('j.webhook_url')
+    .orderBy('p.id');
+  if (filter.ids) q.whereIn('p.id', filter.ids);
+  if (filter.since) q.where('p.created_at', '>=', toDbDate(filter.since));
+  return (await q).map((r: Row) => Number(r.id));
+}
+
+/** The CLI's list: newest first, optionally one status and one job. */
+export async function cliPostList(db: Knex, filter: { status?: PostStatus; jobId?: number; limit: number }): Promise<ApplicationPostRecord[]> {
+  const q = postsQuery(db).orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }]).limit(filter.limit);
+  if (filter.status) q.where('p.status', filter.status);
+  if (filter.jobId) q.where('p.job_id', filter.jobId);
+  return (await q).map(toRecord);
+}
+
+export interface WebhookTarget {
+  enabled: boolean;
+  url: string | null;
+  secret: string | null;
+}
+
+/** Each post's job webhook as it is now (a retry goes to the current URL, and not at all when off). */
+export async function currentWebhooks(db: Knex, jobIds: number[]): Promise<Map<number, WebhookTarget>> {
+  const rows: Row[] = await db('jobs').select('id', 'webhook_enabled', 'webhook_url', 'webhook_secret').whereIn('id', [...new Set(jobIds)]);
+  return new Map(rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.webhook_enabled), url: r.webhook_url ?? null, secret: r.webhook_secret || null }]));
+}

@@ -1,0 +1,35 @@
+/** Input rules of the posts feature (API queries, the page's tab, the CLI's options); Node-free. */
+import { z } from 'zod';
+import { POST_STATUSES, type PostStatus } from './types.js';
+
+export const POST_MESSAGES = {
+  status: `Status must be one of ${POST_STATUSES.join(', ')}.`,
+  id: 'A valid post id is required.',
+  jobId: 'A valid job id is required.',
+  since: 'A valid date is required (YYYY-MM-DD or an ISO date and time).',
+  notRetryable: 'Only a failed post whose job still has its webhook on can be retried.',
+  notFound: 'Post not found.',
+  exportFailed: 'Export failed. Please try again.',
+} as const;
+
+/** The default tab and filter (spec 02: 'default posts filter SUCCESS'). */
+export const DEFAULT_POST_STATUS: PostStatus = 'SUCCESS';
+
+/** `?status=`: SUCCESS, FAILED or PENDING, any case; absent or empty = SUCCESS. */
+export const postStatusSchema = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim().toUpperCase() : DEFAULT_POST_STATUS),
+  z.enum(POST_STATUSES, { error: POST_MESSAGES.status }),
+);
+
+/** A positive whole-number id from a path or an option. */
+export const postIdSchema = z.string().trim().regex(/^\d{1,9}$/, POST_MESSAGES.id).transform(Number).refine((n) => n >= 1, POST_MESSAGES.id);
+
+export const jobIdSchema = z.string().trim().regex(/^\d{1,9}$/, POST_MESSAGES.jobId).transform(Number).refine((n) => n >= 1, POST_MESSAGES.jobId);
+
+/** `--since`: a date (midnight UTC) or an ISO date and time. */
+export const sinceSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, POST_MESSAGES.since)
+  .transform((s) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s.replace(' ', 'T')))
+  .refine((d) => !Number.isNaN(d.getTime()), POST_MESSAGES.since);

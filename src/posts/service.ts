@@ -1,0 +1,66 @@
+/**
+ * The posts feature's operations for the API, the page and the CLI: the API Post Requests list,
+ * a post's attempts, and making failed posts due again (Retry, `careers-admin posts retry`).
+ */
+import type { Db } from '../db/knex.js';
+import { NotFound, ValidationError } from '../http/errors.js';
+import { getApplicationPost, listApplicationPosts, postAttempts, retryableApplicationPostIds } from './queries.js';
+import { makePostsDue } from './repo.js';
+import { POST_MESSAGES, postIdSchema, postStatusSchema } from './schema.js';
+import type { OutboxSignal } from './signal.js';
+import type { ApplicationPostRecord, PostAttemptRecord, PostStatus } from './types.js';
+
+export interface PostsDeps {
+  db: Db;
+  now: () => Date;
+  /** Wakes this process's worker after posts were made due; none in the CLI. */
+  outbox?: OutboxSignal | null;
+}
+
+/** `?status=` as a PostStatus; a 400 naming `status` otherwise. */
+export function parsePostStatus(raw: unknown): PostStatus {
+  const r = postStatusSchema.safeParse(raw);
+  if (!r.success) throw new ValidationError({ status: [POST_MESSAGES.status] });
+  return r.data;
+}
+
+/** A post id from a path; an id that cannot exist is a 404. */
+export function parsePostId(raw: string): number {
+  const r = postIdSchema.safeParse(raw);
+  if (!r.success) throw new NotFound(POST_MESSAGES.notFound);
+  return r.data;
+}
+
+export function listPosts(db: Db, status: PostStatus, page: { page: number; pageSize: number }) {
+  return listApplicationPosts(db, status, page);
+}
+
+async function requirePost(db: Db, id: number): Promise<ApplicationPostRecord> {
+  const post = await getApplicationPost(db, id);
+  if (!post) throw new NotFound(POST_MESSAGES.notFound);
+  return post;
+}
+
+export async function attemptsOfPost(db: Db, id: number): Promise<PostAttemptRecord[]> {
+  await requirePost(db, id);
+  return postAttempts(db, 'application_posts', id);
+}
+
+/** The Retry button: a FAILED post whose job still has its webhook on is due now. */
+export async function retryPost(deps: PostsDeps, id: number): Promise<ApplicationPostRecord> {
+  await requirePost(deps.db, id);
+  const ids = await retryableApplicationPostIds(deps.db, { ids: [id] });
+  if (!ids.length || !(await makePostsDue(deps.db, 'application_posts', ids, deps.now()))) throw new ValidationError({}, POST_MESSAGES.notRetryable);
+  deps.outbox?.notify();
+  return requirePost(deps.db, id);
+}
+
+/**
+ * `careers-admin posts retry`: the FAILED posts picked by id, or all of them (optionally those
+ * created since a date), whose job has its webhook on. With dryRun nothing changes.
+ */
+export async function retryPosts(deps: PostsDeps, pick: { id?: number; allFailed?: boolean; since?: Date | null; dryRun?: boolean }): Promise<number[]> {
+  const ids = await retryableApplicationPostIds(deps.db, { ids: pick.id ? [pick.id] : undefined, since: pick.since ?? null });
+  if (!pick.dryRun && ids.length) await makePostsDue(deps.db, 'application_posts', ids, deps.now());
+  return ids;
+}

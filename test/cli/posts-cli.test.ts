@@ -1,0 +1,75 @@
+/** careers-admin posts list | retry as an admin runs them: child processes on a real database. */
+import { expect } from 'chai';
+import { spawn } from 'node:child_process';
+import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
+import { seedPosts, startReceiver, webhookJob, type Receiver } from '../posts/helpers.js';
+
+function cli(args: string[], env: Record<string, string>) {
+  // Asynchronous: the receiver in this process must answer while the CLI runs.
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { env: { ...process.env, NODE_ENV: 'test', ...env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => resolve({ code, out, err }));
+  });
+}
+
+for (const kind of databaseKinds()) {
+  describe(`careers-admin posts [${kind}]`, function () {
+    this.timeout(120_000);
+    let t: TestDb;
+    let env: Record<string, string>;
+    let receiver: Receiver;
+    let failedIds: number[];
+
+    before(async () => {
+      t = await createTestDb(kind);
+      env = { DATA_DIR: t.dataDir, WEBHOOK_ALLOW_PRIVATE: 'true', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+      receiver = await startReceiver(() => ({ status: 200 }));
+      const job = await webhookJob(t.db, receiver.url);
+      failedIds = await seedPosts(t.db, job, 3, new Date('2026-01-10T00:00:00Z'));
+      await t.db('application_posts').whereIn('id', failedIds).update({ status: 'FAILED', status_code: 500, attempts: 8, next_attempt_at: null });
+      await t.db('application_posts').where('id', failedIds[0]).update({ created_at: '2025-12-01 00:00:00.000' });
+    });
+    after(async () => {
+      await receiver.close();
+      await t.destroy();
+    });
+
+    it('lists posts, filtered by status and job; refuses a bad status', async () => {
+      const all = await cli(['posts', 'list', '--status', 'failed'], env);
+      expect(all.code, all.err).to.equal(0);
+      const lines = all.out.trim().split('\n');
+      expect(lines[0]).to.equal('ID\tSTATUS\tCODE\tATTEMPTS\tJOB\tCREATED (UTC)\tNEXT ATTEMPT (UTC)\tERROR');
+      expect(lines).to.have.length(4);
+      expect(lines[1]).to.match(/^\d+\tFAILED\t500\t8\t/);
+      expect((await cli(['posts', 'list', '--status', 'SUCCESS'], env)).out).to.equal('No posts.\n');
+      const bad = await cli(['posts', 'list', '--status', 'LOST'], env);
+      expect(bad.code).to.equal(2);
+      expect(bad.err).to.include('--status must be SUCCESS, FAILED or PENDING');
+      expect((await cli(['posts', 'list', '--job', '99999'], env)).out).to.equal('No posts.\n');
+    });
+
+    it('retry: needs --id or --all-failed; --dry-run changes nothing; --since picks newer posts; delivers them', async () => {
+      const usage = await cli(['posts', 'retry'], env);
+      expect(usage.code).to.equal(2);
+      expect(usage.err).to.include('Give either --id N or --all-failed.');
+      const dry = await cli(['posts', 'retry', '--all-failed', '--since', '2026-01-01', '--dry-run'], env);
+      expect(dry.code, dry.err).to.equal(0);
+      expect(dry.out).to.equal(`Would retry 2 posts: ${failedIds.slice(1).join(', ')}\n`);
+      expect(receiver.received).to.have.length(0);
+      const run = await cli(['posts', 'retry', '--all-failed', '--since', '2026-01-01'], env);
+      expect(run.code, run.err).to.equal(0);
+      expect(run.out).to.include('Retried 2 posts: 2 delivered, 0 failed.');
+      expect(receiver.received).to.have.length(2);
+      const one = await cli(['posts', 'retry', '--id', String(failedIds[0])], env);
+      expect(one.out).to.include('Retried 1 post: 1 delivered, 0 failed.');
+      const none = await cli(['posts', 'retry', '--id', String(failedIds[0])], env);
+      expect(none.out).to.include(`Post ${failedIds[0]} is not a failed post whose job has its webhook on: nothing to retry.`);
+      const badDate = await cli(['posts', 'retry', '--all-failed', '--since', 'yesterday'], env);
+      expect(badDate.code).to.equal(2);
+    });
+  });
+}
