@@ -8,7 +8,7 @@
  * waiting, after each send, and on the cron sweep; several processes may run it on one database.
  */
 import type { Db } from '../db/knex.js';
-import { describeDbError } from '../db/errors.js';
+import { describeDbError, isDatabaseUnavailable, logDatabaseUnavailable } from '../db/errors.js';
 import {
   claimDue, dueGroups, earliestDue, recordAttempts, releaseClaims, stopPost,
   type AttemptOutcome, type AttemptRecord, type Claimed, type OutboxTable,
@@ -168,7 +168,9 @@ export class PostsWorker {
           for (const kind of this.deps.kinds) await this.claimKind(kind);
         } while (this.again);
       } catch (err) {
-        this.log(`[posts] claiming due posts failed: ${describeDbError(err)}`);
+        // While the database is down this says so at most once a second, with every other [db] line.
+        if (isDatabaseUnavailable(err)) logDatabaseUnavailable('the posts worker', err);
+        else this.log(`[posts] claiming due posts failed: ${describeDbError(err)}`);
       } finally {
         this.ticking = null;
       }
@@ -322,7 +324,8 @@ export class PostsWorker {
       await this.record(kind, { c, outcome: result, nextAttemptAt: next });
     } catch (err) {
       // The lease runs out and the post is sent again, with the same webhook-id.
-      this.log(`[posts] could not save attempt ${attempts} of ${kind.name} ${c.row.id}: ${describeDbError(err)}`);
+      if (isDatabaseUnavailable(err)) logDatabaseUnavailable('the posts worker', err);
+      else this.log(`[posts] could not save attempt ${attempts} of ${kind.name} ${c.row.id}: ${describeDbError(err)}`);
       return;
     }
     if (!result.ok) {
