@@ -9,6 +9,8 @@
  * convention 2), so tests can hand in a failing database or storage.
  */
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { output, ZodType } from 'zod';
 import type { Knex } from 'knex';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
@@ -22,9 +24,11 @@ import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedFo
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
-import { insertApplication, type NewApplication } from './repo.js';
-import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
-import type { DashboardStats, JobAnalytics } from './types.js';
+import { findApplicant, findResume, neighbours, pageApplicants, type ApplicantPage } from './queries/list.js';
+import { bumpCounter, insertApplication, insertApplicationAudit, updateStatuses, type NewApplication } from './repo.js';
+import { APPLICANT_MESSAGES, HONEYPOT_FIELD, zodFieldErrors, orderedErrors, parseApplicationFields } from './schema.js';
+import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
+import type { ApplicationStatus } from '../shared/enums.js';
 
 export interface ApplyDeps {
   db: Knex;
@@ -194,5 +198,89 @@ export async function loadJobInsights({ db, cache }: ReadDeps, jobId: number): P
     const job = await requireJob(trx, jobId);
     const { stamp, total } = await insightsStamp(trx, job);
     return { job, analytics: await cache.stamped(`insights:${job.id}`, stamp, () => computeAnalytics(trx, job, total)) };
+  });
+}
+
+// ---- HR: the applicants list, one application, its resume, status changes ----
+
+/** Input checked by one of schema.ts's zod schemas; a 400 `{field: [message]}` otherwise. */
+export function parseInput<S extends ZodType>(schema: S, input: unknown): output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ValidationError(zodFieldErrors(result.error));
+  return result.data;
+}
+
+/** One page of the filtered list; `page` past the end of a non-empty list is a 404. */
+export async function listApplicants({ db }: ReadDeps, filters: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
+  const result = await pageApplicants(db, filters, page, pageSize, detailed);
+  if (page > 1 && !result.results.length) throw new NotFound('Invalid page.');
+  return result;
+}
+
+export async function getApplicant({ db }: ReadDeps, id: number): Promise<ApplicantDetail> {
+  const app = await findApplicant(db, id);
+  if (!app) throw new NotFound(APPLICANT_MESSAGES.notFound);
+  return app;
+}
+
+/** The applications before and after `app` in the list `filters` describe. */
+export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters, app: ApplicantDetail): Promise<{ previous: number | null; next: number | null }> {
+  return neighbours(db, filters, { id: app.id, created_at: new Date(app.created_at) });
+}
+
+export interface ResumeFile {
+  name: string;
+  contentType: string;
+  size: number;
+  stream: Readable;
+}
+
+/**
+ * The resume's bytes, opened before anything is sent: a missing application, file row or file
+ * on disk is a 404 (never a 500 with half a download).
+ */
+export async function openResume({ db, storage }: { db: Knex; storage: FileStorage }, id: number): Promise<ResumeFile> {
+  const file = await findResume(db, id);
+  if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
+  const stream = storage.read(file.storage_key);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      stream.once('readable', resolve);
+      stream.once('error', reject);
+    });
+  } catch (err) {
+    stream.destroy();
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      console.error(`[applicants] the resume of application ${id} is missing from storage (${file.storage_key})`);
+      throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
+    }
+    throw err;
+  }
+  return { name: file.original_name, contentType: file.content_type, size: file.size, stream };
+}
+
+export interface StatusChangeDeps {
+  db: Knex;
+  now: () => Date;
+}
+
+/**
+ * Sets the status of applications, in one transaction with one audit entry per changed
+ * application (who, when, from, to) and the `applications.status` counter, so the dashboard's and
+ * every process's cached totals see the change at once. Ids that do not exist are answered back.
+ */
+export async function changeStatuses(deps: StatusChangeDeps, ids: number[], status: ApplicationStatus, userId: number | null): Promise<{ changed: number[]; missing: number[] }> {
+  const now = deps.now();
+  return deps.db.transaction(async (trx) => {
+    const existing = new Set<number>();
+    for (let i = 0; i < ids.length; i += 500) {
+      for (const r of await trx('applications').whereIn('id', ids.slice(i, i + 500)).select('id')) existing.add(Number(r.id));
+    }
+    const changed = await updateStatuses(trx, [...existing], status, now);
+    if (changed.length) {
+      await insertApplicationAudit(trx, changed.map((c) => ({ userId, action: 'status', entityId: c.id, details: { from: c.from, to: status } })), now);
+      await bumpCounter(trx, 'applications.status');
+    }
+    return { changed: changed.map((c) => c.id), missing: ids.filter((id) => !existing.has(id)) };
   });
 }

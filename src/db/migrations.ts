@@ -8,12 +8,14 @@ import * as m001 from '../../migrations/001_initial_schema.js';
 import * as m002 from '../../migrations/002_analytics_indexes.js';
 import * as m003 from '../../migrations/003_applications_updated_index.js';
 import * as m004 from '../../migrations/004_text_sizes_and_public_ids.js';
+import * as m005 from '../../migrations/005_applicant_search_and_counters.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
   '002_analytics_indexes': m002,
   '003_applications_updated_index': m003,
   '004_text_sizes_and_public_ids': m004,
+  '005_applicant_search_and_counters': m005,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
