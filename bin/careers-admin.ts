@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** careers-admin: the admin CLI (commander). One file per command group in src/cli/. */
 import { Command, CommanderError } from 'commander';
+import { registerApplicants } from '../src/cli/applicants.js';
 import { CliError } from '../src/cli/context.js';
 import { registerFiles } from '../src/cli/files.js';
 import { registerJobs } from '../src/cli/jobs.js';
@@ -10,7 +11,7 @@ import { registerUsers } from '../src/cli/users.js';
 const program = new Command();
 program
   .name('careers-admin')
-  .description('Administer the Careers site: database, HR users, jobs')
+  .description('Administer the Careers site: database, HR users, jobs, applicants')
   .showHelpAfterError()
   .exitOverride();
 
@@ -18,6 +19,7 @@ registerMigrate(program);
 registerJobs(program);
 registerUsers(program);
 registerFiles(program);
+registerApplicants(program);
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

@@ -430,3 +430,12 @@ export function applicantFilterQuery(f: ApplicantFilters, extra: Record<string, 
   const s = p.toString();
   return s ? `?${s}` : '';
 }
+
+const AGE_UNITS_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, mo: 30 * 86_400_000, y: 365 * 86_400_000 };
+
+/** `--older-than` of the purge: a whole number and a unit (h, d, w, mo = 30 days, y = 365 days), e.g. `180d`; null if not. */
+export function parseRetentionAge(raw: string): number | null {
+  const m = /^(\d{1,6})\s*(h|d|w|mo|y)$/.exec(raw.trim().toLowerCase());
+  if (!m || Number(m[1]) < 1) return null;
+  return Number(m[1]) * AGE_UNITS_MS[m[2]];
+}
