@@ -242,19 +242,20 @@ export interface ResumeFile {
 export async function openResume({ db, storage }: { db: Knex; storage: FileStorage }, id: number): Promise<ResumeFile> {
   const file = await findResume(db, id);
   if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
-  const stream = storage.read(file.storage_key);
+  let stream: Readable | null = null;
   try {
+    const opened = storage.read(file.storage_key);
+    stream = opened;
     await new Promise<void>((resolve, reject) => {
-      stream.once('readable', resolve);
-      stream.once('error', reject);
+      opened.once('readable', resolve);
+      opened.once('error', reject);
     });
   } catch (err) {
-    stream.destroy();
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-      console.error(`[applicants] the resume of application ${id} is missing from storage (${file.storage_key})`);
-      throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
-    }
-    throw err;
+    // Gone from storage (or a key storage refuses): the row outlived its file. Logged for the
+    // operator; the page shows the spec's download message.
+    stream?.destroy();
+    console.error(`[applicants] the resume of application ${id} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
+    throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   }
   return { name: file.original_name, contentType: file.content_type, size: file.size, stream };
 }
