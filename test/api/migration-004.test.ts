@@ -93,6 +93,7 @@ for (const kind of databaseKinds()) {
       await t.db('form_fields').delete();
       await t.db('form_sections').delete();
       await t.db('forms').delete();
+      await t.db.migrate.down(); // 005, applied after this one
       await t.db.migrate.down();
       expect(await indexNames(t.db, kind, 'applications')).not.to.include('applications_first_name_idx');
       if (kind === 'mysql') {
