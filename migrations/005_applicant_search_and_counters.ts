@@ -6,7 +6,9 @@
  *    (utf8mb4_bin), as SQLite compares text, so a prefix range means the same on both.
  *    Existing applications are indexed here (backfill): read in id order, 2,000 at a time, and
  *    written with multi-row INSERTs, so 200,000 applications take seconds, not minutes.
- * 2. `change_counters`: counters raised in the same transaction as a status change
+ * 2. On SQLite, indexes on the two columns that point at `stored_files`, so deleting file rows
+ *    does not read whole tables.
+ * 3. `change_counters`: counters raised in the same transaction as a status change
  *    (`applications.status`) or a deletion of applications (`applications.removed`). The dashboard
  *    and insights caches put them in their stamps, so they stay exact in every process whatever
  *    changes, deletes included.
@@ -29,7 +31,8 @@ export async function up(knex: Knex): Promise<void> {
     t.string('word', 64).notNullable();
     t.integer('application_id').unsigned().notNullable().references('id').inTable('applications').onDelete('CASCADE');
     t.primary(['word', 'application_id']);
-    t.index(['application_id'], 'application_search_words_app_idx');
+    // Deletes by application, and the per-application check of a search's other words.
+    t.index(['application_id', 'word'], 'application_search_words_app_idx');
   });
 
   await knex.schema.createTable('change_counters', (t) => {
@@ -41,6 +44,14 @@ export async function up(knex: Knex): Promise<void> {
     t.string('name', 64).primary();
     t.bigInteger('value').notNullable().defaultTo(0);
   });
+  // Deleting a stored_files row (a purge or an erase) makes the database look for rows that point
+  // at it. InnoDB indexes every foreign key column by itself; SQLite does not, and would read every
+  // application (and every form entry file) once per deleted file.
+  if (!mysql) {
+    await knex.schema.alterTable('applications', (t) => t.index(['resume_file_id'], 'applications_resume_file_idx'));
+    await knex.schema.alterTable('form_entry_files', (t) => t.index(['file_id'], 'form_entry_files_file_idx'));
+  }
+
   await knex('change_counters').insert([
     { name: 'applications.status', value: 0 },
     { name: 'applications.removed', value: 0 },
@@ -64,6 +75,10 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
+  if (knex.client.config.client !== 'mysql2') {
+    await knex.schema.alterTable('form_entry_files', (t) => t.dropIndex(['file_id'], 'form_entry_files_file_idx'));
+    await knex.schema.alterTable('applications', (t) => t.dropIndex(['resume_file_id'], 'applications_resume_file_idx'));
+  }
   await knex.schema.dropTableIfExists('change_counters');
   await knex.schema.dropTableIfExists('application_search_words');
 }

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { hrSession } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { insertApplications } from '../helpers/applications.js';
 import { PEOPLE, hr, seedPeople, type Seeded } from './helpers.js';
 
 for (const kind of databaseKinds()) {
@@ -145,6 +146,30 @@ for (const kind of databaseKinds()) {
       }
       // 100 characters (code points) are fine.
       expect((await list(`?q=${encodeURIComponent('é'.repeat(100))}`)).status).to.equal(200);
+    });
+
+    it('runs broad searches (a word matching 1,000 or more) page by page, and caps the total', async () => {
+      const many = Array.from({ length: 1100 }, (_, i) => ({
+        first_name: i % 100 === 0 ? 'Rare' : 'Usual', last_name: 'Commonname', email: `c${i}@bulk.example`, phone: `+9170000${String(i).padStart(5, '0')}`, created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)),
+      }));
+      await insertApplications(s.ctx.db, seeded.jobA.id, many, []);
+      try {
+        const broad = await list('?q=commonname&page_size=100&page=2');
+        expect(broad.body).to.include({ count: 1000, count_capped: true });
+        expect(broad.body.results.map((r: any) => r.email)).to.deep.equal(Array.from({ length: 100 }, (_, i) => `c${999 - i}@bulk.example`));
+        // Two broad words, and a broad word with a rare one: the same answers either way.
+        expect((await list('?q=usual%20commonname')).body).to.include({ count: 1000, count_capped: true });
+        const rare = await list('?q=commonname%20rare&ordering=created_at');
+        expect(rare.body.count).to.equal(11);
+        expect(rare.body.results.map((r: any) => r.email)).to.deep.equal(Array.from({ length: 11 }, (_, i) => `c${i * 100}@bulk.example`));
+        expect((await list('?q=commonname%20bulk%20c1050')).body.results.map((r: any) => r.email)).to.deep.equal(['c1050@bulk.example']);
+        // Every word, or else the digits in the phone: "70000" and "00005" start no name word.
+        expect((await list('?q=rare%20commonname%2070000%2000005')).body.results.map((r: any) => r.email)).to.deep.equal(['c5@bulk.example']);
+        expect((await list(`?q=commonname&job_id=${seeded.jobB.id}`)).body.count).to.equal(0);
+      } finally {
+        await s.ctx.db('application_search_words').whereIn('application_id', s.ctx.db('applications').select('id').where('last_name', 'Commonname')).delete();
+        await s.ctx.db('applications').where('last_name', 'Commonname').delete();
+      }
     });
 
     it('answers 401 without a valid token and reads nothing', async () => {

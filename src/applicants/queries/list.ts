@@ -5,6 +5,12 @@
  * query word is a prefix of one of its name or email words, or the query's digits appear in its
  * phone number. No `LIKE '%q%'` scan. Totals are counted up to COUNT_CAP; past it the list says
  * 'more than COUNT_CAP' instead of counting every row of a broad search.
+ *
+ * How a search runs depends on how many applications its words match, counted first (an index
+ * range each, cut at BROAD_WORD): the rarest word gives the candidate ids (`a.id IN (range)`) and
+ * the other words are checked per candidate (`EXISTS`, on the (application_id, word) index). When
+ * even the rarest word is broad ('sharma', 'example'), a page is read in list order instead,
+ * checking each row until the page is full, which stops early because matches are dense.
  */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
@@ -12,7 +18,9 @@ import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js
 import type { ApplicationStatus } from '../../shared/enums.js';
 import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.js';
 
-export const COUNT_CAP = 10_000;
+export const COUNT_CAP = 1_000;
+/** A word matching at least this many applications is broad (see above). */
+const BROAD_WORD = 1_000;
 
 type Row = Record<string, any>;
 
@@ -22,30 +30,56 @@ export const resumeViewUrl = (id: number) => `/api/hr/applications/${id}/resume/
 const dayStart = (day: string) => toDbDate(new Date(`${day}T00:00:00.000Z`));
 const nextDayStart = (day: string) => toDbDate(new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000));
 
-/** Applications of the search words range `[from, to)`. */
-function wordRange(db: Knex, from: string, to: string) {
-  return db('application_search_words').select('application_id').where('word', '>=', from).andWhere('word', '<', to);
+/** Applications with a stored word starting with `prefix`. */
+function wordRange(db: Knex, prefix: string) {
+  return db('application_search_words').select('application_id').where('word', '>=', prefix).andWhere('word', '<', prefixEnd(prefix));
 }
 
-/** `applications AS a` narrowed by the filters (no ordering, no columns). */
-export function filteredApplications(db: Knex, f: ApplicantFilters): Knex.QueryBuilder {
+/** The application `a` has a stored word starting with `prefix`. */
+function hasWord(db: Knex, prefix: string) {
+  return db('application_search_words as w').select('w.application_id').where('w.application_id', db.ref('a.id')).andWhere('w.word', '>=', prefix).andWhere('w.word', '<', prefixEnd(prefix));
+}
+
+/** A search, ready to run: its words rarest first, whether the rarest is broad, the phone key. */
+export interface SearchPlan {
+  words: string[];
+  broad: boolean;
+  phoneKey: string | null;
+}
+
+/** null: no search (no query, or a query with no letters or digits). */
+export async function planSearch(db: Knex, q: string): Promise<SearchPlan | null> {
+  const { words, phoneDigits } = searchTerms(q);
+  if (!words.length && !phoneDigits) return null;
+  const counted = await Promise.all(
+    words.map(async (word) => {
+      const [row]: Row[] = await db.count({ n: '*' }).from(wordRange(db, word).limit(BROAD_WORD).as('r'));
+      return { word, n: Number(row?.n ?? 0) };
+    }),
+  );
+  counted.sort((x, y) => x.n - y.n);
+  return { words: counted.map((c) => c.word), broad: counted.length > 0 && counted[0].n >= BROAD_WORD, phoneKey: phoneDigits ? PHONE_MARK + phoneDigits : null };
+}
+
+/**
+ * `applications AS a` narrowed by the filters (no ordering, no columns). `inListOrder`: the
+ * caller reads a page in list order, so a broad search checks rows one by one (see above).
+ */
+export function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null, inListOrder = false): Knex.QueryBuilder {
   const q = db('applications as a');
   if (f.job_id !== null) q.where('a.job_id', f.job_id);
   if (f.status) q.where('a.status', f.status);
   if (f.date_from) q.where('a.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('a.created_at', '<', nextDayStart(f.date_to));
-  const { words, phoneDigits } = searchTerms(f.q);
-  if (words.length || phoneDigits) {
+  if (search) {
+    const scan = inListOrder && search.broad;
     q.where((match) => {
-      if (words.length) {
+      if (search.words.length) {
         match.where((all) => {
-          for (const w of words) all.whereIn('a.id', wordRange(db, w, prefixEnd(w)));
+          search.words.forEach((w, i) => (i === 0 && !scan ? all.whereIn('a.id', wordRange(db, w)) : all.whereExists(hasWord(db, w))));
         });
       }
-      if (phoneDigits) {
-        const key = PHONE_MARK + phoneDigits;
-        match.orWhereIn('a.id', wordRange(db, key, prefixEnd(key)));
-      }
+      if (search.phoneKey) match.orWhereIn('a.id', wordRange(db, search.phoneKey));
     });
   }
   return q;
@@ -68,14 +102,15 @@ export interface ApplicantPage {
 }
 
 export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
-  const rowsQuery = ordered(filteredApplications(db, f), f.ordering)
+  const search = await planSearch(db, f.q);
+  const rowsQuery = ordered(filteredApplications(db, f, search, true), f.ordering)
     .select('a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id')
     .limit(pageSize + 1)
     .offset((page - 1) * pageSize);
   if (detailed) {
     rowsQuery.join('jobs as j', 'j.id', 'a.job_id').leftJoin('stored_files as f', 'f.id', 'a.resume_file_id').select('j.title as job_title', 'j.public_id as job_public_id', 'f.original_name as resume_filename');
   }
-  const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f).select('a.id').limit(COUNT_CAP + 1).as('c'));
+  const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(COUNT_CAP + 1).as('c'));
   const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
   const n = Number(countRow?.n ?? 0);
   const results = rows.slice(0, pageSize).map((r): ApplicantRow => {
@@ -101,8 +136,9 @@ export async function neighbours(db: Knex, f: ApplicantFilters, current: { id: n
   const at = toDbDate(current.created_at);
   const after = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '>', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '>', current.id)));
   const before = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '<', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '<', current.id)));
-  const newer = ordered(after(filteredApplications(db, f)), 'created_at').first('a.id');
-  const older = ordered(before(filteredApplications(db, f)), '-created_at').first('a.id');
+  const search = await planSearch(db, f.q);
+  const newer = ordered(after(filteredApplications(db, f, search, true)), 'created_at').first('a.id');
+  const older = ordered(before(filteredApplications(db, f, search, true)), '-created_at').first('a.id');
   const [n, o]: (Row | undefined)[] = await Promise.all([newer, older]);
   const newerId = n ? Number(n.id) : null;
   const olderId = o ? Number(o.id) : null;
