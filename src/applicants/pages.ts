@@ -10,6 +10,7 @@
  */
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
+import { NotFound } from '../http/errors.js';
 import { htmlPageNumber } from '../http/paging.js';
 import { cachedPublicJob, listJobChoices, parseJobId, toPublicJob, toPublicQuestion } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
@@ -127,7 +128,7 @@ export function applicantsPages(ctx: AppContext): Router {
   router.get('/hr/applicants/:id', async (req, res) => {
     if (!isRowId(req.params.id)) return notFoundPage(req, res);
     const app = await getApplicant(ctx, Number(req.params.id)).catch((err) => {
-      if (err?.status === 404) return null;
+      if (err instanceof NotFound) return null;
       throw err;
     });
     if (!app) return notFoundPage(req, res);
