@@ -17,7 +17,6 @@ import type { Job } from '../jobs/types.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { COUNT_CAP } from './queries/list.js';
 import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, isRowId, zodFieldErrors } from './schema.js';
 import { applicantNeighbours, getApplicant, listApplicants, loadDashboard, loadJobInsights } from './service.js';
 import type { ApplicantFilters } from './types.js';
@@ -98,7 +97,7 @@ export function applicantsPages(ctx: AppContext): Router {
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
     const jobs = await listJobChoices(ctx.db);
-    const common = { jobs, statuses: APPLICATION_STATUSES, ...formatters(req), messages: APPLICANT_MESSAGES, countCap: COUNT_CAP };
+    const common = { jobs, statuses: APPLICATION_STATUSES, ...formatters(req), messages: APPLICANT_MESSAGES };
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
       const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));

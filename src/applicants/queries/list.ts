@@ -3,14 +3,14 @@
  * the database: every filter is an index range (job_id, status, created_at), and a search is a
  * few ranges of the words index (src/shared/search-words.ts): an application matches when each
  * query word is a prefix of one of its name or email words, or the query's digits appear in its
- * phone number. No `LIKE '%q%'` scan. Totals are counted up to COUNT_CAP; past it the list says
- * 'more than COUNT_CAP' instead of counting every row of a broad search.
+ * phone number. No `LIKE '%q%'` scan. Totals are counted up to COUNT_CAP (SEARCH_COUNT_CAP with
+ * a search); past it the list says 'more than' the cap instead of counting every row.
  *
  * How a search runs depends on how many applications its words match, counted first (an index
  * range each, cut at BROAD_WORD): the rarest word gives the candidate ids (`a.id IN (range)`) and
- * the other words are checked per candidate (`EXISTS`, on the (application_id, word) index). When
- * even the rarest word is broad ('sharma', 'example'), a page is read in list order instead,
- * checking each row until the page is full, which stops early because matches are dense.
+ * the other words are checked per candidate (`EXISTS`, on the (application_id, word) index). A
+ * search for one broad word ('sharma', 'example') reads the list in its order instead, checking
+ * each row, which stops early because its matches are dense.
  */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
@@ -19,6 +19,8 @@ import type { ApplicationStatus } from '../../shared/enums.js';
 import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.js';
 
 export const COUNT_CAP = 1_000;
+/** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
+export const SEARCH_COUNT_CAP = 100;
 /** A word matching at least this many applications is broad (see above). */
 const BROAD_WORD = 1_000;
 
@@ -40,10 +42,10 @@ function hasWord(db: Knex, prefix: string) {
   return db('application_search_words as w').select('w.application_id').where('w.application_id', db.ref('a.id')).andWhere('w.word', '>=', prefix).andWhere('w.word', '<', prefixEnd(prefix));
 }
 
-/** A search, ready to run: its words rarest first, whether the rarest is broad, the phone key. */
+/** A search, ready to run: its words rarest first, whether to read in list order, the phone key. */
 export interface SearchPlan {
   words: string[];
-  broad: boolean;
+  scan: boolean;
   phoneKey: string | null;
 }
 
@@ -58,21 +60,20 @@ export async function planSearch(db: Knex, q: string): Promise<SearchPlan | null
     }),
   );
   counted.sort((x, y) => x.n - y.n);
-  return { words: counted.map((c) => c.word), broad: counted.length > 0 && counted[0].n >= BROAD_WORD, phoneKey: phoneDigits ? PHONE_MARK + phoneDigits : null };
+  // Only a lone broad word is read in list order: the matches of several broad words together
+  // may be rare, and a scan in list order would then read most of the table.
+  return { words: counted.map((c) => c.word), scan: counted.length === 1 && counted[0].n >= BROAD_WORD, phoneKey: phoneDigits ? PHONE_MARK + phoneDigits : null };
 }
 
-/**
- * `applications AS a` narrowed by the filters (no ordering, no columns). `inListOrder`: the
- * caller reads a page in list order, so a broad search checks rows one by one (see above).
- */
-export function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null, inListOrder = false): Knex.QueryBuilder {
+/** `applications AS a` narrowed by the filters (no ordering, no columns). */
+export function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null): Knex.QueryBuilder {
   const q = db('applications as a');
   if (f.job_id !== null) q.where('a.job_id', f.job_id);
   if (f.status) q.where('a.status', f.status);
   if (f.date_from) q.where('a.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('a.created_at', '<', nextDayStart(f.date_to));
   if (search) {
-    const scan = inListOrder && search.broad;
+    const { scan } = search;
     q.where((match) => {
       if (search.words.length) {
         match.where((all) => {
@@ -93,7 +94,7 @@ function ordered(q: Knex.QueryBuilder, ordering: ApplicantFilters['ordering']): 
 const fullName = (r: Row) => `${r.first_name} ${r.last_name}`.trim();
 
 export interface ApplicantPage {
-  /** Rows matching, counted up to COUNT_CAP + 1 (`capped` then says there are more than COUNT_CAP). */
+  /** Rows matching, counted up to COUNT_CAP (SEARCH_COUNT_CAP with a search); `capped`: there are more. */
   count: number;
   capped: boolean;
   /** Whether a row follows this page. */
@@ -103,14 +104,15 @@ export interface ApplicantPage {
 
 export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
   const search = await planSearch(db, f.q);
-  const rowsQuery = ordered(filteredApplications(db, f, search, true), f.ordering)
+  const rowsQuery = ordered(filteredApplications(db, f, search), f.ordering)
     .select('a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id')
     .limit(pageSize + 1)
     .offset((page - 1) * pageSize);
   if (detailed) {
     rowsQuery.join('jobs as j', 'j.id', 'a.job_id').leftJoin('stored_files as f', 'f.id', 'a.resume_file_id').select('j.title as job_title', 'j.public_id as job_public_id', 'f.original_name as resume_filename');
   }
-  const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(COUNT_CAP + 1).as('c'));
+  const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
+  const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(cap + 1).as('c'));
   const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
   const n = Number(countRow?.n ?? 0);
   const results = rows.slice(0, pageSize).map((r): ApplicantRow => {
@@ -128,7 +130,7 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
     if (detailed) Object.assign(row, { job_title: r.job_title, job_public_id: r.job_public_id, resume_filename: r.resume_filename ?? null });
     return row;
   });
-  return { count: Math.min(n, COUNT_CAP), capped: n > COUNT_CAP, hasMore: rows.length > pageSize, results };
+  return { count: Math.min(n, cap), capped: n > cap, hasMore: rows.length > pageSize, results };
 }
 
 /** The application shown before and after `id` in the filtered list (null at either end). */
@@ -137,8 +139,8 @@ export async function neighbours(db: Knex, f: ApplicantFilters, current: { id: n
   const after = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '>', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '>', current.id)));
   const before = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '<', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '<', current.id)));
   const search = await planSearch(db, f.q);
-  const newer = ordered(after(filteredApplications(db, f, search, true)), 'created_at').first('a.id');
-  const older = ordered(before(filteredApplications(db, f, search, true)), '-created_at').first('a.id');
+  const newer = ordered(after(filteredApplications(db, f, search)), 'created_at').first('a.id');
+  const older = ordered(before(filteredApplications(db, f, search)), '-created_at').first('a.id');
   const [n, o]: (Row | undefined)[] = await Promise.all([newer, older]);
   const newerId = n ? Number(n.id) : null;
   const olderId = o ? Number(o.id) : null;
