@@ -6,11 +6,13 @@
  * phone number. No `LIKE '%q%'` scan. Totals are counted up to COUNT_CAP (SEARCH_COUNT_CAP with
  * a search); past it the list says 'more than' the cap instead of counting every row.
  *
- * How a search runs depends on how many applications its words match, counted first (an index
- * range each, cut at BROAD_WORD): the rarest word gives the candidate ids (`a.id IN (range)`) and
- * the other words are checked per candidate (`EXISTS`, on the (application_id, word) index). A
- * search for one broad word ('sharma', 'example') reads the list in its order instead, checking
- * each row, which stops early because its matches are dense.
+ * How a search runs depends on how many applications its words match. Their ids are read from the
+ * words index (up to RESOLVE_MAX each) and intersected, the phone's added, and the list reads the
+ * applications by id: the same two or three simple index reads on both databases, whose planners
+ * handle `IN (subquery)` combined with OR very differently. A lone word matching BROAD_WORD or more
+ * ('sharma', 'example'), or words or digits matching more than RESOLVE_MAX, are checked row by row
+ * (`EXISTS` on the (application_id, word) index) while the list is read in its order, which stops
+ * early because such matches are dense.
  */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
@@ -21,8 +23,10 @@ import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.j
 export const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
 export const SEARCH_COUNT_CAP = 100;
-/** A word matching at least this many applications is broad (see above). */
+/** A lone word matching at least this many applications is read in list order (see above). */
 const BROAD_WORD = 1_000;
+/** Up to this many ids, a word's or a phone's matches are fetched and intersected in the app. */
+const RESOLVE_MAX = 20_000;
 
 type Row = Record<string, any>;
 
@@ -42,27 +46,74 @@ function hasWord(db: Knex, prefix: string) {
   return db('application_search_words as w').select('w.application_id').where('w.application_id', db.ref('a.id')).andWhere('w.word', '>=', prefix).andWhere('w.word', '<', prefixEnd(prefix));
 }
 
-/** A search, ready to run: its words rarest first, whether to read in list order, the phone key. */
+/**
+ * A search, resolved as far as it is cheap: `ids` are applications found through the words index
+ * (the words' matches intersected, or the phone's); `scanWords` (all of them) and `scanPhone` are
+ * checked row by row in list order instead, because they match too many applications to list.
+ * An application matches when it is in `ids`, has every `scanWords` word, or has `scanPhone`.
+ */
 export interface SearchPlan {
-  words: string[];
-  scan: boolean;
-  phoneKey: string | null;
+  ids: number[];
+  scanWords: string[];
+  scanPhone: string | null;
+}
+
+/** How many stored words start with `prefix`, counted up to `cap` + 1 (from the index alone). */
+async function rangeCount(db: Knex, prefix: string, cap: number): Promise<number> {
+  const [row]: Row[] = await db.count({ n: '*' }).from(wordRange(db, prefix).limit(cap + 1).as('r'));
+  return Number(row?.n ?? 0);
+}
+
+/** Ids of the applications with a word starting with `prefix`; with `limit`, up to limit + 1 rows. */
+async function rangeIds(db: Knex, prefix: string, limit?: number): Promise<number[]> {
+  const q = wordRange(db, prefix);
+  if (limit !== undefined) q.limit(limit + 1);
+  return [...new Set((await q).map((r: Row) => Number(r.application_id)))];
+}
+
+/** Of `ids`, those with a word starting with `prefix`: one (application_id, word) seek each. */
+async function keepWithWord(db: Knex, ids: number[], prefix: string): Promise<number[]> {
+  const kept = new Set<number>();
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows: Row[] = await wordRange(db, prefix).whereIn('application_id', ids.slice(i, i + 5000));
+    for (const r of rows) kept.add(Number(r.application_id));
+  }
+  return ids.filter((id) => kept.has(id));
+}
+
+/** The words with how many applications they match, rarest first, counted up to `cap` + 1. */
+async function byRarity(db: Knex, words: string[], cap: number): Promise<{ word: string; n: number }[]> {
+  const counted = await Promise.all(words.map(async (word) => ({ word, n: await rangeCount(db, word, cap) })));
+  return counted.sort((x, y) => x.n - y.n);
 }
 
 /** null: no search (no query, or a query with no letters or digits). */
 export async function planSearch(db: Knex, q: string): Promise<SearchPlan | null> {
   const { words, phoneDigits } = searchTerms(q);
   if (!words.length && !phoneDigits) return null;
-  const counted = await Promise.all(
-    words.map(async (word) => {
-      const [row]: Row[] = await db.count({ n: '*' }).from(wordRange(db, word).limit(BROAD_WORD).as('r'));
-      return { word, n: Number(row?.n ?? 0) };
-    }),
-  );
-  counted.sort((x, y) => x.n - y.n);
-  // Only a lone broad word is read in list order: the matches of several broad words together
-  // may be rare, and a scan in list order would then read most of the table.
-  return { words: counted.map((c) => c.word), scan: counted.length === 1 && counted[0].n >= BROAD_WORD, phoneKey: phoneDigits ? PHONE_MARK + phoneDigits : null };
+  const plan: SearchPlan = { ids: [], scanWords: [], scanPhone: null };
+  if (words.length) {
+    // Counting up to BROAD_WORD first is enough to find a rare word; only broad words together
+    // are counted further, to see whether one of them can still be listed.
+    let counted = await byRarity(db, words, BROAD_WORD);
+    if (counted[0].n > BROAD_WORD && counted.length > 1) counted = await byRarity(db, words, RESOLVE_MAX);
+    const rarest = counted[0];
+    if (rarest.n > RESOLVE_MAX || (counted.length === 1 && rarest.n > BROAD_WORD)) {
+      plan.scanWords = words;
+    } else {
+      // The rarest word gives the candidates; each other word keeps those that have it.
+      let ids = await rangeIds(db, rarest.word);
+      for (const other of counted.slice(1)) if (ids.length) ids = await keepWithWord(db, ids, other.word);
+      plan.ids = ids;
+    }
+  }
+  if (phoneDigits) {
+    const key = PHONE_MARK + phoneDigits;
+    const phoneIds = await rangeIds(db, key, RESOLVE_MAX);
+    if (phoneIds.length > RESOLVE_MAX) plan.scanPhone = key;
+    else plan.ids = [...new Set([...plan.ids, ...phoneIds])];
+  }
+  return plan;
 }
 
 /** `applications AS a` narrowed by the filters (no ordering, no columns). */
@@ -73,14 +124,12 @@ export function filteredApplications(db: Knex, f: ApplicantFilters, search: Sear
   if (f.date_from) q.where('a.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('a.created_at', '<', nextDayStart(f.date_to));
   if (search) {
-    const { scan } = search;
+    const { ids, scanWords, scanPhone } = search;
     q.where((match) => {
-      if (search.words.length) {
-        match.where((all) => {
-          search.words.forEach((w, i) => (i === 0 && !scan ? all.whereIn('a.id', wordRange(db, w)) : all.whereExists(hasWord(db, w))));
-        });
-      }
-      if (search.phoneKey) match.orWhereIn('a.id', wordRange(db, search.phoneKey));
+      if (ids.length) match.orWhereIn('a.id', ids);
+      if (scanWords.length) match.orWhere((all) => scanWords.forEach((w) => all.whereExists(hasWord(db, w))));
+      if (scanPhone) match.orWhereExists(hasWord(db, scanPhone));
+      if (!ids.length && !scanWords.length && !scanPhone) match.whereRaw('1 = 0');
     });
   }
   return q;
@@ -108,14 +157,15 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
     .select('a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id')
     .limit(pageSize + 1)
     .offset((page - 1) * pageSize);
-  if (detailed) {
-    rowsQuery.join('jobs as j', 'j.id', 'a.job_id').leftJoin('stored_files as f', 'f.id', 'a.resume_file_id').select('j.title as job_title', 'j.public_id as job_public_id', 'f.original_name as resume_filename');
-  }
   const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
   const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(cap + 1).as('c'));
   const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
   const n = Number(countRow?.n ?? 0);
-  const results = rows.slice(0, pageSize).map((r): ApplicantRow => {
+  const pageRows = rows.slice(0, pageSize);
+  // The page's jobs and file names are read for its rows only, after them: joined into the list
+  // query, MariaDB could plan the join first and sort every application.
+  const [jobs, files] = detailed ? await Promise.all([jobsOf(db, pageRows), fileNamesOf(db, pageRows)]) : [new Map<number, Row>(), new Map<number, string>()];
+  const results = pageRows.map((r): ApplicantRow => {
     const id = Number(r.id);
     const row: ApplicantRow = {
       id,
@@ -127,10 +177,25 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
       created_at: fromDbDate(r.created_at)!.toISOString(),
       resume_download_url: r.resume_file_id === null ? null : resumeUrl(id),
     };
-    if (detailed) Object.assign(row, { job_title: r.job_title, job_public_id: r.job_public_id, resume_filename: r.resume_filename ?? null });
+    if (detailed) {
+      const job = jobs.get(Number(r.job_id));
+      Object.assign(row, { job_title: job?.title ?? '', job_public_id: job?.public_id ?? '', resume_filename: r.resume_file_id === null ? null : (files.get(Number(r.resume_file_id)) ?? null) });
+    }
     return row;
   });
   return { count: Math.min(n, cap), capped: n > cap, hasMore: rows.length > pageSize, results };
+}
+
+async function jobsOf(db: Knex, rows: Row[]): Promise<Map<number, Row>> {
+  const ids = [...new Set(rows.map((r) => Number(r.job_id)))];
+  const jobs: Row[] = ids.length ? await db('jobs').whereIn('id', ids).select('id', 'title', 'public_id') : [];
+  return new Map(jobs.map((j) => [Number(j.id), j]));
+}
+
+async function fileNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
+  const ids = rows.map((r) => r.resume_file_id).filter((id) => id !== null).map(Number);
+  const files: Row[] = ids.length ? await db('stored_files').whereIn('id', ids).select('id', 'original_name') : [];
+  return new Map(files.map((f) => [Number(f.id), f.original_name]));
 }
 
 /** The application shown before and after `id` in the filtered list (null at either end). */
