@@ -87,24 +87,50 @@ async function byRarity(db: Knex, words: string[], cap: number): Promise<{ word:
   return counted.sort((x, y) => x.n - y.n);
 }
 
+/**
+ * The applications having every one of `words` (each matching more than BROAD_WORD): the ids of
+ * each word up to RESOLVE_MAX, intersected; a word with more only checks the others' result.
+ * null: every word matches more than RESOLVE_MAX.
+ */
+async function intersectBroad(db: Knex, words: string[]): Promise<number[] | null> {
+  let ids: number[] | null = null;
+  const tooMany: string[] = [];
+  for (const word of words) {
+    const found = await rangeIds(db, word, RESOLVE_MAX);
+    if (found.length > RESOLVE_MAX) tooMany.push(word);
+    else if (ids === null) ids = found;
+    else {
+      const have = new Set(found);
+      ids = ids.filter((id) => have.has(id));
+    }
+  }
+  if (ids === null) return null;
+  for (const word of tooMany) if (ids.length) ids = await keepWithWord(db, ids, word);
+  return ids;
+}
+
 /** null: no search (no query, or a query with no letters or digits). */
 export async function planSearch(db: Knex, q: string): Promise<SearchPlan | null> {
   const { words, phoneDigits } = searchTerms(q);
   if (!words.length && !phoneDigits) return null;
   const plan: SearchPlan = { ids: [], scanWords: [], scanPhone: null };
   if (words.length) {
-    // Counting up to BROAD_WORD first is enough to find a rare word; only broad words together
-    // are counted further, to see whether one of them can still be listed.
-    let counted = await byRarity(db, words, BROAD_WORD);
-    if (counted[0].n > BROAD_WORD && counted.length > 1) counted = await byRarity(db, words, RESOLVE_MAX);
+    // Counting up to BROAD_WORD is enough to find a rare word.
+    const counted = await byRarity(db, words, BROAD_WORD);
     const rarest = counted[0];
-    if (rarest.n > RESOLVE_MAX || (counted.length === 1 && rarest.n > BROAD_WORD)) {
-      plan.scanWords = words;
-    } else {
+    if (rarest.n <= BROAD_WORD) {
       // The rarest word gives the candidates; each other word keeps those that have it.
       let ids = await rangeIds(db, rarest.word);
       for (const other of counted.slice(1)) if (ids.length) ids = await keepWithWord(db, ids, other.word);
       plan.ids = ids;
+    } else if (counted.length > 1) {
+      // Broad words together (a first name and a surname): their ids, read as index ranges and
+      // intersected here, unless every one of them matches more than RESOLVE_MAX.
+      const ids = await intersectBroad(db, words);
+      if (ids === null) plan.scanWords = words;
+      else plan.ids = ids;
+    } else {
+      plan.scanWords = words;
     }
   }
   if (phoneDigits) {
