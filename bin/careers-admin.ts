@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** careers-admin: the admin CLI (commander). One file per command group in src/cli/. */
 import { Command, CommanderError } from 'commander';
+import { registerApplicants } from '../src/cli/applicants.js';
 import { CliError } from '../src/cli/context.js';
 import { registerFiles } from '../src/cli/files.js';
 import { registerJobs } from '../src/cli/jobs.js';
@@ -11,7 +12,7 @@ import { registerUsers } from '../src/cli/users.js';
 const program = new Command();
 program
   .name('careers-admin')
-  .description('Administer the Careers site: database, HR users, jobs, files, outbound posts')
+  .description('Administer the Careers site: database, HR users, jobs, applicants, files, outbound posts')
   .showHelpAfterError()
   .exitOverride();
 
@@ -20,6 +21,7 @@ registerJobs(program);
 registerUsers(program);
 registerFiles(program);
 registerPosts(program);
+registerApplicants(program);
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

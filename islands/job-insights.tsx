@@ -130,6 +130,9 @@ function JobInsights({ job, analytics }: Props) {
           <button type="button" className="btn btn-primary" onClick={exportApplicants} aria-disabled={exporting} aria-busy={exporting}>
             {exporting ? TEXTS.exportBusy : TEXTS.exportIdle}
           </button>
+          <a className="btn btn-secondary" href={`/hr/applicants?job_id=${job.id}`}>
+            View Applicants
+          </a>
           <a className="btn btn-secondary" href="/hr/jobs/list">
             Back to Jobs
           </a>

@@ -1,16 +1,41 @@
 /**
  * The applicants API: applying (`POST /api/jobs/{publicId}/apply/`, multipart, spec 01 section 7)
  * and what HR reads about applications (spec 02 section 7): the dashboard, a job's answer
- * analytics and its applicants export. HR routes sit under /api/hr, which app.ts guards.
+ * analytics and its applicants export; the applicants list, one application, its resume and
+ * status changes (issue 11). HR routes sit under /api/hr, which app.ts guards.
  */
-import { Router } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { Router, type Request } from 'express';
+import { create as contentDisposition } from 'content-disposition';
 import type { AppContext } from '../context.js';
 import { ExportAborted, streamWorkbook } from '../exports/xlsx.js';
-import { receiveMultipart } from '../http/multipart.js';
+import { NotFound, ValidationError } from '../http/errors.js';
+import { receiveMultipart, safeFileName } from '../http/multipart.js';
+import { pageLink, parsePaging } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob, parseJobId, requireJob } from '../jobs/index.js';
 import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
-import { APPLY_MESSAGES, APPLY_UPLOAD, assertAcceptingApplications, loadDashboard, loadJobInsights, submitApplication } from './service.js';
+import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, bulkStatusSchema, isRowId, statusChangeSchema } from './schema.js';
+import {
+  APPLY_MESSAGES, APPLY_UPLOAD, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, parseInput, submitApplication,
+} from './service.js';
+
+/** An application id from a path: a positive whole number, else 400. */
+function applicationId(req: Request): number {
+  const raw = req.params.id;
+  if (!isRowId(raw)) throw new ValidationError({ id: [APPLICANT_MESSAGES.id] });
+  return Number(raw);
+}
+
+/**
+ * Content-Disposition for a stored name (RFC 6266): the name is cleaned once more (no path, no
+ * control characters, no quotes or backslashes), `filename` gets an ASCII fallback and
+ * `filename*` the UTF-8 name.
+ */
+export function resumeDisposition(name: string, type: 'attachment' | 'inline'): string {
+  const clean = safeFileName(name, 'resume').replace(/["\\]/g, '_');
+  return contentDisposition(clean, { type, fallback: clean.replace(/[^\x20-\x7e]/g, '_') });
+}
 
 export function applicantsApi(ctx: AppContext): Router {
   const router = Router();
@@ -47,6 +72,51 @@ export function applicantsApi(ctx: AppContext): Router {
       if (err instanceof ExportAborted) return;
       throw err;
     }
+  });
+
+  router.get('/api/hr/applications/', async (req, res) => {
+    const query = parseInput(applicantListQuerySchema, req.query);
+    const paging = parsePaging(req);
+    const page = await listApplicants(ctx, applicantFilters(query), paging.page, paging.pageSize, query.detailed);
+    const link = (n: number) => pageLink(req, ctx.config.publicBaseUrl, n);
+    res.json({
+      count: page.count,
+      // true: there are more than `count` (counting stops there; narrow the filters).
+      count_capped: page.capped,
+      next: page.hasMore ? link(paging.page + 1) : null,
+      previous: paging.page > 1 ? link(paging.page - 1) : null,
+      results: page.results,
+    });
+  });
+
+  router.post('/api/hr/applications/bulk-status/', async (req, res) => {
+    const { ids, status } = parseInput(bulkStatusSchema, req.body);
+    const { changed, missing } = await changeStatuses(ctx, ids, status, req.hr!.userId);
+    res.json({ status, updated: changed.length, updated_ids: changed, not_found: missing });
+  });
+
+  router.get('/api/hr/applications/:id/', async (req, res) => {
+    res.json(await getApplicant(ctx, applicationId(req)));
+  });
+
+  router.patch('/api/hr/applications/:id/', async (req, res) => {
+    const id = applicationId(req);
+    const { status } = parseInput(statusChangeSchema, req.body);
+    const { missing } = await changeStatuses(ctx, [id], status, req.hr!.userId);
+    if (missing.length) throw new NotFound(APPLICANT_MESSAGES.notFound);
+    res.json(await getApplicant(ctx, id));
+  });
+
+  router.get('/api/hr/applications/:id/resume/', async (req, res) => {
+    const file = await openResume(ctx, applicationId(req));
+    // Only a PDF (decided from its bytes at upload) is ever shown inline ('Open PDF').
+    const inline = req.query.disposition === 'inline' && file.contentType === 'application/pdf';
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Length', String(file.size));
+    res.setHeader('Content-Disposition', resumeDisposition(file.name, inline ? 'inline' : 'attachment'));
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    // A client that goes away mid-download, or a read error: nothing more can be sent.
+    await pipeline(file.stream, res).catch(() => res.destroy());
   });
 
   return router;

@@ -11,3 +11,8 @@ export { applicantsByJob as applicantCounts } from './queries/dashboard.js';
 export function applicantsRoutes(ctx: AppContext): Router {
   return Router().use(applicantsApi(ctx), applicantsPages(ctx));
 }
+
+/** Retention (careers-admin applicants purge / erase). */
+export { planRemoval, removeApplications, type RemovalSummary } from './service.js';
+export { parseRetentionAge } from './schema.js';
+export type { RemovalCriteria } from './queries/list.js';

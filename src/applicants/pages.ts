@@ -3,15 +3,23 @@
  * (`/careers/{publicId}/apply`, a React island) and the confirmation (`/careers/{publicId}/submitted`,
  * plain HTML that works without JavaScript), both noindex: steps of one applicant's journey, not
  * content. For HR (app.ts guards /hr): the dashboard and a job's insights, whose island gets the
- * job and its analytics from the same service the API uses (no second round trip).
+ * job and its analytics from the same service the API uses (no second round trip); the applicants
+ * list and one application (issue 11), rendered on the server from the services the API uses,
+ * readable without JavaScript; the `applicants` island adds downloads with the spec's failure
+ * message and status changes (which need the Bearer header).
  */
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
-import { cachedPublicJob, parseJobId, toPublicJob, toPublicQuestion } from '../jobs/index.js';
+import { NotFound } from '../http/errors.js';
+import { htmlPageNumber } from '../http/paging.js';
+import { cachedPublicJob, listJobChoices, parseJobId, toPublicJob, toPublicQuestion } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
-import { loadDashboard, loadJobInsights } from './service.js';
+import { APPLICATION_STATUSES } from '../shared/enums.js';
+import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, isRowId, zodFieldErrors } from './schema.js';
+import { applicantNeighbours, getApplicant, listApplicants, loadDashboard, loadJobInsights } from './service.js';
+import type { ApplicantFilters } from './types.js';
 import type { WizardJob } from './types.js';
 
 const APPLY_PAGE_TEXT = {
@@ -86,5 +94,69 @@ export function applicantsPages(ctx: AppContext): Router {
     );
   });
 
+  router.get('/hr/applicants', async (req, res) => {
+    const parsed = applicantListQuerySchema.safeParse(req.query);
+    const jobs = await listJobChoices(ctx.db);
+    const common = { jobs, statuses: APPLICATION_STATUSES, ...formatters(req), messages: APPLICANT_MESSAGES };
+    if (!parsed.success) {
+      // The filters as typed, with a message per field; no list until they are fixed.
+      const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));
+      return renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true, status: 400 }, { ...common, form: raw, errors: zodFieldErrors(parsed.error), list: null });
+    }
+    const filters = applicantFilters(parsed.data);
+    const page = htmlPageNumber(req);
+    const list = await listApplicants(ctx, filters, page, APPLICANTS_PAGE_SIZE, true);
+    const link = (n: number) => `/hr/applicants${applicantFilterQuery(filters, n > 1 ? { page: String(n) } : {})}`;
+    renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true }, {
+      ...common,
+      form: formValues(filters),
+      errors: {},
+      filters,
+      list,
+      page,
+      pages: list.capped ? null : Math.max(1, Math.ceil(list.count / APPLICANTS_PAGE_SIZE)),
+      prevLink: page > 1 ? link(page - 1) : null,
+      nextLink: list.hasMore ? link(page + 1) : null,
+      // Links to a detail keep the list's filters, for its previous/next.
+      viewQuery: applicantFilterQuery(filters),
+      sortHref: `/hr/applicants${applicantFilterQuery({ ...filters, ordering: filters.ordering === 'created_at' ? '-created_at' : 'created_at' })}`,
+      jobTitle: filters.job_id === null ? null : (jobs.find((j) => j.id === filters.job_id)?.title ?? null),
+    });
+  });
+
+  router.get('/hr/applicants/:id', async (req, res) => {
+    if (!isRowId(req.params.id)) return notFoundPage(req, res);
+    const app = await getApplicant(ctx, Number(req.params.id)).catch((err) => {
+      if (err instanceof NotFound) return null;
+      throw err;
+    });
+    if (!app) return notFoundPage(req, res);
+    // The list this application was opened from; filters that do not parse are the whole list.
+    const parsed = applicantListQuerySchema.safeParse(req.query);
+    const filters = parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}));
+    const around = await applicantNeighbours(ctx, filters, app);
+    const query = applicantFilterQuery(filters);
+    renderPage(req, res, 'pages/hr/applicant', { title: `Application #${app.id}`, noindex: true }, {
+      app,
+      statuses: APPLICATION_STATUSES,
+      messages: APPLICANT_MESSAGES,
+      listHref: `/hr/applicants${query}`,
+      previousHref: around.previous === null ? null : `/hr/applicants/${around.previous}${query}`,
+      nextHref: around.next === null ? null : `/hr/applicants/${around.next}${query}`,
+    });
+  });
+
   return router;
+}
+
+const APPLICANTS_PAGE_SIZE = 25;
+
+/** What the filter form shows for parsed filters. */
+function formValues(f: ApplicantFilters): Record<string, string> {
+  return { job_id: f.job_id === null ? '' : String(f.job_id), q: f.q, status: f.status ?? '', date_from: f.date_from ?? '', date_to: f.date_to ?? '', ordering: f.ordering };
+}
+
+/** Spec 02: 'Not found.' for an application that does not exist. */
+function notFoundPage(req: Request, res: Response): void {
+  renderPage(req, res, 'pages/hr/applicant-not-found', { title: 'Not found.', noindex: true, status: 404 });
 }

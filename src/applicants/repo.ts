@@ -1,7 +1,10 @@
 /** Database writes of an application and everything that belongs to it. Run inside one transaction. */
 import type { Knex } from 'knex';
-import { toDbDate } from '../db/codecs.js';
+import { toDbDate, toDbJson } from '../db/codecs.js';
+import { isMysql } from '../db/knex.js';
 import type { EducationEntry, ExperienceEntry } from '../shared/application-rules.js';
+import type { ApplicationStatus } from '../shared/enums.js';
+import { applicationSearchWords } from '../shared/search-words.js';
 
 interface StoredFileRow {
   storage_key: string;
@@ -92,6 +95,7 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
     await trx('application_skills').insert(app.skills.map((name, position) => ({ application_id: applicationId, position, name })));
   }
   await insertAnswers(trx, applicationId, app.answers);
+  await insertSearchWords(trx, applicationId, app);
   return applicationId;
 }
 
@@ -111,4 +115,89 @@ async function insertAnswers(trx: Knex, applicationId: number, answers: AnswerRo
     const answerId = insertedId(await trx('application_answers').insert(row(a)));
     await trx('application_answer_choices').insert(a.choices.map((choice) => ({ answer_id: answerId, question_id: a.question_id, choice })));
   }
+}
+
+/** The application's search words (src/shared/search-words.ts), written with it. */
+async function insertSearchWords(trx: Knex, applicationId: number, app: Pick<NewApplication, 'first_name' | 'last_name' | 'email' | 'phone'>): Promise<void> {
+  const words = applicationSearchWords(app);
+  if (words.length) await trx('application_search_words').insert(words.map((word) => ({ word, application_id: applicationId })));
+}
+
+/** Counters the read caches put in their stamps (migration 005): raised in the writer's transaction. */
+export type ChangeCounter = 'applications.status' | 'applications.removed';
+
+export async function bumpCounter(trx: Knex, name: ChangeCounter): Promise<void> {
+  await trx('change_counters').where({ name }).increment('value', 1);
+}
+
+/**
+ * Sets the status of those of `ids` that have another one; answers what changed (id and the
+ * status it had). The rows are locked first (FOR UPDATE on MySQL), so two changes of one
+ * application are written, and audited, one after the other.
+ */
+export async function updateStatuses(trx: Knex, ids: number[], status: ApplicationStatus, now: Date): Promise<{ id: number; from: ApplicationStatus }[]> {
+  const changed: { id: number; from: ApplicationStatus }[] = [];
+  for (let i = 0; i < ids.length; i += ID_CHUNK) {
+    const q = trx('applications').select('id', 'status').whereIn('id', ids.slice(i, i + ID_CHUNK));
+    // SQLite has one writer at a time already (and Knex warns on FOR UPDATE there).
+    const rows: { id: number; status: ApplicationStatus }[] = await (isMysql(trx) ? q.forUpdate() : q);
+    for (const r of rows) if (r.status !== status) changed.push({ id: Number(r.id), from: r.status });
+  }
+  for (let i = 0; i < changed.length; i += ID_CHUNK) {
+    await trx('applications').whereIn('id', changed.slice(i, i + ID_CHUNK).map((c) => c.id)).update({ status, updated_at: toDbDate(now) });
+  }
+  return changed;
+}
+
+export interface ApplicationAudit {
+  userId: number | null;
+  action: string;
+  entityId: number | null;
+  details: unknown;
+}
+
+/** Who changed which application and when; written in the same transaction as the change. */
+export async function insertApplicationAudit(trx: Knex, entries: ApplicationAudit[], now: Date): Promise<void> {
+  const at = toDbDate(now);
+  const rows = entries.map((e) => ({ user_id: e.userId, action: e.action, entity: 'application', entity_id: e.entityId, details: toDbJson(e.details), created_at: at }));
+  for (let i = 0; i < rows.length; i += ID_CHUNK) await trx('audit_log').insert(rows.slice(i, i + ID_CHUNK));
+}
+
+/** Ids per statement: well under every database's limit of bound parameters. */
+const ID_CHUNK = 500;
+
+/** An application as retention sees it: its id and its resume's storage key. */
+export interface RemovableApplication {
+  id: number;
+  resume_file_id: number | null;
+  storage_key: string | null;
+}
+
+/**
+ * Deletes the applications and everything of theirs: answers and their choices, skills,
+ * experiences, education, search words, outbound post records, then the applications and their
+ * stored_files rows. Children go first, by application id, in chunks, so the foreign keys never
+ * cascade row by row. Run inside one transaction.
+ */
+export async function deleteApplications(trx: Knex, apps: RemovableApplication[]): Promise<void> {
+  for (let i = 0; i < apps.length; i += ID_CHUNK) {
+    const chunk = apps.slice(i, i + ID_CHUNK);
+    const ids = chunk.map((a) => a.id);
+    await trx('application_answer_choices').whereIn('answer_id', trx('application_answers').select('id').whereIn('application_id', ids)).delete();
+    for (const table of ['application_answers', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts']) {
+      await trx(table).whereIn('application_id', ids).delete();
+    }
+    await trx('applications').whereIn('id', ids).delete();
+    const fileIds = chunk.map((a) => a.resume_file_id).filter((id): id is number => id !== null);
+    if (fileIds.length) await trx('stored_files').whereIn('id', fileIds).delete();
+  }
+}
+
+/** Which of `ids` are applications (500 ids per statement). */
+export async function existingApplicationIds(db: Knex, ids: number[]): Promise<Set<number>> {
+  const existing = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const r of await db('applications').whereIn('id', ids.slice(i, i + 500)).select('id')) existing.add(Number(r.id));
+  }
+  return existing;
 }

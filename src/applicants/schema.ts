@@ -343,3 +343,123 @@ export function orderedErrors(fields: Record<string, string[]>): Record<string, 
   };
   return Object.fromEntries(Object.entries(fields).sort(([a], [b]) => rank(a) - rank(b)));
 }
+
+// ---- Applicants list and status changes (HR) ----
+// Self-contained (zod): the list's query (API, page, island), a status change and a bulk change.
+// Its imports sit here, under names of their own, so this section does not depend on the rest.
+import { z as zod } from 'zod';
+import * as enums from '../shared/enums.js';
+import type { ApplicantFilters } from './types.js';
+
+type ApplicationStatus = enums.ApplicationStatus;
+
+const APPLICANT_Q_MAX = 100;
+const BULK_STATUS_MAX = 500;
+
+export const APPLICANT_MESSAGES = {
+  oneValue: 'Give this parameter once, with one value.',
+  id: 'A valid id is required.',
+  jobId: 'A valid job id is required.',
+  q: `Ensure the search has no more than ${APPLICANT_Q_MAX} characters.`,
+  status: 'Select a valid status: NEW, REVIEWED or ARCHIVED.',
+  date: 'Enter a valid date as YYYY-MM-DD.',
+  reversedDates: 'The to date must not be before the from date.',
+  ordering: 'Ordering must be created_at or -created_at.',
+  detailed: 'detailed must be true or false.',
+  ids: `Select between 1 and ${BULK_STATUS_MAX} applications.`,
+  notFound: 'Not found.',
+  resumeMissing: 'Resume not found.',
+  downloadFailed: 'Unable to download resume. Please check your HR login or contact support.',
+  empty: 'No applicants found.',
+} as const;
+
+const ID_PATTERN = /^[1-9]\d{0,9}$/;
+const MAX_ID = 2_147_483_647;
+
+export function isRowId(v: unknown): boolean {
+  return (typeof v === 'string' && ID_PATTERN.test(v) && Number(v) <= MAX_ID) || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ID);
+}
+
+/** A real calendar day written YYYY-MM-DD. */
+function isCalendarDay(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+/** One query parameter: a string (an array, i.e. the name given twice, is refused), trimmed. */
+const param = zod.string({ error: APPLICANT_MESSAGES.oneValue }).trim().optional();
+const optionalDay = param.refine((v) => !v || isCalendarDay(v), APPLICANT_MESSAGES.date).transform((v) => v || null);
+
+export const applicantListQuerySchema = zod
+  .object({
+    job_id: param.refine((v) => !v || isRowId(v), APPLICANT_MESSAGES.jobId).transform((v) => (v ? Number(v) : null)),
+    q: param.refine((v) => !v || [...v].length <= APPLICANT_Q_MAX, APPLICANT_MESSAGES.q).transform((v) => v ?? ''),
+    status: param.refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status).transform((v) => (v || null) as ApplicationStatus | null),
+    date_from: optionalDay,
+    date_to: optionalDay,
+    ordering: param
+      .refine((v) => !v || v === 'created_at' || v === '-created_at', APPLICANT_MESSAGES.ordering)
+      .transform((v) => (v || '-created_at') as ApplicantFilters['ordering']),
+    detailed: param.refine((v) => !v || v === 'true' || v === 'false', APPLICANT_MESSAGES.detailed).transform((v) => v === 'true'),
+    // Read by the paging helper; only checked here for being given once.
+    page: param,
+    page_size: param,
+  })
+  .superRefine((v, ctx) => {
+    if (v.date_from && v.date_to && v.date_to < v.date_from) ctx.addIssue({ code: 'custom', path: ['date_to'], message: APPLICANT_MESSAGES.reversedDates });
+  });
+
+export type ApplicantListQuery = zod.output<typeof applicantListQuerySchema>;
+
+const statusField = zod.string({ error: APPLICANT_MESSAGES.status }).refine((v) => enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status);
+
+export const statusChangeSchema = zod.object({ status: statusField.transform((v) => v as ApplicationStatus) });
+
+export const bulkStatusSchema = zod.object({
+  ids: zod
+    .array(zod.unknown(), { error: APPLICANT_MESSAGES.ids })
+    .min(1, APPLICANT_MESSAGES.ids)
+    .max(BULK_STATUS_MAX, APPLICANT_MESSAGES.ids)
+    .refine((ids) => ids.every(isRowId), APPLICANT_MESSAGES.id)
+    .transform((ids) => [...new Set(ids.map(Number))]),
+  status: statusField.transform((v) => v as ApplicationStatus),
+});
+
+/** zod issues as the API's `{field: [messages]}` (the first message per field). */
+export function zodFieldErrors(error: zod.ZodError): Record<string, string[]> {
+  const fields: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? issue.path.join('.') : 'non_field_errors';
+    fields[key] ??= [issue.message];
+  }
+  return fields;
+}
+
+/** The filters of a parsed list query (what the list, its links and previous/next need). */
+export function applicantFilters(q: ApplicantListQuery): ApplicantFilters {
+  return { job_id: q.job_id, q: q.q, status: q.status, date_from: q.date_from, date_to: q.date_to, ordering: q.ordering };
+}
+
+/** The filters as a query string (defaults left out), for links that keep the list's filters. */
+export function applicantFilterQuery(f: ApplicantFilters, extra: Record<string, string> = {}): string {
+  const p = new URLSearchParams();
+  if (f.job_id) p.set('job_id', String(f.job_id));
+  if (f.q) p.set('q', f.q);
+  if (f.status) p.set('status', f.status);
+  if (f.date_from) p.set('date_from', f.date_from);
+  if (f.date_to) p.set('date_to', f.date_to);
+  if (f.ordering !== '-created_at') p.set('ordering', f.ordering);
+  for (const [k, v] of Object.entries(extra)) p.set(k, v);
+  const s = p.toString();
+  return s ? `?${s}` : '';
+}
+
+const AGE_UNITS_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, mo: 30 * 86_400_000, y: 365 * 86_400_000 };
+
+/** `--older-than` of the purge: a whole number and a unit (h, d, w, mo = 30 days, y = 365 days), e.g. `180d`; null if not. */
+export function parseRetentionAge(raw: string): number | null {
+  const m = /^(\d{1,6})\s*(h|d|w|mo|y)$/.exec(raw.trim().toLowerCase());
+  if (!m || Number(m[1]) < 1) return null;
+  return Number(m[1]) * AGE_UNITS_MS[m[2]];
+}

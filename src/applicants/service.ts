@@ -9,6 +9,8 @@
  * convention 2), so tests can hand in a failing database or storage.
  */
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { output, ZodType } from 'zod';
 import type { Db } from '../db/knex.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
@@ -22,9 +24,11 @@ import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedFo
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
-import { insertApplication, type NewApplication } from './repo.js';
-import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
-import type { DashboardStats, JobAnalytics } from './types.js';
+import { findApplicant, findResume, neighbours, pageApplicants, selectRemovable, type ApplicantPage, type RemovalCriteria } from './queries/list.js';
+import { bumpCounter, deleteApplications, existingApplicationIds, insertApplication, insertApplicationAudit, updateStatuses, type NewApplication } from './repo.js';
+import { APPLICANT_MESSAGES, HONEYPOT_FIELD, zodFieldErrors, orderedErrors, parseApplicationFields } from './schema.js';
+import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
+import type { ApplicationStatus } from '../shared/enums.js';
 
 export interface ApplyDeps {
   db: Db;
@@ -201,4 +205,154 @@ export async function loadJobInsights({ db, cache }: ReadDeps, jobId: number): P
     const { stamp, total } = await insightsStamp(trx, job);
     return { job, analytics: await cache.stamped(`insights:${job.id}`, stamp, () => computeAnalytics(trx, job, total)) };
   });
+}
+
+// ---- HR: the applicants list, one application, its resume, status changes ----
+
+/** Input checked by one of schema.ts's zod schemas; a 400 `{field: [message]}` otherwise. */
+export function parseInput<S extends ZodType>(schema: S, input: unknown): output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new ValidationError(zodFieldErrors(result.error));
+  return result.data;
+}
+
+/** One page of the filtered list; `page` past the end of a non-empty list is a 404. */
+export async function listApplicants({ db }: ReadDeps, filters: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
+  const result = await pageApplicants(db, filters, page, pageSize, detailed);
+  if (page > 1 && !result.results.length) throw new NotFound('Invalid page.');
+  return result;
+}
+
+export async function getApplicant({ db }: ReadDeps, id: number): Promise<ApplicantDetail> {
+  const app = await findApplicant(db, id);
+  if (!app) throw new NotFound(APPLICANT_MESSAGES.notFound);
+  return app;
+}
+
+/** The applications before and after `app` in the list `filters` describe. */
+export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters, app: ApplicantDetail): Promise<{ previous: number | null; next: number | null }> {
+  return neighbours(db, filters, { id: app.id, created_at: new Date(app.created_at) });
+}
+
+export interface ResumeFile {
+  name: string;
+  contentType: string;
+  size: number;
+  stream: Readable;
+}
+
+/**
+ * The resume's bytes, opened before anything is sent: a missing application, file row or file
+ * on disk is a 404 (never a 500 with half a download).
+ */
+export async function openResume({ db, storage }: { db: Db; storage: FileStorage }, id: number): Promise<ResumeFile> {
+  const file = await findResume(db, id);
+  if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
+  let stream: Readable | null = null;
+  try {
+    const opened = storage.read(file.storage_key);
+    stream = opened;
+    await new Promise<void>((resolve, reject) => {
+      opened.once('readable', resolve);
+      opened.once('error', reject);
+    });
+  } catch (err) {
+    // Gone from storage (or a key storage refuses): the row outlived its file. Logged for the
+    // operator; the page shows the spec's download message.
+    stream?.destroy();
+    console.error(`[applicants] the resume of application ${id} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
+    throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
+  }
+  return { name: file.original_name, contentType: file.content_type, size: file.size, stream };
+}
+
+export interface StatusChangeDeps {
+  db: Db;
+  now: () => Date;
+}
+
+/**
+ * Sets the status of applications, in one transaction with one audit entry per changed
+ * application (who, when, from, to) and the `applications.status` counter, so the dashboard's and
+ * every process's cached totals see the change at once. Ids that do not exist are answered back.
+ */
+export async function changeStatuses(deps: StatusChangeDeps, ids: number[], status: ApplicationStatus, userId: number | null): Promise<{ changed: number[]; missing: number[] }> {
+  const now = deps.now();
+  return deps.db.transaction(async (trx) => {
+    const existing = await existingApplicationIds(trx, ids);
+    const changed = await updateStatuses(trx, [...existing], status, now);
+    if (changed.length) {
+      await insertApplicationAudit(trx, changed.map((c) => ({ userId, action: 'status', entityId: c.id, details: { from: c.from, to: status } })), now);
+      await bumpCounter(trx, 'applications.status');
+    }
+    return { changed: changed.map((c) => c.id), missing: ids.filter((id) => !existing.has(id)) };
+  });
+}
+
+// ---- Retention: purge old applications, erase one applicant ----
+
+export interface RetentionDeps {
+  db: Db;
+  storage: FileStorage;
+  now: () => Date;
+}
+
+export interface RemovalSummary {
+  applications: number;
+  /** Applications per job id. */
+  byJob: Map<number, number>;
+  /** Resume files the applications had. */
+  files: number;
+}
+
+function summarise(rows: { job_id: number; storage_key: string | null }[]): RemovalSummary {
+  const byJob = new Map<number, number>();
+  for (const r of rows) byJob.set(r.job_id, (byJob.get(r.job_id) ?? 0) + 1);
+  return { applications: rows.length, byJob, files: rows.filter((r) => r.storage_key).length };
+}
+
+/** What a purge or an erase with these criteria would remove now (a dry run; nothing changes). */
+export async function planRemoval({ db }: Pick<RetentionDeps, 'db'>, criteria: RemovalCriteria): Promise<RemovalSummary> {
+  return summarise(await selectRemovable(db, criteria));
+}
+
+export interface RemovalResult extends RemovalSummary {
+  /** Files that could not be removed: the orphan sweep removes them later (no row points at them). */
+  filesLeft: string[];
+}
+
+/**
+ * Deletes the applications matching `criteria` (selected again inside the transaction, so what
+ * goes is exactly what matched at that moment) with their answers, post records, search words and
+ * stored_files rows, in ONE transaction that also raises the `applications.removed` counter (the
+ * dashboard and insights caches of every process see it) and writes one audit entry (no personal
+ * data: the criteria without the email, and the count). Files are removed after the commit: a
+ * failure there leaves files without a row, which the orphan sweep removes; a row never points
+ * at a missing file.
+ */
+export async function removeApplications(deps: RetentionDeps, criteria: RemovalCriteria, audit: { action: 'purge' | 'erase'; userId?: number | null }): Promise<RemovalResult> {
+  const now = deps.now();
+  const rows = await deps.db.transaction(async (trx) => {
+    const selected = await selectRemovable(trx, criteria);
+    if (!selected.length) return selected;
+    await deleteApplications(trx, selected);
+    await bumpCounter(trx, 'applications.removed');
+    const details = {
+      count: selected.length,
+      created_before: criteria.createdBefore?.toISOString() ?? null,
+      status: criteria.status ?? null,
+      job_id: criteria.jobId ?? null,
+    };
+    await insertApplicationAudit(trx, [{ userId: audit.userId ?? null, action: audit.action, entityId: null, details }], now);
+    return selected;
+  });
+  const filesLeft: string[] = [];
+  for (const r of rows) {
+    if (!r.storage_key) continue;
+    await deps.storage.remove(r.storage_key).catch((err) => {
+      console.error(`[applicants] could not remove file ${r.storage_key} (${(err as Error).message}); the orphan sweep will`);
+      filesLeft.push(r.storage_key!);
+    });
+  }
+  return { ...summarise(rows), filesLeft };
 }

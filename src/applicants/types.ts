@@ -1,6 +1,6 @@
 /** The applicants feature's shapes; Node-free, so islands may import them. */
 import type { JobStat, PublicJobSummary, PublicQuestion } from '../jobs/types.js';
-import type { AnswerType } from '../shared/enums.js';
+import type { AnswerType, ApplicationStatus } from '../shared/enums.js';
 
 /** A question as the wizard shows it: text and help text are sanitised rich text. */
 export type WizardQuestion = PublicQuestion;
@@ -43,4 +43,57 @@ export interface DashboardStats {
   new_applicants: number;
   total_applicants: number;
   job_stats: (JobStat & { applicants: number })[];
+}
+
+/** Filters of the applicants list (GET /api/hr/applications/, /hr/applicants), as parsed. */
+export interface ApplicantFilters {
+  job_id: number | null;
+  /** Search text (name, email, phone); '' for none. */
+  q: string;
+  status: ApplicationStatus | null;
+  /** Calendar days (YYYY-MM-DD, UTC), both inclusive. */
+  date_from: string | null;
+  date_to: string | null;
+  ordering: 'created_at' | '-created_at';
+}
+
+/** One row of the applicants list; the job and resume names only with `detailed=true`. */
+export interface ApplicantRow {
+  id: number;
+  job_id: number;
+  name: string;
+  email: string;
+  phone: string;
+  status: ApplicationStatus;
+  created_at: string;
+  resume_download_url: string | null;
+  job_title?: string;
+  job_public_id?: string;
+  resume_filename?: string | null;
+}
+
+/** One application in full (GET /api/hr/applications/{id}/). */
+export interface ApplicantDetail {
+  id: number;
+  job_id: number;
+  job_title: string;
+  job_public_id: string;
+  name: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  status: ApplicationStatus;
+  created_at: string;
+  updated_at: string;
+  resume_download_url: string | null;
+  resume_filename: string | null;
+  resume_content_type: string | null;
+  /** Set when the resume's bytes are a PDF: the same file shown inline ('Open PDF'). */
+  resume_view_url: string | null;
+  skills: string[];
+  professional_experiences: { company: string; role: string; start: string; end: string | null; notice_period: string; salary: string; description: string | null }[];
+  education: { school: string; degree: string; field: string; start: string; end: string | null }[];
+  /** question_text is sanitised HTML (a snapshot of the question when the applicant answered). */
+  answers: { question_id: number | null; question_text: string; answer: string | number | string[] }[];
 }

@@ -8,6 +8,7 @@ import * as m001 from '../../migrations/001_initial_schema.js';
 import * as m002 from '../../migrations/002_analytics_indexes.js';
 import * as m003 from '../../migrations/003_applications_updated_index.js';
 import * as m004 from '../../migrations/004_text_sizes_and_public_ids.js';
+import * as m005 from '../../migrations/005_applicant_search_and_counters.js';
 import * as m006 from '../../migrations/006_post_delivery.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -15,6 +16,7 @@ const migrations: Record<string, Knex.Migration> = {
   '002_analytics_indexes': m002,
   '003_applications_updated_index': m003,
   '004_text_sizes_and_public_ids': m004,
+  '005_applicant_search_and_counters': m005,
   '006_post_delivery': m006,
 };
 

@@ -66,7 +66,7 @@ export function parsePaging(req: Request, defaults = { pageSize: 25, maxPageSize
  * an absolute-form request target (`GET http://evil.example/api/jobs/ HTTP/1.1`) or a Host header
  * can never point the links at another origin.
  */
-function pageLink(req: Request, baseUrl: string, page: number): string {
+export function pageLink(req: Request, baseUrl: string, page: number): string {
   const raw = req.originalUrl;
   const q = raw.indexOf('?');
   const params = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));

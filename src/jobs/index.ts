@@ -5,7 +5,7 @@ import { jobsApi } from './api.js';
 import { jobsPages } from './pages.js';
 import type { ApplicantCounts } from './queries.js';
 
-export { listJobStats, type ApplicantCounts } from './queries.js';
+export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';
 export { SeedError, countJobs, importJobRecords, seedDemoJobs } from './seed.js';
 export {
   ViewCounter, cachedPublicJob, getPublicJob, listJobsForSitemap, parseJobId, requireJob, toPublicJob, toPublicQuestion, type Availability,

@@ -15,13 +15,6 @@ export const CHOICE_ANSWER_TYPES: readonly AnswerType[] = ['single_choice', 'che
 export const APPLICATION_STATUSES = ['NEW', 'REVIEWED', 'ARCHIVED'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
-export const POST_STATUSES = ['SUCCESS', 'FAILED'] as const;
-export type PostStatus = (typeof POST_STATUSES)[number] | 'PENDING';
-
-export const FIELD_TYPES = ['short_text', 'long_text', 'number', 'email', 'single_choice', 'checkbox', 'dropdown', 'file'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
-export const CHOICE_FIELD_TYPES: readonly FieldType[] = ['single_choice', 'checkbox', 'dropdown'];
-
 export function isOneOf<T extends string>(list: readonly T[], v: unknown): v is T {
   return typeof v === 'string' && (list as readonly string[]).includes(v);
 }

@@ -1,7 +1,7 @@
 /**
  * Fast bulk inserter of applications straight into the tables, for the insights/export tests and
  * the HR benchmark. Rows are written exactly as the apply API writes them (src/applicants/repo.ts
- * and schema.ts): answers as JSON with answer_key / answer_number, one application_answer_choices
+ * and schema.ts): answers as JSON with answer_key / answer_number, the search words, one application_answer_choices
  * row per ticked checkbox option, unanswered questions without a row, a stored_files row per resume.
  *
  * Speed: ids are allocated up front (MAX(id) + n) so child rows need no read-back, and every table
@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toDbDate } from '../../src/db/codecs.js';
 import type { JobQuestion } from '../../src/jobs/types.js';
+import { applicationSearchWords } from '../../src/shared/search-words.js';
 import type { EducationEntry, ExperienceEntry } from '../../src/shared/application-rules.js';
 
 export type SeedAnswer = string | number | string[];
@@ -111,6 +112,7 @@ export async function insertApplications(
       const skills: Row[] = [];
       const answers: Row[] = [];
       const choices: Row[] = [];
+      const words: Row[] = [];
       for (const a of current) {
         appId += 1;
         const at = toDbDate(a.created_at ?? now);
@@ -141,6 +143,7 @@ export async function insertApplications(
           created_at: at,
           updated_at: at,
         });
+        for (const word of applicationSearchWords(a)) words.push({ word, application_id: appId });
         (a.experiences ?? []).forEach((e, position) => {
           experiences.push({
             application_id: appId,
@@ -186,6 +189,7 @@ export async function insertApplications(
       await insertRows(trx, 'application_skills', skills);
       await insertRows(trx, 'application_answers', answers);
       await insertRows(trx, 'application_answer_choices', choices);
+      await insertRows(trx, 'application_search_words', words);
     });
     total += current.length;
   };

@@ -7,7 +7,6 @@
  * applications does not count them all on every request.
  */
 import type { Knex } from 'knex';
-import { fromDbDate } from '../../db/codecs.js';
 
 type Row = Record<string, any>;
 
@@ -28,15 +27,23 @@ export interface ApplicantTotals {
 }
 
 /**
- * What the totals were computed from: MAX(id) and MAX(updated_at) of applications, both read from
- * an index. A new application raises the first, a status change the second. Whoever changes a
- * status must therefore set updated_at later than every other application's (or add a counter to
- * this stamp), or the NEW count would stay stale. Applications are never deleted.
+ * The change counters (migration 005), raised in the same transaction as every status change
+ * (`applications.status`) and every deletion of applications (`applications.removed`), in any
+ * process: one primary-key read.
+ */
+async function changeCounters(db: Knex): Promise<Record<string, number>> {
+  const rows: Row[] = await db('change_counters').select('name', 'value');
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.value)]));
+}
+
+/**
+ * What the totals were computed from: MAX(id) of applications (read from the primary key; ids
+ * are never reused, so every new application raises it) and the change counters (every status
+ * change and every deletion raises one). Any change to the totals changes the stamp.
  */
 export async function applicantTotalsStamp(db: Knex): Promise<string> {
-  // Two queries on purpose: SQLite answers a lone MAX() from the index, but scans for MAX(a), MAX(b).
-  const [[idRow], [updatedRow]]: Row[][] = await Promise.all([db('applications').max({ v: 'id' }), db('applications').max({ v: 'updated_at' })]);
-  return `${idRow?.v ?? 0}|${fromDbDate(updatedRow?.v)?.getTime() ?? 0}`;
+  const [[idRow], counters]: [Row[], Record<string, number>] = await Promise.all([db('applications').max({ v: 'id' }), changeCounters(db)]);
+  return `${idRow?.v ?? 0}|${counters['applications.status'] ?? 0}|${counters['applications.removed'] ?? 0}`;
 }
 
 /** Applicants per job and the NEW count. */

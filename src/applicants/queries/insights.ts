@@ -200,9 +200,14 @@ async function numberStats(db: Knex, q: JobQuestion): Promise<DistributionStats>
  * application and never edited, so any new, removed or re-questioned application changes it.
  */
 export async function insightsStamp(db: Knex, job: Job): Promise<{ stamp: string; total: number }> {
-  const row = (await db('applications').where({ job_id: job.id }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m'))) as Row | undefined;
+  // COUNT and MAX(id) change with every new application of the job; a purge or erase lowers the
+  // count, and raises the `applications.removed` counter too (a status change alters no answer).
+  const [row, removed] = await Promise.all([
+    db('applications').where({ job_id: job.id }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m')) as Promise<Row | undefined>,
+    db('change_counters').where({ name: 'applications.removed' }).first('value') as Promise<Row | undefined>,
+  ]);
   const total = Number(row?.n ?? 0);
-  const stamp = JSON.stringify([job.updated_at.toISOString(), total, Number(row?.m ?? 0), job.questions.map((q) => [q.id, q.answer_type, q.text, q.options])]);
+  const stamp = JSON.stringify([job.updated_at.toISOString(), total, Number(row?.m ?? 0), Number(removed?.value ?? 0), job.questions.map((q) => [q.id, q.answer_type, q.text, q.options])]);
   return { stamp, total };
 }
 

@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { migrationStatus } from '../../src/db/migrations.js';
-import { seedPosts, webhookJob } from './helpers.js';
+import { seedPosts, webhookJob } from '../posts/helpers.js';
 
 for (const kind of databaseKinds()) {
   describe(`migration 006: post delivery [${kind}]`, () => {

@@ -1,0 +1,321 @@
+/**
+ * The applicants list and one application (spec 02 'Applicants', 'Applicant detail'), read in
+ * the database: every filter is an index range (job_id, status, created_at), and a search is a
+ * few ranges of the words index (src/shared/search-words.ts): an application matches when each
+ * query word is a prefix of one of its name or email words, or the query's digits appear in its
+ * phone number. No `LIKE '%q%'` scan. Totals are counted up to COUNT_CAP (SEARCH_COUNT_CAP with
+ * a search); past it the list says 'more than' the cap instead of counting every row.
+ *
+ * How a search runs depends on how many applications its words match. Their ids are read from the
+ * words index (up to RESOLVE_MAX each) and intersected, the phone's added, and the list reads the
+ * applications by id: the same two or three simple index reads on both databases, whose planners
+ * handle `IN (subquery)` combined with OR very differently. A lone word matching BROAD_WORD or more
+ * ('sharma', 'example'), or words or digits matching more than RESOLVE_MAX, are checked row by row
+ * (`EXISTS` on the (application_id, word) index) while the list is read in its order, which stops
+ * early because such matches are dense.
+ */
+import type { Knex } from 'knex';
+import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
+import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js';
+import type { ApplicationStatus } from '../../shared/enums.js';
+import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.js';
+
+const COUNT_CAP = 1_000;
+/** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
+const SEARCH_COUNT_CAP = 100;
+/** A lone word matching at least this many applications is read in list order (see above). */
+const BROAD_WORD = 1_000;
+/** Up to this many ids, a word's or a phone's matches are fetched and intersected in the app. */
+const RESOLVE_MAX = 20_000;
+
+type Row = Record<string, any>;
+
+const resumeUrl = (id: number) => `/api/hr/applications/${id}/resume/`;
+const resumeViewUrl = (id: number) => `/api/hr/applications/${id}/resume/?disposition=inline`;
+
+const dayStart = (day: string) => toDbDate(new Date(`${day}T00:00:00.000Z`));
+const nextDayStart = (day: string) => toDbDate(new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000));
+
+/** Applications with a stored word starting with `prefix`. */
+function wordRange(db: Knex, prefix: string) {
+  return db('application_search_words').select('application_id').where('word', '>=', prefix).andWhere('word', '<', prefixEnd(prefix));
+}
+
+/** The application `a` has a stored word starting with `prefix`. */
+function hasWord(db: Knex, prefix: string) {
+  return db('application_search_words as w').select('w.application_id').where('w.application_id', db.ref('a.id')).andWhere('w.word', '>=', prefix).andWhere('w.word', '<', prefixEnd(prefix));
+}
+
+/**
+ * A search, resolved as far as it is cheap: `ids` are applications found through the words index
+ * (the words' matches intersected, or the phone's); `scanWords` (all of them) and `scanPhone` are
+ * checked row by row in list order instead, because they match too many applications to list.
+ * An application matches when it is in `ids`, has every `scanWords` word, or has `scanPhone`.
+ */
+interface SearchPlan {
+  ids: number[];
+  scanWords: string[];
+  scanPhone: string | null;
+}
+
+/** How many stored words start with `prefix`, counted up to `cap` + 1 (from the index alone). */
+async function rangeCount(db: Knex, prefix: string, cap: number): Promise<number> {
+  const [row]: Row[] = await db.count({ n: '*' }).from(wordRange(db, prefix).limit(cap + 1).as('r'));
+  return Number(row?.n ?? 0);
+}
+
+/** Ids of the applications with a word starting with `prefix`; with `limit`, up to limit + 1 rows. */
+async function rangeIds(db: Knex, prefix: string, limit?: number): Promise<number[]> {
+  const q = wordRange(db, prefix);
+  if (limit !== undefined) q.limit(limit + 1);
+  return [...new Set((await q).map((r: Row) => Number(r.application_id)))];
+}
+
+/** Of `ids`, those with a word starting with `prefix`: one (application_id, word) seek each. */
+async function keepWithWord(db: Knex, ids: number[], prefix: string): Promise<number[]> {
+  const kept = new Set<number>();
+  for (let i = 0; i < ids.length; i += 5000) {
+    const rows: Row[] = await wordRange(db, prefix).whereIn('application_id', ids.slice(i, i + 5000));
+    for (const r of rows) kept.add(Number(r.application_id));
+  }
+  return ids.filter((id) => kept.has(id));
+}
+
+/** The words with how many applications they match, rarest first, counted up to `cap` + 1. */
+async function byRarity(db: Knex, words: string[], cap: number): Promise<{ word: string; n: number }[]> {
+  const counted = await Promise.all(words.map(async (word) => ({ word, n: await rangeCount(db, word, cap) })));
+  return counted.sort((x, y) => x.n - y.n);
+}
+
+/**
+ * The applications having every one of `words` (each matching more than BROAD_WORD), or null when
+ * every one matches more than RESOLVE_MAX. Counted further first (from the index alone); the
+ * rarest word's ids are read, and each other word, rarest first, keeps them: by reading its ids
+ * too when it is not much larger, else by one seek per remaining id.
+ */
+async function intersectBroad(db: Knex, words: string[]): Promise<number[] | null> {
+  const [first, ...others] = await byRarity(db, words, RESOLVE_MAX);
+  if (first.n > RESOLVE_MAX) return null;
+  let ids = await rangeIds(db, first.word);
+  for (const other of others) {
+    if (!ids.length) break;
+    if (other.n <= RESOLVE_MAX && other.n < ids.length * 4) {
+      const have = new Set(await rangeIds(db, other.word));
+      ids = ids.filter((id) => have.has(id));
+    } else {
+      ids = await keepWithWord(db, ids, other.word);
+    }
+  }
+  return ids;
+}
+
+/** null: no search (no query, or a query with no letters or digits). */
+async function planSearch(db: Knex, q: string): Promise<SearchPlan | null> {
+  const { words, phoneDigits } = searchTerms(q);
+  if (!words.length && !phoneDigits) return null;
+  const plan: SearchPlan = { ids: [], scanWords: [], scanPhone: null };
+  if (words.length) {
+    // Counting up to BROAD_WORD is enough to find a rare word.
+    const counted = await byRarity(db, words, BROAD_WORD);
+    const rarest = counted[0];
+    if (rarest.n <= BROAD_WORD) {
+      // The rarest word gives the candidates; each other word keeps those that have it.
+      let ids = await rangeIds(db, rarest.word);
+      for (const other of counted.slice(1)) if (ids.length) ids = await keepWithWord(db, ids, other.word);
+      plan.ids = ids;
+    } else if (counted.length > 1) {
+      // Broad words together (a first name and a surname): their ids, read as index ranges and
+      // intersected here, unless every one of them matches more than RESOLVE_MAX.
+      const ids = await intersectBroad(db, words);
+      if (ids === null) plan.scanWords = words;
+      else plan.ids = ids;
+    } else {
+      plan.scanWords = words;
+    }
+  }
+  if (phoneDigits) {
+    const key = PHONE_MARK + phoneDigits;
+    const phoneIds = await rangeIds(db, key, RESOLVE_MAX);
+    if (phoneIds.length > RESOLVE_MAX) plan.scanPhone = key;
+    else plan.ids = [...new Set([...plan.ids, ...phoneIds])];
+  }
+  return plan;
+}
+
+/** `applications AS a` narrowed by the filters (no ordering, no columns). */
+function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null): Knex.QueryBuilder {
+  const q = db('applications as a');
+  if (f.job_id !== null) q.where('a.job_id', f.job_id);
+  if (f.status) q.where('a.status', f.status);
+  if (f.date_from) q.where('a.created_at', '>=', dayStart(f.date_from));
+  if (f.date_to) q.where('a.created_at', '<', nextDayStart(f.date_to));
+  if (search) {
+    const { ids, scanWords, scanPhone } = search;
+    q.where((match) => {
+      if (ids.length) match.orWhereIn('a.id', ids);
+      if (scanWords.length) {
+        match.orWhere((all) => {
+          for (const w of scanWords) all.whereExists(hasWord(db, w));
+        });
+      }
+      if (scanPhone) match.orWhereExists(hasWord(db, scanPhone));
+      if (!ids.length && !scanWords.length && !scanPhone) match.whereRaw('1 = 0');
+    });
+  }
+  return q;
+}
+
+function ordered(q: Knex.QueryBuilder, ordering: ApplicantFilters['ordering']): Knex.QueryBuilder {
+  const dir = ordering === 'created_at' ? 'asc' : 'desc';
+  return q.orderBy([{ column: 'a.created_at', order: dir }, { column: 'a.id', order: dir }]);
+}
+
+const fullName = (r: Row) => `${r.first_name} ${r.last_name}`.trim();
+
+export interface ApplicantPage {
+  /** Rows matching, counted up to COUNT_CAP (SEARCH_COUNT_CAP with a search); `capped`: there are more. */
+  count: number;
+  capped: boolean;
+  /** Whether a row follows this page. */
+  hasMore: boolean;
+  results: ApplicantRow[];
+}
+
+export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
+  const search = await planSearch(db, f.q);
+  const rowsQuery = ordered(filteredApplications(db, f, search), f.ordering)
+    .select('a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id')
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize);
+  const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
+  const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(cap + 1).as('c'));
+  const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
+  const n = Number(countRow?.n ?? 0);
+  const pageRows = rows.slice(0, pageSize);
+  // The page's jobs and file names are read for its rows only, after them: joined into the list
+  // query, MariaDB could plan the join first and sort every application.
+  const [jobs, files] = detailed ? await Promise.all([jobsOf(db, pageRows), fileNamesOf(db, pageRows)]) : [new Map<number, Row>(), new Map<number, string>()];
+  const results = pageRows.map((r): ApplicantRow => {
+    const id = Number(r.id);
+    const row: ApplicantRow = {
+      id,
+      job_id: Number(r.job_id),
+      name: fullName(r),
+      email: r.email,
+      phone: r.phone,
+      status: r.status,
+      created_at: fromDbDate(r.created_at)!.toISOString(),
+      resume_download_url: r.resume_file_id === null ? null : resumeUrl(id),
+    };
+    if (detailed) {
+      const job = jobs.get(Number(r.job_id));
+      Object.assign(row, { job_title: job?.title ?? '', job_public_id: job?.public_id ?? '', resume_filename: r.resume_file_id === null ? null : (files.get(Number(r.resume_file_id)) ?? null) });
+    }
+    return row;
+  });
+  return { count: Math.min(n, cap), capped: n > cap, hasMore: rows.length > pageSize, results };
+}
+
+async function jobsOf(db: Knex, rows: Row[]): Promise<Map<number, Row>> {
+  const ids = [...new Set(rows.map((r) => Number(r.job_id)))];
+  const jobs: Row[] = ids.length ? await db('jobs').whereIn('id', ids).select('id', 'title', 'public_id') : [];
+  return new Map(jobs.map((j) => [Number(j.id), j]));
+}
+
+async function fileNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
+  const ids = rows.map((r) => r.resume_file_id).filter((id) => id !== null).map(Number);
+  const files: Row[] = ids.length ? await db('stored_files').whereIn('id', ids).select('id', 'original_name') : [];
+  return new Map(files.map((f) => [Number(f.id), f.original_name]));
+}
+
+/** The application shown before and after `id` in the filtered list (null at either end). */
+export async function neighbours(db: Knex, f: ApplicantFilters, current: { id: number; created_at: Date }): Promise<{ previous: number | null; next: number | null }> {
+  const at = toDbDate(current.created_at);
+  const after = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '>', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '>', current.id)));
+  const before = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '<', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '<', current.id)));
+  const search = await planSearch(db, f.q);
+  const newer = ordered(after(filteredApplications(db, f, search)), 'created_at').first('a.id');
+  const older = ordered(before(filteredApplications(db, f, search)), '-created_at').first('a.id');
+  const [n, o]: (Row | undefined)[] = await Promise.all([newer, older]);
+  const newerId = n ? Number(n.id) : null;
+  const olderId = o ? Number(o.id) : null;
+  return f.ordering === '-created_at' ? { previous: newerId, next: olderId } : { previous: olderId, next: newerId };
+}
+
+/** One application with its job, resume and child rows, or null. */
+export async function findApplicant(db: Knex, id: number): Promise<ApplicantDetail | null> {
+  const a = (await db('applications as a')
+    .join('jobs as j', 'j.id', 'a.job_id')
+    .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
+    .where('a.id', id)
+    .first('a.*', 'j.title as job_title', 'j.public_id as job_public_id', 'f.original_name as resume_filename', 'f.content_type as resume_content_type')) as Row | undefined;
+  if (!a) return null;
+  const [skills, experiences, education, answers]: Row[][] = await Promise.all([
+    db('application_skills').where('application_id', id).orderBy('position').select('name'),
+    db('application_experiences').where('application_id', id).orderBy('position').select('company', 'role', 'start', 'end', 'notice_period', 'salary', 'description'),
+    db('application_education').where('application_id', id).orderBy('position').select('school', 'degree', 'field', 'start', 'end'),
+    db('application_answers').where('application_id', id).orderBy('id').select('question_id', 'question_text', 'answer'),
+  ]);
+  const hasResume = a.resume_file_id !== null && a.resume_filename !== null;
+  return {
+    id,
+    job_id: Number(a.job_id),
+    job_title: a.job_title,
+    job_public_id: a.job_public_id,
+    name: fullName(a),
+    first_name: a.first_name,
+    last_name: a.last_name,
+    email: a.email,
+    phone: a.phone,
+    status: a.status as ApplicationStatus,
+    created_at: fromDbDate(a.created_at)!.toISOString(),
+    updated_at: fromDbDate(a.updated_at)!.toISOString(),
+    resume_download_url: hasResume ? resumeUrl(id) : null,
+    resume_filename: hasResume ? a.resume_filename : null,
+    resume_content_type: hasResume ? a.resume_content_type : null,
+    resume_view_url: hasResume && a.resume_content_type === 'application/pdf' ? resumeViewUrl(id) : null,
+    skills: skills.map((s) => s.name),
+    professional_experiences: experiences.map((e) => ({
+      company: e.company,
+      role: e.role,
+      start: e.start,
+      end: e.end ?? null,
+      notice_period: e.notice_period,
+      salary: e.salary,
+      description: e.description ?? null,
+    })),
+    education: education.map((e) => ({ school: e.school, degree: e.degree, field: e.field, start: e.start, end: e.end ?? null })),
+    answers: answers.map((r) => ({
+      question_id: r.question_id === null ? null : Number(r.question_id),
+      question_text: r.question_text,
+      answer: fromDbJson<string | number | string[]>(r.answer, ''),
+    })),
+  };
+}
+
+/** The stored resume of an application: null when the application or its file row is missing. */
+export async function findResume(db: Knex, id: number): Promise<{ storage_key: string; original_name: string; content_type: string; size: number } | null> {
+  const r = (await db('applications as a').join('stored_files as f', 'f.id', 'a.resume_file_id').where('a.id', id).first('f.storage_key', 'f.original_name', 'f.content_type', 'f.size')) as Row | undefined;
+  return r ? { storage_key: r.storage_key, original_name: r.original_name, content_type: r.content_type, size: Number(r.size) } : null;
+}
+
+/** What `careers-admin applicants purge` and `erase` select. */
+export interface RemovalCriteria {
+  /** Applied before this moment. */
+  createdBefore?: Date;
+  status?: ApplicationStatus;
+  jobId?: number;
+  /** Lower-cased. */
+  email?: string;
+}
+
+/** The applications a purge or an erase would remove, with their resume keys, oldest first. */
+export async function selectRemovable(db: Knex, c: RemovalCriteria): Promise<{ id: number; job_id: number; resume_file_id: number | null; storage_key: string | null }[]> {
+  const q = db('applications as a').leftJoin('stored_files as f', 'f.id', 'a.resume_file_id').select('a.id', 'a.job_id', 'a.resume_file_id', 'f.storage_key').orderBy('a.id');
+  if (c.createdBefore) q.where('a.created_at', '<', toDbDate(c.createdBefore));
+  if (c.status) q.where('a.status', c.status);
+  if (c.jobId !== undefined) q.where('a.job_id', c.jobId);
+  if (c.email !== undefined) q.where('a.email', c.email);
+  const rows: Row[] = await q;
+  return rows.map((r) => ({ id: Number(r.id), job_id: Number(r.job_id), resume_file_id: r.resume_file_id === null ? null : Number(r.resume_file_id), storage_key: r.storage_key ?? null }));
+}

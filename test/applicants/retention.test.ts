@@ -1,0 +1,168 @@
+/**
+ * Retention on SQLite and MySQL: removeApplications (purge by age, status and job; erase by email)
+ * deletes every row of an application in one transaction, then its files; a failure half-way
+ * through the rows changes nothing; a failure removing files leaves only files without a row,
+ * which the orphan sweep removes; the dashboard and insights stay exact. And the CLI around it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { expect } from 'chai';
+import type { Knex } from 'knex';
+import { loadDashboard, loadJobInsights, removeApplications } from '../../src/applicants/service.js';
+import { ReadCache } from '../../src/db/read-cache.js';
+import { LocalDiskStorage, type FileStorage } from '../../src/storage/storage.js';
+import { sweepOrphanFiles } from '../../src/storage/sweep.js';
+import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
+import { insertApplications } from '../helpers/applications.js';
+import { makeJob } from '../helpers/factories.js';
+import { day } from './helpers.js';
+
+const CHILD_TABLES = ['application_answers', 'application_answer_choices', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts'];
+
+async function counts(db: Knex): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of ['applications', 'stored_files', ...CHILD_TABLES]) out[t] = Number((await db(t).count({ n: '*' }))[0].n);
+  return out;
+}
+
+/** Gives every stored_files row a real file in `storage`. */
+async function realFiles(db: Knex, storage: LocalDiskStorage): Promise<void> {
+  for (const f of await db('stored_files').select('id')) {
+    const key = storage.newKey();
+    await storage.write(key, Readable.from([Buffer.from(`file ${f.id}`)]));
+    await db('stored_files').where({ id: f.id }).update({ storage_key: key });
+  }
+}
+
+async function missingFiles(db: Knex, storage: FileStorage): Promise<string[]> {
+  const missing: string[] = [];
+  for (const r of await db('stored_files').select('storage_key')) if (!(await storage.exists(r.storage_key))) missing.push(r.storage_key);
+  return missing;
+}
+
+function cli(args: string[], env: Record<string, string>) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+for (const kind of databaseKinds()) {
+  describe(`applicants retention [${kind}]`, function () {
+    this.timeout(120_000);
+    let t: TestDb;
+    let storage: LocalDiskStorage;
+    let jobs: { a: number; b: number };
+    const now = new Date('2026-06-01T00:00:00Z');
+    const deps = () => ({ db: t.db, storage, now: () => now });
+    const readDeps = () => ({ db: t.db, cache: cache });
+    let cache: ReadCache;
+
+    beforeEach(async () => {
+      t = await createTestDb(kind);
+      storage = new LocalDiskStorage(path.join(t.dataDir, 'uploads'));
+      cache = new ReadCache(0);
+      const q = [{ text: 'Stack', answer_type: 'checkbox', required: false, order: 0, options: ['Go', 'TS'], placeholder: '', help_text: '' }];
+      const a = await makeJob(t.db, { title: 'A', questions: q });
+      const b = await makeJob(t.db, { title: 'B' });
+      jobs = { a: a.id, b: b.id };
+      const person = (i: number, created: string, status: 'NEW' | 'ARCHIVED', email = `p${i}@example.com`) => ({
+        first_name: `P${i}`, last_name: 'Tester', email, phone: `+9198765432${String(i).padStart(2, '0')}`, status, created_at: day(created),
+        skills: ['Go'], experiences: [{ company: 'X', role: 'Y', start: '2020-01', end: '', notice_period: '', salary: '', description: '' }],
+        education: [{ school: 'S', degree: 'D', field: 'F', start: '2015-01', end: '2019-01' }],
+        answers: { [a.questions[0].id]: ['Go', 'TS'] },
+      });
+      await insertApplications(t.db, a.id, [person(1, '2025-01-01', 'ARCHIVED'), person(2, '2025-02-01', 'NEW'), person(3, '2026-05-01', 'NEW'), person(4, '2025-03-01', 'NEW', 'same@example.com')], a.questions);
+      await insertApplications(t.db, b.id, [person(5, '2025-01-15', 'ARCHIVED'), person(6, '2026-05-20', 'NEW', 'SAME@example.com')].map((p) => ({ ...p, answers: {} })), []);
+      await t.db('application_posts').insert({ application_id: 1, job_id: a.id, target_url: 'https://example.com/h', payload: '{}', status: 'SUCCESS', attempts: 1, created_at: '2025-01-01 00:00:00.000', updated_at: '2025-01-01 00:00:00.000' });
+      await realFiles(t.db, storage);
+    });
+    afterEach(() => t.destroy());
+
+    it('purges old applications with every row of theirs and their files; the dashboard and insights follow', async () => {
+      const dash = await loadDashboard(readDeps());
+      expect(dash.total_applicants).to.equal(6);
+      const insights = await loadJobInsights(readDeps(), jobs.a);
+      expect(insights.analytics.total_applicants).to.equal(4);
+      const before = await counts(t.db);
+      const result = await removeApplications(deps(), { createdBefore: new Date('2025-06-01T00:00:00Z'), jobId: jobs.a }, { action: 'purge' });
+      expect(result).to.deep.include({ applications: 3, files: 3, filesLeft: [] });
+      expect([...result.byJob]).to.deep.equal([[jobs.a, 3]]);
+      const after = await counts(t.db);
+      expect(after.applications).to.equal(3);
+      expect(after.stored_files).to.equal(3);
+      expect(after.application_posts).to.equal(0);
+      expect(after.application_answer_choices).to.equal(before.application_answer_choices - 6);
+      expect(await missingFiles(t.db, storage)).to.deep.equal([]);
+      expect([...(await sweepOrphanFiles(t.db, storage, { olderThanMs: 0 })).removed]).to.deep.equal([]);
+      // Cached totals (same cache) are exact after the deletion.
+      expect((await loadDashboard(readDeps())).total_applicants).to.equal(3);
+      expect((await loadJobInsights(readDeps(), jobs.a)).analytics.total_applicants).to.equal(1);
+      expect((await loadJobInsights(readDeps(), jobs.a)).analytics.questions[0].stats).to.deep.include({ answered: 1 });
+      const audit = await t.db('audit_log').where({ entity: 'application', action: 'purge' });
+      expect(JSON.parse(audit[0].details)).to.deep.equal({ count: 3, created_before: '2025-06-01T00:00:00.000Z', status: null, job_id: jobs.a });
+    });
+
+    it('purges by status across jobs, and erases one applicant by email (any case) in every job', async () => {
+      const archived = await removeApplications(deps(), { createdBefore: now, status: 'ARCHIVED' }, { action: 'purge' });
+      expect(archived.applications).to.equal(2);
+      const erased = await removeApplications(deps(), { email: 'same@example.com' }, { action: 'erase' });
+      expect(erased.applications).to.equal(2);
+      expect(await t.db('applications').pluck('email')).to.have.members(['p2@example.com', 'p3@example.com']);
+      const audit = await t.db('audit_log').where({ action: 'erase' }).first();
+      expect(audit.details).to.not.include('same@');
+    });
+
+    it('changes nothing when a statement fails half-way through the rows', async () => {
+      // A trigger refuses to delete application 4, after its children and other rows went.
+      if (kind === 'mysql') {
+        await t.db.raw("CREATE TRIGGER fail_delete BEFORE DELETE ON applications FOR EACH ROW BEGIN IF OLD.id = 4 THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'injected'; END IF; END");
+      } else {
+        await t.db.raw("CREATE TRIGGER fail_delete BEFORE DELETE ON applications WHEN OLD.id = 4 BEGIN SELECT RAISE(ABORT, 'injected'); END");
+      }
+      const before = await counts(t.db);
+      const files = fs.readdirSync(path.join(t.dataDir, 'uploads'), { recursive: true }).length;
+      let failure: unknown = null;
+      await removeApplications(deps(), { createdBefore: now }, { action: 'purge' }).catch((err) => (failure = err));
+      expect(String(failure)).to.include('injected');
+      expect(await counts(t.db)).to.deep.equal(before);
+      expect(fs.readdirSync(path.join(t.dataDir, 'uploads'), { recursive: true }).length).to.equal(files);
+      expect(await missingFiles(t.db, storage)).to.deep.equal([]);
+      expect((await loadDashboard(readDeps())).total_applicants).to.equal(6);
+    });
+
+    it('leaves files it could not remove to the orphan sweep; no row points at a missing file', async () => {
+      let calls = 0;
+      const flaky: FileStorage = Object.assign(Object.create(storage), {
+        remove: (key: string) => (++calls % 2 === 0 ? Promise.reject(new Error('disk busy')) : storage.remove(key)),
+      });
+      const result = await removeApplications({ db: t.db, storage: flaky, now: () => now }, { createdBefore: now }, { action: 'purge' });
+      expect(result.applications).to.equal(6);
+      expect(result.filesLeft).to.have.length(3);
+      expect(await missingFiles(t.db, storage)).to.deep.equal([]);
+      const swept = await sweepOrphanFiles(t.db, storage, { olderThanMs: 0 });
+      expect(swept.removed).to.have.members(result.filesLeft);
+    });
+
+    it('careers-admin applicants purge and erase: dry run, confirmation, --yes, bad options', () => {
+      const env = { DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+      let r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'archived', '--dry-run'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include(`Dry run: would remove 2 applications with 2 files (job ${jobs.a}: 1, job ${jobs.b}: 1).`);
+      r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'ARCHIVED'], env);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.include('pass --yes');
+      r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'ARCHIVED', '--yes'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Removed 2 applications with 2 files');
+      r = cli(['applicants', 'erase', '--email', 'Same@Example.com', '--yes'], env);
+      expect(r.out).to.include('Removed 2 applications with 2 files');
+      r = cli(['applicants', 'erase', '--email', 'nobody@example.com', '--yes'], env);
+      expect(r.out).to.include('No applications match: nothing to remove.');
+      for (const args of [['--older-than', 'soon'], ['--older-than', '0d'], ['--older-than', '5d', '--status', 'HIRED'], ['--older-than', '5d', '--job', 'x']]) {
+        expect(cli(['applicants', 'purge', ...args], env).code, args.join(' ')).to.equal(2);
+      }
+      expect(cli(['applicants', 'erase', '--email', 'not-an-email'], env).code).to.equal(2);
+    });
+  });
+}
