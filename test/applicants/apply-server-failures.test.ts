@@ -81,6 +81,7 @@ for (const kind of databaseKinds()) {
         await makeJob(s.ctx.db, { public_id: 'webhook-job', webhook_enabled: true, webhook_url: 'https://hooks.example.com/y' });
         // Throwaway database: the last inserts of each transaction will fail.
         await s.ctx.db.schema.dropTable('application_answer_choices');
+        await s.ctx.db.schema.dropTable('post_attempts'); // its foreign key would keep application_posts
         await s.ctx.db.schema.dropTable('application_posts');
       });
       after(() => s.close());
