@@ -168,6 +168,8 @@ async function main(): Promise<void> {
   const words = Number((await db('application_search_words').count({ n: '*' }))[0].n);
   console.log(`  ready in ${elapsed(t0)} (${words.toLocaleString('en-US')} search words)`);
   // Migration 005 again, on the full table: its backfill is what an existing site goes through.
+  // (006 is rolled back first and applied again after it.)
+  await db.migrate.down();
   await db.migrate.down();
   let t = process.hrtime.bigint();
   await db.migrate.latest();

@@ -2,7 +2,8 @@
  * The applicants list (issue 11):
  * 1. `application_search_words`: each application's normalised name and email words and phone
  *    digit tails (src/shared/search-words.ts), indexed (word, application_id), so a search is a few
- *    index ranges instead of a `LIKE '%q%'` scan. On MySQL the word compares byte for byte
+ *    index ranges instead of a `LIKE '%q%'` scan; with the application's `created_at` (indexed
+ *    (word, created_at, application_id)), so a common word's matches are read in list order. On MySQL the word compares byte for byte
  *    (utf8mb4_bin), as SQLite compares text, so a prefix range means the same on both.
  *    Existing applications are indexed here (backfill): read in id order, 2,000 at a time, and
  *    written with multi-row INSERTs, so 200,000 applications take seconds, not minutes.
@@ -14,10 +15,11 @@
  *    changes, deletes included.
  */
 import type { Knex } from 'knex';
+import { fromDbDate, toDbDate } from '../src/db/codecs.js';
 import { applicationSearchWords } from '../src/shared/search-words.js';
 
 const BATCH = 2000;
-/** Rows per INSERT: 2 bound values each, well under SQLite's 32,766 and MySQL's 65,535. */
+/** Rows per INSERT: 3 bound values each, under SQLite's 32,766 and MySQL's 65,535. */
 const ROWS_PER_INSERT = 5000;
 
 export async function up(knex: Knex): Promise<void> {
@@ -30,6 +32,8 @@ export async function up(knex: Knex): Promise<void> {
     }
     t.string('word', 64).notNullable();
     t.integer('application_id').unsigned().notNullable().references('id').inTable('applications').onDelete('CASCADE');
+    // The application's, which never changes: a word's entries can be read in list order.
+    t.specificType('created_at', 'DATETIME(3)').notNullable();
   });
 
   await knex.schema.createTable('change_counters', (t) => {
@@ -56,24 +60,28 @@ export async function up(knex: Knex): Promise<void> {
 
   let after = 0;
   for (;;) {
-    const apps: { id: number; first_name: string; last_name: string; email: string; phone: string }[] = await knex('applications')
-      .select('id', 'first_name', 'last_name', 'email', 'phone')
+    const apps: { id: number; first_name: string; last_name: string; email: string; phone: string; created_at: unknown }[] = await knex('applications')
+      .select('id', 'first_name', 'last_name', 'email', 'phone', 'created_at')
       .where('id', '>', after)
       .orderBy('id')
       .limit(BATCH);
     if (!apps.length) break;
     after = Number(apps[apps.length - 1].id);
-    const rows = apps.flatMap((a) => applicationSearchWords(a).map((word) => [word, Number(a.id)] as const));
+    const rows = apps.flatMap((a) => {
+      const at = toDbDate(fromDbDate(a.created_at)!);
+      return applicationSearchWords(a).map((word) => [word, Number(a.id), at] as const);
+    });
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      await knex.raw(`INSERT INTO application_search_words (word, application_id) VALUES ${chunk.map(() => '(?, ?)').join(', ')}`, chunk.flat());
+      await knex.raw(`INSERT INTO application_search_words (word, application_id, created_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`, chunk.flat());
     }
   }
   // The indexes are built once the words are in: one sort each instead of millions of inserts
   // at random places (the backfill of 200,000 applications took twice as long with them).
   await knex.schema.alterTable('application_search_words', (t) => {
-    // Search: a range of words. Deletes by application, and the check of a search's other words.
-    t.unique(['word', 'application_id'], { indexName: 'application_search_words_word_uq' });
+    // Search: a range of words, and one word's applications in list order (created_at, id).
+    // Deletes by application, and the check of a search's other words.
+    t.unique(['word', 'created_at', 'application_id'], { indexName: 'application_search_words_word_uq' });
     t.index(['application_id', 'word'], 'application_search_words_app_idx');
   });
 }

@@ -95,7 +95,7 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
     await trx('application_skills').insert(app.skills.map((name, position) => ({ application_id: applicationId, position, name })));
   }
   await insertAnswers(trx, applicationId, app.answers);
-  await insertSearchWords(trx, applicationId, app);
+  await insertSearchWords(trx, applicationId, app, at);
   return applicationId;
 }
 
@@ -118,9 +118,9 @@ async function insertAnswers(trx: Knex, applicationId: number, answers: AnswerRo
 }
 
 /** The application's search words (src/shared/search-words.ts), written with it. */
-async function insertSearchWords(trx: Knex, applicationId: number, app: Pick<NewApplication, 'first_name' | 'last_name' | 'email' | 'phone'>): Promise<void> {
+async function insertSearchWords(trx: Knex, applicationId: number, app: Pick<NewApplication, 'first_name' | 'last_name' | 'email' | 'phone'>, createdAt: string): Promise<void> {
   const words = applicationSearchWords(app);
-  if (words.length) await trx('application_search_words').insert(words.map((word) => ({ word, application_id: applicationId })));
+  if (words.length) await trx('application_search_words').insert(words.map((word) => ({ word, application_id: applicationId, created_at: createdAt })));
 }
 
 /** Counters the read caches put in their stamps (migration 005): raised in the writer's transaction. */

@@ -166,6 +166,18 @@ for (const kind of databaseKinds()) {
         // Every word, or else the digits in the phone: "70000" and "00005" start no name word.
         expect((await list('?q=rare%20commonname%2070000%2000005')).body.results.map((r: any) => r.email)).to.deep.equal(['c5@bulk.example']);
         expect((await list(`?q=commonname&job_id=${seeded.jobB.id}`)).body.count).to.equal(0);
+        // Broad words without a job filter are read along the words index: ordering, dates and
+        // status give what the job's own list gives.
+        const emails = async (query: string) => (await list(query)).body.results.map((r: any) => r.email);
+        expect(await emails('?q=usual%20commonname&ordering=created_at&page_size=5&page=3')).to.deep.equal(['c11', 'c12', 'c13', 'c14', 'c15'].map((c) => `${c}@bulk.example`));
+        expect(await emails('?q=commonname&date_to=2025-01-01&page_size=3')).to.deep.equal(['c1099', 'c1098', 'c1097'].map((c) => `${c}@bulk.example`));
+        expect((await list('?q=commonname&date_from=2025-01-02')).body).to.include({ count: 0, count_capped: false });
+        await s.ctx.db('applications').whereIn('email', ['c3@bulk.example', 'c500@bulk.example', 'c1099@bulk.example']).update({ status: 'REVIEWED' });
+        const reviewed = await list('?q=commonname&status=REVIEWED');
+        expect(reviewed.body).to.include({ count: 3, count_capped: false });
+        expect(reviewed.body.results.map((r: any) => r.email)).to.deep.equal(['c1099', 'c500', 'c3'].map((c) => `${c}@bulk.example`));
+        expect(await emails(`?q=commonname&status=REVIEWED&ordering=created_at&job_id=${seeded.jobA.id}`)).to.deep.equal(['c3', 'c500', 'c1099'].map((c) => `${c}@bulk.example`));
+        expect(await emails('?q=commonname%20usual&status=REVIEWED&ordering=created_at')).to.deep.equal(['c3', 'c1099'].map((c) => `${c}@bulk.example`));
       } finally {
         await s.ctx.db('application_search_words').whereIn('application_id', s.ctx.db('applications').select('id').where('last_name', 'Commonname')).delete();
         await s.ctx.db('applications').where('last_name', 'Commonname').delete();

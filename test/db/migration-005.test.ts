@@ -18,6 +18,8 @@ for (const kind of databaseKinds()) {
 
     it('indexes the applications that exist when it runs, and rolls back', async () => {
       const job = await makeJob(t.db, { title: 'Before' });
+      // Back to before 005: 006 first.
+      await t.db.migrate.down();
       await t.db.migrate.down();
       expect(await t.db.schema.hasTable('application_search_words')).to.equal(false);
       expect(await t.db.schema.hasTable('change_counters')).to.equal(false);

@@ -143,7 +143,7 @@ export async function insertApplications(
           created_at: at,
           updated_at: at,
         });
-        for (const word of applicationSearchWords(a)) words.push({ word, application_id: appId });
+        for (const word of applicationSearchWords(a)) words.push({ word, application_id: appId, created_at: at });
         (a.experiences ?? []).forEach((e, position) => {
           experiences.push({
             application_id: appId,

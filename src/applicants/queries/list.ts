@@ -12,7 +12,10 @@
  * handle `IN (subquery)` combined with OR very differently. A lone word matching BROAD_WORD or more
  * ('sharma', 'example'), or words or digits matching more than RESOLVE_MAX, are checked row by row
  * (`EXISTS` on the (application_id, word) index) while the list is read in its order, which stops
- * early because such matches are dense.
+ * early because such matches are dense. Without a job filter, when every word is broad and the
+ * rarest is one stored word, the list is read from the words index instead: that word's entries
+ * in list order (they keep the application's created_at), the others checked per entry, stopping
+ * after the page and the capped count; no id list, no sort.
  */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
@@ -56,6 +59,11 @@ interface SearchPlan {
   ids: number[];
   scanWords: string[];
   scanPhone: string | null;
+  /**
+   * Set instead of reading ids when the words are all broad (`scanWords` then holds them all):
+   * the applications found by walking `word`'s entries in list order, each checked for `others`.
+   */
+  walk?: { word: string; others: string[] };
 }
 
 /** How many stored words start with `prefix`, counted up to `cap` + 1 (from the index alone). */
@@ -109,8 +117,20 @@ async function intersectBroad(db: Knex, words: string[]): Promise<number[] | nul
   return ids;
 }
 
-/** null: no search (no query, or a query with no letters or digits). */
-async function planSearch(db: Knex, q: string): Promise<SearchPlan | null> {
+/** The one stored word starting with `prefix`, or null when there are none or several (two seeks). */
+async function onlyWord(db: Knex, prefix: string): Promise<string | null> {
+  const firstFrom = (op: '>=' | '>', from: string): Promise<Row | undefined> =>
+    db('application_search_words').where('word', op, from).andWhere('word', '<', prefixEnd(prefix)).orderBy('word').first('word');
+  const first = await firstFrom('>=', prefix);
+  if (!first) return null;
+  return (await firstFrom('>', first.word)) ? null : String(first.word);
+}
+
+/**
+ * null: no search (no query, or a query with no letters or digits). `walkable`: the list can be
+ * read by walking a word's entries in order (no job filter, whose own index range is shorter).
+ */
+async function planSearch(db: Knex, q: string, walkable = false): Promise<SearchPlan | null> {
   const { words, phoneDigits } = searchTerms(q);
   if (!words.length && !phoneDigits) return null;
   const plan: SearchPlan = { ids: [], scanWords: [], scanPhone: null };
@@ -118,6 +138,11 @@ async function planSearch(db: Knex, q: string): Promise<SearchPlan | null> {
     // Counting up to BROAD_WORD is enough to find a rare word.
     const counted = await byRarity(db, words, BROAD_WORD);
     const rarest = counted[0];
+    const walkWord = walkable && !phoneDigits && rarest.n > BROAD_WORD ? await onlyWord(db, rarest.word) : null;
+    if (walkWord !== null) {
+      // Every word is broad: matches are dense along the walk, which stops after a page.
+      return { ...plan, scanWords: words, walk: { word: walkWord, others: counted.slice(1).map((c) => c.word) } };
+    }
     if (rarest.n <= BROAD_WORD) {
       // The rarest word gives the candidates; each other word keeps those that have it.
       let ids = await rangeIds(db, rarest.word);
@@ -181,16 +206,51 @@ export interface ApplicantPage {
   results: ApplicantRow[];
 }
 
-export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
-  const search = await planSearch(db, f.q);
+const LIST_COLUMNS = ['a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id'];
+
+/**
+ * Up to `limit` ids of the filtered list (no job filter) in its order, found by walking the
+ * entries of `walk.word` on (word, created_at, application_id): the dates are a range of that
+ * index, the status is read by primary key and the other words checked on (application_id, word),
+ * so the walk stops after `limit` matches.
+ */
+async function walkIds(db: Knex, f: ApplicantFilters, walk: NonNullable<SearchPlan['walk']>, limit: number): Promise<number[]> {
+  const dir = f.ordering === 'created_at' ? 'asc' : 'desc';
+  const q = db('application_search_words as w').where('w.word', walk.word);
+  if (f.date_from) q.where('w.created_at', '>=', dayStart(f.date_from));
+  if (f.date_to) q.where('w.created_at', '<', nextDayStart(f.date_to));
+  if (f.status) q.join('applications as a', 'a.id', 'w.application_id').where('a.status', f.status);
+  for (const other of walk.others) {
+    q.whereExists(db('application_search_words as o').select('o.application_id').where('o.application_id', db.ref('w.application_id')).andWhere('o.word', '>=', other).andWhere('o.word', '<', prefixEnd(other)));
+  }
+  const rows: Row[] = await q
+    .orderBy([{ column: 'w.created_at', order: dir }, { column: 'w.application_id', order: dir }])
+    .limit(limit)
+    .select('w.application_id');
+  return rows.map((r) => Number(r.application_id));
+}
+
+/** A page of rows (and one more) and the total counted up to `cap` + 1. */
+async function pageRowsAndCount(db: Knex, f: ApplicantFilters, search: SearchPlan | null, offset: number, pageSize: number, cap: number): Promise<[Row[], number]> {
+  if (search?.walk) {
+    const ids = await walkIds(db, f, search.walk, Math.max(cap, offset + pageSize) + 1);
+    const pageIds = ids.slice(offset, offset + pageSize + 1);
+    const rows: Row[] = pageIds.length ? await ordered(db('applications as a').whereIn('a.id', pageIds), f.ordering).select(LIST_COLUMNS) : [];
+    return [rows, ids.length];
+  }
   const rowsQuery = ordered(filteredApplications(db, f, search), f.ordering)
-    .select('a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id')
+    .select(LIST_COLUMNS)
     .limit(pageSize + 1)
-    .offset((page - 1) * pageSize);
-  const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
+    .offset(offset);
   const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(cap + 1).as('c'));
   const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
-  const n = Number(countRow?.n ?? 0);
+  return [rows, Number(countRow?.n ?? 0)];
+}
+
+export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
+  const search = await planSearch(db, f.q, f.job_id === null);
+  const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
+  const [rows, n] = await pageRowsAndCount(db, f, search, (page - 1) * pageSize, pageSize, cap);
   const pageRows = rows.slice(0, pageSize);
   // The page's jobs and file names are read for its rows only, after them: joined into the list
   // query, MariaDB could plan the join first and sort every application.
