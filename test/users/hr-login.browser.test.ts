@@ -271,10 +271,10 @@ for (const kind of databaseKinds()) {
     it('shows an unknown HR page as the 404 page with the HR header, nothing marked, and the dashboard offered', async () => {
       const { page } = tab;
       // Signed out, the sign-in page comes first and then leads to the page asked for: here the 404.
-      await page.goto(`${s.baseUrl}/hr/applicants/42`);
-      expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/applicants/42')}`);
+      await page.goto(`${s.baseUrl}/hr/nothing-here/42`);
+      expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/nothing-here/42')}`);
       await signIn(page);
-      await page.waitForURL(`${s.baseUrl}/hr/applicants/42`);
+      await page.waitForURL(`${s.baseUrl}/hr/nothing-here/42`);
       dropExpectedStatus(tab, 404);
       expect(await page.title()).to.equal('404 — Page Not Found');
       expect(await page.locator('h1').innerText()).to.equal('404 — Page Not Found');
