@@ -318,7 +318,8 @@ export class PostsWorker {
     let next: Date | null = null;
     if (!result.ok && !result.permanent) {
       const delay = retryDelayMs(attempts, this.deps.schedule, this.deps.random);
-      if (delay !== null) next = new Date(this.deps.now().getTime() + (result.retryAfterSeconds != null ? result.retryAfterSeconds * 1000 : delay));
+      // A receiver may ask for a longer wait, never a shorter one than the schedule's step.
+      if (delay !== null) next = new Date(this.deps.now().getTime() + Math.max(delay, (result.retryAfterSeconds ?? 0) * 1000));
     }
     try {
       await this.record(kind, { c, outcome: result, nextAttemptAt: next });

@@ -23,6 +23,8 @@ describe('posts: retry schedule', () => {
     expect(parseRetryAfter('Thu, 01 Jan 2026 01:00:00 GMT', now)).to.equal(3600);
     expect(parseRetryAfter('99999999', now)).to.equal(7 * 86_400);
     expect(parseRetryAfter('soon', now)).to.equal(null);
+    expect(parseRetryAfter('0', now)).to.equal(0);
+    for (const bad of ['-5', '5.5', '10, 20', '1e3', 'Wed, 31 Dec 2025 23:00:00 GMT', '2026-01-01T02:00:00Z']) expect(parseRetryAfter(bad, now), bad).to.equal(null);
     expect(parseRetryAfter(null, now)).to.equal(null);
   });
 
