@@ -25,6 +25,8 @@ for (const kind of databaseKinds()) {
       const port = await freePort();
       const s = runServer({ ...dbEnv, NODE_ENV: 'development', PORT: String(port) });
       await waitForOutput(s, `listening on port ${port}`);
+      // The sign-in line is printed just after, and may arrive in a later chunk of the pipe.
+      await waitForOutput(s, `HR sign-in: http://localhost:${port}/hrviewlogin\n`);
       expect(s.output()).to.include('Applied migrations: 001_initial_schema');
       expect(s.output()).to.include('Empty database: added 12 demo jobs.');
       expect(s.output()).to.include('No HR user yet. Create one with: npx careers-admin user create --username <name>');
