@@ -10,7 +10,7 @@ import { create as contentDisposition } from 'content-disposition';
 import type { AppContext } from '../context.js';
 import { ExportAborted, streamWorkbook } from '../exports/xlsx.js';
 import { NotFound, ValidationError } from '../http/errors.js';
-import { receiveMultipart, safeFileName } from '../http/multipart.js';
+import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob, parseJobId, requireJob } from '../jobs/index.js';
@@ -28,13 +28,12 @@ function applicationId(req: Request): number {
 }
 
 /**
- * Content-Disposition for a stored name (RFC 6266): the name is cleaned once more (no path, no
- * control characters, no quotes or backslashes), `filename` gets an ASCII fallback and
- * `filename*` the UTF-8 name.
+ * Content-Disposition for a resume (RFC 6266): the name is already cleaned to letters, digits and
+ * '-' plus its extension (resumeDownloadName); `filename` gets an ASCII fallback, `filename*` the
+ * UTF-8 name.
  */
-export function resumeDisposition(name: string, type: 'attachment' | 'inline'): string {
-  const clean = safeFileName(name, 'resume').replace(/["\\]/g, '_');
-  return contentDisposition(clean, { type, fallback: clean.replace(/[^\x20-\x7e]/g, '_') });
+function resumeDisposition(name: string, type: 'attachment' | 'inline'): string {
+  return contentDisposition(name, { type, fallback: name.replace(/[^\x20-\x7e]/g, '_') });
 }
 
 export function applicantsApi(ctx: AppContext): Router {

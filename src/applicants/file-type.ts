@@ -6,6 +6,7 @@
  */
 import { PassThrough, Readable } from 'node:stream';
 import yauzl from 'yauzl';
+import { downloadName } from '../shared/download-name.js';
 
 export type ResumeKind = 'pdf' | 'doc' | 'docx';
 /** What the first bytes say; 'zip' still needs the archive check to count as a DOCX. */
@@ -19,6 +20,16 @@ export const RESUME_CONTENT_TYPES: Record<ResumeKind, string> = {
   doc: 'application/msword',
   docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
 };
+
+/** The extension of a stored resume's detected type ('bin' for a type no upload can have). */
+function resumeExtension(contentType: string): string {
+  return (Object.keys(RESUME_CONTENT_TYPES) as ResumeKind[]).find((k) => RESUME_CONTENT_TYPES[k] === contentType) ?? 'bin';
+}
+
+/** The name HR saves a resume under: the person and the job, with the detected type's extension. */
+export function resumeDownloadName(r: { first_name: string; last_name: string; job_public_id: string; content_type: string }): string {
+  return downloadName([r.first_name, r.last_name, r.job_public_id], resumeExtension(r.content_type), 'resume');
+}
 
 const PDF = Buffer.from('%PDF-', 'latin1');
 const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);

@@ -263,7 +263,7 @@ export async function openResume({ db, storage }: { db: Db; storage: FileStorage
     console.error(`[applicants] the resume of application ${id} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
     throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   }
-  return { name: file.original_name, contentType: file.content_type, size: file.size, stream };
+  return { name: file.download_name, contentType: file.content_type, size: file.size, stream };
 }
 
 export interface StatusChangeDeps {

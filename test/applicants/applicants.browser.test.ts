@@ -32,7 +32,7 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
       token = (await hrSession(s.ctx.db)).token;
       seeded = await seedPeople(s.ctx.db);
-      const fields = validFields({ first_name: 'Élodie', last_name: 'Durand', email: 'elodie@durand.fr', phone: '+919988776655', resume: { data: pdf, filename: 'élodie-cv.pdf', type: 'application/pdf' } });
+      const fields = validFields({ first_name: 'Élodie', last_name: 'Durand', email: 'elodie@durand.fr', phone: '+919988776655', resume: { data: pdf, filename: 'resume.html', type: 'text/html' } });
       const res = await fetch(`${s.baseUrl}/api/jobs/backend-1/apply/`, { method: 'POST', body: toFormData(fields) });
       expect(res.status, await res.clone().text()).to.equal(201);
       appliedId = Number((await s.ctx.db('applications').where({ email: 'elodie@durand.fr' }).first('id')).id);
@@ -121,6 +121,12 @@ for (const kind of databaseKinds()) {
     it('opens a detail, downloads the resume with its bytes, walks previous/next in the filtered list', async () => {
       const { page } = tab;
       await page.goto(`${s.baseUrl}/hr/applicants?job_id=${seeded.jobA.id}`);
+      // The list names the file as the download will: from the list too it is saved as a PDF.
+      const listLink = page.locator('a[aria-label="Download the resume of Élodie Durand"]');
+      expect(await listLink.getAttribute('title')).to.equal('Élodie-Durand-backend-1.pdf');
+      const fromList = page.waitForEvent('download');
+      await listLink.click();
+      expect((await fromList).suggestedFilename()).to.equal('Élodie-Durand-backend-1.pdf');
       await page.click('a[aria-label="View the application of Élodie Durand"]');
       expect(await page.locator('h1').innerText()).to.equal(`Application #${appliedId}`);
       const text = await page.locator('main, body').first().innerText();
@@ -135,7 +141,9 @@ for (const kind of databaseKinds()) {
       const download = page.waitForEvent('download');
       await page.click('a:has-text("Download resume")');
       const file = await download;
-      expect(file.suggestedFilename()).to.equal('élodie-cv.pdf');
+      // Sent as resume.html: saved under the person, the job and the type read from the bytes.
+      expect(file.suggestedFilename()).to.equal('Élodie-Durand-backend-1.pdf');
+      expect(await page.locator('.file-name').innerText()).to.equal('Élodie-Durand-backend-1.pdf');
       expect(fs.readFileSync((await file.path())!).equals(pdf)).to.equal(true);
 
       // Job A newest first: Élodie (now), Liam, Zoë, Asha, Josephine, José.

@@ -10,7 +10,6 @@ import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { createContext } from '../../src/context.js';
 import { loadDashboard } from '../../src/applicants/service.js';
-import { resumeDisposition } from '../../src/applicants/api.js';
 import { ReadCache } from '../../src/db/read-cache.js';
 import { databaseKinds } from '../helpers/db.js';
 import { hrSession } from '../helpers/hr.js';
@@ -79,7 +78,7 @@ for (const kind of databaseKinds()) {
         resume_content_type: 'application/pdf',
         skills: ['TypeScript', 'Node.js'],
       });
-      expect(body.resume_filename).to.equal('Résumé "final".pdf');
+      expect(body.resume_filename).to.equal("Asha-D-Souza-Rao-platform-1.pdf");
       expect(body.professional_experiences).to.deep.equal([
         { company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '20 LPA', description: 'Built the TPS report service.' },
       ]);
@@ -110,7 +109,7 @@ for (const kind of databaseKinds()) {
       expect(res.headers.get('content-type')).to.equal('application/pdf');
       expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
       const cd = res.headers.get('content-disposition')!;
-      expect(cd).to.equal(`attachment; filename="R_sum_ _final_.pdf"; filename*=UTF-8''R%C3%A9sum%C3%A9%20_final_.pdf`);
+      expect(cd).to.equal('attachment; filename=Asha-D-Souza-Rao-platform-1.pdf');
       expect(cd).to.not.match(/[\r\n]/);
       const again = await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/`, { headers: { Authorization: `Bearer ${token}` } });
       expect(Buffer.from(await again.arrayBuffer()).equals(pdf)).to.equal(true);
@@ -118,19 +117,13 @@ for (const kind of databaseKinds()) {
       expect(inline.headers.get('content-disposition')).to.match(/^inline; /);
       const docInline = await fetch(`${s.baseUrl}/api/hr/applications/${ids['second@example.com']}/resume/?disposition=inline`, { headers: { Authorization: `Bearer ${token}` } });
       expect(docInline.headers.get('content-type')).to.equal('application/msword');
-      expect(docInline.headers.get('content-disposition')).to.equal('attachment; filename=ben.doc');
+      expect(docInline.headers.get('content-disposition')).to.equal('attachment; filename=Ben-Okafor-platform-1.doc');
       await docInline.arrayBuffer();
       // The jwt cookie is enough for a GET, so the page's plain link works without JavaScript.
       const byCookie = await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/`, { headers: { Cookie: `jwt=${token}` } });
       expect(byCookie.status).to.equal(200);
       await byCookie.arrayBuffer();
       expect((await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/`)).status).to.equal(401);
-    });
-
-    it('keeps quotes, control characters and paths out of Content-Disposition', () => {
-      expect(resumeDisposition('../../etc/"x"\u0007.pdf', 'attachment')).to.equal('attachment; filename=_x_.pdf');
-      expect(resumeDisposition('\\evil"\r\nSet-Cookie: a=b.pdf', 'attachment')).to.equal('attachment; filename="evil_Set-Cookie: a=b.pdf"');
-      expect(resumeDisposition('', 'attachment')).to.equal('attachment; filename=resume');
     });
 
     it('answers 404 (never a 500) for a resume whose file went missing, or an application without one', async () => {

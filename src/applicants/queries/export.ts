@@ -10,6 +10,7 @@ import { fromDbDate, fromDbJson } from '../../db/codecs.js';
 import type { Job } from '../../jobs/types.js';
 import { questionPlainText } from '../../shared/question-text.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
+import { resumeDownloadName } from '../file-type.js';
 
 const EXPORT_BATCH = 250;
 
@@ -80,7 +81,7 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
   for (;;) {
     const q = db('applications as a')
       .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
-      .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'f.original_name as resume_name')
+      .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'f.content_type as resume_type')
       .where('a.job_id', job.id)
       .orderBy([{ column: 'a.created_at' }, { column: 'a.id' }])
       .limit(batchSize);
@@ -119,7 +120,7 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
         (skillBy.get(id) ?? []).map((s) => s.name).join(', '),
         experienceText(expBy.get(id) ?? []),
         educationText(eduBy.get(id) ?? []),
-        a.resume_name ?? '',
+        a.resume_type ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_public_id: job.public_id, content_type: a.resume_type }) : '',
         ...questionIds.map((qid) => {
           const raw = answerBy.get(`${id}:${qid}`);
           return raw === undefined ? '' : answerCell(raw);

@@ -22,6 +22,7 @@ import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
 import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js';
 import type { ApplicationStatus } from '../../shared/enums.js';
 import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.js';
+import { resumeDownloadName } from '../file-type.js';
 
 const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
@@ -254,7 +255,7 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
   const pageRows = rows.slice(0, pageSize);
   // The page's jobs and file names are read for its rows only, after them: joined into the list
   // query, MariaDB could plan the join first and sort every application.
-  const [jobs, files] = detailed ? await Promise.all([jobsOf(db, pageRows), fileNamesOf(db, pageRows)]) : [new Map<number, Row>(), new Map<number, string>()];
+  const [jobs, fileTypes] = detailed ? await Promise.all([jobsOf(db, pageRows), fileTypesOf(db, pageRows)]) : [new Map<number, Row>(), new Map<number, string>()];
   const results = pageRows.map((r): ApplicantRow => {
     const id = Number(r.id);
     const row: ApplicantRow = {
@@ -269,7 +270,10 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
     };
     if (detailed) {
       const job = jobs.get(Number(r.job_id));
-      Object.assign(row, { job_title: job?.title ?? '', job_public_id: job?.public_id ?? '', resume_filename: r.resume_file_id === null ? null : (files.get(Number(r.resume_file_id)) ?? null) });
+      const job_public_id = job?.public_id ?? '';
+      const content_type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
+      const resume_filename = content_type === undefined ? null : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_public_id, content_type });
+      Object.assign(row, { job_title: job?.title ?? '', job_public_id, resume_filename });
     }
     return row;
   });
@@ -282,10 +286,10 @@ async function jobsOf(db: Knex, rows: Row[]): Promise<Map<number, Row>> {
   return new Map(jobs.map((j) => [Number(j.id), j]));
 }
 
-async function fileNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
+async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
   const ids = rows.map((r) => r.resume_file_id).filter((id) => id !== null).map(Number);
-  const files: Row[] = ids.length ? await db('stored_files').whereIn('id', ids).select('id', 'original_name') : [];
-  return new Map(files.map((f) => [Number(f.id), f.original_name]));
+  const files: Row[] = ids.length ? await db('stored_files').whereIn('id', ids).select('id', 'content_type') : [];
+  return new Map(files.map((f) => [Number(f.id), f.content_type]));
 }
 
 /** The application shown before and after `id` in the filtered list (null at either end). */
@@ -308,7 +312,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     .join('jobs as j', 'j.id', 'a.job_id')
     .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
     .where('a.id', id)
-    .first('a.*', 'j.title as job_title', 'j.public_id as job_public_id', 'f.original_name as resume_filename', 'f.content_type as resume_content_type')) as Row | undefined;
+    .first('a.*', 'j.title as job_title', 'j.public_id as job_public_id', 'f.id as resume_id', 'f.content_type as resume_content_type')) as Row | undefined;
   if (!a) return null;
   const [skills, experiences, education, answers]: Row[][] = await Promise.all([
     db('application_skills').where('application_id', id).orderBy('position').select('name'),
@@ -316,7 +320,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     db('application_education').where('application_id', id).orderBy('position').select('school', 'degree', 'field', 'start', 'end'),
     db('application_answers').where('application_id', id).orderBy('id').select('question_id', 'question_text', 'answer'),
   ]);
-  const hasResume = a.resume_file_id !== null && a.resume_filename !== null;
+  const hasResume = a.resume_file_id !== null && a.resume_id !== null;
   return {
     id,
     job_id: Number(a.job_id),
@@ -331,7 +335,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     created_at: fromDbDate(a.created_at)!.toISOString(),
     updated_at: fromDbDate(a.updated_at)!.toISOString(),
     resume_download_url: hasResume ? resumeUrl(id) : null,
-    resume_filename: hasResume ? a.resume_filename : null,
+    resume_filename: hasResume ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_public_id: a.job_public_id, content_type: a.resume_content_type }) : null,
     resume_content_type: hasResume ? a.resume_content_type : null,
     resume_view_url: hasResume && a.resume_content_type === 'application/pdf' ? resumeViewUrl(id) : null,
     skills: skills.map((s) => s.name),
@@ -353,10 +357,14 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
   };
 }
 
-/** The stored resume of an application: null when the application or its file row is missing. */
-export async function findResume(db: Knex, id: number): Promise<{ storage_key: string; original_name: string; content_type: string; size: number } | null> {
-  const r = (await db('applications as a').join('stored_files as f', 'f.id', 'a.resume_file_id').where('a.id', id).first('f.storage_key', 'f.original_name', 'f.content_type', 'f.size')) as Row | undefined;
-  return r ? { storage_key: r.storage_key, original_name: r.original_name, content_type: r.content_type, size: Number(r.size) } : null;
+/** The stored resume of an application and its download name: null when the application or its file row is missing. */
+export async function findResume(db: Knex, id: number): Promise<{ storage_key: string; download_name: string; content_type: string; size: number } | null> {
+  const r = (await db('applications as a')
+    .join('stored_files as f', 'f.id', 'a.resume_file_id')
+    .join('jobs as j', 'j.id', 'a.job_id')
+    .where('a.id', id)
+    .first('f.storage_key', 'f.content_type', 'f.size', 'a.first_name', 'a.last_name', 'j.public_id as job_public_id')) as Row | undefined;
+  return r ? { storage_key: r.storage_key, download_name: resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_public_id: r.job_public_id, content_type: r.content_type }), content_type: r.content_type, size: Number(r.size) } : null;
 }
 
 /** What `careers-admin applicants purge` and `erase` select. */
