@@ -92,6 +92,17 @@ for (const kind of databaseKinds()) {
       expect(await emails('?q=nobody')).to.deep.equal([]);
     });
 
+    it('answers a search with no letter or digit with nothing, never the whole list', async () => {
+      for (const q of ['%', '!!!', '😀', '%_', "'", '--', '@.', '\u200b']) {
+        const { status, body } = await list(`?q=${encodeURIComponent(q)}`);
+        expect(status, q).to.equal(200);
+        expect(body, q).to.deep.equal({ count: 0, count_capped: false, next: null, previous: null, results: [] });
+      }
+      // A blank search is no search.
+      expect((await list('?q=%20%20')).body.count).to.equal(10);
+      expect((await list(`?job_id=${seeded.jobA.id}&q=%25`)).body.count).to.equal(0);
+    });
+
     it('finds phones by any run of three or more of their digits, however they are written', async () => {
       expect(await emails('?q=9876543210')).to.deep.equal(['asha@dsouza.in']);
       expect(await emails('?q=%2B91%2098765')).to.deep.equal(['asha@dsouza.in']);

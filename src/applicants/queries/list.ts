@@ -128,12 +128,13 @@ async function onlyWord(db: Knex, prefix: string): Promise<string | null> {
 }
 
 /**
- * null: no search (no query, or a query with no letters or digits). `walkable`: the list can be
+ * null: no search (an empty or blank query). A query with no letter or digit (`%`, `!!!`, an
+ * emoji) is a search that matches nothing, never the whole list. `walkable`: the list can be
  * read by walking a word's entries in order (no job filter, whose own index range is shorter).
  */
 async function planSearch(db: Knex, q: string, walkable = false): Promise<SearchPlan | null> {
+  if (!q.trim()) return null;
   const { words, phoneDigits } = searchTerms(q);
-  if (!words.length && !phoneDigits) return null;
   const plan: SearchPlan = { ids: [], scanWords: [], scanPhone: null };
   if (words.length) {
     // Counting up to BROAD_WORD is enough to find a rare word.
