@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { output, ZodType } from 'zod';
-import type { Db } from '../db/knex.js';
+import { readCommitted, type Db } from '../db/knex.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
 import type { ReadCache } from '../db/read-cache.js';
@@ -25,7 +25,7 @@ import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHea
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
 import { findApplicant, findResume, neighbours, pageApplicants, selectRemovable, type ApplicantPage, type RemovalCriteria } from './queries/list.js';
-import { bumpCounter, deleteApplications, existingApplicationIds, insertApplication, insertApplicationAudit, updateStatuses, type NewApplication } from './repo.js';
+import { bumpCounter, deleteApplications, insertApplication, insertApplicationAudit, updateStatuses, type NewApplication } from './repo.js';
 import { APPLICANT_MESSAGES, HONEYPOT_FIELD, zodFieldErrors, orderedErrors, parseApplicationFields } from './schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
 import type { ApplicationStatus } from '../shared/enums.js';
@@ -278,15 +278,19 @@ export interface StatusChangeDeps {
  */
 export async function changeStatuses(deps: StatusChangeDeps, ids: number[], status: ApplicationStatus, userId: number | null): Promise<{ changed: number[]; missing: number[] }> {
   const now = deps.now();
-  return deps.db.transaction(async (trx) => {
-    const existing = await existingApplicationIds(trx, ids);
-    const changed = await updateStatuses(trx, [...existing], status, now);
-    if (changed.length) {
-      await insertApplicationAudit(trx, changed.map((c) => ({ userId, action: 'status', entityId: c.id, details: { from: c.from, to: status } })), now);
-      await bumpCounter(trx, 'applications.status');
-    }
-    return { changed: changed.map((c) => c.id), missing: ids.filter((id) => !existing.has(id)) };
-  });
+  // READ COMMITTED (MySQL): a statement locks only the rows it changes, not every row a table scan
+  // passes, so changes over other applications never wait for each other. The counter is touched
+  // last, so its one shared row is held only briefly; a deadlock victim runs again.
+  return withDbRetry(() =>
+    deps.db.transaction(async (trx) => {
+      const { found, changed } = await updateStatuses(trx, ids, status, now);
+      if (changed.length) {
+        await insertApplicationAudit(trx, changed.map((c) => ({ userId, action: 'status', entityId: c.id, details: { from: c.from, to: status } })), now);
+        await bumpCounter(trx, 'applications.status');
+      }
+      return { changed: changed.map((c) => c.id), missing: ids.filter((id) => !found.has(id)) };
+    }, readCommitted(deps.db)),
+  );
 }
 
 // ---- Retention: purge old applications, erase one applicant ----

@@ -16,6 +16,11 @@ export function isMysql(db: Knex): boolean {
   return db.client.config.client === 'mysql2';
 }
 
+/** READ COMMITTED on MySQL; SQLite has one writer at a time and only serializable transactions. */
+export function readCommitted(db: Knex): Knex.TransactionConfig | undefined {
+  return isMysql(db) ? { isolationLevel: 'read committed' } : undefined;
+}
+
 /**
  * Knex's own warnings (every failed connection attempt is logged with the driver's stack) as one
  * line each, sharing the database's throttled log with the failures callers report themselves,
