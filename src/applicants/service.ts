@@ -56,12 +56,19 @@ const ZIP_TAIL_BYTES = 256 * 1024;
 
 /** Hard limits of the apply upload: 9 known text fields, one file, a generous margin for the rest. */
 export const APPLY_UPLOAD: MultipartOptions = {
-  fileField: 'resume',
-  maxFileBytes: RESUME_MAX_BYTES,
-  fileTooLargeMessage: MESSAGES.resumeSize,
-  headBytes: SNIFF_BYTES,
-  checkHead: (head) => (sniffHead(head) ? null : MESSAGES.resumeType),
-  tailBytes: (head) => (sniffHead(head) === 'zip' ? ZIP_TAIL_BYTES : 0),
+  fileRules: new Map([
+    [
+      'resume',
+      {
+        maxBytes: RESUME_MAX_BYTES,
+        tooLargeMessage: MESSAGES.resumeSize,
+        headBytes: SNIFF_BYTES,
+        checkHead: (head: Buffer) => (sniffHead(head) ? null : MESSAGES.resumeType),
+        tailBytes: (head: Buffer) => (sniffHead(head) === 'zip' ? ZIP_TAIL_BYTES : 0),
+      },
+    ],
+  ]),
+  maxTotalFileBytes: RESUME_MAX_BYTES,
   maxFields: 16,
   maxFieldBytes: 1024 * 1024,
   maxTextBytes: 2 * 1024 * 1024,
@@ -103,16 +110,17 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
   // Set once every statement of the transaction has run: a failure after that is the COMMIT's.
   let committing = false;
   let outcomeUnknown = false;
+  const resume = form.files.get('resume') ?? null;
   try {
     if (form.fields.get(HONEYPOT_FIELD)?.trim()) return { kind: 'discarded' };
     const now = deps.now();
     const bag = new FieldErrorBag();
     const { input } = parseApplicationFields(form.fields, form.repeated, job.questions, now, bag);
-    const kind = form.file ? await resumeKind(deps.storage, form.file) : null;
-    if (!form.file) bag.add('resume', MESSAGES.resumeRequired);
+    const kind = resume ? await resumeKind(deps.storage, resume) : null;
+    if (!resume) bag.add('resume', MESSAGES.resumeRequired);
     else if (!kind) bag.add('resume', MESSAGES.resumeType);
     if (!input || bag.has()) throw new ValidationError(orderedErrors(bag.fields));
-    const file = form.file!;
+    const file = resume!;
 
     const application: NewApplication = {
       job_id: job.id,
@@ -153,14 +161,14 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
     if (committing && !isCommitRefused(err)) {
       outcomeUnknown = true;
       console.error(
-        `[apply] the commit of an application to job ${job.id} failed with its outcome unknown (${describeDbError(err)}); resume ${form.file?.key} kept: the orphan sweep removes it if no row points at it`,
+        `[apply] the commit of an application to job ${job.id} failed with its outcome unknown (${describeDbError(err)}); resume ${resume?.key} kept: the orphan sweep removes it if no row points at it`,
       );
       throw new ServiceUnavailable(APPLY_MESSAGES.unconfirmed, DB_RETRY_AFTER_SECONDS);
     }
     if (isDuplicateApplication(err)) throw new ValidationError({ email: [APPLY_MESSAGES.duplicate] });
     throw err;
   } finally {
-    if (!committed && !outcomeUnknown && form.file) await deps.storage.remove(form.file.key).catch((err) => console.error('[apply] could not remove an uploaded file', err));
+    if (!committed && !outcomeUnknown && resume) await deps.storage.remove(resume.key).catch((err) => console.error('[apply] could not remove an uploaded file', err));
   }
 }
 

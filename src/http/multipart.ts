@@ -1,11 +1,14 @@
 /**
  * Streams a multipart/form-data request with busboy under hard limits: text fields are collected
- * (bounded in number and size), the one allowed file goes straight to storage under a random key
- * while it is hashed, counted and its first bytes checked. Nothing is buffered whole.
+ * (bounded in number and size), each file goes straight to storage under a random key while it is
+ * hashed, counted and its first bytes checked. Files are taken only in the fields named in
+ * `fileRules`, one per field, each with its own size and type rules, and all of them together
+ * within `maxTotalFileBytes`. Nothing is buffered whole.
  *
  * The promise settles only when everything is in place: on success the caller owns the stored
- * file (and must remove it if it later gives up); on any failure (a limit crossed, a refused file,
- * a malformed body, the client going away) the partial file is already removed when it rejects.
+ * files (and must remove them if it later gives up); on any failure (a limit crossed, a refused
+ * file, a malformed body, the client going away) every file of the request, partial or complete,
+ * is already removed when it rejects.
  * The rest of a refused body is read and thrown away (up to a cap) so the client, still sending,
  * reliably receives the error response instead of a connection reset (src/http/unread-body.ts).
  */
@@ -17,18 +20,24 @@ import type { FileStorage } from '../storage/storage.js';
 import { HttpError, ValidationError } from './errors.js';
 import { discardUnreadBody } from './unread-body.js';
 
-export interface MultipartOptions {
-  /** The only part that may be a file. */
-  fileField: string;
-  maxFileBytes: number;
-  /** Field message when the file crosses maxFileBytes. */
-  fileTooLargeMessage: string;
+/** What one file field takes. */
+export interface FileRule {
+  maxBytes: number;
+  /** Field message when the file crosses maxBytes. */
+  tooLargeMessage: string;
   /** Number of bytes handed to checkHead. */
   headBytes: number;
   /** Decides from the first bytes (or the whole file, if shorter) whether to keep going; a message refuses the file. */
   checkHead: (head: Buffer) => string | null;
   /** How many bytes from the end of the file to keep in memory for a later check (by head). */
   tailBytes: (head: Buffer) => number;
+}
+
+export interface MultipartOptions {
+  /** The parts that may be files, by field name. */
+  fileRules: ReadonlyMap<string, FileRule>;
+  /** All files of one request together. */
+  maxTotalFileBytes: number;
   maxFields: number;
   maxFieldBytes: number;
   /** All text fields together. */
@@ -51,7 +60,8 @@ export interface ReceivedForm {
   fields: Map<string, string>;
   /** Text fields sent more than once (the first value is kept in `fields`). */
   repeated: Set<string>;
-  file: ReceivedFile | null;
+  /** The files received, by field; a field whose part was empty ("no file chosen") is absent. */
+  files: Map<string, ReceivedFile>;
 }
 
 /** The client closed the connection before the body was complete (nobody reads the answer). */
@@ -76,22 +86,35 @@ class FileInspector extends Transform {
   private tailLength = 0;
   private keepTail = 0;
 
-  /** `noneIfEmpty`: an empty part with an empty name is "no file chosen", not an empty file. */
-  constructor(private readonly opts: MultipartOptions, private readonly noneIfEmpty: boolean) {
+  /**
+   * `noneIfEmpty`: an empty part with an empty name is "no file chosen", not an empty file.
+   * `total` counts the bytes of every file of the request.
+   */
+  constructor(
+    private readonly field: string,
+    private readonly rule: FileRule,
+    private readonly noneIfEmpty: boolean,
+    private readonly total: { bytes: number; max: number },
+  ) {
     super();
   }
 
   _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
     this.size += chunk.length;
-    if (this.size > this.opts.maxFileBytes) {
-      cb(refuse(this.opts.fileField, this.opts.fileTooLargeMessage));
+    this.total.bytes += chunk.length;
+    if (this.size > this.rule.maxBytes) {
+      cb(refuse(this.field, this.rule.tooLargeMessage));
+      return;
+    }
+    if (this.total.bytes > this.total.max) {
+      cb(badForm('The files are too large together.'));
       return;
     }
     this.hash.update(chunk);
     if (!this.head) {
-      this.headParts.push(chunk.subarray(0, this.opts.headBytes - this.headLength));
+      this.headParts.push(chunk.subarray(0, this.rule.headBytes - this.headLength));
       this.headLength += this.headParts[this.headParts.length - 1].length;
-      if (this.headLength >= this.opts.headBytes) {
+      if (this.headLength >= this.rule.headBytes) {
         const err = this.decideHead();
         if (err) {
           cb(err);
@@ -120,9 +143,9 @@ class FileInspector extends Transform {
   private decideHead(): Error | null {
     this.head = Buffer.concat(this.headParts);
     this.headParts = [];
-    const message = this.opts.checkHead(this.head);
-    if (message) return refuse(this.opts.fileField, message);
-    this.keepTail = this.opts.tailBytes(this.head);
+    const message = this.rule.checkHead(this.head);
+    if (message) return refuse(this.field, message);
+    this.keepTail = this.rule.tailBytes(this.head);
     return null;
   }
 
@@ -144,6 +167,20 @@ function badForm(detail: string): ValidationError {
   return new ValidationError({}, detail);
 }
 
+/** A file part in a field that takes none. */
+function unexpectedFileMessage(rules: ReadonlyMap<string, FileRule>): string {
+  const names = [...rules.keys()].map((n) => `"${n}"`);
+  if (names.length === 0) return 'This form takes no files.';
+  if (names.length === 1) return `Only one file can be uploaded, in the field ${names[0]}.`;
+  return `Files can be uploaded only in the fields ${names.join(', ')}, one each.`;
+}
+
+/** More file parts than file fields: one field was sent twice. */
+function tooManyFiles(rules: ReadonlyMap<string, FileRule>): ValidationError {
+  const [only] = rules.keys();
+  return rules.size === 1 ? refuse(only, `Only one ${only} file can be uploaded.`) : badForm('The form has more files than file fields.');
+}
+
 export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opts: MultipartOptions): Promise<ReceivedForm> {
   if (!isMultipart(req)) {
     return Promise.reject(new HttpError(415, 'Unsupported content type', { detail: 'Send the application as multipart/form-data.' }));
@@ -157,11 +194,12 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
         fieldNameSize: 100,
         fieldSize: opts.maxFieldBytes + 1,
         fields: opts.maxFields,
-        // A second file is seen (and refused with a clear message); a third stops the parser.
-        files: 2,
+        // One more file than there are file fields is seen (and refused with a clear message);
+        // the one after stops the parser.
+        files: opts.fileRules.size + 1,
         // busboy reports "parts" on reaching the limit, so allow one more and treat that as too many.
         parts: opts.maxParts + 1,
-        fileSize: opts.maxFileBytes + 1,
+        fileSize: Math.max(0, ...[...opts.fileRules.values()].map((r) => r.maxBytes)) + 1,
         headerPairs: 20,
       },
     });
@@ -173,9 +211,11 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
     const fields = new Map<string, string>();
     const repeated = new Set<string>();
     let textBytes = 0;
-    let filesSeen = 0;
+    const total = { bytes: 0, max: opts.maxTotalFileBytes };
+    const fileFields = new Set<string>();
     let inspector: FileInspector | null = null;
-    let pendingWrite: Promise<ReceivedFile | null> = Promise.resolve(null);
+    /** Every file part's write, settled with the file kept (or null for "no file chosen"). */
+    const pendingWrites: Promise<[string, ReceivedFile | null]>[] = [];
     let settled = false;
 
     const detach = () => {
@@ -192,12 +232,15 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
       inspector?.destroy(err);
       bb.destroy();
       if (!(err instanceof ClientAborted)) discardUnreadBody(req);
-      // Reject only once the partial (or complete) file is gone.
-      pendingWrite
-        .catch(() => null)
-        .then((file) => (file ? storage.remove(file.key) : undefined))
-        .catch(() => undefined)
-        .then(() => reject(err));
+      // Reject only once every partial (or complete) file is gone.
+      Promise.all(
+        pendingWrites.map((write) =>
+          write
+            .catch(() => null)
+            .then((done) => (done?.[1] ? storage.remove(done[1].key) : undefined))
+            .catch(() => undefined),
+        ),
+      ).then(() => reject(err));
     };
 
     const onAbort = () => fail(new ClientAborted());
@@ -221,39 +264,33 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
       // busboy destroys an unfinished file stream with an error when we stop it; that is expected.
       stream.on('error', () => undefined);
       if (settled) return void stream.resume();
-      filesSeen += 1;
-      if (name !== opts.fileField) {
+      const rule = opts.fileRules.get(name);
+      if (!rule) {
         stream.resume();
-        return fail(badForm(`Only one file can be uploaded, in the field "${opts.fileField}".`));
+        return fail(badForm(unexpectedFileMessage(opts.fileRules)));
       }
-      if (filesSeen > 1) {
+      if (fileFields.has(name)) {
         stream.resume();
-        return fail(refuse(opts.fileField, `Only one ${opts.fileField} file can be uploaded.`));
+        return fail(refuse(name, `Only one ${name} file can be uploaded.`));
       }
+      fileFields.add(name);
       const key = storage.newKey();
       // A browser sends an empty part with an empty name when no file was chosen.
-      const current = new FileInspector(opts, !info.filename);
+      const current = new FileInspector(name, rule, !info.filename, total);
       inspector = current;
       stream.on('error', (err) => current.destroy(err));
       // The inspector's own errors (too large, wrong type) reach us through storage.write's rejection,
       // even when they happen before storage has attached its listeners.
       current.on('error', () => undefined);
       stream.pipe(current);
-      pendingWrite = storage.write(key, current).then(
-        async () => {
+      const write = storage.write(key, current).then(
+        async (): Promise<[string, ReceivedFile | null]> => {
           if (!current.head) {
             await storage.remove(key);
-            return null;
+            return [name, null];
           }
-          return {
-            key,
-            clientName: info.filename ?? '',
-            clientType: info.mimeType,
-            size: current.size,
-            sha256: current.digest(),
-            head: current.head,
-            tail: current.tail(),
-          };
+          const file = { key, clientName: info.filename ?? '', clientType: info.mimeType, size: current.size, sha256: current.digest(), head: current.head, tail: current.tail() };
+          return [name, file];
         },
         (err: Error) => {
           // storage.write has removed the partial file; a refusal from the inspector keeps its message.
@@ -261,19 +298,22 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
           throw err;
         },
       );
+      pendingWrites.push(write);
     });
 
-    bb.on('filesLimit', () => fail(refuse(opts.fileField, `Only one ${opts.fileField} file can be uploaded.`)));
+    bb.on('filesLimit', () => fail(tooManyFiles(opts.fileRules)));
     bb.on('fieldsLimit', () => fail(badForm('The form has too many fields.')));
     bb.on('partsLimit', () => fail(badForm('The form has too many parts.')));
     bb.on('error', () => fail(badForm('The form data is malformed or incomplete.')));
     bb.on('finish', () => {
-      pendingWrite.then(
-        (file) => {
+      Promise.all(pendingWrites).then(
+        (written) => {
           if (settled) return;
           settled = true;
           detach();
-          resolve({ fields, repeated, file });
+          const files = new Map<string, ReceivedFile>();
+          for (const [name, file] of written) if (file) files.set(name, file);
+          resolve({ fields, repeated, files });
         },
         () => undefined,
       );

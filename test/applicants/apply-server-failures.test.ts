@@ -157,7 +157,7 @@ for (const kind of databaseKinds()) {
         const form: ReceivedForm = {
           fields: new Map(Object.entries(validFields()).filter((e): e is [string, string] => typeof e[1] === 'string')),
           repeated: new Set(),
-          file: { key, clientName: 'cv.pdf', clientType: 'application/pdf', size: data.length, sha256: sha256(data), head: data.subarray(0, 8), tail: Buffer.alloc(0) },
+          files: new Map([['resume', { key, clientName: 'cv.pdf', clientType: 'application/pdf', size: data.length, sha256: sha256(data), head: data.subarray(0, 8), tail: Buffer.alloc(0) }]]),
         };
         const broken = new Proxy(s.ctx.db, {
           get(target, prop, receiver) {
@@ -181,7 +181,7 @@ for (const kind of databaseKinds()) {
         const form: ReceivedForm = {
           fields: new Map(Object.entries(validFields({ email: 'deadlock@example.com' })).filter((e): e is [string, string] => typeof e[1] === 'string')),
           repeated: new Set(),
-          file: { key, clientName: 'cv.pdf', clientType: 'application/pdf', size: data.length, sha256: sha256(data), head: data.subarray(0, 8), tail: Buffer.alloc(0) },
+          files: new Map([['resume', { key, clientName: 'cv.pdf', clientType: 'application/pdf', size: data.length, sha256: sha256(data), head: data.subarray(0, 8), tail: Buffer.alloc(0) }]]),
         };
         let calls = 0;
         const flaky = new Proxy(s.ctx.db, {
