@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { type FileRule, type MultipartOptions, receiveMultipart } from '../../src/http/multipart.js';
-import { HttpError } from '../../src/http/errors.js';
+import type { HttpError } from '../../src/http/errors.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 
 const anyHead: FileRule = { maxBytes: 1000, tooLargeMessage: 'File too large.', headBytes: 4, checkHead: () => null, tailBytes: () => 0 };
