@@ -8,7 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
 import { create as contentDisposition } from 'content-disposition';
 import type { AppContext } from '../context.js';
-import { ExportAborted, streamWorkbook } from '../exports/xlsx.js';
+import { sendWorkbook } from '../exports/xlsx.js';
 import { NotFound, ValidationError } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
@@ -64,13 +64,7 @@ export function applicantsApi(ctx: AppContext): Router {
 
   router.get('/api/hr/jobs/:id/export-basic/', async (req, res) => {
     const job = await requireJob(ctx.db, parseJobId(req.params.id));
-    try {
-      await streamWorkbook(res, { filename: applicantsFilename(job.id), sheetName: 'Applicants', columns: applicantColumns(job) }, applicantRows(ctx.db, job));
-    } catch (err) {
-      // Headers are out: the error handler can only cut the connection, so the client sees a failed download.
-      if (err instanceof ExportAborted) return;
-      throw err;
-    }
+    await sendWorkbook(res, { filename: applicantsFilename(job.id), sheetName: 'Applicants', columns: applicantColumns(job) }, applicantRows(ctx.db, job));
   });
 
   router.get('/api/hr/applications/', async (req, res) => {

@@ -58,7 +58,7 @@ function attachmentHeaders(res: Response, filename: string): void {
  * here, numbers and dates stay typed). Waits for the client between batches when the response
  * buffer is full, so a slow download never piles rows up in memory. Rejects if the client goes away.
  */
-export async function streamWorkbook(
+async function streamWorkbook(
   res: Response,
   opts: { filename: string; sheetName: string; columns: ExportColumn[] },
   batches: AsyncIterable<CellValue[][]>,
@@ -118,9 +118,22 @@ function sheetSink(sheet: unknown): EntryStream | null {
 }
 
 /** The client went away mid-download; nothing to answer, nothing to log as a fault. */
-export class ExportAborted extends Error {
+class ExportAborted extends Error {
   constructor() {
     super('export aborted: the client went away');
     this.name = 'ExportAborted';
+  }
+}
+
+/**
+ * streamWorkbook as a route answers with it: a client that goes away mid-download ends the export
+ * quietly (the headers are out, so nothing more can be said); other errors reach the error
+ * handler, which can only cut the connection, so the client sees a failed download.
+ */
+export async function sendWorkbook(res: Response, opts: { filename: string; sheetName: string; columns: ExportColumn[] }, batches: AsyncIterable<CellValue[][]>): Promise<void> {
+  try {
+    await streamWorkbook(res, opts, batches);
+  } catch (err) {
+    if (!(err instanceof ExportAborted)) throw err;
   }
 }

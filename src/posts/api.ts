@@ -4,7 +4,7 @@
  */
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
-import { ExportAborted, streamWorkbook } from '../exports/xlsx.js';
+import { sendWorkbook } from '../exports/xlsx.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { POST_EXPORT_COLUMNS, applicationPostRows, postsFilename } from './queries.js';
 import { attemptsOfPost, listPosts, parsePostId, parsePostStatus, retryPost } from './service.js';
@@ -21,13 +21,7 @@ export function postsApi(ctx: AppContext): Router {
 
   router.get('/api/hr/application-posts/export/', async (req, res) => {
     const status = parsePostStatus(req.query.status);
-    try {
-      await streamWorkbook(res, { filename: postsFilename(status), sheetName: 'Application Posts', columns: POST_EXPORT_COLUMNS }, applicationPostRows(ctx.db, status));
-    } catch (err) {
-      // Headers are out: the error handler can only cut the connection, so the client sees a failed download.
-      if (err instanceof ExportAborted) return;
-      throw err;
-    }
+    await sendWorkbook(res, { filename: postsFilename(status), sheetName: 'Application Posts', columns: POST_EXPORT_COLUMNS }, applicationPostRows(ctx.db, status));
   });
 
   router.get('/api/hr/application-posts/:id/attempts/', async (req, res) => {
