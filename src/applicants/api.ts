@@ -4,11 +4,10 @@
  * analytics and its applicants export; the applicants list, one application, its resume and
  * status changes (issue 11). HR routes sit under /api/hr, which app.ts guards.
  */
-import { pipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
-import { create as contentDisposition } from 'content-disposition';
 import type { AppContext } from '../context.js';
 import { sendWorkbook } from '../exports/xlsx.js';
+import { sendDownload } from '../http/download.js';
 import { NotFound, ValidationError } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
@@ -25,15 +24,6 @@ function applicationId(req: Request): number {
   const raw = req.params.id;
   if (!isRowId(raw)) throw new ValidationError({ id: [APPLICANT_MESSAGES.id] });
   return Number(raw);
-}
-
-/**
- * Content-Disposition for a resume (RFC 6266): the name is already cleaned to letters, digits and
- * '-' plus its extension (resumeDownloadName); `filename` gets an ASCII fallback, `filename*` the
- * UTF-8 name.
- */
-function resumeDisposition(name: string, type: 'attachment' | 'inline'): string {
-  return contentDisposition(name, { type, fallback: name.replace(/[^\x20-\x7e]/g, '_') });
 }
 
 export function applicantsApi(ctx: AppContext): Router {
@@ -104,12 +94,7 @@ export function applicantsApi(ctx: AppContext): Router {
     const file = await openResume(ctx, applicationId(req));
     // Only a PDF (decided from its bytes at upload) is ever shown inline ('Open PDF').
     const inline = req.query.disposition === 'inline' && file.contentType === 'application/pdf';
-    res.setHeader('Content-Type', file.contentType);
-    res.setHeader('Content-Length', String(file.size));
-    res.setHeader('Content-Disposition', resumeDisposition(file.name, inline ? 'inline' : 'attachment'));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    // A client that goes away mid-download, or a read error: nothing more can be sent.
-    await pipeline(file.stream, res).catch(() => res.destroy());
+    await sendDownload(res, file, inline ? 'inline' : 'attachment');
   });
 
   return router;

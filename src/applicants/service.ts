@@ -9,7 +9,6 @@
  * convention 2), so tests can hand in a failing database or storage.
  */
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { output, ZodType } from 'zod';
 import { readCommitted, type Db } from '../db/knex.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
@@ -19,7 +18,8 @@ import { type Availability, listJobStats, requireJob } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
 import { applicationPostPayload, enqueueApplicationEmails, enqueueApplicationPost, type MailConfig, type OutboxSignal } from '../posts/index.js';
 import { MESSAGES, RESUME_MAX_BYTES } from '../shared/application-rules.js';
-import type { FileStorage } from '../storage/storage.js';
+import { openReadable, type FileStorage } from '../storage/storage.js';
+import type { Download } from '../http/download.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
@@ -242,36 +242,22 @@ export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters,
   return neighbours(db, filters, { id: app.id, created_at: new Date(app.created_at) });
 }
 
-export interface ResumeFile {
-  name: string;
-  contentType: string;
-  size: number;
-  stream: Readable;
-}
-
 /**
  * The resume's bytes, opened before anything is sent: a missing application, file row or file
  * on disk is a 404 (never a 500 with half a download).
  */
-export async function openResume({ db, storage }: { db: Db; storage: FileStorage }, id: number): Promise<ResumeFile> {
+export async function openResume({ db, storage }: { db: Db; storage: FileStorage }, id: number): Promise<Download> {
   const file = await findResume(db, id);
   if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
-  let stream: Readable | null = null;
   try {
-    const opened = storage.read(file.storage_key);
-    stream = opened;
-    await new Promise<void>((resolve, reject) => {
-      opened.once('readable', resolve);
-      opened.once('error', reject);
-    });
+    const stream = await openReadable(storage, file.storage_key);
+    return { name: file.download_name, contentType: file.content_type, size: file.size, stream };
   } catch (err) {
     // Gone from storage (or a key storage refuses): the row outlived its file. Logged for the
     // operator; the page shows the spec's download message.
-    stream?.destroy();
     console.error(`[applicants] the resume of application ${id} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
     throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   }
-  return { name: file.download_name, contentType: file.content_type, size: file.size, stream };
 }
 
 export interface StatusChangeDeps {

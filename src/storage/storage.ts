@@ -50,6 +50,26 @@ export function isSweepable(storage: FileStorage): storage is SweepableStorage {
   return typeof s.list === 'function' && typeof s.discard === 'function' && typeof s.pruneEmptyFolders === 'function';
 }
 
+/**
+ * Opens a stored file and waits until its first bytes can be read, so a file gone from storage
+ * (or a key storage refuses) is known before anything is sent: rejects with the cause.
+ */
+export async function openReadable(storage: FileStorage, key: string): Promise<Readable> {
+  let stream: Readable | null = null;
+  try {
+    const opened = storage.read(key);
+    stream = opened;
+    await new Promise<void>((resolve, reject) => {
+      opened.once('readable', resolve);
+      opened.once('error', reject);
+    });
+    return opened;
+  } catch (err) {
+    stream?.destroy();
+    throw err;
+  }
+}
+
 const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{32}$/;
 const FOLDER_PATTERN = /^[a-f0-9]{2}$/;
 const FILE_PATTERN = /^[a-f0-9]{32}$/;
