@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import type { output, ZodType } from 'zod';
 import { readCommitted, type Db } from '../db/knex.js';
-import { DB_RETRY_AFTER_SECONDS, describeDbError, isCommitRefused, isUniqueViolation, withDbRetry } from '../db/errors.js';
+import { DB_RETRY_AFTER_SECONDS, describeDbError, isUniqueViolation, withDbRetry } from '../db/errors.js';
+import { CommitOutcomeUnknown, commitRows, discardFiles, withOwnedFiles } from '../storage/committed-files.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { type Availability, listJobStats, requireJob } from '../jobs/index.js';
@@ -106,69 +107,62 @@ export type ApplyOutcome = { kind: 'created'; applicationId: number } | { kind: 
  * A filled honeypot is answered like a success, but nothing is kept.
  */
 export async function submitApplication(deps: ApplyDeps, job: Job, form: ReceivedForm, meta: { ip?: string | null } = {}): Promise<ApplyOutcome> {
-  let committed = false;
-  // Set once every statement of the transaction has run: a failure after that is the COMMIT's.
-  let committing = false;
-  let outcomeUnknown = false;
   const resume = form.files.get('resume') ?? null;
+  const keys = resume ? [resume.key] : [];
+  if (form.fields.get(HONEYPOT_FIELD)?.trim()) {
+    await discardFiles(deps.storage, keys);
+    return { kind: 'discarded' };
+  }
   try {
-    if (form.fields.get(HONEYPOT_FIELD)?.trim()) return { kind: 'discarded' };
-    const now = deps.now();
-    const bag = new FieldErrorBag();
-    const { input } = parseApplicationFields(form.fields, form.repeated, job.questions, now, bag);
-    const kind = resume ? await resumeKind(deps.storage, resume) : null;
-    if (!resume) bag.add('resume', MESSAGES.resumeRequired);
-    else if (!kind) bag.add('resume', MESSAGES.resumeType);
-    if (!input || bag.has()) throw new ValidationError(orderedErrors(bag.fields));
-    const file = resume!;
+    return await withOwnedFiles(deps.storage, keys, async () => {
+      const now = deps.now();
+      const bag = new FieldErrorBag();
+      const { input } = parseApplicationFields(form.fields, form.repeated, job.questions, now, bag);
+      const kind = resume ? await resumeKind(deps.storage, resume) : null;
+      if (!resume) bag.add('resume', MESSAGES.resumeRequired);
+      else if (!kind) bag.add('resume', MESSAGES.resumeType);
+      if (!input || !resume || !kind || bag.has()) throw new ValidationError(orderedErrors(bag.fields));
 
-    const application: NewApplication = {
-      job_id: job.id,
-      first_name: input.first_name,
-      last_name: input.last_name,
-      email: input.email,
-      phone: input.phone,
-      ip_hash: ipHash(meta.ip),
-      resume: {
-        storage_key: file.key,
-        original_name: safeFileName(file.clientName, 'resume'),
-        content_type: RESUME_CONTENT_TYPES[kind!],
-        size: file.size,
-        sha256: file.sha256,
-      },
-      experiences: input.experiences,
-      education: input.education,
-      skills: input.skills,
-      answers: input.answers,
-    };
-    const applicationId = await withDbRetry(() => {
-      committing = false;
-      return deps.db.transaction(async (trx) => {
+      const application: NewApplication = {
+        job_id: job.id,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        email: input.email,
+        phone: input.phone,
+        ip_hash: ipHash(meta.ip),
+        resume: {
+          storage_key: resume.key,
+          original_name: safeFileName(resume.clientName, 'resume'),
+          content_type: RESUME_CONTENT_TYPES[kind],
+          size: resume.size,
+          sha256: resume.sha256,
+        },
+        experiences: input.experiences,
+        education: input.education,
+        skills: input.skills,
+        answers: input.answers,
+      };
+      const applicationId = await commitRows(deps.db, async (trx) => {
         const id = await insertApplication(trx, application, now);
         if (job.webhook_enabled && job.webhook_url) {
           const payload = applicationPostPayload(job, input);
           await enqueueApplicationPost(trx, { applicationId: id, jobId: job.id, targetUrl: job.webhook_url, payload, now });
         }
         if (deps.config) await enqueueApplicationEmails(trx, deps.config, { applicationId: id, job, applicant: input, now });
-        committing = true;
         return id;
       });
+      deps.outbox?.notify();
+      return { kind: 'created', applicationId } as const;
     });
-    committed = true;
-    deps.outbox?.notify();
-    return { kind: 'created', applicationId };
   } catch (err) {
-    if (committing && !isCommitRefused(err)) {
-      outcomeUnknown = true;
+    if (err instanceof CommitOutcomeUnknown) {
       console.error(
-        `[apply] the commit of an application to job ${job.id} failed with its outcome unknown (${describeDbError(err)}); resume ${resume?.key} kept: the orphan sweep removes it if no row points at it`,
+        `[apply] the commit of an application to job ${job.id} failed with its outcome unknown (${describeDbError(err.cause)}); resume ${resume?.key} kept: the orphan sweep removes it if no row points at it`,
       );
       throw new ServiceUnavailable(APPLY_MESSAGES.unconfirmed, DB_RETRY_AFTER_SECONDS);
     }
     if (isDuplicateApplication(err)) throw new ValidationError({ email: [APPLY_MESSAGES.duplicate] });
     throw err;
-  } finally {
-    if (!committed && !outcomeUnknown && resume) await deps.storage.remove(resume.key).catch((err) => console.error('[apply] could not remove an uploaded file', err));
   }
 }
 
