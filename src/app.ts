@@ -9,6 +9,7 @@ import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
+import { formsRoutes } from './forms/index.js';
 import { jobsRoutes } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
@@ -62,6 +63,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(jobsRoutes(ctx, { applicantCounts }));
   app.use(applicantsRoutes(ctx));
   app.use(postsRoutes(ctx));
+  app.use(formsRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,6 +1,6 @@
 /** Database writes of an application and everything that belongs to it. Run inside one transaction. */
 import type { Knex } from 'knex';
-import { toDbDate, toDbJson } from '../db/codecs.js';
+import { insertedId, toDbDate, toDbJson } from '../db/codecs.js';
 import { isMysql } from '../db/knex.js';
 import type { EducationEntry, ExperienceEntry } from '../shared/application-rules.js';
 import type { ApplicationStatus } from '../shared/enums.js';
@@ -38,11 +38,6 @@ export interface NewApplication {
   education: EducationEntry[];
   skills: string[];
   answers: AnswerRow[];
-}
-
-function insertedId(result: unknown[]): number {
-  const id = result[0];
-  return Number(typeof id === 'object' && id !== null ? (id as { id: number }).id : id);
 }
 
 /** Inserts the application with its file record and child rows; returns the application id. */

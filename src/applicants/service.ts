@@ -8,11 +8,11 @@
  * sweep (src/storage/sweep.ts) removes it later. Dependencies come in as arguments (DESIGN.md
  * convention 2), so tests can hand in a failing database or storage.
  */
-import { createHash } from 'node:crypto';
 import type { output, ZodType } from 'zod';
 import { readCommitted, type Db } from '../db/knex.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { CommitOutcomeUnknown, commitRows, discardFiles, withOwnedFiles } from '../storage/committed-files.js';
+import { addressHash } from '../http/address-hash.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { type Availability, listJobStats, requireJob } from '../jobs/index.js';
@@ -74,6 +74,7 @@ export const APPLY_UPLOAD: MultipartOptions = {
   maxFieldBytes: 1024 * 1024,
   maxTextBytes: 2 * 1024 * 1024,
   maxParts: 17,
+  notMultipartMessage: 'Send the application as multipart/form-data.',
 };
 
 /** Removed or unknown: 404; inactive: 400 with the wizard's closed message. */
@@ -88,10 +89,6 @@ async function resumeKind(storage: FileStorage, file: ReceivedFile): Promise<Res
   if (head !== 'zip') return head;
   const reader = new TailReader(file.size, file.tail, () => storage.read(file.key));
   return (await zipHasEntry(reader, file.size, DOCX_MAIN_PART)) ? 'docx' : null;
-}
-
-function ipHash(ip: string | null | undefined): string | null {
-  return ip ? createHash('sha256').update(`careers-apply:${ip}`).digest('hex') : null;
 }
 
 function isDuplicateApplication(err: unknown): boolean {
@@ -129,7 +126,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
         last_name: input.last_name,
         email: input.email,
         phone: input.phone,
-        ip_hash: ipHash(meta.ip),
+        ip_hash: addressHash(meta.ip, 'apply'),
         resume: {
           storage_key: resume.key,
           original_name: safeFileName(resume.clientName, 'resume'),

@@ -48,3 +48,9 @@ export function fromDbNumber(v: unknown): number | null {
 export function likeContains(term: string): string {
   return `%${term.replace(/[!%_]/g, (c) => `!${c}`)}%`;
 }
+
+/** The id of a row just inserted: SQLite and MySQL answer `[id]`, some builds `[{id}]`. */
+export function insertedId(result: unknown[]): number {
+  const id = result[0];
+  return Number(typeof id === 'object' && id !== null ? (id as { id: number }).id : id);
+}

@@ -43,6 +43,8 @@ export interface MultipartOptions {
   /** All text fields together. */
   maxTextBytes: number;
   maxParts: number;
+  /** The 415's detail for a body that is not multipart/form-data. */
+  notMultipartMessage: string;
 }
 
 export interface ReceivedFile {
@@ -183,7 +185,7 @@ function tooManyFiles(rules: ReadonlyMap<string, FileRule>): ValidationError {
 
 export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opts: MultipartOptions): Promise<ReceivedForm> {
   if (!isMultipart(req)) {
-    return Promise.reject(new HttpError(415, 'Unsupported content type', { detail: 'Send the application as multipart/form-data.' }));
+    return Promise.reject(new HttpError(415, 'Unsupported content type', { detail: opts.notMultipartMessage }));
   }
   let bb: busboy.Busboy;
   try {

@@ -7,6 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import { fileTypeFromStream } from 'file-type';
+import { fileExtension, normaliseExtension } from '../shared/download-name.js';
 
 export interface UploadType {
   /** The extension the file is saved and downloaded with. */
@@ -26,16 +27,6 @@ const SAME_TYPE: Record<string, string[]> = {
 };
 
 const EXECUTABLE = new Set(['exe', 'elf', 'macho', 'msi', 'apk', 'dex', 'class', 'jar', 'wasm', 'deb', 'rpm', 'cab', 'swf', 'lnk', 'crx', 'xpi', 'dmg', 'reg', 'chm']);
-
-/** Lower-cased, without a leading dot. */
-export function normaliseExtension(ext: string): string {
-  return ext.trim().replace(/^\.+/, '').toLowerCase();
-}
-
-function clientExtension(name: string): string {
-  const match = /\.([A-Za-z0-9]{1,10})$/.exec(name);
-  return match ? match[1].toLowerCase() : '';
-}
 
 /** Whether the stream is valid UTF-8 with no NUL byte (read to its end). */
 async function isUtf8Text(stream: Readable): Promise<boolean> {
@@ -73,10 +64,10 @@ export async function judgeUpload(clientName: string, allowed: string[], read: (
     const names = SAME_TYPE[detected.ext] ?? [detected.ext];
     if (allow.size && !names.some((n) => allow.has(n))) return null;
     // The name sent keeps its extension only when it is a spelling of the detected type (jpeg, xls).
-    const ext = names.includes(clientExtension(clientName)) ? clientExtension(clientName) : names[0];
+    const ext = names.includes(fileExtension(clientName)) ? fileExtension(clientName) : names[0];
     return { ext, mime: detected.mime };
   }
-  const ext = clientExtension(clientName);
-  if (!(ext in TEXT_TYPES) || (allow.size && !allow.has(ext))) return null;
+  const ext = fileExtension(clientName);
+  if (!Object.hasOwn(TEXT_TYPES, ext) || (allow.size && !allow.has(ext))) return null;
   return (await isUtf8Text(read())) ? { ext, mime: TEXT_TYPES[ext] } : null;
 }

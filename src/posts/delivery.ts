@@ -10,7 +10,7 @@ import { describeDbError } from '../db/errors.js';
 import type { Config } from '../../config/index.js';
 import { PostsWorker, type DeliveryKind, type WorkerOptions } from './engine.js';
 import { createHttpSender, type LookupAll } from './http-sender.js';
-import { applicationPostKind, emailKind } from './kinds.js';
+import { applicationPostKind, emailKind, formPostKind } from './kinds.js';
 import { createMailTransport } from './mail.js';
 import { purgeAttempts } from './repo.js';
 import type { OutboxSignal } from './signal.js';
@@ -35,7 +35,7 @@ export interface Delivery {
 export function createDelivery(deps: DeliveryDeps, opts: WorkerOptions = {}): Delivery {
   const { config } = deps;
   const sender = createHttpSender({ allowPrivate: config.webhookAllowPrivate, lookup: deps.lookup, connectionsPerOrigin: opts.perOrigin });
-  const kinds: DeliveryKind[] = [applicationPostKind(deps.db, sender, deps.now)];
+  const kinds: DeliveryKind[] = [applicationPostKind(deps.db, sender, deps.now), formPostKind(deps.db, sender, deps.now)];
   const transport = config.mail.smtpUrl ? createMailTransport(config.mail.smtpUrl) : null;
   if (transport) kinds.push(emailKind(transport, config.mail.from));
   const worker = new PostsWorker({ db: deps.db, now: deps.now, kinds, schedule: config.postsRetrySchedule, random: deps.random, log: deps.log }, opts);

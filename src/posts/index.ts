@@ -4,11 +4,11 @@ import type { AppContext } from '../context.js';
 import { postsApi } from './api.js';
 import { postsPages } from './pages.js';
 
-export { applicationPostPayload, enqueueApplicationPost } from './repo.js';
+export { applicationPostPayload, enqueueApplicationPost, enqueueFormPost } from './repo.js';
 export { enqueueApplicationEmails, type MailConfig } from './mail.js';
 export { OutboxSignal } from './signal.js';
 export { createDelivery, startDelivery,  } from './delivery.js';
-export { retryPosts, parsePostStatus } from './service.js';
+export { formPosts, formPostsExport, parseFormPostStatus, retryPosts, parsePostStatus } from './service.js';
 export { cliPostList } from './queries.js';
 export { jobIdSchema, postIdSchema, sinceSchema } from './schema.js';
 

@@ -1,18 +1,19 @@
 /**
- * The delivery kinds: job webhook posts (application_posts) and email (email_posts). Form API
- * posts (form_posts) will be a third kind of the same shape.
+ * The delivery kinds: job webhook posts (application_posts), form API posts (form_posts) and
+ * email (email_posts).
  */
 import type { Db } from '../db/knex.js';
 import type { Transporter } from 'nodemailer';
 import { fromDbJson } from '../db/codecs.js';
 import type { Delivery, DeliveryKind, SendResult } from './engine.js';
 import type { HttpSender } from './http-sender.js';
-import { currentWebhooks } from './queries.js';
+import { currentFormApis, currentWebhooks } from './queries.js';
 import type { Claimed, EmailMessage } from './repo.js';
 import { parseRetryAfter } from './schedule.js';
 import { webhookHeaders } from './signing.js';
 
 export const WEBHOOK_OFF = "Not sent: the job's webhook is off.";
+const FORM_API_OFF = "Not sent: the form's API posts are off.";
 
 /** An HTTP answer as a send result: 410 stops the retries; 429 and 503 bring their Retry-After. */
 function httpResult(r: Awaited<ReturnType<HttpSender['post']>>, now: Date): SendResult {
@@ -51,6 +52,42 @@ export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date)
           async send() {
             const at = now();
             const headers = hook.secret ? webhookHeaders(hook.secret, id, body, at) : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+            return httpResult(await sender.post(url, body, headers), at);
+          },
+        });
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Form API posts. The body is the payload fixed at submit; each attempt goes to the form's API URL
+ * as it is now, signed with its current secret like a job webhook, and is not sent (FAILED) when
+ * HR has turned API posts off.
+ */
+export function formPostKind(db: Db, sender: HttpSender, now: () => Date): DeliveryKind {
+  return {
+    name: 'form post',
+    table: 'form_posts',
+    groupColumn: 'form_id',
+    async prepare(rows: Claimed[]) {
+      const apis = await currentFormApis(db, rows.map((c) => Number(c.row.form_id)));
+      const out = new Map<number, Delivery | string>();
+      for (const { row } of rows) {
+        const api = apis.get(Number(row.form_id));
+        if (!api?.enabled || !api.url) {
+          out.set(Number(row.id), FORM_API_OFF);
+          continue;
+        }
+        const url = api.url;
+        const body = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+        const id = String(row.message_id);
+        out.set(Number(row.id), {
+          origin: URL.canParse(url) ? new URL(url).origin : url,
+          async send() {
+            const at = now();
+            const headers = api.secret ? webhookHeaders(api.secret, id, body, at) : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
             return httpResult(await sender.post(url, body, headers), at);
           },
         });

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, fromDbNumber, toDbDate } from '../db/codecs.js';
 import type { CellValue, ExportColumn } from '../exports/xlsx.js';
 import { ATTEMPT_COLUMN, type OutboxTable, type Row } from './repo.js';
-import type { ApplicationPostRecord, PostAttemptRecord, PostStatus } from './types.js';
+import type { ApplicationPostRecord, FormPostRecord, PostAttemptRecord, PostStatus } from './types.js';
 
 const iso = (v: unknown) => fromDbDate(v)?.toISOString() ?? null;
 
@@ -141,4 +141,81 @@ export interface WebhookTarget {
 export async function currentWebhooks(db: Knex, jobIds: number[]): Promise<Map<number, WebhookTarget>> {
   const rows: Row[] = await db('jobs').select('id', 'webhook_enabled', 'webhook_url', 'webhook_secret').whereIn('id', [...new Set(jobIds)]);
   return new Map(rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.webhook_enabled), url: r.webhook_url ?? null, secret: r.webhook_secret || null }]));
+}
+
+/** A row of a form's API posts (spec 02 section 3) plus attempts and next_attempt_at. */
+function toFormPostRecord(r: Row): FormPostRecord {
+  return {
+    id: Number(r.id),
+    entry_id: Number(r.entry_id),
+    status: r.status,
+    status_code: fromDbNumber(r.status_code),
+    error_message: r.error_message ?? null,
+    attempts: Number(r.attempts),
+    next_attempt_at: iso(r.next_attempt_at),
+    created_at: iso(r.created_at)!,
+  };
+}
+
+function formPostsQuery(db: Knex, formId: number, status: PostStatus | '') {
+  const q = db('form_posts').where('form_id', formId);
+  if (status) q.where('status', status);
+  return q;
+}
+
+/** A form's API posts, newest first; status '' is every status. */
+export async function listFormPosts(db: Knex, formId: number, status: PostStatus | '', page: { page: number; pageSize: number }): Promise<{ count: number; results: FormPostRecord[] }> {
+  const [[{ n }], rows]: [Row[], Row[]] = await Promise.all([
+    formPostsQuery(db, formId, status).count({ n: '*' }),
+    formPostsQuery(db, formId, status)
+      .select('id', 'entry_id', 'status', 'status_code', 'error_message', 'attempts', 'next_attempt_at', 'created_at')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+  ]);
+  return { count: Number(n), results: rows.map(toFormPostRecord) };
+}
+
+export const FORM_POST_EXPORT_COLUMNS: ExportColumn[] = [
+  { header: 'ID', width: 8 },
+  { header: 'Entry ID', width: 10 },
+  { header: 'Status', width: 10 },
+  { header: 'Status Code', width: 11 },
+  { header: 'Error Message', width: 40 },
+  { header: 'Created (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+  { header: 'Attempts', width: 9 },
+  { header: 'Next Attempt (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+];
+
+/** Export batches of a form's posts, newest first, keyset-paginated over (created_at, id). */
+export async function* formPostRows(db: Knex, formId: number, status: PostStatus | '', batchSize = 500): AsyncGenerator<CellValue[][]> {
+  let cursor: { at: unknown; id: number } | null = null;
+  for (;;) {
+    const q = formPostsQuery(db, formId, status)
+      .select('id', 'entry_id', 'status', 'status_code', 'error_message', 'attempts', 'next_attempt_at', 'created_at')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(batchSize);
+    if (cursor) {
+      const c: { at: unknown; id: number } = cursor;
+      q.where('created_at', '<=', c.at as any).andWhere((w) => w.where('created_at', '<', c.at as any).orWhere('id', '<', c.id));
+    }
+    const rows: Row[] = await q;
+    if (!rows.length) return;
+    yield rows.map((r) => [Number(r.id), Number(r.entry_id), r.status, fromDbNumber(r.status_code), r.error_message ?? '', fromDbDate(r.created_at), Number(r.attempts), fromDbDate(r.next_attempt_at)]);
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1];
+    cursor = { at: last.created_at, id: Number(last.id) };
+  }
+}
+
+export interface FormApiTarget {
+  enabled: boolean;
+  url: string | null;
+  secret: string | null;
+}
+
+/** Each post's form API settings as they are now (read at send time, like a job's webhook). */
+export async function currentFormApis(db: Knex, formIds: number[]): Promise<Map<number, FormApiTarget>> {
+  const rows: Row[] = await db('forms').select('id', 'api_enabled', 'api_url', 'api_secret').whereIn('id', [...new Set(formIds)]);
+  return new Map(rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.api_enabled), url: r.api_url ?? null, secret: r.api_secret || null }]));
 }

@@ -62,6 +62,26 @@ export async function enqueueApplicationPost(
   });
 }
 
+/**
+ * Adds a PENDING form API post, due now; run inside the caller's transaction. The payload
+ * (`{external_key: value}`) is fixed at submit; the URL, secret and api_enabled are read at send time.
+ */
+export async function enqueueFormPost(trx: Knex, post: { formId: number; entryId: number; targetUrl: string; payload: Record<string, unknown>; now: Date }): Promise<void> {
+  const now = toDbDate(post.now);
+  await trx('form_posts').insert({
+    form_id: post.formId,
+    entry_id: post.entryId,
+    target_url: post.targetUrl,
+    payload: toDbJson(post.payload),
+    message_id: newMessageId(),
+    status: 'PENDING',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  });
+}
+
 export interface EmailMessage {
   to: string;
   subject: string;

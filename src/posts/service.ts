@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/knex.js';
 import { NotFound, ValidationError } from '../http/errors.js';
-import { getApplicationPost, listApplicationPosts, postAttempts, retryableApplicationPostIds } from './queries.js';
+import { FORM_POST_EXPORT_COLUMNS, formPostRows, getApplicationPost, listApplicationPosts, listFormPosts, postAttempts, retryableApplicationPostIds } from './queries.js';
 import { makePostsDue } from './repo.js';
 import { POST_MESSAGES, postIdSchema, postStatusSchema } from './schema.js';
 import type { OutboxSignal } from './signal.js';
@@ -63,4 +63,20 @@ export async function retryPosts(deps: PostsDeps, pick: { id?: number; allFailed
   const ids = await retryableApplicationPostIds(deps.db, { ids: pick.id ? [pick.id] : undefined, since: pick.since ?? null });
   if (!pick.dryRun && ids.length) await makePostsDue(deps.db, 'application_posts', ids, deps.now());
   return ids;
+}
+
+// ---- A form's API posts (the routes are the forms feature's; the outbox and its read model are here) ----
+
+/** `?status=` of a form's posts: SUCCESS, FAILED or PENDING, any case; absent or empty is every status. */
+export function parseFormPostStatus(raw: unknown): PostStatus | '' {
+  return typeof raw === 'string' && raw.trim() !== '' ? parsePostStatus(raw) : '';
+}
+
+export function formPosts(db: Db, formId: number, status: PostStatus | '', page: { page: number; pageSize: number }) {
+  return listFormPosts(db, formId, status, page);
+}
+
+/** The form posts workbook: `form_{id}_posts_{STATUS}.xlsx`, ALL when no status is chosen. */
+export function formPostsExport(db: Db, formId: number, status: PostStatus | '') {
+  return { filename: `form_${formId}_posts_${status || 'ALL'}.xlsx`, sheetName: 'Form API Posts', columns: FORM_POST_EXPORT_COLUMNS, rows: formPostRows(db, formId, status) };
 }

@@ -30,6 +30,18 @@ export interface ApplicationPostRecord {
   created_at: string;
 }
 
+/** A row of `GET /api/hr/forms/{id}/posts/`: spec 02's form post record plus attempts and next_attempt_at. */
+export interface FormPostRecord {
+  id: number;
+  entry_id: number;
+  status: PostStatus;
+  status_code: number | null;
+  error_message: string | null;
+  attempts: number;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
 /** One delivery attempt, as `GET /api/hr/application-posts/{id}/attempts/` lists it. */
 export interface PostAttemptRecord {
   id: number;

@@ -16,3 +16,14 @@ export function downloadName(parts: (string | null | undefined)[], extension: st
   const base = parts.map((p) => cleanPart(p ?? '')).filter(Boolean).join('-');
   return `${base || fallback}.${extension}`;
 }
+
+/** An extension as lists compare it: trimmed, lower-cased, without a leading dot. */
+export function normaliseExtension(ext: string): string {
+  return ext.trim().replace(/^\.+/, '').toLowerCase();
+}
+
+/** The extension of a file name as the allowed lists compare it, or ''. */
+export function fileExtension(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : normaliseExtension(name.slice(dot + 1));
+}

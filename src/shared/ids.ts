@@ -19,3 +19,18 @@ export function randomPublicId(length = 10): string {
   }
   return s;
 }
+
+/**
+ * A public id made from a title (DESIGN.md section 3): `Senior Backend Engineer` ->
+ * `senior-backend-engineer`; accents folded, every other run of characters one '-', at most 60
+ * characters (room for a `-2` on a clash). '' when the title has no letter or digit to keep.
+ */
+export function slugPublicId(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug.slice(0, 60).replace(/-+$/, '');
+}

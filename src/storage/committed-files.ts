@@ -5,8 +5,8 @@
  * committed, and kept when the COMMIT itself failed with its outcome unknown (it may have
  * committed: the orphan sweep removes them later if no row points at them).
  */
-import type { Knex } from 'knex';
 import { isCommitRefused, withDbRetry } from '../db/errors.js';
+import type { Db } from '../db/knex.js';
 import type { FileStorage } from './storage.js';
 
 /** The COMMIT failed in a way that may have committed (connection lost, server gone, I/O error). */
@@ -21,7 +21,7 @@ export class CommitOutcomeUnknown extends Error {
  * Runs `write` in a transaction, again for a deadlock victim; a failure once every statement has
  * run is the COMMIT's, and unless the database refused it, rejects with CommitOutcomeUnknown.
  */
-export async function commitRows<T>(db: Knex, write: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+export async function commitRows<T>(db: Db, write: (trx: Db) => Promise<T>): Promise<T> {
   let committing = false;
   try {
     return await withDbRetry(() => {

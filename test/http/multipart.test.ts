@@ -25,6 +25,7 @@ const OPTIONS: MultipartOptions = {
   maxFieldBytes: 1000,
   maxTextBytes: 2000,
   maxParts: 10,
+  notMultipartMessage: 'Send the form as multipart/form-data.',
 };
 
 function filesUnder(root: string): string[] {

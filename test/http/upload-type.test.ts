@@ -5,7 +5,8 @@
  */
 import { PassThrough } from 'node:stream';
 import { expect } from 'chai';
-import { judgeUpload, normaliseExtension } from '../../src/http/upload-type.js';
+import { judgeUpload } from '../../src/http/upload-type.js';
+import { normaliseExtension } from '../../src/shared/download-name.js';
 import { docBytes, exeBytes, pdfBytes, zipBytes } from '../fixtures/resumes.js';
 
 /** A DOCX as Word writes it: [Content_Types].xml names the main document part's type. */
@@ -54,6 +55,7 @@ describe('upload types from the bytes', () => {
     expect(await judge('notes.txt', Buffer.from('a\u0000b'))).to.equal(null);
     expect(await judge('notes.txt', Buffer.from([0x61, 0xff, 0xfe, 0x62]))).to.equal(null);
     expect(await judge('notes.md', Buffer.from('# Title'), ['txt'])).to.equal(null);
+    expect(await judge('x.constructor', Buffer.from('text'))).to.equal(null);
   });
 
   it('normalises listed extensions: case, spaces and a leading dot', () => {

@@ -1,0 +1,41 @@
+/** Reading what forms received (HR): the forms list, entries page by page, one entry, its files, the export. */
+import type { Db } from '../db/knex.js';
+import type { Download } from '../http/download.js';
+import { NotFound } from '../http/errors.js';
+import { openReadable, type FileStorage } from '../storage/storage.js';
+import * as queries from './queries.js';
+import { FORM_MESSAGES } from './schema.js';
+import type { Entry, Form, FormSummary } from './types.js';
+import type { RecordStatus } from '../shared/enums.js';
+import type { CellValue, ExportColumn } from '../exports/xlsx.js';
+
+export function listForms(db: Db, status: RecordStatus | '', page: number, pageSize: number): Promise<{ count: number; results: FormSummary[] }> {
+  return queries.pageForms(db, status, (page - 1) * pageSize, pageSize);
+}
+
+export function listEntries(db: Db, form: Form, page: number, pageSize: number): Promise<{ count: number; results: Entry[] }> {
+  return queries.pageEntries(db, form, (page - 1) * pageSize, pageSize);
+}
+
+export async function getEntry(db: Db, form: Form, entryId: number): Promise<Entry> {
+  const entry = await queries.findEntry(db, form, entryId);
+  if (!entry) throw new NotFound(FORM_MESSAGES.entryNotFound);
+  return entry;
+}
+
+/** An entry's file, opened before anything is sent: a missing row or file is a 404, never half a download. */
+export async function openEntryFile({ db, storage }: { db: Db; storage: FileStorage }, formId: number, entryId: number, fileId: number): Promise<Download> {
+  const file = await queries.findEntryFile(db, formId, entryId, fileId);
+  if (!file) throw new NotFound(FORM_MESSAGES.entryNotFound);
+  try {
+    return { name: file.original_name, contentType: file.content_type, size: file.size, stream: await openReadable(storage, file.storage_key) };
+  } catch (err) {
+    console.error(`[forms] file ${fileId} of entry ${entryId} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
+    throw new NotFound(FORM_MESSAGES.entryNotFound);
+  }
+}
+
+/** The entries workbook of a form: its file name, columns and rows. */
+export function entriesExport(db: Db, form: Form): { filename: string; sheetName: string; columns: ExportColumn[]; rows: AsyncIterable<CellValue[][]> } {
+  return { filename: `form_${form.id}_entries.xlsx`, sheetName: 'Entries', columns: queries.entryColumns(form), rows: queries.entryRows(db, form) };
+}
