@@ -69,11 +69,11 @@ export function registerApplicants(program: Command): void {
     .option('--yes', 'do not ask for confirmation')
     .action(async (opts: RunOptions & { olderThan: string; status?: string; job?: string }) => {
       const age = parseRetentionAge(opts.olderThan);
-      if (age === null) throw new CliError(`--older-than must be a whole number and a unit (h, d, w, mo, y), e.g. 180d (got "${opts.olderThan}")`, 2);
+      if ('error' in age) throw new CliError(age.error, 2);
       const status = opts.status?.trim().toUpperCase();
       if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) throw new CliError(`--status must be one of ${APPLICATION_STATUSES.join(', ')} (got "${opts.status}")`, 2);
       if (opts.job !== undefined && !/^[1-9]\d{0,9}$/.test(opts.job.trim())) throw new CliError(`--job must be a job id, a whole number (got "${opts.job}")`, 2);
-      const criteria: RemovalCriteria = { createdBefore: new Date(Date.now() - age), status, jobId: opts.job === undefined ? undefined : Number(opts.job) };
+      const criteria: RemovalCriteria = { createdBefore: new Date(Date.now() - age.ms), status, jobId: opts.job === undefined ? undefined : Number(opts.job) };
       await run(criteria, 'purge', opts);
     });
 

@@ -163,6 +163,13 @@ for (const kind of databaseKinds()) {
         expect(cli(['applicants', 'purge', ...args], env).code, args.join(' ')).to.equal(2);
       }
       expect(cli(['applicants', 'erase', '--email', 'not-an-email'], env).code).to.equal(2);
+      // Past the supported range: a usage error, never 'Invalid time value'.
+      for (const age of ['999999y', '101y', '1300mo', '999999w']) {
+        const tooOld = cli(['applicants', 'purge', '--older-than', age, '--dry-run'], env);
+        expect(tooOld.code, age).to.equal(2);
+        expect(tooOld.err, age).to.include(`--older-than must be at most 100 years (got "${age}")`).and.not.include('Invalid time value');
+      }
+      expect(cli(['applicants', 'purge', '--older-than', '100y', '--dry-run'], env).code).to.equal(0);
     });
   });
 }
