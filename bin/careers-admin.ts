@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerApplicants } from '../src/cli/applicants.js';
 import { CliError } from '../src/cli/context.js';
+import { printableLines } from '../src/cli/print.js';
 import { registerFiles } from '../src/cli/files.js';
 import { registerJobs } from '../src/cli/jobs.js';
 import { registerMigrate } from '../src/cli/migrate.js';
@@ -29,14 +30,14 @@ program.parseAsync(process.argv).then(
     // commander has printed its message (unknown command, missing option...): bad usage is exit 2.
     if (err instanceof CommanderError) process.exit(err.exitCode === 0 ? 0 : 2);
     if (err instanceof CliError) {
-      console.error(`Error: ${err.message}`);
+      console.error(`Error: ${printableLines(err.message)}`);
       process.exit(err.exitCode);
     }
     if ((err as Error)?.name === 'ExitPromptError') {
       console.error('Cancelled.');
       process.exit(130);
     }
-    console.error(`Error: ${err instanceof Error ? err.message : String(err)}`);
+    console.error(`Error: ${printableLines(err instanceof Error ? err.message : String(err))}`);
     process.exit(1);
   },
 );

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
 import { cliPostList, createDelivery, jobIdSchema, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
+import { printable } from './print.js';
 import { CliError, withDb } from './context.js';
 
 async function requireSchema(db: Db): Promise<void> {
@@ -52,7 +53,7 @@ export function registerPosts(program: Command): void {
         }
         console.log(['ID', 'STATUS', 'CODE', 'ATTEMPTS', 'JOB', 'CREATED (UTC)', 'NEXT ATTEMPT (UTC)', 'ERROR'].join('\t'));
         for (const p of rows) {
-          console.log([p.id, p.status, p.status_code ?? '-', p.attempts, p.job_public_id, when(p.created_at), when(p.next_attempt_at), (p.error_message ?? '').slice(0, 80)].join('\t'));
+          console.log([p.id, p.status, p.status_code ?? '-', p.attempts, printable(p.job_public_id), when(p.created_at), when(p.next_attempt_at), printable((p.error_message ?? '').slice(0, 80))].join('\t'));
         }
       });
     });
@@ -81,7 +82,7 @@ export function registerPosts(program: Command): void {
           console.log(`Would retry ${posts(ids.length)}: ${ids.join(', ')}`);
           return;
         }
-        const delivery = createDelivery({ db, config, now });
+        const delivery = createDelivery({ db, config, now, log: (line) => console.warn(printable(line)) });
         try {
           await delivery.worker.runDue();
         } finally {
@@ -99,7 +100,7 @@ export function registerPosts(program: Command): void {
     .action(async () => {
       await withDb(async (db, config) => {
         await requireSchema(db);
-        const running = startDelivery({ db, config, now: () => new Date() }, null);
+        const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}). Stop with Ctrl-C.`);
         const keepAlive = setInterval(() => undefined, 1 << 30);
         const signal = await new Promise<string>((resolve) => {

@@ -8,6 +8,7 @@ import type { Db } from '../db/knex.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
 import { USERNAME_PATTERN, normaliseUsername, passwordProblem, signInUrl, users } from '../users/index.js';
 import { CliError, readStdin, withDb } from './context.js';
+import { printable } from './print.js';
 
 /** A new password from stdin (--password-stdin) or a hidden prompt asked twice. */
 async function askPassword(fromStdin: boolean): Promise<string> {
@@ -86,7 +87,7 @@ export function registerUsers(program: Command): void {
         }
         console.log(table([
           ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN'],
-          ...all.map((u) => [u.username, u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at)]),
+          ...all.map((u) => [printable(u.username), u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at)]),
         ]));
       });
     });

@@ -52,6 +52,20 @@ for (const kind of databaseKinds()) {
       expect((await cli(['posts', 'list', '--job', '99999'], env)).out).to.equal('No posts.\n');
     });
 
+    it("shows a receiver's stored answer with its control, escape and bidi characters escaped, never raw", async () => {
+      const hostile = 'red\x1b[31m title\x1b]0;pwned\x07 cr\r bidi\u202e del\x7f c1\u009b';
+      await t.db('application_posts').where('id', failedIds[1]).update({ error_message: hostile });
+      const r = await cli(['posts', 'list', '--status', 'FAILED'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.not.match(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202e]/);
+      expect(r.out).to.include('red\\x1b[31m title\\x1b]0;pwned\\x07 cr\\x0d bidi\\u202e del\\x7f c1\\x9b');
+      // An error message quoting input goes through the same escaping.
+      const bad = await cli(['applicants', 'purge', '--older-than', '\x1b[2J', '--dry-run'], env);
+      expect(bad.code).to.equal(2);
+      expect(bad.err).to.not.include('\x1b');
+      expect(bad.err).to.include('\\x1b[2J');
+    });
+
     it('retry: needs --id or --all-failed; --dry-run changes nothing; --since picks newer posts; delivers them', async () => {
       const usage = await cli(['posts', 'retry'], env);
       expect(usage.code).to.equal(2);
