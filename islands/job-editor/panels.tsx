@@ -109,7 +109,7 @@ export function NotificationsPanel(p: PanelProps) {
       {errors.webhook_enabled && <p className="field-error" id="job-webhook_enabled-error">{errors.webhook_enabled}</p>}
       <div className="grid-2">
         <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={JOB_LIMITS.webhookUrl} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} />
-        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={JOB_LIMITS.webhookSecret} hint="Sent as secret_key so the receiver can check the post." />
+        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={JOB_LIMITS.webhookSecret} hint="At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post and is sent as secret_key." />
       </div>
       <h2 className="subheading" id="sample-payload-heading">Sample webhook payload</h2>
       <p className="help-text">Each application is posted as JSON with these keys:</p>

@@ -60,7 +60,7 @@ export function formsApi(ctx: AppContext): Router {
   router.put('/api/hr/forms/:id/', async (req, res) => {
     // An unknown form is a 404 whatever the payload holds.
     const current = await form(req);
-    res.json(await updateForm(ctx, current, parseFormInput(req.body, allowPrivate), req.hr!.userId));
+    res.json(await updateForm(ctx, current, parseFormInput(req.body, allowPrivate, current), req.hr!.userId));
   });
 
   router.patch('/api/hr/forms/:id/', async (req, res) => {

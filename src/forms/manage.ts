@@ -21,10 +21,12 @@ const FORM_SCHEMAS = { public: formInputSchema({ apiHostAllowed: isAllowedHost }
 /**
  * Validates a form payload (src/forms/schema.ts): a 400 with every problem found, and with
  * `duplicate_field_names` ([{section_index, duplicates}]) when a field name repeats (spec 02 section 8).
- * `allowPrivateApi`: WEBHOOK_ALLOW_PRIVATE, API URLs may name local or private hosts.
+ * `allowPrivateApi`: WEBHOOK_ALLOW_PRIVATE, API URLs may name local or private hosts. `current`: the
+ * form being updated, whose stored API secret may come back unchanged.
  */
-export function parseFormInput(body: unknown, allowPrivateApi: boolean): FormInput {
-  const result = FORM_SCHEMAS[allowPrivateApi ? 'private' : 'public'].safeParse(body);
+export function parseFormInput(body: unknown, allowPrivateApi: boolean, current?: Form): FormInput {
+  const schema = current ? formInputSchema({ apiHostAllowed: allowPrivateApi ? undefined : isAllowedHost, storedApiSecret: current.api_secret }) : FORM_SCHEMAS[allowPrivateApi ? 'private' : 'public'];
+  const result = schema.safeParse(body);
   if (result.success) return result.data;
   const errors = fieldErrorsOf(result.error.issues, FORM_ERROR_ORDER);
   const sections = (body as { sections?: unknown } | null)?.sections;

@@ -13,7 +13,7 @@ import { emailError } from '../shared/application-rules.js';
 import { fileExtension, normaliseExtension } from '../shared/download-name.js';
 import { RECORD_STATUSES, type RecordStatus } from '../shared/enums.js';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
-import { bool, choice, isBlank, isObject, multilineText, outboundUrl, publicIdInput, text, wholeNumber } from '../shared/input-rules.js';
+import { bool, choice, isBlank, isObject, multilineText, oneLine, outboundUrl, publicIdInput, signingSecret, text, wholeNumber } from '../shared/input-rules.js';
 import { CHOICE_FIELD_TYPES, FIELD_TYPES, type EntryValue, type FieldType, type FormField } from './types.js';
 
 const MB = 1024 * 1024;
@@ -109,6 +109,8 @@ export interface FormInput {
 export interface FormInputRules {
   /** Whether an API URL may name this host; absent, any host may be named (WEBHOOK_ALLOW_PRIVATE). */
   apiHostAllowed?: (hostname: string) => boolean;
+  /** The API secret the form being updated has stored now: sent back unchanged, it passes whatever rule it was saved under. */
+  storedApiSecret?: string | null;
 }
 
 /** The error keys' order: a form's, then a section's, then a field's. */
@@ -152,10 +154,10 @@ function fieldSchema() {
       z.refine((s) => s.length > 0, { error: FORM_MESSAGES.fieldNameRequired, abort: true }),
       z.regex(FIELD_NAME_PATTERN, FORM_MESSAGES.fieldName),
     )),
-    label: z.pipe(text(FORM_LIMITS.text), z.string().check(z.minLength(1, FORM_MESSAGES.fieldLabelRequired))),
+    label: z.pipe(oneLine(FORM_LIMITS.text), z.string().check(z.minLength(1, FORM_MESSAGES.fieldLabelRequired))),
     field_type: choice(FIELD_TYPES),
     required: bool(),
-    placeholder: text(FORM_LIMITS.text),
+    placeholder: oneLine(FORM_LIMITS.text),
     help_text: multilineText(FORM_LIMITS.message),
     options: z.optional(z.unknown()),
     order: z.optional(wholeNumber(0, 9999, FORM_MESSAGES.order)),
@@ -258,20 +260,20 @@ const apiMapping = () => z.pipe(
 /** The form schema with the server's rules. */
 export function formInputSchema(rules: FormInputRules = {}) {
   const section = z.object({
-    title: text(FORM_LIMITS.text),
+    title: oneLine(FORM_LIMITS.text),
     order: z.optional(wholeNumber(0, 9999, FORM_MESSAGES.order)),
     fields: objects(fieldSchema(), FORM_LIMITS.fields, FORM_MESSAGES.tooManyFields),
   }) as unknown as z.ZodMiniType<{ title: string; order: number; fields: FormField[] }>;
   return z.object({
     public_id: publicIdInput(),
-    title: text(FORM_LIMITS.text, true),
+    title: oneLine(FORM_LIMITS.text, true),
     description: multilineText(FORM_LIMITS.description),
     success_message: multilineText(FORM_LIMITS.message),
     inactive_notice: multilineText(FORM_LIMITS.message),
     status: choice(RECORD_STATUSES, 'INACTIVE'),
     api_enabled: bool(),
     api_url: outboundUrl({ invalid: FORM_MESSAGES.apiUrlInvalid, credentials: FORM_MESSAGES.apiUrlCredentials, private: FORM_MESSAGES.apiUrlPrivate }, rules.apiHostAllowed),
-    api_secret: z.pipe(text(FORM_LIMITS.apiSecret), z.transform((s) => s || null)),
+    api_secret: signingSecret(FORM_LIMITS.apiSecret, rules.storedApiSecret),
     api_mapping: apiMapping(),
     sections: objects(section, FORM_LIMITS.sections, FORM_MESSAGES.tooManySections),
   }, FORM_MESSAGES.notObject).check(z.check((ctx) => {

@@ -9,7 +9,7 @@ import { NotFound } from '../http/errors.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { validateQuery } from '../http/validate.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
-import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema, storedRichTexts } from './schema.js';
+import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
 import { cachedPublicJob, createJob, listPublicJobs, parseJobId, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
 
 export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
@@ -50,7 +50,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   router.put('/api/hr/jobs/:id/', async (req, res) => {
     // An unknown job is a 404 whatever the payload holds.
     const current = await requireJob(db, parseJobId(req.params.id));
-    const input = parseJobInput(req.body, { ...inputOptions, storedRichTexts: storedRichTexts(current) });
+    const input = parseJobInput(req.body, { ...inputOptions, current });
     res.json(toHrJob(await updateJob(ctx, current, input, ctx.now(), req.hr!.userId)));
   });
 

@@ -2,7 +2,8 @@
 import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, fromDbJson, fromDbNumber, likeContains, toDbBool, toDbDate, toDbJson } from '../db/codecs.js';
 import type { Job, JobQuestion, PublicJobFilters } from './types.js';
-import { PUBLIC_ID_PATTERN, type JobInput } from './schema.js';
+import { PUBLIC_ID_PATTERN } from '../shared/input-rules.js';
+import type { JobInput } from './schema.js';
 
 type Row = Record<string, any>;
 

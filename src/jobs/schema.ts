@@ -13,6 +13,7 @@
  */
 import { z } from 'zod/mini';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
+import { PUBLIC_ID_MESSAGE, bool, choice, isBlank, isObject, oneLine, outboundUrl, publicIdInput, signingSecret, text, textInput } from '../shared/input-rules.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
 import type { Job, PublicJobFilters } from './types.js';
 
@@ -59,6 +60,8 @@ export interface JobInputRules {
   webhookHostAllowed?: (hostname: string) => boolean;
   /** The rich texts the job being updated has stored now (see storedRichTexts). */
   storedRichTexts?: ReadonlySet<string>;
+  /** The webhook secret the job being updated has stored now: sent back unchanged, it passes whatever rule it was saved under. */
+  storedWebhookSecret?: string | null;
 }
 
 /**
@@ -83,8 +86,6 @@ export const JOB_LIMITS = {
   salary: 999_999_999_999,
 } as const;
 
-export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-
 /** ISO 4217 codes the runtime knows; the job editor offers the same list. */
 export const CURRENCY_CODES: readonly string[] = [...((Intl as any).supportedValuesOf?.('currency') ?? ['USD', 'EUR', 'GBP', 'INR'])].sort();
 
@@ -95,7 +96,7 @@ export const JOB_MESSAGES = {
   tooLong: FIELD_MESSAGES.tooLong,
   oneOf: (list: readonly string[]) => `Must be one of ${list.join(', ')}.`,
   notBoolean: 'Must be true or false.',
-  publicId: 'Use 1 to 64 letters, digits, hyphens or underscores.',
+  publicId: PUBLIC_ID_MESSAGE,
   currency: 'Enter a valid ISO 4217 currency code, such as USD.',
   salaryInvalid: 'A valid number is required.',
   salaryDecimals: 'Ensure that there are no more than 2 decimal places.',
@@ -126,16 +127,6 @@ export const JOB_ERROR_ORDER = [
   'answer_type', 'options', 'order', 'text', 'help_text', 'placeholder', 'required',
 ] as const;
 
-/** An absolute http(s) URL with a host, parsed the WHATWG way; anything else is null. */
-function parseHttpUrl(v: string): URL | null {
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname ? u : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Decimal places of a number written as JavaScript prints it or as a plain decimal string
  * ('1.5', '1.234', '1.5e-7'); trailing zeros do not count ('1.500' has one).
@@ -145,20 +136,6 @@ function decimalPlaces(s: string): number {
   if (!m) return Infinity;
   const fraction = (m[1] ?? '').replace(/0+$/, '');
   return Math.max(0, fraction.length - Number(m[2] ?? 0));
-}
-
-const isBlank = (v: unknown) => v === undefined || v === null || v === '';
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/** Text: strings only (a number, list or object is refused rather than stored as its string form); missing or null is blank. */
-const textInput = () => z.pipe(z.transform((v: unknown) => v ?? ''), z.string({ error: JOB_MESSAGES.notText }));
-
-function text(max: number, required = false) {
-  return z.pipe(textInput(), z.string().check(
-    z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
-    ...(required ? [z.minLength(1, JOB_MESSAGES.required)] : []),
-    z.maxLength(max, JOB_MESSAGES.tooLong(max)),
-  ));
 }
 
 /** Rich text, sanitised unless it is one the job has stored; required means some text, not just tags. */
@@ -173,17 +150,6 @@ function richText(rules: JobInputRules, required = false) {
       else if (rules.richTextTooDeep(ctx.value) && !stored(ctx.value)) ctx.issues.push(issue(ctx.value, JOB_MESSAGES.richTextTooDeep));
     }),
   ));
-}
-
-/** true/false, 1/0 or "true"/"false"; blank is false. */
-const bool = () => z.pipe(
-  z.transform((v: unknown) => (isBlank(v) ? false : v === 1 || v === 'true' ? true : v === 0 || v === 'false' ? false : v)),
-  z.boolean({ error: JOB_MESSAGES.notBoolean }),
-);
-
-function choice<T extends string>(list: readonly [T, ...T[]], blank?: T) {
-  const values = z.enum(list, { error: (iss) => (iss.input || blank ? JOB_MESSAGES.oneOf(list) : JOB_MESSAGES.required) });
-  return blank ? z.pipe(z.transform((v: unknown) => (isBlank(v) ? blank : v)), values) : values;
 }
 
 /**
@@ -201,29 +167,6 @@ const salary = () => z.transform((v: unknown, ctx): number | null => {
   if (message) ctx.issues.push(issue(v, message));
   return Number.isFinite(n) ? n : null;
 });
-
-/**
- * The webhook URL as stored: WHATWG-normalised (`http:/example.com` -> `http://example.com/`),
- * http or https, without credentials, and naming a host the server's address policy allows.
- */
-function webhookUrl(rules: JobInputRules) {
-  const max = JOB_LIMITS.webhookUrl;
-  const url = z.pipe(textInput(), z.string().check(
-    z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
-    z.maxLength(max, JOB_MESSAGES.tooLong(max)),
-    z.check<string>((ctx) => {
-      if (!ctx.value) return;
-      const url = parseHttpUrl(ctx.value);
-      if (!url) return void ctx.issues.push(issue(ctx.value, JOB_MESSAGES.webhookInvalid));
-      ctx.value = url.href;
-      if (url.username || url.password) ctx.issues.push(issue(url.href, JOB_MESSAGES.webhookCredentials));
-      else if (rules.webhookHostAllowed && !rules.webhookHostAllowed(url.hostname)) ctx.issues.push(issue(url.href, JOB_MESSAGES.webhookPrivate));
-      // Normalising percent-encodes spaces and non-ASCII characters, so the length is checked again.
-      else if (url.href.length > max) ctx.issues.push(issue(url.href, JOB_MESSAGES.tooLong(max)));
-    }),
-  ));
-  return z.pipe(url, z.transform((s) => s || null));
-}
 
 /** A choice question's options: text only, blanks dropped, duplicates collapsed, 1 to 50 of at most 191 characters. */
 const choiceOptions = () => z.unknown().check(
@@ -295,10 +238,7 @@ function questions(rules: JobInputRules) {
 export function jobInputSchema(rules: JobInputRules) {
   const currencies = new Set(CURRENCY_CODES);
   return z.object({
-    public_id: z.pipe(
-      z.transform((v: unknown) => (v === undefined || v === null || String(v).trim() === '' ? null : v)),
-      z.nullable(z.string({ error: JOB_MESSAGES.publicId }).check(z.trim(), z.regex(PUBLIC_ID_PATTERN, JOB_MESSAGES.publicId))),
-    ),
+    public_id: publicIdInput(),
     job_type: choice(JOB_TYPES),
     work_mode: choice(WORK_MODES),
     status: choice(RECORD_STATUSES, 'INACTIVE'),
@@ -309,17 +249,17 @@ export function jobInputSchema(rules: JobInputRules) {
     min_salary: salary(),
     max_salary: salary(),
     webhook_enabled: bool(),
-    webhook_url: webhookUrl(rules),
-    webhook_secret: z.pipe(text(JOB_LIMITS.webhookSecret), z.transform((s) => s || null)),
+    webhook_url: outboundUrl({ invalid: JOB_MESSAGES.webhookInvalid, credentials: JOB_MESSAGES.webhookCredentials, private: JOB_MESSAGES.webhookPrivate }, rules.webhookHostAllowed),
+    webhook_secret: signingSecret(JOB_LIMITS.webhookSecret, rules.storedWebhookSecret),
     questions: questions(rules),
-    title: text(JOB_LIMITS.text, true),
-    location: text(JOB_LIMITS.text, true),
+    title: oneLine(JOB_LIMITS.text, true),
+    location: oneLine(JOB_LIMITS.text, true),
     description: richText(rules),
     responsibilities: richText(rules),
     requirements: richText(rules),
     perks_benefits: richText(rules),
-    experience_required: text(JOB_LIMITS.text),
-    duration: z.pipe(text(JOB_LIMITS.text), z.transform((s) => s || null)),
+    experience_required: oneLine(JOB_LIMITS.text),
+    duration: z.pipe(oneLine(JOB_LIMITS.text), z.transform((s) => s || null)),
   }, JOB_MESSAGES.notObject).check(z.check((ctx) => {
     // Rules across fields, judged on what the fields made of their values even when another field failed.
     const j = ctx.value;

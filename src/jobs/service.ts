@@ -10,7 +10,7 @@ import { enumLabel } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import type { ReadCache } from '../db/read-cache.js';
 import * as repo from './repo.js';
-import { JOB_ERROR_ORDER, jobInputSchema, type JobInput, type JobInputRules } from './schema.js';
+import { JOB_ERROR_ORDER, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
 
 /** What the job operations need: the database and the app's read cache. */
@@ -22,8 +22,8 @@ export interface JobDeps {
 export interface JobInputOptions {
   /** WEBHOOK_ALLOW_PRIVATE: accept webhook URLs naming local, private or other non-public hosts. */
   allowPrivateWebhook?: boolean;
-  /** The rich texts the job being updated has stored now (see storedRichTexts in schema.ts). */
-  storedRichTexts?: ReadonlySet<string>;
+  /** The job being updated: its stored rich texts and webhook secret may come back unchanged (see storedRichTexts in schema.ts). */
+  current?: Job;
 }
 
 /** The server's job rules: rich text sanitised and kept within RICH_TEXT_MAX_DEPTH, webhook hosts held to the outbound address policy unless WEBHOOK_ALLOW_PRIVATE. */
@@ -41,8 +41,9 @@ const JOB_SCHEMAS = { public: jobInputSchema(jobRules(false)), private: jobInput
 /** Validates a job payload (src/jobs/schema.ts); throws ValidationError (400) with every problem found. */
 export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInput {
   const allowPrivate = !!opts.allowPrivateWebhook;
-  const schema = opts.storedRichTexts
-    ? jobInputSchema({ ...jobRules(allowPrivate), storedRichTexts: opts.storedRichTexts })
+  const { current } = opts;
+  const schema = current
+    ? jobInputSchema({ ...jobRules(allowPrivate), storedRichTexts: storedRichTexts(current), storedWebhookSecret: current.webhook_secret })
     : JOB_SCHEMAS[allowPrivate ? 'private' : 'public'];
   return validate(schema, body, JOB_ERROR_ORDER);
 }

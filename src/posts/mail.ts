@@ -10,6 +10,9 @@ import { enqueueEmails, type EmailMessage } from './repo.js';
 
 export type MailConfig = Pick<Config, 'mail' | 'company' | 'publicBaseUrl'>;
 
+/** Line breaks, tabs and other control characters as single spaces. */
+const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function html(paragraphs: string[], link?: { href: string; label: string }): string {
@@ -48,8 +51,10 @@ export async function enqueueApplicationEmails(
   a: { applicationId: number; job: { title: string; public_id: string }; applicant: { first_name: string; last_name: string; email: string }; now: Date },
 ): Promise<void> {
   if (!config.mail.smtpUrl) return;
-  const emails = [{ template: 'applicant_confirmation', message: confirmationEmail(config, a.job, a.applicant) }];
-  if (config.mail.hrNotifyEmail) emails.push({ template: 'hr_notification', message: hrNotificationEmail(config, config.mail.hrNotifyEmail, a.job, a.applicant, a.applicationId) });
+  // A title saved before one-line fields refused line breaks still reads as one line, body and subject.
+  const job = { ...a.job, title: oneLine(a.job.title) };
+  const emails = [{ template: 'applicant_confirmation', message: confirmationEmail(config, job, a.applicant) }];
+  if (config.mail.hrNotifyEmail) emails.push({ template: 'hr_notification', message: hrNotificationEmail(config, config.mail.hrNotifyEmail, job, a.applicant, a.applicationId) });
   await enqueueEmails(trx, a.applicationId, emails, a.now);
 }
 

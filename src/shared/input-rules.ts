@@ -10,7 +10,7 @@ export const isBlank = (v: unknown): boolean => v === undefined || v === null ||
 export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Text: strings only (a number, list or object is refused rather than stored as its string form); missing or null is blank. */
-const textInput = () => z.pipe(z.transform((v: unknown) => v ?? ''), z.string({ error: FIELD_MESSAGES.notText }));
+export const textInput = () => z.pipe(z.transform((v: unknown) => v ?? ''), z.string({ error: FIELD_MESSAGES.notText }));
 
 /** Trimmed text without NUL, at most `max` characters. */
 export function text(max: number, required = false) {
@@ -27,6 +27,53 @@ export function multilineText(max: number) {
     z.overwrite((s) => s.replace(/\u0000/g, '').replace(/\r\n?/g, '\n').trim()),
     z.maxLength(max, FIELD_MESSAGES.tooLong(max)),
   ));
+}
+
+const ONE_LINE_MESSAGE = 'Enter this on one line, without control characters.';
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * A one-line field (a title, a location, a username): text() that refuses line breaks, tabs and
+ * every other control character, so it can go into an email's body or a header as one line.
+ */
+export function oneLine(max: number, required = false) {
+  return z.pipe(text(max, required), z.string().check(z.refine((s) => !CONTROL_CHARACTERS.test(s), ONE_LINE_MESSAGE)));
+}
+
+const SECRET_MESSAGES = {
+  whsec: 'A whsec_ secret must be whsec_ followed by the base64 of 24 to 64 bytes.',
+  plain: 'Use at least 16 characters, or whsec_ followed by the base64 of 24 to 64 bytes.',
+} as const;
+
+/** Bytes a standard base64 text decodes to, or null when it is not standard base64. */
+function base64Bytes(text: string): number | null {
+  if (!text || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]+={0,2}$/.test(text)) return null;
+  return (text.length / 4) * 3 - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0);
+}
+
+/**
+ * A signing secret (job webhooks, form API posts; DESIGN.md section 3): `whsec_` and the base64
+ * of 24-64 bytes (what the Standard Webhooks libraries take), or plain text of at least 16
+ * characters. Blank is none (null). `stored`: the secret saved now, which an update may send back
+ * unchanged whatever rule it was saved under.
+ */
+export function signingSecret(max: number, stored?: string | null) {
+  const checked = z.pipe(
+    text(max),
+    z.string().check(
+      z.check<string>((ctx) => {
+        const v = ctx.value;
+        if (!v || v === stored) return;
+        if (v.startsWith('whsec_')) {
+          const n = base64Bytes(v.slice(6));
+          if (n === null || n < 24 || n > 64) ctx.issues.push(issue(v, SECRET_MESSAGES.whsec));
+        } else if ([...v].length < 16) {
+          ctx.issues.push(issue(v, SECRET_MESSAGES.plain));
+        }
+      }),
+    ),
+  );
+  return z.pipe(checked, z.transform((s: string) => s || null));
 }
 
 const BOOLEAN_MESSAGE = 'Must be true or false.';
@@ -46,8 +93,8 @@ export function choice<T extends string>(list: readonly [T, ...T[]], blank?: T) 
 }
 
 /** Public ids of jobs and forms: HR's own, else made from the title. */
-const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
-const PUBLIC_ID_MESSAGE = 'Use 1 to 64 letters, digits, hyphens or underscores.';
+export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+export const PUBLIC_ID_MESSAGE = 'Use 1 to 64 letters, digits, hyphens or underscores.';
 
 /** An optional public id: blank is null (one is made), else it must match PUBLIC_ID_PATTERN. */
 export const publicIdInput = () => z.pipe(

@@ -91,7 +91,7 @@ for (const kind of databaseKinds()) {
         first_name: 'Asha',
         second_name: "D'Souza-Rao",
         phone: '+919876543210',
-        secret_key: 's3cret',
+        secret_key: 's3cret-0123456789',
       });
     });
 

@@ -93,6 +93,28 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    it('shows a refused webhook secret under its field on the Notifications tab, and saves a valid one', async () => {
+      const { page } = tab;
+      expectedErrors = /status of 400/;
+      const job = await makeJob(s.ctx.db, { public_id: 'secret-me', title: 'Secret Keeper' });
+      await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/edit`);
+      await page.locator('#job-title').waitFor();
+      await page.getByRole('tab', { name: 'Notifications' }).click();
+      await page.fill('#job-webhook_secret', 'short');
+      await page.getByRole('tab', { name: 'Basics' }).click();
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByRole('alert').waitFor();
+      expect(await page.getByRole('tab', { selected: true }).innerText()).to.match(/^Notifications/);
+      expect(await page.locator('#job-webhook_secret-error').innerText()).to.equal('Use at least 16 characters, or whsec_ followed by the base64 of 24 to 64 bytes.');
+      expect(await page.evaluate(() => document.activeElement?.id)).to.equal('job-webhook_secret');
+      await screenshot(page, `hr-jobs-editor-secret-refused${suffix}`);
+      await page.fill('#job-webhook_secret', `whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
+      expect(await page.locator('#job-webhook_secret-error').count()).to.equal(0);
+      expect((await s.ctx.db('jobs').where({ id: job.id }).first()).webhook_secret).to.equal(`whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+    });
+
     /**
      * Records every dialog (type and message) and answers it with the next decision queued, or
      * fails the test through `unexpected` when none was expected.

@@ -87,10 +87,10 @@ for (const kind of databaseKinds()) {
       const job = await create(payload({
         public_id: 'plat-eng-1', status: 'ACTIVE', currency: 'eur', min_salary: '55000.50', max_salary: 70000, experience_required: '5+ years', duration: '12 months',
         description: '<p>Build the <strong>platform</strong>.</p>', responsibilities: '<ul><li>Own services</li></ul>', requirements: '<ol><li>Go</li></ol>', perks_benefits: '<p><a href="https://example.com/perks">Perks</a></p>',
-        webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_secret: 's3cret',
+        webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_secret: 's3cret-0123456789',
         questions: EVERY_TYPE_QUESTIONS,
       }));
-      expect(job).to.include({ public_id: 'plat-eng-1', status: 'ACTIVE', currency: 'EUR', min_salary: 55000.5, max_salary: 70000, duration: '12 months', webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_secret: 's3cret' });
+      expect(job).to.include({ public_id: 'plat-eng-1', status: 'ACTIVE', currency: 'EUR', min_salary: 55000.5, max_salary: 70000, duration: '12 months', webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_secret: 's3cret-0123456789' });
       expect(job.perks_benefits).to.equal('<p><a href="https://example.com/perks" target="_blank" rel="noopener noreferrer">Perks</a></p>');
       expect(job.questions.map((q: any) => q.answer_type)).to.deep.equal(['short_text', 'long_text', 'number', 'single_choice', 'checkbox']);
       // Options only for choice types, blank ones dropped; other types get an empty list.

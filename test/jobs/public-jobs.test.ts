@@ -10,7 +10,7 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind);
       const db = s.ctx.db;
       const base = new Date('2026-01-01T00:00:00Z');
-      await makeJob(db, { public_id: 'eng-1', title: 'Backend Engineer', location: 'Berlin, Germany', job_type: 'FULL_TIME', work_mode: 'REMOTE', webhook_enabled: true, webhook_url: 'https://hooks.example.com/x', webhook_secret: 's3cret', questions: [{ text: '<p>Why?</p>', answer_type: 'short_text', required: true }] }, new Date(base.getTime() + 1000));
+      await makeJob(db, { public_id: 'eng-1', title: 'Backend Engineer', location: 'Berlin, Germany', job_type: 'FULL_TIME', work_mode: 'REMOTE', webhook_enabled: true, webhook_url: 'https://hooks.example.com/x', webhook_secret: 's3cret-0123456789', questions: [{ text: '<p>Why?</p>', answer_type: 'short_text', required: true }] }, new Date(base.getTime() + 1000));
       await makeJob(db, { public_id: 'des-1', title: 'Designer 100%_off', location: 'London, UK', job_type: 'PART_TIME', work_mode: 'HYBRID', min_salary: null, max_salary: null }, new Date(base.getTime() + 2000));
       await makeJob(db, { public_id: 'inactive-1', title: 'Old Engineer', status: 'INACTIVE' }, new Date(base.getTime() + 3000));
       await makeJob(db, { public_id: 'removed-1', title: 'Removed Engineer', status: 'REMOVED' }, new Date(base.getTime() + 4000));

@@ -109,6 +109,21 @@ for (const kind of databaseKinds()) {
       expect(await s.ctx.db('application_posts').where({ application_id: app.id })).to.have.length(0);
     });
 
+    it('writes a title saved with line breaks before the one-line rule on one line, in the body and the subject', async () => {
+      const job = await makeJob(s.ctx.db, { title: 'Placeholder' });
+      await s.ctx.db('jobs').where({ id: job.id }).update({ title: 'Night\r\nBcc: victim@example.com\u2028Shift' });
+      await apply(job.public_id, { email: 'lines@example.com', first_name: 'Lina', last_name: 'Okoro' });
+      const app = await s.ctx.db('applications').where({ job_id: job.id }).first();
+      const rows = await s.ctx.db('email_posts').where({ application_id: app.id });
+      expect(rows).to.have.length(2);
+      for (const row of rows) {
+        const message = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload;
+        expect(message.subject).to.not.match(/[\r\n\u2028]/);
+        expect(message.text).to.include('Night Bcc: victim@example.com Shift');
+        expect(message.html).to.include('Night Bcc: victim@example.com Shift');
+      }
+    });
+
     it('an SMTP 5xx is permanent; a 4xx is retried later; the log names no person', async () => {
       const job = await makeJob(s.ctx.db, { title: 'Data Analyst' });
       await apply(job.public_id, { email: 'bounce.ravi@example.com', first_name: 'Ravi' });
