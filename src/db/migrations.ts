@@ -10,6 +10,7 @@ import * as m003 from '../../migrations/003_applications_updated_index.js';
 import * as m004 from '../../migrations/004_text_sizes_and_public_ids.js';
 import * as m005 from '../../migrations/005_applicant_search_and_counters.js';
 import * as m006 from '../../migrations/006_post_delivery.js';
+import * as m007 from '../../migrations/007_outbox_payload_without_secret.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -18,6 +19,7 @@ const migrations: Record<string, Knex.Migration> = {
   '004_text_sizes_and_public_ids': m004,
   '005_applicant_search_and_counters': m005,
   '006_post_delivery': m006,
+  '007_outbox_payload_without_secret': m007,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

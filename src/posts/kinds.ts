@@ -7,6 +7,7 @@ import type { Transporter } from 'nodemailer';
 import { fromDbJson } from '../db/codecs.js';
 import type { Delivery, DeliveryKind, SendResult } from './engine.js';
 import type { HttpSender } from './http-sender.js';
+import type { ApplicationPostPayload, StoredApplicationPost } from './types.js';
 import { currentFormApis, currentWebhooks } from './queries.js';
 import type { Claimed, EmailMessage } from './repo.js';
 import { parseRetryAfter } from './schedule.js';
@@ -26,9 +27,24 @@ function httpResult(r: Awaited<ReturnType<HttpSender['post']>>, now: Date): Send
 }
 
 /**
- * Job webhook posts. The body is the stored payload as it is; each attempt goes to the job's
- * webhook URL as it is now, signed with the job's current secret (Standard Webhooks), and is not
- * sent when HR has turned the webhook off.
+ * The body a job webhook receives: the stored payload's keys in the spec's order, then
+ * `secret_key`, the job's current secret (the one the post is signed with), '' without one.
+ */
+function sentApplicationPost(stored: Partial<StoredApplicationPost>, secret: string | null): ApplicationPostPayload {
+  return {
+    job_public_id: stored.job_public_id ?? '',
+    email: stored.email ?? '',
+    first_name: stored.first_name ?? '',
+    second_name: stored.second_name ?? '',
+    phone: stored.phone ?? '',
+    secret_key: secret ?? '',
+  };
+}
+
+/**
+ * Job webhook posts. The body is the stored payload with the job's current secret; each attempt
+ * goes to the job's webhook URL as it is now, signed with that secret (Standard Webhooks), and is
+ * not sent when HR has turned the webhook off.
  */
 export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date): DeliveryKind {
   return {
@@ -45,7 +61,7 @@ export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date)
           continue;
         }
         const url = hook.url;
-        const body = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+        const body = JSON.stringify(sentApplicationPost(fromDbJson<Partial<StoredApplicationPost>>(row.payload, {}), hook.secret));
         const id = String(row.message_id);
         out.set(Number(row.id), {
           origin: URL.canParse(url) ? new URL(url).origin : url,

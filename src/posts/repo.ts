@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { fromDbDate, toDbDate, toDbJson } from '../db/codecs.js';
 import { withDbRetry } from '../db/errors.js';
 import { isMysql } from '../db/knex.js';
-import type { ApplicationPostPayload } from './types.js';
+import type { StoredApplicationPost } from './types.js';
 
 export type OutboxTable = 'application_posts' | 'form_posts' | 'email_posts';
 
@@ -28,24 +28,19 @@ function newMessageId(): string {
   return `msg_${randomBytes(16).toString('base64url')}`;
 }
 
-export function applicationPostPayload(
-  job: { public_id: string; webhook_secret: string | null },
-  app: { email: string; first_name: string; last_name: string; phone: string },
-): ApplicationPostPayload {
-  return {
-    job_public_id: job.public_id,
-    email: app.email,
-    first_name: app.first_name,
-    second_name: app.last_name,
-    phone: app.phone,
-    secret_key: job.webhook_secret ?? '',
-  };
+/**
+ * The payload as it is stored: the spec's keys without `secret_key`, which is added at send time
+ * from the job's current secret (sentApplicationPost), so the outbox never holds a secret and a
+ * retry after a rotation sends the secret it is signed with.
+ */
+export function applicationPostPayload(job: { public_id: string }, app: { email: string; first_name: string; last_name: string; phone: string }): StoredApplicationPost {
+  return { job_public_id: job.public_id, email: app.email, first_name: app.first_name, second_name: app.last_name, phone: app.phone };
 }
 
 /** Adds a PENDING post, due now; run inside the caller's transaction. */
 export async function enqueueApplicationPost(
   trx: Knex,
-  post: { applicationId: number; jobId: number; targetUrl: string; payload: ApplicationPostPayload; now: Date },
+  post: { applicationId: number; jobId: number; targetUrl: string; payload: StoredApplicationPost; now: Date },
 ): Promise<void> {
   const now = toDbDate(post.now);
   await trx('application_posts').insert({

@@ -1,6 +1,6 @@
 /** The outbound posts' shapes; Node-free, so islands may import them. */
 
-/** The body posted to the job's webhook, exactly these keys. */
+/** The body posted to the job's webhook, exactly these keys in this order. */
 export interface ApplicationPostPayload {
   job_public_id: string;
   email: string;
@@ -9,6 +9,9 @@ export interface ApplicationPostPayload {
   phone: string;
   secret_key: string;
 }
+
+/** What the outbox keeps of it: everything but the secret, added at send time. */
+export type StoredApplicationPost = Omit<ApplicationPostPayload, 'secret_key'>;
 
 /** PENDING: not tried yet; FAILED: the last attempt failed (next_attempt_at set while retries remain). */
 export const POST_STATUSES = ['SUCCESS', 'FAILED', 'PENDING'] as const;

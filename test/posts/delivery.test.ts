@@ -149,6 +149,41 @@ for (const kind of databaseKinds()) {
       expect(Math.abs((await gap(b)) - 3_600_000)).to.be.below(1000);
     });
 
+    it('falls back to the schedule for a bad, zero or past Retry-After; never waits less than the schedule', async () => {
+      const job = await webhookJob(t.db, receiver.url);
+      const bad = ['-5', '0', '5.5', '10, 20', '1e3', new Date(clock.getTime() - 60_000).toUTCString(), '2026-01-01T00:00:00Z'];
+      const ids = await seedPosts(t.db, job, bad.length + 1, clock);
+      const valueFor = (first: string) => (Number(first.slice(5)) < bad.length ? bad[Number(first.slice(5))] : '7200');
+      receiver.answer = (r) => ({ status: 503, headers: { 'retry-after': valueFor(JSON.parse(r.body).first_name) } });
+      await worker().runDue();
+      expect(receiver.received).to.have.length(ids.length);
+      const gaps = await Promise.all(ids.map(async (id) => fromDbDate((await post(id)).next_attempt_at)!.getTime() - clock.getTime()));
+      // The schedule's first step is 5 s (random 0.5: no jitter); a valid 7200 s asks for longer.
+      expect(gaps).to.deep.equal([...bad.map(() => 5000), 7_200_000]);
+    });
+
+    it("sends the job's current secret in secret_key and the signature: a retry after a rotation is consistent", async () => {
+      let fail = true;
+      receiver.answer = () => (fail ? { status: 500 } : { status: 200 });
+      const job = await webhookJob(t.db, receiver.url, 'first-secret-0123456789');
+      const [id] = await seedPosts(t.db, job, 1, clock);
+      expect(String((await post(id)).payload)).to.not.include('secret');
+      const w = worker();
+      await w.runDue();
+      expect(JSON.parse(receiver.received[0].body).secret_key).to.equal('first-secret-0123456789');
+      await t.db('jobs').where({ id: job.id }).update({ webhook_secret: 'rotated-secret-0123456789' });
+      fail = false;
+      clock = new Date(clock.getTime() + 5000);
+      await w.runDue();
+      const retry = receiver.received[1];
+      const body = JSON.parse(retry.body);
+      expect(Object.keys(body)).to.deep.equal(['job_public_id', 'email', 'first_name', 'second_name', 'phone', 'secret_key']);
+      expect(body.secret_key).to.equal('rotated-secret-0123456789');
+      expect(verifyStandardWebhook('rotated-secret-0123456789', retry.headers, retry.body)).to.equal(true);
+      expect((await post(id)).status).to.equal('SUCCESS');
+      expect(String((await post(id)).payload)).to.not.include('secret');
+    });
+
     it('a receiver that does not answer in time is a failure (total time limit), and the attempt says so', async () => {
       receiver.answer = () => ({ hang: true });
       const job = await webhookJob(t.db, receiver.url);
