@@ -58,6 +58,9 @@ export interface WorkerOptions {
   idleMs?: number;
 }
 
+/** How often a receiver that keeps failing is summarised. */
+const SUMMARY_EVERY_MS = 60_000;
+
 /** A send that throws is a failed attempt like any other. */
 async function send(d: Delivery): Promise<SendResult> {
   try {
@@ -93,6 +96,8 @@ export class PostsWorker {
   /** Finished attempts waiting to be saved: one write at a time, each taking all that waits. */
   private toRecord: { kind: DeliveryKind; record: AttemptRecord; done: (err?: unknown) => void }[] = [];
   private recording = false;
+  /** Failed attempts per receiver origin since `since`, by cause, for the once-a-minute summary. */
+  private readonly failures = new Map<string, { since: number; count: number; causes: Map<string, number> }>();
 
   constructor(private readonly deps: WorkerDeps, opts: WorkerOptions = {}) {
     this.opts = { maxInFlight: 128, perOrigin: 8, batch: 100, leaseMs: 60_000, idleMs: 30_000, ...opts };
@@ -292,7 +297,7 @@ export class PostsWorker {
     const p = (async () => {
       const result = await send(d);
       this.sent(kind, d.origin);
-      await this.save(kind, c, result);
+      await this.save(kind, c, result, d.origin);
     })().finally(() => this.sends.delete(p));
     this.sends.add(p);
   }
@@ -313,7 +318,7 @@ export class PostsWorker {
   }
 
   /** Saves the attempt and plans the next one. */
-  private async save(kind: DeliveryKind, c: Claimed, result: SendResult): Promise<void> {
+  private async save(kind: DeliveryKind, c: Claimed, result: SendResult, origin: string): Promise<void> {
     const attempts = Number(c.row.attempts) + 1;
     let next: Date | null = null;
     if (!result.ok && !result.permanent) {
@@ -330,9 +335,27 @@ export class PostsWorker {
       return;
     }
     if (!result.ok) {
-      const code = result.statusCode ? `status ${result.statusCode}` : 'no answer';
-      this.log(`[posts] ${kind.name} ${c.row.id}: attempt ${attempts} failed (${code}); ${next ? `next at ${next.toISOString()}` : 'no more attempts'}`);
+      // A status names itself; otherwise the sender's cause (never the receiver's answer, which may quote people).
+      const cause = result.statusCode ? `status ${result.statusCode}` : (result.error ?? 'no answer');
+      this.log(`[posts] ${kind.name} ${c.row.id}: attempt ${attempts} failed (${cause}); ${next ? `next at ${next.toISOString()}` : 'no more attempts'}`);
+      this.countFailure(origin, cause);
     }
+  }
+
+  /**
+   * Failed attempts per receiver origin: once a minute has passed since an origin's first counted
+   * failure, the next one logs a summary of that minute (how many, by cause) and starts a new count.
+   */
+  private countFailure(origin: string, cause: string): void {
+    const now = this.deps.now().getTime();
+    const w = this.failures.get(origin) ?? { since: now, count: 0, causes: new Map<string, number>() };
+    this.failures.set(origin, w);
+    w.count += 1;
+    w.causes.set(cause, (w.causes.get(cause) ?? 0) + 1);
+    if (now - w.since < SUMMARY_EVERY_MS) return;
+    const causes = [...w.causes].map(([text, n]) => `${n} ${text}`).join(', ');
+    this.log(`[posts] ${origin}: ${w.count} failed attempts in the last ${Math.round((now - w.since) / 60_000)} min (${causes})`);
+    this.failures.delete(origin);
   }
 
   /**
@@ -354,7 +377,8 @@ export class PostsWorker {
       for (const kind of new Set(batch.map((b) => b.kind))) {
         const mine = batch.filter((b) => b.kind === kind);
         await recordAttempts(this.deps.db, kind.table, mine.map((b) => b.record), this.deps.now()).then(
-          () => {
+          (skipped) => {
+            if (skipped) this.log(`[posts] ${skipped} ${kind.name} attempt(s) not saved: their posts were removed meanwhile (purge or erase)`);
             for (const b of mine) b.done();
           },
           (err) => {

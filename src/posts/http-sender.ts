@@ -59,15 +59,36 @@ export interface HttpSender {
   close(): Promise<void>;
 }
 
-/** A short error text for an attempt, without a stack. */
+/** Node's and undici's error codes, named as an admin acts on them. */
+const CAUSES: Record<string, string> = {
+  ECONNREFUSED: 'Connection refused',
+  ECONNRESET: 'Connection reset',
+  EPIPE: 'Connection reset',
+  UND_ERR_SOCKET: 'Connection reset',
+  UND_ERR_CLOSED: 'Connection reset',
+  ENOTFOUND: 'Host not found',
+  EAI_AGAIN: 'Host not found (DNS lookup failed)',
+  EHOSTUNREACH: 'Host unreachable',
+  ENETUNREACH: 'Host unreachable',
+  ETIMEDOUT: 'Timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'Connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'Timed out',
+  UND_ERR_BODY_TIMEOUT: 'Timed out',
+};
+
+/**
+ * A short error text for an attempt, without a stack, naming the cause (refused address,
+ * connection refused or reset, host not found, timed out, TLS) so an admin can act on it.
+ */
 function describe(err: unknown): string {
   const e = err as NodeJS.ErrnoException & { cause?: unknown };
   if (e?.name === 'RefusedAddress') return e.message;
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'Timed out';
-  if (e?.code === 'UND_ERR_CONNECT_TIMEOUT') return 'Connect timed out';
-  if (e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') return 'Timed out';
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (CAUSES[code]) return CAUSES[code];
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|ERR_OSSL_)/.test(code)) return `TLS error (${code})`;
   if (e?.cause instanceof Error) return describe(e.cause);
-  return [e?.code, e?.message].filter(Boolean).join(': ').slice(0, 200) || 'Request failed';
+  return [code, e?.message].filter(Boolean).join(': ').slice(0, 200) || 'Request failed';
 }
 
 export function createHttpSender(opts: HttpSenderOptions): HttpSender {

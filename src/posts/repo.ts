@@ -191,18 +191,21 @@ export interface AttemptRecord {
  * Saves attempts that finished together, in one transaction, with their posts' new state:
  * SUCCESS, or FAILED with the next attempt time (null: no more attempts). A post is updated only
  * while its worker still holds the claim; the attempt is kept either way, since it happened.
- * Successes with the same status code are one UPDATE, the attempts one INSERT.
+ * Successes with the same status code are one UPDATE, the attempts one INSERT. Attempts of posts
+ * that are gone (an erase or purge during the send) are skipped, never failing the others.
+ * Answers how many were skipped.
  */
-export async function recordAttempts(db: Knex, table: OutboxTable, records: AttemptRecord[], at: Date): Promise<void> {
-  if (!records.length) return;
+export async function recordAttempts(db: Knex, table: OutboxTable, all: AttemptRecord[], at: Date): Promise<number> {
+  if (!all.length) return 0;
   const now = toDbDate(at);
+  let skipped = 0;
   const error = (o: AttemptOutcome) => (o.error ? o.error.slice(0, 500) : null);
-  const successes = new Map<number | null, [number, string][]>();
-  for (const r of records) {
-    if (r.outcome.ok) successes.set(r.outcome.statusCode, [...(successes.get(r.outcome.statusCode) ?? []), [Number(r.c.row.id), r.c.claim]]);
-  }
   // Run again when MySQL picks it as a deadlock victim (it can meet a claim's locks).
   await withDbRetry(() => db.transaction(async (trx) => {
+    const successes = new Map<number | null, [number, string][]>();
+    for (const r of all) {
+      if (r.outcome.ok) successes.set(r.outcome.statusCode, [...(successes.get(r.outcome.statusCode) ?? []), [Number(r.c.row.id), r.c.claim]]);
+    }
     for (const [code, pairs] of successes) {
       // id and token lists, not (id, token) pairs: MariaDB reads a pair list without the primary key.
       await trx(table)
@@ -210,7 +213,7 @@ export async function recordAttempts(db: Knex, table: OutboxTable, records: Atte
         .whereIn('claim_token', [...new Set(pairs.map(([, claim]) => claim))])
         .update({ status: 'SUCCESS', status_code: code, error_message: null, attempts: trx.raw('attempts + 1'), next_attempt_at: null, locked_until: null, claim_token: null, delivered_at: now, updated_at: now });
     }
-    for (const r of records.filter((x) => !x.outcome.ok)) {
+    for (const r of all.filter((x) => !x.outcome.ok)) {
       await trx(table)
         .where({ id: r.c.row.id, claim_token: r.c.claim })
         .update({
@@ -224,6 +227,14 @@ export async function recordAttempts(db: Knex, table: OutboxTable, records: Atte
           updated_at: now,
         });
     }
+    // After the writes (SQLite: the transaction holds the write lock, so its snapshot is current),
+    // the posts still there, locked in id order on MySQL so none goes before its attempt is saved.
+    const ids = [...new Set(all.map((r) => Number(r.c.row.id)))].sort((x, y) => x - y);
+    const present = trx(table).whereIn('id', ids).orderBy('id').select('id');
+    const there = new Set(((await (isMysql(trx) ? present.forUpdate() : present)) as Row[]).map((r) => Number(r.id)));
+    const records = all.filter((r) => there.has(Number(r.c.row.id)));
+    skipped = all.length - records.length;
+    if (!records.length) return;
     await trx('post_attempts').insert(
       records.map((r) => ({
         [ATTEMPT_COLUMN[table]]: r.c.row.id,
@@ -235,6 +246,7 @@ export async function recordAttempts(db: Knex, table: OutboxTable, records: Atte
       })),
     );
   }));
+  return skipped;
 }
 
 /** Stops a post without an attempt (its job's webhook was turned off): FAILED, no next attempt. */
