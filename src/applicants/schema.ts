@@ -11,6 +11,7 @@ import {
   LIMITS,
   MESSAGES,
   emailError,
+  storedEmail,
   firstNameError,
   lastNameError,
   numberAnswerError,
@@ -283,7 +284,7 @@ function buildFixedFields() {
   return {
     first_name: basic(shapeName, firstNameError, (v) => v.trim()),
     last_name: basic(shapeName, (v) => lastNameError(v.trim() ? v : ''), (v) => v.trim()),
-    email: basic(shapeEmail, emailError, (v) => v.toLowerCase()),
+    email: basic(shapeEmail, emailError, storedEmail),
     // "Phone keeps only digits": stray control characters go with the separators.
     phone: z.transform((v: string | undefined, ctx) => {
       const phone = parsePhone(cleanText(v ?? ''));

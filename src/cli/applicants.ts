@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import inquirer from 'inquirer';
+import { emailError, storedEmail } from '../shared/application-rules.js';
 import { parseRetentionAge, planRemoval, removeApplications, type RemovalCriteria, type RemovalSummary } from '../applicants/index.js';
 import { hasSchema } from '../db/migrations.js';
 import { APPLICATION_STATUSES, isOneOf } from '../shared/enums.js';
@@ -84,8 +85,9 @@ export function registerApplicants(program: Command): void {
     .option('--dry-run', 'print what would be removed, remove nothing')
     .option('--yes', 'do not ask for confirmation')
     .action(async (opts: RunOptions & { email: string }) => {
-      const email = opts.email.trim().toLowerCase();
-      if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError(`--email must be an email address (got "${opts.email}")`, 2);
+      // The apply form's own rule and stored form, so erase matches exactly what applying stored.
+      const email = storedEmail(opts.email);
+      if (emailError(email)) throw new CliError(`--email must be an email address (got "${opts.email}")`, 2);
       await run({ email }, 'erase', opts);
     });
 }

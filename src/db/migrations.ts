@@ -11,6 +11,7 @@ import * as m004 from '../../migrations/004_text_sizes_and_public_ids.js';
 import * as m005 from '../../migrations/005_applicant_search_and_counters.js';
 import * as m006 from '../../migrations/006_post_delivery.js';
 import * as m007 from '../../migrations/007_outbox_payload_without_secret.js';
+import * as m008 from '../../migrations/008_email_exact_match.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -20,6 +21,7 @@ const migrations: Record<string, Knex.Migration> = {
   '005_applicant_search_and_counters': m005,
   '006_post_delivery': m006,
   '007_outbox_payload_without_secret': m007,
+  '008_email_exact_match': m008,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

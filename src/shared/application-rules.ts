@@ -102,6 +102,14 @@ export function lastNameError(v: string): string | null {
   return isValidName(v) ? null : MESSAGES.namePattern;
 }
 
+/**
+ * An address as stored and compared (DESIGN.md section 3 "Email equality"): trimmed, ASCII letters
+ * lower-cased, nothing else folded; both databases then compare it byte for byte.
+ */
+export function storedEmail(v: string): string {
+  return v.trim().replace(/[A-Z]+/g, (s) => s.toLowerCase());
+}
+
 export function emailError(v: string): string | null {
   const s = v.trim();
   if (!s) return MESSAGES.emailRequired;

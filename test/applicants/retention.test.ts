@@ -144,6 +144,21 @@ for (const kind of databaseKinds()) {
       expect(swept.removed).to.have.members(result.filesLeft);
     });
 
+    it('erases exactly the address given: never one a collation folds to it (ß, full-width letters)', async () => {
+      const lookalike = (i: number, email: string) => ({ first_name: `L${i}`, last_name: 'Alike', email, phone: '+919800000001', status: 'NEW' as const, created_at: day('2026-01-01') });
+      await insertApplications(t.db, jobs.b, [lookalike(1, 'strasse@example.com'), lookalike(2, 'straße@example.com'), lookalike(3, 'ｓtrasse@example.com'), lookalike(4, 'strasse\u0301@example.com')], []);
+      const before = Number((await t.db('applications').count({ n: '*' }).first())!.n);
+      const env = { DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+      const r = cli(['applicants', 'erase', '--email', '  Strasse@Example.COM ', '--yes'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Removed 1 application');
+      const left = (await t.db('applications').where('last_name', 'Alike').orderBy('first_name').select('email')).map((x) => x.email);
+      expect(left).to.deep.equal(['straße@example.com', 'ｓtrasse@example.com', 'strasse\u0301@example.com']);
+      expect(Number((await t.db('applications').count({ n: '*' }).first())!.n)).to.equal(before - 1);
+      // The CLI takes the apply form's own email rule.
+      for (const bad of ['straße@example.com', 'a@b', 'two@@example.com']) expect(cli(['applicants', 'erase', '--email', bad, '--yes'], env).code, bad).to.equal(2);
+    });
+
     it('careers-admin applicants purge and erase: dry run, confirmation, --yes, bad options', () => {
       const env = { DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
       let r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'archived', '--dry-run'], env);
