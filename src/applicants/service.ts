@@ -9,7 +9,7 @@
  * convention 2), so tests can hand in a failing database or storage.
  */
 import type { output, ZodType } from 'zod';
-import { readCommitted, type Db } from '../db/knex.js';
+import { flushDeleted, readCommitted, type Db } from '../db/knex.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { CommitOutcomeUnknown, commitRows, discardFiles, withOwnedFiles } from '../storage/committed-files.js';
 import { addressHash } from '../http/address-hash.js';
@@ -335,6 +335,7 @@ export async function removeApplications(deps: RetentionDeps, criteria: RemovalC
     await insertApplicationAudit(trx, [{ userId: audit.userId ?? null, action: audit.action, entityId: null, details }], now);
     return selected;
   });
+  if (rows.length) await flushDeleted(deps.db);
   const filesLeft: string[] = [];
   for (const r of rows) {
     if (!r.storage_key) continue;

@@ -16,6 +16,17 @@ export function isMysql(db: Knex): boolean {
   return db.client.config.client === 'mysql2';
 }
 
+/**
+ * After an erase or purge on SQLite: every change is copied from the write-ahead log into the
+ * database file (where secure_delete has zeroed the deleted rows) and the log is emptied, so no
+ * old copy of an erased row stays in the -wal file. Nothing to do on MySQL (see the README's privacy
+ * section for what its operator does). A checkpoint that another connection holds up is retried by
+ * the next one.
+ */
+export async function flushDeleted(db: Knex): Promise<void> {
+  if (!isMysql(db)) await db.raw('PRAGMA wal_checkpoint(TRUNCATE)');
+}
+
 /** READ COMMITTED on MySQL; SQLite has one writer at a time and only serializable transactions. */
 export function readCommitted(db: Knex): Knex.TransactionConfig | undefined {
   return isMysql(db) ? { isolationLevel: 'read committed' } : undefined;
@@ -85,6 +96,8 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
         conn.pragma('synchronous = NORMAL');
         conn.pragma('busy_timeout = 5000');
         conn.pragma('foreign_keys = ON');
+        // Deleted rows are overwritten with zeros, not left readable in free pages (erasure, purge).
+        conn.pragma('secure_delete = ON');
         // 64 MB page cache (the default is 2 MB): analytics and exports read large index ranges.
         conn.pragma('cache_size = -65536');
         done(null, conn);

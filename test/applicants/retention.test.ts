@@ -159,6 +159,25 @@ for (const kind of databaseKinds()) {
       for (const bad of ['straße@example.com', 'a@b', 'two@@example.com']) expect(cli(['applicants', 'erase', '--email', bad, '--yes'], env).code, bad).to.equal(2);
     });
 
+    it('leaves no byte of an erased address or name in the SQLite files (database, WAL, shared memory)', async function () {
+      if (kind !== 'sqlite') this.skip();
+      const address = 'erase-me-7f3a@example.com';
+      const person = { first_name: 'Quillon', last_name: 'Zyxwvutsrq', email: address, phone: '+919811122233', status: 'NEW' as const, created_at: day('2026-02-01') };
+      await insertApplications(t.db, jobs.b, [person], []);
+      const id = Number((await t.db('applications').where({ email: address }).first('id')).id);
+      const payload = JSON.stringify({ email: address, first_name: person.first_name, second_name: person.last_name });
+      await t.db('application_posts').insert({ application_id: id, job_id: jobs.b, target_url: 'https://example.com/h', payload, status: 'FAILED', attempts: 1, created_at: '2026-02-01 00:00:00.000', updated_at: '2026-02-01 00:00:00.000' });
+      await t.db('email_posts').insert({ application_id: id, template: 'applicant_confirmation', payload: JSON.stringify({ to: address, subject: 'Hi', text: `Dear ${person.first_name} ${person.last_name}`, html: '' }), status: 'SUCCESS', attempts: 1, created_at: '2026-02-01 00:00:00.000', updated_at: '2026-02-01 00:00:00.000' });
+      const files = () => fs.readdirSync(t.dataDir).filter((f) => f.startsWith('careers.sqlite')).map((f) => fs.readFileSync(path.join(t.dataDir, f)));
+      expect(files().some((b) => b.includes(address))).to.equal(true);
+      const env = { DATA_DIR: t.dataDir };
+      const r = cli(['applicants', 'erase', '--email', address, '--yes'], env);
+      expect(r.code, r.err).to.equal(0);
+      for (const needle of [address, 'Zyxwvutsrq', 'Quillon', '919811122233']) {
+        expect(files().some((b) => b.includes(needle)), needle).to.equal(false);
+      }
+    });
+
     it('careers-admin applicants purge and erase: dry run, confirmation, --yes, bad options', () => {
       const env = { DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
       let r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'archived', '--dry-run'], env);
