@@ -1,9 +1,10 @@
-/** What every feature is handed: configuration, database, read cache, file storage, view counter, clock, outbox signal. */
+/** What every feature is handed: configuration, database, read cache, file storage, view counter, clock, outbox signal, server key. */
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import { createDb } from './db/knex.js';
 import { ReadCache } from './db/read-cache.js';
+import { ServerKey } from './db/server-key.js';
 import { LocalDiskStorage, type FileStorage } from './storage/storage.js';
 import { ViewCounter } from './jobs/index.js';
 import { OutboxSignal } from './posts/index.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   now: () => Date;
   /** Wakes this process's delivery worker when a post is written. */
   outbox: OutboxSignal;
+  /** Keys the hashes of client addresses (src/db/server-key.ts). */
+  serverKey: ServerKey;
 }
 
 export function createContext(config: Config, overrides: Partial<AppContext> = {}): AppContext {
@@ -29,6 +32,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
     views: overrides.views ?? new ViewCounter(db),
     now: overrides.now ?? (() => new Date()),
     outbox: overrides.outbox ?? new OutboxSignal(),
+    serverKey: overrides.serverKey ?? new ServerKey(db),
   };
 }
 

@@ -10,6 +10,7 @@
  */
 import type { output, ZodType } from 'zod';
 import { flushDeleted, readCommitted, type Db } from '../db/knex.js';
+import type { ServerKey } from '../db/server-key.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { CommitOutcomeUnknown, commitRows, discardFiles, withOwnedFiles } from '../storage/committed-files.js';
 import { addressHash } from '../http/address-hash.js';
@@ -39,6 +40,8 @@ export interface ApplyDeps {
   config?: MailConfig;
   /** Wakes this process's delivery worker once the application's posts are committed. */
   outbox?: OutboxSignal;
+  /** Keys the hash of the client address kept with the application (none: no hash). */
+  serverKey?: ServerKey;
 }
 
 export const APPLY_MESSAGES = {
@@ -126,7 +129,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
         last_name: input.last_name,
         email: input.email,
         phone: input.phone,
-        ip_hash: addressHash(meta.ip, 'apply'),
+        ip_hash: await addressHash(deps.serverKey, meta.ip, 'apply'),
         resume: {
           storage_key: resume.key,
           original_name: safeFileName(resume.clientName, 'resume'),

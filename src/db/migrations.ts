@@ -12,6 +12,7 @@ import * as m005 from '../../migrations/005_applicant_search_and_counters.js';
 import * as m006 from '../../migrations/006_post_delivery.js';
 import * as m007 from '../../migrations/007_outbox_payload_without_secret.js';
 import * as m008 from '../../migrations/008_email_exact_match.js';
+import * as m009 from '../../migrations/009_server_key.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -22,6 +23,7 @@ const migrations: Record<string, Knex.Migration> = {
   '006_post_delivery': m006,
   '007_outbox_payload_without_secret': m007,
   '008_email_exact_match': m008,
+  '009_server_key': m009,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

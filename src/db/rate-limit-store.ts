@@ -1,12 +1,15 @@
 /**
  * express-rate-limit's store in the database (table rate_limit_hits), so every process behind a
- * load balancer shares the counters. Increments are atomic on both databases.
+ * load balancer shares the counters. Increments are atomic on both databases. A row's key is the
+ * limiter's name and a keyed hash (the server key) of what it counts (a client address, a
+ * username), never the address itself; expired windows are deleted by the sweep.
  */
 import type { ClientRateLimitInfo, Options, Store } from 'express-rate-limit';
 import type { Knex } from 'knex';
 import { fromDbDate, toDbDate } from './codecs.js';
 import { withDbRetry } from './errors.js';
 import { isMysql } from './knex.js';
+import type { ServerKey } from './server-key.js';
 
 interface HitsRow {
   hits: number | string;
@@ -16,18 +19,18 @@ interface HitsRow {
 export class KnexRateLimitStore implements Store {
   windowMs = 60_000;
   localKeys = false;
-  constructor(private readonly db: Knex, public readonly prefix: string) {}
+  constructor(private readonly db: Knex, public readonly prefix: string, private readonly serverKey: ServerKey) {}
 
   init(options: Options): void {
     this.windowMs = options.windowMs;
   }
 
-  private key(key: string): string {
-    return `${this.prefix}:${key}`.slice(0, 191);
+  private async key(key: string): Promise<string> {
+    return `${this.prefix.slice(0, 100)}:${await this.serverKey.hash(key)}`;
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    const row = await this.db('rate_limit_hits').where({ key: this.key(key) }).first();
+    const row = await this.db('rate_limit_hits').where({ key: await this.key(key) }).first();
     if (!row) return undefined;
     const resetTime = fromDbDate(row.reset_at)!;
     return resetTime <= new Date() ? undefined : { totalHits: Number(row.hits), resetTime };
@@ -39,7 +42,7 @@ export class KnexRateLimitStore implements Store {
    * final count and refused too many). The window starts again once `reset_at` has passed.
    */
   async increment(key: string): Promise<ClientRateLimitInfo> {
-    const k = this.key(key);
+    const k = await this.key(key);
     const now = new Date();
     const nowDb = toDbDate(now);
     const reset = toDbDate(new Date(now.getTime() + this.windowMs));
@@ -80,10 +83,15 @@ export class KnexRateLimitStore implements Store {
   }
 
   async decrement(key: string): Promise<void> {
-    await this.db('rate_limit_hits').where({ key: this.key(key) }).where('hits', '>', 0).decrement('hits', 1);
+    await this.db('rate_limit_hits').where({ key: await this.key(key) }).where('hits', '>', 0).decrement('hits', 1);
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db('rate_limit_hits').where({ key: this.key(key) }).delete();
+    await this.db('rate_limit_hits').where({ key: await this.key(key) }).delete();
   }
+}
+
+/** Deletes the windows that ended before `now` (the sweep); answers how many went. */
+export async function deleteExpiredWindows(db: Knex, now: Date): Promise<number> {
+  return db('rate_limit_hits').where('reset_at', '<', toDbDate(now)).delete();
 }

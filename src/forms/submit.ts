@@ -4,6 +4,7 @@
  * refused submission leaves no row and no file.
  */
 import type { Db } from '../db/knex.js';
+import type { ServerKey } from '../db/server-key.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError } from '../db/errors.js';
 import { addressHash } from '../http/address-hash.js';
 import { NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
@@ -55,6 +56,8 @@ export interface SubmitDeps {
   storage: FileStorage;
   now: () => Date;
   outbox?: OutboxSignal;
+  /** Keys the hash of the client address kept with the entry (none: no hash). */
+  serverKey?: ServerKey;
 }
 
 export type SubmitOutcome = { kind: 'created'; entryId: number } | { kind: 'discarded' };
@@ -116,13 +119,14 @@ export async function submitEntry(deps: SubmitDeps, form: Form, received: Receiv
       if (Object.keys(errors).length) throw new ValidationError(Object.fromEntries(Object.entries(errors).map(([k, m]) => [k, [m]])));
 
       const now = deps.now();
+      const ipHash = await addressHash(deps.serverKey, meta.ip, 'form');
       const entryId = await commitRows(deps.db, async (trx) => {
         const id = await repo.insertEntry(
           trx,
           {
             formId: form.id,
             data,
-            ipHash: addressHash(meta.ip, 'form'),
+            ipHash,
             files: [...kept].map(([field_name, f]) => {
               const file = received.files.get(field_name)!;
               return { field_name, storage_key: file.key, original_name: f.name, content_type: f.content_type, size: f.size, sha256: file.sha256 };

@@ -10,6 +10,7 @@ import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Db } from '../db/knex.js';
 import type { Config, RateLimitSetting } from '../../config/index.js';
 import { KnexRateLimitStore } from '../db/rate-limit-store.js';
+import type { ServerKey } from '../db/server-key.js';
 import { TooManyRequests } from './errors.js';
 
 /**
@@ -41,7 +42,7 @@ export interface LimiterOptions {
   skipSuccessfulRequests?: boolean;
 }
 
-export function dbRateLimit(ctx: { db: Db; config: Config }, opts: LimiterOptions): RequestHandler {
+export function dbRateLimit(ctx: { db: Db; config: Config; serverKey: ServerKey }, opts: LimiterOptions): RequestHandler {
   if (opts.setting.limit === 0) return (_req, _res, next) => next();
   const { ipv6Subnet } = ctx.config.rateLimits;
   return rateLimit({
@@ -49,7 +50,7 @@ export function dbRateLimit(ctx: { db: Db; config: Config }, opts: LimiterOption
     limit: opts.setting.limit,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
-    store: new KnexRateLimitStore(ctx.db, opts.name),
+    store: new KnexRateLimitStore(ctx.db, opts.name, ctx.serverKey),
     skipSuccessfulRequests: opts.skipSuccessfulRequests ?? false,
     keyGenerator: (req) => {
       const client = clientAddressKey(req.ip, ipv6Subnet);

@@ -1,12 +1,15 @@
 /**
  * Wiring of the delivery engine for a process: the HTTP sender, the kinds (email only when
  * SMTP_URL is set), the worker, and the node-cron sweep (POSTS_SWEEP_CRON) that wakes the worker
- * as a safety net and removes attempts past their retention (POSTS_ATTEMPT_RETENTION_DAYS).
+ * as a safety net and, hourly, removes attempts past their retention (POSTS_ATTEMPT_RETENTION_DAYS)
+ * and rate-limit windows that have ended (their rows hold only keyed hashes, but none is kept longer
+ * than it counts).
  * The server runs it unless POSTS_WORKER=off; `careers-admin cron` runs it without HTTP.
  */
 import type { Db } from '../db/knex.js';
 import nodeCron from 'node-cron';
 import { describeDbError } from '../db/errors.js';
+import { deleteExpiredWindows } from '../db/rate-limit-store.js';
 import type { Config } from '../../config/index.js';
 import { PostsWorker, type DeliveryKind, type WorkerOptions } from './engine.js';
 import { createHttpSender, type LookupAll } from './http-sender.js';
@@ -67,6 +70,7 @@ export function startDelivery(deps: DeliveryDeps, signal: OutboxSignal | null, o
         if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
         lastPurge = Date.now();
         delivery.purge().catch((err) => (deps.log ?? console.warn)(`[posts] removing old attempts failed: ${describeDbError(err)}`));
+        deleteExpiredWindows(deps.db, deps.now()).catch((err) => (deps.log ?? console.warn)(`[rate-limit] removing expired windows failed: ${describeDbError(err)}`));
       }, { noOverlap: true })
     : null;
   return {

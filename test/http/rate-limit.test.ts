@@ -6,6 +6,7 @@
 import { expect } from 'chai';
 import { toDbDate } from '../../src/db/codecs.js';
 import { KnexRateLimitStore } from '../../src/db/rate-limit-store.js';
+import { ServerKey } from '../../src/db/server-key.js';
 import { clientAddressKey } from '../../src/http/rate-limit.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 
@@ -45,9 +46,13 @@ for (const kind of databaseKinds()) {
     this.timeout(60_000);
     let t: TestDb;
     let store: KnexRateLimitStore;
+    let serverKey: ServerKey;
+    /** The row key the store writes for `key`: its prefix and the keyed hash. */
+    const rowKey = async (key: string) => `unit:${await serverKey.hash(key)}`;
     before(async () => {
       t = await createTestDb(kind);
-      store = new KnexRateLimitStore(t.db, 'unit');
+      serverKey = new ServerKey(t.db);
+      store = new KnexRateLimitStore(t.db, 'unit', serverKey);
       store.init({ windowMs: 60_000 } as never);
     });
     after(() => t.destroy());
@@ -71,14 +76,14 @@ for (const kind of databaseKinds()) {
       await store.increment('w');
       expect((await store.increment('w')).totalHits).to.equal(3);
       for (let round = 0; round < 5; round++) {
-        await t.db('rate_limit_hits').where('key', 'unit:w').update({ hits: 7, reset_at: toDbDate(new Date(Date.now() - 1000)) });
+        await t.db('rate_limit_hits').where('key', await rowKey('w')).update({ hits: 7, reset_at: toDbDate(new Date(Date.now() - 1000)) });
         const infos = await Promise.all(Array.from({ length: 6 }, () => store.increment('w')));
         expect(infos.map((i) => i.totalHits).sort((a, b) => a - b)).to.deep.equal([1, 2, 3, 4, 5, 6]);
         for (const i of infos) expect(i.resetTime!.getTime() - Date.now()).to.be.within(50_000, 60_000);
       }
       // Within the window the reset time stays where the window started it.
       const inWindow = new Date(Date.now() + 5_000);
-      await t.db('rate_limit_hits').where('key', 'unit:w').update({ hits: 2, reset_at: toDbDate(inWindow) });
+      await t.db('rate_limit_hits').where('key', await rowKey('w')).update({ hits: 2, reset_at: toDbDate(inWindow) });
       const info = await store.increment('w');
       expect(info).to.deep.equal({ totalHits: 3, resetTime: inWindow });
     });
