@@ -2,8 +2,9 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { formsApi } from './api.js';
+import { formsPages } from './pages.js';
 
 /** The forms routes: HR form management, entries and API posts; the public form. */
 export function formsRoutes(ctx: AppContext): Router {
-  return Router().use(formsApi(ctx));
+  return Router().use(formsApi(ctx), formsPages(ctx));
 }
