@@ -5,6 +5,7 @@ import { registerApplicants } from '../src/cli/applicants.js';
 import { CliError } from '../src/cli/context.js';
 import { printableLines } from '../src/cli/print.js';
 import { registerFiles } from '../src/cli/files.js';
+import { registerForms } from '../src/cli/forms.js';
 import { registerJobs } from '../src/cli/jobs.js';
 import { registerMigrate } from '../src/cli/migrate.js';
 import { registerPosts } from '../src/cli/posts.js';
@@ -23,6 +24,7 @@ registerUsers(program);
 registerFiles(program);
 registerPosts(program);
 registerApplicants(program);
+registerForms(program);
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

@@ -1,60 +1,58 @@
 /**
  * careers-admin applicants purge | erase: retention of applications (issue 11).
  * - purge --older-than <age> [--status S] [--job ID]: applications older than the age;
- * - erase --email ADDRESS: every application of one applicant, for a privacy request.
+ * - erase --email ADDRESS: every application of one applicant, and the form entries whose email
+ *   field holds the address, for a privacy request.
  * Both print what they remove and ask first unless --yes; --dry-run only prints. Rows go in one
- * transaction, then the files (src/applicants/service.ts removeApplications).
+ * transaction, then the files (removeApplications, removeEntries; the run in removal.ts).
  */
-import path from 'node:path';
 import type { Command } from 'commander';
-import inquirer from 'inquirer';
 import { emailError, storedEmail } from '../shared/application-rules.js';
 import { parseRetentionAge, planRemoval, removeApplications, type RemovalCriteria, type RemovalSummary } from '../applicants/index.js';
-import { hasSchema } from '../db/migrations.js';
+import { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from '../forms/index.js';
 import { APPLICATION_STATUSES, isOneOf } from '../shared/enums.js';
-import { LocalDiskStorage } from '../storage/storage.js';
-import { CliError, withDb } from './context.js';
+import { CliError } from './context.js';
+import { files, runRemoval, type RemovalPart, type RunOptions } from './removal.js';
 
 const applications = (n: number) => (n === 1 ? '1 application' : `${n} applications`);
-const files = (n: number) => (n === 1 ? '1 file' : `${n} files`);
+const entries = (n: number) => (n === 1 ? '1 form entry' : `${n} form entries`);
 
 function describe(s: RemovalSummary): string {
   const jobs = [...s.byJob].map(([job, n]) => `job ${job}: ${n}`).join(', ');
   return `${applications(s.applications)} with ${files(s.files)}${jobs ? ` (${jobs})` : ''}`;
 }
 
-interface RunOptions {
-  dryRun?: boolean;
-  yes?: boolean;
+function describeEntries(s: EntryRemoval): string {
+  const forms = [...s.byForm].map(([form, n]) => `form ${form}: ${n}`).join(', ');
+  return `${entries(s.entries)} with ${files(s.files)}${forms ? ` (${forms})` : ''}`;
 }
 
-async function run(criteria: RemovalCriteria, action: 'purge' | 'erase', opts: RunOptions): Promise<void> {
-  await withDb(async (db, config) => {
-    if (!(await hasSchema(db, 'applications'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
-    const plan = await planRemoval({ db }, criteria);
-    if (!plan.applications) {
-      console.log('No applications match: nothing to remove.');
-      return;
-    }
-    if (opts.dryRun) {
-      console.log(`Dry run: would remove ${describe(plan)}.`);
-      return;
-    }
-    if (!opts.yes) {
-      if (!process.stdin.isTTY) throw new CliError('No terminal to confirm on: pass --yes to remove without asking.', 2);
-      const { ok } = await inquirer.prompt<{ ok: boolean }>([
-        { type: 'confirm', name: 'ok', default: false, message: `Remove ${describe(plan)}? This cannot be undone.` },
-      ]);
-      if (!ok) {
-        console.log('Nothing removed.');
-        return;
-      }
-    }
-    const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
-    const result = await removeApplications({ db, storage, now: () => new Date() }, criteria, { action });
-    console.log(`Removed ${describe(result)}.`);
-    if (result.filesLeft.length) console.log(`${files(result.filesLeft.length)} could not be removed now; "careers-admin files sweep" removes them.`);
-  });
+/** Applications matching `criteria`. */
+function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'): RemovalPart {
+  return {
+    plan: async (db) => {
+      const plan = await planRemoval({ db }, criteria);
+      return { count: plan.applications, text: describe(plan) };
+    },
+    remove: async (deps) => {
+      const result = await removeApplications(deps, criteria, { action });
+      return { text: describe(result), filesLeft: result.filesLeft.length };
+    },
+  };
+}
+
+/** Form entries matching `criteria` (forms purge; the entries of an erased address). */
+export function entriesPart(criteria: EntryCriteria, action: 'purge' | 'erase'): RemovalPart {
+  return {
+    plan: async (db) => {
+      const plan = await planEntryRemoval(db, criteria);
+      return { count: plan.entries, text: describeEntries(plan) };
+    },
+    remove: async (deps) => {
+      const result = await removeEntries(deps, criteria, action);
+      return { text: describeEntries(result), filesLeft: result.filesLeft.length };
+    },
+  };
 }
 
 export function registerApplicants(program: Command): void {
@@ -75,7 +73,7 @@ export function registerApplicants(program: Command): void {
       if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) throw new CliError(`--status must be one of ${APPLICATION_STATUSES.join(', ')} (got "${opts.status}")`, 2);
       if (opts.job !== undefined && !/^[1-9]\d{0,9}$/.test(opts.job.trim())) throw new CliError(`--job must be a job id, a whole number (got "${opts.job}")`, 2);
       const criteria: RemovalCriteria = { createdBefore: new Date(Date.now() - age.ms), status, jobId: opts.job === undefined ? undefined : Number(opts.job) };
-      await run(criteria, 'purge', opts);
+      await runRemoval([applicationsPart(criteria, 'purge')], opts, 'No applications match: nothing to remove.');
     });
 
   group
@@ -88,6 +86,7 @@ export function registerApplicants(program: Command): void {
       // The apply form's own rule and stored form, so erase matches exactly what applying stored.
       const email = storedEmail(opts.email);
       if (emailError(email)) throw new CliError(`--email must be an email address (got "${opts.email}")`, 2);
-      await run({ email }, 'erase', opts);
+      // Form entries whose email field holds the address go too (issue 17).
+      await runRemoval([applicationsPart({ email }, 'erase'), entriesPart({ email }, 'erase')], opts, 'No applications or form entries match: nothing to remove.');
     });
 }

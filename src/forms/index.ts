@@ -4,6 +4,8 @@ import type { AppContext } from '../context.js';
 import { formsApi } from './api.js';
 import { formsPages } from './pages.js';
 
+export { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from './retention.js';
+
 /** The forms routes: HR form management, entries and API posts; the public form. */
 export function formsRoutes(ctx: AppContext): Router {
   return Router().use(formsApi(ctx), formsPages(ctx));

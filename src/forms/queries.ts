@@ -1,6 +1,7 @@
 /** Read models of the forms feature: the Manage Forms list, entries (page, one, export) and entry files. */
 import type { Knex } from 'knex';
-import { fromDbDate, fromDbJson } from '../db/codecs.js';
+import { fromDbDate, fromDbJson, toDbDate } from '../db/codecs.js';
+import { storedEmail } from '../shared/application-rules.js';
 import type { CellValue, ExportColumn } from '../exports/xlsx.js';
 import type { RecordStatus } from '../shared/enums.js';
 import { mapForm } from './repo.js';
@@ -131,4 +132,40 @@ export async function* entryRows(db: Knex, form: Form, batchSize = EXPORT_BATCH)
     if (rows.length < batchSize) return;
     after = Number(rows[rows.length - 1].id);
   }
+}
+
+export interface EntryCriteria {
+  createdBefore?: Date;
+  formId?: number;
+  /** Stored form (storedEmail). */
+  email?: string;
+}
+
+/** The entries matching, with their files' keys (an email search reads only entries of forms with an email field that mention it). */
+export async function removableEntries(db: Knex, c: EntryCriteria): Promise<{ id: number; form_id: number; keys: { fileId: number; key: string }[] }[]> {
+  const q = db('form_entries').select('id', 'form_id', 'data');
+  if (c.createdBefore) q.where('created_at', '<', toDbDate(c.createdBefore));
+  if (c.formId) q.where('form_id', c.formId);
+  let rows: Row[];
+  if (c.email) {
+    const emailFields: Row[] = await db('form_fields').where('field_type', 'email').select('form_id', 'name');
+    if (!emailFields.length) return [];
+    const byForm = new Map<number, string[]>();
+    for (const f of emailFields) byForm.set(Number(f.form_id), [...(byForm.get(Number(f.form_id)) ?? []), f.name]);
+    // A first sieve (LIKE wildcards in an address only widen it); the exact check follows.
+    q.whereIn('form_id', [...byForm.keys()]).andWhere('data', 'like', `%${c.email}%`);
+    rows = ((await q) as Row[]).filter((r) => {
+      const data = fromDbJson<Record<string, unknown>>(r.data, {});
+      return (byForm.get(Number(r.form_id)) ?? []).some((name) => typeof data[name] === 'string' && storedEmail(data[name] as string) === c.email);
+    });
+  } else {
+    rows = await q;
+  }
+  const ids = rows.map((r) => Number(r.id));
+  const files: Row[] = ids.length ? await db('form_entry_files as ef').join('stored_files as f', 'f.id', 'ef.file_id').whereIn('ef.entry_id', ids).select('ef.entry_id', 'f.id', 'f.storage_key') : [];
+  return rows.map((r) => ({
+    id: Number(r.id),
+    form_id: Number(r.form_id),
+    keys: files.filter((f) => Number(f.entry_id) === Number(r.id)).map((f) => ({ fileId: Number(f.id), key: f.storage_key })),
+  }));
 }

@@ -154,3 +154,12 @@ export async function insertEntry(trx: Knex, entry: { formId: number; data: Reco
   }
   return entryId;
 }
+
+/** Deletes entries (their files' rows, API posts and attempts go by cascade or here) with one audit row; run inside the caller's transaction. */
+export async function deleteEntries(trx: Knex, entries: { id: number; keys: { fileId: number }[] }[], audit: { action: string; details: Record<string, unknown> }, now: Date): Promise<void> {
+  const ids = entries.map((e) => e.id);
+  const fileIds = entries.flatMap((e) => e.keys.map((k) => k.fileId));
+  for (let i = 0; i < ids.length; i += 500) await trx('form_entries').whereIn('id', ids.slice(i, i + 500)).delete();
+  for (let i = 0; i < fileIds.length; i += 500) await trx('stored_files').whereIn('id', fileIds.slice(i, i + 500)).delete();
+  await trx('audit_log').insert({ user_id: null, action: audit.action, entity: 'form_entry', entity_id: null, details: toDbJson(audit.details), created_at: toDbDate(now) });
+}

@@ -9,7 +9,7 @@
  *   island, all of them on the server) with the spec's per-field messages.
  */
 import { z } from 'zod/mini';
-import { emailError } from '../shared/application-rules.js';
+import { emailError, storedEmail } from '../shared/application-rules.js';
 import { fileExtension, normaliseExtension } from '../shared/download-name.js';
 import { RECORD_STATUSES, type RecordStatus } from '../shared/enums.js';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
@@ -315,7 +315,8 @@ export function fieldValueError(field: FormField, value: unknown, file?: FileFac
     }
     case 'email': {
       if (typeof value !== 'string' || emailError(value)) return { error: FORM_MESSAGES.email };
-      return { value: value.trim() };
+      // Stored as applications store addresses, so an erase finds it exactly.
+      return { value: storedEmail(value) };
     }
     case 'single_choice':
     case 'dropdown':

@@ -192,7 +192,7 @@ for (const kind of databaseKinds()) {
       r = cli(['applicants', 'erase', '--email', 'Same@Example.com', '--yes'], env);
       expect(r.out).to.include('Removed 2 applications with 2 files');
       r = cli(['applicants', 'erase', '--email', 'nobody@example.com', '--yes'], env);
-      expect(r.out).to.include('No applications match: nothing to remove.');
+      expect(r.out).to.include('No applications or form entries match: nothing to remove.');
       for (const args of [['--older-than', 'soon'], ['--older-than', '0d'], ['--older-than', '5d', '--status', 'HIRED'], ['--older-than', '5d', '--job', 'x']]) {
         expect(cli(['applicants', 'purge', ...args], env).code, args.join(' ')).to.equal(2);
       }
