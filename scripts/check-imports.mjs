@@ -82,6 +82,9 @@ export function brokenRules(from, to) {
     broken.push(`(e) another feature only through src/${dst.name}/index.ts, types.ts or schema.ts`);
   }
   if (dst?.kind === 'cli' && !['cli', 'bin'].includes(src?.kind)) broken.push('(f) only bin/ and src/cli/ import src/cli/');
+  if (['api.ts', 'pages.ts'].includes(base(from)) && dst?.kind === 'feature' && isQueryFile(to)) {
+    broken.push('(i) routes reach repos and queries only through services');
+  }
   if (isQueryFile(from) && ['service.ts', 'api.ts', 'pages.ts', 'index.ts'].includes(base(to))) {
     broken.push('(g) repos and queries never import services, APIs or pages');
   }

@@ -13,10 +13,9 @@ import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob, parseJobId, requireJob } from '../jobs/index.js';
-import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
 import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, bulkStatusSchema, isRowId, statusChangeSchema } from './schema.js';
 import {
-  APPLY_MESSAGES, APPLY_UPLOAD, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, parseInput, submitApplication,
+  APPLY_MESSAGES, APPLY_UPLOAD, applicantsExport, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, parseInput, submitApplication,
 } from './service.js';
 
 /** An application id from a path: a positive whole number, else 400. */
@@ -54,7 +53,8 @@ export function applicantsApi(ctx: AppContext): Router {
 
   router.get('/api/hr/jobs/:id/export-basic/', async (req, res) => {
     const job = await requireJob(ctx.db, parseJobId(req.params.id));
-    await sendWorkbook(res, { filename: applicantsFilename(job.id), sheetName: 'Applicants', columns: applicantColumns(job) }, applicantRows(ctx.db, job));
+    const { rows, ...book } = applicantsExport(ctx, job);
+    await sendWorkbook(res, book, rows);
   });
 
   router.get('/api/hr/applications/', async (req, res) => {

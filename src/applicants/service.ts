@@ -25,6 +25,7 @@ import type { Download } from '../http/download.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
+import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
 import { findApplicant, findResume, neighbours, pageApplicants, selectRemovable, type ApplicantPage, type RemovalCriteria } from './queries/list.js';
 import { bumpCounter, deleteApplications, insertApplication, insertApplicationAudit, updateStatuses, type NewApplication } from './repo.js';
@@ -348,4 +349,9 @@ export async function removeApplications(deps: RetentionDeps, criteria: RemovalC
     });
   }
   return { ...summarise(rows), filesLeft };
+}
+
+/** The applicants workbook of a job (insights' Export): its file name, columns and rows, oldest first. */
+export function applicantsExport({ db }: { db: Db }, job: Job) {
+  return { filename: applicantsFilename(job.id), sheetName: 'Applicants', columns: applicantColumns(job), rows: applicantRows(db, job) };
 }

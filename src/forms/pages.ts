@@ -15,9 +15,8 @@ import { formPosts } from '../posts/index.js';
 import { RECORD_STATUSES, enumLabel, type RecordStatus } from '../shared/enums.js';
 import { getEntry, listEntries, listForms } from './entries.js';
 import { parseFormId, requireForm } from './manage.js';
-import { fieldsInOrder } from './queries.js';
 import { FIELD_TYPES, type Form } from './types.js';
-import { FORM_LIMITS, FORM_MESSAGES } from './schema.js';
+import { FORM_LIMITS, FORM_MESSAGES, fieldsInOrder } from './schema.js';
 import { getPublicForm, toPublicForm } from './submit.js';
 
 const PAGE_SIZE = 25;

@@ -5,7 +5,8 @@ import { storedEmail } from '../shared/application-rules.js';
 import type { CellValue, ExportColumn } from '../exports/xlsx.js';
 import type { RecordStatus } from '../shared/enums.js';
 import { mapForm } from './repo.js';
-import type { Entry, EntryFile, EntryValue, Form, FormField, FormSummary } from './types.js';
+import { fieldsInOrder } from './schema.js';
+import type { Entry, EntryFile, EntryValue, Form, FormSummary } from './types.js';
 
 type Row = Record<string, any>;
 
@@ -39,10 +40,6 @@ function valueText(v: EntryValue | undefined): string {
   return Array.isArray(v) ? v.join(', ') : String(v);
 }
 
-/** The fields of a form in section order (what exports and previews walk). */
-export function fieldsInOrder(form: Form): FormField[] {
-  return form.sections.flatMap((s) => s.fields);
-}
 
 /** The first few fields with a value, each cut to PREVIEW_LENGTH characters. */
 function preview(form: Form, data: Record<string, EntryValue>): Record<string, string> {

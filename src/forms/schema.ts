@@ -290,6 +290,11 @@ export function formInputSchema(rules: FormInputRules = {}) {
   }, { when: (p) => typeof p.value === 'object' && p.value !== null })) as unknown as z.ZodMiniType<FormInput>;
 }
 
+/** The fields of a form in section order (what exports, previews and the server's checks walk). */
+export function fieldsInOrder(form: { sections: { fields: FormField[] }[] }): FormField[] {
+  return form.sections.flatMap((s) => s.fields);
+}
+
 /** A file as the value checks see it: its size and the name it was sent with. */
 export interface FileFacts {
   size: number;

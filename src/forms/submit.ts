@@ -15,8 +15,7 @@ import { downloadName } from '../shared/download-name.js';
 import { CommitOutcomeUnknown, commitRows, discardFiles, withOwnedFiles } from '../storage/committed-files.js';
 import type { FileStorage } from '../storage/storage.js';
 import * as repo from './repo.js';
-import { fieldsInOrder } from './queries.js';
-import { FORM_LIMITS, FORM_MESSAGES, valuesErrors, type FileFacts } from './schema.js';
+import { FORM_LIMITS, FORM_MESSAGES, valuesErrors, type FileFacts, fieldsInOrder } from './schema.js';
 import type { EntryValue, Form, PublicForm } from './types.js';
 
 /** The form's public face: never the API settings. */

@@ -8,9 +8,8 @@ import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { validateQuery } from '../http/validate.js';
-import { type ApplicantCounts, pageJobSummaries } from './queries.js';
 import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
-import { cachedPublicJob, createJob, listPublicJobs, parseJobId, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
+import { type ApplicantCounts, cachedPublicJob, createJob, listJobSummaries, listPublicJobs, parseJobId, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
 
 export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
@@ -33,7 +32,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   router.get('/api/hr/jobs/', async (req, res) => {
     const { status } = validateQuery(req, hrJobsQuerySchema(), ['status']);
     const paging = parsePaging(req);
-    const { count, results } = await pageJobSummaries(db, applicantCounts, status || null, paging.page, paging.pageSize);
+    const { count, results } = await listJobSummaries(db, applicantCounts, status || null, paging.page, paging.pageSize);
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
   });
 

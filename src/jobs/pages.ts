@@ -14,9 +14,8 @@ import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { hasRichContent, htmlToText } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
-import { type ApplicantCounts, pageJobSummaries } from './queries.js';
 import { CURRENCY_CODES, FILTER_NAMES, jobFiltersSchema } from './schema.js';
-import { type Availability, cachedPublicJob, listActiveLocations, listPublicJobs, parseJobId, requireJob, toPublicJob } from './service.js';
+import { type ApplicantCounts, type Availability, cachedPublicJob, listJobSummaries, listActiveLocations, listPublicJobs, parseJobId, requireJob, toPublicJob } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
 import type { Job } from './types.js';
 
@@ -118,7 +117,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
    */
   async function jobsPage(req: Request) {
     const page = htmlPageNumber(req);
-    const { count, results: jobs } = await pageJobSummaries(db, applicantCounts, null, page, HR_JOBS_PAGE_SIZE);
+    const { count, results: jobs } = await listJobSummaries(db, applicantCounts, null, page, HR_JOBS_PAGE_SIZE);
     const pager = htmlPager(page, count, HR_JOBS_PAGE_SIZE, (n) => (n === 1 ? req.path : `${req.path}?page=${n}`));
     return { jobs, count, pager };
   }

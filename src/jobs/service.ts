@@ -6,10 +6,11 @@ import { validate } from '../http/validate.js';
 import { isAllowedHost } from '../http/private-address.js';
 import { randomPublicId } from '../shared/ids.js';
 import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
-import { enumLabel } from '../shared/enums.js';
+import { enumLabel, type RecordStatus } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import type { ReadCache } from '../db/read-cache.js';
 import * as repo from './repo.js';
+import { type ApplicantCounts, pageJobSummaries } from './queries.js';
 import { JOB_ERROR_ORDER, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
 
@@ -263,4 +264,11 @@ export class ViewCounter {
     if (isDatabaseUnavailable(err)) logDatabaseUnavailable('the view counter', err);
     else console.error('view counter flush failed', err);
   }
+}
+
+export type { ApplicantCounts };
+
+/** One page of jobs with their applicant counts (GET /api/hr/jobs/, Manage Jobs, All Job Posts). */
+export function listJobSummaries(db: Db, counts: ApplicantCounts, status: RecordStatus | null, page: number, pageSize: number) {
+  return pageJobSummaries(db, counts, status, page, pageSize);
 }

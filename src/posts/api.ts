@@ -6,8 +6,7 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { sendWorkbook } from '../exports/xlsx.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
-import { POST_EXPORT_COLUMNS, applicationPostRows, postsFilename } from './queries.js';
-import { attemptsOfPost, listPosts, parsePostId, parsePostStatus, retryPost } from './service.js';
+import { attemptsOfPost, listPosts, parsePostId, parsePostStatus, retryPost, applicationPostsExport } from './service.js';
 
 export function postsApi(ctx: AppContext): Router {
   const router = Router();
@@ -21,7 +20,8 @@ export function postsApi(ctx: AppContext): Router {
 
   router.get('/api/hr/application-posts/export/', async (req, res) => {
     const status = parsePostStatus(req.query.status);
-    await sendWorkbook(res, { filename: postsFilename(status), sheetName: 'Application Posts', columns: POST_EXPORT_COLUMNS }, applicationPostRows(ctx.db, status));
+    const { rows, ...book } = applicationPostsExport(ctx.db, status);
+    await sendWorkbook(res, book, rows);
   });
 
   router.get('/api/hr/application-posts/:id/attempts/', async (req, res) => {

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../db/knex.js';
 import { NotFound, ValidationError } from '../http/errors.js';
-import { FORM_POST_EXPORT_COLUMNS, formPostRows, getApplicationPost, listApplicationPosts, listFormPosts, postAttempts, retryableApplicationPostIds } from './queries.js';
+import { FORM_POST_EXPORT_COLUMNS, POST_EXPORT_COLUMNS, applicationPostRows, formPostRows, getApplicationPost, listApplicationPosts, listFormPosts, postAttempts, postsFilename, retryableApplicationPostIds } from './queries.js';
 import { makePostsDue } from './repo.js';
 import { POST_MESSAGES, postIdSchema, postStatusSchema } from './schema.js';
 import type { OutboxSignal } from './signal.js';
@@ -29,6 +29,11 @@ export function parsePostId(raw: string): number {
   const r = postIdSchema.safeParse(raw);
   if (!r.success) throw new NotFound(POST_MESSAGES.notFound);
   return r.data;
+}
+
+/** The API Post Requests workbook of one status: `application_posts_{STATUS}.xlsx`. */
+export function applicationPostsExport(db: Db, status: PostStatus) {
+  return { filename: postsFilename(status), sheetName: 'Application Posts', columns: POST_EXPORT_COLUMNS, rows: applicationPostRows(db, status) };
 }
 
 export function listPosts(db: Db, status: PostStatus, page: { page: number; pageSize: number }) {

@@ -22,8 +22,7 @@ import { authorizationBearer } from '../http/credentials.js';
 import { validate } from '../http/validate.js';
 import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
-import { normaliseUsername } from './repo.js';
-import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, credentialsSchema } from './schema.js';
+import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, credentialsSchema, normaliseUsername } from './schema.js';
 import { endSession, startSession } from './service.js';
 
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */

@@ -6,7 +6,7 @@ import { usersPages } from './pages.js';
 
 export { requireHrApi, requireHrPage, signInUrl } from './guards.js';
 export { passwordProblem } from './passwords.js';
-export { USERNAME_PATTERN, normaliseUsername } from './repo.js';
+export { USERNAME_PATTERN, normaliseUsername } from './schema.js';
 export * as users from './service.js';
 
 /** Sign-in, logout, the session check and the login page. */

@@ -8,7 +8,8 @@ import type { Db } from '../db/knex.js';
 import passport from 'passport';
 import { Strategy as LocalStrategy } from 'passport-local';
 import { hashPassword, verifyPassword } from './passwords.js';
-import { findUserByUsername, normaliseUsername, USERNAME_PATTERN } from './repo.js';
+import { findUserByUsername } from './repo.js';
+import { USERNAME_PATTERN, normaliseUsername } from './schema.js';
 
 export interface AuthUser {
   id: number;

@@ -3,6 +3,7 @@
  * and their sessions (DESIGN.md section 3): an opaque random token of 256 bits is handed out as
  * `access`; only its SHA-256 is stored, with an expiry. Logout deletes the row.
  */
+import { normaliseUsername } from './schema.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, toDbBool, toDbDate } from '../db/codecs.js';
@@ -16,11 +17,6 @@ export interface HrUser {
   last_login_at: Date | null;
 }
 
-export const USERNAME_PATTERN = /^[a-z0-9_.@+-]{3,150}$/;
-
-export function normaliseUsername(username: string): string {
-  return username.trim().toLowerCase();
-}
 
 function mapUser(r: Record<string, any>): HrUser {
   return {

@@ -9,6 +9,13 @@ import { FIELD_MESSAGES } from '../shared/field-errors.js';
 /** Longest username or password looked at; anything longer is refused before hashing. */
 export const MAX_CREDENTIAL_LENGTH = 256;
 
+export const USERNAME_PATTERN = /^[a-z0-9_.@+-]{3,150}$/;
+
+/** A username as stored and compared: trimmed, lower-cased. */
+export function normaliseUsername(username: string): string {
+  return username.trim().toLowerCase();
+}
+
 export const AUTH_MESSAGES = {
   /** Any failed sign-in, whatever was wrong: the page and the API say the same. */
   loginFailed: 'Invalid credentials or unauthorized.',

@@ -105,6 +105,15 @@ describe('import rules (scripts/check-imports.mjs)', () => {
     expect(await rulesOf('src/cli/jobs.ts')).to.deep.equal(['h']);
   });
 
+  it('(i) routes reach repos and queries only through services', async () => {
+    write('src/jobs/queries.ts', 'export const pageJobs = 1;\n');
+    write('src/forms/repo.ts', 'export type Row = { id: number };\n');
+    write('src/jobs/api.ts', "import { pageJobs } from './queries.js';\nexport const list = pageJobs;\n");
+    write('src/forms/pages.ts', "import type { Row } from './repo.js';\nexport type R = Row;\n");
+    expect(await rulesOf('src/jobs/api.ts')).to.deep.equal(['i']);
+    expect(await rulesOf('src/forms/pages.ts')).to.deep.equal(['i']);
+  });
+
   it('reports a src/ file outside the layout', async () => {
     write('src/auth/guards.ts', 'export const guard = 1;\n');
     expect(await check(dir)).to.deep.equal(['src/auth/guards.ts -> (none): not in the layout (kernel, feature, src/cli/ or app shell)']);
