@@ -16,6 +16,8 @@ program
   .name('careers-admin')
   .description('Administer the Careers site: database, HR users, jobs, applicants, files, outbound posts')
   .showHelpAfterError()
+  // commander's own messages echo what was typed ("unknown option '...'"): escaped like ours.
+  .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)) })
   .exitOverride();
 
 registerMigrate(program);

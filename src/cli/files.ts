@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { hasSchema } from '../db/migrations.js';
 import { LocalDiskStorage } from '../storage/storage.js';
 import { DEFAULT_SWEEP_GRACE_MS, sweepOrphanFiles } from '../storage/sweep.js';
+import { printable } from './print.js';
 import { CliError, withDb } from './context.js';
 
 const DEFAULT_MINUTES = DEFAULT_SWEEP_GRACE_MS / 60_000;
@@ -34,13 +35,13 @@ export function registerFiles(program: Command): void {
         if (!(await hasSchema(db, 'stored_files'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
         const root = path.join(config.dataDir, 'uploads');
         if (!fs.existsSync(root)) {
-          console.log(`No uploads folder at ${root}: nothing to sweep.`);
+          console.log(`No uploads folder at ${printable(root)}: nothing to sweep.`);
           return;
         }
         const result = await sweepOrphanFiles(db, new LocalDiskStorage(root), { olderThanMs: minutes * 60_000 });
-        for (const key of result.removed) console.log(`removed ${key}`);
+        for (const key of result.removed) console.log(`removed ${printable(key)}`);
         const young = result.keptYoung ? ` ${files(result.keptYoung)} without a row kept: changed in the last ${minutes} minutes.` : '';
-        console.log(`Checked ${files(result.scanned)} in ${root}: removed ${files(result.removed.length)} with no database row and ${folders(result.foldersRemoved)}.${young}`);
+        console.log(`Checked ${files(result.scanned)} in ${printable(root)}: removed ${files(result.removed.length)} with no database row and ${folders(result.foldersRemoved)}.${young}`);
       });
     });
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { migrateLatest } from '../db/migrations.js';
 import { SeedError, importJobRecords, seedDemoJobs } from '../jobs/index.js';
+import { printable } from './print.js';
 import { CliError, withDb } from './context.js';
 
 function reportSeedError(err: SeedError): CliError {
@@ -38,7 +39,7 @@ export function registerJobs(program: Command): void {
             throw new CliError(`Cannot read ${opts.file}: ${(e as Error).message}`);
           }
           const n = await importJobRecords(db, records, { allowPrivateWebhook: config.webhookAllowPrivate });
-          console.log(`Imported ${n} job(s) from ${opts.file}.`);
+          console.log(`Imported ${n} job(s) from ${printable(opts.file)}.`);
         } catch (err) {
           throw err instanceof SeedError ? reportSeedError(err) : err;
         }

@@ -178,6 +178,16 @@ for (const kind of databaseKinds()) {
       }
     });
 
+    it('empties the write-ahead log after an erase in a process that stays up, its connection open', async function () {
+      if (kind !== 'sqlite') this.skip();
+      const person = { first_name: 'Wendeline', last_name: 'Qoxbrvzt', email: 'erase-me-too-9c1d@example.com', phone: '+919811122244', status: 'NEW' as const, created_at: day('2026-02-01') };
+      await insertApplications(t.db, jobs.b, [person], []);
+      const files = () => fs.readdirSync(t.dataDir).filter((f) => f.startsWith('careers.sqlite')).map((f) => fs.readFileSync(path.join(t.dataDir, f)));
+      expect(files().some((b) => b.includes(person.email))).to.equal(true);
+      await removeApplications(deps(), { email: person.email }, { action: 'erase' });
+      for (const needle of [person.email, 'Qoxbrvzt', 'Wendeline']) expect(files().some((b) => b.includes(needle)), needle).to.equal(false);
+    });
+
     it('careers-admin applicants purge and erase: dry run, confirmation, --yes, bad options', () => {
       const env = { DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
       let r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'archived', '--dry-run'], env);

@@ -64,6 +64,11 @@ for (const kind of databaseKinds()) {
       expect(bad.code).to.equal(2);
       expect(bad.err).to.not.include('\x1b');
       expect(bad.err).to.include('\\x1b[2J');
+      // commander's own messages echo the option as typed: escaped too.
+      const unknown = await cli(['posts', 'list', '--\x1b[31mx'], env);
+      expect(unknown.code).to.equal(2);
+      expect(unknown.err).to.not.include('\x1b');
+      expect(unknown.err).to.include('\\x1b[31mx');
     });
 
     it('retry: needs --id or --all-failed; --dry-run changes nothing; --since picks newer posts; delivers them', async () => {
