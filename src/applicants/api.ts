@@ -8,6 +8,7 @@ import { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
 import { sendWorkbook } from '../exports/xlsx.js';
 import { sendDownload } from '../http/download.js';
+import { validate } from '../http/validate.js';
 import { NotFound, ValidationError } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
@@ -15,7 +16,7 @@ import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob, parseJobId, requireJob } from '../jobs/index.js';
 import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, bulkStatusSchema, isRowId, statusChangeSchema } from './schema.js';
 import {
-  APPLY_MESSAGES, APPLY_UPLOAD, applicantsExport, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, parseInput, submitApplication,
+  APPLY_MESSAGES, APPLY_UPLOAD, applicantsExport, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, submitApplication,
 } from './service.js';
 
 /** An application id from a path: a positive whole number, else 400. */
@@ -58,7 +59,7 @@ export function applicantsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/applications/', async (req, res) => {
-    const query = parseInput(applicantListQuerySchema, req.query);
+    const query = validate(applicantListQuerySchema, req.query);
     const paging = parsePaging(req);
     const page = await listApplicants(ctx, applicantFilters(query), paging.page, paging.pageSize, query.detailed);
     const link = (n: number) => pageLink(req, ctx.config.publicBaseUrl, n);
@@ -73,7 +74,7 @@ export function applicantsApi(ctx: AppContext): Router {
   });
 
   router.post('/api/hr/applications/bulk-status/', async (req, res) => {
-    const { ids, status } = parseInput(bulkStatusSchema, req.body);
+    const { ids, status } = validate(bulkStatusSchema, req.body);
     const { changed, missing } = await changeStatuses(ctx, ids, status, req.hr!.userId);
     res.json({ status, updated: changed.length, updated_ids: changed, not_found: missing });
   });
@@ -84,7 +85,7 @@ export function applicantsApi(ctx: AppContext): Router {
 
   router.patch('/api/hr/applications/:id/', async (req, res) => {
     const id = applicationId(req);
-    const { status } = parseInput(statusChangeSchema, req.body);
+    const { status } = validate(statusChangeSchema, req.body);
     const { missing } = await changeStatuses(ctx, [id], status, req.hr!.userId);
     if (missing.length) throw new NotFound(APPLICANT_MESSAGES.notFound);
     res.json(await getApplicant(ctx, id));

@@ -17,7 +17,8 @@ import type { Job } from '../jobs/types.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, isRowId, zodFieldErrors } from './schema.js';
+import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, isRowId } from './schema.js';
+import { fieldErrorsOf } from '../shared/field-errors.js';
 import { applicantNeighbours, getApplicant, listApplicants, loadDashboard, loadJobInsights } from './service.js';
 import type { ApplicantFilters } from './types.js';
 import type { WizardJob } from './types.js';
@@ -101,7 +102,7 @@ export function applicantsPages(ctx: AppContext): Router {
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
       const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));
-      return renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true, status: 400 }, { ...common, form: raw, errors: zodFieldErrors(parsed.error), list: null });
+      return renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true, status: 400 }, { ...common, form: raw, errors: fieldErrorsOf(parsed.error.issues), list: null });
     }
     const filters = applicantFilters(parsed.data);
     const page = htmlPageNumber(req);

@@ -427,16 +427,6 @@ export const bulkStatusSchema = zod.object({
   status: statusField.transform((v) => v as ApplicationStatus),
 });
 
-/** zod issues as the API's `{field: [messages]}` (the first message per field). */
-export function zodFieldErrors(error: zod.ZodError): Record<string, string[]> {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join('.') : 'non_field_errors';
-    fields[key] ??= [issue.message];
-  }
-  return fields;
-}
-
 /** The filters of a parsed list query (what the list, its links and previous/next need). */
 export function applicantFilters(q: ApplicantListQuery): ApplicantFilters {
   return { job_id: q.job_id, q: q.q, status: q.status, date_from: q.date_from, date_to: q.date_to, ordering: q.ordering };

@@ -8,7 +8,6 @@
  * sweep (src/storage/sweep.ts) removes it later. Dependencies come in as arguments (DESIGN.md
  * convention 2), so tests can hand in a failing database or storage.
  */
-import type { output, ZodType } from 'zod';
 import { flushDeleted, readCommitted, type Db } from '../db/knex.js';
 import type { ServerKey } from '../db/server-key.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isUniqueViolation, withDbRetry } from '../db/errors.js';
@@ -29,7 +28,7 @@ import { applicantColumns, applicantRows, applicantsFilename } from './queries/e
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
 import { findApplicant, findResume, neighbours, pageApplicants, selectRemovable, type ApplicantPage, type RemovalCriteria } from './queries/list.js';
 import { bumpCounter, deleteApplications, insertApplication, insertApplicationAudit, updateStatuses, type NewApplication } from './repo.js';
-import { APPLICANT_MESSAGES, HONEYPOT_FIELD, zodFieldErrors, orderedErrors, parseApplicationFields } from './schema.js';
+import { APPLICANT_MESSAGES, HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
 import type { ApplicationStatus } from '../shared/enums.js';
 
@@ -211,13 +210,6 @@ export async function loadJobInsights({ db, cache }: ReadDeps, jobId: number): P
 }
 
 // ---- HR: the applicants list, one application, its resume, status changes ----
-
-/** Input checked by one of schema.ts's zod schemas; a 400 `{field: [message]}` otherwise. */
-export function parseInput<S extends ZodType>(schema: S, input: unknown): output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new ValidationError(zodFieldErrors(result.error));
-  return result.data;
-}
 
 /** One page of the filtered list; `page` past the end of a non-empty list is a 404. */
 export async function listApplicants({ db }: ReadDeps, filters: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {

@@ -1,15 +1,21 @@
 /** Runs an input schema (a feature's schema.ts) and answers its problems as the 400 of DESIGN.md section 3. */
 import type { Request } from 'express';
-import type { z } from 'zod/mini';
+import type { core } from 'zod/mini';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { ValidationError } from './errors.js';
 import { queryString } from './paging.js';
 
+/** A zod schema of either flavour (zod/mini for the Node-free schemas, zod for the applicants' ones). */
+interface Schema<T> {
+  safeParse(input: unknown): { success: true; data: T } | { success: false; error: { issues: core.$ZodIssue[] } };
+}
+
 /**
- * The schema's output, or a ValidationError with `{field: [messages]}` (keys in `order` when given,
- * see fieldErrorsOf); a problem with the input as a whole (key `detail`) is also its `detail`.
+ * The one validation step of every input: the schema's output, or a ValidationError with
+ * `{field: [messages]}` (keys in `order` when given, see fieldErrorsOf); a problem with the input
+ * as a whole (key `detail`) is also its `detail`.
  */
-export function validate<T>(schema: z.ZodMiniType<T>, input: unknown, order?: readonly string[]): T {
+export function validate<T>(schema: Schema<T>, input: unknown, order?: readonly string[]): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = fieldErrorsOf(result.error.issues, order);
@@ -17,6 +23,6 @@ export function validate<T>(schema: z.ZodMiniType<T>, input: unknown, order?: re
 }
 
 /** Query parameters `names` as the schema reads them: each one's first value, trimmed ('' when absent). */
-export function validateQuery<T>(req: Request, schema: z.ZodMiniType<T>, names: readonly string[]): T {
+export function validateQuery<T>(req: Request, schema: Schema<T>, names: readonly string[]): T {
   return validate(schema, Object.fromEntries(names.map((name) => [name, queryString(req, name)])));
 }
