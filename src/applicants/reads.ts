@@ -1,0 +1,102 @@
+/**
+ * HR's reads of the applicants feature: the dashboard and a job's insights (cached per process and
+ * checked against change counters), the applicants list, one application with its neighbours in
+ * the list, its resume opened before anything is sent, and a job's applicants workbook.
+ */
+import type { Db } from '../db/knex.js';
+import { NotFound } from '../http/errors.js';
+import type { ReadCache } from '../db/read-cache.js';
+import { listJobStats, requireJob } from '../jobs/index.js';
+import type { Job } from '../jobs/types.js';
+import { openReadable, type FileStorage } from '../storage/storage.js';
+import type { Download } from '../http/download.js';
+import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
+import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
+import { computeAnalytics, insightsStamp } from './queries/insights.js';
+import { findApplicant, findResume, neighbours, pageApplicants, type ApplicantPage } from './queries/list.js';
+import { APPLICANT_MESSAGES } from './schema.js';
+import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
+
+/** What HR's reads need: the database and the app's read cache. */
+export interface ReadDeps {
+  db: Db;
+  cache: ReadCache;
+}
+
+/**
+ * The dashboard (spec 02 section 3 "Dashboard response"). Removed jobs are left out of
+ * total_jobs and job_stats (they are no longer job posts); applicant totals count every
+ * application, since applicants of a removed job are still in the Applicants list. The totals are
+ * reused while their stamp (two index reads) is unchanged.
+ */
+export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardStats> {
+  const [jobs, { byJob, newCount }] = await Promise.all([
+    listJobStats(db),
+    applicantTotalsStamp(db).then((stamp) => cache.stamped('applicant-totals:all', stamp, () => applicantTotals(db))),
+  ]);
+  let total = 0;
+  for (const n of byJob.values()) total += n;
+  return {
+    total_jobs: jobs.length,
+    active_jobs: jobs.filter((j) => j.status === 'ACTIVE').length,
+    new_applicants: newCount,
+    total_applicants: total,
+    job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views })),
+  };
+}
+
+/**
+ * A job (404 if unknown) and the stats of its current questions, in order. All statements run in
+ * one transaction: the figures come from one snapshot (an application arriving meanwhile is in
+ * all of them or in none), and on SQLite's single connection a request runs start to end instead
+ * of queueing again for every statement behind every other request's. A result is reused only
+ * while the job's stamp, read on every request, is unchanged, so it is never stale.
+ */
+export async function loadJobInsights({ db, cache }: ReadDeps, jobId: number): Promise<{ job: Job; analytics: JobAnalytics }> {
+  return db.transaction(async (trx) => {
+    const job = await requireJob(trx, jobId);
+    const { stamp, total } = await insightsStamp(trx, job);
+    return { job, analytics: await cache.stamped(`insights:${job.id}`, stamp, () => computeAnalytics(trx, job, total)) };
+  });
+}
+
+/** One page of the filtered list; `page` past the end of a non-empty list is a 404. */
+export async function listApplicants({ db }: ReadDeps, filters: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
+  const result = await pageApplicants(db, filters, page, pageSize, detailed);
+  if (page > 1 && !result.results.length) throw new NotFound('Invalid page.');
+  return result;
+}
+
+export async function getApplicant({ db }: ReadDeps, id: number): Promise<ApplicantDetail> {
+  const app = await findApplicant(db, id);
+  if (!app) throw new NotFound(APPLICANT_MESSAGES.notFound);
+  return app;
+}
+
+/** The applications before and after `app` in the list `filters` describe. */
+export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters, app: ApplicantDetail): Promise<{ previous: number | null; next: number | null }> {
+  return neighbours(db, filters, { id: app.id, created_at: new Date(app.created_at) });
+}
+
+/**
+ * The resume's bytes, opened before anything is sent: a missing application, file row or file
+ * on disk is a 404 (never a 500 with half a download).
+ */
+export async function openResume({ db, storage }: { db: Db; storage: FileStorage }, id: number): Promise<Download> {
+  const file = await findResume(db, id);
+  if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
+  try {
+    const stream = await openReadable(storage, file.storage_key);
+    return { name: file.download_name, contentType: file.content_type, size: file.size, stream };
+  } catch (err) {
+    // Gone from storage (or a key storage refuses): the row outlived its file. Logged for the
+    // operator; the page shows the spec's download message.
+    console.error(`[applicants] the resume of application ${id} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
+    throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
+  }
+}
+
+/** The applicants workbook of a job (insights' Export): its file name, columns and rows, oldest first. */
+export function applicantsExport({ db }: { db: Db }, job: Job) {
+  return { filename: applicantsFilename(job.id), sheetName: 'Applicants', columns: applicantColumns(job), rows: applicantRows(db, job) };
+}
