@@ -8,7 +8,7 @@ import { fromDbJson } from '../db/codecs.js';
 import type { Delivery, DeliveryKind, SendResult } from './engine.js';
 import type { HttpSender } from './http-sender.js';
 import type { ApplicationPostPayload, StoredApplicationPost } from './types.js';
-import { currentFormApis, currentWebhooks } from './queries.js';
+import { currentFormApis, currentWebhooks, type WebhookTarget } from './queries.js';
 import type { Claimed, EmailMessage } from './repo.js';
 import { parseRetryAfter } from './schedule.js';
 import { webhookHeaders } from './signing.js';
@@ -42,32 +42,42 @@ function sentApplicationPost(stored: Partial<StoredApplicationPost>, secret: str
 }
 
 /**
- * Job webhook posts. The body is the stored payload with the job's current secret; each attempt
- * goes to the job's webhook URL as it is now, signed with that secret (Standard Webhooks), and is
- * not sent when HR has turned the webhook off.
+ * A kind of signed JSON post (job webhooks, form API posts): each attempt goes to the owner's URL
+ * as it is now, signed with its current secret (Standard Webhooks), with the same `webhook-id`
+ * every time; when the owner has turned posting off it is not sent (FAILED, `off`).
  */
-export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date): DeliveryKind {
+function signedPostKind(opts: {
+  name: string;
+  table: 'application_posts' | 'form_posts';
+  groupColumn: 'job_id' | 'form_id';
+  off: string;
+  targets: (ids: number[]) => Promise<Map<number, WebhookTarget>>;
+  body: (row: Claimed['row'], secret: string | null) => string;
+  sender: HttpSender;
+  now: () => Date;
+}): DeliveryKind {
+  const { sender, now } = opts;
   return {
-    name: 'application post',
-    table: 'application_posts',
-    groupColumn: 'job_id',
+    name: opts.name,
+    table: opts.table,
+    groupColumn: opts.groupColumn,
     async prepare(rows: Claimed[]) {
-      const hooks = await currentWebhooks(db, rows.map((c) => Number(c.row.job_id)));
+      const targets = await opts.targets(rows.map((c) => Number(c.row[opts.groupColumn])));
       const out = new Map<number, Delivery | string>();
       for (const { row } of rows) {
-        const hook = hooks.get(Number(row.job_id));
-        if (!hook?.enabled || !hook.url) {
-          out.set(Number(row.id), WEBHOOK_OFF);
+        const target = targets.get(Number(row[opts.groupColumn]));
+        if (!target?.enabled || !target.url) {
+          out.set(Number(row.id), opts.off);
           continue;
         }
-        const url = hook.url;
-        const body = JSON.stringify(sentApplicationPost(fromDbJson<Partial<StoredApplicationPost>>(row.payload, {}), hook.secret));
+        const { url, secret } = target;
+        const body = opts.body(row, secret);
         const id = String(row.message_id);
         out.set(Number(row.id), {
           origin: URL.canParse(url) ? new URL(url).origin : url,
           async send() {
             const at = now();
-            const headers = hook.secret ? webhookHeaders(hook.secret, id, body, at) : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+            const headers = secret ? webhookHeaders(secret, id, body, at) : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
             return httpResult(await sender.post(url, body, headers), at);
           },
         });
@@ -77,40 +87,32 @@ export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date)
   };
 }
 
-/**
- * Form API posts. The body is the payload fixed at submit; each attempt goes to the form's API URL
- * as it is now, signed with its current secret like a job webhook, and is not sent (FAILED) when
- * HR has turned API posts off.
- */
+/** Job webhook posts: the stored payload with the job's current secret as `secret_key`. */
+export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date): DeliveryKind {
+  return signedPostKind({
+    name: 'application post',
+    table: 'application_posts',
+    groupColumn: 'job_id',
+    off: WEBHOOK_OFF,
+    targets: (ids) => currentWebhooks(db, ids),
+    body: (row, secret) => JSON.stringify(sentApplicationPost(fromDbJson<Partial<StoredApplicationPost>>(row.payload, {}), secret)),
+    sender,
+    now,
+  });
+}
+
+/** Form API posts: the payload fixed at submit, to the form's API URL. */
 export function formPostKind(db: Db, sender: HttpSender, now: () => Date): DeliveryKind {
-  return {
+  return signedPostKind({
     name: 'form post',
     table: 'form_posts',
     groupColumn: 'form_id',
-    async prepare(rows: Claimed[]) {
-      const apis = await currentFormApis(db, rows.map((c) => Number(c.row.form_id)));
-      const out = new Map<number, Delivery | string>();
-      for (const { row } of rows) {
-        const api = apis.get(Number(row.form_id));
-        if (!api?.enabled || !api.url) {
-          out.set(Number(row.id), FORM_API_OFF);
-          continue;
-        }
-        const url = api.url;
-        const body = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
-        const id = String(row.message_id);
-        out.set(Number(row.id), {
-          origin: URL.canParse(url) ? new URL(url).origin : url,
-          async send() {
-            const at = now();
-            const headers = api.secret ? webhookHeaders(api.secret, id, body, at) : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
-            return httpResult(await sender.post(url, body, headers), at);
-          },
-        });
-      }
-      return out;
-    },
-  };
+    off: FORM_API_OFF,
+    targets: (ids) => currentFormApis(db, ids),
+    body: (row) => (typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload)),
+    sender,
+    now,
+  });
 }
 
 /** An SMTP failure: a 5xx answer is permanent; a 4xx or a connection failure is retried. */

@@ -131,6 +131,7 @@ export async function cliPostList(db: Knex, filter: { status?: PostStatus; jobId
   return (await q).map(toRecord);
 }
 
+/** Where a signed post goes at send time: its owner's switch, URL and secret as they are now. */
 export interface WebhookTarget {
   enabled: boolean;
   url: string | null;
@@ -208,14 +209,8 @@ export async function* formPostRows(db: Knex, formId: number, status: PostStatus
   }
 }
 
-export interface FormApiTarget {
-  enabled: boolean;
-  url: string | null;
-  secret: string | null;
-}
-
 /** Each post's form API settings as they are now (read at send time, like a job's webhook). */
-export async function currentFormApis(db: Knex, formIds: number[]): Promise<Map<number, FormApiTarget>> {
+export async function currentFormApis(db: Knex, formIds: number[]): Promise<Map<number, WebhookTarget>> {
   const rows: Row[] = await db('forms').select('id', 'api_enabled', 'api_url', 'api_secret').whereIn('id', [...new Set(formIds)]);
   return new Map(rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.api_enabled), url: r.api_url ?? null, secret: r.api_secret || null }]));
 }

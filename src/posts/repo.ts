@@ -37,44 +37,23 @@ export function applicationPostPayload(job: { public_id: string }, app: { email:
   return { job_public_id: job.public_id, email: app.email, first_name: app.first_name, second_name: app.last_name, phone: app.phone };
 }
 
-/** Adds a PENDING post, due now; run inside the caller's transaction. */
-export async function enqueueApplicationPost(
-  trx: Knex,
-  post: { applicationId: number; jobId: number; targetUrl: string; payload: StoredApplicationPost; now: Date },
-): Promise<void> {
-  const now = toDbDate(post.now);
-  await trx('application_posts').insert({
-    application_id: post.applicationId,
-    job_id: post.jobId,
-    target_url: post.targetUrl,
-    payload: toDbJson(post.payload),
-    message_id: newMessageId(),
-    status: 'PENDING',
-    attempts: 0,
-    next_attempt_at: now,
-    created_at: now,
-    updated_at: now,
-  });
+/** Adds a PENDING signed post, due now, with its webhook id; run inside the caller's transaction. */
+async function enqueueSignedPost(trx: Knex, table: 'application_posts' | 'form_posts', owner: Record<string, number>, targetUrl: string, payload: unknown, at: Date): Promise<void> {
+  const now = toDbDate(at);
+  await trx(table).insert({ ...owner, target_url: targetUrl, payload: toDbJson(payload), message_id: newMessageId(), status: 'PENDING', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now });
+}
+
+/** A job webhook post of an application. */
+export async function enqueueApplicationPost(trx: Knex, post: { applicationId: number; jobId: number; targetUrl: string; payload: StoredApplicationPost; now: Date }): Promise<void> {
+  await enqueueSignedPost(trx, 'application_posts', { application_id: post.applicationId, job_id: post.jobId }, post.targetUrl, post.payload, post.now);
 }
 
 /**
- * Adds a PENDING form API post, due now; run inside the caller's transaction. The payload
- * (`{external_key: value}`) is fixed at submit; the URL, secret and api_enabled are read at send time.
+ * A form API post of an entry. The payload (`{external_key: value}`) is fixed at submit; the URL,
+ * secret and api_enabled are read at send time.
  */
 export async function enqueueFormPost(trx: Knex, post: { formId: number; entryId: number; targetUrl: string; payload: Record<string, unknown>; now: Date }): Promise<void> {
-  const now = toDbDate(post.now);
-  await trx('form_posts').insert({
-    form_id: post.formId,
-    entry_id: post.entryId,
-    target_url: post.targetUrl,
-    payload: toDbJson(post.payload),
-    message_id: newMessageId(),
-    status: 'PENDING',
-    attempts: 0,
-    next_attempt_at: now,
-    created_at: now,
-    updated_at: now,
-  });
+  await enqueueSignedPost(trx, 'form_posts', { form_id: post.formId, entry_id: post.entryId }, post.targetUrl, post.payload, post.now);
 }
 
 export interface EmailMessage {
