@@ -116,7 +116,9 @@ for (const kind of databaseKinds()) {
       await page.goto(`${s.baseUrl}/form/volunteer`);
       expect(await page.locator('h1').innerText()).to.equal('Volunteer Sign-up');
       expect(await page.locator('meta[name="robots"]').getAttribute('content')).to.include('noindex');
-      expect(await page.locator('.section-count').innerText()).to.equal('Section 1 / 2'.replace('Section ', ''));
+      // 'n / total', with 'Section' before it for screen readers only.
+      expect(await page.locator('.section-count').innerText()).to.match(/^Section\s+1 \/ 2$/);
+      expect(await page.locator('.section-count .visually-hidden').innerText()).to.equal('Section');
       await page.getByRole('button', { name: 'Next' }).click();
       expect(await page.locator('#pf-full_name-error').innerText()).to.equal('This field is required.');
       expect(await page.locator('#pf-email-error').innerText()).to.equal('This field is required.');
