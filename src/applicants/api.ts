@@ -4,27 +4,20 @@
  * analytics and its applicants export; the applicants list, one application, its resume and
  * status changes (issue 11). HR routes sit under /api/hr, which app.ts guards.
  */
-import { Router, type Request } from 'express';
+import { Router, } from 'express';
 import type { AppContext } from '../context.js';
 import { sendWorkbook } from '../exports/xlsx.js';
 import { sendDownload } from '../http/download.js';
-import { validate } from '../http/validate.js';
-import { NotFound, ValidationError } from '../http/errors.js';
+import { pathId, validate } from '../http/validate.js';
+import { NotFound, } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
-import { getPublicJob, parseJobId, requireJob } from '../jobs/index.js';
-import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, bulkStatusSchema, isRowId, statusChangeSchema } from './schema.js';
+import { getPublicJob, requireJob } from '../jobs/index.js';
+import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, bulkStatusSchema, statusChangeSchema } from './schema.js';
 import {
   APPLY_MESSAGES, APPLY_UPLOAD, applicantsExport, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, submitApplication,
 } from './service.js';
-
-/** An application id from a path: a positive whole number, else 400. */
-function applicationId(req: Request): number {
-  const raw = req.params.id;
-  if (!isRowId(raw)) throw new ValidationError({ id: [APPLICANT_MESSAGES.id] });
-  return Number(raw);
-}
 
 export function applicantsApi(ctx: AppContext): Router {
   const router = Router();
@@ -48,12 +41,12 @@ export function applicantsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/jobs/:id/analytics/', async (req, res) => {
-    const { analytics } = await loadJobInsights(ctx, parseJobId(req.params.id));
+    const { analytics } = await loadJobInsights(ctx, pathId(req.params.id));
     res.json(analytics);
   });
 
   router.get('/api/hr/jobs/:id/export-basic/', async (req, res) => {
-    const job = await requireJob(ctx.db, parseJobId(req.params.id));
+    const job = await requireJob(ctx.db, pathId(req.params.id));
     const { rows, ...book } = applicantsExport(ctx, job);
     await sendWorkbook(res, book, rows);
   });
@@ -80,11 +73,11 @@ export function applicantsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/applications/:id/', async (req, res) => {
-    res.json(await getApplicant(ctx, applicationId(req)));
+    res.json(await getApplicant(ctx, pathId(req.params.id)));
   });
 
   router.patch('/api/hr/applications/:id/', async (req, res) => {
-    const id = applicationId(req);
+    const id = pathId(req.params.id);
     const { status } = validate(statusChangeSchema, req.body);
     const { missing } = await changeStatuses(ctx, [id], status, req.hr!.userId);
     if (missing.length) throw new NotFound(APPLICANT_MESSAGES.notFound);
@@ -92,7 +85,7 @@ export function applicantsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/applications/:id/resume/', async (req, res) => {
-    const file = await openResume(ctx, applicationId(req));
+    const file = await openResume(ctx, pathId(req.params.id));
     // Only a PDF (decided from its bytes at upload) is ever shown inline ('Open PDF').
     const inline = req.query.disposition === 'inline' && file.contentType === 'application/pdf';
     await sendDownload(res, file, inline ? 'inline' : 'attachment');

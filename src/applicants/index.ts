@@ -14,5 +14,5 @@ export function applicantsRoutes(ctx: AppContext): Router {
 
 /** Retention (careers-admin applicants purge / erase). */
 export { planRemoval, removeApplications, type RemovalSummary } from './service.js';
-export { parseRetentionAge } from './schema.js';
+export { jobOptionSchema, parseRetentionAge, statusOptionSchema } from './schema.js';
 export type { RemovalCriteria } from './queries/list.js';

@@ -12,12 +12,14 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
 import { htmlPageNumber } from '../http/paging.js';
-import { cachedPublicJob, listJobChoices, parseJobId, toPublicJob, toPublicQuestion } from '../jobs/index.js';
+import { pathId } from '../http/validate.js';
+import { cachedPublicJob, listJobChoices, toPublicJob, toPublicQuestion } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, isRowId } from './schema.js';
+import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema } from './schema.js';
+import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { applicantNeighbours, getApplicant, listApplicants, loadDashboard, loadJobInsights } from './service.js';
 import type { ApplicantFilters } from './types.js';
@@ -80,7 +82,7 @@ export function applicantsPages(ctx: AppContext): Router {
   });
 
   router.get('/hr/jobs/:id/insights', async (req, res) => {
-    const { job, analytics } = await loadJobInsights(ctx, parseJobId(req.params.id));
+    const { job, analytics } = await loadJobInsights(ctx, pathId(req.params.id));
     renderPage(
       req,
       res,

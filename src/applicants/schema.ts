@@ -350,6 +350,7 @@ export function orderedErrors(fields: Record<string, string[]>): Record<string, 
 // Its imports sit here, under names of their own, so this section does not depend on the rest.
 import { z as zod } from 'zod';
 import * as enums from '../shared/enums.js';
+import { isRowId, rowId } from '../shared/input-rules.js';
 import type { ApplicantFilters } from './types.js';
 
 type ApplicationStatus = enums.ApplicationStatus;
@@ -373,13 +374,6 @@ export const APPLICANT_MESSAGES = {
   downloadFailed: 'Unable to download resume. Please check your HR login or contact support.',
   empty: 'No applicants found.',
 } as const;
-
-const ID_PATTERN = /^[1-9]\d{0,9}$/;
-const MAX_ID = 2_147_483_647;
-
-export function isRowId(v: unknown): boolean {
-  return (typeof v === 'string' && ID_PATTERN.test(v) && Number(v) <= MAX_ID) || (typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= MAX_ID);
-}
 
 /** A real calendar day written YYYY-MM-DD. */
 function isCalendarDay(v: string): boolean {
@@ -414,6 +408,10 @@ export const applicantListQuerySchema = zod
 export type ApplicantListQuery = zod.output<typeof applicantListQuerySchema>;
 
 const statusField = zod.string({ error: APPLICANT_MESSAGES.status }).refine((v) => enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status);
+
+/** The CLI's `--status` and `--job` (applicants purge): the API's rules, the status in any case. */
+export const statusOptionSchema = zod.string().trim().toUpperCase().pipe(statusField).transform((v) => v as ApplicationStatus);
+export const jobOptionSchema = rowId(APPLICANT_MESSAGES.jobId);
 
 export const statusChangeSchema = zod.object({ status: statusField.transform((v) => v as ApplicationStatus) });
 

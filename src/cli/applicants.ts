@@ -8,10 +8,10 @@
  */
 import type { Command } from 'commander';
 import { emailError, storedEmail } from '../shared/application-rules.js';
-import { parseRetentionAge, planRemoval, removeApplications, type RemovalCriteria, type RemovalSummary } from '../applicants/index.js';
+import { jobOptionSchema, parseRetentionAge, planRemoval, statusOptionSchema, removeApplications, type RemovalCriteria, type RemovalSummary } from '../applicants/index.js';
 import { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from '../forms/index.js';
-import { APPLICATION_STATUSES, isOneOf } from '../shared/enums.js';
-import { CliError } from './context.js';
+import { APPLICATION_STATUSES } from '../shared/enums.js';
+import { CliError, cliOption } from './context.js';
 import { files, runRemoval, type RemovalPart, type RunOptions } from './removal.js';
 
 const applications = (n: number) => (n === 1 ? '1 application' : `${n} applications`);
@@ -69,10 +69,9 @@ export function registerApplicants(program: Command): void {
     .action(async (opts: RunOptions & { olderThan: string; status?: string; job?: string }) => {
       const age = parseRetentionAge(opts.olderThan);
       if ('error' in age) throw new CliError(age.error, 2);
-      const status = opts.status?.trim().toUpperCase();
-      if (status !== undefined && !isOneOf(APPLICATION_STATUSES, status)) throw new CliError(`--status must be one of ${APPLICATION_STATUSES.join(', ')} (got "${opts.status}")`, 2);
-      if (opts.job !== undefined && !/^[1-9]\d{0,9}$/.test(opts.job.trim())) throw new CliError(`--job must be a job id, a whole number (got "${opts.job}")`, 2);
-      const criteria: RemovalCriteria = { createdBefore: new Date(Date.now() - age.ms), status, jobId: opts.job === undefined ? undefined : Number(opts.job) };
+      const status = cliOption(statusOptionSchema, '--status', opts.status);
+      const jobId = cliOption(jobOptionSchema, '--job', opts.job);
+      const criteria: RemovalCriteria = { createdBefore: new Date(Date.now() - age.ms), status, jobId };
       await runRemoval([applicationsPart(criteria, 'purge')], opts, 'No applications match: nothing to remove.');
     });
 

@@ -9,6 +9,22 @@ export class CliError extends Error {
   }
 }
 
+/** A zod schema of either flavour, as the features' schema.ts files export them. */
+interface OptionSchema<T> {
+  safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } };
+}
+
+/**
+ * An option read by the feature's own input rule (the schema the API uses), so the CLI and the
+ * API agree on what an id or a status is; a bad value is a usage error (exit 2) with the rule's message.
+ */
+export function cliOption<T>(schema: OptionSchema<T>, name: string, raw: string | undefined): T | undefined {
+  if (raw === undefined) return undefined;
+  const r = schema.safeParse(raw);
+  if (!r.success) throw new CliError(`${name}: ${r.error.issues[0].message} (got "${raw}")`, 2);
+  return r.data;
+}
+
 export async function withDb<T>(fn: (db: Knex, config: Config) => Promise<T>): Promise<T> {
   let config: Config;
   try {

@@ -4,8 +4,9 @@
  */
 import type { Command } from 'commander';
 import { parseRetentionAge } from '../applicants/index.js';
+import { formOptionSchema } from '../forms/index.js';
 import { entriesPart } from './applicants.js';
-import { CliError } from './context.js';
+import { CliError, cliOption } from './context.js';
 import { runRemoval, type RunOptions } from './removal.js';
 
 export function registerForms(program: Command): void {
@@ -20,8 +21,7 @@ export function registerForms(program: Command): void {
     .action(async (opts: RunOptions & { olderThan: string; form?: string }) => {
       const age = parseRetentionAge(opts.olderThan);
       if ('error' in age) throw new CliError(age.error, 2);
-      if (opts.form !== undefined && !/^[1-9]\d{0,9}$/.test(opts.form.trim())) throw new CliError(`--form must be a form id, a whole number (got "${opts.form}")`, 2);
-      const criteria = { createdBefore: new Date(Date.now() - age.ms), formId: opts.form === undefined ? undefined : Number(opts.form) };
+      const criteria = { createdBefore: new Date(Date.now() - age.ms), formId: cliOption(formOptionSchema(), '--form', opts.form) };
       await runRemoval([entriesPart(criteria, 'purge')], opts, 'No form entries match: nothing to remove.');
     });
 }

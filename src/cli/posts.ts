@@ -9,18 +9,10 @@ import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
 import { cliPostList, createDelivery, jobIdSchema, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
 import { printable } from './print.js';
-import { CliError, withDb } from './context.js';
+import { CliError, cliOption, withDb } from './context.js';
 
 async function requireSchema(db: Db): Promise<void> {
   if (!(await hasSchema(db, 'post_attempts'))) throw new CliError('The database is not up to date: run "careers-admin migrate" first.');
-}
-
-/** An option through its zod schema; a bad value is a usage error (exit 2) with the schema's message. */
-function option<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { message: string }[] } } }, name: string, raw: string | undefined): T | undefined {
-  if (raw === undefined) return undefined;
-  const r = schema.safeParse(raw);
-  if (!r.success) throw new CliError(`${name}: ${r.error.issues[0].message}`, 2);
-  return r.data;
 }
 
 const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace('T', ' ') : '-');
@@ -42,7 +34,7 @@ export function registerPosts(program: Command): void {
       } catch {
         throw new CliError('--status must be SUCCESS, FAILED or PENDING', 2);
       }
-      const jobId = option(jobIdSchema, '--job', opts.job);
+      const jobId = cliOption(jobIdSchema, '--job', opts.job);
       if (!/^\d{1,5}$/.test(opts.limit) || Number(opts.limit) < 1) throw new CliError('--limit must be a whole number from 1 to 99999', 2);
       await withDb(async (db) => {
         await requireSchema(db);
@@ -66,8 +58,8 @@ export function registerPosts(program: Command): void {
     .option('--since <date>', 'with --all-failed: only posts created since this date (YYYY-MM-DD or ISO date and time)')
     .option('--dry-run', 'only say which posts would be retried')
     .action(async (opts: { id?: string; allFailed?: boolean; since?: string; dryRun?: boolean }) => {
-      const id = option(postIdSchema, '--id', opts.id);
-      const since = option(sinceSchema, '--since', opts.since);
+      const id = cliOption(postIdSchema, '--id', opts.id);
+      const since = cliOption(sinceSchema, '--since', opts.since);
       if ((id === undefined) === !opts.allFailed) throw new CliError('Give either --id N or --all-failed.', 2);
       if (since && !opts.allFailed) throw new CliError('--since goes with --all-failed.', 2);
       await withDb(async (db, config) => {

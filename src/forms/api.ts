@@ -7,14 +7,15 @@ import { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
 import { sendDownload } from '../http/download.js';
 import { sendWorkbook } from '../exports/xlsx.js';
-import { NotFound, ValidationError } from '../http/errors.js';
+import { ValidationError } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
+import { pathId } from '../http/validate.js';
 import { pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { formPosts, formPostsExport, parseFormPostStatus } from '../posts/index.js';
 import { RECORD_STATUSES, isOneOf, type RecordStatus } from '../shared/enums.js';
 import { entriesExport, getEntry, listEntries, listForms, openEntryFile } from './entries.js';
-import { STATUS_MESSAGE, changeFormStatus, createForm, parseFormId, parseFormInput, parseStatusChange, requireForm, updateForm } from './manage.js';
+import { STATUS_MESSAGE, changeFormStatus, createForm, parseFormInput, parseStatusChange, requireForm, updateForm } from './manage.js';
 import { FORM_MESSAGES } from './schema.js';
 import { assertAccepting, getPublicForm, submitEntry, toPublicForm, uploadOptions } from './submit.js';
 
@@ -26,20 +27,12 @@ function formsStatus(req: Request): RecordStatus | '' {
   return raw;
 }
 
-/** An entry or file id in a path: like a form id, anything but a canonical positive integer is a 404. */
-function pathId(raw: unknown): number {
-  try {
-    return parseFormId(raw);
-  } catch {
-    throw new NotFound(FORM_MESSAGES.entryNotFound);
-  }
-}
 
 export function formsApi(ctx: AppContext): Router {
   const router = Router();
   const { db, config } = ctx;
   const allowPrivate = config.webhookAllowPrivate;
-  const form = (req: Request) => requireForm(db, parseFormId(req.params.id));
+  const form = (req: Request) => requireForm(db, pathId(req.params.id));
 
   router.get('/api/hr/forms/', async (req, res) => {
     const status = formsStatus(req);
@@ -88,11 +81,11 @@ export function formsApi(ctx: AppContext): Router {
 
   router.get('/api/hr/forms/:id/entries/:entryId/', async (req, res) => {
     const current = await form(req);
-    res.json(await getEntry(db, current, pathId(req.params.entryId)));
+    res.json(await getEntry(db, current, pathId(req.params.entryId, FORM_MESSAGES.entryNotFound)));
   });
 
   router.get('/api/hr/forms/:id/entries/:entryId/files/:fileId/download/', async (req, res) => {
-    const file = await openEntryFile(ctx, parseFormId(req.params.id), pathId(req.params.entryId), pathId(req.params.fileId));
+    const file = await openEntryFile(ctx, pathId(req.params.id), pathId(req.params.entryId, FORM_MESSAGES.entryNotFound), pathId(req.params.fileId, FORM_MESSAGES.entryNotFound));
     await sendDownload(res, file);
   });
 

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { formsApi } from './api.js';
 import { formsPages } from './pages.js';
 
+export { formOptionSchema } from './schema.js';
 export { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from './retention.js';
 
 /** The forms routes: HR form management, entries and API posts; the public form. */

@@ -41,15 +41,6 @@ function fieldsOf(section: unknown): { name: unknown }[] {
   return Array.isArray(fields) ? fields.filter((f): f is { name: unknown } => !!f && typeof f === 'object') : [];
 }
 
-/** Largest form id a path may name (a signed 32-bit integer). */
-const MAX_ID = 2_147_483_647;
-
-/** A form id in a path: a positive integer written canonically; anything else names no form (404). */
-export function parseFormId(raw: unknown): number {
-  if (typeof raw !== 'string' || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > MAX_ID) throw new NotFound('Not found.');
-  return Number(raw);
-}
-
 export async function requireForm(db: Db, id: number): Promise<Form> {
   const form = await repo.findFormById(db, id);
   if (!form) throw new NotFound('Not found.');

@@ -8,13 +8,14 @@
 import { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
+import { pathId } from '../http/validate.js';
 import { htmlPageNumber, htmlPager, queryString } from '../http/paging.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { formPosts } from '../posts/index.js';
 import { RECORD_STATUSES, enumLabel, type RecordStatus } from '../shared/enums.js';
 import { getEntry, listEntries, listForms } from './entries.js';
-import { parseFormId, requireForm } from './manage.js';
+import { requireForm } from './manage.js';
 import { FIELD_TYPES, type Form } from './types.js';
 import { FORM_LIMITS, FORM_MESSAGES, fieldsInOrder } from './schema.js';
 import { getPublicForm, toPublicForm } from './submit.js';
@@ -44,7 +45,7 @@ const builderOptions = {
 export function formsPages(ctx: AppContext): Router {
   const router = Router();
   const { db } = ctx;
-  const form = (req: Request) => requireForm(db, parseFormId(req.params.id));
+  const form = (req: Request) => requireForm(db, pathId(req.params.id));
 
   router.get('/hr/forms', async (req, res) => {
     const status = statusFilter(req, RECORD_STATUSES) as RecordStatus | '';
@@ -75,7 +76,7 @@ export function formsPages(ctx: AppContext): Router {
 
   router.get('/hr/forms/:id/entries/:entryId', async (req, res) => {
     const current = await form(req);
-    const entry = await getEntry(db, current, parseFormId(req.params.entryId));
+    const entry = await getEntry(db, current, pathId(req.params.entryId));
     renderPage(req, res, 'pages/hr/form-entry', { title: `Entry #${entry.id}`, noindex: true }, { form: current, entry, fields: fieldsInOrder(current), downloadFailed: FORM_MESSAGES.downloadFailed });
   });
 

@@ -13,7 +13,7 @@ import { emailError, storedEmail } from '../shared/application-rules.js';
 import { fileExtension, normaliseExtension } from '../shared/download-name.js';
 import { RECORD_STATUSES, type RecordStatus } from '../shared/enums.js';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
-import { bool, choice, isBlank, isObject, multilineText, oneLine, outboundUrl, publicIdInput, signingSecret, text, wholeNumber } from '../shared/input-rules.js';
+import { bool, choice, isBlank, isObject, multilineText, oneLine, outboundUrl, publicIdInput, rowId, signingSecret, text, wholeNumber } from '../shared/input-rules.js';
 import { CHOICE_FIELD_TYPES, FIELD_TYPES, type EntryValue, type FieldType, type FormField } from './types.js';
 
 const MB = 1024 * 1024;
@@ -77,6 +77,7 @@ export const FORM_MESSAGES = {
   option: 'Select a valid option.',
   options: 'Select valid options.',
   notFound: 'Form not found or unavailable.',
+  formId: 'A valid form id is required.',
   notAccepting: 'This form is not accepting submissions.',
   fixAndRetry: 'Please fix the highlighted fields and try again.',
   submitFailed: 'Submission failed. Please try again later.',
@@ -350,3 +351,6 @@ export function valuesErrors(fields: FormField[], values: Record<string, unknown
   }
   return { data, errors };
 }
+
+/** The CLI's `--form` (forms purge): the one id rule. A function, so islands importing messages bundle no zod. */
+export const formOptionSchema = () => rowId(FORM_MESSAGES.formId);

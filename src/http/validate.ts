@@ -2,7 +2,8 @@
 import type { Request } from 'express';
 import type { core } from 'zod/mini';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import { ValidationError } from './errors.js';
+import { isRowId } from '../shared/input-rules.js';
+import { NotFound, ValidationError } from './errors.js';
 import { queryString } from './paging.js';
 
 /** A zod schema of either flavour (zod/mini for the Node-free schemas, zod for the applicants' ones). */
@@ -25,4 +26,13 @@ export function validate<T>(schema: Schema<T>, input: unknown, order?: readonly 
 /** Query parameters `names` as the schema reads them: each one's first value, trimmed ('' when absent). */
 export function validateQuery<T>(req: Request, schema: Schema<T>, names: readonly string[]): T {
   return validate(schema, Object.fromEntries(names.map((name) => [name, queryString(req, name)])));
+}
+
+/**
+ * A row id from a path (a job, application, form, entry, file or post): the one id rule of
+ * isRowId; anything else names nothing, a 404 with `message` in every feature.
+ */
+export function pathId(raw: unknown, message = 'Not found.'): number {
+  if (!isRowId(raw) || typeof raw !== 'string') throw new NotFound(message);
+  return Number(raw);
 }

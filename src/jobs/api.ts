@@ -7,9 +7,9 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
-import { validateQuery } from '../http/validate.js';
+import { pathId, validateQuery } from '../http/validate.js';
 import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
-import { type ApplicantCounts, cachedPublicJob, createJob, listJobSummaries, listPublicJobs, parseJobId, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
+import { type ApplicantCounts, cachedPublicJob, createJob, listJobSummaries, listPublicJobs, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
 
 export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
@@ -43,12 +43,12 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   });
 
   router.get('/api/hr/jobs/:id/', async (req, res) => {
-    res.json(toHrJob(await requireJob(db, parseJobId(req.params.id))));
+    res.json(toHrJob(await requireJob(db, pathId(req.params.id))));
   });
 
   router.put('/api/hr/jobs/:id/', async (req, res) => {
     // An unknown job is a 404 whatever the payload holds.
-    const current = await requireJob(db, parseJobId(req.params.id));
+    const current = await requireJob(db, pathId(req.params.id));
     const input = parseJobInput(req.body, { ...inputOptions, current });
     res.json(toHrJob(await updateJob(ctx, current, input, ctx.now(), req.hr!.userId)));
   });

@@ -8,7 +8,7 @@ import type { ApplicantCounts } from './queries.js';
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';
 export { SeedError, countJobs, importJobRecords, seedDemoJobs } from './seed.js';
 export {
-  ViewCounter, cachedPublicJob, getPublicJob, listJobsForSitemap, parseJobId, requireJob, toPublicJob, toPublicQuestion, type Availability,
+  ViewCounter, cachedPublicJob, getPublicJob, listJobsForSitemap, requireJob, toPublicJob, toPublicQuestion, type Availability,
 } from './service.js';
 
 /** The jobs routes: public list and pages, the public API, HR job management. */

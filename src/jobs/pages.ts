@@ -8,14 +8,14 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { htmlPageNumber, htmlPager } from '../http/paging.js';
-import { validateQuery } from '../http/validate.js';
+import { pathId, validateQuery } from '../http/validate.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { hasRichContent, htmlToText } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
 import { CURRENCY_CODES, FILTER_NAMES, jobFiltersSchema } from './schema.js';
-import { type ApplicantCounts, type Availability, cachedPublicJob, listJobSummaries, listActiveLocations, listPublicJobs, parseJobId, requireJob, toPublicJob } from './service.js';
+import { type ApplicantCounts, type Availability, cachedPublicJob, listJobSummaries, listActiveLocations, listPublicJobs, requireJob, toPublicJob } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
 import type { Job } from './types.js';
 
@@ -141,7 +141,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   router.get('/hr/jobs/:id/edit', async (req, res) => {
     // An unknown id is a 404 page here; the island itself loads the job (spec: a failed load
     // sends the user to /hrviewlogin).
-    const job = await requireJob(db, parseJobId(req.params.id));
+    const job = await requireJob(db, pathId(req.params.id));
     const heading = `Edit Job: ${job.title}`;
     renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...editorOptions() } });
   });

@@ -157,21 +157,7 @@ export async function createJob({ db, cache }: JobDeps, input: JobInput, now = n
 }
 
 /** Largest job id a path may name: 2^31-1, a signed 32-bit integer in every driver and language. */
-export const MAX_JOB_ID = 2_147_483_647;
-
-/**
- * The one parser of a job id in a path (HR API, HR pages, insights, analytics, export): a
- * positive integer written canonically, without sign, leading zeros, decimals or exponent, up to
- * 2^31-1. Anything else ('0001', '1.0', '1e3', '-1', '0', 'abc', 20 digits) names no job: 404.
- */
-export function parseJobId(raw: unknown): number {
-  if (typeof raw !== 'string' || !/^[1-9]\d{0,9}$/.test(raw)) throw new NotFound('Not found.');
-  const id = Number(raw);
-  if (id > MAX_JOB_ID) throw new NotFound('Not found.');
-  return id;
-}
-
-/** The job with its current questions, or 404 (pair with parseJobId for an id from a path). */
+/** The job with its current questions, or 404 (pair with pathId for an id from a path). */
 export async function requireJob(db: Db, id: number): Promise<Job> {
   const job = await repo.findJobById(db, id);
   if (!job) throw new NotFound('Not found.');

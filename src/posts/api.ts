@@ -6,7 +6,9 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { sendWorkbook } from '../exports/xlsx.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
-import { attemptsOfPost, listPosts, parsePostId, parsePostStatus, retryPost, applicationPostsExport } from './service.js';
+import { pathId } from '../http/validate.js';
+import { POST_MESSAGES } from './schema.js';
+import { attemptsOfPost, listPosts, parsePostStatus, retryPost, applicationPostsExport } from './service.js';
 
 export function postsApi(ctx: AppContext): Router {
   const router = Router();
@@ -25,11 +27,11 @@ export function postsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/application-posts/:id/attempts/', async (req, res) => {
-    res.json({ results: await attemptsOfPost(ctx.db, parsePostId(req.params.id)) });
+    res.json({ results: await attemptsOfPost(ctx.db, pathId(req.params.id, POST_MESSAGES.notFound)) });
   });
 
   router.post('/api/hr/application-posts/:id/retry/', async (req, res) => {
-    res.json(await retryPost(ctx, parsePostId(req.params.id)));
+    res.json(await retryPost(ctx, pathId(req.params.id, POST_MESSAGES.notFound)));
   });
 
   return router;

@@ -1,5 +1,6 @@
 /** Input rules of the posts feature (API queries, the page's tab, the CLI's options); Node-free. */
 import { z } from 'zod';
+import { rowId } from '../shared/input-rules.js';
 import { POST_STATUSES, type PostStatus } from './types.js';
 
 export const POST_MESSAGES = {
@@ -21,10 +22,9 @@ export const postStatusSchema = z.preprocess(
   z.enum(POST_STATUSES, { error: POST_MESSAGES.status }),
 );
 
-/** A positive whole-number id from a path or an option. */
-export const postIdSchema = z.string().trim().regex(/^\d{1,9}$/, POST_MESSAGES.id).transform(Number).refine((n) => n >= 1, POST_MESSAGES.id);
-
-export const jobIdSchema = z.string().trim().regex(/^\d{1,9}$/, POST_MESSAGES.jobId).transform(Number).refine((n) => n >= 1, POST_MESSAGES.jobId);
+/** `--id` and `--job` of the CLI: the one id rule (isRowId). */
+export const postIdSchema = rowId(POST_MESSAGES.id);
+export const jobIdSchema = rowId(POST_MESSAGES.jobId);
 
 /** `--since`: a date (midnight UTC) or an ISO date and time. */
 export const sinceSchema = z

@@ -6,7 +6,7 @@ import type { Db } from '../db/knex.js';
 import { NotFound, ValidationError } from '../http/errors.js';
 import { FORM_POST_EXPORT_COLUMNS, POST_EXPORT_COLUMNS, applicationPostRows, formPostRows, getApplicationPost, listApplicationPosts, listFormPosts, postAttempts, postsFilename, retryableApplicationPostIds } from './queries.js';
 import { makePostsDue } from './repo.js';
-import { POST_MESSAGES, postIdSchema, postStatusSchema } from './schema.js';
+import { POST_MESSAGES, postStatusSchema } from './schema.js';
 import type { OutboxSignal } from './signal.js';
 import type { ApplicationPostRecord, PostAttemptRecord, PostStatus } from './types.js';
 
@@ -21,13 +21,6 @@ export interface PostsDeps {
 export function parsePostStatus(raw: unknown): PostStatus {
   const r = postStatusSchema.safeParse(raw);
   if (!r.success) throw new ValidationError({ status: [POST_MESSAGES.status] });
-  return r.data;
-}
-
-/** A post id from a path; an id that cannot exist is a 404. */
-export function parsePostId(raw: string): number {
-  const r = postIdSchema.safeParse(raw);
-  if (!r.success) throw new NotFound(POST_MESSAGES.notFound);
   return r.data;
 }
 

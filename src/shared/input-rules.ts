@@ -92,6 +92,24 @@ export function choice<T extends string>(list: readonly [T, ...T[]], blank?: T) 
   return blank ? z.pipe(z.transform((v: unknown) => (isBlank(v) ? blank : v)), values) : values;
 }
 
+/** Largest row id: a signed 32-bit integer, the id columns' range on both databases. */
+export const MAX_ROW_ID = 2_147_483_647;
+
+/**
+ * The one id rule (paths, queries, bodies, CLI options): a positive whole number written
+ * canonically, without sign, leading zero, decimals, exponent or spaces, up to MAX_ROW_ID.
+ * '007', '1.0', '1e3', '-1', '0' and 20 digits name no row.
+ */
+export function isRowId(v: unknown): boolean {
+  if (typeof v === 'number') return Number.isInteger(v) && v >= 1 && v <= MAX_ROW_ID;
+  return typeof v === 'string' && /^[1-9]\d{0,9}$/.test(v) && Number(v) <= MAX_ROW_ID;
+}
+
+/** A row id given as text (a query parameter, a CLI option), surrounding spaces ignored, as a number. */
+export function rowId(message: string) {
+  return z.pipe(z.string({ error: message }).check(z.trim(), z.refine(isRowId, message)), z.transform(Number));
+}
+
 /** Public ids of jobs and forms: HR's own, else made from the title. */
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const PUBLIC_ID_MESSAGE = 'Use 1 to 64 letters, digits, hyphens or underscores.';

@@ -92,14 +92,14 @@ for (const kind of databaseKinds()) {
       expect(doc.body.resume_view_url).to.equal(null);
     });
 
-    it('answers 404 for an unknown application and 400 for an id that is not a number', async () => {
+    it('answers 404 for an unknown application and for an id that is not one (the one id rule)', async () => {
       expect(await get('/api/hr/applications/999999/')).to.deep.include({ status: 404, body: { detail: 'Not found.' } });
       for (const bad of ['abc', '0', '1.5', '-1', '99999999999']) {
         const r = await get(`/api/hr/applications/${bad}/`);
-        expect(r.status, bad).to.equal(400);
-        expect(r.body).to.deep.equal({ id: ['A valid id is required.'] });
+        expect(r.status, bad).to.equal(404);
+        expect(r.body).to.deep.equal({ detail: 'Not found.' });
       }
-      expect((await get('/api/hr/applications/abc/resume/')).status).to.equal(400);
+      expect((await get('/api/hr/applications/abc/resume/')).status).to.equal(404);
     });
 
     it('streams the resume as an attachment with its stored type, nosniff and an RFC 6266 name', async () => {

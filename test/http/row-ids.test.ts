@@ -1,34 +1,38 @@
 /**
- * One parser for job ids in every job route (HR API, analytics, export, editor and insights pages):
- * canonical positive integers without leading zeros up to 2^31-1; any other spelling is a 404,
- * even when it would convert to the id of an existing job.
+ * One id rule in every feature (issue 17): a row id in a path is a canonical positive integer
+ * without leading zeros up to 2^31-1; any other spelling is a 404 (jobs, applications, forms,
+ * entries, files, posts), even when it would convert to the id of an existing row. The CLI's id
+ * options take the same rule.
  */
 import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { jobPayload, makeJob } from '../helpers/factories.js';
-import { parseJobId, MAX_JOB_ID, createJob, parseJobInput } from '../../src/jobs/service.js';
+import { spawnSync } from 'node:child_process';
+import { createJob, parseJobInput } from '../../src/jobs/service.js';
+import { pathId } from '../../src/http/validate.js';
+import { MAX_ROW_ID } from '../../src/shared/input-rules.js';
 import { NotFound } from '../../src/http/errors.js';
 import { hrSession } from '../helpers/hr.js';
 
 /** Spellings that are not the canonical form of any id (or are out of range). */
 const ODD_IDS = ['0001', '01', '1.0', '1.', '1e3', '1E3', '-1', '+1', '0', '00', '99999999999999999999', '2147483648', 'abc', '1abc', '0x1', '%201', '1%20', '%E2%80%8B1', '1000.0', '01000'];
 
-describe('parseJobId', () => {
+describe('pathId', () => {
   it('accepts canonical positive integers up to 2^31-1', () => {
-    for (const [raw, id] of [['1', 1], ['42', 42], ['1000', 1000], ['2147483647', 2_147_483_647]] as const) expect(parseJobId(raw)).to.equal(id);
-    expect(MAX_JOB_ID).to.equal(2 ** 31 - 1);
+    for (const [raw, id] of [['1', 1], ['42', 42], ['1000', 1000], ['2147483647', 2_147_483_647]] as const) expect(pathId(raw)).to.equal(id);
+    expect(MAX_ROW_ID).to.equal(2 ** 31 - 1);
   });
 
   it('throws NotFound for everything else', () => {
     for (const raw of [...ODD_IDS.map(decodeURIComponent), '', ' 1', '1 ', '１', '٣', undefined, null, 1, ['1'], {}]) {
-      expect(() => parseJobId(raw), JSON.stringify(raw)).to.throw(NotFound);
+      expect(() => pathId(raw), JSON.stringify(raw)).to.throw(NotFound);
     }
   });
 });
 
 for (const kind of databaseKinds()) {
-  describe(`job ids in every job route [${kind}]`, function () {
+  describe(`row ids in every route [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;
     let token: string;
@@ -109,5 +113,57 @@ for (const kind of databaseKinds()) {
         for (const path of PAGE_ROUTES) expect((await page(path(id))).status, path(id)).to.equal(404);
       }
     });
+
+    it('answers 404 on the application, form, entry, file and post routes for any other spelling', async () => {
+      const form = await api('POST', '/api/hr/forms/', { title: 'Ids', status: 'ACTIVE', sections: [{ title: 'One', order: 0, fields: [{ name: 'a', label: 'A', field_type: 'short_text', order: 0 }] }] });
+      expect(form.status).to.equal(201);
+      const ROUTES: [string, (id: string) => string][] = [
+        ['GET', (id) => `/api/hr/applications/${id}/`],
+        ['PATCH', (id) => `/api/hr/applications/${id}/`],
+        ['GET', (id) => `/api/hr/applications/${id}/resume/`],
+        ['GET', (id) => `/api/hr/forms/${id}/`],
+        ['PATCH', (id) => `/api/hr/forms/${id}/`],
+        ['DELETE', (id) => `/api/hr/forms/${id}/`],
+        ['GET', (id) => `/api/hr/forms/${id}/entries/`],
+        ['GET', (id) => `/api/hr/forms/1/entries/${id}/`],
+        ['GET', (id) => `/api/hr/forms/1/entries/${id}/files/1/download/`],
+        ['GET', (id) => `/api/hr/forms/1/entries/1/files/${id}/download/`],
+        ['GET', (id) => `/api/hr/application-posts/${id}/attempts/`],
+        ['POST', (id) => `/api/hr/application-posts/${id}/retry/`],
+      ];
+      for (const id of ODD_IDS) {
+        for (const [method, path] of ROUTES) {
+          const res = await api(method, path(id), method === 'PATCH' ? { status: 'ARCHIVED' } : undefined);
+          expect(res.status, `${method} ${path(id)}`).to.equal(404);
+          expect(Object.keys(await res.json()), `${method} ${path(id)}`).to.deep.equal(['detail']);
+        }
+        for (const path of [`/hr/applicants/${id}`, `/hr/forms/${id}/edit`, `/hr/forms/${id}/entries`, `/hr/forms/1/entries/${id}`, `/hr/forms/${id}/posts`]) {
+          expect((await page(path)).status, path).to.equal(404);
+        }
+      }
+      expect((await s.ctx.db('forms').first()).status).to.equal('ACTIVE');
+    });
   });
 }
+
+describe('the CLI id options take the same rule', () => {
+  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
+
+  it('refuses 007, 1.0 and 0 for --job, --id and --form with exit 2 and the rule\'s message', () => {
+    for (const bad of ['007', '1.0', '0', '-3', 'x']) {
+      for (const [args, message] of [
+        [['posts', 'list', '--job', bad], '--job: A valid job id is required.'],
+        [['posts', 'retry', '--id', bad], '--id: A valid post id is required.'],
+        [['applicants', 'purge', '--older-than', '1d', '--job', bad], '--job: A valid job id is required.'],
+        [['forms', 'purge', '--older-than', '1d', '--form', bad], '--form: A valid form id is required.'],
+      ] as const) {
+        const r = cli(...args);
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).to.equal(2);
+        expect(r.stderr).to.include(`${message} (got "${bad}")`);
+      }
+    }
+    const status = cli('applicants', 'purge', '--older-than', '1d', '--status', 'closed');
+    expect(status.status).to.equal(2);
+    expect(status.stderr).to.include('--status: Select a valid status: NEW, REVIEWED or ARCHIVED. (got "closed")');
+  });
+});
