@@ -1,15 +1,16 @@
 /**
  * Benchmark of public form submissions (issue 17), side by side with the apply API in one run:
- * the real server in a child process (from source with tsx, NODE_ENV=production, rate limits off,
+ * the real server in a child process (the `npm start` bundle, NODE_ENV=production, rate limits off,
  * a fresh SQLite or MySQL database, cron off) takes N applications and then N form submissions,
  * each with its own 1 MB PDF, over C keep-alive connections. Prints each one's rate and p50/p99,
  * the server's peak RSS, and verifies that every 2xx left exactly one row and one file on disk.
  * Then it exports 50,000 entries (GET .../entries/export/) and times exceljs writing the same
- * rows from memory in this process (the limit), with the server's peak RSS during the export.
+ * rows from memory in this process (the limit), with the peak RSS of a freshly started server
+ * that serves only the export.
  *
  *   node --import tsx bench/forms.ts [--count 2000] [--concurrency 20] [--entries 50000] [--mysql]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -51,7 +52,7 @@ function freePort(): Promise<number> {
 }
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['dist/server.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
     child.stdout!.on('data', (d: Buffer) => {
@@ -61,6 +62,15 @@ function startServer(env: Record<string, string>): Promise<ChildProcess> {
       }
     });
     child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
+  });
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.removeAllListeners('exit');
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
   });
 }
 
@@ -113,6 +123,8 @@ async function load(url: string, body: (i: number) => Buffer[], boundary: string
 }
 
 async function main(): Promise<void> {
+  // The server as `npm start` runs it: the bundle, built from the current source.
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-bench-forms-'));
   const port = await freePort();
   const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, APPLY_RATE_LIMIT: '0', FORM_RATE_LIMIT: '0', POSTS_SWEEP_CRON: 'off', POSTS_WORKER: 'off' };
@@ -171,7 +183,12 @@ async function main(): Promise<void> {
       const rows = Array.from({ length: Math.min(400, ENTRIES - i) }, (_, k) => ({ form_id: form.id, data: toDbJson({ full_name: `Visitor ${i + k}`, email: `v${i + k}@bench.example.com` }), created_at: at }));
       await db('form_entries').insert(rows);
     }
-    const exported = await peakRss(pid, async () => {
+    // A fresh server for the export, so its peak RSS is the export's and not the upload load's.
+    await stopServer(server);
+    server = await startServer(env);
+    const exportPid = server.pid!;
+    const idleMb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${exportPid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    const exported = await peakRss(exportPid, async () => {
       const t0 = performance.now();
       const res = await fetch(`http://127.0.0.1:${port}/api/hr/forms/${form.id}/entries/export/`, { headers: { Authorization: `Bearer ${token}` } });
       const bytes = (await res.arrayBuffer()).byteLength;
@@ -191,16 +208,10 @@ async function main(): Promise<void> {
       await book.commit();
       return { ms: performance.now() - t0, bytes };
     })();
-    console.log(`export of ${ENTRIES} entries: HTTP ${exported.result.status}, ${(exported.result.bytes / 1048576).toFixed(1)} MB in ${(exported.result.ms / 1000).toFixed(2)} s, server peak RSS ${exported.peakMb.toFixed(0)} MB`);
+    console.log(`export of ${ENTRIES} entries: HTTP ${exported.result.status}, ${(exported.result.bytes / 1048576).toFixed(1)} MB in ${(exported.result.ms / 1000).toFixed(2)} s, server peak RSS ${exported.peakMb.toFixed(0)} MB (fresh server, ${idleMb.toFixed(0)} MB before)`);
     console.log(`exceljs from memory (the limit): ${(limit.bytes / 1048576).toFixed(1)} MB in ${(limit.ms / 1000).toFixed(2)} s; export / limit: ${(exported.result.ms / limit.ms).toFixed(2)}x`);
   } finally {
-    if (server && server.exitCode === null) {
-      server.removeAllListeners('exit');
-      await new Promise<void>((resolve) => {
-        server!.once('exit', () => resolve());
-        server!.kill('SIGTERM');
-      });
-    }
+    if (server) await stopServer(server);
     await db.destroy();
     if (dbName) {
       const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
