@@ -13,11 +13,10 @@
  *        [--applications 200000] [--jobs 1000] [--purge 50000] [--only list,search,...]
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change).
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
@@ -28,8 +27,8 @@ import { removeApplications } from '../src/applicants/service.js';
 import { LocalDiskStorage } from '../src/storage/storage.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
+import { percentile, root, startProcess, stopProcess } from './lib.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -89,29 +88,6 @@ async function realFiles(db: Knex, uploads: string, n: number): Promise<void> {
   }
 }
 
-function start(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server.js'], { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (/Careers site on/.test(d.toString())) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 interface LoadResult {
   requests: number;
   rps: number;
@@ -120,10 +96,6 @@ interface LoadResult {
   max: number;
   errors: number;
   non2xx: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN;
 }
 
 async function load(url: string, headers: Record<string, string>): Promise<LoadResult> {
@@ -218,14 +190,14 @@ async function main(): Promise<void> {
   console.log('Building dist/ ...');
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' });
   const port = 3990 + (process.pid % 9);
-  const server = await start(env, port);
+  const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
   const results: [string, string, LoadResult][] = [];
   for (const [name, url, kind] of picked) {
     console.log(`Loading ${name}: ${url}`);
     const headers: Record<string, string> = kind === 'api' ? { Authorization: `Bearer ${token}` } : { Cookie: `jwt=${token}` };
     results.push([name, url, await load(`http://127.0.0.1:${port}${url}`, headers)]);
   }
-  await stop(server);
+  await stopProcess(server);
 
   console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario`);
   console.log('scenario               req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');

@@ -11,22 +11,20 @@
  * --tsx runs the server from source (node --import tsx src/server.ts) instead of building dist/;
  * --profile writes the server's V8 CPU profile (.cpuprofile) into DIR when it stops.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { ReadCache } from '../src/db/read-cache.js';
 import { createJob, parseJobInput } from '../src/jobs/service.js';
+import { freePort, percentile, root, startProcess, stopProcess } from './lib.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -42,17 +40,6 @@ const profileDir = arg('profile', '');
 const serverNodeOptions = arg('server-node-options', '').split(/\s+/).filter(Boolean);
 const mysqlBase = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/';
 const PUBLIC_ID = 'bench-apply';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 async function prepareDatabase(env: Record<string, string>): Promise<{ ids: number[] }> {
   const db = createDb(loadConfig({ ...env }));
@@ -106,26 +93,7 @@ async function buildServer(): Promise<void> {
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
   const script = [...serverNodeOptions, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), ...(fromSource ? ['--import', 'tsx', 'src/server.ts'] : [BUNDLE])];
-  const child = spawn(process.execPath, script, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (/Careers site on/.test(d.toString())) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  return startProcess(script, env);
 }
 
 /** Samples the server's resident memory from /proc (kB) until stopped. */
@@ -189,10 +157,6 @@ function machineBusySeconds(): number {
 
 function sha256(b: Buffer): string {
   return createHash('sha256').update(b).digest('hex');
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
 function listFiles(dir: string): string[] {
@@ -328,7 +292,7 @@ async function main(): Promise<void> {
     const machineBusy = machineBusySeconds() - machine0;
     const m = mem.stop();
     agent.destroy();
-    await stopServer(server);
+    await stopProcess(server);
     server = null;
 
     // ---- Verification: every 2xx is exactly one row and one file, and nothing else exists. ----
@@ -394,7 +358,7 @@ async function main(): Promise<void> {
     console.log(`goal (>= 100/s, RSS growth < 100 MB, zero errors, verified): ${pass ? 'PASS' : 'MISS'}`);
     process.exitCode = pass ? 0 : 1;
   } finally {
-    if (server) await stopServer(server);
+    if (server) await stopProcess(server);
     if (dbName) {
       const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
       await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);

@@ -7,19 +7,18 @@
  *   node --import tsx bench/careers.ts [--duration 10] [--connections 50] [--mysql] [--cache-seconds 2]
  * --cache-seconds sets PUBLIC_CACHE_SECONDS for the app (0 measures every request hitting the database).
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
+import { root, startProcess, stopProcess } from './lib.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -42,28 +41,6 @@ async function prepareDatabase(env: Record<string, string>): Promise<string> {
   await importJobs(db, validateJobRecords(records));
   await db.destroy();
   return 'bench-7';
-}
-
-function start(script: string[], env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, script, { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script.join(' ')} did not start`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (/listening|Careers site on/.test(d.toString())) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${script.join(' ')} exited with ${code}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
 }
 
 interface Result {
@@ -99,13 +76,13 @@ async function main(): Promise<void> {
   const rows: Record<string, Result> = {};
   const targets = { list: '/careers', job: `/careers/${jobId}` };
 
-  const app = await start(['dist/server.js'], env, port);
+  const app = await startProcess(['dist/server.js'], { ...env, PORT: String(port) }, /listening|Careers site on/);
   for (const [name, p] of Object.entries(targets)) rows[`app ${name}`] = await load(`http://127.0.0.1:${port}${p}`);
-  await stop(app);
+  await stopProcess(app);
 
-  const bare = await start(['--import', 'tsx', 'bench/bare-server.ts'], env, port);
+  const bare = await startProcess(['--import', 'tsx', 'bench/bare-server.ts'], { ...env, PORT: String(port) }, /listening|Careers site on/);
   for (const [name, p] of Object.entries(targets)) rows[`bare ${name}`] = await load(`http://127.0.0.1:${port}${p}`);
-  await stop(bare);
+  await stopProcess(bare);
 
   console.log(`\n${connections} connections, ${duration} s per run, ${os.cpus().length} cores, ${useMysql ? 'MySQL' : 'SQLite'}, PUBLIC_CACHE_SECONDS=${cacheSeconds}`);
   console.log('target          req/s      p99 ms   errors  non-2xx');

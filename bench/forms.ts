@@ -10,14 +10,12 @@
  *
  *   node --import tsx bench/forms.ts [--count 2000] [--concurrency 20] [--entries 50000] [--mysql]
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import knexFactory from 'knex';
 import { loadConfig } from '../config/index.js';
@@ -27,8 +25,8 @@ import { ReadCache } from '../src/db/read-cache.js';
 import { createForm, parseFormInput } from '../src/forms/manage.js';
 import { createJob, parseJobInput } from '../src/jobs/service.js';
 import { createHrUser, liveToken } from '../test/helpers/hr.js';
+import { freePort, peakRss, percentile, root, rssMb, startProcess, stopProcess } from './lib.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -39,54 +37,6 @@ const ENTRIES = Number(arg('entries', '50000'));
 const SIZE = 1024 * 1024;
 const useMysql = process.argv.includes('--mysql');
 const mysqlBase = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
-
-function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (/Careers site on/.test(d.toString())) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.removeAllListeners('exit');
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
-/** The server's peak resident memory (MB) while `work` runs, sampled from /proc every 50 ms. */
-async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; peakMb: number }> {
-  const rss = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  let peak = rss();
-  const timer = setInterval(() => (peak = Math.max(peak, rss())), 50);
-  try {
-    return { result: await work(), peakMb: Math.max(peak, rss()) };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
 /** Sends `count` multipart bodies over `concurrency` keep-alive sockets; answers rate, p50, p99 and statuses. */
 async function load(url: string, body: (i: number) => Buffer[], boundary: string): Promise<{ rate: number; p50: number; p99: number; ok: number; statuses: Map<number, number> }> {
@@ -147,7 +97,7 @@ async function main(): Promise<void> {
       null,
     );
     const token = await liveToken(db, await createHrUser(db, 'bench'));
-    server = await startServer(env);
+    server = await startProcess(['dist/server.js'], env);
     const pid = server.pid!;
 
     const boundary = '----CareersBenchForms7MA4YWxkTrZu0gW';
@@ -184,10 +134,10 @@ async function main(): Promise<void> {
       await db('form_entries').insert(rows);
     }
     // A fresh server for the export, so its peak RSS is the export's and not the upload load's.
-    await stopServer(server);
-    server = await startServer(env);
+    await stopProcess(server);
+    server = await startProcess(['dist/server.js'], env);
     const exportPid = server.pid!;
-    const idleMb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${exportPid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    const idleMb = rssMb(exportPid);
     const exported = await peakRss(exportPid, async () => {
       const t0 = performance.now();
       const res = await fetch(`http://127.0.0.1:${port}/api/hr/forms/${form.id}/entries/export/`, { headers: { Authorization: `Bearer ${token}` } });
@@ -211,7 +161,7 @@ async function main(): Promise<void> {
     console.log(`export of ${ENTRIES} entries: HTTP ${exported.result.status}, ${(exported.result.bytes / 1048576).toFixed(1)} MB in ${(exported.result.ms / 1000).toFixed(2)} s, server peak RSS ${exported.peakMb.toFixed(0)} MB (fresh server, ${idleMb.toFixed(0)} MB before)`);
     console.log(`exceljs from memory (the limit): ${(limit.bytes / 1048576).toFixed(1)} MB in ${(limit.ms / 1000).toFixed(2)} s; export / limit: ${(exported.result.ms / limit.ms).toFixed(2)}x`);
   } finally {
-    if (server) await stopServer(server);
+    if (server) await stopProcess(server);
     await db.destroy();
     if (dbName) {
       const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });

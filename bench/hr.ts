@@ -18,12 +18,11 @@
  * --keep leaves the data in place and prints where it is; --reuse <data dir | mysql url> measures
  * a kept database again without rebuilding it; --only analytics,export picks what to measure.
  */
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import ExcelJS from 'exceljs';
 import knexFactory, { type Knex } from 'knex';
@@ -35,8 +34,8 @@ import { computeAnalytics } from '../src/applicants/queries/insights.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
+import { percentile, root, startProcess, stopProcess } from './lib.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? process.argv[i + 1] : fallback;
@@ -104,29 +103,6 @@ async function tableSizes(db: Knex): Promise<string> {
   return out.join(', ');
 }
 
-function start(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/server.js'], { cwd: root, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (/Careers site on/.test(d.toString())) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  child.removeAllListeners('exit');
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
-
 function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : NaN;
@@ -141,11 +117,6 @@ interface LoadResult {
   max: number;
   errors: number;
   non2xx: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** autocannon run recording each response's latency (ms), after a short warm-up. */
@@ -256,21 +227,21 @@ async function main(): Promise<void> {
   const measured = (['dashboard', 'jobs', 'analytics'] as const).filter((n) => only.has(n));
   const results: Partial<Record<'dashboard' | 'jobs' | 'analytics', LoadResult>> = {};
   if (measured.length) {
-    const server = await start(env, port);
+    const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
     for (const name of measured) {
       console.log(`Loading ${targets[name]} (${connections} connections, ${duration} s)...`);
       results[name] = await load(base + targets[name], token);
     }
-    await stop(server);
+    await stopProcess(server);
   }
 
   let exp: Awaited<ReturnType<typeof measureExport>> | null = null;
   if (only.has('export')) {
     // A fresh server, so the peak RSS belongs to the export alone.
-    const server = await start(env, port);
+    const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
     console.log(`Exporting ${targets.exportRssMb} ...`);
     exp = await measureExport(base + targets.exportRssMb, token, server.pid!);
-    await stop(server);
+    await stopProcess(server);
   }
 
   console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per endpoint`);
