@@ -66,6 +66,10 @@ function isProxyEntry(entry: string): boolean {
   return net.isIPv4(address) && net.isIPv4(range) && ipaddr.IPv4.parse(range).prefixLengthFromSubnetMask() !== null;
 }
 
+/** LOG_LEVEL's values (pino's levels). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** POSTS_RETRY_SCHEDULE's default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
@@ -98,6 +102,8 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
   /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
+  /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
+  logLevel: LogLevel;
   /** Project root: where views/, public/ and migrations live. */
   rootDir: string;
 }
@@ -168,6 +174,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   let nodeEnv: NodeEnv = 'development';
   if (rawEnv === 'development' || rawEnv === 'production' || rawEnv === 'test') nodeEnv = rawEnv;
   else problems.push(`NODE_ENV must be development, production or test (got "${rawEnv}")`);
+
+  const rawLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info').toLowerCase();
+  const logLevel: LogLevel = (LOG_LEVELS as readonly string[]).includes(rawLevel) ? (rawLevel as LogLevel) : 'info';
+  if (logLevel !== rawLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
 
   const port = int('PORT', 3000, 0, 65535);
   const databaseUrl = env.DATABASE_URL?.trim() ? env.DATABASE_URL.trim() : null;
@@ -247,6 +257,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       careersEmail: email('CAREERS_EMAIL', 'careers@example.com'),
       logoUrl,
     },
+    logLevel,
     rootDir,
     ...overrides,
   };

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import compression from 'compression';
 import type { AppContext } from './context.js';
 import { errorHandler, lastResortHandler, notFoundHandler } from './http/error-handler.js';
+import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
@@ -32,6 +33,7 @@ export function createApp(ctx: AppContext): Express {
   app.locals.safeJson = safeJson;
 
   // First, so every early answer (a refusal before the body is read) still reaches a client that is sending.
+  app.use(requestLog(ctx.log));
   app.use(drainUnreadBodies);
   app.use(securityHeaders(config));
   app.use(compression());
@@ -66,7 +68,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(formsRoutes(ctx));
 
   app.use(notFoundHandler);
-  app.use(errorHandler);
-  app.use(lastResortHandler);
+  app.use(errorHandler(ctx.log));
+  app.use(lastResortHandler(ctx.log));
   return app;
 }

@@ -1,8 +1,9 @@
-/** What every feature is handed: configuration, database, read cache, file storage, view counter, clock, outbox signal, server key. */
+/** What every feature is handed: configuration, log, database, read cache, file storage, view counter, clock, outbox signal, server key. */
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import { createDb } from './db/knex.js';
+import { createLogger, type Logger } from './log/logger.js';
 import { ReadCache } from './db/read-cache.js';
 import { ServerKey } from './db/server-key.js';
 import { LocalDiskStorage, type FileStorage } from './storage/storage.js';
@@ -11,6 +12,7 @@ import { OutboxSignal } from './posts/index.js';
 
 export interface AppContext {
   config: Config;
+  log: Logger;
   db: Knex;
   cache: ReadCache;
   storage: FileStorage;
@@ -23,13 +25,16 @@ export interface AppContext {
 }
 
 export function createContext(config: Config, overrides: Partial<AppContext> = {}): AppContext {
+  // First, so the database's own notices go to it too.
+  const log = overrides.log ?? createLogger({ level: config.logLevel, pretty: config.env === 'development' && process.stdout.isTTY });
   const db = overrides.db ?? createDb(config);
   return {
     config,
+    log,
     db,
     cache: overrides.cache ?? new ReadCache(config.publicCacheSeconds),
     storage: overrides.storage ?? new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
-    views: overrides.views ?? new ViewCounter(db),
+    views: overrides.views ?? new ViewCounter(db, log),
     now: overrides.now ?? (() => new Date()),
     outbox: overrides.outbox ?? new OutboxSignal(),
     serverKey: overrides.serverKey ?? new ServerKey(db),

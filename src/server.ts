@@ -12,6 +12,7 @@ import { countJobs, seedDemoJobs } from './jobs/index.js';
 import { startDelivery } from './posts/index.js';
 import { isSweepable } from './storage/storage.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
+import { warnLine } from './log/logger.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -65,7 +66,7 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   // Uploaded files left without a row by a crash: swept now in the background, then daily.
   const uploadSweeps = isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
   // Outbound posts and email: the worker and the POSTS_SWEEP_CRON sweep, unless POSTS_WORKER=off.
-  const delivery = config.postsWorker ? startDelivery(ctx, ctx.outbox) : null;
+  const delivery = config.postsWorker ? startDelivery({ ...ctx, log: warnLine }, ctx.outbox) : null;
   if (!delivery) console.log('POSTS_WORKER=off: this process sends no posts (run `careers-admin cron` elsewhere).');
   const close = async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -23,11 +23,14 @@ import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedFo
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
 import { insertApplication, type NewApplication } from './repo.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
+import { type Logger, processLog } from '../log/logger.js';
 
 export interface ApplyDeps {
   db: Db;
   storage: FileStorage;
   now: () => Date;
+  /** Default: the process's log. */
+  log?: Logger;
   /** Email settings: with SMTP_URL set, the confirmation and HR notification are queued too. */
   config?: MailConfig;
   /** Wakes this process's delivery worker once the application's posts are committed. */
@@ -148,8 +151,9 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
     });
   } catch (err) {
     if (err instanceof CommitOutcomeUnknown) {
-      console.error(
-        `[apply] the commit of an application to job ${job.id} failed with its outcome unknown (${describeDbError(err.cause)}); resume ${resume?.key} kept: the orphan sweep removes it if no row points at it`,
+      (deps.log ?? processLog()).error(
+        { jobId: job.id, key: resume?.key ?? null, cause: describeDbError(err.cause) },
+        '[apply] the commit of an application failed with its outcome unknown; the resume is kept (the orphan sweep removes it if no row points at it)',
       );
       throw new ServiceUnavailable(APPLY_MESSAGES.unconfirmed, DB_RETRY_AFTER_SECONDS);
     }

@@ -16,6 +16,7 @@ import { computeAnalytics, insightsStamp } from './queries/insights.js';
 import { findApplicant, findResume, neighbours, pageApplicants, type ApplicantPage } from './queries/list.js';
 import { APPLICANT_MESSAGES } from './schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
+import { type Logger, processLog } from '../log/logger.js';
 
 /** What HR's reads need: the database and the app's read cache. */
 export interface ReadDeps {
@@ -82,7 +83,7 @@ export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters,
  * The resume's bytes, opened before anything is sent: a missing application, file row or file
  * on disk is a 404 (never a 500 with half a download).
  */
-export async function openResume({ db, storage }: { db: Db; storage: FileStorage }, id: number): Promise<Download> {
+export async function openResume({ db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger }, id: number): Promise<Download> {
   const file = await findResume(db, id);
   if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   try {
@@ -91,7 +92,7 @@ export async function openResume({ db, storage }: { db: Db; storage: FileStorage
   } catch (err) {
     // Gone from storage (or a key storage refuses): the row outlived its file. Logged for the
     // operator; the page shows the spec's download message.
-    console.error(`[applicants] the resume of application ${id} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
+    log.error({ applicationId: id, key: file.storage_key, err: (err as Error).message }, '[applicants] a resume cannot be read from storage');
     throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   }
 }

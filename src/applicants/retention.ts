@@ -7,11 +7,14 @@ import { flushDeleted, type Db } from '../db/knex.js';
 import type { FileStorage } from '../storage/storage.js';
 import { selectRemovable, type RemovalCriteria } from './queries/list.js';
 import { bumpCounter, deleteApplications, insertApplicationAudit } from './repo.js';
+import { type Logger, processLog } from '../log/logger.js';
 
 export interface RetentionDeps {
   db: Db;
   storage: FileStorage;
   now: () => Date;
+  /** Default: the process's log. */
+  log?: Logger;
 }
 
 export interface RemovalSummary {
@@ -68,7 +71,7 @@ export async function removeApplications(deps: RetentionDeps, criteria: RemovalC
   for (const r of rows) {
     if (!r.storage_key) continue;
     await deps.storage.remove(r.storage_key).catch((err) => {
-      console.error(`[applicants] could not remove file ${r.storage_key} (${(err as Error).message}); the orphan sweep will`);
+      (deps.log ?? processLog()).error({ key: r.storage_key, err: (err as Error).message }, '[applicants] could not remove a resume file; the orphan sweep will');
       filesLeft.push(r.storage_key!);
     });
   }

@@ -4,6 +4,7 @@
  * database cannot be reached.
  */
 import { ThrottledLog } from './throttled-log.js';
+import { processLog } from '../log/logger.js';
 
 interface DriverError {
   code?: unknown;
@@ -150,7 +151,8 @@ export const DB_RETRY_AFTER_SECONDS = 5;
  * The database's log lines while it is failing (requests answered 503, Knex's pool warnings): one
  * line each, no stack, at most one a second together, however many requests fail (ThrottledLog).
  */
-export const dbLog = new ThrottledLog((line) => console.error(line));
+/** The database's notices, at most one line a second (a 10 s outage writes about ten). */
+export const dbLog = new ThrottledLog((line) => processLog().error(line));
 
 export function logDatabaseUnavailable(where: string, err: unknown): void {
   dbLog.log(`[db] database unavailable (${describeDbError(err)}) in ${where}`);

@@ -8,6 +8,7 @@ import knexFactory, { type Knex } from 'knex';
 import type { Config } from '../../config/index.js';
 import { dbLog } from './errors.js';
 import { migrationSource } from './migrations.js';
+import { processLog } from '../log/logger.js';
 
 /** The database handle (or a transaction) as services and routes pass it on; only repos and queries build statements on it. */
 export type Db = Knex;
@@ -41,7 +42,7 @@ const firstLine = (message: unknown) => String(message instanceof Error ? messag
 const knexLog = {
   warn: (m: unknown) => dbLog.log(`[db] ${firstLine(m)}`),
   error: (m: unknown) => dbLog.log(`[db] ${firstLine(m)}`),
-  deprecate: (method: string, alternative: string) => console.warn(`[db] ${method} is deprecated, use ${alternative}`),
+  deprecate: (method: string, alternative: string) => processLog().warn(`[db] ${method} is deprecated, use ${alternative}`),
   debug: () => undefined,
 };
 

@@ -8,6 +8,7 @@ import { FORM_MESSAGES } from './schema.js';
 import type { Entry, Form, FormSummary } from './types.js';
 import type { RecordStatus } from '../shared/enums.js';
 import type { CellValue, ExportColumn } from '../exports/xlsx.js';
+import { type Logger, processLog } from '../log/logger.js';
 
 export function listForms(db: Db, status: RecordStatus | '', page: number, pageSize: number): Promise<{ count: number; results: FormSummary[] }> {
   return queries.pageForms(db, status, (page - 1) * pageSize, pageSize);
@@ -24,13 +25,13 @@ export async function getEntry(db: Db, form: Form, entryId: number): Promise<Ent
 }
 
 /** An entry's file, opened before anything is sent: a missing row or file is a 404, never half a download. */
-export async function openEntryFile({ db, storage }: { db: Db; storage: FileStorage }, formId: number, entryId: number, fileId: number): Promise<Download> {
+export async function openEntryFile({ db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger }, formId: number, entryId: number, fileId: number): Promise<Download> {
   const file = await queries.findEntryFile(db, formId, entryId, fileId);
   if (!file) throw new NotFound(FORM_MESSAGES.entryNotFound);
   try {
     return { name: file.original_name, contentType: file.content_type, size: file.size, stream: await openReadable(storage, file.storage_key) };
   } catch (err) {
-    console.error(`[forms] file ${fileId} of entry ${entryId} cannot be read from storage (${file.storage_key}): ${(err as Error).message}`);
+    log.error({ entryId, fileId, key: file.storage_key, err: (err as Error).message }, '[forms] an entry file cannot be read from storage');
     throw new NotFound(FORM_MESSAGES.entryNotFound);
   }
 }

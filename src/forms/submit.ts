@@ -17,6 +17,7 @@ import type { FileStorage } from '../storage/storage.js';
 import * as repo from './repo.js';
 import { FORM_LIMITS, FORM_MESSAGES, valuesErrors, type FileFacts, fieldsInOrder } from './schema.js';
 import type { EntryValue, Form, PublicForm } from './types.js';
+import { type Logger, processLog } from '../log/logger.js';
 
 /** The form's public face: never the API settings. */
 export function toPublicForm(form: Form): PublicForm {
@@ -54,6 +55,8 @@ export interface SubmitDeps {
   db: Db;
   storage: FileStorage;
   now: () => Date;
+  /** Default: the process's log. */
+  log?: Logger;
   outbox?: OutboxSignal;
   /** Keys the hash of the client address kept with the entry (none: no hash). */
   serverKey?: ServerKey;
@@ -141,7 +144,7 @@ export async function submitEntry(deps: SubmitDeps, form: Form, received: Receiv
     });
   } catch (err) {
     if (err instanceof CommitOutcomeUnknown) {
-      console.error(`[forms] the commit of an entry to form ${form.id} failed with its outcome unknown (${describeDbError(err.cause)}); its files are kept: the orphan sweep removes them if no row points at them`);
+      (deps.log ?? processLog()).error({ formId: form.id, cause: describeDbError(err.cause) }, '[forms] the commit of an entry failed with its outcome unknown; its files are kept (the orphan sweep removes them if no row points at them)');
       throw new ServiceUnavailable('We could not confirm that your response was saved. Please wait a moment, then check with the form owner before sending it again.', DB_RETRY_AFTER_SECONDS);
     }
     throw err;

@@ -5,10 +5,12 @@
  * second (src/db/errors.ts).
  */
 import { STATUS_CODES } from 'node:http';
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable, logDatabaseUnavailable } from '../db/errors.js';
+import type { Logger } from '../log/logger.js';
 import { renderPage } from '../render/page.js';
 import { HttpError, NotFound, ServiceUnavailable, TooManyRequests } from './errors.js';
+import { routePattern } from './request-log.js';
 
 function isApi(req: Request): boolean {
   return req.path === '/api' || req.path.startsWith('/api/');
@@ -50,12 +52,19 @@ export const UNAVAILABLE_MESSAGES = {
 /** The database is down, busy or out of connections: 503 for the client, one throttled line for the log. */
 function fromDatabase(err: unknown, req: Request): ServiceUnavailable | null {
   if (!isDatabaseUnavailable(err)) return null;
-  logDatabaseUnavailable(`${req.method} ${String(clip(req.originalUrl)).slice(0, 200)}`, err);
+  logDatabaseUnavailable(`${req.method} ${routePattern(req)}`, err);
   return new ServiceUnavailable(UNAVAILABLE_MESSAGES.detail, DB_RETRY_AFTER_SECONDS);
 }
 
 const LOG_TEXT_MAX = 2000;
 const clip = (v: unknown) => (typeof v === 'string' && v.length > LOG_TEXT_MAX ? `${v.slice(0, LOG_TEXT_MAX)}… [${v.length - LOG_TEXT_MAX} more characters]` : v);
+
+/**
+ * A driver text without the values it quotes: Knex writes the statement with its bound values
+ * into `message` and `sql`, and MySQL's own messages quote them ("Duplicate entry 'asha@…'"), so
+ * every quoted literal becomes '?' (one cut short by the length limit too). Numbers (ids, sizes) stay.
+ */
+const withoutValues = (v: unknown) => (typeof v === 'string' ? v.replace(/'(?:[^'\\]|\\.|'')*(?:'|$)/g, "'?'") : v);
 
 /**
  * An error as it is logged: database drivers put the whole statement with its values in the
@@ -64,10 +73,10 @@ const clip = (v: unknown) => (typeof v === 'string' && v.length > LOG_TEXT_MAX ?
 export function loggable(err: unknown): unknown {
   if (!(err instanceof Error)) return clip(err);
   const e = err as Error & Record<string, unknown>;
-  const out = Object.assign(new Error(String(clip(e.message))), { name: e.name }) as Error & Record<string, unknown>;
+  const out = Object.assign(new Error(String(clip(withoutValues(e.message)))), { name: e.name }) as Error & Record<string, unknown>;
   const frames = (e.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
   out.stack = [`${e.name}: ${out.message}`, ...frames].join('\n');
-  for (const k of ['code', 'errno', 'sqlState', 'sqlMessage', 'sql']) if (k in e) out[k] = clip(e[k]);
+  for (const k of ['code', 'errno', 'sqlState', 'sqlMessage', 'sql']) if (k in e) out[k] = clip(withoutValues(e[k]));
   return out;
 }
 
@@ -75,9 +84,12 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new NotFound(isApi(req) ? 'Not found.' : 'Page not found'));
 };
 
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+/** Where a failure is logged: the request's id and route, never its URL (a query may hold a name or an email). */
+const failure = (req: Request, res: Response, err: unknown) => ({ err: loggable(err), reqId: res.locals.requestId, method: req.method, route: routePattern(req) });
+
+export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
   const known = err instanceof HttpError ? err : (fromMiddleware(err, req) ?? fromDatabase(err, req));
-  if (!known) console.error(`[error] ${req.method} ${String(clip(req.originalUrl))}:`, loggable(err));
+  if (!known) log.error(failure(req, res, err), 'request failed');
   if (res.headersSent) {
     res.destroy();
     return;
@@ -104,8 +116,8 @@ export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
 };
 
 /** Last resort if rendering the error page itself failed: plain text, still no stack. */
-export const lastResortHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  console.error(`[error] rendering the error page for ${String(clip(req.originalUrl))} failed:`, loggable(err));
+export const lastResortHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
+  log.error(failure(req, res, err), 'rendering the error page failed');
   if (res.headersSent) return void res.destroy();
   res.status(500).type('text/plain').send('Unexpected Application Error!');
 };

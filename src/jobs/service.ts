@@ -13,6 +13,7 @@ import * as repo from './repo.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
 import { JOB_ERROR_ORDER, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
+import { type Logger, processLog } from '../log/logger.js';
 
 /** What the job operations need: the database and the app's read cache. */
 export interface JobDeps {
@@ -221,7 +222,11 @@ export function toHrJob(job: Job): HrJob {
 export class ViewCounter {
   private pending = new Map<number, number>();
   private timer: NodeJS.Timeout | null = null;
-  constructor(private readonly db: Db, private readonly flushMs = 5000) {}
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger = processLog(),
+    private readonly flushMs = 5000,
+  ) {}
 
   count(jobId: number): void {
     this.pending.set(jobId, (this.pending.get(jobId) ?? 0) + 1);
@@ -248,7 +253,7 @@ export class ViewCounter {
 
   private failed(err: unknown): void {
     if (isDatabaseUnavailable(err)) logDatabaseUnavailable('the view counter', err);
-    else console.error('view counter flush failed', err);
+    else this.log.error({ err }, 'view counter flush failed');
   }
 }
 

@@ -17,6 +17,7 @@ import { applicationPostKind, emailKind, formPostKind } from './kinds.js';
 import { createMailTransport } from './mail.js';
 import { purgeAttempts } from './repo.js';
 import type { OutboxSignal } from './signal.js';
+import { warnLine } from '../log/logger.js';
 
 export interface DeliveryDeps {
   db: Db;
@@ -69,8 +70,8 @@ export function startDelivery(deps: DeliveryDeps, signal: OutboxSignal | null, o
         delivery.worker.wake();
         if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
         lastPurge = Date.now();
-        delivery.purge().catch((err) => (deps.log ?? console.warn)(`[posts] removing old attempts failed: ${describeDbError(err)}`));
-        deleteExpiredWindows(deps.db, deps.now()).catch((err) => (deps.log ?? console.warn)(`[rate-limit] removing expired windows failed: ${describeDbError(err)}`));
+        delivery.purge().catch((err) => (deps.log ?? warnLine)(`[posts] removing old attempts failed: ${describeDbError(err)}`));
+        deleteExpiredWindows(deps.db, deps.now()).catch((err) => (deps.log ?? warnLine)(`[rate-limit] removing expired windows failed: ${describeDbError(err)}`));
       }, { noOverlap: true })
     : null;
   return {

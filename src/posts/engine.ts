@@ -14,6 +14,7 @@ import {
   type AttemptOutcome, type AttemptRecord, type Claimed, type OutboxTable,
 } from './repo.js';
 import { retryDelayMs } from './schedule.js';
+import { warnLine } from '../log/logger.js';
 
 export interface SendResult extends AttemptOutcome {
   /** No retry whatever the schedule says (HTTP 410, an SMTP 5xx). */
@@ -391,6 +392,6 @@ export class PostsWorker {
   }
 
   private log(line: string): void {
-    (this.deps.log ?? console.warn)(line);
+    (this.deps.log ?? warnLine)(line);
   }
 }

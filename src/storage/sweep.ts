@@ -15,6 +15,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Db } from '../db/knex.js';
 import { knownKeys } from './repo.js';
 import type { SweepableStorage } from './storage.js';
+import { processLog } from '../log/logger.js';
 
 export const DEFAULT_SWEEP_GRACE_MS = 60 * 60 * 1000;
 /** Keys checked per query: well under every database's limit of bound parameters. */
@@ -99,8 +100,8 @@ export function scheduleUploadSweeps(
   storage: SweepableStorage,
   opts: { schedule?: string | null; olderThanMs?: number; log?: (line: string) => void; logError?: (line: string, err: unknown) => void } = {},
 ): ScheduledSweeps {
-  const log = opts.log ?? ((line: string) => console.log(line));
-  const logError = opts.logError ?? ((line: string, err: unknown) => console.error(line, err instanceof Error ? err.message : err));
+  const log = opts.log ?? ((line: string) => processLog().info(line));
+  const logError = opts.logError ?? ((line: string, err: unknown) => processLog().error({ err: err instanceof Error ? err.message : err }, line));
   let stopping = false;
   let running: Promise<void> | null = null;
 

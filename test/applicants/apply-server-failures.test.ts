@@ -17,6 +17,7 @@ import { submitApplication } from '../../src/applicants/service.js';
 import type { ReceivedForm } from '../../src/http/multipart.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { APPLICATION_TABLES, EMPTY, eventually, listFiles, sha256, tableCounts, toFormData, uploadsRoot, validFields } from '../fixtures/apply.js';
+import { captureLog } from '../helpers/log.js';
 
 /** A disk that fails after `failAfter` bytes of a file (the partial file must still go). */
 class FailingStorage implements FileStorage {
@@ -50,12 +51,11 @@ class FailingStorage implements FileStorage {
 
 /** Silences the error log of an expected 500 (the handler logs the cause; that is correct). */
 async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const original = console.error;
-  console.error = () => undefined;
+  const log = captureLog();
   try {
     return await fn();
   } finally {
-    console.error = original;
+    log.restore();
   }
 }
 

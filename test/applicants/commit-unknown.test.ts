@@ -24,6 +24,7 @@ import { DB_RETRY_AFTER_SECONDS } from '../../src/db/errors.js';
 import { UNAVAILABLE_MESSAGES } from '../../src/http/error-handler.js';
 import { sweepOrphanFiles } from '../../src/storage/sweep.js';
 import type { SweepableStorage } from '../../src/storage/storage.js';
+import { captureLog } from '../helpers/log.js';
 
 const COMMIT = /^\s*COMMIT\b/i;
 
@@ -32,8 +33,7 @@ for (const kind of databaseKinds()) {
     this.timeout(60_000);
     let f: FaultyServer;
     let root: string;
-    const logged: string[] = [];
-    const originalError = console.error;
+    let log: ReturnType<typeof captureLog>;
 
     before(async () => {
       f = await startFaultyServer(kind, { APPLY_RATE_LIMIT: '0' });
@@ -42,11 +42,10 @@ for (const kind of databaseKinds()) {
     });
     after(() => f.close());
     beforeEach(() => {
-      logged.length = 0;
-      console.error = (...args: unknown[]) => void logged.push(args.map(String).join(' '));
+      log = captureLog();
     });
     afterEach(() => {
-      console.error = originalError;
+      log.restore();
     });
 
     const url = () => `${f.s.baseUrl}/api/jobs/hooked/apply/`;
@@ -83,8 +82,8 @@ for (const kind of databaseKinds()) {
       expect(await db()('application_posts').where({ application_id: row.id })).to.have.length(1);
       expect(listFiles(root)).to.deep.equal([...before, file.storage_key].sort());
       // One line, naming the kept file, no stack.
-      expect(logged).to.have.length(1);
-      expect(logged[0]).to.include('outcome unknown').and.include(file.storage_key).and.not.match(/\n\s+at /);
+      expect(log.lines()).to.have.length(1);
+      expect(log.lines()[0]).to.include('outcome unknown').and.include(file.storage_key).and.not.match(/\n\s+at /);
 
       // The applicant follows the message and sends it again.
       const again = await fetch(url(), { method: 'POST', body: toFormData(validFields({ email: 'kept@example.com' })) });
@@ -107,7 +106,7 @@ for (const kind of databaseKinds()) {
       expect(await tableCounts(db())).to.deep.equal(countsBefore);
       const orphans = listFiles(root).filter((k) => !before.includes(k));
       expect(orphans, 'the file is kept: the server could not know').to.have.length(1);
-      expect(logged).to.have.length(1);
+      expect(log.lines()).to.have.length(1);
 
       const swept = await sweep();
       expect(swept.removed).to.deep.equal(orphans);
@@ -128,7 +127,7 @@ for (const kind of databaseKinds()) {
       expect(body).to.deep.equal({ detail: UNAVAILABLE_MESSAGES.detail });
       expect(await tableCounts(db())).to.deep.equal(countsBefore);
       expect(listFiles(root)).to.deep.equal(before);
-      expect(logged.join('\n')).not.to.include('outcome unknown');
+      expect(log.lines().join('\n')).not.to.include('outcome unknown');
     });
 
     it('every row that exists has its file; the server goes on taking applications', async () => {

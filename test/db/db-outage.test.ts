@@ -23,6 +23,7 @@ import { HR_PASSWORD, hrSession, postToken } from '../helpers/hr.js';
 import { eventually, toFormData, validFields } from '../fixtures/apply.js';
 import { UNAVAILABLE_MESSAGES } from '../../src/http/error-handler.js';
 import { DB_RETRY_AFTER_SECONDS } from '../../src/db/errors.js';
+import { captureLog, logMessages } from '../helpers/log.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Public reads may be answered from the 2 s micro-cache (PUBLIC_CACHE_SECONDS) for a moment after the database went. */
@@ -104,18 +105,6 @@ async function prepare(db: TestDb['db'], base: string, publicId: string): Promis
   return { base, publicId, jobId: job.id, token, username };
 }
 
-/** Captures console.error/console.warn of this process (the in-process server's log). */
-function captureLog() {
-  const lines: string[] = [];
-  const original = { error: console.error, warn: console.warn };
-  const keep = (...args: unknown[]) => void lines.push(args.map((a) => (a instanceof Error ? a.stack : String(a))).join(' '));
-  console.error = keep;
-  console.warn = keep;
-  return {
-    lines: () => lines.flatMap((l) => l.split('\n')),
-    restore: () => Object.assign(console, original),
-  };
-}
 
 for (const kind of databaseKinds()) {
   describe(`database outage [${kind}]`, function () {
@@ -165,7 +154,7 @@ for (const kind of databaseKinds()) {
           }
           await sleep(1500); // the held-back count is written at the end of its second
           const seconds = (Date.now() - stoppedAt) / 1000;
-          const lines = server!.output().slice(mark).split('\n').filter(Boolean);
+          const lines = logMessages(server!.output().slice(mark)).filter((m) => m !== 'request'); // the request log's lines aside
           expect(requests).to.be.greaterThan(50);
           expect(lines.length, lines.join('\n')).to.be.within(1, maxLines(seconds));
           for (const line of lines) expect(line).to.match(/^\[db\] /).and.not.match(/^\s+at /);
@@ -194,7 +183,7 @@ for (const kind of databaseKinds()) {
             locker.exec('ROLLBACK');
             locker.close();
           }
-          const lines = server!.output().slice(mark).split('\n').filter(Boolean);
+          const lines = logMessages(server!.output().slice(mark)).filter((m) => m !== 'request'); // the request log's lines aside
           expect(lines.length, lines.join('\n')).to.be.within(1, maxLines((Date.now() - lockedAt) / 1000));
           for (const line of lines) expect(line).to.match(/^\[db\] /);
           expect(lines.join('\n')).to.match(/SQLITE_BUSY|KnexTimeoutError/);

@@ -7,6 +7,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import express from 'express';
+import { pino } from 'pino';
 import { errorHandler, lastResortHandler, loggable, notFoundHandler } from '../../src/http/error-handler.js';
 import { loadManifest } from '../../src/render/assets.js';
 import { safeJson } from '../../src/render/islands.js';
@@ -18,8 +19,8 @@ function failing(props: Record<string, unknown>, message = 'ENOENT: open /srv/ap
 describe('error handler: client errors from middleware', () => {
   let server: Server;
   let base: string;
-  const logged: unknown[][] = [];
-  const origError = console.error;
+  const logged: Record<string, unknown>[] = [];
+  const log = pino({ level: 'info' }, { write: (line: string) => void logged.push(JSON.parse(line)) });
 
   before(async () => {
     const root = path.resolve('.');
@@ -38,8 +39,8 @@ describe('error handler: client errors from middleware', () => {
       app.get(`${prefix}/plain`, boom({}));
     }
     app.use(notFoundHandler);
-    app.use(errorHandler);
-    app.use(lastResortHandler);
+    app.use(errorHandler(log));
+    app.use(lastResortHandler(log));
     server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
@@ -51,10 +52,6 @@ describe('error handler: client errors from middleware', () => {
   });
   beforeEach(() => {
     logged.length = 0;
-    console.error = (...args: unknown[]) => void logged.push(args);
-  });
-  afterEach(() => {
-    console.error = origError;
   });
 
   it('answers JSON with the 4xx status and a generic detail, logging nothing', async () => {
@@ -98,12 +95,14 @@ describe('error handler: client errors from middleware', () => {
       expect(await page.text()).to.include('Unexpected Application Error!').and.not.include('ENOENT');
     }
     expect(logged).to.have.length(4);
+    // The route and method, never the URL with its query (an HR search holds names and emails).
+    for (const line of logged) expect(line).to.include.keys('err', 'method', 'route').and.not.have.keys('url');
   });
 });
 
 describe('error handler: what is logged', () => {
   it('cuts long texts (a driver message holding a whole statement) and keeps the stack frames', () => {
-    const sql = `insert into job_questions (text) values ('${'x'.repeat(70_000)}')`;
+    const sql = `insert into job_questions (job_id) values (${'7, '.repeat(25_000)}7)`;
     const err = Object.assign(new Error(`${sql} - ER_DATA_TOO_LONG`), { code: 'ER_DATA_TOO_LONG', errno: 1406, sql });
     const out = loggable(err) as Error & Record<string, unknown>;
     expect(out.message.length).to.be.below(2100);
@@ -117,6 +116,17 @@ describe('error handler: what is logged', () => {
     expect(short.message).to.equal('boom');
     expect(short.name).to.equal('TypeError');
     expect(loggable('y'.repeat(5000))).to.have.length.below(2100);
+  });
+
+  it('keeps no quoted value of a driver text: the statement\'s bound values and MySQL\'s own quotes', () => {
+    const sql = "insert into `applications` (`email`, `first_name`, `job_id`) values ('asha.rao@example.com', 'O''Brien', 7)";
+    const err = Object.assign(new Error(`${sql} - Duplicate entry 'asha.rao@example.com-7' for key 'applications_job_email_unique'`), {
+      code: 'ER_DUP_ENTRY', errno: 1062, sql, sqlMessage: "Duplicate entry 'asha.rao@example.com-7' for key 'applications_job_email_unique'",
+    });
+    const out = loggable(err) as Error & Record<string, unknown>;
+    for (const text of [out.message, out.sql, out.sqlMessage, out.stack]) expect(String(text)).to.not.match(/asha|Brien/);
+    expect(out.message).to.equal("insert into `applications` (`email`, `first_name`, `job_id`) values ('?', '?', 7) - Duplicate entry '?' for key '?'");
+    expect(out.code).to.equal('ER_DUP_ENTRY');
   });
 });
 

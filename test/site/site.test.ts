@@ -7,20 +7,19 @@ import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { hrSession } from '../helpers/hr.js';
+import { captureLog } from '../helpers/log.js';
 
 const ldOf = (html: string) => JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]);
 
-/** Runs `fn` with console.error collected instead of printed; returns what was logged. */
-async function captureErrors(fn: () => Promise<void>): Promise<unknown[][]> {
-  const logged: unknown[][] = [];
-  const orig = console.error;
-  console.error = (...args: unknown[]) => void logged.push(args);
+/** Runs `fn` with the log collected instead of printed; returns what was logged. */
+async function captureErrors(fn: () => Promise<void>): Promise<string[]> {
+  const log = captureLog();
   try {
     await fn();
   } finally {
-    console.error = orig;
+    log.restore();
   }
-  return logged;
+  return log.lines();
 }
 
 for (const kind of databaseKinds()) {
@@ -281,8 +280,7 @@ describe('unexpected failures [sqlite]', () => {
     // A failure the app does not expect: the jobs table is gone (a database that is merely
     // unavailable is a 503, see test/db/db-outage.test.ts).
     await s.ctx.db.schema.dropTable('jobs');
-    const origError = console.error;
-    console.error = () => undefined;
+    const log = captureLog();
     try {
       const page = await fetch(`${s.baseUrl}/careers`);
       const html = await page.text();
@@ -292,7 +290,7 @@ describe('unexpected failures [sqlite]', () => {
       expect(api.status).to.equal(500);
       expect(await api.json()).to.deep.equal({ detail: 'A server error occurred.' });
     } finally {
-      console.error = origError;
+      log.restore();
       await s.close();
     }
   });

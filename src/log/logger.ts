@@ -1,0 +1,43 @@
+/**
+ * The process's log (pino): one JSON line per event on standard output, or pino-pretty's lines
+ * on a terminal in development. The context carries it (`ctx.log`); the kernel's own lines (the
+ * database's once-a-second notices, the error handler's fallback) use `processLog()`, the same
+ * logger once a context has been made. Nothing personal is logged: no URL query, no request body,
+ * no header value, no bound SQL value (see `loggable`, src/http/error-handler.ts).
+ */
+import { pino, type Logger } from 'pino';
+import type { LogLevel } from '../../config/index.js';
+
+export type { Logger };
+
+/** Where JSON lines go: standard output, or what a test collects (`setLogSink`). */
+let sink: (line: string) => void = (line) => void process.stdout.write(line);
+const destination = { write: (line: string) => sink(line) };
+
+let current: Logger = pino({ level: 'info' }, destination);
+
+/** Makes the process's logger (and returns it): `pretty` prints readable lines instead of JSON. */
+export function createLogger(settings: { level: LogLevel; pretty: boolean }): Logger {
+  const options = { level: settings.level, base: { pid: process.pid } };
+  current = settings.pretty
+    ? pino({ ...options, transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid', translateTime: 'SYS:HH:MM:ss' } } })
+    : pino(options, destination);
+  return current;
+}
+
+/** Sends every JSON log line to `write` instead of standard output (tests); answers the previous sink. */
+export function setLogSink(write: (line: string) => void): (line: string) => void {
+  const previous = sink;
+  sink = write;
+  return previous;
+}
+
+/** A warning line on the process's log (the delivery worker's default line sink). */
+export function warnLine(line: string): void {
+  current.warn(line);
+}
+
+/** The process's logger, for kernel code that runs outside a request or a context. */
+export function processLog(): Logger {
+  return current;
+}
