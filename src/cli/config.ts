@@ -45,7 +45,7 @@ export function registerConfig(program: Command): void {
       // The file's other variables (AWS keys for storage, a process manager's own...) are shown too: they reach the process.
       const known = new Set(SETTINGS.map((s) => s.name));
       for (const name of [...fromFile].filter((n) => !known.has(n)).sort()) rows.push([name, shown(name, env[name] ?? ''), source(name)]);
-      console.log(`Settings file: ${file ? printable(file) : `none (no .env in ${printable(process.cwd())}; CAREERS_ENV_FILE names another)`}`);
+      console.log(`Settings file: ${file ? printable(file) : `none (${printable(process.cwd())}/.env does not exist)`}`);
       console.log(table([['NAME', 'VALUE', 'SOURCE'], ...rows.map((r) => r.map(printable))]));
       try {
         const config = loadConfig(env);
