@@ -1,8 +1,12 @@
 #!/usr/bin/env node
 /** careers-admin: the admin CLI (commander). One file per command group in src/cli/. */
+import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { registerApplicants } from '../src/cli/applicants.js';
+import { registerConfig } from '../src/cli/config.js';
 import { CliError } from '../src/cli/context.js';
+import { registerDoctor } from '../src/cli/doctor.js';
+import { registerExport } from '../src/cli/export.js';
 import { printableLines } from '../src/cli/print.js';
 import { registerFiles } from '../src/cli/files.js';
 import { registerForms } from '../src/cli/forms.js';
@@ -11,10 +15,14 @@ import { registerMigrate } from '../src/cli/migrate.js';
 import { registerPosts } from '../src/cli/posts.js';
 import { registerUsers } from '../src/cli/users.js';
 
+// package.json is one folder up both from bin/ (tsx) and from dist/ (the bundle).
+const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
 const program = new Command();
 program
   .name('careers-admin')
-  .description('Administer the Careers site: database, HR users, jobs, applicants, files, outbound posts')
+  .version(version)
+  .description('Administer the Careers site: database, HR users, jobs, applicants, files, outbound posts, exports, health checks')
   .showHelpAfterError()
   // commander's own messages echo what was typed ("unknown option '...'"): escaped like ours.
   .configureOutput({ writeErr: (text) => process.stderr.write(printableLines(text)) })
@@ -27,6 +35,9 @@ registerFiles(program);
 registerPosts(program);
 registerApplicants(program);
 registerForms(program);
+registerExport(program);
+registerDoctor(program);
+registerConfig(program);
 
 program.parseAsync(process.argv).then(
   () => process.exit(0),

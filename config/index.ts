@@ -1,9 +1,11 @@
 /**
- * Typed configuration read from environment variables (DESIGN.md section 3a).
+ * Typed configuration read from environment variables (DESIGN.md section 3a), and from a `.env`
+ * file under them (the working folder's, or CAREERS_ENV_FILE): the real environment wins.
  * Every value is checked at boot: a bad value stops the process with a message naming the
  * variable, what it got and what it expects, instead of failing later in a request.
  */
 import path from 'node:path';
+import dotenv from 'dotenv';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -128,7 +130,82 @@ function findRootDir(start = path.dirname(fileURLToPath(import.meta.url))): stri
 
 type Env = Record<string, string | undefined>;
 
-export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+/** The environment the server and the CLI read: the real one, over the `.env` file's values. */
+export interface Settings {
+  env: Env;
+  /** The settings file read (absolute), or null when there is none. */
+  file: string | null;
+  /** Names whose value came from the file. */
+  fromFile: Set<string>;
+}
+
+/**
+ * Reads the settings file (CAREERS_ENV_FILE, else `.env` in `cwd`) under `env`, without touching
+ * process.env: a variable set in the environment, even to '', is never replaced. A missing `.env`
+ * is no problem; a CAREERS_ENV_FILE that cannot be read is (it was asked for by name).
+ */
+export function readSettings(env: Env = process.env, cwd = process.cwd()): Settings {
+  const named = env.CAREERS_ENV_FILE?.trim();
+  const file = path.resolve(cwd, named || '.env');
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (!named && (err as NodeJS.ErrnoException).code === 'ENOENT') return { env, file: null, fromFile: new Set() };
+    throw new ConfigError([`CAREERS_ENV_FILE: cannot read the settings file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
+  }
+  const fromFile = new Set<string>();
+  const merged: Env = { ...env };
+  for (const [name, value] of Object.entries(dotenv.parse(text))) {
+    if (env[name] !== undefined) continue;
+    merged[name] = value;
+    fromFile.add(name);
+  }
+  return { env: merged, file, fromFile };
+}
+
+/**
+ * Every setting `loadConfig` reads, with its default as `careers-admin config` shows it. `secret`:
+ * 'url' masks a URL's password, 'all' the whole value.
+ */
+export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }[] = [
+  { name: 'NODE_ENV', default: 'development' },
+  { name: 'PORT', default: '3000' },
+  { name: 'DATABASE_URL', default: '(unset: SQLite file in DATA_DIR)', secret: 'url' },
+  { name: 'DATA_DIR', default: './data' },
+  { name: 'PUBLIC_BASE_URL', default: 'http://localhost:PORT' },
+  { name: 'SESSION_TTL_SECONDS', default: '3600' },
+  { name: 'PUBLIC_CACHE_SECONDS', default: '2' },
+  { name: 'TRUST_PROXY', default: 'false' },
+  { name: 'APPLY_RATE_LIMIT', default: '10' },
+  { name: 'APPLY_RATE_WINDOW_SECONDS', default: '600' },
+  { name: 'FORM_RATE_LIMIT', default: '10' },
+  { name: 'FORM_RATE_WINDOW_SECONDS', default: '600' },
+  { name: 'LOGIN_RATE_LIMIT', default: '10' },
+  { name: 'LOGIN_RATE_WINDOW_SECONDS', default: '900' },
+  { name: 'RATE_LIMIT_IPV6_SUBNET', default: '56' },
+  { name: 'WEBHOOK_ALLOW_PRIVATE', default: 'false' },
+  { name: 'POSTS_SWEEP_CRON', default: '* * * * *' },
+  { name: 'POSTS_WORKER', default: 'on' },
+  { name: 'POSTS_RETRY_SCHEDULE', default: DEFAULT_RETRY_SCHEDULE.join(',') },
+  { name: 'POSTS_ATTEMPT_RETENTION_DAYS', default: '90' },
+  { name: 'SMTP_URL', default: '(unset: no email)', secret: 'url' },
+  { name: 'MAIL_FROM', default: 'careers@example.com' },
+  { name: 'HR_NOTIFY_EMAIL', default: '(unset)' },
+  { name: 'COMPANY_NAME', default: 'Acme Corporation' },
+  { name: 'COMPANY_ABOUT_URL', default: 'https://www.example.com/about' },
+  { name: 'COMPANY_NETWORK_URL', default: 'https://www.linkedin.com/company/example' },
+  { name: 'CAREERS_EMAIL', default: 'careers@example.com' },
+  { name: 'COMPANY_LOGO_URL', default: '(unset)' },
+  { name: 'CAREERS_ENV_FILE', default: './.env' },
+];
+
+/** The SQLite file of a configuration without DATABASE_URL. */
+export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'careers.sqlite');
+}
+
+export function loadConfig(env: Env = readSettings().env, overrides: Partial<Config> = {}): Config {
   const problems: string[] = [];
   const rootDir = overrides.rootDir ?? findRootDir();
 

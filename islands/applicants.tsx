@@ -17,7 +17,7 @@ import type { ApplicantDetail } from '../src/applicants/types.js';
 import './applicants.css';
 
 /** `downloadFailed`: the spec's message (declared in src/applicants/schema.ts), handed in by the page. */
-type Props = { downloadFailed: string } & ({ page: 'list' } | { page: 'detail'; id: number });
+type Props = { downloadFailed: string; exportFailed?: string } & ({ page: 'list' } | { page: 'detail'; id: number });
 type Notice = { kind: 'error' | 'success'; lines: string[] } | null;
 
 function showStatus(el: Element | null, status: string): void {
@@ -33,23 +33,24 @@ function problem(err: unknown): string[] {
 function Applicants(props: Props) {
   const [notice, setNotice] = useState<Notice>(null);
 
-  // Resume downloads: one handler for every Download link of the page.
+  // Resume downloads and the list's Export: one handler for every such link of the page.
   useEffect(() => {
     const onClick = async (e: MouseEvent) => {
-      const link = (e.target as Element | null)?.closest<HTMLAnchorElement>('a[data-resume-download]');
+      const link = (e.target as Element | null)?.closest<HTMLAnchorElement>('a[data-resume-download], a[data-export-download]');
       if (!link || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey) return;
       e.preventDefault();
+      const isExport = link.hasAttribute('data-export-download');
       try {
         const res = await hrFetch(link.href);
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        await saveResponse(res, 'resume');
+        await saveResponse(res, isExport ? 'applicants.xlsx' : 'resume');
       } catch {
-        setNotice({ kind: 'error', lines: [props.downloadFailed] });
+        setNotice({ kind: 'error', lines: [isExport ? (props.exportFailed ?? props.downloadFailed) : props.downloadFailed] });
       }
     };
     document.addEventListener('click', onClick);
     return () => document.removeEventListener('click', onClick);
-  }, [props.downloadFailed]);
+  }, [props.downloadFailed, props.exportFailed]);
 
   useEffect(() => (props.page === 'list' ? wireList(setNotice) : wireDetail(props.id, setNotice)), [props]);
 

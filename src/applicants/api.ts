@@ -1,7 +1,7 @@
 /**
  * The applicants API: applying (`POST /api/jobs/{publicId}/apply/`, multipart, spec 01 section 7)
  * and what HR reads about applications (spec 02 section 7): the dashboard, a job's answer
- * analytics and its applicants export; the applicants list, one application, its resume and
+ * analytics and its applicants export; the applicants list and its export, one application, its resume and
  * status changes (issue 11). HR routes sit under /api/hr, which app.ts guards.
  */
 import { Router, } from 'express';
@@ -13,10 +13,10 @@ import { NotFound, } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
-import { getPublicJob, requireJob } from '../jobs/index.js';
+import { getPublicJob } from '../jobs/index.js';
 import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, bulkStatusSchema, statusChangeSchema } from './schema.js';
 import {
-  APPLY_MESSAGES, APPLY_UPLOAD, applicantsExport, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, submitApplication,
+  APPLY_MESSAGES, APPLY_UPLOAD, applicantListExport, applicantsExport, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, submitApplication,
 } from './service.js';
 
 export function applicantsApi(ctx: AppContext): Router {
@@ -46,9 +46,7 @@ export function applicantsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/jobs/:id/export-basic/', async (req, res) => {
-    const job = await requireJob(ctx.db, pathId(req.params.id));
-    const { rows, ...book } = applicantsExport(ctx, job);
-    await sendWorkbook(res, book, rows);
+    await sendWorkbook(res, await applicantsExport(ctx, pathId(req.params.id)));
   });
 
   router.get('/api/hr/applications/', async (req, res) => {
@@ -64,6 +62,13 @@ export function applicantsApi(ctx: AppContext): Router {
       previous: paging.page > 1 ? link(paging.page - 1) : null,
       results: page.results,
     });
+  });
+
+  // The list's Export: the same filters as the list (page and page_size are ignored). Before
+  // `:id/`, which would take 'export' for an id.
+  router.get('/api/hr/applications/export/', async (req, res) => {
+    const query = validate(applicantListQuerySchema, req.query);
+    await sendWorkbook(res, applicantListExport(ctx, applicantFilters(query)));
   });
 
   router.post('/api/hr/applications/bulk-status/', async (req, res) => {

@@ -122,6 +122,8 @@ export function applicantsPages(ctx: AppContext): Router {
       nextLink: list.hasMore ? link(page + 1) : null,
       // Links to a detail keep the list's filters, for its previous/next.
       viewQuery: applicantFilterQuery(filters),
+      // The list's Export: the same filters, the whole list (no page).
+      exportHref: `/api/hr/applications/export/${applicantFilterQuery(filters)}`,
       sortHref: `/hr/applicants${applicantFilterQuery({ ...filters, ordering: filters.ordering === 'created_at' ? '-created_at' : 'created_at' })}`,
       jobTitle: filters.job_id === null ? null : (jobs.find((j) => j.id === filters.job_id)?.title ?? null),
     });

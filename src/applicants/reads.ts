@@ -8,12 +8,13 @@ import { NotFound } from '../http/errors.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { listJobStats, requireJob } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
+import type { WorkbookSpec } from '../exports/xlsx.js';
 import { openReadable, type FileStorage } from '../storage/storage.js';
 import type { Download } from '../http/download.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
 import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
-import { findApplicant, findResume, neighbours, pageApplicants, type ApplicantPage } from './queries/list.js';
+import { LIST_EXPORT_COLUMNS, findApplicant, findResume, listExportRows, neighbours, pageApplicants, type ApplicantPage } from './queries/list.js';
 import { APPLICANT_MESSAGES } from './schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
 import { type Logger, processLog } from '../log/logger.js';
@@ -97,7 +98,13 @@ export async function openResume({ db, storage, log = processLog() }: { db: Db; 
   }
 }
 
-/** The applicants workbook of a job (insights' Export): its file name, columns and rows, oldest first. */
-export function applicantsExport({ db }: { db: Db }, job: Job) {
+/** The applicants workbook of a job (insights' Export; 404 for an unknown job): one column per question, oldest first. */
+export async function applicantsExport({ db }: { db: Db }, jobId: number): Promise<WorkbookSpec> {
+  const job = await requireJob(db, jobId);
   return { filename: applicantsFilename(job.id), sheetName: 'Applicants', columns: applicantColumns(job), rows: applicantRows(db, job) };
+}
+
+/** The applicants list's workbook for its filters (the list's Export), with a job column, in the list's order. */
+export function applicantListExport({ db }: { db: Db }, filters: ApplicantFilters): WorkbookSpec {
+  return { filename: 'applicants.xlsx', sheetName: 'Applicants', columns: LIST_EXPORT_COLUMNS, rows: listExportRows(db, filters) };
 }

@@ -372,6 +372,7 @@ export const APPLICANT_MESSAGES = {
   notFound: 'Not found.',
   resumeMissing: 'Resume not found.',
   downloadFailed: 'Unable to download resume. Please check your HR login or contact support.',
+  exportFailed: 'Export failed. Please try again.',
   empty: 'No applicants found.',
 } as const;
 

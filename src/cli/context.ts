@@ -1,6 +1,7 @@
 /** Shared plumbing for CLI commands: configuration, a database handle, clean exits. */
+import fs from 'node:fs';
 import type { Knex } from 'knex';
-import { ConfigError, loadConfig, type Config } from '../../config/index.js';
+import { ConfigError, loadConfig, sqliteFile, type Config } from '../../config/index.js';
 import { createDb } from '../db/knex.js';
 
 export class CliError extends Error {
@@ -25,13 +26,24 @@ export function cliOption<T>(schema: OptionSchema<T>, name: string, raw: string 
   return r.data;
 }
 
-export async function withDb<T>(fn: (db: Knex, config: Config) => Promise<T>): Promise<T> {
-  let config: Config;
+/** The configuration (environment over the .env file); a bad setting is a usage error naming it. */
+function cliConfig(): Config {
   try {
-    config = loadConfig();
+    return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) throw new CliError(err.message, 2);
     throw err;
+  }
+}
+
+/**
+ * A database handle for `fn`. Only `create` (migrate) may make a new SQLite file: anywhere else a
+ * missing file means DATA_DIR points somewhere unexpected, and an empty new database would hide that.
+ */
+export async function withDb<T>(fn: (db: Knex, config: Config) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
+  const config = cliConfig();
+  if (!config.databaseUrl && !opts.create && !fs.existsSync(sqliteFile(config))) {
+    throw new CliError(`No database at ${sqliteFile(config)}: check DATA_DIR (or DATABASE_URL), or create it with "careers-admin migrate".`);
   }
   const db = createDb(config);
   try {

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { migrateLatest } from '../db/migrations.js';
-import { SeedError, importJobRecords, seedDemoJobs } from '../jobs/index.js';
-import { printable } from './print.js';
+import { applicantCounts } from '../applicants/index.js';
+import { hasSchema, migrateLatest } from '../db/migrations.js';
+import { SeedError, importJobRecords, listJobChoices, seedDemoJobs } from '../jobs/index.js';
+import { printable, table } from './print.js';
 import { CliError, withDb } from './context.js';
 
 function reportSeedError(err: SeedError): CliError {
@@ -16,6 +17,24 @@ function reportSeedError(err: SeedError): CliError {
 
 export function registerJobs(program: Command): void {
   const jobs = program.command('jobs').description('job posts');
+  jobs
+    .command('list')
+    .description('list every job (removed ones too): id, public id, title, status, applications')
+    .action(async () => {
+      await withDb(async (db) => {
+        if (!(await hasSchema(db, 'jobs'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
+        const [all, counts] = await Promise.all([listJobChoices(db), applicantCounts(db)]);
+        if (!all.length) {
+          console.log('No jobs yet. Add some with: careers-admin jobs seed --demo (or --file jobs.json)');
+          return;
+        }
+        all.sort((a, b) => a.id - b.id);
+        console.log(table([
+          ['ID', 'PUBLIC ID', 'TITLE', 'STATUS', 'APPLICATIONS'],
+          ...all.map((j) => [String(j.id), printable(j.public_id), printable(j.title), j.status, String(counts.get(j.id) ?? 0)]),
+        ]));
+      });
+    });
   jobs
     .command('seed')
     .description('add the demo jobs (--demo) or jobs from a JSON file (--file jobs.json)')

@@ -22,6 +22,6 @@ export function registerMigrate(program: Command): void {
           const { batch, names } = await rollbackLastBatch(db);
           console.log(names.length ? `Rolled back batch ${batch}: ${names.join(', ')}` : 'Nothing to roll back.');
         }
-      });
+      }, { create: action === 'latest' });
     });
 }

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
 import { cliPostList, createDelivery, jobIdSchema, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
-import { printable } from './print.js';
+import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
 
 async function requireSchema(db: Db): Promise<void> {
@@ -43,10 +43,10 @@ export function registerPosts(program: Command): void {
           console.log('No posts.');
           return;
         }
-        console.log(['ID', 'STATUS', 'CODE', 'ATTEMPTS', 'JOB', 'CREATED (UTC)', 'NEXT ATTEMPT (UTC)', 'ERROR'].join('\t'));
-        for (const p of rows) {
-          console.log([p.id, p.status, p.status_code ?? '-', p.attempts, printable(p.job_public_id), when(p.created_at), when(p.next_attempt_at), printable((p.error_message ?? '').slice(0, 80))].join('\t'));
-        }
+        console.log(table([
+          ['ID', 'STATUS', 'CODE', 'ATTEMPTS', 'JOB', 'CREATED (UTC)', 'NEXT ATTEMPT (UTC)', 'ERROR'],
+          ...rows.map((p) => [String(p.id), p.status, String(p.status_code ?? '-'), String(p.attempts), printable(p.job_public_id), when(p.created_at), when(p.next_attempt_at), printable((p.error_message ?? '').slice(0, 80))]),
+        ]));
       });
     });
 

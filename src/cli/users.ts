@@ -8,7 +8,7 @@ import type { Db } from '../db/knex.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
 import { USERNAME_PATTERN, normaliseUsername, passwordProblem, signInUrl, users } from '../users/index.js';
 import { CliError, readStdin, withDb } from './context.js';
-import { printable } from './print.js';
+import { printable, table } from './print.js';
 
 /** A new password from stdin (--password-stdin) or a hidden prompt asked twice. */
 async function askPassword(fromStdin: boolean): Promise<string> {
@@ -49,14 +49,8 @@ async function requireUser(db: Db, username: string): Promise<users.HrUser> {
 const minute = (d: Date | null) => (d ? d.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : 'never');
 const sessions = (n: number) => (n === 1 ? '1 session' : `${n} sessions`);
 
-/** Plain text columns, widths from the content. */
-function table(rows: string[][]): string {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')).join('\n');
-}
-
 export function registerUsers(program: Command): void {
-  const user = program.command('user').description('HR users: create, list, change passwords, disable');
+  const user = program.command('user').alias('users').description('HR users: create, list, change passwords, disable');
 
   user
     .command('create')

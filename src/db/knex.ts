@@ -3,9 +3,8 @@
  * Both speak UTC: MySQL sessions are set to +00:00 and mysql2 reads DATETIMEs as UTC.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
-import type { Config } from '../../config/index.js';
+import { sqliteFile, type Config } from '../../config/index.js';
 import { dbLog } from './errors.js';
 import { migrationSource } from './migrations.js';
 import { processLog } from '../log/logger.js';
@@ -82,7 +81,7 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
   fs.mkdirSync(config.dataDir, { recursive: true });
   return knexFactory({
     client: 'better-sqlite3',
-    connection: { filename: path.join(config.dataDir, 'careers.sqlite') },
+    connection: { filename: sqliteFile(config) },
     useNullAsDefault: true,
     acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
     pool: {
@@ -107,4 +106,9 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
     migrations: { migrationSource, tableName: 'knex_migrations' },
     log: knexLog,
   });
+}
+
+/** Whether the database answers a trivial query (careers-admin doctor). */
+export async function pingDb(db: Knex): Promise<void> {
+  await db.raw('select 1');
 }

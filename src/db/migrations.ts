@@ -44,8 +44,9 @@ export async function migrateLatest(db: Knex): Promise<{ batch: number; names: s
   return { batch, names };
 }
 
-/** Applied and pending migrations, by name. */
+/** Applied and pending migrations, by name. Reads only: on an empty database (where Knex's list would create its table) all are pending. */
 export async function migrationStatus(db: Knex): Promise<{ applied: string[]; pending: string[] }> {
+  if (!(await db.schema.hasTable('knex_migrations'))) return { applied: [], pending: await migrationSource.getMigrations([]) };
   const [done, pending] = (await db.migrate.list()) as [{ name: string }[], ({ file: string } | string)[]];
   return { applied: done.map((m) => m.name), pending: pending.map((m) => (typeof m === 'string' ? m : m.file)) };
 }

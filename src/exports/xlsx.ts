@@ -1,10 +1,11 @@
 /**
  * Excel exports (DESIGN.md 'Exports'): real .xlsx workbooks written by exceljs's streaming
- * WorkbookWriter straight into the HTTP response, one row committed at a time, so an export of
- * any size holds only the rows of the batch being written. Shared by every export (applicants,
- * application posts, form entries, form posts).
+ * WorkbookWriter straight into a stream (the HTTP response, or a file for `careers-admin export`),
+ * one row committed at a time, so an export of any size holds only the rows of the batch being
+ * written. Shared by every export (applicants, application posts, form entries, form posts).
  */
 import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import type { Response } from 'express';
 import ExcelJS from 'exceljs';
 
@@ -53,34 +54,40 @@ function attachmentHeaders(res: Response, filename: string): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
+/** What an export is: the services describe it, the routes and the CLI write it. */
+export interface WorkbookSpec {
+  filename: string;
+  sheetName: string;
+  columns: ExportColumn[];
+  rows: AsyncIterable<CellValue[][]>;
+}
+
 /**
- * Streams one worksheet: the header row, then every batch `batches` yields (text cells are escaped
- * here, numbers and dates stay typed). Waits for the client between batches when the response
- * buffer is full, so a slow download never piles rows up in memory. Rejects if the client goes away.
+ * Writes one worksheet into `out`: the header row, then every batch `rows` yields (text cells are
+ * escaped here, numbers and dates stay typed). Waits for `out` between batches when its buffer is
+ * full, so a slow reader (a download, a disk) never piles rows up in memory. Rejects with
+ * ExportAborted if `out` closes early. `onRows` gets the number of data rows written so far, after
+ * each batch; the answer is the total.
  */
-async function streamWorkbook(
-  res: Response,
-  opts: { filename: string; sheetName: string; columns: ExportColumn[] },
-  batches: AsyncIterable<CellValue[][]>,
-): Promise<void> {
-  attachmentHeaders(res, opts.filename);
-  // Resolves when the response closes (finished or the client went away), so no wait below can hang.
+export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: (rows: number) => void): Promise<number> {
+  // Resolves when the stream closes (finished or cut off), so no wait below can hang.
   let isClosed = false;
   const closed = new Promise<void>((resolve) =>
-    res.once('close', () => {
+    out.once('close', () => {
       isClosed = true;
       resolve();
     }),
   );
-  const aborted = () => isClosed && !res.writableFinished;
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(opts.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = opts.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));
-  const header = sheet.addRow(opts.columns.map((c) => textCell(c.header)));
+  const aborted = () => isClosed && !out.writableFinished;
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(book.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = book.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));
+  const header = sheet.addRow(book.columns.map((c) => textCell(c.header)));
   header.font = { bold: true };
   header.commit();
-  const dateFormat = opts.columns.map((c) => c.numFmt ?? 'yyyy-mm-dd hh:mm');
-  for await (const rows of batches) {
+  const dateFormat = book.columns.map((c) => c.numFmt ?? 'yyyy-mm-dd hh:mm');
+  let count = 0;
+  for await (const rows of book.rows) {
     for (const values of rows) {
       const row = sheet.addRow(values.map((v) => (typeof v === 'number' || v instanceof Date || v === null ? v : textCell(v))));
       values.forEach((v, i) => {
@@ -88,17 +95,20 @@ async function streamWorkbook(
       });
       row.commit();
     }
+    count += rows.length;
+    onRows?.(count);
     // exceljs writes each sheet's XML into the zip's entry stream without waiting for it, so the
-    // zip (and the response behind it) must drain before the next batch is read: that is what keeps
-    // memory flat when the client downloads slower than the database reads.
+    // zip (and the stream behind it) must drain before the next batch is read: that is what keeps
+    // memory flat when the reader is slower than the database.
     const entry = sheetSink(sheet);
     if (entry?._writableState?.needDrain) await Promise.race([new Promise<void>((resolve) => entry.once('drain', resolve)), closed]);
-    if (res.writableNeedDrain) await Promise.race([once(res, 'drain'), closed]);
+    if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), closed]);
     if (aborted()) throw new ExportAborted();
   }
   sheet.commit();
   await Promise.race([workbook.commit(), closed]);
   if (aborted()) throw new ExportAborted();
+  return count;
 }
 
 interface EntryStream {
@@ -117,22 +127,24 @@ function sheetSink(sheet: unknown): EntryStream | null {
   return sink && typeof sink.once === 'function' && sink._writableState ? sink : null;
 }
 
-/** The client went away mid-download; nothing to answer, nothing to log as a fault. */
+/** The stream closed before the workbook was written (a client went away, a file was cut off). */
 class ExportAborted extends Error {
   constructor() {
-    super('export aborted: the client went away');
+    super('export aborted: the output closed early');
     this.name = 'ExportAborted';
   }
 }
 
 /**
- * streamWorkbook as a route answers with it: a client that goes away mid-download ends the export
- * quietly (the headers are out, so nothing more can be said); other errors reach the error
- * handler, which can only cut the connection, so the client sees a failed download.
+ * writeWorkbook as a route answers with it, with the download's headers: a client that goes away
+ * mid-download ends the export quietly (the headers are out, so nothing more can be said); other
+ * errors reach the error handler, which can only cut the connection, so the client sees a failed
+ * download.
  */
-export async function sendWorkbook(res: Response, opts: { filename: string; sheetName: string; columns: ExportColumn[] }, batches: AsyncIterable<CellValue[][]>): Promise<void> {
+export async function sendWorkbook(res: Response, book: WorkbookSpec): Promise<void> {
+  attachmentHeaders(res, book.filename);
   try {
-    await streamWorkbook(res, opts, batches);
+    await writeWorkbook(res, book);
   } catch (err) {
     if (!(err instanceof ExportAborted)) throw err;
   }

@@ -12,9 +12,9 @@ import { receiveMultipart } from '../http/multipart.js';
 import { pathId } from '../http/validate.js';
 import { pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
-import { formPosts, formPostsExport, parseFormPostStatus } from '../posts/index.js';
+import { formPosts, parseFormPostStatus } from '../posts/index.js';
 import { RECORD_STATUSES, isOneOf, type RecordStatus } from '../shared/enums.js';
-import { entriesExport, getEntry, listEntries, listForms, openEntryFile } from './entries.js';
+import { entriesExport, formPostsWorkbook, getEntry, listEntries, listForms, openEntryFile } from './entries.js';
 import { STATUS_MESSAGE, changeFormStatus, createForm, parseFormInput, parseStatusChange, requireForm, updateForm } from './manage.js';
 import { FORM_MESSAGES } from './schema.js';
 import { assertAccepting, getPublicForm, submitEntry, toPublicForm, uploadOptions } from './submit.js';
@@ -75,8 +75,7 @@ export function formsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/forms/:id/entries/export/', async (req, res) => {
-    const { rows, ...book } = entriesExport(db, await form(req));
-    await sendWorkbook(res, book, rows);
+    await sendWorkbook(res, await entriesExport(db, pathId(req.params.id)));
   });
 
   router.get('/api/hr/forms/:id/entries/:entryId/', async (req, res) => {
@@ -98,9 +97,7 @@ export function formsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/forms/:id/posts/export/', async (req, res) => {
-    const current = await form(req);
-    const { rows, ...book } = formPostsExport(db, current.id, parseFormPostStatus(req.query.status));
-    await sendWorkbook(res, book, rows);
+    await sendWorkbook(res, await formPostsWorkbook(db, pathId(req.params.id), parseFormPostStatus(req.query.status)));
   });
 
   // ---- Public ----

@@ -7,8 +7,11 @@ import * as queries from './queries.js';
 import { FORM_MESSAGES } from './schema.js';
 import type { Entry, Form, FormSummary } from './types.js';
 import type { RecordStatus } from '../shared/enums.js';
-import type { CellValue, ExportColumn } from '../exports/xlsx.js';
+import type { WorkbookSpec } from '../exports/xlsx.js';
 import { type Logger, processLog } from '../log/logger.js';
+import { formPostsExport } from '../posts/index.js';
+import type { PostStatus } from '../posts/types.js';
+import { requireForm } from './manage.js';
 
 export function listForms(db: Db, status: RecordStatus | '', page: number, pageSize: number): Promise<{ count: number; results: FormSummary[] }> {
   return queries.pageForms(db, status, (page - 1) * pageSize, pageSize);
@@ -36,7 +39,14 @@ export async function openEntryFile({ db, storage, log = processLog() }: { db: D
   }
 }
 
-/** The entries workbook of a form: its file name, columns and rows. */
-export function entriesExport(db: Db, form: Form): { filename: string; sheetName: string; columns: ExportColumn[]; rows: AsyncIterable<CellValue[][]> } {
+/** The entries workbook of a form (404 for an unknown form): its file name, columns and rows. */
+export async function entriesExport(db: Db, formId: number): Promise<WorkbookSpec> {
+  const form = await requireForm(db, formId);
   return { filename: `form_${form.id}_entries.xlsx`, sheetName: 'Entries', columns: queries.entryColumns(form), rows: queries.entryRows(db, form) };
+}
+
+/** The workbook of a form's API posts (404 for an unknown form); '' = every status. The outbox is the posts feature's. */
+export async function formPostsWorkbook(db: Db, formId: number, status: PostStatus | ''): Promise<WorkbookSpec> {
+  const form = await requireForm(db, formId);
+  return formPostsExport(db, form.id, status);
 }

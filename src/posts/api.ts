@@ -22,8 +22,7 @@ export function postsApi(ctx: AppContext): Router {
 
   router.get('/api/hr/application-posts/export/', async (req, res) => {
     const status = parsePostStatus(req.query.status);
-    const { rows, ...book } = applicationPostsExport(ctx.db, status);
-    await sendWorkbook(res, book, rows);
+    await sendWorkbook(res, applicationPostsExport(ctx.db, status));
   });
 
   router.get('/api/hr/application-posts/:id/attempts/', async (req, res) => {

@@ -8,9 +8,9 @@ export { applicationPostPayload, enqueueApplicationPost, enqueueFormPost } from 
 export { enqueueApplicationEmails, type MailConfig } from './mail.js';
 export { OutboxSignal } from './signal.js';
 export { createDelivery, startDelivery,  } from './delivery.js';
-export { formPosts, formPostsExport, parseFormPostStatus, retryPosts, parsePostStatus } from './service.js';
+export { applicationPostsExport, formPosts, formPostsExport, outboxesHealth, parseFormPostStatus, retryPosts, parsePostStatus, verifyMail } from './service.js';
 export { cliPostList } from './queries.js';
-export { jobIdSchema, postIdSchema, sinceSchema } from './schema.js';
+export { jobIdSchema, postIdSchema, postStatusSchema, sinceSchema } from './schema.js';
 
 /** The posts routes: the API Post Requests page and its API. */
 export function postsRoutes(ctx: AppContext): Router {

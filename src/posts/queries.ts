@@ -214,3 +214,12 @@ export async function currentFormApis(db: Knex, formIds: number[]): Promise<Map<
   const rows: Row[] = await db('forms').select('id', 'api_enabled', 'api_url', 'api_secret').whereIn('id', [...new Set(formIds)]);
   return new Map(rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.api_enabled), url: r.api_url ?? null, secret: r.api_secret || null }]));
 }
+
+/** One outbox's health for `careers-admin doctor`: when its longest-waiting due PENDING post fell due, and how many posts FAILED. */
+export async function outboxHealth(db: Knex, table: OutboxTable, now: Date): Promise<{ oldestDue: Date | null; failed: number }> {
+  const [[due], [failed]]: Row[][] = await Promise.all([
+    db(table).where('status', 'PENDING').whereNotNull('next_attempt_at').where('next_attempt_at', '<=', toDbDate(now)).min({ at: 'next_attempt_at' }),
+    db(table).where('status', 'FAILED').count({ n: '*' }),
+  ]);
+  return { oldestDue: fromDbDate(due?.at), failed: Number(failed?.n ?? 0) };
+}

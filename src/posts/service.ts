@@ -4,8 +4,9 @@
  */
 import type { Db } from '../db/knex.js';
 import { NotFound, ValidationError } from '../http/errors.js';
-import { FORM_POST_EXPORT_COLUMNS, POST_EXPORT_COLUMNS, applicationPostRows, formPostRows, getApplicationPost, listApplicationPosts, listFormPosts, postAttempts, postsFilename, retryableApplicationPostIds } from './queries.js';
-import { makePostsDue } from './repo.js';
+import { FORM_POST_EXPORT_COLUMNS, POST_EXPORT_COLUMNS, applicationPostRows, formPostRows, getApplicationPost, listApplicationPosts, listFormPosts, outboxHealth, postAttempts, postsFilename, retryableApplicationPostIds } from './queries.js';
+import { makePostsDue, type OutboxTable } from './repo.js';
+import { createMailTransport } from './mail.js';
 import { POST_MESSAGES, postStatusSchema } from './schema.js';
 import type { OutboxSignal } from './signal.js';
 import type { ApplicationPostRecord, PostAttemptRecord, PostStatus } from './types.js';
@@ -77,4 +78,23 @@ export function formPosts(db: Db, formId: number, status: PostStatus | '', page:
 /** The form posts workbook: `form_{id}_posts_{STATUS}.xlsx`, ALL when no status is chosen. */
 export function formPostsExport(db: Db, formId: number, status: PostStatus | '') {
   return { filename: `form_${formId}_posts_${status || 'ALL'}.xlsx`, sheetName: 'Form API Posts', columns: FORM_POST_EXPORT_COLUMNS, rows: formPostRows(db, formId, status) };
+}
+
+// ---- Health (careers-admin doctor) ----
+
+const OUTBOXES: OutboxTable[] = ['application_posts', 'email_posts', 'form_posts'];
+
+/** Per outbox: since when its longest-waiting due PENDING post is due, and its FAILED count. */
+export function outboxesHealth(db: Db, now: Date): Promise<{ table: OutboxTable; oldestDue: Date | null; failed: number }[]> {
+  return Promise.all(OUTBOXES.map(async (table) => ({ table, ...(await outboxHealth(db, table, now)) })));
+}
+
+/** Connects to SMTP_URL and says hello (nodemailer's verify), with the delivery's own time limits. */
+export async function verifyMail(smtpUrl: string): Promise<void> {
+  const transport = createMailTransport(smtpUrl);
+  try {
+    await transport.verify();
+  } finally {
+    transport.close();
+  }
 }

@@ -58,6 +58,14 @@ for (const kind of databaseKinds()) {
       expect(types.map((x) => x.answer_type).sort()).to.deep.equal(['checkbox', 'long_text', 'number', 'short_text', 'single_choice']);
       r = cli(['jobs', 'seed', '--demo'], env);
       expect(r.out).to.include('nothing added');
+      // jobs list: aligned columns, one line per job, with its applications.
+      r = cli(['jobs', 'list'], env);
+      expect(r.code, r.err).to.equal(0);
+      const lines = r.out.trim().split('\n');
+      expect(lines[0]).to.match(/^ID +PUBLIC ID +TITLE +STATUS +APPLICATIONS$/);
+      expect(lines).to.have.length(13);
+      expect(lines[1]).to.match(/^\d+ +senior-backend-engineer +Senior Backend Engineer +ACTIVE +0$/);
+      for (const line of lines.slice(1)) expect(line.slice(lines[0].indexOf('STATUS'))).to.match(/^(ACTIVE|INACTIVE) +\d+$/);
     });
 
     it('imports a valid file and refuses a bad one entirely, reporting every bad record', async () => {
@@ -132,6 +140,9 @@ for (const kind of databaseKinds()) {
         expect(r.err).to.match(/error: /);
       }
       expect(cli(['--help'], env).code).to.equal(0);
+      const version = cli(['--version'], env);
+      expect(version.code).to.equal(0);
+      expect(version.out.trim()).to.equal(JSON.parse(fs.readFileSync('package.json', 'utf8')).version);
     });
 
     it('stops with a clear message on bad configuration', () => {

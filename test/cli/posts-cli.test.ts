@@ -42,9 +42,11 @@ for (const kind of databaseKinds()) {
       const all = await cli(['posts', 'list', '--status', 'failed'], env);
       expect(all.code, all.err).to.equal(0);
       const lines = all.out.trim().split('\n');
-      expect(lines[0]).to.equal('ID\tSTATUS\tCODE\tATTEMPTS\tJOB\tCREATED (UTC)\tNEXT ATTEMPT (UTC)\tERROR');
+      // Aligned columns, as in user list: each column starts where its header does.
+      expect(lines[0]).to.match(/^ID +STATUS +CODE +ATTEMPTS +JOB +CREATED \(UTC\) +NEXT ATTEMPT \(UTC\) +ERROR$/);
       expect(lines).to.have.length(4);
-      expect(lines[1]).to.match(/^\d+\tFAILED\t500\t8\t/);
+      expect(lines[1]).to.match(/^\d+ +FAILED +500 +8 +/);
+      for (const line of lines.slice(1)) expect(line.indexOf('FAILED')).to.equal(lines[0].indexOf('STATUS'));
       expect((await cli(['posts', 'list', '--status', 'SUCCESS'], env)).out).to.equal('No posts.\n');
       const bad = await cli(['posts', 'list', '--status', 'LOST'], env);
       expect(bad.code).to.equal(2);

@@ -195,21 +195,37 @@ for (const kind of databaseKinds()) {
   });
 }
 
-describe('careers-admin user commands on a database without tables', function () {
+describe('careers-admin user commands without a database', function () {
   this.timeout(60_000);
-  it('says to run the migrations first', () => {
+  it('names the missing database file and creates none; after migrate, create works', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-cli-empty-'));
     try {
       const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
-      for (const args of [['user', 'list'], ['user', 'disable', '--username', 'someone']]) {
-        const r = cli(args, env);
+      const file = path.join(dataDir, 'careers.sqlite');
+      for (const args of [['user', 'list'], ['user', 'disable', '--username', 'someone'], ['user', 'create', '--username', 'first.user', '--password-stdin']]) {
+        const r = cli(args, env, 'first password\n');
         expect(r.code, args.join(' ')).to.equal(1);
-        expect(r.err).to.include('The database has no tables yet: run "careers-admin migrate" first.');
+        expect(r.err).to.include(`No database at ${file}`);
+        expect(r.err).to.include('careers-admin migrate');
       }
-      // create migrates by itself, so a fresh install needs one command.
+      expect(fs.existsSync(file)).to.equal(false);
+      expect(cli(['migrate'], env).code).to.equal(0);
+      // A database without a user: create works, list shows it.
       const r = cli(['user', 'create', '--username', 'first.user', '--password-stdin'], env, 'first password\n');
       expect(r.code, r.err).to.equal(0);
-      expect(cli(['user', 'list'], env).out).to.match(/first\.user\s+active/);
+      expect(cli(['users', 'list'], env).out).to.match(/first\.user\s+active/);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('says to run the migrations first on a database file without tables', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-cli-empty-'));
+    try {
+      fs.writeFileSync(path.join(dataDir, 'careers.sqlite'), '');
+      const r = cli(['user', 'list'], { DATA_DIR: dataDir, DATABASE_URL: '' });
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('The database has no tables yet: run "careers-admin migrate" first.');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }

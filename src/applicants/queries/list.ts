@@ -23,6 +23,7 @@ import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js
 import type { ApplicationStatus } from '../../shared/enums.js';
 import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
+import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
 
 const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
@@ -387,4 +388,49 @@ export async function selectRemovable(db: Knex, c: RemovalCriteria): Promise<{ i
   if (c.email !== undefined) q.where('a.email', c.email);
   const rows: Row[] = await q;
   return rows.map((r) => ({ id: Number(r.id), job_id: Number(r.job_id), resume_file_id: r.resume_file_id === null ? null : Number(r.resume_file_id), storage_key: r.storage_key ?? null }));
+}
+
+/** The applicants list's workbook (`GET /api/hr/applications/export/`, `careers-admin export applicants`). */
+export const LIST_EXPORT_COLUMNS: ExportColumn[] = [
+  { header: 'ID', width: 8 },
+  { header: 'First Name', width: 16 },
+  { header: 'Last Name', width: 16 },
+  { header: 'Email', width: 30 },
+  { header: 'Phone', width: 16 },
+  { header: 'Status', width: 11 },
+  { header: 'Applied At (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+  { header: 'Job', width: 30 },
+  { header: 'Job Public ID', width: 24 },
+  { header: 'Resume', width: 28 },
+];
+
+/**
+ * Batches of the filtered list in its order, keyset-paginated over (created_at, id) like the
+ * job's export, so memory stays flat. A search is planned once, without the words-index walk
+ * (which only pays off for one page).
+ */
+export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize = 250): AsyncGenerator<CellValue[][]> {
+  const search = await planSearch(db, f.q);
+  const asc = f.ordering === 'created_at';
+  let cursor: { at: unknown; id: number } | null = null;
+  for (;;) {
+    const q = ordered(filteredApplications(db, f, search), f.ordering).select(LIST_COLUMNS).limit(batchSize);
+    if (cursor) {
+      const c: { at: unknown; id: number } = cursor;
+      const op = asc ? '>' : '<';
+      q.where('a.created_at', asc ? '>=' : '<=', c.at as any).andWhere((w) => w.where('a.created_at', op, c.at as any).orWhere('a.id', op, c.id));
+    }
+    const rows: Row[] = await q;
+    if (!rows.length) return;
+    const [jobs, fileTypes] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows)]);
+    yield rows.map((r) => {
+      const job = jobs.get(Number(r.job_id));
+      const type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
+      const resume = type === undefined ? '' : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_public_id: job?.public_id ?? '', content_type: type });
+      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume];
+    });
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1];
+    cursor = { at: last.created_at, id: Number(last.id) };
+  }
 }
