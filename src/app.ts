@@ -10,6 +10,7 @@ import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
 import { formsRoutes } from './forms/index.js';
+import { opsRoutes } from './ops/index.js';
 import { jobsRoutes } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
@@ -35,6 +36,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(drainUnreadBodies);
   app.use(securityHeaders(config));
   app.use(compression());
+  // Probes and metrics, before sessions, rate limits and body parsing: cheap, and they time every request.
+  app.use(opsRoutes(ctx));
   // Static files are mounted on their own paths, so page requests never touch the disk for them.
   // Hashed bundle names change with their content, so browsers may keep them for a year.
   app.use('/assets', express.static(path.join(config.rootDir, 'public', 'assets'), { index: false, immutable: true, maxAge: '365d' }));
