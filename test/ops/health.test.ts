@@ -88,7 +88,10 @@ if (databaseKinds().includes('mysql')) {
     this.timeout(60_000);
     let s: TestServer | null = null;
     let silent: net.Server | null = null;
+    let sockets: net.Socket[] = [];
     afterEach(async () => {
+      for (const x of sockets) x.destroy();
+      sockets = [];
       await s?.close();
       s = null;
       await new Promise((resolve) => (silent ? silent.close(resolve) : resolve(undefined)));
@@ -109,9 +112,7 @@ if (databaseKinds().includes('mysql')) {
     });
 
     it('it accepts connections but never answers: /readyz is 503 within about 2 s, and probes do not pile up', async () => {
-      const sockets: net.Socket[] = [];
       silent = net.createServer((socket) => void sockets.push(socket));
-      silent.on('close', () => sockets.forEach((x) => x.destroy()));
       await new Promise<void>((resolve) => silent!.listen(0, '127.0.0.1', resolve));
       s = await serverOn((silent.address() as net.AddressInfo).port);
       const rounds = await Promise.all([probe(s.baseUrl, '/readyz'), probe(s.baseUrl, '/readyz'), probe(s.baseUrl, '/readyz')]);
@@ -121,7 +122,6 @@ if (databaseKinds().includes('mysql')) {
       }
       // The three probes shared one check: one connection attempt, not three.
       expect(sockets).to.have.length(1);
-      sockets.forEach((x) => x.destroy());
     });
   });
 }

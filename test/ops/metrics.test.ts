@@ -25,7 +25,7 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind);
       const unknown = await fetch(`${s.baseUrl}/no-such-page`);
       const notFoundPage = await unknown.text();
-      for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }]) {
+      for (const headers of [{}, { authorization: `Bearer ${TOKEN}` }] as Record<string, string>[]) {
         const res = await fetch(`${s.baseUrl}/metrics`, { headers });
         expect(res.status).to.equal(404);
         expect(res.headers.get('content-type')).to.equal(unknown.headers.get('content-type'));
