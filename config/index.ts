@@ -106,6 +106,10 @@ export interface Config {
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
   /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
   logLevel: LogLevel;
+  /** Seconds a stopping process waits for requests, uploads and post deliveries in flight before it cuts them. */
+  shutdownTimeoutSeconds: number;
+  /** Bearer token that opens /metrics; null = no /metrics (it is the app's 404). */
+  metricsToken: string | null;
   /** Project root: where views/, public/ and migrations live. */
   rootDir: string;
 }
@@ -305,6 +309,12 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     problems.push(`COMPANY_LOGO_URL must not contain a user name or password (got "${logoUrl.replace(/\/\/[^@/]*@/, '//***@')}")`);
   }
 
+  // Sent as `Authorization: Bearer <token>`: header-safe characters only, and long enough not to be guessed.
+  const metricsToken = env.METRICS_TOKEN?.trim() ? env.METRICS_TOKEN.trim() : null;
+  if (metricsToken !== null && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(metricsToken)) {
+    problems.push(`METRICS_TOKEN must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ + / = - (got ${metricsToken.length} characters${/[^A-Za-z0-9._~+/=-]/.test(metricsToken) ? ', some of them not allowed' : ''}); leave it unset to turn /metrics off`);
+  }
+
   const config: Config = {
     env: nodeEnv,
     port,
@@ -335,6 +345,9 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       logoUrl,
     },
     logLevel,
+    // Positive: 0 would cut every request in flight; systemd's TimeoutStopSec must stay above it.
+    shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
+    metricsToken,
     rootDir,
     ...overrides,
   };

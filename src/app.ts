@@ -11,6 +11,7 @@ import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
 import { formsRoutes } from './forms/index.js';
+import { opsRoutes } from './ops/index.js';
 import { jobsRoutes } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
@@ -32,11 +33,14 @@ export function createApp(ctx: AppContext): Express {
   Object.defineProperty(app.locals, 'year', { enumerable: true, get: () => new Date().getUTCFullYear() }); // per render (footer)
   app.locals.safeJson = safeJson;
 
-  // First, so every early answer (a refusal before the body is read) still reaches a client that is sending.
+  // Every request gets its id and its one log line, whatever answers it.
   app.use(requestLog(ctx.log));
+  // Next, so every early answer (a refusal before the body is read) still reaches a client that is sending.
   app.use(drainUnreadBodies);
   app.use(securityHeaders(config));
   app.use(compression());
+  // Probes and metrics, before sessions, rate limits and body parsing: cheap, and they time every request.
+  app.use(opsRoutes(ctx));
   // Static files are mounted on their own paths, so page requests never touch the disk for them.
   // Hashed bundle names change with their content, so browsers may keep them for a year.
   app.use('/assets', express.static(path.join(config.rootDir, 'public', 'assets'), { index: false, immutable: true, maxAge: '365d' }));

@@ -1,4 +1,4 @@
-/** What every feature is handed: configuration, log, database, read cache, file storage, view counter, clock, outbox signal, server key. */
+/** What every feature is handed: configuration, log, database, read cache, file storage, view counter, clock, outbox signal, server key, readiness. */
 import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
@@ -9,6 +9,7 @@ import { ServerKey } from './db/server-key.js';
 import { LocalDiskStorage, type FileStorage } from './storage/storage.js';
 import { ViewCounter } from './jobs/index.js';
 import { OutboxSignal } from './posts/index.js';
+import { Readiness } from './ops/index.js';
 
 export interface AppContext {
   config: Config;
@@ -22,6 +23,8 @@ export interface AppContext {
   outbox: OutboxSignal;
   /** Keys the hashes of client addresses (src/db/server-key.ts). */
   serverKey: ServerKey;
+  /** What /readyz answers; the server marks it stopping on SIGTERM/SIGINT. */
+  readiness: Readiness;
 }
 
 export function createContext(config: Config, overrides: Partial<AppContext> = {}): AppContext {
@@ -38,6 +41,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
     now: overrides.now ?? (() => new Date()),
     outbox: overrides.outbox ?? new OutboxSignal(),
     serverKey: overrides.serverKey ?? new ServerKey(db),
+    readiness: overrides.readiness ?? new Readiness(db),
   };
 }
 

@@ -1,4 +1,4 @@
-/** Starts the HTTP server: configuration, migrations, demo data in development, graceful shutdown. */
+/** Starts the HTTP server: configuration, migrations, demo data in development, graceful shutdown (SHUTDOWN_TIMEOUT_SECONDS). */
 import fs from 'node:fs';
 import v8 from 'node:v8';
 import type { Server } from 'node:http';
@@ -10,6 +10,7 @@ import { closeContext, createContext, type AppContext } from './context.js';
 import { migrateLatest } from './db/migrations.js';
 import { countJobs, seedDemoJobs } from './jobs/index.js';
 import { startDelivery } from './posts/index.js';
+import { exitAfter, onStopSignal } from './ops/index.js';
 import { isSweepable } from './storage/storage.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 import { warnLine } from './log/logger.js';
@@ -68,14 +69,57 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   // Outbound posts and email: the worker and the POSTS_SWEEP_CRON sweep, unless POSTS_WORKER=off.
   const delivery = config.postsWorker ? startDelivery({ ...ctx, log: warnLine }, ctx.outbox) : null;
   if (!delivery) console.log('POSTS_WORKER=off: this process sends no posts (run `careers-admin cron` elsewhere).');
+  /**
+   * The orderly stop: /readyz answers 503 at once, no new connections are taken, and requests,
+   * uploads and post deliveries in flight get SHUTDOWN_TIMEOUT_SECONDS; then the connections still
+   * open are cut (a cut upload removes its file and never wrote its row), file work in flight
+   * settles, and the database closes.
+   */
   const close = async () => {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await delivery?.stop();
-    await uploadSweeps?.stop();
+    ctx.readiness.stop();
+    const deadline = config.shutdownTimeoutSeconds * 1000;
+    await Promise.all([
+      closeHttp(server, deadline),
+      settleWithin(delivery?.stop(), deadline, 'posts still being sent are left to their claim (sent again when it ends)'),
+      uploadSweeps?.stop(),
+    ]);
+    await ctx.storage.idle();
     await closeContext(ctx);
   };
   return { ctx, server, close };
 }
+
+/**
+ * Stops taking connections and closes each as it goes idle; after `ms`, cuts the ones still busy.
+ * (server.close() closes only the connections idle at that moment: a kept-alive one that finishes
+ * its request later would otherwise stay open until its keep-alive timeout.)
+ */
+async function closeHttp(server: Server, ms: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  const idle = setInterval(() => server.closeIdleConnections(), 200);
+  const cut = setTimeout(() => {
+    console.log(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: closing the connections still open`);
+    server.closeAllConnections();
+  }, ms);
+  await closed;
+  clearInterval(idle);
+  clearTimeout(cut);
+}
+
+/** Waits for `work`, but not longer than `ms`; says what is left behind when it takes longer. */
+async function settleWithin(work: Promise<void> | undefined, ms: number, leftBehind: string): Promise<void> {
+  if (!work) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), ms);
+  });
+  const outcome = await Promise.race([work.then(() => 'done' as const), late]);
+  clearTimeout(timer);
+  if (outcome === 'late') console.log(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: ${leftBehind}`);
+}
+
+/** What a stop that hangs past SHUTDOWN_TIMEOUT_SECONDS gets to finish before the process exits with code 1. */
+const STOP_GRACE_MS = 5000;
 
 /**
  * V8 lets the old generation grow to up to four times what survived the last full collection
@@ -106,18 +150,22 @@ async function main(): Promise<void> {
   }
   // The handlers are in place before the server says it listens, so a signal that comes right
   // after that line still closes it cleanly; one that comes during start-up waits for it.
+  // A second signal exits at once (130 for SIGINT, 143 for SIGTERM).
   const started = startServer(config);
-  let closing = false;
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      if (closing) return;
-      closing = true;
-      console.log(`${signal}: closing`);
-      const force = setTimeout(() => process.exit(1), 10_000);
-      force.unref();
-      started.then(({ close }) => close()).then(() => process.exit(0), () => process.exit(1));
-    });
-  }
+  onStopSignal((signal) => {
+    const seconds = config.shutdownTimeoutSeconds;
+    console.log(`${signal}: closing (waiting up to ${seconds} s for requests in flight; send it again to exit now)`);
+    exitAfter(seconds * 1000 + STOP_GRACE_MS, `Still closing ${STOP_GRACE_MS / 1000} s after SHUTDOWN_TIMEOUT_SECONDS (${seconds} s): exiting`);
+    started
+      .then(({ close }) => close())
+      .then(
+        () => process.exit(0),
+        (err) => {
+          console.error('Failed to close:', err instanceof Error ? err.message : err);
+          process.exit(1);
+        },
+      );
+  });
   await started;
 }
 

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
+import { exitAfter, onStopSignal } from '../ops/index.js';
 import { cliPostList, createDelivery, jobIdSchema, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
@@ -95,11 +96,13 @@ export function registerPosts(program: Command): void {
         const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}). Stop with Ctrl-C.`);
         const keepAlive = setInterval(() => undefined, 1 << 30);
-        const signal = await new Promise<string>((resolve) => {
-          for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => resolve(s));
-        });
+        // A second signal exits at once (130 for SIGINT, 143 for SIGTERM).
+        const signal = await new Promise<string>((resolve) => onStopSignal(resolve));
         clearInterval(keepAlive);
-        console.log(`${signal}: stopping`);
+        const seconds = config.shutdownTimeoutSeconds;
+        console.log(`${signal}: stopping (waiting up to ${seconds} s for posts being sent; send it again to exit now)`);
+        // A send cut off here is not lost: its post stays claimed until its lease ends, then it is sent again.
+        exitAfter(seconds * 1000, `SHUTDOWN_TIMEOUT_SECONDS (${seconds} s) reached with posts still being sent: exiting (they are sent again once their claim ends)`);
         await running.stop();
       });
     });

@@ -12,11 +12,11 @@ import type { Logger } from '../log/logger.js';
 
 const INCOMING_ID = /^[A-Za-z0-9._:@/+=-]{1,64}$/;
 
-/** The route that answered, as written in the router; requests no route took are grouped. */
+/** The route that answered, as written in the router (`/api/hr/jobs/:id/`); static files are `static`, the rest no route took `unmatched`. The log's and the metrics' label. */
 export function routePattern(req: Request): string {
   const route = req.route as { path?: unknown } | undefined;
   if (route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
-  return /^\/(?:assets|og)\//.test(req.originalUrl) ? '(static)' : '(unmatched)';
+  return /^\/(?:assets|og)\//.test(req.originalUrl) ? 'static' : 'unmatched';
 }
 
 function requestId(req: Request): string {

@@ -26,6 +26,11 @@ export interface FileStorage {
   exists(key: string): Promise<boolean>;
   /** Deletes; a missing file is not an error. An emptied fan-out folder goes too. */
   remove(key: string): Promise<void>;
+  /**
+   * Resolves once no write or removal is running any more, the removals that failed uploads start
+   * as they settle included: a stopping server waits for it, so a cut upload leaves no file.
+   */
+  idle(): Promise<void>;
 }
 
 /** One stored file as the orphan sweep sees it. */
@@ -144,8 +149,26 @@ class BatchedFileWriter extends Writable {
 }
 
 export class LocalDiskStorage implements SweepableStorage {
+  /** Writes and removals running now (idle()). */
+  private readonly busy = new Set<Promise<unknown>>();
+
   constructor(public readonly root: string) {
     fs.mkdirSync(root, { recursive: true });
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.busy.add(work);
+    const done = () => this.busy.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  async idle(): Promise<void> {
+    while (this.busy.size) {
+      await Promise.allSettled([...this.busy]);
+      // A failed upload removes its other files once its writes settle: let those start, then look again.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   newKey(): string {
@@ -175,7 +198,11 @@ export class LocalDiskStorage implements SweepableStorage {
     }
   }
 
-  async write(key: string, source: Readable): Promise<void> {
+  write(key: string, source: Readable): Promise<void> {
+    return this.track(this.writeFile(key, source));
+  }
+
+  private async writeFile(key: string, source: Readable): Promise<void> {
     const file = this.pathOf(key);
     const dir = path.dirname(file);
     let created: { handle: fs.promises.FileHandle; newFolder: boolean };
@@ -224,7 +251,11 @@ export class LocalDiskStorage implements SweepableStorage {
     await this.discard(key);
   }
 
-  async discard(key: string): Promise<{ folderRemoved: boolean }> {
+  discard(key: string): Promise<{ folderRemoved: boolean }> {
+    return this.track(this.discardFile(key));
+  }
+
+  private async discardFile(key: string): Promise<{ folderRemoved: boolean }> {
     const file = this.pathOf(key);
     await fs.promises.rm(file, { force: true });
     return { folderRemoved: await this.removeFolderIfEmpty(path.dirname(file)) };

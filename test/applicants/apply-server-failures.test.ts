@@ -47,6 +47,9 @@ class FailingStorage implements FileStorage {
   remove(key: string): Promise<void> {
     return this.inner.remove(key);
   }
+  idle(): Promise<void> {
+    return this.inner.idle();
+  }
 }
 
 /** Silences the error log of an expected 500 (the handler logs the cause; that is correct). */
