@@ -12,7 +12,7 @@ const DOTENV = [
   'COMPANY_NAME="Env File Co"',
   'DATABASE_URL=mysql://app:hunter2@db.internal:3306/careers',
   'SMTP_URL=smtp://mailer:mailpass@smtp.example.com:587',
-  'METRICS_TOKEN=tok-secret-123',
+  'METRICS_TOKEN=tok-secret-0123456789',
   '',
 ].join('\n');
 
@@ -47,7 +47,7 @@ describe('careers-admin config and the .env file', function () {
     expect(row(r.out, 'DATABASE_URL')).to.deep.equal(['mysql://app:********@db.internal:3306/careers', `.env file ${file}`]);
     expect(row(r.out, 'SMTP_URL')).to.deep.equal(['smtp://mailer:********@smtp.example.com:587', `.env file ${file}`]);
     expect(row(r.out, 'METRICS_TOKEN')).to.deep.equal(['********', `.env file ${file}`]);
-    for (const secret of ['hunter2', 'mailpass', 'tok-secret-123']) expect(r.out + r.err).to.not.include(secret);
+    for (const secret of ['hunter2', 'mailpass', 'tok-secret-0123456789']) expect(r.out + r.err).to.not.include(secret);
   });
 
   it('CAREERS_ENV_FILE names another file; one that cannot be read is a usage error', async () => {
