@@ -80,6 +80,8 @@ export interface Config {
   port: number;
   /** Unset means the embedded SQLite database in dataDir. */
   databaseUrl: string | null;
+  /** DATABASE_POOL_MAX: MySQL connections this process may open at once (SQLite has one). */
+  databasePoolMax: number;
   dataDir: string;
   publicBaseUrl: string;
   sessionTtlSeconds: number;
@@ -319,6 +321,8 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     env: nodeEnv,
     port,
     databaseUrl,
+    // Each process opens up to this many; all processes together must stay under MySQL's max_connections.
+    databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
     dataDir,
     publicBaseUrl,
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),

@@ -5,7 +5,7 @@
  */
 import { flushDeleted, type Db } from '../db/knex.js';
 import type { FileStorage } from '../storage/storage.js';
-import { selectRemovable, type RemovalCriteria } from './queries/list.js';
+import { removablePreview, selectRemovable, type RemovalCriteria } from './queries/list.js';
 import { bumpCounter, deleteApplications, insertApplicationAudit } from './repo.js';
 import { type Logger, processLog } from '../log/logger.js';
 
@@ -31,9 +31,13 @@ function summarise(rows: { job_id: number; storage_key: string | null }[]): Remo
   return { applications: rows.length, byJob, files: rows.filter((r) => r.storage_key).length };
 }
 
-/** What a purge or an erase with these criteria would remove now (a dry run; nothing changes). */
-export async function planRemoval({ db }: Pick<RetentionDeps, 'db'>, criteria: RemovalCriteria): Promise<RemovalSummary> {
-  return summarise(await selectRemovable(db, criteria));
+/** How many applications a dry run lists one by one. */
+const PREVIEW_ROWS = 50;
+
+/** What a purge or an erase with these criteria would remove now (a dry run; nothing changes), with the first applications. */
+export async function planRemoval({ db }: Pick<RetentionDeps, 'db'>, criteria: RemovalCriteria): Promise<RemovalSummary & { preview: { id: number; job_title: string; created_at: string }[] }> {
+  const [rows, preview] = await Promise.all([selectRemovable(db, criteria), removablePreview(db, criteria, PREVIEW_ROWS)]);
+  return { ...summarise(rows), preview };
 }
 
 export interface RemovalResult extends RemovalSummary {

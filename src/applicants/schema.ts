@@ -456,7 +456,8 @@ const RETENTION_AGE_MAX_MS = 100 * AGE_UNITS_MS.y;
  */
 export function parseRetentionAge(raw: string): { ms: number } | { error: string } {
   const m = /^(\d{1,6})\s*(h|d|w|mo|y)$/.exec(raw.trim().toLowerCase());
-  if (!m || Number(m[1]) < 1) return { error: `--older-than must be a whole number and a unit (h, d, w, mo, y), e.g. 180d (got "${raw}")` };
+  if (!m) return { error: `--older-than must be a whole number and a unit (h, d, w, mo, y), e.g. 180d (got "${raw}")` };
+  if (Number(m[1]) < 1) return { error: `--older-than must be a positive whole number and a unit, such as 1d or 180d: 0 would match everything up to now (got "${raw}")` };
   const ms = Number(m[1]) * AGE_UNITS_MS[m[2]];
   return ms > RETENTION_AGE_MAX_MS ? { error: `--older-than must be at most 100 years (got "${raw}")` } : { ms };
 }

@@ -12,6 +12,7 @@ import { jobOptionSchema, parseRetentionAge, planRemoval, statusOptionSchema, re
 import { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from '../forms/index.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { CliError, cliOption } from './context.js';
+import { printable, table } from './print.js';
 import { files, runRemoval, type RemovalPart, type RunOptions } from './removal.js';
 
 const applications = (n: number) => (n === 1 ? '1 application' : `${n} applications`);
@@ -32,7 +33,10 @@ function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'):
   return {
     plan: async (db) => {
       const plan = await planRemoval({ db }, criteria);
-      return { count: plan.applications, text: describe(plan) };
+      const more = plan.applications - plan.preview.length;
+      const rows = plan.preview.map((a) => [String(a.id), a.created_at.slice(0, 16).replace('T', ' '), printable(a.job_title)]);
+      const listing = `${table([['ID', 'APPLIED (UTC)', 'JOB'], ...rows])}${more > 0 ? `\n… and ${applications(more)} more` : ''}`;
+      return { count: plan.applications, text: describe(plan), listing };
     },
     remove: async (deps) => {
       const result = await removeApplications(deps, criteria, { action });

@@ -16,8 +16,8 @@ export interface RunOptions {
 }
 
 export interface RemovalPart {
-  /** How many rows match now, and their description ("2 applications with 2 files (job 3: 2)"). */
-  plan(db: Db): Promise<{ count: number; text: string }>;
+  /** How many rows match now, their description ("2 applications with 2 files (job 3: 2)") and what a dry run lists of them. */
+  plan(db: Db): Promise<{ count: number; text: string; listing?: string }>;
   /** Removes them; the description of what went and the files left for the orphan sweep. */
   remove(deps: { db: Db; storage: FileStorage; now: () => Date }): Promise<{ text: string; filesLeft: number }>;
 }
@@ -35,6 +35,7 @@ export async function runRemoval(parts: RemovalPart[], opts: RunOptions, nothing
     const summary = plans.map((p) => p.text).join(' and ');
     if (opts.dryRun) {
       console.log(`Dry run: would remove ${summary}.`);
+      for (const p of plans) if (p.listing) console.log(p.listing);
       return;
     }
     if (!opts.yes) {

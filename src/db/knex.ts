@@ -52,7 +52,7 @@ const knexLog = {
  */
 const DB_ACQUIRE_TIMEOUT_MS = 5000;
 
-export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex {
+export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolMax'>>): Knex {
   if (config.databaseUrl) {
     const url = config.databaseUrl.replace(/^mysql:/, 'mysql2:').replace(/^mysql2:/, 'mysql:');
     return knexFactory({
@@ -69,7 +69,7 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Knex 
       acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
       pool: {
         min: 0,
-        max: 10,
+        max: config.databasePoolMax ?? 10,
         afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
           conn.query("SET time_zone = '+00:00'", (err: Error | null) => done(err, conn));
         },

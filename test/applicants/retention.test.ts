@@ -193,6 +193,11 @@ for (const kind of databaseKinds()) {
       let r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'archived', '--dry-run'], env);
       expect(r.code, r.err).to.equal(0);
       expect(r.out).to.include(`Dry run: would remove 2 applications with 2 files (job ${jobs.a}: 1, job ${jobs.b}: 1).`);
+      // The dry run lists them: id, applied time, job title.
+      const listed = r.out.trim().split('\n').slice(1);
+      expect(listed[0]).to.match(/^ID\s+APPLIED \(UTC\)\s+JOB$/);
+      expect(listed.slice(1)).to.have.length(2);
+      for (const line of listed.slice(1)) expect(line).to.match(/^\d+\s+\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s+\S/);
       r = cli(['applicants', 'purge', '--older-than', '90d', '--status', 'ARCHIVED'], env);
       expect(r.code).to.equal(2);
       expect(r.err).to.include('pass --yes');
@@ -207,6 +212,7 @@ for (const kind of databaseKinds()) {
         expect(cli(['applicants', 'purge', ...args], env).code, args.join(' ')).to.equal(2);
       }
       expect(cli(['applicants', 'erase', '--email', 'not-an-email'], env).code).to.equal(2);
+      expect(cli(['applicants', 'purge', '--older-than', '0d', '--dry-run'], env).err).to.include('--older-than must be a positive whole number and a unit, such as 1d or 180d');
       // Past the supported range: a usage error, never 'Invalid time value'.
       for (const age of ['999999y', '101y', '1300mo', '999999w']) {
         const tooOld = cli(['applicants', 'purge', '--older-than', age, '--dry-run'], env);

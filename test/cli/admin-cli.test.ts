@@ -37,7 +37,12 @@ for (const kind of databaseKinds()) {
       expect(r.out).to.match(/applied 001_initial_schema/);
       expect(cli(['migrate', 'status'], env).out).to.include('applied  001_initial_schema');
       expect(cli(['migrate', 'latest'], env).out).to.include('Already up to date.');
+      // A rollback drops tables: without a terminal to ask on, --yes is required, and nothing changes without it.
       r = cli(['migrate', 'rollback'], env);
+      expect(r.code).to.equal(2);
+      expect(r.err).to.include('pass --yes to roll back without asking');
+      expect(cli(['migrate', 'status'], env).out).to.include('applied  001_initial_schema');
+      r = cli(['migrate', 'rollback', '--yes'], env);
       expect(r.code).to.equal(0);
       expect(r.out).to.include('Rolled back');
       r = cli(['migrate', 'sideways'], env);
