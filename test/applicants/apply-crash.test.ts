@@ -120,7 +120,8 @@ for (const kind of databaseKinds()) {
       fs.utimesSync(path.join(uploads, oldKey), twoHoursAgo, twoHoursAgo);
 
       const port = await freePort();
-      server = runServer({ ...env, PORT: String(port) });
+      // LOG_LEVEL=info: the sweep's summary is an info line (tests default to warn).
+      server = runServer({ ...env, PORT: String(port), LOG_LEVEL: 'info' });
       await waitForOutput(server, 'Upload sweep: removed 1 orphaned file(s) with no database row.');
       // The server was listening without waiting for the sweep.
       expect(server.output().indexOf(`listening on port ${port}`)).to.be.greaterThan(-1);
