@@ -14,7 +14,7 @@ export function applicantsRoutes(ctx: AppContext): Router {
 
 /** Retention (careers-admin applicants purge / erase). */
 export { planRemoval, removeApplications, type RemovalSummary } from './service.js';
-export { jobOptionSchema, parseRetentionAge, statusOptionSchema } from './schema.js';
+export { parseRetentionAge, statusOptionSchema } from './schema.js';
 
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
 export { applicantListExport, applicantsExport } from './service.js';

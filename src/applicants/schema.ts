@@ -350,7 +350,7 @@ export function orderedErrors(fields: Record<string, string[]>): Record<string, 
 // Its imports sit here, under names of their own, so this section does not depend on the rest.
 import { z as zod } from 'zod';
 import * as enums from '../shared/enums.js';
-import { isRowId, rowId } from '../shared/input-rules.js';
+import { isRowId, } from '../shared/input-rules.js';
 import type { ApplicantFilters } from './types.js';
 
 type ApplicationStatus = enums.ApplicationStatus;
@@ -410,9 +410,9 @@ export type ApplicantListQuery = zod.output<typeof applicantListQuerySchema>;
 
 const statusField = zod.string({ error: APPLICANT_MESSAGES.status }).refine((v) => enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status);
 
-/** The CLI's `--status` and `--job` (applicants purge): the API's rules, the status in any case. */
+/** The CLI's `--status` (applicants purge): the API's rule, in any case. */
 export const statusOptionSchema = zod.string().trim().toUpperCase().pipe(statusField).transform((v) => v as ApplicationStatus);
-export const jobOptionSchema = rowId(APPLICANT_MESSAGES.jobId);
+
 
 export const statusChangeSchema = zod.object({ status: statusField.transform((v) => v as ApplicationStatus) });
 

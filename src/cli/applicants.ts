@@ -8,10 +8,11 @@
  */
 import type { Command } from 'commander';
 import { emailError, storedEmail } from '../shared/application-rules.js';
-import { jobOptionSchema, parseRetentionAge, planRemoval, statusOptionSchema, removeApplications, type RemovalCriteria, type RemovalSummary } from '../applicants/index.js';
+import { parseRetentionAge, planRemoval, statusOptionSchema, removeApplications, type RemovalCriteria, type RemovalSummary } from '../applicants/index.js';
 import { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from '../forms/index.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { CliError, cliOption } from './context.js';
+import { CliError, cliOption, withDb } from './context.js';
+import { jobIdFor, jobOption } from './jobs.js';
 import { printable, table } from './print.js';
 import { files, runRemoval, type RemovalPart, type RunOptions } from './removal.js';
 
@@ -67,14 +68,15 @@ export function registerApplicants(program: Command): void {
     .description('delete applications older than an age, with their answers, post records and resume files')
     .requiredOption('--older-than <age>', 'a whole number and a unit: h, d, w, mo (30 days) or y (365 days), e.g. 180d')
     .option('--status <status>', `only applications with this status (${APPLICATION_STATUSES.join(', ')})`)
-    .option('--job <id>', 'only applications to this job (its numeric id)')
+    .option('--job <id>', 'only applications to this job (its numeric id or public id)')
     .option('--dry-run', 'print what would be removed, remove nothing')
     .option('--yes', 'do not ask for confirmation')
     .action(async (opts: RunOptions & { olderThan: string; status?: string; job?: string }) => {
       const age = parseRetentionAge(opts.olderThan);
       if ('error' in age) throw new CliError(age.error, 2);
       const status = cliOption(statusOptionSchema, '--status', opts.status);
-      const jobId = cliOption(jobOptionSchema, '--job', opts.job);
+      const job = jobOption(opts.job);
+      const jobId = job && (await withDb((db) => jobIdFor(db, job)));
       const criteria: RemovalCriteria = { createdBefore: new Date(Date.now() - age.ms), status, jobId };
       await runRemoval([applicationsPart(criteria, 'purge')], opts, 'No applications match: nothing to remove.');
     });

@@ -8,7 +8,8 @@ import { once } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
-import { applicantFilters, applicantListExport, applicantListQuerySchema, applicantsExport, jobOptionSchema } from '../applicants/index.js';
+import { applicantFilters, applicantListExport, applicantListQuerySchema, applicantsExport } from '../applicants/index.js';
+import { jobIdFor, jobOption } from './jobs.js';
 import type { Db } from '../db/knex.js';
 import { writeWorkbook, type WorkbookSpec } from '../exports/xlsx.js';
 import { entriesExport, formOptionSchema, formPostsWorkbook } from '../forms/index.js';
@@ -108,15 +109,15 @@ export function registerExport(program: Command): void {
 
   withOut(group.command('applicants'))
     .description("applicants: with --job the job's workbook (one column per question, as on its insights); else the applicants list, filtered, with a job column")
-    .option('--job <id>', "one job's applicants (its numeric id)")
+    .option('--job <id>', "one job's applicants (its numeric id or public id)")
     .option('--status <status>', 'without --job: NEW, REVIEWED or ARCHIVED')
     .option('--from <date>', 'without --job: applied on or after this day (YYYY-MM-DD, UTC)')
     .option('--to <date>', 'without --job: applied on or before this day (YYYY-MM-DD, UTC)')
     .action(async (opts: OutOptions & { job?: string; status?: string; from?: string; to?: string }) => {
-      const jobId = cliOption(jobOptionSchema, '--job', opts.job);
-      if (jobId !== undefined) {
+      const job = jobOption(opts.job);
+      if (job) {
         if (opts.status !== undefined || opts.from !== undefined || opts.to !== undefined) throw new CliError("--status, --from and --to filter the applicants list: they do not go with --job (the job's workbook has every applicant).", 2);
-        return exportWith((db) => applicantsExport({ db }, jobId), `No job ${jobId}.`, opts);
+        return exportWith(async (db) => applicantsExport({ db }, (await jobIdFor(db, job))!), '', opts);
       }
       const filters = listFilters(opts);
       return exportWith((db) => applicantListExport({ db }, filters), '', opts);

@@ -2,9 +2,21 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { applicantCounts } from '../applicants/index.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
-import { SeedError, importJobRecords, listJobChoices, seedDemoJobs } from '../jobs/index.js';
+import type { Db } from '../db/knex.js';
+import { SeedError, importJobRecords, jobIdOf, jobOptionSchema, listJobChoices, seedDemoJobs } from '../jobs/index.js';
 import { printable, table } from './print.js';
-import { CliError, withDb } from './context.js';
+import { CliError, cliOption, withDb } from './context.js';
+
+/** `--job` as HR names a job: its numeric id or the public id Manage Jobs shows; a malformed value is a usage error (exit 2). */
+export const jobOption = (raw: string | undefined) => cliOption(jobOptionSchema(), '--job', raw);
+
+/** The job a `--job` names; one that names no job stops with exit 1. */
+export async function jobIdFor(db: Db, ref: ReturnType<typeof jobOption>): Promise<number | undefined> {
+  if (!ref) return undefined;
+  const id = await jobIdOf(db, ref);
+  if (id === null) throw new CliError(`--job: no job ${'publicId' in ref ? `with the public id "${printable(ref.publicId)}"` : ref.id}.`);
+  return id;
+}
 
 function reportSeedError(err: SeedError): CliError {
   const lines = err.problems.map((p) => {

@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
 import { exitAfter, onStopSignal } from '../ops/index.js';
-import { cliPostList, createDelivery, jobIdSchema, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
+import { cliPostList, createDelivery, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
+import { jobIdFor, jobOption } from './jobs.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
 
@@ -26,7 +27,7 @@ export function registerPosts(program: Command): void {
     .command('list')
     .description('list posts, newest first')
     .option('--status <status>', 'SUCCESS, FAILED or PENDING')
-    .option('--job <id>', 'only posts of this job (its numeric id)')
+    .option('--job <id>', 'only posts of this job (its numeric id or public id)')
     .option('--limit <n>', 'at most this many', '50')
     .action(async (opts: { status?: string; job?: string; limit: string }) => {
       let status: ReturnType<typeof parsePostStatus> | undefined;
@@ -35,11 +36,11 @@ export function registerPosts(program: Command): void {
       } catch {
         throw new CliError('--status must be SUCCESS, FAILED or PENDING', 2);
       }
-      const jobId = cliOption(jobIdSchema, '--job', opts.job);
+      const job = jobOption(opts.job);
       if (!/^\d{1,5}$/.test(opts.limit) || Number(opts.limit) < 1) throw new CliError('--limit must be a whole number from 1 to 99999', 2);
       await withDb(async (db) => {
         await requireSchema(db);
-        const rows = await cliPostList(db, { status, jobId, limit: Number(opts.limit) });
+        const rows = await cliPostList(db, { status, jobId: await jobIdFor(db, job), limit: Number(opts.limit) });
         if (!rows.length) {
           console.log('No posts.');
           return;

@@ -8,8 +8,9 @@ import type { ApplicantCounts } from './queries.js';
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';
 export { SeedError, countJobs, importJobRecords, seedDemoJobs } from './seed.js';
 export {
-  ViewCounter, cachedPublicJob, getPublicJob, listJobsForSitemap, requireJob, toPublicJob, toPublicQuestion, type Availability,
+  ViewCounter, cachedPublicJob, getPublicJob, jobIdOf, listJobsForSitemap, requireJob, toPublicJob, toPublicQuestion, type Availability,
 } from './service.js';
+export { jobOptionSchema } from './schema.js';
 
 /** The jobs routes: public list and pages, the public API, HR job management. */
 export function jobsRoutes(ctx: AppContext, deps: { applicantCounts: ApplicantCounts }): Router {

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod/mini';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
-import { PUBLIC_ID_MESSAGE, bool, choice, isBlank, isObject, oneLine, outboundUrl, publicIdInput, signingSecret, text, textInput } from '../shared/input-rules.js';
+import { PUBLIC_ID_MESSAGE, bool, choice, isBlank, isObject, oneLine, outboundUrl, publicIdInput, rowRef, signingSecret, text, textInput } from '../shared/input-rules.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
 import type { Job, PublicJobFilters } from './types.js';
 
@@ -312,3 +312,6 @@ export function hrJobsQuerySchema(): z.ZodMiniType<{ status: RecordStatus | '' }
   hrJobsQuery ??= z.object({ status: queryChoice(RECORD_STATUSES) }) as unknown as z.ZodMiniType<{ status: RecordStatus | '' }>;
   return hrJobsQuery;
 }
+
+/** The CLI's `--job`: a job's numeric id or its public id (a function: islands importing limits bundle no zod). */
+export const jobOptionSchema = () => rowRef('Give a job id or a public id, as shown in Manage Jobs.');

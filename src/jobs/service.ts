@@ -159,6 +159,12 @@ export async function createJob({ db, cache }: JobDeps, input: JobInput, now = n
 
 /** Largest job id a path may name: 2^31-1, a signed 32-bit integer in every driver and language. */
 /** The job with its current questions, or 404 (pair with pathId for an id from a path). */
+/** The id of a job named by id or public id (the CLI's `--job`), or null when there is none. */
+export async function jobIdOf(db: Db, ref: { id: number } | { publicId: string }): Promise<number | null> {
+  if ('publicId' in ref) return (await repo.findJobByPublicId(db, ref.publicId, false))?.id ?? null;
+  return (await repo.findJobById(db, ref.id))?.id ?? null;
+}
+
 export async function requireJob(db: Db, id: number): Promise<Job> {
   const job = await repo.findJobById(db, id);
   if (!job) throw new NotFound('Not found.');

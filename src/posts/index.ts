@@ -10,7 +10,7 @@ export { OutboxSignal } from './signal.js';
 export { createDelivery, startDelivery,  } from './delivery.js';
 export { applicationPostsExport, formPosts, formPostsExport, outboxesHealth, parseFormPostStatus, retryPosts, parsePostStatus, verifyMail } from './service.js';
 export { cliPostList } from './queries.js';
-export { jobIdSchema, postIdSchema, postStatusSchema, sinceSchema } from './schema.js';
+export { postIdSchema, postStatusSchema, sinceSchema } from './schema.js';
 
 /** The posts routes: the API Post Requests page and its API. */
 export function postsRoutes(ctx: AppContext): Router {

@@ -6,7 +6,6 @@ import { POST_STATUSES, type PostStatus } from './types.js';
 export const POST_MESSAGES = {
   status: `Status must be one of ${POST_STATUSES.join(', ')}.`,
   id: 'A valid post id is required.',
-  jobId: 'A valid job id is required.',
   since: 'A valid date is required (YYYY-MM-DD or an ISO date and time).',
   notRetryable: 'Only a failed post whose job still has its webhook on can be retried.',
   notFound: 'Post not found.',
@@ -22,9 +21,8 @@ export const postStatusSchema = z.preprocess(
   z.enum(POST_STATUSES, { error: POST_MESSAGES.status }),
 );
 
-/** `--id` and `--job` of the CLI: the one id rule (isRowId). */
+/** `--id` of the CLI: the one id rule (isRowId). */
 export const postIdSchema = rowId(POST_MESSAGES.id);
-export const jobIdSchema = rowId(POST_MESSAGES.jobId);
 
 /** `--since`: a date (midnight UTC) or an ISO date and time. */
 export const sinceSchema = z

@@ -110,6 +110,17 @@ export function rowId(message: string) {
   return z.pipe(z.string({ error: message }).check(z.trim(), z.refine(isRowId, message)), z.transform(Number));
 }
 
+/**
+ * A job or form named as HR sees it (a CLI option): its numeric id, or its public id. Text that
+ * is a row id is always the id.
+ */
+export function rowRef(message: string) {
+  return z.pipe(
+    z.string({ error: message }).check(z.trim(), z.refine((v) => isRowId(v) || PUBLIC_ID_PATTERN.test(v), message)),
+    z.transform((v): { id: number } | { publicId: string } => (isRowId(v) ? { id: Number(v) } : { publicId: v })),
+  );
+}
+
 /** Public ids of jobs and forms: HR's own, else made from the title. */
 export const PUBLIC_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 export const PUBLIC_ID_MESSAGE = 'Use 1 to 64 letters, digits, hyphens or underscores.';

@@ -107,7 +107,7 @@ for (const kind of databaseKinds()) {
       expect(fs.readFileSync(file, 'utf8')).to.equal('precious');
       const forced = await runCli(['export', 'applicants', '--job', '99999', '--out', file, '--force'], env, dir);
       expect(forced.code).to.equal(1);
-      expect(forced.err).to.include('No job 99999.');
+      expect(forced.err).to.include('--job: no job 99999.');
       expect(fs.readFileSync(file, 'utf8')).to.equal('precious');
       expect(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp'))).to.deep.equal([]);
     });
@@ -119,7 +119,7 @@ describe('careers-admin export: bad option values', function () {
   it("exit 2 with the feature's own message, before any database is opened", async () => {
     const env = { DATA_DIR: path.join(os.tmpdir(), 'careers-export-nowhere'), DATABASE_URL: '' };
     const cases: [string[], string][] = [
-      [['export', 'applicants', '--job', 'abc'], '--job: A valid job id is required. (got "abc")'],
+      [['export', 'applicants', '--job', '1.0'], '--job: Give a job id or a public id, as shown in Manage Jobs. (got "1.0")'],
       [['export', 'applicants', '--status', 'hired'], '--status: Select a valid status: NEW, REVIEWED or ARCHIVED. (got "hired")'],
       [['export', 'posts', '--status', 'LOST'], '--status: Status must be one of SUCCESS, FAILED, PENDING. (got "LOST")'],
       [['export', 'entries', '--form', '0'], '--form: A valid form id is required. (got "0")'],

@@ -23,12 +23,14 @@ for (const kind of databaseKinds()) {
     let env: Record<string, string>;
     let receiver: Receiver;
     let failedIds: number[];
+    let jobPublicId: string;
 
     before(async () => {
       t = await createTestDb(kind);
       env = { DATA_DIR: t.dataDir, WEBHOOK_ALLOW_PRIVATE: 'true', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
       receiver = await startReceiver(() => ({ status: 200 }));
       const job = await webhookJob(t.db, receiver.url);
+      jobPublicId = job.public_id;
       failedIds = await seedPosts(t.db, job, 3, new Date('2026-01-10T00:00:00Z'));
       await t.db('application_posts').whereIn('id', failedIds).update({ status: 'FAILED', status_code: 500, attempts: 8, next_attempt_at: null });
       await t.db('application_posts').where('id', failedIds[0]).update({ created_at: '2025-12-01 00:00:00.000' });
@@ -51,7 +53,14 @@ for (const kind of databaseKinds()) {
       const bad = await cli(['posts', 'list', '--status', 'LOST'], env);
       expect(bad.code).to.equal(2);
       expect(bad.err).to.include('--status must be SUCCESS, FAILED or PENDING');
-      expect((await cli(['posts', 'list', '--job', '99999'], env)).out).to.equal('No posts.\n');
+      // --job: the numeric id or the public id HR sees; one naming no job stops.
+      const byPublicId = await cli(['posts', 'list', '--job', jobPublicId], env);
+      expect(byPublicId.code, byPublicId.err).to.equal(0);
+      expect(byPublicId.out.trim().split('\n')).to.have.length(4);
+      const none = await cli(['posts', 'list', '--job', '99999'], env);
+      expect(none.code).to.equal(1);
+      expect(none.err).to.include('--job: no job 99999.');
+      expect((await cli(['posts', 'list', '--job', 'no-such-job'], env)).err).to.include('--job: no job with the public id "no-such-job".');
     });
 
     it("shows a receiver's stored answer with its control, escape and bidi characters escaped, never raw", async () => {

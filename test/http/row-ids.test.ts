@@ -149,12 +149,10 @@ for (const kind of databaseKinds()) {
 describe('the CLI id options take the same rule', () => {
   const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
 
-  it('refuses 007, 1.0 and 0 for --job, --id and --form with exit 2 and the rule\'s message', () => {
+  it('refuses 007, 1.0 and 0 for --id and --form with exit 2 and the rule\'s message', () => {
     for (const bad of ['007', '1.0', '0', '-3', 'x']) {
       for (const [args, message] of [
-        [['posts', 'list', '--job', bad], '--job: A valid job id is required.'],
         [['posts', 'retry', '--id', bad], '--id: A valid post id is required.'],
-        [['applicants', 'purge', '--older-than', '1d', '--job', bad], '--job: A valid job id is required.'],
         [['forms', 'purge', '--older-than', '1d', '--form', bad], '--form: A valid form id is required.'],
       ] as const) {
         const r = cli(...args);
@@ -165,5 +163,15 @@ describe('the CLI id options take the same rule', () => {
     const status = cli('applicants', 'purge', '--older-than', '1d', '--status', 'closed');
     expect(status.status).to.equal(2);
     expect(status.stderr).to.include('--status: Select a valid status: NEW, REVIEWED or ARCHIVED. (got "closed")');
+  });
+
+  it('--job takes an id or a public id: anything else is a usage error before the database is opened', () => {
+    for (const bad of ['1.0', 'a b', '../x', 'x'.repeat(65)]) {
+      for (const args of [['posts', 'list', '--job', bad], ['applicants', 'purge', '--older-than', '1d', '--job', bad], ['export', 'applicants', '--job', bad]]) {
+        const r = cli(...args);
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).to.equal(2);
+        expect(r.stderr).to.include(`--job: Give a job id or a public id, as shown in Manage Jobs. (got "${bad}")`);
+      }
+    }
   });
 });
