@@ -64,11 +64,12 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   console.log(`HR sign-in: ${signInUrl(config)}`);
   const proxyNote = describeTrustProxy(config.trustProxy);
   if (proxyNote) console.log(proxyNote);
-  // Uploaded files left without a row by a crash: swept now in the background, then daily.
-  const uploadSweeps = isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
-  // Outbound posts and email: the worker and the POSTS_SWEEP_CRON sweep, unless POSTS_WORKER=off.
+  // Background work runs where POSTS_WORKER is on (or in `careers-admin cron`), not in every web
+  // process: outbound posts and email with the POSTS_SWEEP_CRON sweep, and the upload sweep
+  // (files a crash left without a row: now in the background, then daily).
   const delivery = config.postsWorker ? startDelivery({ ...ctx, log: warnLine }, ctx.outbox) : null;
-  if (!delivery) console.log('POSTS_WORKER=off: this process sends no posts (run `careers-admin cron` elsewhere).');
+  const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
+  if (!delivery) console.log('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');
   /**
    * The orderly stop: /readyz answers 503 at once, no new connections are taken, and requests,
    * uploads and post deliveries in flight get SHUTDOWN_TIMEOUT_SECONDS; then the connections still

@@ -4,12 +4,15 @@
  * the delivery worker and the POSTS_SWEEP_CRON sweep without HTTP, for hosts whose web processes
  * run with POSTS_WORKER=off.
  */
+import path from 'node:path';
 import type { Command } from 'commander';
 import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
 import { exitAfter, onStopSignal } from '../ops/index.js';
 import { cliPostList, createDelivery, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
 import { jobIdFor, jobOption } from './jobs.js';
+import { LocalDiskStorage } from '../storage/storage.js';
+import { scheduleUploadSweeps } from '../storage/sweep.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
 
@@ -95,7 +98,8 @@ export function registerPosts(program: Command): void {
       await withDb(async (db, config) => {
         await requireSchema(db);
         const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
-        console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}). Stop with Ctrl-C.`);
+        const uploadSweeps = scheduleUploadSweeps(db, new LocalDiskStorage(path.join(config.dataDir, 'uploads')), { log: (line) => console.log(printable(line)) });
+        console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);
         const keepAlive = setInterval(() => undefined, 1 << 30);
         // A second signal exits at once (130 for SIGINT, 143 for SIGTERM).
         const signal = await new Promise<string>((resolve) => onStopSignal(resolve));
@@ -104,7 +108,7 @@ export function registerPosts(program: Command): void {
         console.log(`${signal}: stopping (waiting up to ${seconds} s for posts being sent; send it again to exit now)`);
         // A send cut off here is not lost: its post stays claimed until its lease ends, then it is sent again.
         exitAfter(seconds * 1000, `SHUTDOWN_TIMEOUT_SECONDS (${seconds} s) reached with posts still being sent: exiting (they are sent again once their claim ends)`);
-        await running.stop();
+        await Promise.all([running.stop(), uploadSweeps.stop()]);
       });
     });
 }
