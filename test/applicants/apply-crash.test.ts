@@ -119,6 +119,15 @@ for (const kind of databaseKinds()) {
       const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
       fs.utimesSync(path.join(uploads, oldKey), twoHoursAgo, twoHoursAgo);
 
+      // A web process with POSTS_WORKER=off does no background work: the orphan stays.
+      const quiet = runServer({ ...env, PORT: String(await freePort()), LOG_LEVEL: 'info', POSTS_WORKER: 'off' });
+      await waitForOutput(quiet, 'sweeps no uploads');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(quiet.output()).to.not.include('Upload sweep');
+      expect(listFiles(uploads)).to.include(oldKey);
+      quiet.child.kill('SIGTERM');
+      expect((await quiet.exited).code).to.equal(0);
+
       const port = await freePort();
       // LOG_LEVEL=info: the sweep's summary is an info line (tests default to warn).
       server = runServer({ ...env, PORT: String(port), LOG_LEVEL: 'info' });
