@@ -146,7 +146,9 @@ for (const kind of databaseKinds()) {
   });
 }
 
-describe('the CLI id options take the same rule', () => {
+describe('the CLI id options take the same rule', function () {
+  // Each case is a CLI process: about 20 of them.
+  this.timeout(240_000);
   const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
 
   it('refuses 007, 1.0 and 0 for --id and --form with exit 2 and the rule\'s message', () => {
