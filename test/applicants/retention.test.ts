@@ -208,10 +208,14 @@ for (const kind of databaseKinds()) {
       expect(r.out).to.include('Removed 2 applications with 2 files');
       r = cli(['applicants', 'erase', '--email', 'nobody@example.com', '--yes'], env);
       expect(r.out).to.include('No applications or form entries match: nothing to remove.');
-      for (const args of [['--older-than', 'soon'], ['--older-than', '0d'], ['--older-than', '5d', '--status', 'HIRED'], ['--older-than', '5d', '--job', 'x']]) {
+      for (const args of [['--older-than', 'soon'], ['--older-than', '0d'], ['--older-than', '5d', '--status', 'HIRED'], ['--older-than', '5d', '--job', '1.0']]) {
         expect(cli(['applicants', 'purge', ...args], env).code, args.join(' ')).to.equal(2);
       }
       expect(cli(['applicants', 'erase', '--email', 'not-an-email'], env).code).to.equal(2);
+      // --job is an id or a public id: one that names no job stops (exit 1) before anything is removed.
+      const noJob = cli(['applicants', 'purge', '--older-than', '5d', '--job', 'no-such-job', '--yes'], env);
+      expect(noJob.code).to.equal(1);
+      expect(noJob.err).to.include('--job: no job with the public id "no-such-job".');
       expect(cli(['applicants', 'purge', '--older-than', '0d', '--dry-run'], env).err).to.include('--older-than must be a positive whole number and a unit, such as 1d or 180d');
       // Past the supported range: a usage error, never 'Invalid time value'.
       for (const age of ['999999y', '101y', '1300mo', '999999w']) {
