@@ -8,7 +8,6 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { create as contentDisposition } from 'content-disposition';
-import { ServiceUnavailable } from './errors.js';
 import { StorageUnavailable } from '../storage/storage.js';
 
 export interface Download {
@@ -19,11 +18,12 @@ export interface Download {
 }
 
 /**
- * What a failed open of a stored file answers: a storage that cannot be reached now (S3 down,
- * wrong credentials) is a 503 to try again; anything else (the file is gone) is the caller's 404.
+ * What a failed open of a stored file throws: a storage that cannot be reached now (S3 down,
+ * wrong credentials) as it is, which the error handler answers 503; anything else (the file is
+ * gone) as the caller's 404.
  */
 export function unavailableOr(err: unknown, missing: Error): Error {
-  return err instanceof StorageUnavailable ? new ServiceUnavailable('The file storage cannot be reached just now. Please try again in a moment.', 30) : missing;
+  return err instanceof StorageUnavailable ? err : missing;
 }
 
 /** Content-Disposition (RFC 6266): an ASCII `filename` fallback and the UTF-8 `filename*`. */

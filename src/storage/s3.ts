@@ -119,7 +119,7 @@ export class S3Storage implements SweepableStorage {
       // The multipart upload is aborted by lib-storage; a PutObject or completion that landed
       // before the failure was seen is deleted here.
       await this.client.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: objectKey })).catch(() => undefined);
-      throw sourceError ?? err;
+      throw sourceError ?? new StorageUnavailable(describeS3Error(err));
     }
   }
 

@@ -274,17 +274,20 @@ for (const kind of databaseKinds()) {
       expect(await bucketKeys()).to.deep.equal(kept);
     });
 
-    it('careers-admin config names the bucket; a bad STORAGE_URL stops the CLI with exit code 2', () => {
+    it('careers-admin config names the bucket, doctor checks it; a bad STORAGE_URL stops the CLI with exit code 2', () => {
       const r = cli(['config'], env);
       expect(r.code, r.err).to.equal(0);
       expect(r.out).to.include(`Uploads: bucket s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint} (region us-east-1, keys from AWS_ACCESS_KEY_ID)`);
       expect(r.out).to.match(/AWS_SECRET_ACCESS_KEY\s+\*{8}/);
+      const doctor = cli(['doctor', '--json'], env);
+      const storageCheck = JSON.parse(doctor.out).checks.find((c: { name: string }) => c.name === 'storage');
+      expect(storageCheck).to.deep.equal({ name: 'storage', ok: true, detail: `bucket s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint} answers`, fix: null });
       const bad = cli(['files', 'sweep'], { ...env, STORAGE_URL: 's3://user:secret@bucket/x' });
       expect(bad.code).to.equal(2);
       expect(bad.err).to.include('STORAGE_URL must not contain a user name or password').and.not.include('secret@');
     });
 
-    it('a storage that stops answering: downloads answer 503 and the server goes on; back again, 200', async () => {
+    it('a storage that stops answering: downloads and applications answer 503, nothing is kept, the server goes on; back again, 200', async () => {
       const { dir, port } = s3;
       await s3.stop();
       const log = captureLog();
@@ -295,14 +298,24 @@ for (const kind of databaseKinds()) {
           expect(res.headers.get('retry-after')).to.equal('30');
           expect((await res.json()).detail).to.equal('The file storage cannot be reached just now. Please try again in a moment.');
         }
+        // An application cannot be stored either: 503 too, and nothing is kept.
+        const job = await makeJob(s.ctx, { title: 'While Down' });
+        const applied = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ email: 'down@example.com' })) });
+        expect(applied.status).to.equal(503);
+        expect(applied.headers.get('retry-after')).to.equal('30');
       } finally {
         log.restore();
       }
       // The operator learns why; the bucket's keys are named, never the applicant.
-      expect(log.lines()).to.have.length(2);
-      expect(log.lines()[0]).to.match(/^\[applicants\] a resume cannot be read from storage .*the file storage cannot be reached: .*ECONNREFUSED/);
-      expect(log.lines()[1]).to.match(/^\[forms\] an entry file cannot be read from storage /);
+      const lines = log.lines();
+      expect(lines.find((l) => l.startsWith('[applicants] a resume cannot be read from storage '))).to.match(/the file storage cannot be reached: .*ECONNREFUSED/);
+      expect(lines.some((l) => l.startsWith('[forms] an entry file cannot be read from storage '))).to.equal(true);
+      expect(lines.filter((l) => l.startsWith('the file storage cannot be reached '))).to.have.length(3);
+      expect(lines.join('\n')).to.not.include('down@example.com');
+      const keysBefore = await storedKeys();
       s3 = await startS3Server({ dir, port });
+      expect(await bucketKeys()).to.deep.equal(keysBefore);
+      expect(await s.ctx.db('applications').where({ email: 'down@example.com' }).first()).to.equal(undefined);
       const res = await download(`/api/hr/applications/${applicationId}/resume/`);
       expect(res.status).to.equal(200);
       expect(Buffer.from(await res.arrayBuffer()).equals(resume)).to.equal(true);
