@@ -34,7 +34,8 @@ import { cvPdf, everyFieldForm, GOOD_VALUES, submission } from '../forms/helpers
 const tmpDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'careers-s3-app-'));
 
 function s3Storage(env: Record<string, string>): S3Storage {
-  const storage = createStorage(loadConfig({ NODE_ENV: 'test', DATA_DIR: tmpDir(), ...env }));
+  // DATA_DIR is only read, never made, when the files go to a bucket.
+  const storage = createStorage(loadConfig({ NODE_ENV: 'test', DATA_DIR: path.join(os.tmpdir(), 'careers-s3-unused'), ...env }));
   expect(storage).to.be.instanceOf(S3Storage);
   return storage as S3Storage;
 }
