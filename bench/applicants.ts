@@ -25,6 +25,7 @@ import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { removeApplications } from '../src/applicants/service.js';
 import { LocalDiskStorage } from '../src/storage/storage.js';
+import { createStorage } from '../src/storage/create.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
 import { percentile, root, startProcess, stopProcess } from './lib.js';
@@ -114,7 +115,7 @@ async function purgeChild(env: Record<string, string>, cutoff: string): Promise<
   const config = loadConfig({ ...env });
   const db = createDb(config);
   const t = process.hrtime.bigint();
-  const result = await removeApplications({ db, storage: new LocalDiskStorage(path.join(config.dataDir, 'uploads')), now: () => new Date() }, { createdBefore: new Date(cutoff) }, { action: 'purge' });
+  const result = await removeApplications({ db, storage: createStorage(config), now: () => new Date() }, { createdBefore: new Date(cutoff) }, { action: 'purge' });
   const seconds = Number(process.hrtime.bigint() - t) / 1e9;
   await db.destroy();
   console.log(JSON.stringify({ seconds, applications: result.applications, files: result.files, filesLeft: result.filesLeft.length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));

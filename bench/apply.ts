@@ -7,7 +7,9 @@
  * sha256 as sent) and that nothing else exists: no orphan file, no extra row.
  * Goal on the 2-core machine: >= 100 applications/s, RSS growth < 100 MB, zero errors.
  *
- *   node --import tsx bench/apply.ts [--count 2000] [--concurrency 20] [--size-mb 2] [--mysql] [--tsx] [--profile DIR]
+ *   node --import tsx bench/apply.ts [--count 2000] [--concurrency 20] [--size-mb 2] [--mysql] [--storage local|s3] [--tsx] [--profile DIR]
+ * --storage s3 keeps the resumes in a bucket (STORAGE_URL) of the tests' S3-compatible server
+ * (s3rver, test/helpers/s3.ts) started on 127.0.0.1 beside the app, instead of DATA_DIR/uploads.
  * --tsx runs the server from source (node --import tsx src/server.ts) instead of building dist/;
  * --profile writes the server's V8 CPU profile (.cpuprofile) into DIR when it stops.
  */
@@ -23,6 +25,8 @@ import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { ReadCache } from '../src/db/read-cache.js';
 import { createJob, parseJobInput } from '../src/jobs/service.js';
+import { createStorage } from '../src/storage/create.js';
+import { startS3Server, type S3TestServer } from '../test/helpers/s3.js';
 import { freePort, percentile, root, startProcess, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
@@ -33,6 +37,8 @@ const COUNT = Number(arg('count', '2000'));
 const CONCURRENCY = Number(arg('concurrency', '20'));
 const SIZE = Math.round(Number(arg('size-mb', '2')) * 1024 * 1024);
 const useMysql = process.argv.includes('--mysql');
+const storageKind = arg('storage', 'local');
+if (storageKind !== 'local' && storageKind !== 's3') throw new Error('--storage must be local or s3');
 const fromSource = process.argv.includes('--tsx');
 /** --profile DIR: the server writes a V8 CPU profile there when it stops. */
 const profileDir = arg('profile', '');
@@ -57,7 +63,7 @@ async function prepareDatabase(env: Record<string, string>): Promise<{ ids: numb
       // The outbox row is part of every transaction; nothing is delivered (POSTS_SWEEP_CRON=off).
       webhook_enabled: true,
       webhook_url: 'https://hooks.example.com/bench',
-      webhook_secret: 'bench',
+      webhook_secret: 'bench-webhook-secret',
       questions: [
         { text: 'Why us?', answer_type: 'short_text', required: true },
         { text: 'Anything else?', answer_type: 'long_text' },
@@ -155,18 +161,6 @@ function machineBusySeconds(): number {
   return (user + nice + system + irq + softirq + steal) / 100;
 }
 
-function sha256(b: Buffer): string {
-  return createHash('sha256').update(b).digest('hex');
-}
-
-function listFiles(dir: string): string[] {
-  const out: string[] = [];
-  if (!fs.existsSync(dir)) return out;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (e.isFile()) out.push(path.relative(dir, path.join(e.parentPath ?? (e as any).path, e.name)).split(path.sep).join('/'));
-  }
-  return out.sort();
-}
 
 async function count(db: Knex, table: string): Promise<number> {
   const row = (await db(table).count({ n: '*' }).first()) as { n: number | string };
@@ -184,6 +178,11 @@ async function main(): Promise<void> {
     APPLY_RATE_LIMIT: '0',
     POSTS_SWEEP_CRON: 'off',
   };
+  let s3: S3TestServer | null = null;
+  if (storageKind === 's3') {
+    s3 = await startS3Server();
+    Object.assign(env, s3.env('bench'));
+  }
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_bench_apply_${process.pid}`;
@@ -309,15 +308,20 @@ async function main(): Promise<void> {
       if (Number(a.size) !== SIZE) problems.push(`wrong size recorded for ${a.email}`);
     }
     for (const email of accepted.keys()) if (!emails.has(email)) problems.push(`no row for ${email}, which got a 2xx`);
-    const uploads = path.join(dataDir, 'uploads');
-    const files = listFiles(uploads);
+    // The files as the storage in use lists and reads them (the uploads folder or the bucket).
+    const storage = createStorage(loadConfig({ ...env }));
+    const files: string[] = [];
+    for await (const o of storage.list()) files.push(o.key);
+    const stored = new Set(files);
     const keys = new Set(apps.map((a: any) => a.storage_key as string));
     for (const f of files) if (!keys.has(f)) problems.push(`orphan file ${f}`);
-    for (const a of apps) {
-      const p = path.join(uploads, a.storage_key);
-      if (!fs.existsSync(p)) problems.push(`missing file for ${a.email}`);
-      else if (sha256(fs.readFileSync(p)) !== expectedHash.get(a.email)) problems.push(`file content differs for ${a.email}`);
-    }
+    const check = async (a: { email: string; storage_key: string }) => {
+      if (!stored.has(a.storage_key)) return void problems.push(`missing file for ${a.email}`);
+      const hash = createHash('sha256');
+      for await (const chunk of await storage.read(a.storage_key)) hash.update(chunk as Buffer);
+      if (hash.digest('hex') !== expectedHash.get(a.email)) problems.push(`file content differs for ${a.email}`);
+    };
+    for (let i = 0; i < apps.length; i += 8) await Promise.all(apps.slice(i, i + 8).map(check));
     const n = accepted.size;
     const expected: Record<string, number> = {
       applications: n,
@@ -339,7 +343,7 @@ async function main(): Promise<void> {
     const rate = n / seconds;
     const growthMb = (m.peakRss - mem.baseline.rss) / 1024;
     const errors = [...failures.values()].reduce((a, b) => a + b, 0);
-    console.log(`\n${useMysql ? 'MySQL' : 'SQLite'}, server ${fromSource ? 'from source (tsx)' : 'production bundle'}, ${os.cpus().length} cores, ${CONCURRENCY} connections`);
+    console.log(`\n${useMysql ? 'MySQL' : 'SQLite'}, ${s3 ? 'resumes in S3 (s3rver on 127.0.0.1)' : 'resumes on local disk'}, server ${fromSource ? 'from source (tsx)' : 'production bundle'}, ${os.cpus().length} cores, ${CONCURRENCY} connections`);
     console.log(`applications accepted   ${n} of ${COUNT} in ${seconds.toFixed(1)} s`);
     console.log(`applications/second     ${rate.toFixed(1)}`);
     console.log(`latency p50 / p99       ${percentile(sorted, 50).toFixed(0)} ms / ${percentile(sorted, 99).toFixed(0)} ms (max ${sorted[sorted.length - 1]?.toFixed(0)} ms)`);
@@ -365,6 +369,10 @@ async function main(): Promise<void> {
       await admin.destroy();
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
+    if (s3) {
+      await s3.stop();
+      fs.rmSync(s3.dir, { recursive: true, force: true });
+    }
   }
 }
 

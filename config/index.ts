@@ -72,6 +72,80 @@ function isProxyEntry(entry: string): boolean {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Where uploads go: a folder (DATA_DIR/uploads), or an S3-compatible bucket (STORAGE_URL). */
+type StorageSetting = { kind: 'local'; root: string } | S3Setting;
+
+export interface S3Setting {
+  kind: 's3';
+  bucket: string;
+  /** '' or a folder-like prefix ending in '/': every key is stored as prefix + key. */
+  prefix: string;
+  /** null: AWS itself (the region's endpoint). */
+  endpoint: string | null;
+  region: string;
+  forcePathStyle: boolean;
+  /** From AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (/ AWS_SESSION_TOKEN); null: the SDK's default chain. */
+  credentials: { accessKeyId: string; secretAccessKey: string; sessionToken?: string } | null;
+}
+
+const STORAGE_URL_EXAMPLE = 's3://bucket/prefix?endpoint=https://s3.example.com&region=us-east-1';
+const STORAGE_URL_PARAMS = ['endpoint', 'region', 'force_path_style'];
+
+/** S3's rules for bucket names (general purpose buckets). */
+function isBucketName(name: string): boolean {
+  return (
+    /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(name) &&
+    !name.includes('..') &&
+    !net.isIPv4(name) &&
+    !/^(xn--|sthree-|amzn-s3-demo-)/.test(name) &&
+    !/(-s3alias|--ol-s3|--x-s3|--table-s3|\.mrap)$/.test(name)
+  );
+}
+
+/**
+ * STORAGE_URL read as s3://bucket/prefix?endpoint=...&region=...&force_path_style=...; returns the
+ * problems found (each naming STORAGE_URL) or the bucket's place. Credentials never come from the
+ * URL: a URL is printed in logs and `careers-admin config`, the AWS variables are masked.
+ */
+function parseStorageUrl(raw: string): { problems: string[]; s3?: Omit<S3Setting, 'credentials'> } {
+  // What the messages quote: never a password.
+  const shown = raw.replace(/\/\/[^@/?#]*@/, '//***@');
+  const fail = (why: string) => ({ problems: [`STORAGE_URL ${why} (got "${shown}"); leave it unset to keep uploads in DATA_DIR/uploads`] });
+  if (!URL.canParse(raw)) return fail(`must be an s3:// URL such as ${STORAGE_URL_EXAMPLE}`);
+  const u = new URL(raw);
+  if (u.protocol !== 's3:') return fail(`must start with s3:// (an S3-compatible bucket), such as ${STORAGE_URL_EXAMPLE}`);
+  if (u.username || u.password) return fail('must not contain a user name or password: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
+  if (u.port || u.hash) return fail('must be s3://bucket/prefix with no port or #fragment (the server goes in ?endpoint=)');
+  const bucket = u.hostname;
+  if (!isBucketName(bucket)) return fail('must name a valid bucket: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit');
+  const path = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, '');
+  // URL resolves . and .. segments (s3://b/a/../c is s3://b/c): refuse them as written.
+  const dotSegment = /\/(\.|%2e){1,2}(\/|$)/i.test(raw.split(/[?#]/)[0]);
+  if (dotSegment || (path && (path.length > 512 || !/^[A-Za-z0-9!_.*'()-]+(\/[A-Za-z0-9!_.*'()-]+)*$/.test(path) || path.split('/').some((p) => p === '.' || p === '..')))) {
+    return fail("must have a prefix of letters, digits and ! _ . * ' ( ) - separated by single slashes, without . or .. parts, at most 512 characters");
+  }
+  const params = u.searchParams;
+  const unknown = [...params.keys()].filter((k) => !STORAGE_URL_PARAMS.includes(k));
+  if (unknown.length) return fail(`has unknown parameters ${unknown.map((k) => `"${k}"`).join(', ')} (it takes ${STORAGE_URL_PARAMS.join(', ')})`);
+  let endpoint: string | null = null;
+  const rawEndpoint = params.get('endpoint');
+  if (rawEndpoint !== null) {
+    const e = URL.canParse(rawEndpoint) ? new URL(rawEndpoint) : null;
+    if (!e || (e.protocol !== 'http:' && e.protocol !== 'https:') || e.pathname !== '/' || e.search || e.hash) {
+      return fail('must have an endpoint that is an http:// or https:// URL of the server alone, such as endpoint=http://127.0.0.1:9000');
+    }
+    if (e.username || e.password) return fail('must not have a user name or password in its endpoint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
+    endpoint = e.origin;
+  }
+  const region = params.get('region') ?? 'us-east-1';
+  if (!/^[a-z0-9-]{1,32}$/.test(region)) return fail('must have a region of lower-case letters, digits and hyphens, such as region=eu-west-1');
+  const style = params.get('force_path_style')?.toLowerCase();
+  if (style !== undefined && !['true', 'false'].includes(style)) return fail('must have force_path_style=true or force_path_style=false');
+  // S3-compatible servers (MinIO, R2...) are usually reached by path; AWS by bucket host name.
+  const forcePathStyle = style === undefined ? endpoint !== null : style === 'true';
+  return { problems: [], s3: { kind: 's3', bucket, prefix: path ? `${path}/` : '', endpoint, region, forcePathStyle } };
+}
+
 /** POSTS_RETRY_SCHEDULE's default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
@@ -112,6 +186,8 @@ export interface Config {
   shutdownTimeoutSeconds: number;
   /** Bearer token that opens /metrics; null = no /metrics (it is the app's 404). */
   metricsToken: string | null;
+  /** Uploaded files: DATA_DIR/uploads unless STORAGE_URL names a bucket (src/storage/create.ts). */
+  storage: StorageSetting;
   /** Project root: where views/, public/ and migrations live. */
   rootDir: string;
 }
@@ -203,6 +279,10 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'COMPANY_NETWORK_URL', default: 'https://www.linkedin.com/company/example' },
   { name: 'CAREERS_EMAIL', default: 'careers@example.com' },
   { name: 'COMPANY_LOGO_URL', default: '(unset)' },
+  { name: 'STORAGE_URL', default: '(unset: DATA_DIR/uploads)', secret: 'url' },
+  { name: 'AWS_ACCESS_KEY_ID', default: "(unset: the AWS SDK's default credentials)" },
+  { name: 'AWS_SECRET_ACCESS_KEY', default: '(unset)', secret: 'all' },
+  { name: 'AWS_SESSION_TOKEN', default: '(unset)', secret: 'all' },
   { name: 'CAREERS_ENV_FILE', default: './.env' },
 ];
 
@@ -317,6 +397,20 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     problems.push(`METRICS_TOKEN must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ + / = - (got ${metricsToken.length} characters${/[^A-Za-z0-9._~+/=-]/.test(metricsToken) ? ', some of them not allowed' : ''}); leave it unset to turn /metrics off`);
   }
 
+  let storage: StorageSetting = { kind: 'local', root: path.join(dataDir, 'uploads') };
+  const storageUrl = env.STORAGE_URL?.trim();
+  if (storageUrl) {
+    const parsed = parseStorageUrl(storageUrl);
+    problems.push(...parsed.problems);
+    // The .env file's values count too, so they are passed on rather than left to the SDK (which reads only process.env).
+    const keyId = env.AWS_ACCESS_KEY_ID?.trim();
+    const secret = env.AWS_SECRET_ACCESS_KEY?.trim();
+    if (!keyId !== !secret) problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (for STORAGE_URL), or both left unset for the AWS SDK\'s default credentials');
+    const sessionToken = env.AWS_SESSION_TOKEN?.trim();
+    const credentials = keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret, ...(sessionToken ? { sessionToken } : {}) } : null;
+    if (parsed.s3) storage = { ...parsed.s3, credentials };
+  }
+
   const config: Config = {
     env: nodeEnv,
     port,
@@ -352,6 +446,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     // Positive: 0 would cut every request in flight; systemd's TimeoutStopSec must stay above it.
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     metricsToken,
+    storage,
     rootDir,
     ...overrides,
   };

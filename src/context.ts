@@ -1,12 +1,12 @@
 /** What every feature is handed: configuration, log, database, read cache, file storage, view counter, clock, outbox signal, server key, readiness. */
-import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import { createDb } from './db/knex.js';
 import { createLogger, type Logger } from './log/logger.js';
 import { ReadCache } from './db/read-cache.js';
 import { ServerKey } from './db/server-key.js';
-import { LocalDiskStorage, type FileStorage } from './storage/storage.js';
+import type { FileStorage } from './storage/storage.js';
+import { createStorage } from './storage/create.js';
 import { ViewCounter } from './jobs/index.js';
 import { OutboxSignal } from './posts/index.js';
 import { Readiness } from './ops/index.js';
@@ -36,7 +36,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
     log,
     db,
     cache: overrides.cache ?? new ReadCache(config.publicCacheSeconds),
-    storage: overrides.storage ?? new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
+    storage: overrides.storage ?? createStorage(config),
     views: overrides.views ?? new ViewCounter(db, log),
     now: overrides.now ?? (() => new Date()),
     outbox: overrides.outbox ?? new OutboxSignal(),

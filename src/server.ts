@@ -12,6 +12,7 @@ import { countJobs, seedDemoJobs } from './jobs/index.js';
 import { startDelivery } from './posts/index.js';
 import { exitAfter, onStopSignal } from './ops/index.js';
 import { isSweepable } from './storage/storage.js';
+import { checkStorage, describeStorage } from './storage/create.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 import { warnLine } from './log/logger.js';
 
@@ -51,6 +52,13 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     await ctx.db.destroy().catch(() => undefined);
     throw new Error(`Cannot open the database (${describeDatabase(config)}): ${(err as Error).message}`);
   }
+  // A bucket that does not answer (wrong name, endpoint or key) stops the start, not the first upload.
+  try {
+    await checkStorage(ctx.storage);
+  } catch (err) {
+    await ctx.db.destroy().catch(() => undefined);
+    throw err;
+  }
   if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
   if (config.env === 'development' && (await countJobs(ctx.db)) === 0) {
     const n = await seedDemoJobs(ctx.db);
@@ -62,6 +70,7 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   const server = await listenHttp(createApp(ctx), { port: config.port });
   console.log(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
   console.log(`HR sign-in: ${signInUrl(config)}`);
+  if (config.storage.kind === 's3') console.log(`Uploads in ${describeStorage(ctx.storage)}`);
   const proxyNote = describeTrustProxy(config.trustProxy);
   if (proxyNote) console.log(proxyNote);
   // Background work runs where POSTS_WORKER is on (or in `careers-admin cron`), not in every web

@@ -18,7 +18,7 @@ import type { Availability } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
 import { applicationPostPayload, enqueueApplicationEmails, enqueueApplicationPost, type MailConfig, type OutboxSignal } from '../posts/index.js';
 import { MESSAGES, RESUME_MAX_BYTES } from '../shared/application-rules.js';
-import type { FileStorage } from '../storage/storage.js';
+import { readLazily, type FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
 import { insertApplication, type NewApplication } from './repo.js';
@@ -85,7 +85,7 @@ export function assertAcceptingApplications(job: Job | null, availability: Avail
 async function resumeKind(storage: FileStorage, file: ReceivedFile): Promise<ResumeKind | null> {
   const head = sniffHead(file.head);
   if (head !== 'zip') return head;
-  const reader = new TailReader(file.size, file.tail, () => storage.read(file.key));
+  const reader = new TailReader(file.size, file.tail, () => readLazily(storage, file.key));
   return (await zipHasEntry(reader, file.size, DOCX_MAIN_PART)) ? 'docx' : null;
 }
 

@@ -10,7 +10,7 @@ import { listJobStats, requireJob } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
 import type { WorkbookSpec } from '../exports/xlsx.js';
 import { openReadable, type FileStorage } from '../storage/storage.js';
-import type { Download } from '../http/download.js';
+import { unavailableOr, type Download } from '../http/download.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
 import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
@@ -91,10 +91,10 @@ export async function openResume({ db, storage, log = processLog() }: { db: Db; 
     const stream = await openReadable(storage, file.storage_key);
     return { name: file.download_name, contentType: file.content_type, size: file.size, stream };
   } catch (err) {
-    // Gone from storage (or a key storage refuses): the row outlived its file. Logged for the
-    // operator; the page shows the spec's download message.
+    // Gone from storage (or a key storage refuses): the row outlived its file, and the page shows
+    // the spec's download message; a storage that cannot be reached is a 503. Logged for the operator.
     log.error({ applicationId: id, key: file.storage_key, err: (err as Error).message }, '[applicants] a resume cannot be read from storage');
-    throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
+    throw unavailableOr(err, new NotFound(APPLICANT_MESSAGES.resumeMissing));
   }
 }
 

@@ -50,6 +50,10 @@ export function registerConfig(program: Command): void {
       try {
         const config = loadConfig(env);
         console.log(`Database: ${config.databaseUrl ? printable(maskUrl(config.databaseUrl)) : `SQLite file ${printable(sqliteFile(config))}`}`);
+        const s = config.storage;
+        const credentials = s.kind === 's3' && s.credentials ? 'keys from AWS_ACCESS_KEY_ID' : "the AWS SDK's default credentials";
+        const where = s.kind === 's3' ? `bucket s3://${s.bucket}/${s.prefix}${s.endpoint ? ` at ${s.endpoint}` : ''} (region ${s.region}, ${credentials})` : `folder ${s.root}`;
+        console.log(`Uploads: ${printable(where)}`);
       } catch (err) {
         if (err instanceof ConfigError) throw new CliError(err.message, 2);
         throw err;

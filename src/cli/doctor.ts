@@ -10,6 +10,7 @@ import { ConfigError, loadConfig, sqliteFile, type Config } from '../../config/i
 import { createDb, pingDb, type Db } from '../db/knex.js';
 import { hasSchema, migrationStatus } from '../db/migrations.js';
 import { outboxesHealth, verifyMail } from '../posts/index.js';
+import { checkStorage, createStorage, describeStorage } from '../storage/create.js';
 import { printable } from './print.js';
 import { CliError } from './context.js';
 
@@ -36,8 +37,17 @@ function ago(ms: number): string {
   return min < 120 ? `${min} min` : `${Math.round(min / 60)} h`;
 }
 
-/** The uploads folder (made on the first upload), or its nearest existing parent: written to and removed, then its free space. */
+/** The bucket answers (STORAGE_URL); else the uploads folder (made on the first upload), or its nearest existing parent: written to and removed, then its free space. */
 async function storageCheck(config: Config): Promise<Check> {
+  if (config.storage.kind === 's3') {
+    const storage = createStorage(config);
+    try {
+      await checkStorage(storage);
+      return ok('storage', `bucket ${describeStorage(storage)} answers`);
+    } catch (err) {
+      return bad('storage', message(err), 'check STORAGE_URL (bucket, endpoint, region), the AWS credentials and that the storage server is reachable');
+    }
+  }
   const uploads = path.join(config.dataDir, 'uploads');
   let dir = uploads;
   while (!fs.existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);

@@ -4,10 +4,9 @@
  * empty fan-out folders. The server does the same at start and daily (src/storage/sweep.ts).
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Command } from 'commander';
 import { hasSchema } from '../db/migrations.js';
-import { LocalDiskStorage } from '../storage/storage.js';
+import { createStorage, describeStorage } from '../storage/create.js';
 import { DEFAULT_SWEEP_GRACE_MS, sweepOrphanFiles } from '../storage/sweep.js';
 import { printable } from './print.js';
 import { CliError, withDb } from './context.js';
@@ -33,15 +32,16 @@ export function registerFiles(program: Command): void {
       const minutes = Number(raw);
       await withDb(async (db, config) => {
         if (!(await hasSchema(db, 'stored_files'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
-        const root = path.join(config.dataDir, 'uploads');
-        if (!fs.existsSync(root)) {
-          console.log(`No uploads folder at ${printable(root)}: nothing to sweep.`);
+        // A missing uploads folder is not made by the sweep (LocalDiskStorage would make it).
+        if (config.storage.kind === 'local' && !fs.existsSync(config.storage.root)) {
+          console.log(`No uploads folder at ${printable(config.storage.root)}: nothing to sweep.`);
           return;
         }
-        const result = await sweepOrphanFiles(db, new LocalDiskStorage(root), { olderThanMs: minutes * 60_000 });
+        const storage = createStorage(config);
+        const result = await sweepOrphanFiles(db, storage, { olderThanMs: minutes * 60_000 });
         for (const key of result.removed) console.log(`removed ${printable(key)}`);
         const young = result.keptYoung ? ` ${files(result.keptYoung)} without a row kept: changed in the last ${minutes} minutes.` : '';
-        console.log(`Checked ${files(result.scanned)} in ${printable(root)}: removed ${files(result.removed.length)} with no database row and ${folders(result.foldersRemoved)}.${young}`);
+        console.log(`Checked ${files(result.scanned)} in ${printable(describeStorage(storage))}: removed ${files(result.removed.length)} with no database row and ${folders(result.foldersRemoved)}.${young}`);
       });
     });
 }

@@ -4,14 +4,13 @@
  * the delivery worker and the POSTS_SWEEP_CRON sweep without HTTP, for hosts whose web processes
  * run with POSTS_WORKER=off.
  */
-import path from 'node:path';
 import type { Command } from 'commander';
 import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
 import { exitAfter, onStopSignal } from '../ops/index.js';
 import { cliPostList, createDelivery, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
 import { jobIdFor, jobOption } from './jobs.js';
-import { LocalDiskStorage } from '../storage/storage.js';
+import { createStorage } from '../storage/create.js';
 import { scheduleUploadSweeps } from '../storage/sweep.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
@@ -98,7 +97,7 @@ export function registerPosts(program: Command): void {
       await withDb(async (db, config) => {
         await requireSchema(db);
         const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
-        const uploadSweeps = scheduleUploadSweeps(db, new LocalDiskStorage(path.join(config.dataDir, 'uploads')), { log: (line) => console.log(printable(line)) });
+        const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);
         const keepAlive = setInterval(() => undefined, 1 << 30);
         // A second signal exits at once (130 for SIGINT, 143 for SIGTERM).

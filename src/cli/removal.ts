@@ -3,11 +3,11 @@
  * what it would remove; nothing matching says so; --dry-run prints the plan; otherwise one
  * confirmation (unless --yes) for all parts, then each removes, printing what went.
  */
-import path from 'node:path';
 import inquirer from 'inquirer';
 import type { Db } from '../db/knex.js';
 import { hasSchema } from '../db/migrations.js';
-import { LocalDiskStorage, type FileStorage } from '../storage/storage.js';
+import type { FileStorage } from '../storage/storage.js';
+import { createStorage } from '../storage/create.js';
 import { CliError, withDb } from './context.js';
 
 export interface RunOptions {
@@ -46,7 +46,7 @@ export async function runRemoval(parts: RemovalPart[], opts: RunOptions, nothing
         return;
       }
     }
-    const storage = new LocalDiskStorage(path.join(config.dataDir, 'uploads'));
+    const storage = createStorage(config);
     for (const p of plans) {
       const result = await p.part.remove({ db, storage, now: () => new Date() });
       console.log(`Removed ${result.text}.`);

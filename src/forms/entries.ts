@@ -1,6 +1,6 @@
 /** Reading what forms received (HR): the forms list, entries page by page, one entry, its files, the export. */
 import type { Db } from '../db/knex.js';
-import type { Download } from '../http/download.js';
+import { unavailableOr, type Download } from '../http/download.js';
 import { NotFound } from '../http/errors.js';
 import { openReadable, type FileStorage } from '../storage/storage.js';
 import * as queries from './queries.js';
@@ -35,7 +35,7 @@ export async function openEntryFile({ db, storage, log = processLog() }: { db: D
     return { name: file.original_name, contentType: file.content_type, size: file.size, stream: await openReadable(storage, file.storage_key) };
   } catch (err) {
     log.error({ entryId, fileId, key: file.storage_key, err: (err as Error).message }, '[forms] an entry file cannot be read from storage');
-    throw new NotFound(FORM_MESSAGES.entryNotFound);
+    throw unavailableOr(err, new NotFound(FORM_MESSAGES.entryNotFound));
   }
 }
 

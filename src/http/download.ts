@@ -8,12 +8,22 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Response } from 'express';
 import { create as contentDisposition } from 'content-disposition';
+import { StorageUnavailable } from '../storage/storage.js';
 
 export interface Download {
   name: string;
   contentType: string;
   size: number;
   stream: Readable;
+}
+
+/**
+ * What a failed open of a stored file throws: a storage that cannot be reached now (S3 down,
+ * wrong credentials) as it is, which the error handler answers 503; anything else (the file is
+ * gone) as the caller's 404.
+ */
+export function unavailableOr(err: unknown, missing: Error): Error {
+  return err instanceof StorageUnavailable ? err : missing;
 }
 
 /** Content-Disposition (RFC 6266): an ASCII `filename` fallback and the UTF-8 `filename*`. */

@@ -2,7 +2,7 @@
  * The one place errors become responses: JSON `{detail}` / field errors under /api, HTML pages
  * elsewhere. Unknown errors are logged with their stack and answered without one. A database
  * that cannot be reached is answered 503 with Retry-After and logged as one line, at most one a
- * second (src/db/errors.ts).
+ * second (src/db/errors.ts). A file storage that cannot be reached (an S3 bucket) is a 503 too.
  */
 import { STATUS_CODES } from 'node:http';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
@@ -10,6 +10,7 @@ import { DB_RETRY_AFTER_SECONDS, isDatabaseUnavailable, logDatabaseUnavailable }
 import type { Logger } from '../log/logger.js';
 import { renderPage } from '../render/page.js';
 import { HttpError, NotFound, ServiceUnavailable, TooManyRequests } from './errors.js';
+import { StorageUnavailable } from '../storage/storage.js';
 import { routePattern } from './request-log.js';
 
 function isApi(req: Request): boolean {
@@ -56,6 +57,16 @@ function fromDatabase(err: unknown, req: Request): ServiceUnavailable | null {
   return new ServiceUnavailable(UNAVAILABLE_MESSAGES.detail, DB_RETRY_AFTER_SECONDS);
 }
 
+/** Seconds a client is asked to wait when the file storage does not answer. */
+const STORAGE_RETRY_AFTER_SECONDS = 30;
+
+/** The file storage does not answer (an upload or download failed on it): 503, and the cause logged. */
+function fromStorage(err: unknown, req: Request, res: Response, log: Logger): ServiceUnavailable | null {
+  if (!(err instanceof StorageUnavailable)) return null;
+  log.error(failure(req, res, err), 'the file storage cannot be reached');
+  return new ServiceUnavailable('The file storage cannot be reached just now. Please try again in a moment.', STORAGE_RETRY_AFTER_SECONDS);
+}
+
 const LOG_TEXT_MAX = 2000;
 const clip = (v: unknown) => (typeof v === 'string' && v.length > LOG_TEXT_MAX ? `${v.slice(0, LOG_TEXT_MAX)}… [${v.length - LOG_TEXT_MAX} more characters]` : v);
 
@@ -88,7 +99,7 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 const failure = (req: Request, res: Response, err: unknown) => ({ err: loggable(err), reqId: res.locals.requestId, method: req.method, route: routePattern(req) });
 
 export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
-  const known = err instanceof HttpError ? err : (fromMiddleware(err, req) ?? fromDatabase(err, req));
+  const known = err instanceof HttpError ? err : (fromMiddleware(err, req) ?? fromDatabase(err, req) ?? fromStorage(err, req, res, log));
   if (!known) log.error(failure(req, res, err), 'request failed');
   if (res.headersSent) {
     res.destroy();

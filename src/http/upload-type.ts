@@ -50,9 +50,9 @@ async function isUtf8Text(stream: Readable): Promise<boolean> {
  * spelling, see normaliseExtension); empty means any type but executables. `read` opens the
  * stored bytes (read twice at most: the head for detection, the whole file for a text check).
  */
-export async function judgeUpload(clientName: string, allowed: string[], read: () => Readable): Promise<UploadType | null> {
+export async function judgeUpload(clientName: string, allowed: string[], read: () => Promise<Readable>): Promise<UploadType | null> {
   const allow = new Set(allowed.map(normaliseExtension).filter(Boolean));
-  const head = read();
+  const head = await read();
   let detected: { ext: string; mime: string } | undefined;
   try {
     detected = await fileTypeFromStream(head);
@@ -69,5 +69,5 @@ export async function judgeUpload(clientName: string, allowed: string[], read: (
   }
   const ext = fileExtension(clientName);
   if (!Object.hasOwn(TEXT_TYPES, ext) || (allow.size && !allow.has(ext))) return null;
-  return (await isUtf8Text(read())) ? { ext, mime: TEXT_TYPES[ext] } : null;
+  return (await isUtf8Text(await read())) ? { ext, mime: TEXT_TYPES[ext] } : null;
 }

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { Writable, type Readable } from 'node:stream';
+import { PassThrough, Writable, type Readable } from 'node:stream';
 
 export interface FileStorage {
   /** A fresh random key (two-level fan-out so no folder grows huge). */
@@ -22,7 +22,8 @@ export interface FileStorage {
    * nothing is left behind (no partial file, no empty fan-out folder).
    */
   write(key: string, source: Readable): Promise<void>;
-  read(key: string): Readable;
+  /** The stored bytes; rejects when the file is missing or the storage cannot be reached (StorageUnavailable). */
+  read(key: string): Promise<Readable>;
   exists(key: string): Promise<boolean>;
   /** Deletes; a missing file is not an error. An emptied fan-out folder goes too. */
   remove(key: string): Promise<void>;
@@ -56,13 +57,24 @@ export function isSweepable(storage: FileStorage): storage is SweepableStorage {
 }
 
 /**
+ * The storage could not answer (network, credentials, server error), as opposed to a missing
+ * file: a download answers 503 (try again) instead of 404 (gone).
+ */
+export class StorageUnavailable extends Error {
+  constructor(public readonly cause: unknown) {
+    super(`the file storage cannot be reached: ${(cause as Error)?.message ?? cause}`);
+    this.name = 'StorageUnavailable';
+  }
+}
+
+/**
  * Opens a stored file and waits until its first bytes can be read, so a file gone from storage
  * (or a key storage refuses) is known before anything is sent: rejects with the cause.
  */
 export async function openReadable(storage: FileStorage, key: string): Promise<Readable> {
   let stream: Readable | null = null;
   try {
-    const opened = storage.read(key);
+    const opened = await storage.read(key);
     stream = opened;
     await new Promise<void>((resolve, reject) => {
       opened.once('readable', resolve);
@@ -75,7 +87,37 @@ export async function openReadable(storage: FileStorage, key: string): Promise<R
   }
 }
 
+/**
+ * A stored file as a stream at once, opened in the background: for readers that need a stream
+ * synchronously (yauzl's ranges, src/applicants/file-type.ts). A failed open errors the stream.
+ */
+export function readLazily(storage: FileStorage, key: string): Readable {
+  const out = new PassThrough();
+  storage.read(key).then(
+    (source) => {
+      // The reader may have given up already (a range it no longer needs).
+      if (out.destroyed) return void source.destroy();
+      source.on('error', (err) => out.destroy(err));
+      out.on('close', () => source.destroy());
+      source.pipe(out);
+    },
+    (err) => out.destroy(err),
+  );
+  return out;
+}
+
 const KEY_PATTERN = /^[a-f0-9]{2}\/[a-f0-9]{32}$/;
+
+/** A fresh random key (two-level fan-out: 256 folders on disk, short key prefixes in a bucket). */
+export function newStorageKey(): string {
+  const hex = randomBytes(16).toString('hex');
+  return `${hex.slice(0, 2)}/${hex}`;
+}
+
+/** Whether `key` is one newStorageKey() could have made: anything else is refused or ignored. */
+export function isStorageKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
 const FOLDER_PATTERN = /^[a-f0-9]{2}$/;
 const FILE_PATTERN = /^[a-f0-9]{32}$/;
 
@@ -148,15 +190,11 @@ class BatchedFileWriter extends Writable {
   }
 }
 
-export class LocalDiskStorage implements SweepableStorage {
-  /** Writes and removals running now (idle()). */
+/** A storage's writes and removals running now, for its idle(). */
+export class InFlight {
   private readonly busy = new Set<Promise<unknown>>();
 
-  constructor(public readonly root: string) {
-    fs.mkdirSync(root, { recursive: true });
-  }
-
-  private track<T>(work: Promise<T>): Promise<T> {
+  track<T>(work: Promise<T>): Promise<T> {
     this.busy.add(work);
     const done = () => this.busy.delete(work);
     work.then(done, done);
@@ -170,14 +208,29 @@ export class LocalDiskStorage implements SweepableStorage {
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+}
+
+export class LocalDiskStorage implements SweepableStorage {
+  private readonly inFlight = new InFlight();
+
+  constructor(public readonly root: string) {
+    fs.mkdirSync(root, { recursive: true });
+  }
+
+  private track<T>(work: Promise<T>): Promise<T> {
+    return this.inFlight.track(work);
+  }
+
+  idle(): Promise<void> {
+    return this.inFlight.idle();
+  }
 
   newKey(): string {
-    const hex = randomBytes(16).toString('hex');
-    return `${hex.slice(0, 2)}/${hex}`;
+    return newStorageKey();
   }
 
   private pathOf(key: string): string {
-    if (!KEY_PATTERN.test(key)) throw new Error(`Invalid storage key`);
+    if (!isStorageKey(key)) throw new Error(`Invalid storage key`);
     return path.join(this.root, key);
   }
 
@@ -234,7 +287,7 @@ export class LocalDiskStorage implements SweepableStorage {
     }
   }
 
-  read(key: string): Readable {
+  async read(key: string): Promise<Readable> {
     return fs.createReadStream(this.pathOf(key));
   }
 

@@ -38,7 +38,7 @@ class FailingStorage implements FileStorage {
     source.on('error', (err) => faulty.destroy(err));
     return this.inner.write(key, source.pipe(faulty));
   }
-  read(key: string): Readable {
+  read(key: string): Promise<Readable> {
     return this.inner.read(key);
   }
   exists(key: string): Promise<boolean> {

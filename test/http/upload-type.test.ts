@@ -20,7 +20,7 @@ const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'
 const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a46494600', 'hex'), Buffer.alloc(8192)]);
 const ELF = Buffer.concat([Buffer.from('7f454c46020101', 'hex'), Buffer.alloc(8192)]);
 
-const judge = (name: string, bytes: Buffer, allowed: string[] = []) => judgeUpload(name, allowed, () => new PassThrough().end(bytes));
+const judge = (name: string, bytes: Buffer, allowed: string[] = []) => judgeUpload(name, allowed, async () => new PassThrough().end(bytes));
 
 describe('upload types from the bytes', () => {
   it('takes a detected type the field allows, with its own extension and type', async () => {
