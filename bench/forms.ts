@@ -138,12 +138,16 @@ async function main(): Promise<void> {
     server = await startProcess(['dist/server.js'], env);
     const exportPid = server.pid!;
     const idleMb = rssMb(exportPid);
-    const exported = await peakRss(exportPid, async () => {
+    const exportOnce = async () => {
       const t0 = performance.now();
       const res = await fetch(`http://127.0.0.1:${port}/api/hr/forms/${form.id}/entries/export/`, { headers: { Authorization: `Bearer ${token}` } });
       const bytes = (await res.arrayBuffer()).byteLength;
       return { ms: performance.now() - t0, bytes, status: res.status };
-    });
+    };
+    // The peak RSS of the first export on the fresh server, then of a second one right after; the
+    // time is the second's (the limit runs warm too).
+    const cold = await peakRss(exportPid, exportOnce);
+    const exported = await peakRss(exportPid, exportOnce);
     const limit = await (async () => {
       const t0 = performance.now();
       const sink = new PassThrough();
@@ -158,7 +162,7 @@ async function main(): Promise<void> {
       await book.commit();
       return { ms: performance.now() - t0, bytes };
     })();
-    console.log(`export of ${ENTRIES} entries: HTTP ${exported.result.status}, ${(exported.result.bytes / 1048576).toFixed(1)} MB in ${(exported.result.ms / 1000).toFixed(2)} s, server peak RSS ${exported.peakMb.toFixed(0)} MB (fresh server, ${idleMb.toFixed(0)} MB before)`);
+    console.log(`export of ${ENTRIES} entries: HTTP ${exported.result.status}, ${(exported.result.bytes / 1048576).toFixed(1)} MB in ${(exported.result.ms / 1000).toFixed(2)} s warm (${(cold.result.ms / 1000).toFixed(2)} s cold); server peak RSS ${cold.peakMb.toFixed(0)} MB in the first export on a fresh server (${idleMb.toFixed(0)} MB before), ${exported.peakMb.toFixed(0)} MB in a second one right after`);
     console.log(`exceljs from memory (the limit): ${(limit.bytes / 1048576).toFixed(1)} MB in ${(limit.ms / 1000).toFixed(2)} s; export / limit: ${(exported.result.ms / limit.ms).toFixed(2)}x`);
   } finally {
     if (server) await stopProcess(server);
