@@ -36,6 +36,7 @@ for (const kind of databaseKinds()) {
       expect(res.status).to.equal(404);
       const id = res.headers.get('x-request-id');
       expect(id).to.match(/^[0-9a-f-]{36}$/);
+      for (let waited = 0; !lines.some((l) => l.reqId === id) && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       const line = lines.find((l) => l.reqId === id)!;
       expect(line).to.include({ method: 'GET', route: '/api/hr/applications/:id/', status: 404, msg: 'request' });
       expect(line.ms).to.be.a('number');
@@ -65,6 +66,8 @@ for (const kind of databaseKinds()) {
       await fetch(`${s.baseUrl}/api/auth/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'zenobia.q@example.org', password: 'Quarrington-pass' }) });
       await fetch(`${s.baseUrl}/api/jobs/log-job/apply/`, { method: 'POST', body });
       await fetch(`${s.baseUrl}/no-such-page/zenobia.q@example.org`);
+      // A request's line is written when its response ends on the server, which may come just after the client has it.
+      for (let waited = 0; raw.length < 7 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(raw.length).to.be.at.least(7);
       const all = raw.join('\n');
       for (const secret of ['Zenobia', 'Quarrington', 'zenobia.q', '9812345678', 'CV.pdf', token]) expect(all, secret).to.not.include(secret);
