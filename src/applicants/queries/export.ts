@@ -20,15 +20,20 @@ export function applicantsFilename(jobId: number): string {
   return `applicants_job_${jobId}.xlsx`;
 }
 
+/** The columns every applicants workbook starts with (a job's, and the list's). */
+export const APPLICANT_COLUMNS: ExportColumn[] = [
+  { header: 'ID', width: 8 },
+  { header: 'First Name', width: 16 },
+  { header: 'Last Name', width: 16 },
+  { header: 'Email', width: 30 },
+  { header: 'Phone', width: 16 },
+  { header: 'Status', width: 11 },
+  { header: 'Applied At (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+];
+
 export function applicantColumns(job: Job): ExportColumn[] {
   return [
-    { header: 'ID', width: 8 },
-    { header: 'First Name', width: 16 },
-    { header: 'Last Name', width: 16 },
-    { header: 'Email', width: 30 },
-    { header: 'Phone', width: 16 },
-    { header: 'Status', width: 11 },
-    { header: 'Applied At (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+    ...APPLICANT_COLUMNS,
     { header: 'Skills', width: 30 },
     { header: 'Experience', width: 60 },
     { header: 'Education', width: 45 },

@@ -24,6 +24,7 @@ import type { ApplicationStatus } from '../../shared/enums.js';
 import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
+import { APPLICANT_COLUMNS } from './export.js';
 
 const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
@@ -402,13 +403,7 @@ export async function removablePreview(db: Knex, c: RemovalCriteria, limit: numb
 
 /** The applicants list's workbook (`GET /api/hr/applications/export/`, `careers-admin export applicants`). */
 export const LIST_EXPORT_COLUMNS: ExportColumn[] = [
-  { header: 'ID', width: 8 },
-  { header: 'First Name', width: 16 },
-  { header: 'Last Name', width: 16 },
-  { header: 'Email', width: 30 },
-  { header: 'Phone', width: 16 },
-  { header: 'Status', width: 11 },
-  { header: 'Applied At (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
+  ...APPLICANT_COLUMNS,
   { header: 'Job', width: 30 },
   { header: 'Job Public ID', width: 24 },
   { header: 'Resume', width: 28 },
