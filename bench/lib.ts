@@ -1,7 +1,9 @@
 /** What every benchmark here does the same way: a free port, the server in its own process, its memory, percentiles. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,12 +26,17 @@ export function startProcess(args: string[], env: Record<string, string>, ready 
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start`)), 60_000);
-    child.stdout!.on('data', (d: Buffer) => {
+    const onData = (d: Buffer) => {
       if (ready.test(d.toString())) {
         clearTimeout(timer);
+        // Later output (a request log line each) is drained without being looked at: the bench
+        // process is also the load generator.
+        child.stdout!.off('data', onData);
+        child.stdout!.resume();
         resolve(child);
       }
-    });
+    };
+    child.stdout!.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
 }
@@ -63,4 +70,43 @@ export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{
   } finally {
     clearInterval(timer);
   }
+}
+
+/** Headers the true limit does not copy: they belong to the connection or the moment. */
+const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/**
+ * Fetches each path from the running app with each Accept-Encoding value (and `headers`), then
+ * starts bench/true-limit.ts answering those exact responses from memory on its own port.
+ */
+export async function startTrueLimit(appBaseUrl: string, paths: string[], acceptEncodings: string[], headers: Record<string, string> = {}): Promise<{ child: ChildProcess; baseUrl: string }> {
+  const captured = [];
+  for (const p of paths) {
+    for (const acceptEncoding of acceptEncodings) {
+      const res = await rawGet(`${appBaseUrl}${p}`, { ...headers, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) });
+      const kept = Object.fromEntries(Object.entries(res.headers).filter(([k]) => !PER_CONNECTION.has(k)));
+      captured.push({ path: p, acceptEncoding, status: res.status, headers: kept, body: res.body.toString('base64') });
+    }
+  }
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'true-limit-')), 'responses.json');
+  fs.writeFileSync(file, JSON.stringify(captured));
+  const port = await freePort();
+  const child = await startProcess(['--import', 'tsx', 'bench/true-limit.ts'], { PORT: String(port), TRUE_LIMIT_RESPONSES: file }, /true limit listening/);
+  return { child, baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/** One GET as sent on the wire: the body is kept as received (still compressed), unlike fetch. */
+export function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const flat = Object.fromEntries(Object.entries(res.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]));
+          resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+        });
+      })
+      .on('error', reject);
+  });
 }

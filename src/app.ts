@@ -9,6 +9,7 @@ import { securityHeaders } from './http/security.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
+import { viewEngine } from './render/views.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
 import { formsRoutes } from './forms/index.js';
 import { opsRoutes } from './ops/index.js';
@@ -24,6 +25,7 @@ export function createApp(ctx: AppContext): Express {
   // Off, a hop count or proxy addresses (config parses TRUST_PROXY; `true` is one hop there):
   // never Express's own `true`, which takes the left-most X-Forwarded-For entry, the client's.
   app.set('trust proxy', config.trustProxy);
+  app.engine('ejs', viewEngine(config.env !== 'development'));
   app.set('view engine', 'ejs');
   app.set('views', path.join(config.rootDir, 'views'));
   app.set('view cache', config.env !== 'development');
