@@ -15,7 +15,6 @@
  * PUBLIC_CACHE_SECONDS values to run the app with (0: every request reads the database and renders);
  * --profile writes the app's V8 CPU profile (.cpuprofile) into DIR when it stops.
  */
-import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -17,7 +17,7 @@ import ejs from 'ejs';
 
 type Locals = Record<string, unknown>;
 type Include = (name: string, data?: Locals) => string;
-type Template = (locals: Locals, escape: (value: unknown) => string, include: Include) => string;
+type Template = (locals: Locals, escapeFn: (value: unknown) => string, include: Include) => string;
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 /** A name the template declares itself (`<% const j = item %>`) must not be declared again. */
@@ -67,7 +67,8 @@ export function viewEngine(cacheTemplates: boolean) {
     try {
       html = render(path.resolve(file), options as Locals);
     } catch (err) {
-      return done(err as Error);
+      done(err as Error);
+      return;
     }
     done(null, html);
   };
