@@ -4,7 +4,7 @@
  * words. Errors are keyed by field, nested as `professional_experiences.0.company` and
  * `answers.<question_id>`; a list with a bad entry also gets its step message as a summary.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { FieldErrorBag } from '../http/errors.js';
 import { FIELD_MESSAGES, fieldErrorsOf, issue, orFallback } from '../shared/field-errors.js';
 import {

@@ -8,7 +8,7 @@
  * - a public submission: `valuesErrors` checks the values of some fields (one section in the
  *   island, all of them on the server) with the spec's per-field messages.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { emailError, storedEmail } from '../shared/application-rules.js';
 import { fileExtension, normaliseExtension } from '../shared/download-name.js';
 import { RECORD_STATUSES, type RecordStatus } from '../shared/enums.js';

@@ -11,7 +11,7 @@
  * module level: an island that imports a limit then bundles no zod (any use of it adds hundreds of
  * KB to a bundle).
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
 import { PUBLIC_ID_MESSAGE, bool, choice, isBlank, isObject, oneLine, outboundUrl, publicIdInput, rowRef, signingSecret, text, textInput } from '../shared/input-rules.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';

@@ -1,5 +1,5 @@
 /** Input rules of the posts feature (API queries, the page's tab, the CLI's options); Node-free. */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { rowId } from '../shared/input-rules.js';
 import { POST_STATUSES, type PostStatus } from './types.js';
 
@@ -16,8 +16,8 @@ export const POST_MESSAGES = {
 export const DEFAULT_POST_STATUS: PostStatus = 'SUCCESS';
 
 /** `?status=`: SUCCESS, FAILED or PENDING, any case; absent or empty = SUCCESS. */
-export const postStatusSchema = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim().toUpperCase() : DEFAULT_POST_STATUS),
+export const postStatusSchema = z.pipe(
+  z.transform((v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim().toUpperCase() : DEFAULT_POST_STATUS)),
   z.enum(POST_STATUSES, { error: POST_MESSAGES.status }),
 );
 
@@ -25,9 +25,7 @@ export const postStatusSchema = z.preprocess(
 export const postIdSchema = rowId(POST_MESSAGES.id);
 
 /** `--since`: a date (midnight UTC) or an ISO date and time. */
-export const sinceSchema = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, POST_MESSAGES.since)
-  .transform((s) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s.replace(' ', 'T')))
-  .refine((d) => !Number.isNaN(d.getTime()), POST_MESSAGES.since);
+export const sinceSchema = z.pipe(
+  z.string().check(z.trim(), z.regex(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, POST_MESSAGES.since)),
+  z.transform((s: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s.replace(' ', 'T'))),
+).check(z.refine((d: Date) => !Number.isNaN(d.getTime()), POST_MESSAGES.since));

@@ -3,7 +3,8 @@
  * with dots (`questions.0.text`), an issue about the whole input under `detail`, each message once
  * per key. Node-free: the schemas that use it are shared with islands.
  */
-import { z, type core } from 'zod/mini';
+import * as z from 'zod/mini';
+import type { core } from 'zod/mini';
 
 export type FieldErrors = Record<string, string[]>;
 

@@ -3,7 +3,7 @@
  * feature's input schema is built from, Node-free so islands share them. Built inside functions,
  * never at module level (an island that imports a constant bundles no zod).
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { FIELD_MESSAGES, issue } from './field-errors.js';
 
 export const isBlank = (v: unknown): boolean => v === undefined || v === null || v === '';

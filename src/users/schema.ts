@@ -3,7 +3,7 @@
  * form-encoded) and their messages, shared with the hr-login island. Node-free; the schema is built
  * once, in a function, so the island, which imports only the limit and messages, bundles no zod.
  */
-import { z } from 'zod/mini';
+import * as z from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
 
 /** Longest username or password looked at; anything longer is refused before hashing. */
