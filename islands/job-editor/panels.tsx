@@ -1,5 +1,5 @@
 /** The editor's tab panels: Basics, Compensation, Description and Notifications (Questions is QuestionsEditor). */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { RichTextEditor } from './rich-text-editor.js';
 import { JOB_LIMITS } from '../../src/jobs/schema.js';
 import type { ApplicationPostPayload } from '../../src/posts/types.js';
@@ -14,10 +14,18 @@ export interface PanelProps {
   set: SetField;
 }
 
+/**
+ * A panel's fields are built the first time its tab is shown and kept from then on (hidden, with
+ * what was typed and each rich-text editor's history). Building every panel up front made the
+ * editor's first render one long task on a phone: fourteen rich-text editors for a job with five
+ * questions, none of them visible under Basics.
+ */
 export function TabPanel({ tab, current, className, children }: { tab: TabKey; current: TabKey; className?: string; children: ReactNode }) {
+  const [shown, setShown] = useState(current === tab);
+  if (current === tab && !shown) setShown(true); // state adjusted while rendering: no extra commit
   return (
     <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} hidden={current !== tab} className={className ?? 'tab-panel card'}>
-      {children}
+      {shown && children}
     </section>
   );
 }
@@ -42,9 +50,17 @@ export function BasicsPanel({ mode, statuses, jobTypes, workModes, ...p }: Panel
   );
 }
 
+/** One Intl.DisplayNames for every name and render: one per name cost about 60 ms per render of the list at a phone's speed (4x slower than this machine). */
+let currencyNames: Intl.DisplayNames | null | undefined;
+
 function currencyName(code: string): string {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'currency' }).of(code) ?? code;
+    currencyNames ??= new Intl.DisplayNames(['en'], { type: 'currency' });
+  } catch {
+    currencyNames = null;
+  }
+  try {
+    return currencyNames?.of(code) ?? code;
   } catch {
     return code;
   }
