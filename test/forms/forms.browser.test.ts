@@ -110,6 +110,35 @@ for (const kind of databaseKinds()) {
       await screenshot(page, `form-builder-saved${suffix}`);
     });
 
+    it('shows the title and description where the form puts them while it loads; nothing moves when it mounts', async () => {
+      for (const [width, height] of [[390, 844], [1280, 900]]) {
+        // The page as it is before the island mounts: its script held back.
+        tab = await openPage(browser, { width, height });
+        await tab.page.route(/\/assets\/public-form-[^/]*\.js$/, (r) => r.abort());
+        await tab.page.goto(`${s.baseUrl}/form/volunteer`);
+        expect(await tab.page.getByRole('status').innerText()).to.equal('Loading the form…');
+        const intro = async () => ({ h1: await tab.page.locator('.form-intro h1').boundingBox(), text: await tab.page.locator('.form-intro').innerText() });
+        const loading = await intro();
+        expect((await tab.page.locator('.site-footer').boundingBox())!.y, 'footer below the screen').to.be.at.least(height);
+        await tab.context.close();
+
+        // The real load: layout shifts summed as Lighthouse counts them (none after input here).
+        tab = await openPage(browser, { width, height });
+        await tab.page.addInitScript(() => {
+          (window as unknown as { shift: number }).shift = 0;
+          new PerformanceObserver((list) => {
+            for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) (window as unknown as { shift: number }).shift += e.value;
+          }).observe({ type: 'layout-shift', buffered: true });
+        });
+        await tab.page.goto(`${s.baseUrl}/form/volunteer`);
+        await tab.page.locator('.section-count').waitFor();
+        expect(await intro(), `${width} px`).to.deep.equal(loading);
+        expect(loading.text).to.equal('Volunteer Sign-up\n\nTell us about you.\nWe answer within a week.');
+        expect(await tab.page.evaluate(() => (window as unknown as { shift: number }).shift), `layout shift at ${width} px`).to.equal(0);
+        await tab.context.close();
+      }
+    });
+
     it("takes a visitor through both sections with the spec's messages, files judged, and says Thanks!", async () => {
       tab = await openPage(browser, { width: 390, height: 844 });
       const { page } = tab;
