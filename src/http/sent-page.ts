@@ -4,9 +4,9 @@
  * content-addressed in the read cache (`pages:<etag>`): a page rendered again with the same bytes
  * (its cache entry expired, or the cache is off) finds its compressed bodies already made.
  *
- * `sendSentPage` answers `If-None-Match` before any body is chosen, negotiates `Accept-Encoding` (q-values, `identity`, `*`, unknown codings; brotli
- * first on a tie, identity when nothing acceptable is offered) and sends `Vary: Accept-Encoding`
- * with every variant. The app's `compression()` leaves these answers alone (`isSentPage`).
+ * `sendSentPage` answers `If-None-Match` before any body is chosen, negotiates `Accept-Encoding`
+ * (q-values, `identity`, `*`, unknown codings; brotli first on a tie, identity when nothing
+ * acceptable is offered) and sends `Vary: Accept-Encoding` with every variant. The app's `compression()` leaves these answers alone (`isSentPage`).
  *
  * A page answered through `sendFreshPage` is also kept under the URL that asked for it, with the
  * headers the app had set (security headers and CSP), for the rest of its PUBLIC_CACHE_SECONDS:
