@@ -13,7 +13,9 @@
  *        [--cache-seconds 2,0] [--profile DIR]
  * --jobs lists how many active jobs to fill the database with, one run each; --cache-seconds the
  * PUBLIC_CACHE_SECONDS values to run the app with (0: every request reads the database and renders);
- * --profile writes the app's V8 CPU profile (.cpuprofile) into DIR when it stops.
+ * --profile DIR measures nothing against the limit: it runs each page, cache setting and encoding
+ * on its own app process with V8's CPU profiler (files in DIR) and prints where each microsecond of
+ * a request goes (bench/cpu-profile.ts).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,6 +27,7 @@ import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
+import { summariseProfile } from './cpu-profile.js';
 import { freePort, root, startProcess, startTrueLimit, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
@@ -83,11 +86,11 @@ interface Result {
   bad: number;
 }
 
-async function load(url: string, acceptEncoding: string): Promise<Result> {
+async function load(url: string, acceptEncoding: string): Promise<Result & { answered: number }> {
   const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
-  await autocannon({ url, connections, duration: 2, headers }); // warm-up: JIT and caches alike for both servers
+  const warm = await autocannon({ url, connections, duration: 2, headers }); // JIT and caches alike for both servers
   const r = await autocannon({ url, connections, duration, headers });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, answered: warm.requests.total + r.requests.total };
 }
 
 const rows: string[] = [];
@@ -103,11 +106,27 @@ function report(label: string, app: Result, limit: Result, goal: { ratio: number
   return ratio;
 }
 
+/** One app process per page, cache setting and encoding under the CPU profiler; prints its summary. */
+async function profileApp(env: Record<string, string>, cacheSeconds: string, jobs: number): Promise<void> {
+  for (const [page, p] of Object.entries(PAGES)) {
+    for (const [encodingName, acceptEncoding] of Object.entries(ENCODINGS)) {
+      const label = `${jobs}-jobs-cache-${cacheSeconds}-${page}-${encodingName.replace(/\W+/g, '')}`;
+      const dir = path.join(profileDir, label);
+      const port = await freePort();
+      const app = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, 'dist/server.js'], { ...env, PORT: String(port), PUBLIC_CACHE_SECONDS: cacheSeconds });
+      const r = await load(`http://127.0.0.1:${port}${p}`, acceptEncoding);
+      await stopProcess(app);
+      const file = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
+      rows.push(`${jobs} jobs, cache ${Number(cacheSeconds) > 0 ? `${cacheSeconds} s` : 'off'}, ${page}, ${encodingName}: ${r.rps.toFixed(0)} req/s under the profiler`);
+      rows.push(...summariseProfile(file, r.answered).map((line) => `    ${line}`));
+    }
+  }
+}
+
 async function runApp(env: Record<string, string>, cacheSeconds: string, jobs: number): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [];
-  const app = await startProcess([...profile, 'dist/server.js'], { ...env, PORT: String(port), PUBLIC_CACHE_SECONDS: cacheSeconds });
+  const app = await startProcess(['dist/server.js'], { ...env, PORT: String(port), PUBLIC_CACHE_SECONDS: cacheSeconds });
   const limit = await startTrueLimit(base, Object.values(PAGES), Object.values(ENCODINGS));
   const cached = Number(cacheSeconds) > 0;
   try {
@@ -150,14 +169,18 @@ async function main(): Promise<void> {
     console.log(`Preparing ${useMysql ? 'MySQL' : 'SQLite'} with ${jobs} active jobs...`);
     const { env, drop } = await prepareDatabase(jobs);
     try {
-      for (const cacheSeconds of cacheSettings) await runApp(env, cacheSeconds, jobs);
-      await runEjsBare(env, jobs);
+      if (profileDir) {
+        for (const cacheSeconds of cacheSettings) await profileApp(env, cacheSeconds, jobs);
+      } else {
+        for (const cacheSeconds of cacheSettings) await runApp(env, cacheSeconds, jobs);
+        await runEjsBare(env, jobs);
+      }
     } finally {
       await drop();
     }
   }
   console.log(`\n${connections} connections, ${duration} s per run after 2 s warm-up, ${os.cpus().length} cores, ${useMysql ? 'MySQL' : 'SQLite'}`);
-  console.log(`${'run'.padEnd(40)} ${'app/s'.padStart(6)}  p50  p99 | ${'limit'.padStart(6)}  p50  p99  app/limit  bad`);
+  if (!profileDir) console.log(`${'run'.padEnd(40)} ${'app/s'.padStart(6)}  p50  p99 | ${'limit'.padStart(6)}  p50  p99  app/limit  bad`);
   for (const row of rows) console.log(row);
   process.exitCode = allPass ? 0 : 1;
 }

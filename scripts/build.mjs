@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ISLAND_BUDGET_BYTES, overBudget } from './bundle-budget.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const islandsOnly = process.argv.includes('--islands');
@@ -38,6 +39,12 @@ const result = await build({
   loader: { '.svg': 'file', '.woff2': 'file' },
   logLevel: 'warning',
 });
+
+const over = overBudget(result.metafile.outputs);
+if (over.length) {
+  console.error(`Island bundles over the ${ISLAND_BUDGET_BYTES / 1024} KB budget (scripts/bundle-budget.mjs):\n  ${over.join('\n  ')}`);
+  process.exit(1);
+}
 
 const manifest = {};
 for (const [file, out] of Object.entries(result.metafile.outputs)) {

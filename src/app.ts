@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 import { errorHandler, lastResortHandler, notFoundHandler } from './http/error-handler.js';
 import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security.js';
+import { isSentPage } from './http/sent-page.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
@@ -13,7 +14,7 @@ import { viewEngine } from './render/views.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
 import { formsRoutes } from './forms/index.js';
 import { opsRoutes } from './ops/index.js';
-import { jobsRoutes } from './jobs/index.js';
+import { jobsRoutes, keptJobPages } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
@@ -35,14 +36,20 @@ export function createApp(ctx: AppContext): Express {
   Object.defineProperty(app.locals, 'year', { enumerable: true, get: () => new Date().getUTCFullYear() }); // per render (footer)
   app.locals.safeJson = safeJson;
 
-  // Every request gets its id and its one log line, whatever answers it.
+  const ops = opsRoutes(ctx);
+  // Every request gets its id and its one log line, whatever answers it, and is timed for /metrics.
   app.use(requestLog(ctx.log));
+  app.use(ops.track);
+  // A public job page kept under its URL is answered here, from memory, with the headers the rest
+  // of the app gave it a moment ago (src/http/sent-page.ts): nothing below would change it.
+  app.use(keptJobPages(ctx));
   // Next, so every early answer (a refusal before the body is read) still reaches a client that is sending.
   app.use(drainUnreadBodies);
   app.use(securityHeaders(config));
-  app.use(compression());
-  // Probes and metrics, before sessions, rate limits and body parsing: cheap, and they time every request.
-  app.use(opsRoutes(ctx));
+  // Public pages are sent with the compressed bodies kept beside them, never compressed again.
+  app.use(compression({ filter: (req, res) => !isSentPage(res) && compression.filter(req, res) }));
+  // Probes and metrics, before sessions, rate limits and body parsing: cheap.
+  app.use(ops.routes);
   // Static files are mounted on their own paths, so page requests never touch the disk for them.
   // Hashed bundle names change with their content, so browsers may keep them for a year.
   app.use('/assets', express.static(path.join(config.rootDir, 'public', 'assets'), { index: false, immutable: true, maxAge: '365d' }));

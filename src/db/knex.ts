@@ -100,12 +100,36 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Parti
         conn.pragma('secure_delete = ON');
         // 64 MB page cache (the default is 2 MB): analytics and exports read large index ranges.
         conn.pragma('cache_size = -65536');
+        keepStatements(conn);
         done(null, conn);
       },
     },
     migrations: { migrationSource, tableName: 'knex_migrations' },
     log: knexLog,
   });
+}
+
+/** Prepared statements a SQLite connection keeps; past this many it starts again (one-off SQL, such as migrations). */
+const KEPT_STATEMENTS = 500;
+
+/**
+ * Knex prepares every query again on better-sqlite3, which cost a public page as much as running
+ * its queries (bench/README, public pages). The connection keeps its prepared statements by SQL
+ * text instead (values are bound per run; SQLite re-prepares a statement itself after a schema
+ * change). Safe because better-sqlite3 runs a statement to its end before anything else runs.
+ */
+function keepStatements(conn: { prepare: (sql: string) => unknown }): void {
+  const prepare = conn.prepare.bind(conn);
+  const statements = new Map<string, unknown>();
+  conn.prepare = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= KEPT_STATEMENTS) statements.clear();
+      statement = prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
 }
 
 /** Whether the database answers a trivial query (careers-admin doctor). */

@@ -5,12 +5,16 @@
  *   job write clears the space in this process, other processes catch up when entries expire.
  * - `stamped`: reads that must never be stale (insights, dashboard totals) are kept with a stamp
  *   the caller reads from the database on every request; a different stamp recomputes.
- * Concurrent misses of a `fresh` key share one load. Cached values are read-only.
+ * - `kept`: values named by their own content (a page by the hash of its bytes) cannot go stale:
+ *   they are kept until the least recently used entries make room.
+ * `put` and `peek` keep and read a public value directly (a page under the URL that asked for it),
+ * for the same PUBLIC_CACHE_SECONDS. Concurrent misses of a `fresh` key share one load. Cached
+ * values are read-only.
  */
 import { LRUCache } from 'lru-cache';
 
 /** What an entry belongs to; `clear(space)` drops the whole space after a write. */
-export type CacheSpace = 'public-jobs' | 'insights' | 'applicant-totals';
+export type CacheSpace = 'public-jobs' | 'insights' | 'applicant-totals' | 'pages';
 export type CacheKey = `${CacheSpace}:${string}`;
 
 interface Entry {
@@ -36,6 +40,26 @@ export class ReadCache {
     value.catch(() => {
       if (this.lru.peek(key)?.value === value) this.lru.delete(key);
     });
+    return value;
+  }
+
+  /** A public value kept for PUBLIC_CACHE_SECONDS counted from `since` (ms), so it outlives nothing it was made from. */
+  put(key: CacheKey, value: unknown, since: number): void {
+    const ttl = this.publicTtlSeconds * 1000 - (Date.now() - since);
+    if (ttl > 0) this.lru.set(key, { value }, { ttl });
+  }
+
+  /** What `put` or `fresh` keeps under the key, without loading anything. */
+  peek<T>(key: CacheKey): T | undefined {
+    return this.lru.get(key)?.value as T | undefined;
+  }
+
+  /** A value named by its content: the one kept, or `make()`'s, kept from now on. */
+  kept<T>(key: CacheKey, make: () => T): T {
+    const hit = this.lru.get(key);
+    if (hit) return hit.value as T;
+    const value = make();
+    this.lru.set(key, { value });
     return value;
   }
 

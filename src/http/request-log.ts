@@ -14,6 +14,8 @@ const INCOMING_ID = /^[A-Za-z0-9._:@/+=-]{1,64}$/;
 
 /** The route that answered, as written in the router (`/api/hr/jobs/:id/`); static files are `static`, the rest no route took `unmatched`. The log's and the metrics' label. */
 export function routePattern(req: Request): string {
+  const kept = req.res?.locals.keptRoute; // a page answered from memory names the route that made it
+  if (typeof kept === 'string') return kept;
   const route = req.route as { path?: unknown } | undefined;
   if (route && typeof route.path === 'string') return `${req.baseUrl}${route.path}`;
   return /^\/(?:assets|og)\//.test(req.originalUrl) ? 'static' : 'unmatched';
@@ -33,17 +35,14 @@ export function requestLog(log: Logger): RequestHandler {
     const id = requestId(req);
     res.setHeader('X-Request-Id', id);
     res.locals.requestId = id;
-    let done = false;
-    const write = (aborted: boolean) => {
-      if (done) return;
-      done = true;
+    // 'close' comes after 'finish' too: one listener sees both ends, a whole answer or an aborted one.
+    res.once('close', () => {
+      const aborted = !res.writableFinished;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { reqId: id, method: req.method, route: routePattern(req), status: res.statusCode, ms: Math.round(ms * 10) / 10, bytes: socket.bytesWritten - writtenBefore };
       if (aborted) log.warn(line, 'request aborted');
       else log.info(line, 'request');
-    };
-    res.once('finish', () => write(false));
-    res.once('close', () => write(!res.writableFinished));
+    });
     next();
   };
 }

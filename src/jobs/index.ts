@@ -3,6 +3,8 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { jobsApi } from './api.js';
 import { jobsPages } from './pages.js';
+
+export { keptJobPages } from './pages.js';
 import type { ApplicantCounts } from './queries.js';
 
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';

@@ -10,7 +10,9 @@ import type { AppContext } from '../context.js';
 import { htmlPageNumber, htmlPager } from '../http/paging.js';
 import { pathId, validateQuery } from '../http/validate.js';
 import { formatters } from '../render/formatters.js';
-import { renderPage, renderPageHtml, sendPageHtml } from '../render/page.js';
+import { answerKept, freshPage, sendFreshPage } from '../http/sent-page.js';
+import { renderPage, renderPageHtml } from '../render/page.js';
+import type { CacheKey } from '../db/read-cache.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { hasRichContent, htmlToText } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
@@ -39,6 +41,14 @@ function editorOptions() {
   };
 }
 
+/** Where a public page's answer is kept under the URL that asked for it (cleared with the job data). */
+const publicPageKey = (url: string): CacheKey => `public-jobs:url:${url}`;
+
+/** Answers the public job pages kept under their URL before the rest of the app runs (app.ts mounts it early). */
+export function keptJobPages(ctx: AppContext) {
+  return answerKept(ctx.cache, publicPageKey);
+}
+
 export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
   const { db, config } = ctx;
@@ -61,7 +71,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     const url = pageLink(page);
     const filtered = Object.values(filters).some(Boolean);
     // The page is the same for every visitor with this URL, so its HTML is kept like its data.
-    const html = await ctx.cache.fresh(`public-jobs:html:list:${url}`, () => renderPageHtml(req, res, 'pages/public/careers', {
+    const fresh = await freshPage(ctx.cache, `public-jobs:html:list:${url}`, () => renderPageHtml(req, res, 'pages/public/careers', {
       title: `Careers at ${config.company.name}`,
       description: `Open positions at ${config.company.name}. Browse jobs by title, location, job type and work mode, and apply online.`,
       // Only the unfiltered first page is for search engines (the sitemap lists every job);
@@ -78,7 +88,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       workModes: WORK_MODE_OPTIONS,
       ...pager,
     }));
-    sendPageHtml(res, html);
+    await sendFreshPage(req, res, ctx.cache, publicPageKey(req.originalUrl), fresh);
   });
 
   router.get('/careers/:publicId', async (req, res) => {
@@ -86,9 +96,10 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     if (!job || availability === 'not_found') {
       return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
     }
-    ctx.views.count(job.id);
-    const html = await ctx.cache.fresh(`public-jobs:html:job:${job.public_id}`, () => renderJobPage(req, res, job, availability));
-    sendPageHtml(res, html);
+    const countView = () => ctx.views.count(job.id);
+    countView();
+    const page = await freshPage(ctx.cache, `public-jobs:html:job:${job.public_id}`, () => renderJobPage(req, res, job, availability));
+    await sendFreshPage(req, res, ctx.cache, publicPageKey(req.originalUrl), page, countView);
   });
 
   function renderJobPage(req: Request, res: Response, job: Job, availability: Availability): Promise<string> {

@@ -3,7 +3,7 @@
  * parsing). Their answers say nothing about the system: no error text, no versions.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { authorizationBearer } from '../http/credentials.js';
 import { Metrics } from './metrics.js';
@@ -18,18 +18,22 @@ function plain(res: Response, status: number, body: string): void {
   res.status(status).set('Cache-Control', 'no-store').type('text/plain').send(body);
 }
 
-export function opsRoutes(ctx: AppContext): Router {
+/**
+ * `track` runs for every request, first (app.ts mounts it before anything that may answer, the
+ * public pages kept in memory included); `routes` are the probes and /metrics.
+ */
+export function opsRoutes(ctx: AppContext): { track: RequestHandler; routes: Router } {
   const router = Router();
   const { readiness } = ctx;
   const token = ctx.config.metricsToken;
   const metrics = token ? new Metrics(ctx.db, ctx.now) : null;
 
-  router.use((req, res, next) => {
+  const track: RequestHandler = (req, res, next) => {
     metrics?.track(req, res);
     // A stopping process asks clients not to reuse the connection, so it can close soon.
     if (readiness.isStopping) res.setHeader('Connection', 'close');
     next();
-  });
+  };
 
   // The process is up and answers HTTP; nothing else is checked (a restart would not fix the database).
   router.get('/healthz', (_req, res) => plain(res, 200, 'ok'));
@@ -51,5 +55,5 @@ export function opsRoutes(ctx: AppContext): Router {
       res.status(200).set('Cache-Control', 'no-store').type(metrics.contentType).send(body);
     });
   }
-  return router;
+  return { track, routes: router };
 }

@@ -59,11 +59,6 @@ export function renderPageHtml(req: Request, res: Response, view: string, meta: 
   });
 }
 
-/** Sends rendered page HTML with the page's status. */
-export function sendPageHtml(res: Response, html: string, status = 200): void {
-  res.status(status).type('html').send(html);
-}
-
 export function renderPage(req: Request, res: Response, view: string, meta: PageMeta, locals: Record<string, unknown> = {}): void {
-  renderPageHtml(req, res, view, meta, locals).then((html) => sendPageHtml(res, html, meta.status), req.next!);
+  renderPageHtml(req, res, view, meta, locals).then((html) => res.status(meta.status ?? 200).type('html').send(html), req.next!);
 }
