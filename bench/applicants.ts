@@ -225,7 +225,7 @@ async function main(): Promise<void> {
   }
   await stopProcess(server);
 
-  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario`);
+  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('scenario               req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');
   let ok = true;
   for (const [name, , r] of results) {
