@@ -6,23 +6,33 @@
  *   GET /api/hr/jobs/                      goal p95 < 100 ms
  *   GET /api/hr/jobs/{big}/analytics/      goal p95 < 500 ms
  * p95 is computed from every request's own latency (autocannon reports p97.5/p99, not p95).
+ * The dashboard and the job list are each also loaded, right after, against their true limit:
+ * bench/true-limit.ts, a bare Express in its own process answering the exact bytes the app sent
+ * for that URL (fetched from the app just before the runs), with the same autocannon options;
+ * the ratio app/limit of req/s is printed beside them.
  * Analytics results are kept while the job's data is unchanged (checked on every request), so the
- * bench also times the full computation on its own, in-process, one request at a time.
+ * bench also times the full computation on its own, in-process, one request at a time (from the
+ * answer tallies, as the server computes it, and by counting the answers), and with
+ * --fresh loads the analytics of the big job on a server started with STAMPED_CACHE_OFF=insights
+ * (every request computes them afresh; nothing is written): goal p95 < 150 ms (aim 50 ms).
  * Then, on a freshly started server, it downloads the big job's export (GET .../export-basic/)
  * and reads the server's peak RSS (VmHWM in /proc/<pid>/status): goal < 300 MB. The workbook is
  * checked with exceljs's streaming reader (every applicant, one row each).
  *
  *   node --import tsx bench/hr.ts [--mysql] [--duration 10] [--connections 10]
- *        [--applications 200000] [--big 50000] [--jobs 1000] [--keep]
+ *        [--applications 200000] [--big 50000] [--jobs 1000] [--keep] [--fresh]
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change);
  * --keep leaves the data in place and prints where it is; --reuse <data dir | mysql url> measures
- * a kept database again without rebuilding it; --only analytics,export picks what to measure.
+ * a kept database again without rebuilding it; --only analytics,export picks what to measure
+ * (dashboard, jobs, analytics, fresh, export; --fresh adds fresh).
+ * --profile DIR writes the V8 CPU profile of each server run (.cpuprofile) into DIR.
  */
 import { execFileSync, } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { isDeepStrictEqual } from 'node:util';
 import autocannon from 'autocannon';
 import ExcelJS from 'exceljs';
 import knexFactory, { type Knex } from 'knex';
@@ -34,7 +44,7 @@ import { computeAnalytics } from '../src/applicants/queries/insights.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { percentile, root, startProcess, stopProcess } from './lib.js';
+import { percentile, root, startProcess, startTrueLimit, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -49,9 +59,12 @@ const useMysql = process.argv.includes('--mysql');
 const keep = process.argv.includes('--keep');
 const reuse = arg('reuse', '');
 const only = new Set(arg('only', 'dashboard,jobs,analytics,export').split(','));
+if (process.argv.includes('--fresh')) only.add('fresh');
+const profileDir = arg('profile', '');
 const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 
-const GOALS = { dashboard: 100, jobs: 100, analytics: 500, exportRssMb: 300 };
+const GOALS = { dashboard: 100, jobs: 100, analytics: 500, fresh: 150, exportRssMb: 300 };
+type Measured = 'dashboard' | 'jobs' | 'analytics' | 'fresh';
 
 function elapsed(start: bigint): string {
   return `${(Number(process.hrtime.bigint() - start) / 1e9).toFixed(1)} s`;
@@ -121,7 +134,10 @@ interface LoadResult {
 
 /** autocannon run recording each response's latency (ms), after a short warm-up. */
 async function load(url: string, token: string): Promise<LoadResult> {
-  const headers = { Authorization: `Bearer ${token}` };
+  return loadWith(url, { Authorization: `Bearer ${token}` });
+}
+
+async function loadWith(url: string, headers: Record<string, string>): Promise<LoadResult> {
   await autocannon({ url, connections, duration: 2, headers });
   const latencies: number[] = [];
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -204,13 +220,19 @@ async function main(): Promise<void> {
   // The server keeps finished analytics while the job's data is unchanged (src/jobs/analytics.ts),
   // so the load test mostly measures that check; the full computation is timed here on its own.
   const bigJob = (await findJobById(db, bigJobId))!;
-  const computeMs: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const t = process.hrtime.bigint();
-    await db.transaction((trx) => computeAnalytics(trx, bigJob));
-    computeMs.push(Number(process.hrtime.bigint() - t) / 1e6);
+  // Both ways insights are computed (src/applicants/queries/insights.ts): from the answer tallies
+  // (what the server does while they hold the job's applications) and by counting the answers.
+  const computeMs = { tallies: [] as number[], answers: [] as number[] };
+  const computed: Partial<Record<'tallies' | 'answers', unknown>> = {};
+  for (const from of ['tallies', 'answers'] as const) {
+    for (let i = 0; i < 7; i++) {
+      const t = process.hrtime.bigint();
+      computed[from] = await db.transaction((trx) => computeAnalytics(trx, bigJob, undefined, from));
+      computeMs[from].push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    computeMs[from].sort((x, y) => x - y);
   }
-  computeMs.sort((a, b) => a - b);
+  const sameFigures = isDeepStrictEqual(computed.tallies, computed.answers);
   await db.destroy();
 
   console.log('Building dist/ ...');
@@ -221,18 +243,44 @@ async function main(): Promise<void> {
     dashboard: '/api/hr/dashboard/',
     jobs: '/api/hr/jobs/',
     analytics: `/api/hr/jobs/${bigJobId}/analytics/`,
+    fresh: `/api/hr/jobs/${bigJobId}/analytics/`,
     exportRssMb: `/api/hr/jobs/${bigJobId}/export-basic/`,
   };
+  const profile = (name: string) => (profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `hr-${name}-${process.pid}.cpuprofile`] : []);
 
-  const measured = (['dashboard', 'jobs', 'analytics'] as const).filter((n) => only.has(n));
-  const results: Partial<Record<'dashboard' | 'jobs' | 'analytics', LoadResult>> = {};
-  if (measured.length) {
-    const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
-    for (const name of measured) {
-      console.log(`Loading ${targets[name]} (${connections} connections, ${duration} s)...`);
-      results[name] = await load(base + targets[name], token);
+  const measured = (['dashboard', 'jobs', 'analytics', 'fresh'] as const).filter((n) => only.has(n));
+  const results: Partial<Record<Measured, LoadResult>> = {};
+  // The true limit of the dashboard and the job list: the same bytes from a bare Express.
+  const limits: Partial<Record<'dashboard' | 'jobs', LoadResult>> = {};
+  const cachedRuns = measured.filter((n) => n !== 'fresh');
+  if (cachedRuns.length) {
+    const server = await startProcess([...profile('cached'), 'dist/server.js'], { ...env, PORT: String(port) });
+    const withLimit = cachedRuns.filter((n): n is 'dashboard' | 'jobs' => n === 'dashboard' || n === 'jobs');
+    const limit = withLimit.length ? await startTrueLimit(base, withLimit.map((n) => targets[n]), [''], { Authorization: `Bearer ${token}` }) : null;
+    try {
+      for (const name of cachedRuns) {
+        console.log(`Loading ${targets[name]} (${connections} connections, ${duration} s)...`);
+        results[name] = await load(base + targets[name], token);
+        if (limit && (name === 'dashboard' || name === 'jobs')) {
+          console.log(`Loading its true limit (the same bytes from a bare Express) ...`);
+          limits[name] = await load(limit.baseUrl + targets[name], token);
+        }
+      }
+    } finally {
+      if (limit) await stopProcess(limit.child);
+      await stopProcess(server);
     }
-    await stopProcess(server);
+  }
+  if (measured.includes('fresh')) {
+    // The stamped cache off for insights in this server only (STAMPED_CACHE_OFF, see README): every
+    // request reads the job's stamp as usual, then computes the analytics afresh.
+    const server = await startProcess([...profile('fresh'), 'dist/server.js'], { ...env, PORT: String(port), STAMPED_CACHE_OFF: 'insights' });
+    try {
+      console.log(`Loading ${targets.fresh} computed afresh (STAMPED_CACHE_OFF=insights, ${connections} connections, ${duration} s)...`);
+      results.fresh = await load(base + targets.fresh, token);
+    } finally {
+      await stopProcess(server);
+    }
   }
 
   let exp: Awaited<ReturnType<typeof measureExport>> | null = null;
@@ -244,18 +292,27 @@ async function main(): Promise<void> {
     await stopProcess(server);
   }
 
-  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per endpoint`);
-  console.log('endpoint                          req/s   p50 ms   p95 ms   p99 ms   max ms  errors non-2xx  goal');
+  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per endpoint; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('endpoint                                   req/s   p50 ms   p95 ms   p99 ms   max ms  errors non-2xx  goal');
   let ok = true;
+  const row = (label: string, r: LoadResult, tail: string) =>
+    console.log(
+      `${label.padEnd(41)} ${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  ${tail}`,
+    );
   for (const name of measured) {
     const r = results[name]!;
     const pass = r.p95 < GOALS[name] && r.errors === 0 && r.non2xx === 0;
     ok &&= pass;
-    console.log(
-      `${targets[name].replace(String(bigJobId), '{big}').padEnd(32)} ${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOALS[name]} ms ${pass ? 'PASS' : 'MISS'}`,
-    );
+    const label = targets[name].replace(String(bigJobId), '{big}') + (name === 'fresh' ? ' afresh' : '');
+    row(label, r, `p95 < ${GOALS[name]} ms ${pass ? 'PASS' : 'MISS'}`);
+    const limit = name === 'dashboard' || name === 'jobs' ? limits[name] : undefined;
+    if (limit) row('  true limit (same bytes, bare Express)', limit, `app/limit ${(r.rps / limit.rps).toFixed(2)}x`);
   }
-  console.log(`analytics computed afresh (in-process, one at a time, 7 runs): median ${computeMs[3].toFixed(1)} ms, max ${computeMs[6].toFixed(1)} ms`);
+  for (const from of ['tallies', 'answers'] as const) {
+    console.log(`analytics computed afresh from the ${from === 'tallies' ? 'answer tallies' : 'answers (counted)'} (in-process, one at a time, 7 runs): median ${computeMs[from][3].toFixed(1)} ms, max ${computeMs[from][6].toFixed(1)} ms`);
+  }
+  console.log(`the two give the same figures: ${sameFigures ? 'yes' : 'NO'}`);
+  ok &&= sameFigures;
   if (exp) {
   const exportPass = exp.hwmAfterMb < GOALS.exportRssMb && exp.rows === bigApplications + 1;
   ok &&= exportPass;

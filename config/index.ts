@@ -147,6 +147,10 @@ function parseStorageUrl(raw: string): { problems: string[]; s3?: Omit<S3Setting
 }
 
 /** POSTS_RETRY_SCHEDULE's default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
+/** The read cache's stamped spaces (src/db/read-cache.ts), which STAMPED_CACHE_OFF may name. */
+const STAMPED_SPACES = ['insights', 'applicant-totals'] as const;
+type StampedSpace = (typeof STAMPED_SPACES)[number];
+
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export interface Config {
@@ -161,6 +165,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Seconds public job reads may be served from this process's memory; 0 = off. */
   publicCacheSeconds: number;
+  /** STAMPED_CACHE_OFF: spaces of stamped reads never kept, recomputed on every request (for measuring them). */
+  stampedCacheOff: StampedSpace[];
   trustProxy: TrustProxy;
   rateLimits: {
     apply: RateLimitSetting;
@@ -258,6 +264,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'PUBLIC_BASE_URL', default: 'http://localhost:PORT' },
   { name: 'SESSION_TTL_SECONDS', default: '3600' },
   { name: 'PUBLIC_CACHE_SECONDS', default: '2' },
+  { name: 'STAMPED_CACHE_OFF', default: '(unset: every stamped read kept)' },
   { name: 'TRUST_PROXY', default: 'false' },
   { name: 'APPLY_RATE_LIMIT', default: '10' },
   { name: 'APPLY_RATE_WINDOW_SECONDS', default: '600' },
@@ -362,6 +369,11 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     windowSeconds: int(`${prefix}_RATE_WINDOW_SECONDS`, windowSeconds, 1, 86_400 * 30),
   });
 
+  // Off only to measure what the cache saves (bench/hr.ts --fresh): results are never stale either way.
+  const stampedCacheOff = str('STAMPED_CACHE_OFF', '').split(',').map((p) => p.trim()).filter(Boolean) as StampedSpace[];
+  const unknownSpaces = stampedCacheOff.filter((p) => !(STAMPED_SPACES as readonly string[]).includes(p));
+  if (unknownSpaces.length) problems.push(`STAMPED_CACHE_OFF must be a comma-separated list of ${STAMPED_SPACES.join(', ')} (got "${env.STAMPED_CACHE_OFF}")`);
+
   let trustProxy: TrustProxy = false;
   try {
     trustProxy = parseTrustProxy(env.TRUST_PROXY);
@@ -421,6 +433,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     publicBaseUrl,
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),
     publicCacheSeconds: int('PUBLIC_CACHE_SECONDS', 2, 0, 300),
+    stampedCacheOff,
     trustProxy,
     rateLimits: {
       apply: rate('APPLY', 10, 600),

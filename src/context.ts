@@ -35,7 +35,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
     config,
     log,
     db,
-    cache: overrides.cache ?? new ReadCache(config.publicCacheSeconds),
+    cache: overrides.cache ?? new ReadCache(config.publicCacheSeconds, new Set(config.stampedCacheOff)),
     storage: overrides.storage ?? createStorage(config),
     views: overrides.views ?? new ViewCounter(db, log),
     now: overrides.now ?? (() => new Date()),

@@ -57,8 +57,8 @@ export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardS
 export async function loadJobInsights({ db, cache }: ReadDeps, jobId: number): Promise<{ job: Job; analytics: JobAnalytics }> {
   return db.transaction(async (trx) => {
     const job = await requireJob(trx, jobId);
-    const { stamp, total } = await insightsStamp(trx, job);
-    return { job, analytics: await cache.stamped(`insights:${job.id}`, stamp, () => computeAnalytics(trx, job, total)) };
+    const { stamp, applications } = await insightsStamp(trx, job);
+    return { job, analytics: await cache.stamped(`insights:${job.id}`, stamp, () => computeAnalytics(trx, job, applications)) };
   });
 }
 

@@ -14,6 +14,7 @@ import * as m007 from '../../migrations/007_outbox_payload_without_secret.js';
 import * as m008 from '../../migrations/008_email_exact_match.js';
 import * as m009 from '../../migrations/009_server_key.js';
 import * as m010 from '../../migrations/010_public_list_index.js';
+import * as m011 from '../../migrations/011_answer_tallies.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -26,6 +27,7 @@ const migrations: Record<string, Knex.Migration> = {
   '008_email_exact_match': m008,
   '009_server_key': m009,
   '010_public_list_index': m010,
+  '011_answer_tallies': m011,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

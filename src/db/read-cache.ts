@@ -28,7 +28,11 @@ const MAX_ENTRIES = 1000;
 export class ReadCache {
   private readonly lru = new LRUCache<CacheKey, Entry>({ max: MAX_ENTRIES });
 
-  constructor(private readonly publicTtlSeconds: number) {}
+  /** `stampedOff`: spaces whose stamped reads are never kept (STAMPED_CACHE_OFF, to measure them). */
+  constructor(
+    private readonly publicTtlSeconds: number,
+    private readonly stampedOff: ReadonlySet<CacheSpace> = new Set(),
+  ) {}
 
   /** A public read, kept for PUBLIC_CACHE_SECONDS (0: never kept). */
   fresh<T>(key: CacheKey, load: () => Promise<T>): Promise<T> {
@@ -65,6 +69,7 @@ export class ReadCache {
 
   /** A read that is recomputed whenever `stamp` (read fresh by the caller) changed. */
   async stamped<T>(key: CacheKey, stamp: string, load: () => Promise<T>): Promise<T> {
+    if (this.stampedOff.size && this.stampedOff.has(key.slice(0, key.indexOf(':')) as CacheSpace)) return load();
     const hit = this.lru.get(key);
     if (hit && hit.stamp === stamp) return hit.value as T;
     const value = await load();

@@ -119,6 +119,12 @@ describe('configuration', () => {
     }
   });
 
+  it('reads STAMPED_CACHE_OFF as a list of stamped cache spaces, none by default', () => {
+    expect(loadConfig({}).stampedCacheOff).to.deep.equal([]);
+    expect(loadConfig({ STAMPED_CACHE_OFF: ' insights , applicant-totals ' }).stampedCacheOff).to.deep.equal(['insights', 'applicant-totals']);
+    expect(() => loadConfig({ STAMPED_CACHE_OFF: 'insights,public-jobs' })).to.throw(ConfigError, 'STAMPED_CACHE_OFF must be a comma-separated list of insights, applicant-totals');
+  });
+
   it('describes the TRUST_PROXY setting for the start-up log', () => {
     expect(describeTrustProxy(false)).to.equal(null);
     expect(describeTrustProxy(1)).to.include('1 hop (what `true` means here)').and.include('With a CDN or another proxy in front of that one');

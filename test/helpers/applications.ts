@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toDbDate } from '../../src/db/codecs.js';
+import { tallyNewApplications, type TalliedAnswer } from '../../src/applicants/repo.js';
 import type { JobQuestion } from '../../src/jobs/types.js';
 import { applicationSearchWords } from '../../src/shared/search-words.js';
 import type { EducationEntry, ExperienceEntry } from '../../src/shared/application-rules.js';
@@ -113,6 +114,7 @@ export async function insertApplications(
       const answers: Row[] = [];
       const choices: Row[] = [];
       const words: Row[] = [];
+      const tallied: { id: number; answers: TalliedAnswer[] }[] = [];
       for (const a of current) {
         appId += 1;
         const at = toDbDate(a.created_at ?? now);
@@ -163,6 +165,8 @@ export async function insertApplications(
         (a.skills ?? []).forEach((name, position) => {
           skills.push({ application_id: appId, position, name });
         });
+        const appAnswers: TalliedAnswer[] = [];
+        tallied.push({ id: appId, answers: appAnswers });
         for (const [qid, value] of Object.entries(a.answers ?? {})) {
           const q = byId.get(Number(qid));
           if (!q) throw new Error(`insertApplications: question ${qid} is not one of the job's questions`);
@@ -179,6 +183,7 @@ export async function insertApplications(
             answer_number: cols.answer_number,
           });
           for (const choice of cols.choices) choices.push({ answer_id: answerId, question_id: q.id, choice });
+          appAnswers.push({ question_id: q.id, answer_key: cols.answer_key, answer_number: cols.answer_number, choices: cols.choices });
         }
       }
       // Parents before children (foreign keys are on in SQLite).
@@ -190,6 +195,8 @@ export async function insertApplications(
       await insertRows(trx, 'application_answers', answers);
       await insertRows(trx, 'application_answer_choices', choices);
       await insertRows(trx, 'application_search_words', words);
+      // As the app's insert does (src/applicants/repo.ts), so insights read the same tallies.
+      await tallyNewApplications(trx, jobId, tallied);
     });
     total += current.length;
   };

@@ -1,9 +1,15 @@
 /**
- * Job insights (spec 02 'Job insights', 'Analytics response'), computed in the database: every
- * figure is a COUNT / GROUP BY over an index kept for it — (question_id, answer_key) and
- * (question_id, answer_number) on application_answers, (question_id, choice) on
- * application_answer_choices — so the answer rows themselves are never read in bulk (only up to
- * SPELLING_SAMPLE rows per top text answer). About ten statements per job, whatever its size.
+ * Job insights (spec 02 'Job insights', 'Analytics response'), computed in the database from
+ * counts. Every figure comes from one of four groups per question: its answer rows, their
+ * `answer_key`s, their `answer_number`s and the ticked choices of checkbox answers. Those groups
+ * are kept counted in `answer_tallies` (migration 011, written with every application inserted or
+ * deleted), so a job's insights read a few rows per question, not its answers: about ten
+ * statements per job, whatever its size. When the tallies do not hold exactly the job's
+ * applications (their count and highest id differ from the job's, e.g. after rows were deleted by
+ * hand), the same groups are counted over the answers instead, on the indexes kept for them —
+ * (question_id, answer_key) and (question_id, answer_number) on application_answers,
+ * (question_id, choice) on application_answer_choices — with the same results. Only the spelling
+ * shown for a top text answer reads answer rows (up to SPELLING_SAMPLE per answer).
  *
  * Decisions:
  * - `percent` is the share of the applicants who ANSWERED the question (optional questions can be
@@ -35,26 +41,111 @@ function percentOf(count: number, of: number): number {
   return of > 0 ? Math.round((count * 1000) / of) / 10 : 0;
 }
 
-async function countApplicants(db: Knex, jobId: number): Promise<number> {
-  const row = (await db('applications').where({ job_id: jobId }).count({ n: '*' }).first()) as Row | undefined;
-  return Number(row?.n ?? 0);
+/**
+ * Where the four groups of a question are counted: the tallies, or the answer rows themselves.
+ * Both give the same rows: a group's value and how many answer rows it has (never 0).
+ */
+interface Counts {
+  /** The question's answer rows. */
+  answers(q: JobQuestion): Promise<number>;
+  /** Per `answer_key`; with `top`, only the most frequent (ties by key), each row with the total over all keys as `answered`. */
+  keys(q: JobQuestion, top?: number): Promise<Row[]>;
+  /** Per `answer_number`, ascending, at most `limit` of them. */
+  numbers(q: JobQuestion, limit: number): Promise<Row[]>;
+  /** Over every number: how many, the lowest, the highest, how many with a fraction. */
+  numberRange(q: JobQuestion): Promise<Row>;
+  /** How many numbers fall in each [bounds[i], bounds[i + 1]). */
+  numberBuckets(q: JobQuestion, bounds: number[]): Promise<number[]>;
+  /** Per ticked checkbox choice. */
+  choices(q: JobQuestion): Promise<Row[]>;
+}
+
+/**
+ * Whole numbers compare equal to their integer cast (MySQL rounds on CAST AS SIGNED, SQLite
+ * truncates: either way a fraction never equals it).
+ */
+const intCast = (db: Knex, column: string) => (isMysql(db) ? `CAST(${column} AS SIGNED)` : `CAST(${column} AS INTEGER)`);
+
+/** SUM(CASE ...) per range, lower bound included, upper bound excluded; `weight` is what each row adds. */
+function bucketSums(db: Knex, column: string, weight: string, bounds: number[]) {
+  return bounds.slice(0, -1).map((_, i) => db.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ${weight} ELSE 0 END) AS ??`, [column, bounds[i], column, bounds[i + 1], `b${i}`]));
+}
+
+/** The groups counted in `answer_tallies` (migration 011): a few rows per question. */
+function tallyCounts(db: Knex): Counts {
+  const tally = (q: JobQuestion, kind: 'a' | 'k' | 'n' | 'c') => db('answer_tallies').where({ question_id: q.id, kind }).where('n', '>', 0);
+  return {
+    async answers(q) {
+      const row = (await tally(q, 'a').first('n')) as Row | undefined;
+      return Number(row?.n ?? 0);
+    },
+    keys(q, top) {
+      const rows = tally(q, 'k').select({ answer_key: 'value', n: 'n' });
+      if (top === undefined) return rows;
+      return rows
+        .select(db.raw('SUM(n) OVER () AS answered'))
+        .orderBy([{ column: 'n', order: 'desc' }, { column: 'value', order: 'asc' }])
+        .limit(top);
+    },
+    numbers: (q, limit) => tally(q, 'n').select({ v: 'number', n: 'n' }).orderBy('number').limit(limit),
+    numberRange: async (q) =>
+      (await tally(q, 'n').first(
+        db.raw('SUM(n) AS answered'),
+        db.raw('MIN(number) AS lo'),
+        db.raw('MAX(number) AS hi'),
+        db.raw(`SUM(CASE WHEN number <> ${intCast(db, 'number')} THEN n ELSE 0 END) AS fractions`),
+      )) as Row,
+    async numberBuckets(q, bounds) {
+      const row = (await tally(q, 'n').first(...bucketSums(db, 'number', 'n', bounds))) as Row;
+      return bounds.slice(0, -1).map((_, i) => Number(row[`b${i}`] ?? 0));
+    },
+    choices: (q) => tally(q, 'c').select({ k: 'value', n: 'n' }),
+  };
+}
+
+/** The same groups counted over the answer rows, each from an index kept for it. */
+function answerCounts(db: Knex): Counts {
+  const answers = (q: JobQuestion) => db('application_answers').where('question_id', q.id);
+  return {
+    async answers(q) {
+      const [{ n }] = (await answers(q).count({ n: '*' })) as Row[];
+      return Number(n);
+    },
+    keys(q, top) {
+      // Grouping and counting come from the (question_id, answer_key) index alone; the window sum
+      // counts every answer (the applicants who answered) before LIMIT keeps the top groups.
+      const rows = answers(q).select('answer_key').count({ n: '*' }).whereNotNull('answer_key').groupBy('answer_key');
+      if (top === undefined) return rows;
+      return rows
+        .select(db.raw('SUM(COUNT(*)) OVER () AS answered'))
+        .orderBy([{ column: 'n', order: 'desc' }, { column: 'answer_key', order: 'asc' }])
+        .limit(top);
+    },
+    // Distinct values in order, straight off the (question_id, answer_number) index (migration
+    // 002); LIMIT stops the scan when there are too many values to carry over.
+    numbers: (q, limit) => answers(q).select({ v: 'answer_number' }).count({ n: '*' }).whereNotNull('answer_number').groupBy('answer_number').orderBy('answer_number').limit(limit),
+    numberRange: async (q) =>
+      (await answers(q)
+        .whereNotNull('answer_number')
+        .first(
+          db.raw('COUNT(*) AS answered'),
+          db.raw('MIN(answer_number) AS lo'),
+          db.raw('MAX(answer_number) AS hi'),
+          db.raw(`SUM(CASE WHEN answer_number <> ${intCast(db, 'answer_number')} THEN 1 ELSE 0 END) AS fractions`),
+        )) as Row,
+    async numberBuckets(q, bounds) {
+      const row = (await answers(q).whereNotNull('answer_number').first(...bucketSums(db, 'answer_number', '1', bounds))) as Row;
+      return bounds.slice(0, -1).map((_, i) => Number(row[`b${i}`] ?? 0));
+    },
+    choices: (q) => db('application_answer_choices').select({ k: 'choice' }).count({ n: '*' }).where('question_id', q.id).groupBy('choice'),
+  };
 }
 
 /** How many answers of a key are looked at to pick the spelling shown for it. */
 const SPELLING_SAMPLE = 50;
 
-async function textStats(db: Knex, q: JobQuestion): Promise<TextStats> {
-  // Grouping and counting come from the (question_id, answer_key) index alone; the window sum
-  // counts every answer (the applicants who answered) before LIMIT keeps the top groups.
-  const groups: Row[] = await db('application_answers')
-    .select('answer_key')
-    .count({ n: '*' })
-    .select(db.raw('SUM(COUNT(*)) OVER () AS answered'))
-    .where('question_id', q.id)
-    .whereNotNull('answer_key')
-    .groupBy('answer_key')
-    .orderBy([{ column: 'n', order: 'desc' }, { column: 'answer_key', order: 'asc' }])
-    .limit(TOP_ANSWERS);
+async function textStats(db: Knex, counts: Counts, q: JobQuestion): Promise<TextStats> {
+  const groups = await counts.keys(q, TOP_ANSWERS);
   // The key is lower-cased; show the spelling most used among the key's first answers instead.
   // One statement: a UNION ALL of one small index-ordered sample per key, tagged with its group.
   const samples = groups.map((g, i) =>
@@ -89,25 +180,20 @@ function mostCommon(values: string[]): string | null {
   return best;
 }
 
-async function choiceStats(db: Knex, q: JobQuestion): Promise<DistributionStats> {
+async function choiceStats(counts: Counts, q: JobQuestion): Promise<DistributionStats> {
   let rows: Row[];
   let answered: number;
   if (q.answer_type === 'checkbox') {
     // Choice rows are counted per option; the applicants who answered are the answer rows.
-    const [choiceRows, [{ n }]] = await Promise.all([
-      db('application_answer_choices').select({ k: 'choice' }).count({ n: '*' }).where('question_id', q.id).groupBy('choice') as Promise<Row[]>,
-      db('application_answers').count({ n: '*' }).where('question_id', q.id) as Promise<Row[]>,
-    ]);
-    rows = choiceRows;
-    answered = Number(n);
+    [rows, answered] = await Promise.all([counts.choices(q), counts.answers(q)]);
   } else {
-    rows = await db('application_answers').select({ k: 'answer_key' }).count({ n: '*' }).where('question_id', q.id).whereNotNull('answer_key').groupBy('answer_key');
+    rows = (await counts.keys(q)).map((r) => ({ k: r.answer_key, n: r.n }));
     answered = rows.reduce((sum, r) => sum + Number(r.n), 0);
   }
-  const counts = new Map(rows.map((r) => [String(r.k), Number(r.n)]));
-  const listed = q.options.map((option) => ({ option, count: counts.get(option) ?? 0 }));
+  const byOption = new Map(rows.map((r) => [String(r.k), Number(r.n)]));
+  const listed = q.options.map((option) => ({ option, count: byOption.get(option) ?? 0 }));
   const current = new Set(q.options);
-  const former = [...counts].filter(([k]) => !current.has(k)).map(([option, count]) => ({ option, count })).sort((a, b) => b.count - a.count || a.option.localeCompare(b.option));
+  const former = [...byOption].filter(([k]) => !current.has(k)).map(([option, count]) => ({ option, count })).sort((a, b) => b.count - a.count || a.option.localeCompare(b.option));
   return {
     type: 'distribution',
     answered,
@@ -140,17 +226,8 @@ function numberRanges(lo: number, hi: number, whole: boolean): { bounds: number[
 /** Up to this many distinct values are counted by value and put into ranges here. */
 const NUMBER_VALUES_READ = 1000;
 
-async function numberStats(db: Knex, q: JobQuestion): Promise<DistributionStats> {
-  // Distinct values in order, straight off the (question_id, answer_number) index (migration
-  // 002); LIMIT stops the scan when there are too many values to carry over.
-  const values: Row[] = await db('application_answers')
-    .select({ v: 'answer_number' })
-    .count({ n: '*' })
-    .where('question_id', q.id)
-    .whereNotNull('answer_number')
-    .groupBy('answer_number')
-    .orderBy('answer_number')
-    .limit(NUMBER_VALUES_READ + 1);
+async function numberStats(counts: Counts, q: JobQuestion): Promise<DistributionStats> {
+  const values = await counts.numbers(q, NUMBER_VALUES_READ + 1);
   const counted = values.map((r) => ({ v: fromDbNumber(r.v) ?? 0, n: Number(r.n) }));
   if (counted.length <= NUMBER_VALUES_READ) {
     const answered = counted.reduce((sum, c) => sum + c.n, 0);
@@ -158,39 +235,23 @@ async function numberStats(db: Knex, q: JobQuestion): Promise<DistributionStats>
       return { type: 'distribution', answered, distribution: counted.map((c) => ({ option: String(c.v), count: c.n, percent: percentOf(c.n, answered) })) };
     }
     const { bounds, labels } = numberRanges(counted[0].v, counted[counted.length - 1].v, counted.every((c) => Number.isInteger(c.v)));
-    const counts = labels.map(() => 0);
+    const inRange = labels.map(() => 0);
     let i = 0;
     for (const c of counted) {
       while (c.v >= bounds[i + 1]) i++;
-      counts[i] += c.n;
+      inRange[i] += c.n;
     }
-    return { type: 'distribution', answered, distribution: labels.map((option, k) => ({ option, count: counts[k], percent: percentOf(counts[k], answered) })) };
+    return { type: 'distribution', answered, distribution: labels.map((option, k) => ({ option, count: inRange[k], percent: percentOf(inRange[k], answered) })) };
   }
-  // Many distinct values (salaries, say): range and counts are computed in the database, from
-  // the same index. Whole numbers compare equal to their integer cast (MySQL rounds on CAST AS
-  // SIGNED, SQLite truncates: either way a fraction never equals it).
-  const intCast = isMysql(db) ? 'CAST(answer_number AS SIGNED)' : 'CAST(answer_number AS INTEGER)';
-  const range = (await db('application_answers')
-    .where('question_id', q.id)
-    .whereNotNull('answer_number')
-    .first(
-      db.raw('COUNT(*) AS answered'),
-      db.raw('MIN(answer_number) AS lo'),
-      db.raw('MAX(answer_number) AS hi'),
-      db.raw(`SUM(CASE WHEN answer_number <> ${intCast} THEN 1 ELSE 0 END) AS fractions`),
-    )) as Row;
+  // Many distinct values (salaries, say): range and counts are computed in the database.
+  const range = await counts.numberRange(q);
   const answered = Number(range.answered ?? 0);
   const { bounds, labels } = numberRanges(fromDbNumber(range.lo) ?? 0, fromDbNumber(range.hi) ?? 0, Number(range.fractions ?? 0) === 0);
-  // One pass: SUM(CASE ...) per range, lower bound included, upper bound excluded.
-  const sums = labels.map((_, i) => db.raw('SUM(CASE WHEN answer_number >= ? AND answer_number < ? THEN 1 ELSE 0 END) AS ??', [bounds[i], bounds[i + 1], `b${i}`]));
-  const row = (await db('application_answers').where('question_id', q.id).whereNotNull('answer_number').first(...sums)) as Row;
+  const inRange = await counts.numberBuckets(q, bounds);
   return {
     type: 'distribution',
     answered,
-    distribution: labels.map((option, i) => {
-      const count = Number(row[`b${i}`] ?? 0);
-      return { option, count, percent: percentOf(count, answered) };
-    }),
+    distribution: labels.map((option, i) => ({ option, count: inRange[i], percent: percentOf(inRange[i], answered) })),
   };
 }
 
@@ -199,33 +260,63 @@ async function numberStats(db: Knex, q: JobQuestion): Promise<DistributionStats>
  * count and highest id (one index range). Answers are written only together with their
  * application and never edited, so any new, removed or re-questioned application changes it.
  */
-export async function insightsStamp(db: Knex, job: Job): Promise<{ stamp: string; total: number }> {
+export async function insightsStamp(db: Knex, job: Job): Promise<{ stamp: string; applications: JobApplications }> {
   // COUNT and MAX(id) change with every new application of the job; a purge or erase lowers the
   // count, and raises the `applications.removed` counter too (a status change alters no answer).
-  const [row, removed] = await Promise.all([
-    db('applications').where({ job_id: job.id }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m')) as Promise<Row | undefined>,
+  const [applications, removed] = await Promise.all([
+    jobApplications(db, job.id),
     db('change_counters').where({ name: 'applications.removed' }).first('value') as Promise<Row | undefined>,
   ]);
-  const total = Number(row?.n ?? 0);
-  const stamp = JSON.stringify([job.updated_at.toISOString(), total, Number(row?.m ?? 0), Number(removed?.value ?? 0), job.questions.map((q) => [q.id, q.answer_type, q.text, q.options])]);
-  return { stamp, total };
+  const stamp = JSON.stringify([
+    job.updated_at.toISOString(),
+    applications.total,
+    applications.maxId,
+    Number(removed?.value ?? 0),
+    job.questions.map((q) => [q.id, q.answer_type, q.text, q.options]),
+  ]);
+  return { stamp, applications };
 }
 
-/** Computes the stats afresh (no cache; run it inside a transaction for one snapshot). */
-export async function computeAnalytics(db: Knex, job: Job, total?: number): Promise<JobAnalytics> {
-  const [totalApplicants, questions] = await Promise.all([
-    total ?? countApplicants(db, job.id),
-    Promise.all(
-      job.questions.map(async (q): Promise<QuestionAnalytics> => {
-        const stats =
-          q.answer_type === 'short_text' || q.answer_type === 'long_text'
-            ? await textStats(db, q)
-            : q.answer_type === 'number'
-              ? await numberStats(db, q)
-              : await choiceStats(db, q);
-        return { id: q.id, text: q.text, answer_type: q.answer_type, stats };
-      }),
-    ),
-  ]);
-  return { total_applicants: totalApplicants, questions };
+/** How many applications a job has, and the highest id among them (0 for none). */
+export interface JobApplications {
+  total: number;
+  maxId: number;
+}
+
+async function jobApplications(db: Knex, jobId: number): Promise<JobApplications> {
+  const row = (await db('applications').where({ job_id: jobId }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m'))) as Row | undefined;
+  return { total: Number(row?.n ?? 0), maxId: Number(row?.m ?? 0) };
+}
+
+/**
+ * Whether the answer tallies hold exactly the job's applications: the count and highest id they
+ * were kept with are the job's. Every insert and deletion of the app keeps them so; rows written
+ * or deleted some other way (by hand, say) show here, and the answers are counted instead.
+ */
+async function talliesHold(db: Knex, jobId: number, applications: JobApplications): Promise<boolean> {
+  const row = (await db('answer_tally_jobs').where({ job_id: jobId }).first('applications', 'max_application_id')) as Row | undefined;
+  return Number(row?.applications ?? 0) === applications.total && Number(row?.max_application_id ?? 0) === applications.maxId;
+}
+
+/**
+ * Computes the stats afresh (no cache; run it inside a transaction for one snapshot): from the
+ * answer tallies when they hold the job's applications, else from the answers. `applications` is
+ * what the caller read already (the insights stamp), else it is read here.
+ */
+export async function computeAnalytics(db: Knex, job: Job, applications?: JobApplications, from: 'tallies' | 'answers' | 'either' = 'either'): Promise<JobAnalytics> {
+  const known = applications ?? (await jobApplications(db, job.id));
+  const useTallies = from === 'either' ? job.questions.length > 0 && (await talliesHold(db, job.id, known)) : from === 'tallies';
+  const counts = useTallies ? tallyCounts(db) : answerCounts(db);
+  const questions = await Promise.all(
+    job.questions.map(async (q): Promise<QuestionAnalytics> => {
+      const stats =
+        q.answer_type === 'short_text' || q.answer_type === 'long_text'
+          ? await textStats(db, counts, q)
+          : q.answer_type === 'number'
+            ? await numberStats(counts, q)
+            : await choiceStats(counts, q);
+      return { id: q.id, text: q.text, answer_type: q.answer_type, stats };
+    }),
+  );
+  return { total_applicants: known.total, questions };
 }
