@@ -160,6 +160,8 @@ export interface Config {
   databaseUrl: string | null;
   /** DATABASE_POOL_MAX: MySQL connections this process may open at once (SQLite has one). */
   databasePoolMax: number;
+  /** SQLITE_CACHE_MB: the SQLite connection's page cache in MB (unused with MySQL). */
+  sqliteCacheMb: number;
   dataDir: string;
   publicBaseUrl: string;
   sessionTtlSeconds: number;
@@ -260,6 +262,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'NODE_ENV', default: 'development' },
   { name: 'PORT', default: '3000' },
   { name: 'DATABASE_URL', default: '(unset: SQLite file in DATA_DIR)', secret: 'url' },
+  { name: 'DATABASE_POOL_MAX', default: '10' },
+  { name: 'SQLITE_CACHE_MB', default: '64' },
   { name: 'DATA_DIR', default: './data' },
   { name: 'PUBLIC_BASE_URL', default: 'http://localhost:PORT' },
   { name: 'SESSION_TTL_SECONDS', default: '3600' },
@@ -290,6 +294,9 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'AWS_ACCESS_KEY_ID', default: "(unset: the AWS SDK's default credentials)" },
   { name: 'AWS_SECRET_ACCESS_KEY', default: '(unset)', secret: 'all' },
   { name: 'AWS_SESSION_TOKEN', default: '(unset)', secret: 'all' },
+  { name: 'SHUTDOWN_TIMEOUT_SECONDS', default: '30' },
+  { name: 'METRICS_TOKEN', default: '(unset: no /metrics)', secret: 'all' },
+  { name: 'LOG_LEVEL', default: 'info (warn when NODE_ENV=test)' },
   { name: 'CAREERS_ENV_FILE', default: './.env' },
 ];
 
@@ -429,6 +436,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     databaseUrl,
     // Each process opens up to this many; all processes together must stay under MySQL's max_connections.
     databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
+    sqliteCacheMb: int('SQLITE_CACHE_MB', 64, 2, 4096),
     dataDir,
     publicBaseUrl,
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),

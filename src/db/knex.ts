@@ -52,7 +52,7 @@ const knexLog = {
  */
 const DB_ACQUIRE_TIMEOUT_MS = 5000;
 
-export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolMax'>>): Knex {
+export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolMax' | 'sqliteCacheMb'>>): Knex {
   if (config.databaseUrl) {
     const url = config.databaseUrl.replace(/^mysql:/, 'mysql2:').replace(/^mysql2:/, 'mysql:');
     return knexFactory({
@@ -98,8 +98,9 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Parti
         conn.pragma('foreign_keys = ON');
         // Deleted rows are overwritten with zeros, not left readable in free pages (erasure, purge).
         conn.pragma('secure_delete = ON');
-        // 64 MB page cache (the default is 2 MB): analytics and exports read large index ranges.
-        conn.pragma('cache_size = -65536');
+        // A page cache of SQLITE_CACHE_MB (64 MB; SQLite's own default is 2 MB): analytics and
+        // exports read large index ranges. A negative cache_size is in KiB.
+        conn.pragma(`cache_size = -${(config.sqliteCacheMb ?? 64) * 1024}`);
         keepStatements(conn);
         done(null, conn);
       },

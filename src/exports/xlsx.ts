@@ -87,23 +87,38 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
   header.commit();
   const dateFormat = book.columns.map((c) => c.numFmt ?? 'yyyy-mm-dd hh:mm');
   let count = 0;
-  for await (const rows of book.rows) {
-    for (const values of rows) {
-      const row = sheet.addRow(values.map((v) => (typeof v === 'number' || v instanceof Date || v === null ? v : textCell(v))));
-      values.forEach((v, i) => {
-        if (v instanceof Date) row.getCell(i + 1).numFmt = dateFormat[i];
-      });
-      row.commit();
+  const batches = book.rows[Symbol.asyncIterator]();
+  let next = batches.next();
+  let batch = await next;
+  try {
+    for (; !batch.done; batch = await next) {
+      for (const values of batch.value) {
+        const row = sheet.addRow(values.map((v) => (typeof v === 'number' || v instanceof Date || v === null ? v : textCell(v))));
+        values.forEach((v, i) => {
+          if (v instanceof Date) row.getCell(i + 1).numFmt = dateFormat[i];
+        });
+        row.commit();
+      }
+      count += batch.value.length;
+      onRows?.(count);
+      // The next batch is read while the zip compresses this one (zlib works off the main
+      // thread), so at most two batches are in memory. A failure is taken where it is awaited.
+      next = batches.next();
+      next.catch(() => undefined);
+      // exceljs writes each sheet's XML into the zip's entry stream without waiting for it, so the
+      // zip (and the stream behind it) must drain before another batch is written: that is what
+      // keeps memory flat when the reader is slower than the database.
+      const entry = sheetSink(sheet);
+      if (entry?._writableState?.needDrain) await Promise.race([new Promise<void>((resolve) => entry.once('drain', resolve)), closed]);
+      if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), closed]);
+      if (aborted()) throw new ExportAborted();
     }
-    count += rows.length;
-    onRows?.(count);
-    // exceljs writes each sheet's XML into the zip's entry stream without waiting for it, so the
-    // zip (and the stream behind it) must drain before the next batch is read: that is what keeps
-    // memory flat when the reader is slower than the database.
-    const entry = sheetSink(sheet);
-    if (entry?._writableState?.needDrain) await Promise.race([new Promise<void>((resolve) => entry.once('drain', resolve)), closed]);
-    if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), closed]);
-    if (aborted()) throw new ExportAborted();
+  } finally {
+    // Stopped early: the batch being read is dropped and the rows' generator closed.
+    if (!batch.done) {
+      await next.catch(() => undefined);
+      await batches.return?.(undefined);
+    }
   }
   sheet.commit();
   await Promise.race([workbook.commit(), closed]);

@@ -5,7 +5,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
 import { insertApplications, realisticApplications } from '../helpers/applications.js';
 import { hrSession } from '../helpers/hr.js';
-import { escapeCell, textCell, XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
+import { PassThrough } from 'node:stream';
+import { escapeCell, textCell, writeWorkbook, XLSX_CONTENT_TYPE, type CellValue } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 
 const FIXED_HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume'];
@@ -186,5 +187,83 @@ describe('export cell escaping', () => {
     expect(textCell('a\u0000b\u0007c\nd')).to.equal('abc\nd');
     expect(textCell(null)).to.equal('');
     expect(textCell('x'.repeat(40_000))).to.have.length(32_767);
+  });
+});
+
+describe('writeWorkbook', () => {
+  const columns = [{ header: 'ID' }, { header: 'Text' }];
+
+  it('writes every batch in order and reports the rows written after each', async () => {
+    const events: string[] = [];
+    async function* rows(): AsyncGenerator<CellValue[][]> {
+      for (let i = 0; i < 3; i++) {
+        events.push(`read ${i}`);
+        yield [[i, `row ${i}`]];
+      }
+    }
+    const out = new PassThrough();
+    const chunks: Buffer[] = [];
+    out.on('data', (c: Buffer) => chunks.push(c));
+    const written = await writeWorkbook(out, { filename: 'x.xlsx', sheetName: 'Rows', columns, rows: rows() }, (n) => events.push(`wrote ${n}`));
+    expect(written).to.equal(3);
+    expect(events).to.deep.equal(['read 0', 'wrote 1', 'read 1', 'wrote 2', 'read 2', 'wrote 3']);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.concat(chunks) as any);
+    expect(book.worksheets[0].getRow(4).values).to.deep.equal([undefined, 2, 'row 2']);
+  });
+
+  it('passes on a batch that fails to be read, with no unhandled rejection', async () => {
+    async function* rows(): AsyncGenerator<CellValue[][]> {
+      yield [[1, 'one']];
+      yield [[2, 'two']];
+      throw new Error('database went away');
+    }
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown) => unhandled.push(err);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const out = new PassThrough();
+      out.resume();
+      const failure = await writeWorkbook(out, { filename: 'x.xlsx', sheetName: 'Rows', columns, rows: rows() }).then(
+        () => null,
+        (err: Error) => err,
+      );
+      expect(failure?.message).to.equal('database went away');
+      await new Promise((r) => setTimeout(r, 20));
+      expect(unhandled).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('reads one batch ahead while the output drains, and closes the rows when the output closes early', async () => {
+    let batchesRead = 0;
+    let closed = false;
+    async function* rows(): AsyncGenerator<CellValue[][]> {
+      try {
+        for (;;) {
+          batchesRead += 1;
+          yield Array.from({ length: 500 }, (_, k) => [k, `${k} ${'x'.repeat(300)}`]);
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    // Nobody reads the output, so the workbook waits for it to drain until it is destroyed.
+    const out = new PassThrough();
+    let batchesWritten = 0;
+    const writing = writeWorkbook(out, { filename: 'x.xlsx', sheetName: 'Rows', columns, rows: rows() }, (n) => (batchesWritten = n / 500));
+    await new Promise((r) => setTimeout(r, 200));
+    // Writing waits for the output; the batch after the last one written was read meanwhile, no more.
+    expect(batchesWritten).to.be.greaterThan(0);
+    expect(batchesRead).to.equal(batchesWritten + 1);
+    out.destroy();
+    const failure = await writing.then(
+      () => null,
+      (err: Error) => err,
+    );
+    expect(failure?.name).to.equal('ExportAborted');
+    expect(closed).to.equal(true);
+    expect(batchesRead).to.equal(batchesWritten + 1);
   });
 });

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { ConfigError, loadConfig } from '../../config/index.js';
+import { ConfigError, SETTINGS, loadConfig } from '../../config/index.js';
+import { createDb } from '../../src/db/knex.js';
 import { describeTrustProxy } from '../../src/server.js';
 
 describe('configuration', () => {
@@ -123,6 +126,30 @@ describe('configuration', () => {
     expect(loadConfig({}).stampedCacheOff).to.deep.equal([]);
     expect(loadConfig({ STAMPED_CACHE_OFF: ' insights , applicant-totals ' }).stampedCacheOff).to.deep.equal(['insights', 'applicant-totals']);
     expect(() => loadConfig({ STAMPED_CACHE_OFF: 'insights,public-jobs' })).to.throw(ConfigError, 'STAMPED_CACHE_OFF must be a comma-separated list of insights, applicant-totals');
+  });
+
+  it('sizes the SQLite page cache from SQLITE_CACHE_MB, 64 MB by default', async () => {
+    expect(loadConfig({}).sqliteCacheMb).to.equal(64);
+    for (const bad of ['1', '4097', 'big', '2.5']) {
+      expect(() => loadConfig({ SQLITE_CACHE_MB: bad }), bad).to.throw(ConfigError, 'SQLITE_CACHE_MB must be a whole number from 2 to 4096');
+    }
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-cache-'));
+    const db = createDb(loadConfig({ DATA_DIR: dataDir, SQLITE_CACHE_MB: '8' }));
+    try {
+      expect(await db.raw('PRAGMA cache_size')).to.deep.equal([{ cache_size: -8192 }]);
+    } finally {
+      await db.destroy();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('lists every setting the README documents, so `careers-admin config` shows each one', () => {
+    const readme = fs.readFileSync(path.join(loadConfig({}).rootDir, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('| Variable | Default | Meaning |'));
+    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const documented = rows.flatMap((row) => [...row.split(' | ')[0].matchAll(/`([A-Z0-9_]+)`/g)].map((m) => m[1]));
+    expect(documented.length).to.be.greaterThan(30);
+    expect(SETTINGS.map((s) => s.name)).to.include.members(documented);
   });
 
   it('describes the TRUST_PROXY setting for the start-up log', () => {
