@@ -7,7 +7,6 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Response } from 'express';
-import ExcelJS from 'exceljs';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -79,6 +78,8 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
     }),
   );
   const aborted = () => isClosed && !out.writableFinished;
+  // exceljs is loaded on the first export, not by every process at start (it is 20-odd MB).
+  const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(book.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = book.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));

@@ -4,7 +4,9 @@
  * and sent by the delivery engine with the same retries. Plain text plus simple HTML.
  */
 import type { Db } from '../db/knex.js';
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config/index.js';
 import { enqueueEmails, type EmailMessage } from './repo.js';
 
@@ -58,7 +60,11 @@ export async function enqueueApplicationEmails(
   await enqueueEmails(trx, a.applicationId, emails, a.now);
 }
 
+/** nodemailer is loaded only by a process that sends email (SMTP_URL set). */
+const requireMailer = createRequire(import.meta.url);
+
 /** A pooled SMTP transport with short time limits, so a dead server fails an attempt quickly. */
 export function createMailTransport(smtpUrl: string): Transporter {
+  const nodemailer = requireMailer('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 4, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 15_000 } as never);
 }

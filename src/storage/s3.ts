@@ -8,16 +8,10 @@
  * write and the commit leaves an object without a row: the orphan sweep lists the prefix and
  * removes it. Buckets have no folders, so there are none to prune.
  */
+import { createRequire } from 'node:module';
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  S3Client,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type * as ClientS3 from '@aws-sdk/client-s3';
+import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { S3Setting } from '../../config/index.js';
 import { InFlight, StorageUnavailable, isStorageKey, newStorageKey, type StoredObject, type SweepableStorage } from './storage.js';
 
@@ -43,12 +37,16 @@ function isMissing(err: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound';
 }
 
+/** The AWS SDK is loaded only by a process that stores files in S3 (it is 20-odd MB of memory). */
+const requireSdk = createRequire(import.meta.url);
+
 export class S3Storage implements SweepableStorage {
-  private readonly client: S3Client;
+  private readonly sdk = requireSdk('@aws-sdk/client-s3') as typeof ClientS3;
+  private readonly client: ClientS3.S3Client;
   private readonly inFlight = new InFlight();
 
   constructor(private readonly s: S3Setting) {
-    this.client = new S3Client({
+    this.client = new this.sdk.S3Client({
       region: s.region,
       endpoint: s.endpoint ?? undefined,
       forcePathStyle: s.forcePathStyle,
@@ -69,7 +67,7 @@ export class S3Storage implements SweepableStorage {
   /** Throws a clear message unless the bucket answers (server start: a wrong bucket or key stops it at once). */
   async check(): Promise<void> {
     try {
-      await this.client.send(new HeadBucketCommand({ Bucket: this.s.bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      await this.client.send(new this.sdk.HeadBucketCommand({ Bucket: this.s.bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
     } catch (err) {
       throw new Error(`Cannot reach the file storage (STORAGE_URL bucket ${this.describe()}): ${describeS3Error(err)}`);
     }
@@ -105,6 +103,7 @@ export class S3Storage implements SweepableStorage {
     source.once('error', (err) => {
       sourceError = err;
     });
+    const { Upload } = requireSdk('@aws-sdk/lib-storage') as typeof LibStorage;
     const upload = new Upload({
       client: this.client,
       params: { Bucket: this.s.bucket, Key: objectKey, Body: source, ContentType: 'application/octet-stream' },
@@ -118,7 +117,7 @@ export class S3Storage implements SweepableStorage {
       source.destroy();
       // The multipart upload is aborted by lib-storage; a PutObject or completion that landed
       // before the failure was seen is deleted here.
-      await this.client.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: objectKey })).catch(() => undefined);
+      await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.s.bucket, Key: objectKey })).catch(() => undefined);
       throw sourceError ?? new StorageUnavailable(describeS3Error(err));
     }
   }
@@ -126,7 +125,7 @@ export class S3Storage implements SweepableStorage {
   async read(key: string): Promise<Readable> {
     const objectKey = this.objectKey(key);
     try {
-      const res = await this.client.send(new GetObjectCommand({ Bucket: this.s.bucket, Key: objectKey }));
+      const res = await this.client.send(new this.sdk.GetObjectCommand({ Bucket: this.s.bucket, Key: objectKey }));
       return res.Body as Readable;
     } catch (err) {
       if (isMissing(err)) throw new Error(`No stored file ${key}`);
@@ -137,7 +136,7 @@ export class S3Storage implements SweepableStorage {
   async exists(key: string): Promise<boolean> {
     const objectKey = this.objectKey(key);
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.s.bucket, Key: objectKey }));
+      await this.client.send(new this.sdk.HeadObjectCommand({ Bucket: this.s.bucket, Key: objectKey }));
       return true;
     } catch (err) {
       if (isMissing(err)) return false;
@@ -153,7 +152,7 @@ export class S3Storage implements SweepableStorage {
   discard(key: string): Promise<{ folderRemoved: boolean }> {
     return this.inFlight.track(
       (async () => {
-        await this.client.send(new DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.objectKey(key) }));
+        await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.s.bucket, Key: this.objectKey(key) }));
         return { folderRemoved: false };
       })(),
     );
@@ -163,7 +162,7 @@ export class S3Storage implements SweepableStorage {
   async *list(): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: this.s.prefix || undefined, ContinuationToken: token }));
+      const page = await this.client.send(new this.sdk.ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: this.s.prefix || undefined, ContinuationToken: token }));
       for (const object of page.Contents ?? []) {
         const key = object.Key?.startsWith(this.s.prefix) ? object.Key.slice(this.s.prefix.length) : null;
         if (!key || !isStorageKey(key)) continue;
