@@ -17,9 +17,9 @@
  * (every request computes them afresh; nothing is written): goal p95 < 150 ms (aim 50 ms).
  * Then, on a freshly started server, it downloads the big job's export (GET .../export-basic/)
  * and reads the server's peak RSS (VmHWM in /proc/<pid>/status): goal < 150 MB; then a second
- * export right after, timed against the export's limit: exceljs's streaming writer writing the
- * same rows (read beforehand with the export's own query), same columns, from memory in this
- * process: goal within 2x. Each workbook is checked with exceljs's streaming reader (every
+ * export, timed against the export's limit: exceljs's streaming writer writing the same rows (read
+ * beforehand with the export's own query), same columns, from memory in this process, run right
+ * before and right after it (the faster counts): goal within 2x. Each workbook is checked with exceljs's streaming reader (every
  * applicant, one row each). On SQLite the export runs twice more, on a server with SQLITE_CACHE_MB=2
  * (SQLite's own default), to show what the 64 MB page cache costs and brings.
  *
@@ -322,28 +322,27 @@ async function main(): Promise<void> {
     }
   }
 
-  type ExportRun = { cacheMb: number | null; cold: Awaited<ReturnType<typeof measureExport>>; warm: Awaited<ReturnType<typeof measureExport>> };
-  const exportRuns: ExportRun[] = [];
-  let exportLimit: { seconds: number; bytes: number } | null = null;
+  type Export = Awaited<ReturnType<typeof measureExport>>;
+  const exportRuns: { cacheMb: number | null; cold: Export; warm: Export; limitSeconds: number }[] = [];
   if (only.has('export')) {
+    const columns = applicantColumns(bigJob);
+    await exceljsFromMemory(columns, exportRows); // warms the limit's code, as the first export warms the server's
     // SQLite with its page cache as configured (64 MB) and as SQLite ships it (2 MB); MySQL once.
     for (const cacheMb of env.DATABASE_URL ? [null] : [64, 2]) {
       // A fresh server, so the first export's peak RSS belongs to the export alone.
       const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port), ...(cacheMb ? { SQLITE_CACHE_MB: String(cacheMb) } : {}) });
       try {
-        console.log(`Exporting ${targets.exportRssMb} twice${cacheMb ? ` (SQLITE_CACHE_MB=${cacheMb})` : ''} ...`);
+        console.log(`Exporting ${targets.exportRssMb}${cacheMb ? ` (SQLITE_CACHE_MB=${cacheMb})` : ''}, then the limit, a second export and the limit again ...`);
         const cold = await measureExport(base + targets.exportRssMb, token, server.pid!);
+        // The limit right before and right after the timed export, so both see the same machine.
+        const before = await exceljsFromMemory(columns, exportRows);
         const warm = await measureExport(base + targets.exportRssMb, token, server.pid!);
-        exportRuns.push({ cacheMb, cold, warm });
+        const after = await exceljsFromMemory(columns, exportRows);
+        exportRuns.push({ cacheMb, cold, warm, limitSeconds: Math.min(before.seconds, after.seconds) });
       } finally {
         await stopProcess(server);
       }
     }
-    // Twice, the second timed, as the second export is (both warm).
-    console.log('Writing the same rows with exceljs from memory (the limit) ...');
-    const columns = applicantColumns(bigJob);
-    await exceljsFromMemory(columns, exportRows);
-    exportLimit = await exceljsFromMemory(columns, exportRows);
   }
 
   console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per endpoint; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
@@ -367,8 +366,8 @@ async function main(): Promise<void> {
   }
   console.log(`the two give the same figures: ${sameFigures ? 'yes' : 'NO'}`);
   ok &&= sameFigures;
-  for (const { cacheMb, cold, warm } of exportRuns) {
-    const ratio = warm.seconds / exportLimit!.seconds;
+  for (const { cacheMb, cold, warm, limitSeconds } of exportRuns) {
+    const ratio = warm.seconds / limitSeconds;
     const rssPass = cold.hwmAfterMb < GOALS.exportRssMb;
     const pass = rssPass && ratio <= GOALS.exportRatio && cold.rows === bigApplications + 1 && warm.rows === bigApplications + 1;
     // The goal is taken with the configured page cache; the 2 MB run is for comparison.
@@ -376,7 +375,7 @@ async function main(): Promise<void> {
     console.log(
       `export of ${bigApplications.toLocaleString('en-US')} applicants${cacheMb ? ` (SQLITE_CACHE_MB=${cacheMb})` : ''}: ${(cold.bytes / 1048576).toFixed(1)} MB, ${cold.rows.toLocaleString('en-US')} rows read back; ` +
         `first on a fresh server ${cold.seconds.toFixed(2)} s, server peak RSS ${cold.hwmAfterMb.toFixed(0)} MB (${cold.hwmBeforeMb.toFixed(0)} MB before) goal < ${GOALS.exportRssMb} MB ${rssPass ? 'PASS' : 'MISS'}; ` +
-        `second ${warm.seconds.toFixed(2)} s (peak RSS then ${warm.hwmAfterMb.toFixed(0)} MB); exceljs from memory (the limit) ${exportLimit!.seconds.toFixed(2)} s; ` +
+        `second ${warm.seconds.toFixed(2)} s (peak RSS then ${warm.hwmAfterMb.toFixed(0)} MB); exceljs from memory (the limit) ${limitSeconds.toFixed(2)} s; ` +
         `export/limit ${ratio.toFixed(2)}x goal <= ${GOALS.exportRatio}x ${ratio <= GOALS.exportRatio ? 'PASS' : 'MISS'}`,
     );
   }
