@@ -55,13 +55,13 @@ export async function pageJobSummaries(
   return { count: Number(n), results: rows.map((r) => toSummary(r, byJob)) };
 }
 
-/** Every job that is still a job post (not REMOVED), newest first: the dashboard's job rows. */
 /** Every job, removed ones too (their applicants stay listed), by title: the applicants list's job selector. */
 export async function listJobChoices(db: Knex): Promise<Pick<JobStat, 'id' | 'public_id' | 'title' | 'status'>[]> {
   const rows: Row[] = await db('jobs').select('id', 'public_id', 'title', 'status').orderBy([{ column: 'title' }, { column: 'id' }]);
   return rows.map((j) => ({ id: Number(j.id), public_id: j.public_id, title: j.title, status: j.status }));
 }
 
+/** Every job that is still a job post (not REMOVED), newest first: the dashboard's job rows. */
 export async function listJobStats(db: Knex): Promise<JobStat[]> {
   const rows: Row[] = await db('jobs').select('id', 'public_id', 'title', 'status', 'views').whereNot('status', 'REMOVED').orderBy([...NEWEST_FIRST]);
   return rows.map((j) => ({ id: Number(j.id), public_id: j.public_id, title: j.title, status: j.status, views: Number(j.views ?? 0) }));
