@@ -27,8 +27,8 @@ function resumeExtension(contentType: string): string {
 }
 
 /** The name HR saves a resume under: the person and the job, with the detected type's extension. */
-export function resumeDownloadName(r: { first_name: string; last_name: string; job_public_id: string; content_type: string }): string {
-  return downloadName([r.first_name, r.last_name, r.job_public_id], resumeExtension(r.content_type), 'resume');
+export function resumeDownloadName(r: { first_name: string; last_name: string; job_title: string; content_type: string }): string {
+  return downloadName([r.first_name, r.last_name, r.job_title], resumeExtension(r.content_type), 'resume');
 }
 
 const PDF = Buffer.from('%PDF-', 'latin1');

@@ -78,7 +78,7 @@ for (const kind of databaseKinds()) {
         resume_content_type: 'application/pdf',
         skills: ['TypeScript', 'Node.js'],
       });
-      expect(body.resume_filename).to.equal("Asha-D-Souza-Rao-platform-1.pdf");
+      expect(body.resume_filename).to.equal("Asha-D-Souza-Rao-Platform-Engineer.pdf");
       expect(body.professional_experiences).to.deep.equal([
         { company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '20 LPA', description: 'Built the TPS report service.' },
       ]);
@@ -109,7 +109,7 @@ for (const kind of databaseKinds()) {
       expect(res.headers.get('content-type')).to.equal('application/pdf');
       expect(res.headers.get('x-content-type-options')).to.equal('nosniff');
       const cd = res.headers.get('content-disposition')!;
-      expect(cd).to.equal('attachment; filename=Asha-D-Souza-Rao-platform-1.pdf');
+      expect(cd).to.equal('attachment; filename=Asha-D-Souza-Rao-Platform-Engineer.pdf');
       expect(cd).to.not.match(/[\r\n]/);
       const again = await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/`, { headers: { Authorization: `Bearer ${token}` } });
       expect(Buffer.from(await again.arrayBuffer()).equals(pdf)).to.equal(true);
@@ -117,7 +117,7 @@ for (const kind of databaseKinds()) {
       expect(inline.headers.get('content-disposition')).to.match(/^inline; /);
       const docInline = await fetch(`${s.baseUrl}/api/hr/applications/${ids['second@example.com']}/resume/?disposition=inline`, { headers: { Authorization: `Bearer ${token}` } });
       expect(docInline.headers.get('content-type')).to.equal('application/msword');
-      expect(docInline.headers.get('content-disposition')).to.equal('attachment; filename=Ben-Okafor-platform-1.doc');
+      expect(docInline.headers.get('content-disposition')).to.equal('attachment; filename=Ben-Okafor-Platform-Engineer.doc');
       await docInline.arrayBuffer();
       // The jwt cookie is enough for a GET, so the page's plain link works without JavaScript.
       const byCookie = await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/`, { headers: { Cookie: `jwt=${token}` } });

@@ -116,7 +116,7 @@ for (const kind of databaseKinds()) {
       expect(asha[8]).to.equal('Engineer at Initech, 2019-04 – 2022-08; notice period: 30 days; salary: 20 LPA; Built the TPS service.\nLead at Hooli, 2022-09 – Present');
       expect(asha[9]).to.equal('B.Tech, Computer Science — IIT Bombay, 2015-07 – 2019-05');
       // The resume column holds the download name (the person and the job), not the name sent.
-      expect(asha[10]).to.equal(`Asha-D-Souza-${job.public_id}.pdf`);
+      expect(asha[10]).to.equal(`Asha-D-Souza-Export-Job.pdf`);
       expect(asha.slice(11)).to.deep.equal(['Because of the mission.', 7, 'Yes', 'Mon, Wed']);
 
       const quiet = rowValues(sheet, 4);
@@ -133,7 +133,7 @@ for (const kind of databaseKinds()) {
       expect(m[7]).to.equal("'@SUM(A1:A9), -2+3");
       expect(m[8]).to.equal("'+cmd|calc at =1+1, 2020-01 – 2021-01");
       expect(m[9]).to.equal("'\tDeg — Tab\tSchool, 2010-01 – 2014-01");
-      expect(m[10]).to.equal(`Mallory-Hostile-${job.public_id}.pdf`);
+      expect(m[10]).to.equal(`Mallory-Hostile-Export-Job.pdf`);
       expect(m[11]).to.equal(`'=HYPERLINK("http://evil.example","click")`);
       sheet.eachRow((row) => row.eachCell((cell) => expect(cell.type, String(cell.address)).to.not.equal(ExcelJS.ValueType.Formula)));
     });

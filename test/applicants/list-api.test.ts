@@ -53,7 +53,7 @@ for (const kind of databaseKinds()) {
 
     it('adds the job title, public id and resume file name with detailed=true', async () => {
       const { body } = await list('?detailed=true&page_size=1');
-      expect(body.results[0]).to.include({ job_title: 'Data Analyst', job_public_id: 'data-1', resume_filename: 'Mia-Rossi-data-1.pdf' });
+      expect(body.results[0]).to.include({ job_title: 'Data Analyst', job_public_id: 'data-1', resume_filename: 'Mia-Rossi-Data-Analyst.pdf' });
       const plain = await list('?detailed=false&page_size=1');
       expect(plain.body.results[0]).to.not.have.property('job_title');
     });

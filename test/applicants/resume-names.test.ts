@@ -45,18 +45,18 @@ for (const kind of databaseKinds()) {
         const id = await apply(`sent-${i}@example.com`, 'Élodie', 'Durand', { data: pdfBytes(3000), filename, type: 'text/html' });
         const res = await download(id);
         expect(res.headers.get('content-type'), filename).to.equal('application/pdf');
-        expect(res.headers.get('content-disposition'), filename).to.equal("attachment; filename=_lodie-Durand-platform-1.pdf; filename*=UTF-8''%C3%89lodie-Durand-platform-1.pdf");
+        expect(res.headers.get('content-disposition'), filename).to.equal("attachment; filename=_lodie-Durand-Platform-Engineer.pdf; filename*=UTF-8''%C3%89lodie-Durand-Platform-Engineer.pdf");
         const detail = await hr(s.baseUrl, token, `/api/hr/applications/${id}/`);
-        expect(detail.body.resume_filename, filename).to.equal('Élodie-Durand-platform-1.pdf');
+        expect(detail.body.resume_filename, filename).to.equal('Élodie-Durand-Platform-Engineer.pdf');
         const list = await hr(s.baseUrl, token, `/api/hr/applications/?q=sent-${i}%40example.com&detailed=true`);
-        expect(list.body.results.map((r: any) => r.resume_filename), filename).to.deep.equal(['Élodie-Durand-platform-1.pdf']);
+        expect(list.body.results.map((r: any) => r.resume_filename), filename).to.deep.equal(['Élodie-Durand-Platform-Engineer.pdf']);
       }
     });
 
     it('takes a DOCX extension from the bytes, and keeps apostrophes and spaces of a name out as single dashes', async () => {
       const id = await apply('docx@example.com', "Asha Maria", "D'Souza", { data: docxBytes(), filename: 'cv.pdf', type: 'application/pdf' });
       const res = await download(id);
-      expect(res.headers.get('content-disposition')).to.equal('attachment; filename=Asha-Maria-D-Souza-platform-1.docx');
+      expect(res.headers.get('content-disposition')).to.equal('attachment; filename=Asha-Maria-D-Souza-Platform-Engineer.docx');
     });
 
     it('puts the same names in the export', async () => {
@@ -70,7 +70,7 @@ for (const kind of databaseKinds()) {
       expect(column, header.join('|')).to.be.greaterThan(0);
       const names = new Set<string>();
       sheet.eachRow((row, n) => n > 1 && names.add(String(row.getCell(column).value)));
-      expect([...names].sort()).to.deep.equal(['Asha-Maria-D-Souza-platform-1.docx', 'Élodie-Durand-platform-1.pdf']);
+      expect([...names].sort()).to.deep.equal(['Asha-Maria-D-Souza-Platform-Engineer.docx', 'Élodie-Durand-Platform-Engineer.pdf']);
     });
   });
 }

@@ -125,7 +125,7 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
         (skillBy.get(id) ?? []).map((s) => s.name).join(', '),
         experienceText(expBy.get(id) ?? []),
         educationText(eduBy.get(id) ?? []),
-        a.resume_type ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_public_id: job.public_id, content_type: a.resume_type }) : '',
+        a.resume_type ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_title: job.title, content_type: a.resume_type }) : '',
         ...questionIds.map((qid) => {
           const raw = answerBy.get(`${id}:${qid}`);
           return raw === undefined ? '' : answerCell(raw);

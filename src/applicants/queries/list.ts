@@ -275,7 +275,7 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
       const job = jobs.get(Number(r.job_id));
       const job_public_id = job?.public_id ?? '';
       const content_type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
-      const resume_filename = content_type === undefined ? null : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_public_id, content_type });
+      const resume_filename = content_type === undefined ? null : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type });
       Object.assign(row, { job_title: job?.title ?? '', job_public_id, resume_filename });
     }
     return row;
@@ -338,7 +338,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     created_at: fromDbDate(a.created_at)!.toISOString(),
     updated_at: fromDbDate(a.updated_at)!.toISOString(),
     resume_download_url: hasResume ? resumeUrl(id) : null,
-    resume_filename: hasResume ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_public_id: a.job_public_id, content_type: a.resume_content_type }) : null,
+    resume_filename: hasResume ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_title: a.job_title, content_type: a.resume_content_type }) : null,
     resume_content_type: hasResume ? a.resume_content_type : null,
     resume_view_url: hasResume && a.resume_content_type === 'application/pdf' ? resumeViewUrl(id) : null,
     skills: skills.map((s) => s.name),
@@ -366,8 +366,8 @@ export async function findResume(db: Knex, id: number): Promise<{ storage_key: s
     .join('stored_files as f', 'f.id', 'a.resume_file_id')
     .join('jobs as j', 'j.id', 'a.job_id')
     .where('a.id', id)
-    .first('f.storage_key', 'f.content_type', 'f.size', 'a.first_name', 'a.last_name', 'j.public_id as job_public_id')) as Row | undefined;
-  return r ? { storage_key: r.storage_key, download_name: resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_public_id: r.job_public_id, content_type: r.content_type }), content_type: r.content_type, size: Number(r.size) } : null;
+    .first('f.storage_key', 'f.content_type', 'f.size', 'a.first_name', 'a.last_name', 'j.title as job_title')) as Row | undefined;
+  return r ? { storage_key: r.storage_key, download_name: resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: r.job_title, content_type: r.content_type }), content_type: r.content_type, size: Number(r.size) } : null;
 }
 
 /** What `careers-admin applicants purge` and `erase` select. */
@@ -431,7 +431,7 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
     yield rows.map((r) => {
       const job = jobs.get(Number(r.job_id));
       const type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
-      const resume = type === undefined ? '' : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_public_id: job?.public_id ?? '', content_type: type });
+      const resume = type === undefined ? '' : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type: type });
       return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume];
     });
     if (rows.length < batchSize) return;
