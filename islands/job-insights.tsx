@@ -64,6 +64,19 @@ function TopAnswers({ stats, headingId }: { stats: TextStats; headingId: string 
 function Bars({ stats, headingId }: { stats: DistributionStats; headingId: string }) {
   if (!stats.distribution.length) return <p className="qa-empty">No answers yet.</p>;
   return (
+    <>
+      {stats.numbers && (
+        <p className="qa-numbers">
+          Min <strong>{num(stats.numbers.min)}</strong> · Median <strong>{num(stats.numbers.median)}</strong> · Max <strong>{num(stats.numbers.max)}</strong>
+        </p>
+      )}
+      <BarList stats={stats} headingId={headingId} />
+    </>
+  );
+}
+
+function BarList({ stats, headingId }: { stats: DistributionStats; headingId: string }) {
+  return (
     <ul className="qa-bars" aria-labelledby={headingId}>
       {stats.distribution.map((d) => {
         const width = Math.min(100, Math.max(0, d.percent));

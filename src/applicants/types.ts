@@ -22,6 +22,8 @@ export interface DistributionStats {
   type: 'distribution';
   answered: number;
   distribution: { option: string; count: number; percent: number }[];
+  /** Number questions with answers: the lowest, the median and the highest answer. */
+  numbers?: { min: number; median: number; max: number };
 }
 
 export interface QuestionAnalytics {

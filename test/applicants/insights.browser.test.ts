@@ -92,6 +92,11 @@ for (const kind of databaseKinds()) {
           expect(Math.abs(fill!.width - (track!.width * Math.min(100, d.percent)) / 100)).to.be.below(1.5);
         }
       }
+      // The number question: its lowest, median and highest answer above the ranges, grouped as numbers are.
+      const numbers = analytics.questions[2].stats.numbers;
+      const fmt = (n: number) => n.toLocaleString('en-US');
+      expect((await cards.nth(2).locator('.qa-numbers').innerText()).replace(/\s+/g, ' ').trim()).to.equal(`Min ${fmt(numbers.min)} · Median ${fmt(numbers.median)} · Max ${fmt(numbers.max)}`);
+      expect(await cards.nth(3).locator('.qa-numbers').count()).to.equal(0);
       // Checkbox shares add up to more than 100: several options per applicant.
       const checkboxSum = analytics.questions[4].stats.distribution.reduce((n: number, d: any) => n + d.percent, 0);
       expect(checkboxSum).to.be.above(100);

@@ -5,7 +5,7 @@ import { makeJob } from '../helpers/factories.js';
 import { insertApplications, type SeedAnswer, type SeedApplication } from '../helpers/applications.js';
 import { hrSession } from '../helpers/hr.js';
 import { revokeSession } from '../../src/users/repo.js';
-import { niceWidth } from '../../src/applicants/queries/insights.js';
+import { computeAnalytics, niceWidth } from '../../src/applicants/queries/insights.js';
 import type { Job } from '../../src/jobs/types.js';
 
 const u = undefined;
@@ -105,6 +105,7 @@ for (const kind of databaseKinds()) {
           { option: '2.5', count: 1, percent: 11.1 },
           { option: '5', count: 2, percent: 22.2 },
         ],
+        numbers: { min: 0, median: 2, max: 5 },
       });
 
       // 15 distinct whole numbers from 3 to 100: ranges 10 wide.
@@ -112,6 +113,7 @@ for (const kind of databaseKinds()) {
       expect(salary.stats.distribution).to.deep.equal([
         ['0–9', 2], ['10–19', 2], ['20–29', 1], ['30–39', 1], ['40–49', 2], ['50–59', 1], ['60–69', 2], ['70–79', 1], ['80–89', 1], ['90–99', 1], ['100–109', 1],
       ].map(([option, count]) => ({ option, count, percent: count === 2 ? 13.3 : 6.7 })));
+      expect(salary.stats.numbers).to.deep.equal({ min: 3, median: 48, max: 100 });
 
       // 13 distinct fractions from 0 to 9: ranges 1 wide, lower bound included.
       expect(rating.stats.answered).to.equal(13);
@@ -120,6 +122,7 @@ for (const kind of databaseKinds()) {
         ['5 to under 6', 1], ['6 to under 7', 2], ['7 to under 8', 1], ['8 to under 9', 1], ['9 to under 10', 1],
       ]);
       expect(rating.stats.distribution[0].percent).to.equal(15.4);
+      expect(rating.stats.numbers).to.deep.equal({ min: 0, median: 4.5, max: 9 });
 
       // Every option listed, zero included; the removed option's answer follows.
       expect(relocate.stats).to.deep.equal({
@@ -162,6 +165,12 @@ for (const kind of databaseKinds()) {
         { option: '800–999', count: 200, percent: 19 },
         { option: '1000–1199', count: 51, percent: 4.9 },
       ]);
+      // An even count: the mean of the two middle answers (525 and 526), from the tallies and from the answers alike.
+      expect(body.questions[0].stats.numbers).to.deep.equal({ min: 1, median: 525.5, max: 1050 });
+      for (const from of ['tallies', 'answers'] as const) {
+        const computed = await db.transaction((trx) => computeAnalytics(trx, wide, undefined, from));
+        expect(computed.questions[0].stats, from).to.deep.equal(body.questions[0].stats);
+      }
     });
 
     it('never serves a stale result: new, removed and re-questioned applications show at once', async () => {

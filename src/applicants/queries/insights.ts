@@ -17,10 +17,11 @@
  *   applicant ticks several options); each stays <= 100, and the UI caps every bar at 100 anyway.
  * - Choice questions list every current option in the editor's order, 0 included; answers given
  *   under an option that has since been removed follow, most frequent first.
- * - Number questions list each distinct value when there are at most NUMBER_DISTINCT_MAX of them,
- *   otherwise 10 or 11 (NUMBER_BUCKETS + 1 at most) equal ranges with "nice" widths
- *   (1, 2, 2.5, 5 x 10^k), lower bound included: "10–19" for whole numbers, "2.5 to under 5"
- *   otherwise.
+ * - Number questions are grouped into 10 or 11 (NUMBER_BUCKETS + 1 at most) equal ranges with
+ *   "nice" widths (1, 2, 2.5, 5 x 10^k), lower bound included: "10–19" for whole numbers, "2.5 to
+ *   under 5" otherwise; only a handful of distinct values (NUMBER_DISTINCT_MAX, a 1-5 rating
+ *   say) are listed one by one. Their `numbers` give the lowest, the median (the mean of the two
+ *   middle answers when their count is even) and the highest answer.
  * - Text questions: the TOP_ANSWERS most frequent answers, grouped by their normalised key
  *   (trimmed, lower-cased); `value` is the spelling used most often among the first
  *   SPELLING_SAMPLE answers with that key, as typed (so "Yes" rather than "yes" or "YES").
@@ -32,7 +33,7 @@ import type { Job, JobQuestion } from '../../jobs/types.js';
 import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../types.js';
 
 const TOP_ANSWERS = 10;
-const NUMBER_DISTINCT_MAX = 12;
+const NUMBER_DISTINCT_MAX = 5;
 const NUMBER_BUCKETS = 10;
 
 type Row = Record<string, any>;
@@ -56,6 +57,8 @@ interface Counts {
   numberRange(q: JobQuestion): Promise<Row>;
   /** How many numbers fall in each [bounds[i], bounds[i + 1]). */
   numberBuckets(q: JobQuestion, bounds: number[]): Promise<number[]>;
+  /** The number at 0-based position `k` of all of them in ascending order. */
+  numberAt(q: JobQuestion, k: number): Promise<unknown>;
   /** Per ticked checkbox choice. */
   choices(q: JobQuestion): Promise<Row[]>;
 }
@@ -99,6 +102,12 @@ function tallyCounts(db: Knex): Counts {
       const row = (await tally(q, 'n').first(...bucketSums(db, 'number', 'n', bounds))) as Row;
       return bounds.slice(0, -1).map((_, i) => Number(row[`b${i}`] ?? 0));
     },
+    async numberAt(q, k) {
+      // The first value whose running count passes k.
+      const running = tally(q, 'n').select('number', db.raw('SUM(n) OVER (ORDER BY number) AS upto'));
+      const row = (await db.from(running.as('t')).where('upto', '>', k).orderBy('number').first('number')) as Row | undefined;
+      return row?.number;
+    },
     choices: (q) => tally(q, 'c').select({ k: 'value', n: 'n' }),
   };
 }
@@ -136,6 +145,10 @@ function answerCounts(db: Knex): Counts {
     async numberBuckets(q, bounds) {
       const row = (await answers(q).whereNotNull('answer_number').first(...bucketSums(db, 'answer_number', '1', bounds))) as Row;
       return bounds.slice(0, -1).map((_, i) => Number(row[`b${i}`] ?? 0));
+    },
+    async numberAt(q, k) {
+      const row = (await answers(q).whereNotNull('answer_number').orderBy('answer_number').offset(k).first('answer_number')) as Row | undefined;
+      return row?.answer_number;
     },
     choices: (q) => db('application_answer_choices').select({ k: 'choice' }).count({ n: '*' }).where('question_id', q.id).groupBy('choice'),
   };
@@ -229,10 +242,17 @@ const NUMBER_VALUES_READ = 1000;
 async function numberStats(counts: Counts, q: JobQuestion): Promise<DistributionStats> {
   const values = await counts.numbers(q, NUMBER_VALUES_READ + 1);
   const counted = values.map((r) => ({ v: fromDbNumber(r.v) ?? 0, n: Number(r.n) }));
+  if (!counted.length) return { type: 'distribution', answered: 0, distribution: [] };
   if (counted.length <= NUMBER_VALUES_READ) {
     const answered = counted.reduce((sum, c) => sum + c.n, 0);
+    const at = async (k: number) => {
+      let upto = 0;
+      for (const c of counted) if ((upto += c.n) > k) return c.v;
+      return counted[counted.length - 1].v;
+    };
+    const numbers = await summary(at, answered, counted[0].v, counted[counted.length - 1].v);
     if (counted.length <= NUMBER_DISTINCT_MAX) {
-      return { type: 'distribution', answered, distribution: counted.map((c) => ({ option: String(c.v), count: c.n, percent: percentOf(c.n, answered) })) };
+      return { type: 'distribution', answered, distribution: counted.map((c) => ({ option: String(c.v), count: c.n, percent: percentOf(c.n, answered) })), numbers };
     }
     const { bounds, labels } = numberRanges(counted[0].v, counted[counted.length - 1].v, counted.every((c) => Number.isInteger(c.v)));
     const inRange = labels.map(() => 0);
@@ -241,18 +261,29 @@ async function numberStats(counts: Counts, q: JobQuestion): Promise<Distribution
       while (c.v >= bounds[i + 1]) i++;
       inRange[i] += c.n;
     }
-    return { type: 'distribution', answered, distribution: labels.map((option, k) => ({ option, count: inRange[k], percent: percentOf(inRange[k], answered) })) };
+    return { type: 'distribution', answered, distribution: labels.map((option, k) => ({ option, count: inRange[k], percent: percentOf(inRange[k], answered) })), numbers };
   }
-  // Many distinct values (salaries, say): range and counts are computed in the database.
+  // Many distinct values (salaries, say): range, counts and median are computed in the database.
   const range = await counts.numberRange(q);
   const answered = Number(range.answered ?? 0);
-  const { bounds, labels } = numberRanges(fromDbNumber(range.lo) ?? 0, fromDbNumber(range.hi) ?? 0, Number(range.fractions ?? 0) === 0);
-  const inRange = await counts.numberBuckets(q, bounds);
+  const lo = fromDbNumber(range.lo) ?? 0;
+  const hi = fromDbNumber(range.hi) ?? 0;
+  const { bounds, labels } = numberRanges(lo, hi, Number(range.fractions ?? 0) === 0);
+  const [inRange, numbers] = await Promise.all([counts.numberBuckets(q, bounds), summary(async (k) => fromDbNumber(await counts.numberAt(q, k)) ?? 0, answered, lo, hi)]);
   return {
     type: 'distribution',
     answered,
     distribution: labels.map((option, i) => ({ option, count: inRange[i], percent: percentOf(inRange[i], answered) })),
+    numbers,
   };
+}
+
+/** Lowest, median and highest of `answered` numbers, given the k-th smallest. */
+async function summary(at: (k: number) => Promise<number>, answered: number, min: number, max: number): Promise<{ min: number; median: number; max: number }> {
+  const lower = Math.floor((answered - 1) / 2);
+  const upper = Math.ceil((answered - 1) / 2);
+  const [a, b] = lower === upper ? [await at(lower), null] : [await at(lower), await at(upper)];
+  return { min, median: b === null ? a : dec((a + b) / 2), max };
 }
 
 /**
