@@ -247,7 +247,10 @@ async function numberStats(counts: Counts, q: JobQuestion): Promise<Distribution
     const answered = counted.reduce((sum, c) => sum + c.n, 0);
     const at = async (k: number) => {
       let upto = 0;
-      for (const c of counted) if ((upto += c.n) > k) return c.v;
+      for (const c of counted) {
+        upto += c.n;
+        if (upto > k) return c.v;
+      }
       return counted[counted.length - 1].v;
     };
     const numbers = await summary(at, answered, counted[0].v, counted[counted.length - 1].v);
