@@ -99,6 +99,8 @@ function Modal({ title, busy, onClose, children, className = '' }: { title: stri
   useEffect(() => {
     const d = dialog.current!;
     if (!d.open) d.showModal();
+    // showModal focuses the first control; a confirmation starts on its least destructive one.
+    d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
     return () => {
       if (d.open) d.close();
     };
@@ -356,8 +358,7 @@ function ResetDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
               <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
                 {busy ? 'Resetting…' : method === 'link' ? 'Make link' : 'Set password'}
               </button>
-              {/* biome-ignore lint/a11y/noAutofocus: a dialog focuses its least destructive action */}
-              <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} autoFocus>
+              <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} data-autofocus>
                 Cancel
               </button>
             </div>
@@ -409,8 +410,7 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
             <button type="button" className={`btn ${kind === 'active' && user.active ? 'btn-danger' : 'btn-primary'}`} disabled={busy} onClick={() => void apply()}>
               {busy ? 'Saving…' : action}
             </button>
-            {/* biome-ignore lint/a11y/noAutofocus: a confirmation dialog focuses its least destructive action */}
-            <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} autoFocus>
+            <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} data-autofocus>
               Cancel
             </button>
           </div>

@@ -78,8 +78,8 @@ for (const kind of databaseKinds()) {
         const dialog = page.getByRole('dialog', { name: 'Add user' });
         await dialog.waitFor();
         expect(await page.evaluate(() => document.activeElement?.getAttribute('type'))).to.equal('text');
-        expect(await dialog.getByLabel(/^Recruiter/).isChecked()).to.equal(true);
-        expect(await dialog.getByLabel(/one-time sign-in link/).isChecked()).to.equal(true);
+        expect(await dialog.getByRole('radio', { name: /Recruiter/ }).isChecked()).to.equal(true);
+        expect(await dialog.getByRole('radio', { name: /one-time sign-in link/ }).isChecked()).to.equal(true);
         // A bad name first: the server's message under the field, nothing created.
         await page.keyboard.type('<b>x</b>');
         await page.keyboard.press('Enter');
