@@ -34,7 +34,7 @@ async function visibleNavLinks(page: Page, narrow: boolean): Promise<string[]> {
 for (const kind of databaseKinds()) {
   describe(`Users page and sign-in links in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
-    this.timeout(240_000);
+    this.timeout(480_000);
     let s: TestServer;
     let browser: Browser;
     let adminToken: string;
@@ -64,6 +64,8 @@ for (const kind of databaseKinds()) {
         const admin = await openHrPage(browser, s.baseUrl, adminToken, { width: w.width, height: w.height });
         tabs.push(admin);
         const page = admin.page;
+        // Two browsers and a server on a shared machine: slow is not wrong here.
+        page.setDefaultTimeout(90_000);
         await page.goto(`${s.baseUrl}/hr/users`);
         expect(await page.locator('h1').innerText()).to.equal('Users');
         expect(await visibleNavLinks(page, narrow)).to.include('Users');
@@ -107,6 +109,7 @@ for (const kind of databaseKinds()) {
         const rec = await openPage(browser, { width: w.width, height: w.height });
         tabs.push(rec);
         const rp = rec.page;
+        rp.setDefaultTimeout(90_000);
         await rp.goto(url.replace(s.ctx.config.publicBaseUrl, s.baseUrl));
         expect(await rp.locator('h1').innerText()).to.equal('Set your password');
         await rp.getByLabel('New password').waitFor();
@@ -145,6 +148,7 @@ for (const kind of databaseKinds()) {
 
         // The admin disables the recruiter from the table (keyboard), who is signed out at once.
         await page.reload();
+        await page.getByRole('button', { name: 'Add user' }).waitFor(); // the island is on
         const disable = page.getByRole('button', { name: `Disable: ${username}` });
         await disable.focus();
         await page.keyboard.press('Enter');
