@@ -17,7 +17,7 @@ import { opsRoutes } from './ops/index.js';
 import { jobsRoutes, keptJobPages } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
-import { requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
+import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
   const { config } = ctx;
@@ -62,6 +62,8 @@ export function createApp(ctx: AppContext): Express {
   // The /api/hr guard (see below) runs before the body parser: a signed-out caller gets 401 even
   // with a malformed or oversized body, and bodies are parsed only for signed-in callers.
   app.use('/api/hr', requireHrApi(ctx));
+  // Admin-only areas (users, settings): after the session guards, before any body is read.
+  app.use(ADMIN_API_PATHS, requireAdmin);
   // HR bodies may be larger: Remove sends a whole job back, whose stored, sanitised rich texts can be
   // several times what was typed. Only signed-in callers get this far (the guard runs first).
   app.use('/api/hr', express.json({ limit: '16mb' }));
@@ -71,6 +73,7 @@ export function createApp(ctx: AppContext): Express {
   // or not) answers 401 and every /hr page redirects to /hrviewlogin without a valid session, so a
   // signed-out visitor learns nothing about which HR routes exist. Routers do not repeat it.
   app.use('/hr', requireHrPage(ctx));
+  app.use(ADMIN_PAGE_PATHS, requireAdmin);
 
   // Feature routes: one line per feature.
   app.use(usersRoutes(ctx));

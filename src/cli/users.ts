@@ -1,12 +1,14 @@
 /**
  * careers-admin user create | list | passwd | disable | enable: HR accounts (no self sign-up,
  * DESIGN.md section 3). Changing a password or disabling a user signs out all of their sessions.
+ * `create` makes an admin unless `--role recruiter` is given (the first user must be able to
+ * manage the others from /hr/users).
  */
 import type { Command } from 'commander';
 import inquirer from 'inquirer';
 import type { Db } from '../db/knex.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
-import { USERNAME_PATTERN, normaliseUsername, passwordProblem, signInUrl, users } from '../users/index.js';
+import { USERNAME_PATTERN, USER_MESSAGES, USER_ROLES, normaliseUsername, passwordProblem, signInUrl, users, type UserRole } from '../users/index.js';
 import { CliError, readStdin, withDb } from './context.js';
 import { printable, table } from './print.js';
 
@@ -31,8 +33,13 @@ async function askPassword(fromStdin: boolean): Promise<string> {
 
 function checkUsername(username: string): string {
   const name = normaliseUsername(username);
-  if (!USERNAME_PATTERN.test(name)) throw new CliError('Username must be 3 to 150 characters: letters, digits and . _ @ + -', 2);
+  if (!USERNAME_PATTERN.test(name)) throw new CliError(USER_MESSAGES.username, 2);
   return name;
+}
+
+function checkRole(role: string): UserRole {
+  if (!USER_ROLES.includes(role as UserRole)) throw new CliError(`--role: ${USER_MESSAGES.role} (got "${role}")`, 2);
+  return role as UserRole;
 }
 
 async function requireSchema(db: Db): Promise<void> {
@@ -54,23 +61,25 @@ export function registerUsers(program: Command): void {
 
   user
     .command('create')
-    .description('create an HR user; asks for the password with a hidden prompt')
+    .description('create an HR user (an admin unless --role recruiter); asks for the password with a hidden prompt')
     .requiredOption('--username <name>', 'sign-in name')
+    .option('--role <role>', `${USER_ROLES.join(' or ')}`, 'admin')
     .option('--password-stdin', 'read the password from standard input (for scripts)')
-    .action(async (opts: { username: string; passwordStdin?: boolean }) => {
+    .action(async (opts: { username: string; role: string; passwordStdin?: boolean }) => {
       const username = checkUsername(opts.username);
+      const role = checkRole(opts.role);
       await withDb(async (db, config) => {
         await migrateLatest(db);
         if (await users.findUser(db, username)) throw new CliError(`User "${username}" already exists.`);
         const password = await askPassword(!!opts.passwordStdin);
-        await users.createUser(db, username, password);
-        console.log(`Created HR user "${username}". Sign in at ${signInUrl(config)}`);
+        await users.createUser(db, username, password, role);
+        console.log(`Created HR user "${username}"${role === 'admin' ? '' : ` (${role})`}. Sign in at ${signInUrl(config)}`);
       });
     });
 
   user
     .command('list')
-    .description('list HR users: username, active or disabled, created, last sign-in')
+    .description('list HR users: username, active or disabled, created, last sign-in, role')
     .action(async () => {
       await withDb(async (db) => {
         await requireSchema(db);
@@ -80,8 +89,8 @@ export function registerUsers(program: Command): void {
           return;
         }
         console.log(table([
-          ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN'],
-          ...all.map((u) => [printable(u.username), u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at)]),
+          ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN', 'ROLE'],
+          ...all.map((u) => [printable(u.username), u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at), u.role]),
         ]));
       });
     });

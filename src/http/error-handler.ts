@@ -115,6 +115,10 @@ export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res
     renderPage(req, res, 'pages/not-found', { title: '404 — Page Not Found', noindex: true, status: 404 });
     return;
   }
+  if (status === 403) {
+    renderPage(req, res, 'pages/forbidden', { title: '403 — Access Denied', noindex: true, status: 403 }, { message: known?.message ?? null });
+    return;
+  }
   if (known instanceof ServiceUnavailable) {
     renderPage(req, res, 'pages/error', { title: UNAVAILABLE_MESSAGES.title, noindex: true, status }, { message: UNAVAILABLE_MESSAGES.page });
     return;

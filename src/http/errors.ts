@@ -27,6 +27,13 @@ export class Unauthorized extends HttpError {
   }
 }
 
+/** 403 {detail}: signed in, but this user's role may not do it (HTML: the 403 page). */
+export class Forbidden extends HttpError {
+  constructor(detail = 'You do not have permission to perform this action.') {
+    super(403, detail, { detail });
+  }
+}
+
 export class TooManyRequests extends HttpError {
   constructor(detail: string, public readonly retryAfterSeconds?: number) {
     super(429, detail, { detail });

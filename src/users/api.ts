@@ -2,8 +2,16 @@
  * Sign-in and sessions (spec 01 'HR login', 'Session'; DESIGN.md section 3):
  * - POST /api/auth/token/   {username, password} (JSON or form-encoded) -> 200 {access}
  * - POST /api/auth/logout/  Bearer token -> 204, the session row is deleted
- * - GET  /api/auth/me/      Bearer or jwt cookie -> {username, expires_at}
- * (The login page, /hrviewlogin, is in pages.ts.)
+ * - GET  /api/auth/me/      Bearer or jwt cookie -> {username, role, expires_at}
+ * - POST /api/auth/link/    {token, password}: uses a one-time sign-in link -> 200 {access}
+ * The team (admins only: app.ts mounts requireAdmin on ADMIN_API_PATHS; the rules are in team.ts):
+ * - GET   /api/hr/users/                 the users, by username, paged
+ * - POST  /api/hr/users/                 {username, role?, password?} -> 201 {user, sign_in_link}
+ * - GET   /api/hr/users/{id}/            one user
+ * - PATCH /api/hr/users/{id}/            {role?, is_active?} -> the user
+ * - POST  /api/hr/users/{id}/password/   {password} -> {user, sign_in_link: null}
+ * - POST  /api/hr/users/{id}/sign-in-link/ -> 201 {user, sign_in_link}
+ * (The login page, /hrviewlogin, and the link's page are in pages.ts.)
  *
  * Failed sign-ins are rate-limited in the database (config.rateLimits.login, successes not
  * counted) on three keys: the username from one IP address (LOGIN_RATE_LIMIT), the IP address over
@@ -19,11 +27,16 @@ import type { AppContext } from '../context.js';
 import { Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { authorizationBearer } from '../http/credentials.js';
-import { validate } from '../http/validate.js';
+import { pageResponse, parsePaging } from '../http/paging.js';
+import { pathId, validate } from '../http/validate.js';
 import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
-import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, credentialsSchema, normaliseUsername } from './schema.js';
+import {
+  AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, USER_MESSAGES, credentialsSchema, linkPasswordSchema, newPasswordSchema, newUserSchema,
+  normaliseUsername, userPatchSchema,
+} from './schema.js';
 import { endSession, startSession } from './service.js';
+import { createTeamUser, getTeamUser, listTeam, resetWithLink, setTeamPassword, updateTeamUser, useSignInLink, type TeamDeps } from './team.js';
 
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
 const IP_LIMIT_FACTOR = 5;
@@ -89,7 +102,53 @@ export function usersApi(ctx: AppContext): Router {
   });
 
   router.get('/api/auth/me/', requireHrApi(ctx), (req, res) => {
-    res.json({ username: req.hr!.username, expires_at: req.hr!.expiresAt.toISOString() });
+    res.json({ username: req.hr!.username, role: req.hr!.role, expires_at: req.hr!.expiresAt.toISOString() });
+  });
+
+  const team: TeamDeps = { db, now: ctx.now, publicBaseUrl: config.publicBaseUrl };
+  // A link's token is 256 random bits, so guessing is hopeless; failures are still limited like sign-ins.
+  const perIpLinks = dbRateLimit(ctx, {
+    name: 'link-ip',
+    setting: { limit: login.limit * IP_LIMIT_FACTOR, windowSeconds: login.windowSeconds },
+    message: tooManyMessage('attempts', login.windowSeconds),
+    skipSuccessfulRequests: true,
+  });
+
+  router.post('/api/auth/link/', perIpLinks, async (req, res) => {
+    const { token, password } = validate(linkPasswordSchema(), req.body);
+    const userId = await useSignInLink(team, token, password);
+    const access = await startSession(db, userId, config.sessionTtlSeconds, ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
+    res.json({ access });
+  });
+
+  const userId = (raw: unknown) => pathId(raw, USER_MESSAGES.notFound);
+
+  router.get('/api/hr/users/', async (req, res) => {
+    const paging = parsePaging(req);
+    const { count, results } = await listTeam(db, paging);
+    res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
+  });
+
+  router.post('/api/hr/users/', async (req, res) => {
+    res.status(201).json(await createTeamUser(team, validate(newUserSchema(), req.body), req.hr!.userId));
+  });
+
+  router.get('/api/hr/users/:id/', async (req, res) => {
+    res.json(await getTeamUser(db, userId(req.params.id)));
+  });
+
+  router.patch('/api/hr/users/:id/', async (req, res) => {
+    const id = userId(req.params.id);
+    res.json(await updateTeamUser(team, id, validate(userPatchSchema(), req.body)));
+  });
+
+  router.post('/api/hr/users/:id/password/', async (req, res) => {
+    const id = userId(req.params.id);
+    res.json(await setTeamPassword(team, id, validate(newPasswordSchema(), req.body).password));
+  });
+
+  router.post('/api/hr/users/:id/sign-in-link/', async (req, res) => {
+    res.status(201).json(await resetWithLink(team, userId(req.params.id), req.hr!.userId));
   });
 
   return router;

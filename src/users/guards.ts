@@ -8,12 +8,16 @@
  * Both put the session on `req.hr`. app.ts mounts each once, in front of every feature router
  * (`app.use('/api/hr', ...)`, `app.use('/hr', ...)`), so every HR route is guarded and an unknown
  * path under the HR area answers 401 / redirect like a known one.
+ * - `requireAdmin`: after one of those, lets only admins on (users and settings): a recruiter gets
+ *   403, `{detail}` under /api and the 403 page elsewhere. Mount it on an admin area's prefixes
+ *   (app.ts does for ADMIN_API_PATHS and ADMIN_PAGE_PATHS) or put it in front of one route:
+ *   `router.put('/api/hr/email-templates/:id/', requireAdmin, handler)`.
  */
 import type { RequestHandler, Response } from 'express';
 import type { Config } from '../../config/index.js';
 import type { AppContext } from '../context.js';
 import { TOKEN_COOKIE, authorizationBearer, tokenCookie } from '../http/credentials.js';
-import { Unauthorized } from '../http/errors.js';
+import { Forbidden, Unauthorized } from '../http/errors.js';
 import { findSession, type HrSession } from './service.js';
 
 declare global {
@@ -52,6 +56,28 @@ export function requireHrApi(ctx: AppContext): RequestHandler {
   };
 }
 
+/**
+ * Admin-only areas, mounted in app.ts: the Users page and its API (later settings add their
+ * prefixes here, or put requireAdmin in front of single routes).
+ */
+export const ADMIN_API_PATHS = ['/api/hr/users'];
+export const ADMIN_PAGE_PATHS = ['/hr/users'];
+
+export const ADMIN_ONLY = {
+  api: 'You do not have permission to perform this action. Only admins can.',
+  page: 'Only admins can open this page. Ask an admin of your team if you need it.',
+} as const;
+
+/**
+ * Only admins go on; deny by default: no session on the request (a route mounted without the HR
+ * guards in front) is 401, any other role is 403.
+ */
+export const requireAdmin: RequestHandler = (req, res, next) => {
+  if (!req.hr) return next(unauthorized(res, NO_CREDENTIALS));
+  if (req.hr.role !== 'admin') return next(new Forbidden(req.originalUrl.toLowerCase().startsWith('/api/') ? ADMIN_ONLY.api : ADMIN_ONLY.page));
+  next();
+};
+
 /** The login page's full address, for people reading a log or a terminal. */
 export function signInUrl(config: Pick<Config, 'publicBaseUrl'>): string {
   return config.publicBaseUrl + LOGIN_PATH;
@@ -73,6 +99,8 @@ export function requireHrPage(ctx: AppContext): RequestHandler {
       return res.redirect(302, loginRedirect(req.originalUrl));
     }
     req.hr = session;
+    // The header shows admin-only items (Users) from this.
+    res.locals.hrRole = session.role;
     next();
   };
 }

@@ -4,9 +4,11 @@ import type { AppContext } from '../context.js';
 import { usersApi } from './api.js';
 import { usersPages } from './pages.js';
 
-export { requireHrApi, requireHrPage, signInUrl } from './guards.js';
-export { passwordProblem } from './passwords.js';
-export { USERNAME_PATTERN, normaliseUsername } from './schema.js';
+export { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, signInUrl } from './guards.js';
+
+export { USERNAME_PATTERN, USER_MESSAGES, normaliseUsername, passwordProblem } from './schema.js';
+export { USER_ROLES, type UserRole } from './types.js';
+export * as team from './team.js';
 export * as users from './service.js';
 
 /** Sign-in, logout, the session check and the login page. */

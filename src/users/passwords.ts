@@ -29,10 +29,3 @@ export async function verifyPassword(password: string, stored: string): Promise<
     return false; // a damaged stored value (bad parameters) is a failed check, not a server error
   }
 }
-
-/** Rules for a new password, shared by the CLI and any future API. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < 8) return 'Password must be at least 8 characters.';
-  if (password.length > 256) return 'Password must be at most 256 characters.';
-  return null;
-}

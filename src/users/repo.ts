@@ -1,20 +1,32 @@
 /**
- * The users feature's tables: HR users (usernames compared case-insensitively, stored lower-case)
- * and their sessions (DESIGN.md section 3): an opaque random token of 256 bits is handed out as
- * `access`; only its SHA-256 is stored, with an expiry. Logout deletes the row.
+ * The users feature's tables: HR users (usernames compared case-insensitively, stored lower-case,
+ * each an admin or a recruiter), their sessions (DESIGN.md section 3): an opaque random token of
+ * 256 bits is handed out as `access`; only its SHA-256 is stored, with an expiry. Logout deletes
+ * the row. One-time sign-in links (`hr_user_links`) are tokens of the same kind, used once.
  */
 import { normaliseUsername } from './schema.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, toDbBool, toDbDate } from '../db/codecs.js';
+import { isMysql } from '../db/knex.js';
+import type { UserRole } from './types.js';
 
 export interface HrUser {
   id: number;
   username: string;
   password_hash: string;
+  role: UserRole;
   is_active: boolean;
   created_at: Date;
   last_login_at: Date | null;
+}
+
+/** A stored password of a user who has none yet (invited by link): no password ever matches it. */
+export const NO_PASSWORD = '!';
+
+/** A role read from the database; anything unknown counts as the lesser one (deny by default). */
+function toRole(v: unknown): UserRole {
+  return v === 'admin' ? 'admin' : 'recruiter';
 }
 
 
@@ -23,6 +35,7 @@ function mapUser(r: Record<string, any>): HrUser {
     id: Number(r.id),
     username: r.username,
     password_hash: r.password_hash,
+    role: toRole(r.role),
     is_active: fromDbBool(r.is_active),
     created_at: fromDbDate(r.created_at)!,
     last_login_at: fromDbDate(r.last_login_at),
@@ -43,10 +56,22 @@ export async function listUsers(db: Knex): Promise<HrUser[]> {
   return (await db('hr_users').orderBy('username')).map(mapUser);
 }
 
-export async function insertUser(db: Knex, username: string, passwordHash: string, now = new Date()): Promise<number> {
+export async function findUserById(db: Knex, id: number): Promise<HrUser | null> {
+  const row = await db('hr_users').where({ id }).first();
+  return row ? mapUser(row) : null;
+}
+
+/** One page of users by username. */
+export async function listUsersPage(db: Knex, page: { page: number; pageSize: number }): Promise<HrUser[]> {
+  return (await db('hr_users').orderBy('username').limit(page.pageSize).offset((page.page - 1) * page.pageSize)).map(mapUser);
+}
+
+/** A new user: an admin unless told (the CLI's default, and the column's). */
+export async function insertUser(db: Knex, username: string, passwordHash: string, now = new Date(), role: UserRole = 'admin'): Promise<number> {
   const [id] = await db('hr_users').insert({
     username: normaliseUsername(username),
     password_hash: passwordHash,
+    role,
     is_active: toDbBool(true),
     created_at: toDbDate(now),
     updated_at: toDbDate(now),
@@ -62,6 +87,20 @@ export async function setActive(db: Knex, id: number, active: boolean, now = new
   await db('hr_users').where({ id }).update({ is_active: toDbBool(active), updated_at: toDbDate(now) });
 }
 
+export async function setRole(db: Knex, id: number, role: UserRole, now = new Date()): Promise<void> {
+  await db('hr_users').where({ id }).update({ role, updated_at: toDbDate(now) });
+}
+
+/**
+ * Ids of the active admins. In a transaction on MySQL their rows are locked (FOR UPDATE), so two
+ * admins demoting each other at once are taken one after the other and the second sees the first's
+ * change; SQLite runs one write transaction at a time anyway.
+ */
+export async function activeAdminIds(trx: Knex): Promise<number[]> {
+  const q = trx('hr_users').where({ role: 'admin', is_active: toDbBool(true) }).select('id');
+  return ((await (isMysql(trx) ? q.forUpdate() : q)) as { id: unknown }[]).map((r) => Number(r.id));
+}
+
 export async function touchLastLogin(db: Knex, id: number, now: Date): Promise<void> {
   await db('hr_users').where({ id }).update({ last_login_at: toDbDate(now) });
 }
@@ -70,6 +109,7 @@ export interface HrSession {
   sessionId: number;
   userId: number;
   username: string;
+  role: UserRole;
   expiresAt: Date;
 }
 
@@ -100,11 +140,11 @@ export async function findSession(db: Knex, token: string, now: Date): Promise<H
   const row = await db('hr_sessions as s')
     .join('hr_users as u', 'u.id', 's.user_id')
     .where('s.token_hash', hashToken(token))
-    .first('s.id as session_id', 's.user_id', 's.expires_at', 'u.username', 'u.is_active');
+    .first('s.id as session_id', 's.user_id', 's.expires_at', 'u.username', 'u.role', 'u.is_active');
   if (!row || !fromDbBool(row.is_active)) return null;
   const expiresAt = fromDbDate(row.expires_at)!;
   if (expiresAt <= now) return null;
-  return { sessionId: Number(row.session_id), userId: Number(row.user_id), username: row.username, expiresAt };
+  return { sessionId: Number(row.session_id), userId: Number(row.user_id), username: row.username, role: toRole(row.role), expiresAt };
 }
 
 export async function revokeSession(db: Knex, token: string): Promise<boolean> {
@@ -120,3 +160,59 @@ export async function deleteExpiredSessions(db: Knex, now: Date): Promise<number
   return db('hr_sessions').where('expires_at', '<=', toDbDate(now)).delete();
 }
 
+export type LinkPurpose = 'invite' | 'reset';
+
+export interface SignInLinkRow {
+  id: number;
+  userId: number;
+  purpose: LinkPurpose;
+  expiresAt: Date;
+  usedAt: Date | null;
+  userActive: boolean;
+  username: string;
+}
+
+/** A new one-time link for a user; answers the token (only its hash is stored). */
+export async function createLink(db: Knex, userId: number, purpose: LinkPurpose, ttlSeconds: number, now: Date, createdBy: number | null): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+  await db('hr_user_links').insert({
+    user_id: userId,
+    token_hash: hashToken(token),
+    purpose,
+    created_by: createdBy,
+    created_at: toDbDate(now),
+    expires_at: toDbDate(expiresAt),
+    used_at: null,
+  });
+  return { token, expiresAt };
+}
+
+/** The link of a token (used, expired or not), or null when the token names none. */
+export async function findLink(db: Knex, token: string): Promise<SignInLinkRow | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const row = await db('hr_user_links as l')
+    .join('hr_users as u', 'u.id', 'l.user_id')
+    .where('l.token_hash', hashToken(token))
+    .first('l.id', 'l.user_id', 'l.purpose', 'l.expires_at', 'l.used_at', 'u.is_active', 'u.username');
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    userId: Number(row.user_id),
+    purpose: row.purpose === 'reset' ? 'reset' : 'invite',
+    expiresAt: fromDbDate(row.expires_at)!,
+    usedAt: fromDbDate(row.used_at),
+    userActive: fromDbBool(row.is_active),
+    username: row.username,
+  };
+}
+
+/** Marks a link used; false when it already was (so two requests with one link cannot both win). */
+export async function markLinkUsed(db: Knex, id: number, now: Date): Promise<boolean> {
+  return (await db('hr_user_links').where({ id }).whereNull('used_at').update({ used_at: toDbDate(now) })) > 0;
+}
+
+/** Deletes a user's links not used yet (a newer link replaces them; disabling voids them). */
+export async function deleteOpenLinks(db: Knex, userId: number): Promise<number> {
+  return db('hr_user_links').where({ user_id: userId }).whereNull('used_at').delete();
+}

@@ -1,10 +1,14 @@
 /**
  * Sign-in input (spec 01 'HR login'): the credentials of POST /api/auth/token/ (JSON or
- * form-encoded) and their messages, shared with the hr-login island. Node-free; the schema is built
- * once, in a function, so the island, which imports only the limit and messages, bundles no zod.
+ * form-encoded) and their messages, shared with the hr-login island; and the team's inputs (the
+ * Users page, /api/hr/users/, one-time sign-in links, the CLI): usernames, roles and the password
+ * rules. Node-free; schemas are built in functions, so an island that imports only limits and
+ * messages bundles no zod.
  */
 import * as z from 'zod/mini';
-import { FIELD_MESSAGES } from '../shared/field-errors.js';
+import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
+import { isObject } from '../shared/input-rules.js';
+import { USER_ROLES, type UserRole } from './types.js';
 
 /** Longest username or password looked at; anything longer is refused before hashing. */
 export const MAX_CREDENTIAL_LENGTH = 256;
@@ -42,4 +46,108 @@ export function credentialsSchema(): z.ZodMiniType<{ username: string; password:
     z.object({ username: credential(true), password: credential(false) }),
   );
   return credentials;
+}
+
+/** Password rules of every new password (CLI, Users page, sign-in links). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** The problem with a new password, or null. */
+export function passwordProblem(password: string): string | null {
+  if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`;
+  return null;
+}
+
+export const USER_MESSAGES = {
+  username: 'Username must be 3 to 150 characters: letters, digits and . _ @ + -',
+  usernameTaken: 'A user with that username already exists.',
+  role: `Role must be one of ${USER_ROLES.join(', ')}.`,
+  isActive: 'Must be true or false.',
+  notObject: 'Expected a JSON object.',
+  emptyPatch: 'Send role or is_active to change.',
+  notFound: 'User not found.',
+  lastAdmin: 'At least one active admin must remain: make another user an admin first.',
+  disabledLink: 'This user is disabled: enable them before sending a sign-in link.',
+  linkInvalid: 'This sign-in link is not valid. Ask an admin for a new one.',
+  linkUsed: 'This sign-in link has already been used. Sign in with your password, or ask an admin for a new link.',
+  linkExpired: 'This sign-in link has expired. Ask an admin for a new one.',
+  passwordsDiffer: 'The passwords do not match.',
+} as const;
+
+/** The body as an object of its own properties; anything else becomes {} with a `detail` issue. */
+function body() {
+  return z.transform((v: unknown, ctx) => {
+    if (isObject(v)) return { ...v };
+    ctx.issues.push(issue(v, USER_MESSAGES.notObject));
+    return {};
+  });
+}
+
+const requiredString = () =>
+  z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? FIELD_MESSAGES.required : FIELD_MESSAGES.notText) });
+
+/** A username as stored: trimmed, lower-cased, of USERNAME_PATTERN's shape. */
+function usernameInput() {
+  return z.pipe(
+    requiredString().check(z.maxLength(MAX_CREDENTIAL_LENGTH, { error: USER_MESSAGES.username, abort: true })),
+    z.pipe(z.transform(normaliseUsername), z.string().check(z.regex(USERNAME_PATTERN, USER_MESSAGES.username))),
+  );
+}
+
+/** A new password: text following passwordProblem's rules. */
+function passwordInput() {
+  return requiredString().check(
+    z.check<string>((ctx) => {
+      const problem = passwordProblem(ctx.value);
+      if (problem) ctx.issues.push(issue(ctx.value, problem));
+    }),
+  );
+}
+
+const roleInput = () => z.enum(USER_ROLES, { error: USER_MESSAGES.role });
+
+export interface NewUserInput {
+  username: string;
+  role: UserRole;
+  /** null: the user gets a one-time sign-in link instead. */
+  password: string | null;
+}
+
+/** POST /api/hr/users/: {username, role?, password?}; role defaults to recruiter, no password means a sign-in link. */
+export function newUserSchema(): z.ZodMiniType<NewUserInput> {
+  return z.pipe(
+    body(),
+    z.object({
+      username: usernameInput(),
+      role: z.pipe(z.transform((v: unknown) => v ?? 'recruiter'), roleInput()),
+      password: z.pipe(z.transform((v: unknown) => (v === '' ? null : (v ?? null))), z.nullable(passwordInput())),
+    }),
+  ) as z.ZodMiniType<NewUserInput>;
+}
+
+export interface UserPatchInput {
+  role?: UserRole;
+  is_active?: boolean;
+}
+
+/** PATCH /api/hr/users/{id}/: {role?, is_active?}, at least one. */
+export function userPatchSchema(): z.ZodMiniType<UserPatchInput> {
+  return z.pipe(
+    body(),
+    z.object({
+      role: z.optional(roleInput()),
+      is_active: z.optional(z.boolean({ error: USER_MESSAGES.isActive })),
+    }).check(z.refine((v) => v.role !== undefined || v.is_active !== undefined, USER_MESSAGES.emptyPatch)),
+  ) as z.ZodMiniType<UserPatchInput>;
+}
+
+/** POST /api/hr/users/{id}/password/: {password}. */
+export function newPasswordSchema(): z.ZodMiniType<{ password: string }> {
+  return z.pipe(body(), z.object({ password: passwordInput() }));
+}
+
+/** POST /api/auth/link/: {token, password}: a one-time link's token and the password it sets. */
+export function linkPasswordSchema(): z.ZodMiniType<{ token: string; password: string }> {
+  return z.pipe(body(), z.object({ token: requiredString().check(z.maxLength(MAX_CREDENTIAL_LENGTH, USER_MESSAGES.linkInvalid)), password: passwordInput() }));
 }

@@ -5,6 +5,7 @@
 import type { Db } from '../db/knex.js';
 import { hashPassword } from './passwords.js';
 import * as repo from './repo.js';
+import type { UserRole } from './types.js';
 
 export { findSession, type HrSession, type HrUser } from './repo.js';
 
@@ -36,8 +37,8 @@ export function countUsers(db: Db): Promise<number> {
   return repo.countUsers(db);
 }
 
-export async function createUser(db: Db, username: string, password: string): Promise<void> {
-  await repo.insertUser(db, username, await hashPassword(password));
+export async function createUser(db: Db, username: string, password: string, role: UserRole = 'admin'): Promise<void> {
+  await repo.insertUser(db, username, await hashPassword(password), new Date(), role);
 }
 
 /** Sets a new password and signs the user out everywhere; answers how many sessions ended. */

@@ -92,6 +92,26 @@ for (const kind of databaseKinds()) {
       expect(r.err).to.include("required option '--username <name>' not specified");
     });
 
+    it('makes admins unless --role recruiter is given, and refuses other roles', async () => {
+      expect((await findUserByUsername(t.db, 'ada.hr'))!.role).to.equal('admin');
+      let r = cli(['user', 'create', '--username', 'rita.recruiter', '--role', 'recruiter', '--password-stdin'], env, 'recruiter password\n');
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.include('Created HR user "rita.recruiter" (recruiter).');
+      expect((await findUserByUsername(t.db, 'rita.recruiter'))!.role).to.equal('recruiter');
+      r = cli(['user', 'create', '--username', 'adam.admin', '--role', 'admin', '--password-stdin'], env, 'admin password 1\n');
+      expect(r.code, r.err).to.equal(0);
+      expect((await findUserByUsername(t.db, 'adam.admin'))!.role).to.equal('admin');
+      r = cli(['user', 'create', '--username', 'odd.role', '--role', 'owner', '--password-stdin'], env, 'some password 1\n');
+      expect(r.code).to.equal(2);
+      expect(r.err).to.include('--role: Role must be one of admin, recruiter. (got "owner")');
+      expect(await findUserByUsername(t.db, 'odd.role')).to.equal(null);
+      const list = cli(['user', 'list'], env).out;
+      expect(list).to.match(/rita\.recruiter\s+active\s+.+\s+never\s+recruiter/);
+      expect(list).to.match(/adam\.admin\s+active\s+.+\s+admin/);
+      // Out of the way of the tests below, which count users and sessions by name.
+      await t.db('hr_users').whereIn('username', ['rita.recruiter', 'adam.admin']).delete();
+    });
+
     it('refuses to prompt without a terminal', async () => {
       const r = cli(['user', 'create', '--username', 'no.tty'], env, 'whatever password\n');
       expect(r.code).to.equal(2);
@@ -106,9 +126,9 @@ for (const kind of databaseKinds()) {
       const r = cli(['user', 'list'], env);
       expect(r.code, r.err).to.equal(0);
       const lines = r.out.trim().split('\n');
-      expect(lines[0]).to.match(/^USERNAME\s+STATUS\s+CREATED\s+LAST LOGIN$/);
-      expect(lines[1]).to.match(/^ada\.hr\s+active\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+2026-03-04 05:06 UTC$/);
-      expect(lines[2]).to.match(/^bob\.hr\s+active\s+.+\s+never$/);
+      expect(lines[0]).to.match(/^USERNAME\s+STATUS\s+CREATED\s+LAST LOGIN\s+ROLE$/);
+      expect(lines[1]).to.match(/^ada\.hr\s+active\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+2026-03-04 05:06 UTC\s+admin$/);
+      expect(lines[2]).to.match(/^bob\.hr\s+active\s+.+\s+never\s+admin$/);
     });
 
     it('changes a password and signs out that user only', async () => {

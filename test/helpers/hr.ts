@@ -9,12 +9,14 @@ import type { Knex } from 'knex';
 import type { Browser } from 'playwright-core';
 import { hashPassword } from '../../src/users/passwords.js';
 import { createSession, insertUser, setActive } from '../../src/users/repo.js';
+import type { UserRole } from '../../src/users/types.js';
 import { openPage, type PageWithErrors } from './browser.js';
 
 export const HR_PASSWORD = 'correct horse battery';
 
-export async function createHrUser(db: Knex, username = 'hr', opts: { password?: string; active?: boolean } = {}): Promise<number> {
-  const id = await insertUser(db, username, await hashPassword(opts.password ?? HR_PASSWORD));
+/** An HR user: an admin unless `role` says otherwise (as `careers-admin user create` makes them). */
+export async function createHrUser(db: Knex, username = 'hr', opts: { password?: string; active?: boolean; role?: UserRole } = {}): Promise<number> {
+  const id = await insertUser(db, username, await hashPassword(opts.password ?? HR_PASSWORD), new Date(), opts.role ?? 'admin');
   if (opts.active === false) await setActive(db, id, false);
   return id;
 }

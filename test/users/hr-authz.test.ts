@@ -4,42 +4,11 @@
  * of spec 02 refuses a request that has no valid session.
  */
 import { expect } from 'chai';
-import type { Express } from 'express';
 import { createApp } from '../../src/app.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, liveToken, HR_PASSWORD, signInOverHttp } from '../helpers/hr.js';
-
-interface RouteInfo {
-  method: string;
-  pattern: string;
-}
-
-/** Every route of the app as (method, path pattern), descending into mounted routers. */
-export function registeredRoutes(app: Express): RouteInfo[] {
-  const out: RouteInfo[] = [];
-  const walk = (stack: any[], prefix: string) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-        for (const p of paths) {
-          if (typeof p !== 'string') throw new Error(`route with a non-string path under "${prefix}": extend registeredRoutes`);
-          for (const method of Object.keys(layer.route.methods)) if (method !== '_all') out.push({ method: method.toUpperCase(), pattern: prefix + p });
-        }
-      } else if (layer.handle?.stack) {
-        if (!layer.slash && typeof layer.rawPath !== 'string') throw new Error('router mounted on a non-string path: extend registeredRoutes');
-        walk(layer.handle.stack, prefix + (layer.slash ? '' : layer.rawPath));
-      }
-    }
-  };
-  walk((app as any).router.stack, '');
-  return out;
-}
-
-/** A concrete path for a pattern: parameters become 1, optional parts are kept. */
-function concrete(pattern: string): string {
-  return pattern.replace(/[{}]/g, '').replace(/:\w+/g, '1').replace(/\*\w+/g, 'x');
-}
+import { concrete, registeredRoutes, type RouteInfo } from '../helpers/routes.js';
 
 const isHrApi = (p: string) => /^\/api\/hr(\/|$)/i.test(p);
 const isHrPage = (p: string) => /^\/hr(\/|$)/i.test(p);
@@ -69,6 +38,9 @@ for (const kind of databaseKinds()) {
       const routes = registeredRoutes(createApp(s.ctx));
       api = routes.filter((r) => isHrApi(r.pattern));
       pages = [...new Set([...GUARDED_PAGES, ...routes.filter((r) => r.method === 'GET' && isHrPage(r.pattern)).map((r) => concrete(r.pattern))])];
+      // User 1 is the one every route's concrete path names (`/api/hr/users/1/sign-in-link/` resets
+      // that user's password and ends their sessions): a bystander, not the matrix's own user.
+      expect(await createHrUser(s.ctx.db, 'matrix.bystander')).to.equal(1);
       const id = await createHrUser(s.ctx.db, 'matrix.user');
       valid = await liveToken(s.ctx.db, id);
       expired = await expiredToken(s.ctx.db, id);

@@ -1,14 +1,14 @@
 /**
  * The HR header (spec 01 and 02: 'Paths starting with /hr use the HR header instead'): its six
- * links with their exact targets, on the HR pages and on the login page /hrviewlogin, and Logout
- * only while the jwt cookie exists. Other paths keep the public header. /hr itself leads to the
+ * links with their exact targets, on the HR pages and on the login page /hrviewlogin, plus Users
+ * for a signed-in admin (issue 20), and Logout only while the jwt cookie exists. Other paths keep the public header. /hr itself leads to the
  * dashboard; an unknown HR page is the 404 page with the HR header, nothing marked current, and a
  * link to the dashboard beside the one to /careers.
  */
 import { expect } from 'chai';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { expiredToken, hrSession } from '../helpers/hr.js';
+import { createHrUser, expiredToken, hrSession, liveToken } from '../helpers/hr.js';
 
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
@@ -18,6 +18,8 @@ const HR_LINKS = [
   ['Forms', '/hr/forms'],
   ['API Posts', '/hr/posts'],
 ];
+/** What a signed-in admin sees (hrSession makes an admin); recruiters see HR_LINKS. */
+const ADMIN_LINKS = [...HR_LINKS, ['Users', '/hr/users']];
 
 /** The inside of the first <nav> with this aria-label, or null. */
 function nav(html: string, label: string): string | null {
@@ -57,13 +59,13 @@ for (const kind of databaseKinds()) {
       return { status: res.status, setCookie: res.headers.get('set-cookie'), html: await res.text() };
     };
 
-    function expectHrHeader(html: string, where: string, withLogout: boolean) {
+    function expectHrHeader(html: string, where: string, withLogout: boolean, expected = withLogout ? ADMIN_LINKS : HR_LINKS) {
       const desktop = nav(html, 'HR');
       const mobile = nav(html, 'HR mobile');
       expect(desktop, `${where}: desktop HR nav`).to.be.a('string');
       expect(mobile, `${where}: mobile HR nav`).to.be.a('string');
-      expect(links(desktop!), `${where}: desktop links`).to.deep.equal(HR_LINKS);
-      expect(links(mobile!), `${where}: mobile links`).to.deep.equal(HR_LINKS);
+      expect(links(desktop!), `${where}: desktop links`).to.deep.equal(expected);
+      expect(links(mobile!), `${where}: mobile links`).to.deep.equal(expected);
       expect(logoutButtons(desktop!), `${where}: desktop Logout`).to.equal(withLogout ? 1 : 0);
       expect(logoutButtons(mobile!), `${where}: mobile Logout`).to.equal(withLogout ? 1 : 0);
       expect(html.includes('data-logout'), `${where}: any Logout`).to.equal(withLogout);
@@ -98,6 +100,12 @@ for (const kind of databaseKinds()) {
       // The current page is marked.
       const dash = await page('/hr/dashboard', `jwt=${token}`);
       expect(nav(dash.html, 'HR')).to.include('<a href="/hr/dashboard" aria-current="page">Dashboard</a>');
+      // A recruiter's header has no Users item.
+      const recruiter = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'header.recruiter', { role: 'recruiter' }));
+      for (const path of ['/hr/dashboard', '/hr/jobs', '/hr/nothing-here']) {
+        const r = await page(path, `jwt=${recruiter}`);
+        expectHrHeader(r.html, `recruiter ${path}`, true, HR_LINKS);
+      }
     });
 
     it('takes /hr and /hr/ (any case) to the dashboard when signed in, and through sign-in to it when not', async () => {

@@ -1,0 +1,423 @@
+/**
+ * Users (/hr/users, admins only): the table is rendered on the server; this island wires Add user,
+ * and each row's Make admin / Make recruiter, Disable / Enable and Reset password. Each opens a
+ * modal dialog; a new user or a reset gets either a password typed here or a one-time sign-in link,
+ * which is shown once (only its hash is kept) to copy and send. After a change the page reloads and
+ * says what was done in its status region (announced to screen readers).
+ */
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { mountIsland } from './components/mount.js';
+import { ApiError, hrJson } from './components/hr-api.js';
+import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
+import type { TeamUser, TeamUserResult, UserRole } from '../src/users/types.js';
+import './hr-users.css';
+
+interface Props {
+  /** The signed-in admin's id. */
+  me: number;
+}
+
+interface RowUser {
+  id: number;
+  username: string;
+  role: UserRole;
+  active: boolean;
+}
+
+type Open =
+  | { kind: 'add'; trigger: HTMLElement }
+  | { kind: 'role' | 'active' | 'reset'; user: RowUser; trigger: HTMLElement };
+
+const MESSAGE_KEY = 'hr-users-message';
+
+/** Reloads the page, which then shows `message` in its status region. */
+function reloadWith(message: string, to?: string): void {
+  try {
+    sessionStorage.setItem(MESSAGE_KEY, message);
+  } catch {
+    /* storage blocked: the reload still shows the change */
+  }
+  if (to) location.assign(to);
+  else location.reload();
+}
+
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+function HrUsers({ me }: Props) {
+  const [open, setOpen] = useState<Open | null>(null);
+
+  useEffect(() => {
+    const region = document.getElementById('users-message');
+    let message: string | null = null;
+    try {
+      message = sessionStorage.getItem(MESSAGE_KEY);
+      sessionStorage.removeItem(MESSAGE_KEY);
+    } catch {
+      /* storage blocked */
+    }
+    // Written after the region exists in the page, so screen readers announce it.
+    if (region && message) setTimeout(() => (region.textContent = message), 100);
+
+    const add = document.querySelector<HTMLButtonElement>('button[data-add-user]');
+    const onAdd = () => add && setOpen({ kind: 'add', trigger: add });
+    if (add) {
+      add.hidden = false; // shown only once the island can handle it
+      add.addEventListener('click', onAdd);
+    }
+    const buttons = [...document.querySelectorAll<HTMLButtonElement>('button[data-user-action]')];
+    const onAction = (e: Event) => {
+      const b = e.currentTarget as HTMLButtonElement;
+      const row = b.closest<HTMLElement>('[data-user]')!;
+      const user: RowUser = { id: Number(row.dataset.user), username: row.dataset.username ?? '', role: row.dataset.role === 'admin' ? 'admin' : 'recruiter', active: row.dataset.active === '1' };
+      setOpen({ kind: b.dataset.userAction as 'role' | 'active' | 'reset', user, trigger: b });
+    };
+    for (const b of buttons) {
+      b.hidden = false;
+      b.addEventListener('click', onAction);
+    }
+    return () => {
+      add?.removeEventListener('click', onAdd);
+      for (const b of buttons) b.removeEventListener('click', onAction);
+    };
+  }, []);
+
+  if (!open) return null;
+  const close = () => {
+    setOpen(null);
+    open.trigger.focus();
+  };
+  if (open.kind === 'add') return <AddUserDialog onClose={close} />;
+  if (open.kind === 'reset') return <ResetDialog user={open.user} onClose={close} />;
+  return <ChangeDialog kind={open.kind} user={open.user} me={me} onClose={close} />;
+}
+
+/** A native modal <dialog>: focus moves in, Escape closes it unless busy. */
+function Modal({ title, busy, onClose, children, className = '' }: { title: string; busy: boolean; onClose: () => void; children: (close: () => void) => ReactNode; className?: string }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = dialog.current!;
+    if (!d.open) d.showModal();
+    // showModal focuses the first control; a confirmation starts on its least destructive one.
+    d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    return () => {
+      if (d.open) d.close();
+    };
+  }, []);
+  // Closed before the trigger gets focus back (nothing outside a modal dialog can take focus).
+  const close = () => {
+    dialog.current?.close();
+    onClose();
+  };
+  return (
+    <dialog
+      ref={dialog}
+      className={`modal users-dialog ${className}`}
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!busy) close();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      {children(close)}
+    </dialog>
+  );
+}
+
+function Problem({ lines, title }: { lines: string[] | null; title: string }) {
+  if (!lines) return null;
+  return (
+    <div className="alert alert-error" role="alert">
+      <p className="alert-title">{title}</p>
+      {lines.map((line, i) => (
+        <div key={i}>{line}</div>
+      ))}
+    </div>
+  );
+}
+
+/** The answer of a failed call as lines; null when the page is on its way to the login page. */
+function failure(err: unknown): string[] | null {
+  if (err instanceof ApiError && err.status === 401) return null;
+  if (err instanceof ApiError) return errorLines(err.body);
+  return ['Could not reach the server. Please check your connection and try again.'];
+}
+
+/** Password and its repeat; answers the problems keyed by field, or {} when fine. */
+function checkPasswords(password: string, repeat: string): Record<string, string> {
+  const problem = passwordProblem(password);
+  if (problem) return { password: problem };
+  if (password !== repeat) return { repeat: USER_MESSAGES.passwordsDiffer };
+  return {};
+}
+
+function PasswordFields({ password, repeat, setPassword, setRepeat, errors }: { password: string; repeat: string; setPassword: (v: string) => void; setRepeat: (v: string) => void; errors: Record<string, string> }) {
+  const id = useId();
+  return (
+    <>
+      <div className="field">
+        <label htmlFor={`${id}-pw`}>Password</label>
+        <input id={`${id}-pw`} type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX_LENGTH} value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={!!errors.password} aria-describedby={`${id}-pw-help${errors.password ? ` ${id}-pw-err` : ''}`} />
+        <span id={`${id}-pw-help`} className="help-text">At least {PASSWORD_MIN_LENGTH} characters.</span>
+        {errors.password && <p id={`${id}-pw-err`} className="field-error">{errors.password}</p>}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-repeat`}>Repeat password</label>
+        <input id={`${id}-repeat`} type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX_LENGTH} value={repeat} onChange={(e) => setRepeat(e.target.value)} aria-invalid={!!errors.repeat} aria-describedby={errors.repeat ? `${id}-repeat-err` : undefined} />
+        {errors.repeat && <p id={`${id}-repeat-err`} className="field-error">{errors.repeat}</p>}
+      </div>
+    </>
+  );
+}
+
+type Method = 'link' | 'password';
+
+function MethodChoice({ method, setMethod, legend }: { method: Method; setMethod: (m: Method) => void; legend: string }) {
+  const name = useId();
+  return (
+    <fieldset className="choice-group">
+      <legend className="label">{legend}</legend>
+      <label>
+        <input type="radio" name={name} value="link" checked={method === 'link'} onChange={() => setMethod('link')} /> A one-time sign-in link (they choose a password)
+      </label>
+      <label>
+        <input type="radio" name={name} value="password" checked={method === 'password'} onChange={() => setMethod('password')} /> A password I set now
+      </label>
+    </fieldset>
+  );
+}
+
+/** The link made for a user, shown once to copy; Done reloads the page. */
+function LinkShown({ result, done }: { result: TeamUserResult; done: string }) {
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [copied, setCopied] = useState(false);
+  const link = result.sign_in_link!;
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link.url);
+      setCopied(true);
+    } catch {
+      input.current?.select(); // no clipboard access: selected, for Ctrl+C
+    }
+  };
+  return (
+    <>
+      <p>
+        Send this link to <strong>{result.user.username}</strong> (by email or chat). It works once, until {when(link.expires_at)}; it is not shown again.
+      </p>
+      <div className="field">
+        <label htmlFor={`${id}-link`}>Sign-in link</label>
+        <input id={`${id}-link`} ref={input} className="link-output" type="text" readOnly value={link.url} />
+      </div>
+      <p className="copy-status" role="status">{copied ? 'Copied.' : ''}</p>
+      <div className="modal-actions">
+        <button type="button" className="btn btn-secondary" onClick={() => void copy()}>
+          Copy link
+        </button>
+        <button type="button" className="btn btn-primary" onClick={() => reloadWith(done)}>
+          Done
+        </button>
+      </div>
+    </>
+  );
+}
+
+function AddUserDialog({ onClose }: { onClose: () => void }) {
+  const id = useId();
+  const [username, setUsername] = useState('');
+  const [role, setRole] = useState<UserRole>('recruiter');
+  const [method, setMethod] = useState<Method>('link');
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<TeamUserResult | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const own = method === 'password' ? checkPasswords(password, repeat) : {};
+    setErrors(own);
+    setProblem(null);
+    if (Object.keys(own).length) return;
+    setBusy(true);
+    try {
+      const body = { username, role, ...(method === 'password' ? { password } : {}) };
+      const r = await hrJson<TeamUserResult>('/api/hr/users/', { method: 'POST', body });
+      if (r.sign_in_link) {
+        setResult(r);
+        setBusy(false);
+      } else {
+        reloadWith(`User ${r.user.username} created.`);
+      }
+    } catch (err) {
+      setBusy(false);
+      const fields = err instanceof ApiError ? fieldErrors(err.body) : {};
+      if (fields.username || fields.password) {
+        setErrors({ username: fields.username ?? '', password: fields.password ?? '' });
+        const rest = Object.entries(fields).filter(([k]) => k !== 'username' && k !== 'password').map(([, v]) => v);
+        setProblem(rest.length ? rest : null);
+      } else {
+        setProblem(failure(err));
+      }
+    }
+  };
+
+  return (
+    <Modal title={result ? 'User created' : 'Add user'} busy={busy} onClose={onClose}>
+      {(close) =>
+        result ? (
+          <LinkShown result={result} done={`User ${result.user.username} created; their sign-in link was shown.`} />
+        ) : (
+          <form className="users-form" onSubmit={(e) => void submit(e)} noValidate>
+            <Problem lines={problem} title="The user could not be created." />
+            <div className="field">
+              <label htmlFor={`${id}-username`}>Username</label>
+              {/* biome-ignore lint/a11y/noAutofocus: a dialog moves focus into itself when it opens (WAI-ARIA dialog pattern) */}
+              <input id={`${id}-username`} type="text" autoComplete="off" autoCapitalize="none" spellCheck={false} required maxLength={150} value={username} onChange={(e) => setUsername(e.target.value)} aria-invalid={!!errors.username} aria-describedby={`${id}-username-help${errors.username ? ` ${id}-username-err` : ''}`} autoFocus />
+              <span id={`${id}-username-help`} className="help-text">3 to 150 characters: letters, digits and . _ @ + -</span>
+              {errors.username && <p id={`${id}-username-err`} className="field-error">{errors.username}</p>}
+            </div>
+            <fieldset className="choice-group">
+              <legend className="label">Role</legend>
+              <label>
+                <input type="radio" name={`${id}-role`} value="recruiter" checked={role === 'recruiter'} onChange={() => setRole('recruiter')} /> Recruiter: everything but users and settings
+              </label>
+              <label>
+                <input type="radio" name={`${id}-role`} value="admin" checked={role === 'admin'} onChange={() => setRole('admin')} /> Admin: everything
+              </label>
+            </fieldset>
+            <MethodChoice method={method} setMethod={setMethod} legend="How they sign in the first time" />
+            {method === 'password' && <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />}
+            <div className="modal-actions">
+              <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
+                {busy ? 'Creating…' : 'Create user'}
+              </button>
+              <button type="button" className="btn btn-secondary" disabled={busy} onClick={close}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        )
+      }
+    </Modal>
+  );
+}
+
+function ResetDialog({ user, onClose }: { user: RowUser; onClose: () => void }) {
+  const [method, setMethod] = useState<Method>('link');
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [problem, setProblem] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<TeamUserResult | null>(null);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const own = method === 'password' ? checkPasswords(password, repeat) : {};
+    setErrors(own);
+    setProblem(null);
+    if (Object.keys(own).length) return;
+    setBusy(true);
+    try {
+      if (method === 'link') {
+        setResult(await hrJson<TeamUserResult>(`/api/hr/users/${user.id}/sign-in-link/`, { method: 'POST' }));
+        setBusy(false);
+      } else {
+        await hrJson<TeamUserResult>(`/api/hr/users/${user.id}/password/`, { method: 'POST', body: { password } });
+        reloadWith(`Password of ${user.username} changed; they were signed out.`);
+      }
+    } catch (err) {
+      setBusy(false);
+      const fields = err instanceof ApiError ? fieldErrors(err.body) : {};
+      if (fields.password) setErrors({ password: fields.password });
+      else setProblem(failure(err));
+    }
+  };
+
+  return (
+    <Modal title={result ? 'Sign-in link made' : `Reset password: ${user.username}`} busy={busy} onClose={onClose}>
+      {(close) =>
+        result ? (
+          <LinkShown result={result} done={`A new sign-in link was made for ${user.username}; their old password no longer works.`} />
+        ) : (
+          <form className="users-form" onSubmit={(e) => void submit(e)} noValidate>
+            <p>They are signed out everywhere. With a link, their old password stops working now.</p>
+            <Problem lines={problem} title="The password could not be reset." />
+            <MethodChoice method={method} setMethod={setMethod} legend="New password by" />
+            {method === 'password' && <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />}
+            <div className="modal-actions">
+              <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
+                {busy ? 'Resetting…' : method === 'link' ? 'Make link' : 'Set password'}
+              </button>
+              <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} data-autofocus>
+                Cancel
+              </button>
+            </div>
+          </form>
+        )
+      }
+    </Modal>
+  );
+}
+
+/** Make admin / Make recruiter, Disable / Enable: a confirmation, then PATCH. */
+function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; user: RowUser; me: number; onClose: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string[] | null>(null);
+  const self = user.id === me;
+  const role: UserRole = user.role === 'admin' ? 'recruiter' : 'admin';
+  const text =
+    kind === 'role'
+      ? role === 'admin'
+        ? `Make ${user.username} an admin? Admins can manage users and settings.`
+        : `Make ${user.username} a recruiter? Recruiters cannot manage users or settings.${self ? ' You will lose access to this page.' : ''}`
+      : user.active
+        ? `Disable ${user.username}? They are signed out at once and cannot sign in until enabled.${self ? ' This signs you out.' : ''}`
+        : `Enable ${user.username}? They can sign in again with their password.`;
+  const action = kind === 'role' ? (role === 'admin' ? 'Make admin' : 'Make recruiter') : user.active ? 'Disable' : 'Enable';
+
+  const apply = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const body = kind === 'role' ? { role } : { is_active: !user.active };
+      const u = await hrJson<TeamUser>(`/api/hr/users/${user.id}/`, { method: 'PATCH', body });
+      const done = kind === 'role' ? `${u.username} is now ${u.role === 'admin' ? 'an admin' : 'a recruiter'}.` : `${u.username} ${u.is_active ? 'enabled' : 'disabled'}.`;
+      // Demoted, the page is no longer ours to see; disabled, our session has ended.
+      reloadWith(done, self && kind === 'role' ? '/hr/dashboard' : undefined);
+    } catch (err) {
+      setBusy(false);
+      setProblem(failure(err));
+    }
+  };
+
+  return (
+    <Modal title={`${action}: ${user.username}`} busy={busy} onClose={onClose}>
+      {(close) => (
+        <>
+          <p>{text}</p>
+          <Problem lines={problem} title="Nothing was changed." />
+          <div className="modal-actions">
+            <button type="button" className={`btn ${kind === 'active' && user.active ? 'btn-danger' : 'btn-primary'}`} disabled={busy} onClick={() => void apply()}>
+              {busy ? 'Saving…' : action}
+            </button>
+            <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} data-autofocus>
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
+    </Modal>
+  );
+}
+
+mountIsland('hr-users', HrUsers);
