@@ -20,11 +20,11 @@ import {
   applicationsPerStage, bumpCounter, ensureJobStages, insertApplicationAudit, lockPipelineStates, reasonRows, removedJobs, stageWithJob, stagesOfJobs,
   writePipelineStates, writeReasons, writeStages, type ApplicationAudit, type PipelineState, type StageRow,
 } from './repo.js';
-import { boardColumns, reasonNames } from './queries/board.js';
+import { boardColumns, reasonNames, stageNames } from './queries/board.js';
 import { PIPELINE_MESSAGES, type ApplicationChange, type BoardQuery, type ReasonsInput, type StagesInput } from './schema.js';
 import type { Board, RejectionReason, Stage, StageList } from './types.js';
 
-export interface PipelineDeps {
+interface PipelineDeps {
   db: Db;
   now: () => Date;
 }
@@ -73,7 +73,9 @@ export async function replaceStages(deps: PipelineDeps, jobId: number, input: St
       }
       const rows = await stagesOfJobs(trx, [jobId]);
       return { job_id: jobId, stages: toStages(rows, await applicationsPerStage(trx, rows.map((s) => s.id))) };
-    }),
+      // READ COMMITTED (MySQL): once the stages are locked, the count of their applications sees
+      // every move into them that committed meanwhile (a snapshot from before the lock would not).
+    }, readCommitted(deps.db)),
   );
 }
 
@@ -203,4 +205,9 @@ export async function loadBoard({ db }: { db: Db }, jobId: number, query: BoardQ
     const [columns, reasons] = await Promise.all([boardColumns(trx, jobId, stages, { q: query.q, status: query.status }, query.limit, only), reasonNames(trx)]);
     return { board: { job: { id: job.id, title: job.title, public_id: job.public_id, status: job.status }, columns, reasons }, stages };
   });
+}
+
+/** The stage names the applicants list may filter by (every live job's, each once). */
+export function listStageNames({ db }: { db: Db }): Promise<string[]> {
+  return stageNames(db);
 }

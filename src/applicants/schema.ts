@@ -381,7 +381,7 @@ const STAGES_MAX = 20;
 const REASON_NAME_MAX = 100;
 const REASONS_MAX = 30;
 /** Cards per board column and request (the newest first; "show more" asks for the next ones). */
-export const BOARD_CARDS = 25;
+const BOARD_CARDS = 25;
 const BOARD_CARDS_MAX = 100;
 
 export const PIPELINE_MESSAGES = {

@@ -14,7 +14,7 @@ import { filteredApplications, planSearch } from './list.js';
 
 type Row = Record<string, any>;
 
-export interface BoardFilters {
+interface BoardFilters {
   q: string;
   status: ApplicationStatus | null;
 }
@@ -117,4 +117,16 @@ export async function stageTotals(db: Knex): Promise<{ stages: { name: string; a
   }
   const list = [...totals.values()].sort((x, y) => x.position - y.position || (x.name < y.name ? -1 : 1));
   return { stages: list.map(({ name, applicants }) => ({ name, applicants })), rejected };
+}
+
+/** The stage names of live jobs, for the list's stage filter: each name once, in its usual place. */
+export async function stageNames(db: Knex): Promise<string[]> {
+  const rows: Row[] = await db('job_stages as s').join('jobs as j', 'j.id', 's.job_id').whereNot('j.status', 'REMOVED').select('s.name').min({ p: 's.position' }).groupBy('s.name');
+  const seen = new Map<string, { name: string; p: number }>();
+  for (const r of rows) {
+    const key = String(r.name).toLocaleLowerCase('en');
+    const p = Number(r.p);
+    if (!seen.has(key) || seen.get(key)!.p > p) seen.set(key, { name: String(r.name), p });
+  }
+  return [...seen.values()].sort((x, y) => x.p - y.p || (x.name < y.name ? -1 : 1)).map((x) => x.name);
 }
