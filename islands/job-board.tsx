@@ -190,7 +190,7 @@ function JobBoard(props: BoardProps) {
         </nav>
       </div>
       {removed && <p className="alert alert-error">This job was removed: its applications cannot move.</p>}
-      <form className="filter-bar board-filters" role="search" aria-label="Filter the board" onSubmit={onFilter}>
+      <form className="filter-bar board-filters" aria-label="Filter the board" onSubmit={onFilter}>
         <div className="field">
           <label htmlFor="b-q">Search</label>
           <input id="b-q" type="search" value={draft.q} maxLength={100} placeholder="Name, email or phone" onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
@@ -215,9 +215,9 @@ function JobBoard(props: BoardProps) {
       <p className="board-help" id="board-help">
         Drag a card to another column, or focus a card and press the right or left arrow key to move it to the next or previous stage, or R to reject.
       </p>
-      <div className="board-live visually-hidden" role="status" aria-live="polite">
+      <output className="board-live visually-hidden" aria-live="polite">
         {said}
-      </div>
+      </output>
       {notice && (
         <div className={`alert ${notice.kind === 'error' ? 'alert-error' : 'alert-success'}`} role="alert">
           {notice.lines.map((l, i) => (
@@ -251,6 +251,7 @@ function JobBoard(props: BoardProps) {
                   <li key={card.id}>
                     <article
                       className="board-card"
+                      // biome-ignore lint/a11y/noNoninteractiveTabindex: the card itself takes the focus so its keys (arrows, R) move it; its help text is tied by aria-describedby
                       tabIndex={0}
                       draggable={!removed}
                       data-card={card.id}

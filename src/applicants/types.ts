@@ -114,7 +114,7 @@ export interface ApplicantDetail {
 
 // ---- Pipeline: stages and outcomes (issue 20) ----
 
-export type Outcome = 'REJECTED';
+type Outcome = 'REJECTED';
 
 /** The name of the board column and list filter of rejected applications (no stage may take it). */
 export const REJECTED_COLUMN = 'Rejected';
