@@ -6,7 +6,9 @@
  * HR Bearer token) and computes p95 from every response's own latency: the whole board, with a
  * status filter, with a search, a column's "show more", and the board page. Goal: p95 < 50 ms each.
  *
- *   node --import tsx bench/board.ts [--mysql] [--duration 10] [--connections 10] [--applications 5000]
+ *   node --import tsx bench/board.ts [--mysql] [--fresh] [--duration 10] [--connections 10] [--applications 5000]
+ * --fresh starts the server with STAMPED_CACHE_OFF=board: every request computes its board
+ * (by default a board is kept while its stamp is unchanged, as a working day mostly reads).
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change).
  */
 import { execFileSync } from 'node:child_process';
@@ -31,6 +33,7 @@ const duration = Number(arg('duration', '10'));
 const connections = Number(arg('connections', '10'));
 const total = Number(arg('applications', '5000'));
 const useMysql = process.argv.includes('--mysql');
+const fresh = process.argv.includes('--fresh');
 const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 const GOAL_MS = 50;
 
@@ -121,7 +124,7 @@ async function main(): Promise<void> {
   console.log('Building dist/ ...');
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' });
   const port = 3980 + (process.pid % 9);
-  const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
+  const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port), ...(fresh ? { STAMPED_CACHE_OFF: 'board' } : {}) });
   const results: [string, LoadResult][] = [];
   try {
     for (const [name, url, kind] of scenarios) {
@@ -133,7 +136,7 @@ async function main(): Promise<void> {
     await stopProcess(server);
   }
 
-  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(`\n${label}${fresh ? ' (--fresh: no kept boards)' : ''}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log('scenario                 req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');
   let ok = true;
   for (const [name, r] of results) {

@@ -20,7 +20,8 @@ import {
   applicationsPerStage, bumpCounter, ensureJobStages, insertApplicationAudit, lockPipelineStates, reasonRows, removedJobs, stageWithJob, stagesOfJobs,
   writePipelineStates, writeReasons, writeStages, type ApplicationAudit, type PipelineState, type StageRow,
 } from './repo.js';
-import { boardColumns, reasonNames, stageNames } from './queries/board.js';
+import { boardColumns, boardStamp, reasonNames, stageNames } from './queries/board.js';
+import type { ReadCache } from '../db/read-cache.js';
 import { PIPELINE_MESSAGES, type ApplicationChange, type BoardQuery, type ReasonsInput, type StagesInput } from './schema.js';
 import type { Board, RejectionReason, Stage, StageList } from './types.js';
 
@@ -193,8 +194,9 @@ export async function changePipeline(deps: PipelineDeps, ids: number[], change: 
  * A job's board (404 for an unknown job): its stages and the Rejected column with counts and the
  * newest cards for the filters, and the reasons a rejection may give. One transaction: the counts
  * and cards come from one snapshot, and on SQLite's single connection a request runs start to end.
+ * The columns are reused while the board's stamp is unchanged (STAMPED_CACHE_OFF=board: never).
  */
-export async function loadBoard({ db }: { db: Db }, jobId: number, query: BoardQuery): Promise<{ board: Board; stages: StageRow[] }> {
+export async function loadBoard({ db, cache }: { db: Db; cache: ReadCache }, jobId: number, query: BoardQuery): Promise<{ board: Board; stages: StageRow[] }> {
   return db.transaction(async (trx) => {
     const job = await requireJob(trx, jobId);
     const stages = await ensureJobStages(trx, jobId);
@@ -202,7 +204,13 @@ export async function loadBoard({ db }: { db: Db }, jobId: number, query: BoardQ
       throw new ValidationError({ column: [PIPELINE_MESSAGES.column] });
     }
     const only = query.column === null ? null : { column: query.column, offset: query.offset };
-    const [columns, reasons] = await Promise.all([boardColumns(trx, jobId, stages, { q: query.q, status: query.status }, query.limit, only), reasonNames(trx)]);
+    // Kept while the stamp (two index reads) is unchanged: never stale, and a board opened by several
+    // HR users, or polled, is counted once per change rather than once per request.
+    const key = JSON.stringify([query.q, query.status, query.limit, only, stages.map((st) => [st.id, st.name, st.kind])]);
+    const [columns, reasons] = await Promise.all([
+      boardStamp(trx).then((stamp) => cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(trx, jobId, stages, { q: query.q, status: query.status }, query.limit, only))),
+      reasonNames(trx),
+    ]);
     return { board: { job: { id: job.id, title: job.title, public_id: job.public_id, status: job.status }, columns, reasons }, stages };
   });
 }

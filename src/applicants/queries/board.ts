@@ -130,3 +130,13 @@ export async function stageNames(db: Knex): Promise<string[]> {
   }
   return [...seen.values()].sort((x, y) => x.p - y.p || (x.name < y.name ? -1 : 1)).map((x) => x.name);
 }
+
+/**
+ * What a board was computed from: the highest application id (every new application raises it;
+ * read from the primary key) and the change counters raised by every status, stage and outcome
+ * change, stage list change, purge and erase. An unchanged stamp means an unchanged board.
+ */
+export async function boardStamp(db: Knex): Promise<string> {
+  const [[idRow], counters]: [Row[], Row[]] = await Promise.all([db('applications').max({ v: 'id' }), db('change_counters').whereIn('name', ['applications.status', 'applications.stage', 'applications.removed']).orderBy('name').select('value')]);
+  return `${idRow?.v ?? 0}|${counters.map((c) => c.value).join('|')}`;
+}
