@@ -11,7 +11,7 @@
  * new names, plus a `status` entry when the status follows) and raises the change counters, in
  * the transaction that writes it.
  */
-import { readCommitted, type Db } from '../db/knex.js';
+import { isMysql, readCommitted, type Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
 import { ValidationError } from '../http/errors.js';
 import { requireJob } from '../jobs/index.js';
@@ -192,27 +192,28 @@ export async function changePipeline(deps: PipelineDeps, ids: number[], change: 
 
 /**
  * A job's board (404 for an unknown job): its stages and the Rejected column with counts and the
- * newest cards for the filters, and the reasons a rejection may give. One transaction: the counts
- * and cards come from one snapshot, and on SQLite's single connection a request runs start to end.
+ * newest cards for the filters, and the reasons a rejection may give.
  * The columns are reused while the board's stamp is unchanged (STAMPED_CACHE_OFF=board: never).
  */
 export async function loadBoard({ db, cache }: { db: Db; cache: ReadCache }, jobId: number, query: BoardQuery): Promise<{ board: Board; stages: StageRow[] }> {
-  return db.transaction(async (trx) => {
-    const job = await requireJob(trx, jobId);
-    const stages = await ensureJobStages(trx, jobId);
-    if (query.column !== null && query.column !== 'rejected' && !stages.some((s) => s.id === query.column)) {
+  const read = async (q: Db) => {
+    const [job, found, stamp, reasons] = await Promise.all([requireJob(q, jobId), stagesOfJobs(q, [jobId]), boardStamp(q), reasonNames(q)]);
+    // A job made after migration 013 gets its default stages the first time (a write, rare).
+    const stages = found.length ? found : await db.transaction((trx) => ensureJobStages(trx, jobId));
+    if (query.column !== null && query.column !== 'rejected' && !stages.some((st) => st.id === query.column)) {
       throw new ValidationError({ column: [PIPELINE_MESSAGES.column] });
     }
     const only = query.column === null ? null : { column: query.column, offset: query.offset };
-    // Kept while the stamp (two index reads) is unchanged: never stale, and a board opened by several
-    // HR users, or polled, is counted once per change rather than once per request.
+    // Kept while the stamp (read before the columns, so a change in between only makes the next
+    // request count again) is unchanged: never stale, and a board opened by several HR users, or
+    // polled, is counted once per change rather than once per request.
     const key = JSON.stringify([query.q, query.status, query.limit, only, stages.map((st) => [st.id, st.name, st.kind])]);
-    const [columns, reasons] = await Promise.all([
-      boardStamp(trx).then((stamp) => cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(trx, jobId, stages, { q: query.q, status: query.status }, query.limit, only))),
-      reasonNames(trx),
-    ]);
+    const columns = await cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(q, jobId, stages, { q: query.q, status: query.status }, query.limit, only));
     return { board: { job: { id: job.id, title: job.title, public_id: job.public_id, status: job.status }, columns, reasons }, stages };
-  });
+  };
+  // MySQL: the reads go out at once on the pool's connections. SQLite (one connection): one
+  // transaction, so a request runs start to end instead of queueing behind others at every statement.
+  return isMysql(db) ? read(db) : db.transaction((trx) => read(trx));
 }
 
 /** The stage names the applicants list may filter by (every live job's, each once). */
