@@ -148,7 +148,7 @@ function parseStorageUrl(raw: string): { problems: string[]; s3?: Omit<S3Setting
 
 /** POSTS_RETRY_SCHEDULE's default: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 /** The read cache's stamped spaces (src/db/read-cache.ts), which STAMPED_CACHE_OFF may name. */
-const STAMPED_SPACES = ['insights', 'applicant-totals'] as const;
+const STAMPED_SPACES = ['insights', 'applicant-totals', 'board'] as const;
 type StampedSpace = (typeof STAMPED_SPACES)[number];
 
 export const DEFAULT_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000];

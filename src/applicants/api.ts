@@ -14,9 +14,10 @@ import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, parsePaging } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob } from '../jobs/index.js';
-import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, bulkStatusSchema, statusChangeSchema } from './schema.js';
+import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, boardQuerySchema, bulkStatusSchema, reasonsPutSchema, stagesPutSchema, statusChangeSchema } from './schema.js';
 import {
-  APPLY_MESSAGES, APPLY_UPLOAD, applicantListExport, applicantsExport, assertAcceptingApplications, changeStatuses, getApplicant, listApplicants, loadDashboard, loadJobInsights, openResume, submitApplication,
+  APPLY_MESSAGES, APPLY_UPLOAD, applicantListExport, applicantsExport, assertAcceptingApplications, changePipeline, changeStatuses, getApplicant, jobStages, listApplicants, loadBoard, loadDashboard, loadJobInsights,
+  openResume, rejectionReasons, replaceRejectionReasons, replaceStages, submitApplication,
 } from './service.js';
 
 export function applicantsApi(ctx: AppContext): Router {
@@ -71,10 +72,17 @@ export function applicantsApi(ctx: AppContext): Router {
     await sendWorkbook(res, applicantListExport(ctx, applicantFilters(query)));
   });
 
+  // The spec's {ids, status}, or {ids, stage} / {ids, outcome, reason} (pipeline.ts).
   router.post('/api/hr/applications/bulk-status/', async (req, res) => {
-    const { ids, status } = validate(bulkStatusSchema, req.body);
-    const { changed, missing } = await changeStatuses(ctx, ids, status, req.hr!.userId);
-    res.json({ status, updated: changed.length, updated_ids: changed, not_found: missing });
+    const { ids, change } = validate(bulkStatusSchema, req.body);
+    if (change.kind === 'status') {
+      const { changed, missing } = await changeStatuses(ctx, ids, change.status, req.hr!.userId);
+      res.json({ status: change.status, updated: changed.length, updated_ids: changed, not_found: missing });
+      return;
+    }
+    const { changed, missing } = await changePipeline(ctx, ids, change, req.hr!.userId);
+    const what = change.kind === 'stage' ? { stage: change.stage } : { outcome: change.outcome, reason: change.reason };
+    res.json({ ...what, updated: changed.length, updated_ids: changed, not_found: missing });
   });
 
   router.get('/api/hr/applications/:id/', async (req, res) => {
@@ -83,10 +91,37 @@ export function applicantsApi(ctx: AppContext): Router {
 
   router.patch('/api/hr/applications/:id/', async (req, res) => {
     const id = pathId(req.params.id);
-    const { status } = validate(statusChangeSchema, req.body);
-    const { missing } = await changeStatuses(ctx, [id], status, req.hr!.userId);
+    const change = validate(statusChangeSchema, req.body);
+    const { missing } = change.kind === 'status' ? await changeStatuses(ctx, [id], change.status, req.hr!.userId) : await changePipeline(ctx, [id], change, req.hr!.userId);
     if (missing.length) throw new NotFound(APPLICANT_MESSAGES.notFound);
     res.json(await getApplicant(ctx, id));
+  });
+
+  // ---- Pipeline: a job's stages and board, the rejection reasons ----
+
+  router.get('/api/hr/jobs/:id/stages/', async (req, res) => {
+    res.json(await jobStages(ctx, pathId(req.params.id)));
+  });
+
+  router.put('/api/hr/jobs/:id/stages/', async (req, res) => {
+    const id = pathId(req.params.id);
+    const { stages } = validate(stagesPutSchema, req.body);
+    res.json(await replaceStages(ctx, id, stages, req.hr!.userId));
+  });
+
+  router.get('/api/hr/jobs/:id/board/', async (req, res) => {
+    const id = pathId(req.params.id);
+    const query = validate(boardQuerySchema, req.query);
+    res.json((await loadBoard(ctx, id, query)).board);
+  });
+
+  router.get('/api/hr/rejection-reasons/', async (_req, res) => {
+    res.json({ reasons: await rejectionReasons(ctx) });
+  });
+
+  router.put('/api/hr/rejection-reasons/', async (req, res) => {
+    const { reasons } = validate(reasonsPutSchema, req.body);
+    res.json({ reasons: await replaceRejectionReasons(ctx, reasons) });
   });
 
   router.get('/api/hr/applications/:id/resume/', async (req, res) => {

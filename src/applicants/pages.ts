@@ -18,11 +18,11 @@ import type { Job } from '../jobs/types.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema } from './schema.js';
+import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import { applicantNeighbours, getApplicant, listApplicants, loadDashboard, loadJobInsights } from './service.js';
-import type { ApplicantFilters } from './types.js';
+import { applicantNeighbours, getApplicant, jobStages, listApplicants, listStageNames, loadBoard, loadDashboard, loadJobInsights } from './service.js';
+import { REJECTED_COLUMN, type ApplicantFilters, type BoardProps } from './types.js';
 import type { WizardJob } from './types.js';
 
 const APPLY_PAGE_TEXT = {
@@ -97,10 +97,20 @@ export function applicantsPages(ctx: AppContext): Router {
     );
   });
 
+  // A job's board (issue 20): the island gets the first answer of the board API, read by the same service.
+  router.get('/hr/jobs/:id/board', async (req, res) => {
+    const id = pathId(req.params.id);
+    const parsed = boardQuerySchema.safeParse({ q: req.query.q, status: req.query.status });
+    const query = parsed.success ? parsed.data : boardQuerySchema.parse({});
+    const [{ board }, { stages }] = await Promise.all([loadBoard(ctx, id, { ...query, column: null, offset: 0 }), jobStages(ctx, id)]);
+    const props: BoardProps = { board, stages, filters: { q: query.q, status: query.status ?? '' } };
+    renderPage(req, res, 'pages/hr/job-board', { title: `Board: ${board.job.title}`, noindex: true }, { props, statuses: APPLICATION_STATUSES });
+  });
+
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const jobs = await listJobChoices(ctx.db);
-    const common = { jobs, statuses: APPLICATION_STATUSES, ...formatters(req), messages: APPLICANT_MESSAGES };
+    const [jobs, stageNames] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx)]);
+    const common = { jobs, statuses: APPLICATION_STATUSES, stageNames: [...stageNames, REJECTED_COLUMN], ...formatters(req), messages: APPLICANT_MESSAGES };
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
       const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));
@@ -158,7 +168,7 @@ const APPLICANTS_PAGE_SIZE = 25;
 
 /** What the filter form shows for parsed filters. */
 function formValues(f: ApplicantFilters): Record<string, string> {
-  return { job_id: f.job_id === null ? '' : String(f.job_id), q: f.q, status: f.status ?? '', date_from: f.date_from ?? '', date_to: f.date_to ?? '', ordering: f.ordering };
+  return { job_id: f.job_id === null ? '' : String(f.job_id), q: f.q, status: f.status ?? '', date_from: f.date_from ?? '', date_to: f.date_to ?? '', ordering: f.ordering, stage: f.stage ?? '' };
 }
 
 /** Spec 02: 'Not found.' for an application that does not exist. */

@@ -32,7 +32,7 @@ export interface ReadDeps {
  * reused while their stamp (two index reads) is unchanged.
  */
 export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardStats> {
-  const [jobs, { byJob, newCount }] = await Promise.all([
+  const [jobs, { byJob, newCount, stages, rejected }] = await Promise.all([
     listJobStats(db),
     applicantTotalsStamp(db).then((stamp) => cache.stamped('applicant-totals:all', stamp, () => applicantTotals(db))),
   ]);
@@ -44,6 +44,8 @@ export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardS
     new_applicants: newCount,
     total_applicants: total,
     job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views })),
+    stage_stats: stages,
+    rejected_applicants: rejected,
   };
 }
 

@@ -52,6 +52,7 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
       email: app.email,
       phone: app.phone,
       status: 'NEW',
+      stage_id: await entryStageId(trx, app.job_id),
       resume_file_id: fileId,
       ip_hash: app.ip_hash,
       created_at: at,
@@ -212,7 +213,7 @@ async function storedTallies(trx: Knex, ids: number[]): Promise<TallyDelta[]> {
 }
 
 /** Counters the read caches put in their stamps (migration 005): raised in the writer's transaction. */
-export type ChangeCounter = 'applications.status' | 'applications.removed';
+export type ChangeCounter = 'applications.status' | 'applications.removed' | 'applications.stage';
 
 export async function bumpCounter(trx: Knex, name: ChangeCounter): Promise<void> {
   await trx('change_counters').where({ name }).increment('value', 1);
@@ -245,6 +246,8 @@ export async function updateStatuses(trx: Knex, ids: number[], status: Applicati
 }
 
 export interface ApplicationAudit {
+  /** 'application' unless told (a job's stage list is a 'job' entry). */
+  entity?: string;
   userId: number | null;
   action: string;
   entityId: number | null;
@@ -254,7 +257,7 @@ export interface ApplicationAudit {
 /** Who changed which application and when; written in the same transaction as the change. */
 export async function insertApplicationAudit(trx: Knex, entries: ApplicationAudit[], now: Date): Promise<void> {
   const at = toDbDate(now);
-  const rows = entries.map((e) => ({ user_id: e.userId, action: e.action, entity: 'application', entity_id: e.entityId, details: toDbJson(e.details), created_at: at }));
+  const rows = entries.map((e) => ({ user_id: e.userId, action: e.action, entity: e.entity ?? 'application', entity_id: e.entityId, details: toDbJson(e.details), created_at: at }));
   for (let i = 0; i < rows.length; i += ID_CHUNK) await trx('audit_log').insert(rows.slice(i, i + ID_CHUNK));
 }
 
@@ -309,3 +312,133 @@ export async function deleteApplications(trx: Knex, apps: RemovableApplication[]
   }
 }
 
+
+// ---- Pipeline: stages, rejection reasons, stage and outcome changes (migration 013) ----
+
+export interface StageRow {
+  id: number;
+  job_id: number;
+  name: string;
+  position: number;
+  kind: string | null;
+}
+
+/** What every job starts with; the Hired stage archives the applications entering it. */
+const DEFAULT_STAGES: { name: string; kind: string | null }[] = [
+  { name: 'Applied', kind: null },
+  { name: 'Screen', kind: null },
+  { name: 'Interview', kind: null },
+  { name: 'Offer', kind: null },
+  { name: 'Hired', kind: 'HIRED' },
+];
+
+const toStage = (r: Row): StageRow => ({ id: Number(r.id), job_id: Number(r.job_id), name: String(r.name), position: Number(r.position), kind: r.kind ?? null });
+
+type Row = Record<string, any>;
+
+/** The stages of jobs, in order; `lock` takes them FOR UPDATE on MySQL (a stage list is being replaced). */
+export async function stagesOfJobs(trx: Knex, jobIds: number[], lock: 'update' | 'share' | null = null): Promise<StageRow[]> {
+  if (!jobIds.length) return [];
+  const q = trx('job_stages').whereIn('job_id', jobIds).orderBy([{ column: 'job_id' }, { column: 'position' }, { column: 'id' }]).select('id', 'job_id', 'name', 'position', 'kind');
+  const rows: Row[] = await (lock && isMysql(trx) ? (lock === 'update' ? q.forUpdate() : q.forShare()) : q);
+  return rows.map(toStage);
+}
+
+/**
+ * A job's stages, the default ones added first when it has none (a job made after migration
+ * 013). The job row is locked for that, so two first uses do not both add them.
+ */
+export async function ensureJobStages(trx: Knex, jobId: number, lock: 'update' | 'share' | null = null): Promise<StageRow[]> {
+  const rows = await stagesOfJobs(trx, [jobId], lock);
+  if (rows.length) return rows;
+  if (isMysql(trx)) {
+    await trx('jobs').where({ id: jobId }).forUpdate().first('id');
+    const again = await stagesOfJobs(trx, [jobId], 'update');
+    if (again.length) return again;
+  }
+  await trx('job_stages').insert(DEFAULT_STAGES.map((s, position) => ({ job_id: jobId, name: s.name, position, kind: s.kind })));
+  return stagesOfJobs(trx, [jobId], lock);
+}
+
+/** How many applications are in each of `stageIds` (rejected ones too: they keep their stage). */
+export async function applicationsPerStage(trx: Knex, stageIds: number[]): Promise<Map<number, number>> {
+  if (!stageIds.length) return new Map();
+  const rows: Row[] = await trx('applications').whereIn('stage_id', stageIds).select('stage_id').count({ n: '*' }).groupBy('stage_id');
+  return new Map(rows.map((r) => [Number(r.stage_id), Number(r.n)]));
+}
+
+/**
+ * Writes a job's new stage list: `removed` ids go (the caller checked they are empty), `kept`
+ * are renamed and moved, `added` are inserted; positions follow the list.
+ */
+export async function writeStages(trx: Knex, jobId: number, removed: number[], list: { id?: number; name: string; kind: string | null }[]): Promise<void> {
+  if (removed.length) await trx('job_stages').where({ job_id: jobId }).whereIn('id', removed).delete();
+  for (const [position, s] of list.entries()) {
+    if (s.id !== undefined) await trx('job_stages').where({ id: s.id, job_id: jobId }).update({ name: s.name, position });
+    else await trx('job_stages').insert({ job_id: jobId, name: s.name, position, kind: s.kind });
+  }
+}
+
+/** The rejection reasons in order; `lock` on MySQL while they are replaced. */
+export async function reasonRows(trx: Knex, lock = false): Promise<{ id: number; name: string }[]> {
+  const q = trx('rejection_reasons').orderBy([{ column: 'position' }, { column: 'id' }]).select('id', 'name');
+  const rows: Row[] = await (lock && isMysql(trx) ? q.forUpdate() : q);
+  return rows.map((r) => ({ id: Number(r.id), name: String(r.name) }));
+}
+
+/** Replaces the reasons: ids kept are renamed and moved, the others go, new ones are added. */
+export async function writeReasons(trx: Knex, removed: number[], list: { id?: number; name: string }[]): Promise<void> {
+  if (removed.length) await trx('rejection_reasons').whereIn('id', removed).delete();
+  for (const [position, r] of list.entries()) {
+    if (r.id !== undefined) await trx('rejection_reasons').where({ id: r.id }).update({ name: r.name, position });
+    else await trx('rejection_reasons').insert({ name: r.name, position });
+  }
+}
+
+export interface PipelineState {
+  id: number;
+  job_id: number;
+  stage_id: number | null;
+  outcome: string | null;
+  outcome_reason: string | null;
+  status: ApplicationStatus;
+}
+
+/** The applications' pipeline columns, locked in ascending id order (as updateStatuses does). */
+export async function lockPipelineStates(trx: Knex, ids: number[]): Promise<PipelineState[]> {
+  const sorted = [...new Set(ids)].sort((a, b) => a - b);
+  const out: PipelineState[] = [];
+  for (let i = 0; i < sorted.length; i += ID_CHUNK) {
+    const q = trx('applications').select('id', 'job_id', 'stage_id', 'outcome', 'outcome_reason', 'status').whereIn('id', sorted.slice(i, i + ID_CHUNK)).orderBy('id');
+    const rows: Row[] = await (isMysql(trx) ? q.forUpdate() : q);
+    for (const r of rows) {
+      out.push({ id: Number(r.id), job_id: Number(r.job_id), stage_id: r.stage_id === null ? null : Number(r.stage_id), outcome: r.outcome ?? null, outcome_reason: r.outcome_reason ?? null, status: r.status });
+    }
+  }
+  return out;
+}
+
+/** Sets the pipeline columns (and status) of applications that end up alike, in chunks. */
+export async function writePipelineStates(trx: Knex, ids: number[], values: { stage_id: number | null; outcome: string | null; outcome_reason: string | null; status: ApplicationStatus }, now: Date): Promise<void> {
+  for (let i = 0; i < ids.length; i += ID_CHUNK) await trx('applications').whereIn('id', ids.slice(i, i + ID_CHUNK)).update({ ...values, updated_at: toDbDate(now) });
+}
+
+/** Which of `jobIds` are REMOVED. */
+export async function removedJobs(trx: Knex, jobIds: number[]): Promise<Set<number>> {
+  if (!jobIds.length) return new Set();
+  const rows: Row[] = await trx('jobs').whereIn('id', jobIds).where('status', 'REMOVED').select('id');
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** A stage by id with its job's status, read with a share lock on MySQL (so it is not removed meanwhile). */
+export async function stageWithJob(trx: Knex, stageId: number): Promise<(StageRow & { job_status: string }) | null> {
+  const q = trx('job_stages as s').join('jobs as j', 'j.id', 's.job_id').where('s.id', stageId).first('s.id', 's.job_id', 's.name', 's.position', 's.kind', 'j.status as job_status');
+  const r = (await (isMysql(trx) ? q.forShare() : q)) as Row | undefined;
+  return r ? { ...toStage(r), job_status: String(r.job_status) } : null;
+}
+
+/** The stage a new application of the job starts in: its first stage (the defaults are added when it has none). */
+export async function entryStageId(trx: Knex, jobId: number): Promise<number> {
+  const stages = await ensureJobStages(trx, jobId, 'share');
+  return stages[0].id;
+}

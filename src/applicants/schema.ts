@@ -351,7 +351,7 @@ export function orderedErrors(fields: Record<string, string[]>): Record<string, 
 import { z as zod } from 'zod';
 import * as enums from '../shared/enums.js';
 import { isRowId, } from '../shared/input-rules.js';
-import type { ApplicantFilters } from './types.js';
+import { REJECTED_COLUMN, type ApplicantFilters } from './types.js';
 
 type ApplicationStatus = enums.ApplicationStatus;
 
@@ -376,6 +376,38 @@ export const APPLICANT_MESSAGES = {
   empty: 'No applicants found.',
 } as const;
 
+const STAGE_NAME_MAX = 60;
+const STAGES_MAX = 20;
+const REASON_NAME_MAX = 100;
+const REASONS_MAX = 30;
+/** Cards per board column and request (the newest first; "show more" asks for the next ones). */
+const BOARD_CARDS = 25;
+const BOARD_CARDS_MAX = 100;
+
+export const PIPELINE_MESSAGES = {
+  stage: "Select a stage of this application's job.",
+  stageFilter: `Ensure the stage has no more than ${STAGE_NAME_MAX} characters.`,
+  removedJob: 'This job was removed: its applications cannot move and its stages cannot change.',
+  outcome: 'Outcome must be REJECTED.',
+  reason: 'Select a rejection reason from the list.',
+  reasonWithoutOutcome: 'A reason is given only with the outcome REJECTED.',
+  oneChange: 'Send one of status, stage or outcome (with its reason).',
+  stages: `A job has between 1 and ${STAGES_MAX} stages.`,
+  stageName: `Enter a stage name of 1 to ${STAGE_NAME_MAX} characters on one line.`,
+  stageDuplicate: 'Two stages cannot have the same name.',
+  stageReserved: `"${REJECTED_COLUMN}" is the column of rejected applications; choose another name.`,
+  stageId: 'This stage is not one of this job\'s stages.',
+  stageIdTwice: 'This stage is listed twice.',
+  stageInUse: (name: string, n: number) => `The stage "${name}" has ${n} ${n === 1 ? 'applicant' : 'applicants'}; move them to another stage before removing it.`,
+  reasons: `Keep between 1 and ${REASONS_MAX} rejection reasons.`,
+  reasonName: `Enter a reason of 1 to ${REASON_NAME_MAX} characters on one line.`,
+  reasonDuplicate: 'Two reasons cannot have the same name.',
+  reasonId: 'This reason is not in the list.',
+  column: 'Select a column of this board.',
+  offset: 'offset must be a whole number from 0 to 100000.',
+  limit: `limit must be a whole number from 1 to ${BOARD_CARDS_MAX}.`,
+} as const;
+
 /** A real calendar day written YYYY-MM-DD. */
 function isCalendarDay(v: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
@@ -398,6 +430,8 @@ export const applicantListQuerySchema = zod
       .refine((v) => !v || v === 'created_at' || v === '-created_at', APPLICANT_MESSAGES.ordering)
       .transform((v) => (v || '-created_at') as ApplicantFilters['ordering']),
     detailed: param.refine((v) => !v || v === 'true' || v === 'false', APPLICANT_MESSAGES.detailed).transform((v) => v === 'true'),
+    // A stage name (any job's stage of that name), or 'Rejected'.
+    stage: param.refine((v) => !v || [...v].length <= STAGE_NAME_MAX, PIPELINE_MESSAGES.stageFilter).transform((v) => v || null),
     // Read by the paging helper; only checked here for being given once.
     page: param,
     page_size: param,
@@ -414,21 +448,132 @@ const statusField = zod.string({ error: APPLICANT_MESSAGES.status }).refine((v) 
 export const statusOptionSchema = zod.string().trim().toUpperCase().pipe(statusField).transform((v) => v as ApplicationStatus);
 
 
-export const statusChangeSchema = zod.object({ status: statusField.transform((v) => v as ApplicationStatus) });
+/**
+ * One change of an application (PATCH, and the bulk call beside its ids): the spec's `{status}`,
+ * or a stage of the application's job `{stage}`, or the outcome `{outcome: 'REJECTED', reason}`.
+ * Exactly one kind per request, so a stage move's own status rule is never mixed with a status.
+ */
+export type ApplicationChange = { kind: 'status'; status: ApplicationStatus } | { kind: 'stage'; stage: number } | { kind: 'outcome'; outcome: 'REJECTED'; reason: string };
 
-export const bulkStatusSchema = zod.object({
-  ids: zod
-    .array(zod.unknown(), { error: APPLICANT_MESSAGES.ids })
-    .min(1, APPLICANT_MESSAGES.ids)
-    .max(BULK_STATUS_MAX, APPLICANT_MESSAGES.ids)
-    .refine((ids) => ids.every(isRowId), APPLICANT_MESSAGES.id)
-    .transform((ids) => [...new Set(ids.map(Number))]),
-  status: statusField.transform((v) => v as ApplicationStatus),
+const changeFields = {
+  status: zod.optional(statusField.transform((v) => v as ApplicationStatus)),
+  stage: zod.optional(zod.unknown().refine(isRowId, PIPELINE_MESSAGES.stage).transform(Number)),
+  outcome: zod.optional(zod.unknown().refine((v) => v === 'REJECTED', PIPELINE_MESSAGES.outcome).transform(() => 'REJECTED' as const)),
+  reason: zod.optional(zod.string({ error: PIPELINE_MESSAGES.reason }).trim().min(1, PIPELINE_MESSAGES.reason).max(REASON_NAME_MAX, PIPELINE_MESSAGES.reason)),
+};
+
+function toChange(v: { status?: ApplicationStatus; stage?: number; outcome?: 'REJECTED'; reason?: string }, ctx: zod.RefinementCtx): ApplicationChange {
+  const kinds = [v.status !== undefined, v.stage !== undefined, v.outcome !== undefined].filter(Boolean).length;
+  if (kinds !== 1) {
+    ctx.addIssue({ code: 'custom', path: kinds ? [] : ['status'], message: kinds ? PIPELINE_MESSAGES.oneChange : APPLICANT_MESSAGES.status });
+    return zod.NEVER;
+  }
+  if (v.reason !== undefined && v.outcome === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['reason'], message: PIPELINE_MESSAGES.reasonWithoutOutcome });
+    return zod.NEVER;
+  }
+  if (v.status !== undefined) return { kind: 'status', status: v.status };
+  if (v.stage !== undefined) return { kind: 'stage', stage: v.stage };
+  if (v.reason === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['reason'], message: PIPELINE_MESSAGES.reason });
+    return zod.NEVER;
+  }
+  return { kind: 'outcome', outcome: 'REJECTED', reason: v.reason };
+}
+
+export const statusChangeSchema = zod.object(changeFields).transform(toChange);
+
+export const bulkStatusSchema = zod
+  .object({
+    ids: zod
+      .array(zod.unknown(), { error: APPLICANT_MESSAGES.ids })
+      .min(1, APPLICANT_MESSAGES.ids)
+      .max(BULK_STATUS_MAX, APPLICANT_MESSAGES.ids)
+      .refine((ids) => ids.every(isRowId), APPLICANT_MESSAGES.id)
+      .transform((ids) => [...new Set(ids.map(Number))]),
+    ...changeFields,
+  })
+  .transform((v, ctx) => ({ ids: v.ids, change: toChange(v, ctx) }));
+
+// ---- Pipeline: a job's stages, rejection reasons, the board's query ----
+
+
+/** A name on one line: trimmed, no control characters, 1 to `max` characters. */
+const lineName = (max: number, message: string) =>
+  zod
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .refine((v) => [...v].length <= max && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(v), message);
+
+const optionalId = (message: string) => zod.optional(zod.unknown().refine((v) => v === null || isRowId(v), message).transform((v) => (v === null ? undefined : Number(v))));
+
+/** Names compared as HR reads them: the same letters in any case are the same name. */
+const nameKey = (name: string) => name.toLocaleLowerCase('en');
+
+function uniqueNames(list: { name: string; id?: number }[], ctx: zod.RefinementCtx, field: string, duplicate: string, idTwice: string): void {
+  const names = new Set<string>();
+  const ids = new Set<number>();
+  list.forEach((item, i) => {
+    if (names.has(nameKey(item.name))) ctx.addIssue({ code: 'custom', path: [field, i, 'name'], message: duplicate });
+    names.add(nameKey(item.name));
+    if (item.id !== undefined) {
+      if (ids.has(item.id)) ctx.addIssue({ code: 'custom', path: [field, i, 'id'], message: idTwice });
+      ids.add(item.id);
+    }
+  });
+}
+
+/** PUT /api/hr/jobs/{id}/stages/: the whole ordered list; an item with the id of a stage keeps it (and its applicants). */
+export const stagesPutSchema = zod
+  .object({
+    stages: zod
+      .array(
+        zod.object({
+          id: optionalId(PIPELINE_MESSAGES.stageId),
+          name: lineName(STAGE_NAME_MAX, PIPELINE_MESSAGES.stageName).refine((v) => nameKey(v) !== nameKey(REJECTED_COLUMN), PIPELINE_MESSAGES.stageReserved),
+        }),
+        { error: PIPELINE_MESSAGES.stages },
+      )
+      .min(1, PIPELINE_MESSAGES.stages)
+      .max(STAGES_MAX, PIPELINE_MESSAGES.stages),
+  })
+  .superRefine((v, ctx) => uniqueNames(v.stages, ctx, 'stages', PIPELINE_MESSAGES.stageDuplicate, PIPELINE_MESSAGES.stageIdTwice));
+
+export type StagesInput = zod.output<typeof stagesPutSchema>['stages'];
+
+/** PUT /api/hr/rejection-reasons/: the whole ordered list. */
+export const reasonsPutSchema = zod
+  .object({
+    reasons: zod
+      .array(zod.object({ id: optionalId(PIPELINE_MESSAGES.reasonId), name: lineName(REASON_NAME_MAX, PIPELINE_MESSAGES.reasonName) }), { error: PIPELINE_MESSAGES.reasons })
+      .min(1, PIPELINE_MESSAGES.reasons)
+      .max(REASONS_MAX, PIPELINE_MESSAGES.reasons),
+  })
+  .superRefine((v, ctx) => uniqueNames(v.reasons, ctx, 'reasons', PIPELINE_MESSAGES.reasonDuplicate, PIPELINE_MESSAGES.reasonId));
+
+export type ReasonsInput = zod.output<typeof reasonsPutSchema>['reasons'];
+
+const wholeParam = (max: number, message: string, fallback: number) =>
+  param.refine((v) => !v || (/^\d{1,6}$/.test(v) && Number(v) <= max), message).transform((v) => (v ? Number(v) : fallback));
+
+/**
+ * GET /api/hr/jobs/{id}/board/ (and the board page): the list's search and status filters;
+ * `column` (a stage id or 'rejected') with `offset` asks for more cards of one column.
+ */
+export const boardQuerySchema = zod.object({
+  q: param.refine((v) => !v || [...v].length <= APPLICANT_Q_MAX, APPLICANT_MESSAGES.q).transform((v) => v ?? ''),
+  status: param.refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status).transform((v) => (v || null) as ApplicationStatus | null),
+  column: param.refine((v) => !v || v === 'rejected' || isRowId(v), PIPELINE_MESSAGES.column).transform((v) => (!v ? null : v === 'rejected' ? ('rejected' as const) : Number(v))),
+  offset: wholeParam(100_000, PIPELINE_MESSAGES.offset, 0),
+  limit: wholeParam(BOARD_CARDS_MAX, PIPELINE_MESSAGES.limit, BOARD_CARDS).refine((v) => v >= 1, PIPELINE_MESSAGES.limit),
 });
+
+export type BoardQuery = zod.output<typeof boardQuerySchema>;
 
 /** The filters of a parsed list query (what the list, its links and previous/next need). */
 export function applicantFilters(q: ApplicantListQuery): ApplicantFilters {
-  return { job_id: q.job_id, q: q.q, status: q.status, date_from: q.date_from, date_to: q.date_to, ordering: q.ordering };
+  return { job_id: q.job_id, q: q.q, status: q.status, date_from: q.date_from, date_to: q.date_to, ordering: q.ordering, stage: q.stage };
 }
 
 /** The filters as a query string (defaults left out), for links that keep the list's filters. */
@@ -440,6 +585,7 @@ export function applicantFilterQuery(f: ApplicantFilters, extra: Record<string, 
   if (f.date_from) p.set('date_from', f.date_from);
   if (f.date_to) p.set('date_to', f.date_to);
   if (f.ordering !== '-created_at') p.set('ordering', f.ordering);
+  if (f.stage) p.set('stage', f.stage);
   for (const [k, v] of Object.entries(extra)) p.set(k, v);
   const s = p.toString();
   return s ? `?${s}` : '';

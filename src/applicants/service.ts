@@ -1,9 +1,10 @@
 /**
  * The applicants feature's operations, one module per use case (routes and the CLI import them
  * from here): applying (apply.ts), HR's reads (reads.ts: dashboard, insights, list, detail, resume,
- * export), status changes (status.ts) and retention (retention.ts).
+ * export), status changes (status.ts), stages and the board (pipeline.ts) and retention (retention.ts).
  */
 export * from './apply.js';
 export * from './reads.js';
 export * from './status.js';
 export * from './retention.js';
+export * from './pipeline.js';

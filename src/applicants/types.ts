@@ -45,6 +45,10 @@ export interface DashboardStats {
   new_applicants: number;
   total_applicants: number;
   job_stats: (JobStat & { applicants: number })[];
+  /** Applicants per stage, summed by stage name across every job, in the stages' usual order (not rejected). */
+  stage_stats: { name: string; applicants: number }[];
+  /** Applications with the outcome Rejected. */
+  rejected_applicants: number;
 }
 
 /** Filters of the applicants list (GET /api/hr/applications/, /hr/applicants), as parsed. */
@@ -57,6 +61,8 @@ export interface ApplicantFilters {
   date_from: string | null;
   date_to: string | null;
   ordering: 'created_at' | '-created_at';
+  /** A stage name (across jobs), or REJECTED_COLUMN for the rejected ones; null for any. */
+  stage?: string | null;
 }
 
 /** One row of the applicants list; the job and resume names only with `detailed=true`. */
@@ -69,6 +75,10 @@ export interface ApplicantRow {
   status: ApplicationStatus;
   created_at: string;
   resume_download_url: string | null;
+  /** The stage's name, or null when not placed; `outcome` 'REJECTED' when rejected. */
+  stage_id: number | null;
+  stage: string | null;
+  outcome: Outcome | null;
   job_title?: string;
   job_public_id?: string;
   resume_filename?: string | null;
@@ -86,6 +96,10 @@ export interface ApplicantDetail {
   email: string;
   phone: string;
   status: ApplicationStatus;
+  stage_id: number | null;
+  stage: string | null;
+  outcome: Outcome | null;
+  outcome_reason: string | null;
   created_at: string;
   updated_at: string;
   resume_download_url: string | null;
@@ -98,4 +112,70 @@ export interface ApplicantDetail {
   education: { school: string; degree: string; field: string; start: string; end: string | null }[];
   /** question_text is sanitised HTML (a snapshot of the question when the applicant answered). */
   answers: { question_id: number | null; question_text: string; answer: string | number | string[] }[];
+}
+
+// ---- Pipeline: stages and outcomes (issue 20) ----
+
+type Outcome = 'REJECTED';
+
+/** The name of the board column and list filter of rejected applications (no stage may take it). */
+export const REJECTED_COLUMN = 'Rejected';
+
+/** One stage of a job (GET/PUT /api/hr/jobs/{id}/stages/). */
+export interface Stage {
+  id: number;
+  name: string;
+  /** 0 is the first stage, where new applications arrive. */
+  position: number;
+  /** Entering this stage archives the application (the default Hired stage). */
+  hired: boolean;
+  /** Applications in this stage (rejected ones included: they keep their stage). */
+  applicants: number;
+}
+
+export interface StageList {
+  job_id: number;
+  stages: Stage[];
+}
+
+export interface RejectionReason {
+  id: number;
+  name: string;
+}
+
+/** A card of the board: an application. */
+export interface BoardCard {
+  id: number;
+  name: string;
+  status: ApplicationStatus;
+  created_at: string;
+  stage_id: number | null;
+  outcome_reason: string | null;
+}
+
+/** A column of the board: a stage, or the rejected ones (`stage_id` null). */
+export interface BoardColumn {
+  key: string;
+  stage_id: number | null;
+  name: string;
+  hired: boolean;
+  /** Applications in the column matching the filters. */
+  count: number;
+  /** The newest of them, up to the limit (from `offset`). */
+  cards: BoardCard[];
+  has_more: boolean;
+}
+
+/** GET /api/hr/jobs/{id}/board/. */
+export interface Board {
+  job: { id: number; title: string; public_id: string; status: string };
+  columns: BoardColumn[];
+  reasons: string[];
+}
+
+/** What the board island starts with. */
+export interface BoardProps {
+  board: Board;
+  stages: Stage[];
+  filters: { q: string; status: string };
 }

@@ -14,7 +14,7 @@
 import { LRUCache } from 'lru-cache';
 
 /** What an entry belongs to; `clear(space)` drops the whole space after a write. */
-export type CacheSpace = 'public-jobs' | 'insights' | 'applicant-totals' | 'pages';
+export type CacheSpace = 'public-jobs' | 'insights' | 'applicant-totals' | 'pages' | 'board';
 export type CacheKey = `${CacheSpace}:${string}`;
 
 interface Entry {

@@ -21,7 +21,7 @@ for (const kind of databaseKinds()) {
     it('answers zeros and an empty list with no jobs', async () => {
       const res = await api();
       expect(res.status).to.equal(200);
-      expect(await res.json()).to.deep.equal({ total_jobs: 0, active_jobs: 0, new_applicants: 0, total_applicants: 0, job_stats: [] });
+      expect(await res.json()).to.deep.equal({ total_jobs: 0, active_jobs: 0, new_applicants: 0, total_applicants: 0, job_stats: [], stage_stats: [], rejected_applicants: 0 });
       const html = await (await fetch(`${s.baseUrl}/hr/dashboard`, { headers: { Cookie: `jwt=${token}` } })).text();
       expect(html).to.include('No job posts yet.');
     });

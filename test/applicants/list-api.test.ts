@@ -46,6 +46,10 @@ for (const kind of databaseKinds()) {
         status: 'REVIEWED',
         created_at: '2026-02-02T12:00:00.000Z',
         resume_download_url: `/api/hr/applications/${first.id}/resume/`,
+        // Pipeline (issue 20): every application starts in its job's first stage.
+        stage_id: first.stage_id,
+        stage: 'Applied',
+        outcome: null,
       });
       expect(await emails('?ordering=created_at')).to.deep.equal([...newestFirst].reverse());
       expect(await emails('?ordering=-created_at')).to.deep.equal(newestFirst);

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toDbDate } from '../../src/db/codecs.js';
-import { tallyNewApplications, type TalliedAnswer } from '../../src/applicants/repo.js';
+import { entryStageId, tallyNewApplications, type TalliedAnswer } from '../../src/applicants/repo.js';
 import type { JobQuestion } from '../../src/jobs/types.js';
 import { applicationSearchWords } from '../../src/shared/search-words.js';
 import type { EducationEntry, ExperienceEntry } from '../../src/shared/application-rules.js';
@@ -106,6 +106,8 @@ export async function insertApplications(
       let appId = await maxId(trx, 'applications');
       let fileId = await maxId(trx, 'stored_files');
       let answerId = await maxId(trx, 'application_answers');
+      // New applications start in the job's first stage, as the apply API's insert does.
+      const stageId = await entryStageId(trx, jobId);
       const files: Row[] = [];
       const applications: Row[] = [];
       const experiences: Row[] = [];
@@ -140,6 +142,7 @@ export async function insertApplications(
           email: a.email.toLowerCase(),
           phone: a.phone,
           status: a.status ?? 'NEW',
+          stage_id: stageId,
           resume_file_id: resumeId,
           ip_hash: null,
           created_at: at,

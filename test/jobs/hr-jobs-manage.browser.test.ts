@@ -67,7 +67,7 @@ for (const kind of databaseKinds()) {
       }
       expect(await texts(page, '.stat-label')).to.deep.equal(['Total Jobs', 'Active Jobs', 'New Applicants', 'Total Applicants']);
       expect(await texts(page, '.stat-value')).to.deep.equal(['2', '1', '1,237', '1,253']);
-      expect(await page.locator('h2').innerText()).to.equal('Job Statistics');
+      expect(await page.locator('h2#job-stats-heading').innerText()).to.equal('Job Statistics');
       expect(await texts(page, 'table.data th')).to.deep.equal(['Public ID', 'Title', 'Status', 'Applicants']);
       expect(await texts(page, 'table.data tbody tr')).to.deep.equal(['design-1\tProduct Designer\tInactive\t3', 'backend-1\tBackend Engineer\tActive\t1,250']);
       expect(await axeViolations(page)).to.deep.equal([]);

@@ -7,6 +7,7 @@
  * applications does not count them all on every request.
  */
 import type { Knex } from 'knex';
+import { stageTotals } from './board.js';
 
 type Row = Record<string, any>;
 
@@ -24,6 +25,9 @@ export async function applicantsByJob(db: Knex, jobIds?: number[]): Promise<Map<
 export interface ApplicantTotals {
   byJob: Map<number, number>;
   newCount: number;
+  /** Per stage name across jobs, and the rejected count (queries/board.ts). */
+  stages: { name: string; applicants: number }[];
+  rejected: number;
 }
 
 /**
@@ -39,15 +43,15 @@ async function changeCounters(db: Knex): Promise<Record<string, number>> {
 /**
  * What the totals were computed from: MAX(id) of applications (read from the primary key; ids
  * are never reused, so every new application raises it) and the change counters (every status
- * change and every deletion raises one). Any change to the totals changes the stamp.
+ * change, stage change, stage rename and deletion raises one). Any change to the totals changes the stamp.
  */
 export async function applicantTotalsStamp(db: Knex): Promise<string> {
   const [[idRow], counters]: [Row[], Record<string, number>] = await Promise.all([db('applications').max({ v: 'id' }), changeCounters(db)]);
-  return `${idRow?.v ?? 0}|${counters['applications.status'] ?? 0}|${counters['applications.removed'] ?? 0}`;
+  return `${idRow?.v ?? 0}|${counters['applications.status'] ?? 0}|${counters['applications.removed'] ?? 0}|${counters['applications.stage'] ?? 0}`;
 }
 
 /** Applicants per job and the NEW count. */
 export async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
-  const [byJob, newRows] = await Promise.all([applicantsByJob(db), db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>]);
-  return { byJob, newCount: Number(newRows[0]?.n ?? 0) };
+  const [byJob, newRows, perStage] = await Promise.all([applicantsByJob(db), db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>, stageTotals(db)]);
+  return { byJob, newCount: Number(newRows[0]?.n ?? 0), stages: perStage.stages, rejected: perStage.rejected };
 }

@@ -21,7 +21,7 @@ import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
 import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js';
 import type { ApplicationStatus } from '../../shared/enums.js';
-import type { ApplicantDetail, ApplicantFilters, ApplicantRow } from '../types.js';
+import { REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantRow } from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
 import { APPLICANT_COLUMNS } from './export.js';
@@ -134,7 +134,7 @@ async function onlyWord(db: Knex, prefix: string): Promise<string | null> {
  * emoji) is a search that matches nothing, never the whole list. `walkable`: the list can be
  * read by walking a word's entries in order (no job filter, whose own index range is shorter).
  */
-async function planSearch(db: Knex, q: string, walkable = false): Promise<SearchPlan | null> {
+export async function planSearch(db: Knex, q: string, walkable = false): Promise<SearchPlan | null> {
   if (!q.trim()) return null;
   const { words, phoneDigits } = searchTerms(q);
   const plan: SearchPlan = { ids: [], scanWords: [], scanPhone: null };
@@ -171,11 +171,19 @@ async function planSearch(db: Knex, q: string, walkable = false): Promise<Search
   return plan;
 }
 
+/** `a` in the stage named `stage` (any job's), not rejected; or rejected, for REJECTED_COLUMN. */
+function whereStage(db: Knex, q: Knex.QueryBuilder, stage: string): void {
+  if (stage.toLocaleLowerCase('en') === REJECTED_COLUMN.toLocaleLowerCase('en')) q.where('a.outcome', 'REJECTED');
+  else q.whereIn('a.stage_id', db('job_stages').select('id').where('name', stage)).whereNull('a.outcome');
+}
+
 /** `applications AS a` narrowed by the filters (no ordering, no columns). */
-function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null): Knex.QueryBuilder {
+export function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null): Knex.QueryBuilder {
   const q = db('applications as a');
   if (f.job_id !== null) q.where('a.job_id', f.job_id);
   if (f.status) q.where('a.status', f.status);
+  // A stage by name, across jobs (the ranges of applications_stage_idx), not rejected; or the rejected ones.
+  if (f.stage) whereStage(db, q, f.stage);
   if (f.date_from) q.where('a.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('a.created_at', '<', nextDayStart(f.date_to));
   if (search) {
@@ -210,7 +218,7 @@ export interface ApplicantPage {
   results: ApplicantRow[];
 }
 
-const LIST_COLUMNS = ['a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id'];
+const LIST_COLUMNS = ['a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id', 'a.stage_id', 'a.outcome'];
 
 /**
  * Up to `limit` ids of the filtered list (no job filter) in its order, found by walking the
@@ -223,7 +231,9 @@ async function walkIds(db: Knex, f: ApplicantFilters, walk: NonNullable<SearchPl
   const q = db('application_search_words as w').where('w.word', walk.word);
   if (f.date_from) q.where('w.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('w.created_at', '<', nextDayStart(f.date_to));
-  if (f.status) q.join('applications as a', 'a.id', 'w.application_id').where('a.status', f.status);
+  if (f.status || f.stage) q.join('applications as a', 'a.id', 'w.application_id');
+  if (f.status) q.where('a.status', f.status);
+  if (f.stage) whereStage(db, q, f.stage);
   for (const other of walk.others) {
     q.whereExists(db('application_search_words as o').select('o.application_id').where('o.application_id', db.ref('w.application_id')).andWhere('o.word', '>=', other).andWhere('o.word', '<', prefixEnd(other)));
   }
@@ -258,7 +268,11 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
   const pageRows = rows.slice(0, pageSize);
   // The page's jobs and file names are read for its rows only, after them: joined into the list
   // query, MariaDB could plan the join first and sort every application.
-  const [jobs, fileTypes] = detailed ? await Promise.all([jobsOf(db, pageRows), fileTypesOf(db, pageRows)]) : [new Map<number, Row>(), new Map<number, string>()];
+  const [jobs, fileTypes, stages] = await Promise.all([
+    detailed ? jobsOf(db, pageRows) : new Map<number, Row>(),
+    detailed ? fileTypesOf(db, pageRows) : new Map<number, string>(),
+    stageNamesOf(db, pageRows),
+  ]);
   const results = pageRows.map((r): ApplicantRow => {
     const id = Number(r.id);
     const row: ApplicantRow = {
@@ -270,6 +284,9 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
       status: r.status,
       created_at: fromDbDate(r.created_at)!.toISOString(),
       resume_download_url: r.resume_file_id === null ? null : resumeUrl(id),
+      stage_id: r.stage_id === null ? null : Number(r.stage_id),
+      stage: r.stage_id === null ? null : (stages.get(Number(r.stage_id)) ?? null),
+      outcome: r.outcome ?? null,
     };
     if (detailed) {
       const job = jobs.get(Number(r.job_id));
@@ -287,6 +304,13 @@ async function jobsOf(db: Knex, rows: Row[]): Promise<Map<number, Row>> {
   const ids = [...new Set(rows.map((r) => Number(r.job_id)))];
   const jobs: Row[] = ids.length ? await db('jobs').whereIn('id', ids).select('id', 'title', 'public_id') : [];
   return new Map(jobs.map((j) => [Number(j.id), j]));
+}
+
+/** The names of the rows' stages (one primary-key read). */
+async function stageNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
+  const ids = [...new Set(rows.map((r) => r.stage_id).filter((id) => id !== null && id !== undefined).map(Number))];
+  const stages: Row[] = ids.length ? await db('job_stages').whereIn('id', ids).select('id', 'name') : [];
+  return new Map(stages.map((st) => [Number(st.id), String(st.name)]));
 }
 
 async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
@@ -314,8 +338,9 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
   const a = (await db('applications as a')
     .join('jobs as j', 'j.id', 'a.job_id')
     .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
+    .leftJoin('job_stages as s', 's.id', 'a.stage_id')
     .where('a.id', id)
-    .first('a.*', 'j.title as job_title', 'j.public_id as job_public_id', 'f.id as resume_id', 'f.content_type as resume_content_type')) as Row | undefined;
+    .first('a.*', 'j.title as job_title', 'j.public_id as job_public_id', 'f.id as resume_id', 'f.content_type as resume_content_type', 's.name as stage_name')) as Row | undefined;
   if (!a) return null;
   const [skills, experiences, education, answers]: Row[][] = await Promise.all([
     db('application_skills').where('application_id', id).orderBy('position').select('name'),
@@ -335,6 +360,10 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     email: a.email,
     phone: a.phone,
     status: a.status as ApplicationStatus,
+    stage_id: a.stage_id === null ? null : Number(a.stage_id),
+    stage: a.stage_name ?? null,
+    outcome: a.outcome ?? null,
+    outcome_reason: a.outcome_reason ?? null,
     created_at: fromDbDate(a.created_at)!.toISOString(),
     updated_at: fromDbDate(a.updated_at)!.toISOString(),
     resume_download_url: hasResume ? resumeUrl(id) : null,
