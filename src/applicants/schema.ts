@@ -445,6 +445,38 @@ export function applicantFilterQuery(f: ApplicantFilters, extra: Record<string, 
   return s ? `?${s}` : '';
 }
 
+// ---- Notes on an application (HR) ----
+// Plain text, shown as text (never HTML); the island checks a note with the same schema.
+
+/** The longest note, in characters: a long page of text. */
+const NOTE_TEXT_MAX = 10_000;
+
+export const NOTE_MESSAGES = {
+  required: FIELD_MESSAGES.required,
+  blank: 'This field may not be blank.',
+  notText: FIELD_MESSAGES.notText,
+  tooLong: FIELD_MESSAGES.tooLong(NOTE_TEXT_MAX),
+  notFound: 'Not found.',
+  notYours: 'Only the author of a note may change or delete it.',
+} as const;
+
+/** A note's text as stored: line breaks as \n, control characters other than tab and line break removed, trimmed. */
+function shapeNoteText(v: string): string {
+  return v.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
+}
+
+/** The body of POST and PATCH .../notes/: `{text}`. */
+export const noteSchema = zod.object(
+  {
+    text: zod
+      .string({ error: (i) => (i.input === undefined ? NOTE_MESSAGES.required : NOTE_MESSAGES.notText) })
+      .transform(shapeNoteText)
+      .refine((v) => v !== '', NOTE_MESSAGES.blank)
+      .refine((v) => [...v].length <= NOTE_TEXT_MAX, NOTE_MESSAGES.tooLong),
+  },
+  { error: FIELD_MESSAGES.notObject },
+);
+
 const AGE_UNITS_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, mo: 30 * 86_400_000, y: 365 * 86_400_000 };
 
 /** The oldest age a purge takes: older ages name no date the databases can hold. */

@@ -15,6 +15,7 @@ import * as m008 from '../../migrations/008_email_exact_match.js';
 import * as m009 from '../../migrations/009_server_key.js';
 import * as m010 from '../../migrations/010_public_list_index.js';
 import * as m011 from '../../migrations/011_answer_tallies.js';
+import * as m014 from '../../migrations/014_application_notes.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Knex.Migration> = {
   '009_server_key': m009,
   '010_public_list_index': m010,
   '011_answer_tallies': m011,
+  '014_application_notes': m014,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
