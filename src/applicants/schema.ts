@@ -446,24 +446,11 @@ export function applicantFilterQuery(f: ApplicantFilters, extra: Record<string, 
 }
 
 // ---- Notes on an application (HR) ----
-// Plain text, shown as text (never HTML); the island checks a note with the same schema.
+// Plain text, shown as text (never HTML); the rules and messages are src/shared/note-rules.ts,
+// which the island checks a note with.
+import { NOTE_MESSAGES, noteTextError, shapeNoteText } from '../shared/note-rules.js';
 
-/** The longest note, in characters: a long page of text. */
-const NOTE_TEXT_MAX = 10_000;
-
-export const NOTE_MESSAGES = {
-  required: FIELD_MESSAGES.required,
-  blank: 'This field may not be blank.',
-  notText: FIELD_MESSAGES.notText,
-  tooLong: FIELD_MESSAGES.tooLong(NOTE_TEXT_MAX),
-  notFound: 'Not found.',
-  notYours: 'Only the author of a note may change or delete it.',
-} as const;
-
-/** A note's text as stored: line breaks as \n, control characters other than tab and line break removed, trimmed. */
-function shapeNoteText(v: string): string {
-  return v.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
-}
+export { NOTE_MESSAGES };
 
 /** The body of POST and PATCH .../notes/: `{text}`. */
 export const noteSchema = zod.object(
@@ -471,8 +458,10 @@ export const noteSchema = zod.object(
     text: zod
       .string({ error: (i) => (i.input === undefined ? NOTE_MESSAGES.required : NOTE_MESSAGES.notText) })
       .transform(shapeNoteText)
-      .refine((v) => v !== '', NOTE_MESSAGES.blank)
-      .refine((v) => [...v].length <= NOTE_TEXT_MAX, NOTE_MESSAGES.tooLong),
+      .superRefine((v, ctx) => {
+        const problem = noteTextError(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
   },
   { error: FIELD_MESSAGES.notObject },
 );
