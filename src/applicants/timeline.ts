@@ -136,7 +136,7 @@ export async function loadTimeline({ db }: { db: Db }, applicationId: number): P
   postEntries('email', src.emails, src.emailAttempts, add);
   postEntries('webhook', src.webhooks, src.webhookAttempts, add);
 
-  const cut = [src.audits, src.emails, src.emailAttempts, src.webhooks, src.webhookAttempts].some((list) => list.length > TIMELINE_MAX);
+  const cut = src.audits.length > TIMELINE_MAX || src.emailRows > TIMELINE_MAX || src.webhookRows > TIMELINE_MAX;
   entries.sort((x, y) => y.ms - x.ms || y.rank - x.rank || y.seq - x.seq);
   const results = entries.slice(0, TIMELINE_MAX).map(({ ms: _ms, rank: _rank, seq: _seq, ...e }) => e);
   return { application_id: applicationId, order: 'newest_first', count: results.length, truncated: entries.length > TIMELINE_MAX || cut, results };

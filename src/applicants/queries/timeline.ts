@@ -2,8 +2,8 @@
  * What an application's timeline is made of, read newest first and at most `limit` of each kind:
  * the application itself, its audit entries (status changes and any other change another part
  * writes with the application as entity), its notes, its emails (email_posts) and webhook posts
- * (application_posts) with their delivery attempts (post_attempts). Every read is an index range
- * on the application's id (read-only joins of the users and outbox tables, as posts/queries.ts does).
+ * (application_posts), each read with its delivery attempts (post_attempts) in one statement.
+ * Every read is an index range on the application's id (read-only joins of the users and outbox tables, as posts/queries.ts does).
  */
 import type { Knex } from 'knex';
 import { fromDbDate } from '../../db/codecs.js';
@@ -19,6 +19,9 @@ export interface TimelineSources {
   emailAttempts: PostAttempt[];
   webhooks: OutboxPost[];
   webhookAttempts: PostAttempt[];
+  /** Rows read of each outbox (a post once per attempt): more than the limit means some were cut. */
+  emailRows: number;
+  webhookRows: number;
 }
 
 export interface OutboxPost {
@@ -67,8 +70,20 @@ function toPost(r: Row): OutboxPost {
   };
 }
 
-function toAttempt(r: Row): PostAttempt {
-  return { id: Number(r.id), post_id: Number(r.post_id), status: String(r.status), status_code: num(r.status_code), error: r.error === null ? null : String(r.error), created_at: fromDbDate(r.created_at)! };
+const attemptColumns = [{ attempt_id: 't.id', attempt_status: 't.status', attempt_code: 't.status_code', attempt_error: 't.error', attempt_at: 't.created_at' }];
+
+/** Rows of posts joined with their attempts, as the posts (each once) and the attempts. */
+function splitPosts(rows: Row[]): { posts: OutboxPost[]; attempts: PostAttempt[] } {
+  const posts = new Map<number, OutboxPost>();
+  const attempts: PostAttempt[] = [];
+  for (const r of rows) {
+    const id = Number(r.id);
+    if (!posts.has(id)) posts.set(id, toPost(r));
+    if (r.attempt_id !== null && r.attempt_id !== undefined) {
+      attempts.push({ id: Number(r.attempt_id), post_id: id, status: String(r.attempt_status), status_code: num(r.attempt_code), error: r.attempt_error === null ? null : String(r.attempt_error), created_at: fromDbDate(r.attempt_at)! });
+    }
+  }
+  return { posts: [...posts.values()], attempts };
 }
 
 /** A string member of the JSON text column `payload`, read in the database (the HTML body is never fetched). */
@@ -77,7 +92,7 @@ function jsonMember(db: Knex, column: string, member: 'to' | 'subject') {
 }
 
 export async function timelineSources(db: Knex, applicationId: number, limit: number): Promise<TimelineSources> {
-  const [app, audits, notes, emails, emailAttempts, webhooks, webhookAttempts] = await Promise.all([
+  const [app, audits, notes, emailRows, webhookRows] = await Promise.all([
     db('applications as a').join('jobs as j', 'j.id', 'a.job_id').where('a.id', applicationId).first('a.created_at', { job_title: 'j.title' }),
     db('audit_log as l')
       .leftJoin('hr_users as u', 'u.id', 'l.user_id')
@@ -88,32 +103,25 @@ export async function timelineSources(db: Knex, applicationId: number, limit: nu
       .select('l.id', 'l.action', 'l.details', 'l.created_at', 'l.user_id', { username: 'u.username' }),
     // The start of each note is enough for a line of the timeline.
     db('application_notes').where('application_id', applicationId).select('id', db.raw(`SUBSTR(text, 1, ${NOTE_EXCERPT}) AS text`)),
+    // Each outbox's posts with their attempts in one read: a post once per attempt (or once without).
     db('email_posts as e')
+      .leftJoin('post_attempts as t', 't.email_post_id', 'e.id')
       .where('e.application_id', applicationId)
-      .orderBy('e.id', 'desc')
+      .orderBy([{ column: 'e.id', order: 'desc' }, { column: 't.id', order: 'desc' }])
       .limit(limit)
-      .select('e.id', 'e.template', 'e.status', 'e.status_code', 'e.error_message', 'e.attempts', 'e.created_at', 'e.updated_at', 'e.delivered_at', {
+      .select('e.id', 'e.template', 'e.status', 'e.status_code', 'e.error_message', 'e.attempts', 'e.created_at', 'e.updated_at', 'e.delivered_at', ...attemptColumns, {
         target: jsonMember(db, 'e.payload', 'to'),
         subject: jsonMember(db, 'e.payload', 'subject'),
       }),
-    db('post_attempts as t')
-      .join('email_posts as e', 'e.id', 't.email_post_id')
-      .where('e.application_id', applicationId)
-      .orderBy('t.id', 'desc')
-      .limit(limit)
-      .select('t.id', { post_id: 't.email_post_id' }, 't.status', 't.status_code', 't.error', 't.created_at'),
     db('application_posts as p')
+      .leftJoin('post_attempts as t', 't.application_post_id', 'p.id')
       .where('p.application_id', applicationId)
-      .orderBy('p.id', 'desc')
+      .orderBy([{ column: 'p.id', order: 'desc' }, { column: 't.id', order: 'desc' }])
       .limit(limit)
-      .select('p.id', { target: 'p.target_url' }, 'p.status', 'p.status_code', 'p.error_message', 'p.attempts', 'p.created_at', 'p.updated_at', 'p.delivered_at'),
-    db('post_attempts as t')
-      .join('application_posts as p', 'p.id', 't.application_post_id')
-      .where('p.application_id', applicationId)
-      .orderBy('t.id', 'desc')
-      .limit(limit)
-      .select('t.id', { post_id: 't.application_post_id' }, 't.status', 't.status_code', 't.error', 't.created_at'),
+      .select('p.id', { target: 'p.target_url' }, 'p.status', 'p.status_code', 'p.error_message', 'p.attempts', 'p.created_at', 'p.updated_at', 'p.delivered_at', ...attemptColumns),
   ]);
+  const emails = splitPosts(emailRows);
+  const webhooks = splitPosts(webhookRows);
   return {
     application: app ? { created_at: fromDbDate(app.created_at)!, job_title: String(app.job_title) } : null,
     audits: audits.map((r: Row) => ({
@@ -125,9 +133,11 @@ export async function timelineSources(db: Knex, applicationId: number, limit: nu
       username: r.username === null ? null : String(r.username),
     })),
     notes: new Map(notes.map((r: Row) => [Number(r.id), String(r.text)])),
-    emails: emails.map(toPost),
-    emailAttempts: emailAttempts.map(toAttempt),
-    webhooks: webhooks.map(toPost),
-    webhookAttempts: webhookAttempts.map(toAttempt),
+    emails: emails.posts,
+    emailAttempts: emails.attempts,
+    emailRows: emailRows.length,
+    webhooks: webhooks.posts,
+    webhookAttempts: webhooks.attempts,
+    webhookRows: webhookRows.length,
   };
 }
