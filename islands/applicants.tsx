@@ -131,6 +131,7 @@ function wireDetail(id: number, setNotice: (n: Notice) => void): () => void {
       const app = await hrJson<ApplicantDetail>(`/api/hr/applications/${id}/`, { method: 'PATCH', body: { status } });
       showStatus(document.querySelector('.applicant-summary [data-status]'), app.status);
       setNotice({ kind: 'success', lines: [`Status saved: ${app.status}.`] });
+      document.dispatchEvent(new CustomEvent('applicant:changed')); // the page's history reads it again
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
       setNotice({ kind: 'error', lines: ['The status could not be changed.', ...problem(err)] });

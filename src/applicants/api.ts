@@ -2,7 +2,7 @@
  * The applicants API: applying (`POST /api/jobs/{publicId}/apply/`, multipart, spec 01 section 7)
  * and what HR reads about applications (spec 02 section 7): the dashboard, a job's answer
  * analytics and its applicants export; the applicants list and its export, one application, its resume and
- * status changes (issue 11). HR routes sit under /api/hr, which app.ts guards.
+ * status changes (issue 11); its notes and timeline (issue 20). HR routes sit under /api/hr, which app.ts guards.
  */
 import { Router, } from 'express';
 import type { AppContext } from '../context.js';
@@ -11,14 +11,15 @@ import { sendDownload } from '../http/download.js';
 import { pathId, validate } from '../http/validate.js';
 import { NotFound, } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
-import { pageLink, parsePaging } from '../http/paging.js';
+import { pageLink, pageResponse, parsePaging } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob } from '../jobs/index.js';
-import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, boardQuerySchema, bulkStatusSchema, reasonsPutSchema, stagesPutSchema, statusChangeSchema } from './schema.js';
+import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, boardQuerySchema, bulkStatusSchema, noteSchema, reasonsPutSchema, stagesPutSchema, statusChangeSchema } from './schema.js';
 import {
   APPLY_MESSAGES, APPLY_UPLOAD, applicantListExport, applicantsExport, assertAcceptingApplications, changePipeline, changeStatuses, getApplicant, jobStages, listApplicants, loadBoard, loadDashboard, loadJobInsights,
   openResume, rejectionReasons, replaceRejectionReasons, replaceStages, submitApplication,
 } from './service.js';
+import { addNote, editNote, listNotes, loadTimeline, removeNote } from './service.js';
 
 export function applicantsApi(ctx: AppContext): Router {
   const router = Router();
@@ -129,6 +130,36 @@ export function applicantsApi(ctx: AppContext): Router {
     // Only a PDF (decided from its bytes at upload) is ever shown inline ('Open PDF').
     const inline = req.query.disposition === 'inline' && file.contentType === 'application/pdf';
     await sendDownload(res, file, inline ? 'inline' : 'attachment');
+  });
+
+  // Notes (plain text, newest first) and the timeline of an application (issue 20). Only a
+  // note's author changes or deletes it (403 for anyone else).
+  router.get('/api/hr/applications/:id/notes/', async (req, res) => {
+    const paging = parsePaging(req);
+    const { count, results } = await listNotes(ctx, pathId(req.params.id), req.hr!.userId, paging.page, paging.pageSize);
+    res.json(pageResponse(req, ctx.config.publicBaseUrl, paging, count, results));
+  });
+
+  router.post('/api/hr/applications/:id/notes/', async (req, res) => {
+    const id = pathId(req.params.id);
+    const { text } = validate(noteSchema, req.body);
+    res.status(201).json(await addNote(ctx, id, req.hr!.userId, text));
+  });
+
+  router.patch('/api/hr/applications/:id/notes/:noteId/', async (req, res) => {
+    const id = pathId(req.params.id);
+    const noteId = pathId(req.params.noteId);
+    const { text } = validate(noteSchema, req.body);
+    res.json(await editNote(ctx, id, noteId, req.hr!.userId, text));
+  });
+
+  router.delete('/api/hr/applications/:id/notes/:noteId/', async (req, res) => {
+    await removeNote(ctx, pathId(req.params.id), pathId(req.params.noteId), req.hr!.userId);
+    res.status(204).end();
+  });
+
+  router.get('/api/hr/applications/:id/timeline/', async (req, res) => {
+    res.json(await loadTimeline(ctx, pathId(req.params.id)));
   });
 
   return router;

@@ -121,6 +121,39 @@ async function insertSearchWords(trx: Knex, applicationId: number, app: Pick<New
   if (words.length) await trx('application_search_words').insert(words.map((word) => ({ word, application_id: applicationId, created_at: createdAt })));
 }
 
+/** Notes on applications (migration 014): written with their audit entry in one transaction (src/applicants/notes.ts). */
+export async function insertNote(trx: Knex, note: { applicationId: number; userId: number; text: string }, now: Date): Promise<number> {
+  const at = toDbDate(now);
+  return insertedId(await trx('application_notes').insert({ application_id: note.applicationId, user_id: note.userId, text: note.text, created_at: at, updated_at: at }));
+}
+
+/**
+ * The note `noteId` of application `applicationId` (undefined: none), locked for the rest of the
+ * transaction on MySQL, so its author is checked and its change written as one step.
+ */
+export async function lockNote(trx: Knex, applicationId: number, noteId: number): Promise<{ id: number; user_id: number | null; text: string } | undefined> {
+  const q = trx('application_notes').where({ id: noteId, application_id: applicationId }).first('id', 'user_id', 'text');
+  const row = await (isMysql(trx) ? q.forUpdate() : q);
+  return row && { id: Number(row.id), user_id: row.user_id === null ? null : Number(row.user_id), text: String(row.text) };
+}
+
+export async function updateNoteText(trx: Knex, noteId: number, text: string, now: Date): Promise<void> {
+  await trx('application_notes').where({ id: noteId }).update({ text, updated_at: toDbDate(now) });
+}
+
+export async function deleteNote(trx: Knex, noteId: number): Promise<void> {
+  await trx('application_notes').where({ id: noteId }).delete();
+}
+
+/**
+ * Whether the application exists; on MySQL its row is share-locked until the commit, so a purge
+ * or erase running at the same time waits, and a note is never written for an application going away.
+ */
+export async function lockApplicationForChild(trx: Knex, applicationId: number): Promise<boolean> {
+  const q = trx('applications').where({ id: applicationId }).first('id');
+  return !!(await (isMysql(trx) ? q.forShare() : q));
+}
+
 /** An answer as the tallies count it (migration 011): the columns insights group by, and its choice rows. */
 export type TalliedAnswer = Pick<AnswerRow, 'answer_key' | 'answer_number' | 'choices'> & { question_id: number | null };
 
@@ -274,9 +307,9 @@ export interface RemovableApplication {
 
 /**
  * Deletes the applications and everything of theirs: answers and their choices, skills,
- * experiences, education, search words, outbound post records, then the applications and their
- * stored_files rows. Children go first, by application id, in chunks, so the foreign keys never
- * cascade row by row. Their answers are taken off the answer tallies, all at the end in one order
+ * experiences, education, search words, outbound post and email records, notes and audit entries
+ * (their timeline), then the applications and their stored_files rows. Children go first, by
+ * application id, in chunks, so the foreign keys never cascade row by row. Their answers are taken off the answer tallies, all at the end in one order
  * (as an application's insert adds them), and each job's tally count and highest id follow.
  * Run inside one transaction.
  */
@@ -292,9 +325,11 @@ export async function deleteApplications(trx: Knex, apps: RemovableApplication[]
       else taken.set(key, [d[0], d[1], d[2], d[3], -d[4]]);
     }
     await trx('application_answer_choices').whereIn('answer_id', trx('application_answers').select('id').whereIn('application_id', ids)).delete();
-    for (const table of ['application_answers', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts']) {
+    for (const table of ['application_answers', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts', 'email_posts', 'application_notes']) {
       await trx(table).whereIn('application_id', ids).delete();
     }
+    // Their history too (status changes, notes, stages): the timeline goes with the application.
+    await trx('audit_log').where('entity', 'application').whereIn('entity_id', ids).delete();
     await trx('applications').whereIn('id', ids).delete();
     const fileIds = chunk.map((a) => a.resume_file_id).filter((id): id is number => id !== null);
     if (fileIds.length) await trx('stored_files').whereIn('id', fileIds).delete();

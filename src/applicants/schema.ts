@@ -591,6 +591,27 @@ export function applicantFilterQuery(f: ApplicantFilters, extra: Record<string, 
   return s ? `?${s}` : '';
 }
 
+// ---- Notes on an application (HR) ----
+// Plain text, shown as text (never HTML); the rules and messages are src/shared/note-rules.ts,
+// which the island checks a note with.
+import { NOTE_MESSAGES, noteTextError, shapeNoteText } from '../shared/note-rules.js';
+
+export { NOTE_MESSAGES };
+
+/** The body of POST and PATCH .../notes/: `{text}`. */
+export const noteSchema = zod.object(
+  {
+    text: zod
+      .string({ error: (i) => (i.input === undefined ? NOTE_MESSAGES.required : NOTE_MESSAGES.notText) })
+      .transform(shapeNoteText)
+      .superRefine((v, ctx) => {
+        const problem = noteTextError(v);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+  },
+  { error: FIELD_MESSAGES.notObject },
+);
+
 const AGE_UNITS_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000, mo: 30 * 86_400_000, y: 365 * 86_400_000 };
 
 /** The oldest age a purge takes: older ages name no date the databases can hold. */

@@ -179,3 +179,55 @@ export interface BoardProps {
   stages: Stage[];
   filters: { q: string; status: string };
 }
+
+// ---- Notes and the timeline (issue 20) ----
+
+/** Who wrote a note or made a change: an HR user (null when unknown, or the applicant). */
+interface HrActor {
+  id: number;
+  username: string;
+}
+
+/** One note on an application (GET/POST /api/hr/applications/{id}/notes/). `text` is plain text, never HTML. */
+export interface ApplicationNote {
+  id: number;
+  application_id: number;
+  text: string;
+  author: HrActor | null;
+  created_at: string;
+  updated_at: string;
+  /** True once the text was changed after it was written. */
+  edited: boolean;
+  /** The caller wrote it: only then may they edit or delete it. */
+  mine: boolean;
+}
+
+/**
+ * One entry of an application's timeline (GET /api/hr/applications/{id}/timeline/):
+ * - `applied`: the application arrived;
+ * - `change`: an audit entry of the application (`action`: status, stage, outcome, ...; `from`, `to`);
+ * - `note`: `action` added, edited or deleted (`note_id`);
+ * - `email` / `webhook`: `action` queued, delivered or failed (one per delivery attempt).
+ * `text` is a short plain-text line saying what happened.
+ */
+export interface TimelineEntry {
+  id: string;
+  type: 'applied' | 'change' | 'note' | 'email' | 'webhook';
+  action: string;
+  at: string;
+  actor: HrActor | null;
+  text: string;
+  from?: string | null;
+  to?: string | null;
+  note_id?: number;
+}
+
+export interface ApplicationTimeline {
+  application_id: number;
+  /** Always newest first. */
+  order: 'newest_first';
+  count: number;
+  /** True when older entries were left out (more than the timeline's limit). */
+  truncated: boolean;
+  results: TimelineEntry[];
+}

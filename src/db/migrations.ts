@@ -17,6 +17,7 @@ import * as m010 from '../../migrations/010_public_list_index.js';
 import * as m011 from '../../migrations/011_answer_tallies.js';
 import * as m012 from '../../migrations/012_user_roles.js';
 import * as m013 from '../../migrations/013_pipeline_stages.js';
+import * as m014 from '../../migrations/014_application_notes.js';
 import * as m015 from '../../migrations/015_hr_job_list_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Knex.Migration> = {
   '011_answer_tallies': m011,
   '012_user_roles': m012,
   '013_pipeline_stages': m013,
+  '014_application_notes': m014,
   '015_hr_job_list_indexes': m015,
 };
 

@@ -19,7 +19,7 @@ import { insertApplications } from '../helpers/applications.js';
 import { makeJob } from '../helpers/factories.js';
 import { day } from './helpers.js';
 
-const CHILD_TABLES = ['application_answers', 'application_answer_choices', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts'];
+const CHILD_TABLES = ['application_answers', 'application_answer_choices', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts', 'application_notes'];
 
 async function counts(db: Knex): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
@@ -75,6 +75,9 @@ for (const kind of databaseKinds()) {
       await insertApplications(t.db, a.id, [person(1, '2025-01-01', 'ARCHIVED'), person(2, '2025-02-01', 'NEW'), person(3, '2026-05-01', 'NEW'), person(4, '2025-03-01', 'NEW', 'same@example.com')], a.questions);
       await insertApplications(t.db, b.id, [person(5, '2025-01-15', 'ARCHIVED'), person(6, '2026-05-20', 'NEW', 'SAME@example.com')].map((p) => ({ ...p, answers: {} })), []);
       await t.db('application_posts').insert({ application_id: 1, job_id: a.id, target_url: 'https://example.com/h', payload: '{}', status: 'SUCCESS', attempts: 1, created_at: '2025-01-01 00:00:00.000', updated_at: '2025-01-01 00:00:00.000' });
+      // Application 1's history: a note and a status change (issue 20); they go with it.
+      await t.db('application_notes').insert({ application_id: 1, user_id: null, text: 'Call back Monday.', created_at: '2025-01-02 00:00:00.000', updated_at: '2025-01-02 00:00:00.000' });
+      await t.db('audit_log').insert({ user_id: null, action: 'status', entity: 'application', entity_id: 1, details: '{"from":"NEW","to":"ARCHIVED"}', created_at: '2025-01-02 00:00:00.000' });
       await realFiles(t.db, storage);
     });
     afterEach(() => t.destroy());
@@ -92,6 +95,8 @@ for (const kind of databaseKinds()) {
       expect(after.applications).to.equal(3);
       expect(after.stored_files).to.equal(3);
       expect(after.application_posts).to.equal(0);
+      expect(after.application_notes).to.equal(0);
+      expect(await t.db('audit_log').where({ entity: 'application', entity_id: 1 })).to.deep.equal([]);
       expect(after.application_answer_choices).to.equal(before.application_answer_choices - 6);
       expect(await missingFiles(t.db, storage)).to.deep.equal([]);
       expect([...(await sweepOrphanFiles(t.db, storage, { olderThanMs: 0 })).removed]).to.deep.equal([]);

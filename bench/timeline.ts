@@ -1,0 +1,224 @@
+/**
+ * Timeline benchmark (issue 20): the history of one application with 200 entries, among 5,000
+ * applications whose own histories (30,000 audit entries, 5,000 notes, 10,000 emails and webhook
+ * posts with their attempts) fill the same tables. Against the real server (`node dist/server.js`,
+ * NODE_ENV=production) it loads with autocannon (10 connections, an HR Bearer token; the jwt
+ * cookie for the page) and computes p95 from every response's own latency:
+ * `timeline` (GET /api/hr/applications/{id}/timeline/, 200 entries), `notes` (the first page of its
+ * 40 notes) and `page detail` (/hr/applicants/{id}). Goal: p95 < 50 ms each, on SQLite and MySQL.
+ *
+ *   node --import tsx bench/timeline.ts [--mysql] [--duration 10] [--connections 10] [--applications 5000]
+ * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import knexFactory, { type Knex } from 'knex';
+import { loadConfig } from '../config/index.js';
+import { createDb } from '../src/db/knex.js';
+import { toDbDate } from '../src/db/codecs.js';
+import { insertApplications, realisticApplications } from '../test/helpers/applications.js';
+import { makeJob } from '../test/helpers/factories.js';
+import { hrSession } from '../test/helpers/hr.js';
+import { percentile, root, startProcess, stopProcess } from './lib.js';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const duration = Number(arg('duration', '10'));
+const connections = Number(arg('connections', '10'));
+const totalApplications = Number(arg('applications', '5000'));
+const useMysql = process.argv.includes('--mysql');
+const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
+const GOAL_MS = 50;
+
+type Row = Record<string, unknown>;
+
+async function insertChunked(db: Knex, table: string, rows: Row[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await db(table).insert(rows.slice(i, i + 500));
+}
+
+async function maxId(db: Knex, table: string): Promise<number> {
+  return Number(((await db(table).max({ m: 'id' }).first()) as { m: unknown }).m ?? 0);
+}
+
+/**
+ * The history of one application, in the shapes the app writes: `statuses` status changes and
+ * `stages` stage changes (audit entries), `notes` notes (each an audit entry, `edited` of them
+ * edited once more), `emails` emails with one delivered attempt each, and `hooks` webhook posts
+ * with a failed attempt, then a delivered one. Entries on its timeline:
+ * statuses + stages + notes + edited + 2 * emails + 3 * hooks (and 1 for the application).
+ */
+interface Batch {
+  audits: Row[];
+  notes: Row[];
+  emails: Row[];
+  hooks: Row[];
+  attempts: Row[];
+  /** The last id given in each table. */
+  ids: { note: number; email: number; hook: number };
+}
+
+async function newBatch(db: Knex): Promise<Batch> {
+  return { audits: [], notes: [], emails: [], hooks: [], attempts: [], ids: { note: await maxId(db, 'application_notes'), email: await maxId(db, 'email_posts'), hook: await maxId(db, 'application_posts') } };
+}
+
+/** Writes the rows, parents before the attempts that point at them. */
+async function writeBatch(db: Knex, b: Batch): Promise<void> {
+  await insertChunked(db, 'application_notes', b.notes);
+  await insertChunked(db, 'audit_log', b.audits);
+  await insertChunked(db, 'email_posts', b.emails);
+  await insertChunked(db, 'application_posts', b.hooks);
+  await insertChunked(db, 'post_attempts', b.attempts);
+}
+
+function history(b: Batch, app: { id: number; job_id: number }, userId: number, n: { statuses: number; stages: number; notes: number; edited: number; emails: number; hooks: number }, start: number): void {
+  let t = start;
+  // Each event a minute after the one before.
+  const at = () => {
+    t += 60_000;
+    return toDbDate(new Date(t));
+  };
+  const { audits, notes, emails, hooks, attempts } = b;
+  const statuses = ['NEW', 'REVIEWED', 'ARCHIVED'];
+  for (let i = 0; i < n.statuses; i++) audits.push({ user_id: userId, action: 'status', entity: 'application', entity_id: app.id, details: JSON.stringify({ from: statuses[i % 3], to: statuses[(i + 1) % 3] }), created_at: at() });
+  const stages = ['Applied', 'Screen', 'Interview', 'Offer'];
+  for (let i = 0; i < n.stages; i++) audits.push({ user_id: userId, action: 'stage', entity: 'application', entity_id: app.id, details: JSON.stringify({ from: stages[i % 4], to: stages[(i + 1) % 4] }), created_at: at() });
+  const firstNote = b.ids.note + 1;
+  b.ids.note += n.notes;
+  for (let i = 0; i < n.notes; i++) {
+    const created = at();
+    notes.push({ id: firstNote + i, application_id: app.id, user_id: userId, text: `Note ${i}: ${'Spoke with the candidate about the role, salary and notice period. '.repeat(3)}`, created_at: created, updated_at: created });
+    audits.push({ user_id: userId, action: 'note_added', entity: 'application', entity_id: app.id, details: JSON.stringify({ note_id: firstNote + i }), created_at: created });
+  }
+  for (let i = 0; i < n.edited; i++) audits.push({ user_id: userId, action: 'note_edited', entity: 'application', entity_id: app.id, details: JSON.stringify({ note_id: firstNote + i }), created_at: at() });
+  const firstEmail = b.ids.email + 1;
+  b.ids.email += n.emails;
+  for (let i = 0; i < n.emails; i++) {
+    const created = at();
+    const sent = at();
+    const html = `<!doctype html><html><body>${'<p>Thank you for applying. Our team reviews every application.</p>'.repeat(20)}</body></html>`;
+    emails.push({ id: firstEmail + i, application_id: app.id, template: 'applicant_confirmation', payload: JSON.stringify({ to: `person${app.id}@example.com`, subject: `Update ${i} on your application`, text: 'Thank you. '.repeat(100), html }), status: 'SUCCESS', attempts: 1, delivered_at: sent, created_at: created, updated_at: sent });
+    attempts.push({ email_post_id: firstEmail + i, status: 'SUCCESS', duration_ms: 40, created_at: sent });
+  }
+  const firstHook = b.ids.hook + 1;
+  b.ids.hook += n.hooks;
+  for (let i = 0; i < n.hooks; i++) {
+    const created = at();
+    const failed = at();
+    const sent = at();
+    hooks.push({ id: firstHook + i, application_id: app.id, job_id: app.job_id, target_url: 'https://hooks.example.com/careers', payload: '{}', message_id: `msg_bench_${firstHook + i}`, status: 'SUCCESS', status_code: 200, attempts: 2, delivered_at: sent, created_at: created, updated_at: sent });
+    attempts.push({ application_post_id: firstHook + i, status: 'FAILED', status_code: 503, error: 'Service Unavailable', duration_ms: 80, created_at: failed });
+    attempts.push({ application_post_id: firstHook + i, status: 'SUCCESS', status_code: 200, duration_ms: 60, created_at: sent });
+  }
+}
+
+async function prepare(db: Knex, userId: number): Promise<number> {
+  await db.migrate.latest();
+  const job = await makeJob(db, { title: 'Payroll Specialist', public_id: 'timeline-bench' });
+  const until = new Date('2026-06-01T00:00:00Z');
+  await insertApplications(db, job.id, realisticApplications(totalApplications, [], { seed: 20, emailTag: 'tl', until, days: 365 }), [], { batchSize: 2500 });
+  const apps: { id: number; job_id: number }[] = await db('applications').select('id', 'job_id').orderBy('id');
+  // Everyone else has a short history: 6 audit entries, a note, an email and a webhook post.
+  const start = Date.parse('2026-06-02T00:00:00Z');
+  const batch = await newBatch(db);
+  for (const app of apps.slice(1)) history(batch, app, userId, { statuses: 3, stages: 2, notes: 1, edited: 0, emails: 1, hooks: 1 }, start + app.id * 1000);
+  // The one measured: 1 (applied) + 59 + 30 + 40 + 10 + 2 * 15 + 3 * 10 = 200 entries.
+  history(batch, apps[0], userId, { statuses: 59, stages: 30, notes: 40, edited: 10, emails: 15, hooks: 10 }, Date.parse('2026-07-01T00:00:00Z'));
+  await writeBatch(db, batch);
+  return apps[0].id;
+}
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p95: number;
+  max: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, headers: Record<string, string>): Promise<LoadResult> {
+  await autocannon({ url, connections, duration: 2, headers });
+  const latencies: number[] = [];
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections, duration, headers }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
+  });
+  latencies.sort((a, b) => a - b);
+  return { rps: r.requests.average, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? Number.NaN, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-timeline-bench-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_SWEEP_CRON: 'off', POSTS_WORKER: 'off', PUBLIC_BASE_URL: 'http://127.0.0.1' };
+  let dbName: string | null = null;
+  if (useMysql) {
+    dbName = `careers_tlbench_${process.pid}`;
+    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
+    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+    await admin.destroy();
+    env.DATABASE_URL = `${mysqlBase}${dbName}`;
+  }
+  const label = useMysql ? 'MySQL (MariaDB)' : 'SQLite';
+  const db = createDb(loadConfig({ ...env }));
+  let appId: number;
+  let token: string;
+  try {
+    await db.migrate.latest();
+    const session = await hrSession(db, 'bench-hr', 86_400);
+    token = session.token;
+    const t = process.hrtime.bigint();
+    appId = await prepare(db, session.userId);
+    const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0].n).toLocaleString('en-US');
+    console.log(`${label}: ${await count('applications')} applications, ${await count('audit_log')} audit entries, ${await count('application_notes')} notes, ${await count('email_posts')} emails, ${await count('application_posts')} webhook posts, ${await count('post_attempts')} attempts in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
+  } finally {
+    await db.destroy();
+  }
+
+  console.log('Building dist/ ...');
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' });
+  const port = 3980 + (process.pid % 9);
+  const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
+  const results: [string, LoadResult][] = [];
+  try {
+    const check = (await (await fetch(`http://127.0.0.1:${port}/api/hr/applications/${appId}/timeline/`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { count: number; truncated: boolean };
+    console.log(`The measured timeline: ${check.count} entries (truncated: ${check.truncated})`);
+    if (check.count !== 200) throw new Error(`expected 200 timeline entries, got ${check.count}`);
+    const scenarios: [string, string, 'api' | 'page'][] = [
+      ['timeline', `/api/hr/applications/${appId}/timeline/`, 'api'],
+      ['notes', `/api/hr/applications/${appId}/notes/`, 'api'],
+      ['page detail', `/hr/applicants/${appId}`, 'page'],
+    ];
+    for (const [name, url, kind] of scenarios) {
+      console.log(`Loading ${name}: ${url}`);
+      results.push([name, await load(`http://127.0.0.1:${port}${url}`, kind === 'api' ? { Authorization: `Bearer ${token}` } : { Cookie: `jwt=${token}` })]);
+    }
+  } finally {
+    await stopProcess(server);
+    if (dbName) {
+      const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
+      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
+      await admin.destroy();
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log('scenario          req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');
+  let ok = true;
+  for (const [name, r] of results) {
+    const pass = r.p95 < GOAL_MS && r.errors === 0 && r.non2xx === 0;
+    ok &&= pass;
+    console.log(`${name.padEnd(15)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`);
+  }
+  process.exitCode = ok ? 0 : 1;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

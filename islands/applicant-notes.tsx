@@ -1,0 +1,363 @@
+/**
+ * Notes and history of one application (/hr/applicants/{id}, views/partials/applicant-notes.ejs):
+ * - Notes: add one; edit or delete one's own (the API answers 403 for anyone else's, and the
+ *   buttons show only on one's own). Notes are plain text: React writes them as text, never HTML.
+ * - History: the application's timeline, newest first, read again after every note change and
+ *   whenever another part of the page says the application changed (the `applicant:changed`
+ *   event, e.g. a status saved).
+ * Times are shown in the viewer's time zone, with the zone named.
+ */
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { mountIsland } from './components/mount.js';
+import { ApiError, hrJson } from './components/hr-api.js';
+import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
+import { NOTE_TEXT_MAX, noteTextError, shapeNoteText } from '../src/shared/note-rules.js';
+import type { ApplicationNote, ApplicationTimeline, TimelineEntry } from '../src/applicants/types.js';
+import './applicant-notes.css';
+
+type Props = { id: number };
+type Notice = { kind: 'error' | 'success'; text: string } | null;
+
+/** Notes read per page; older ones come with 'Show older notes'. */
+const NOTES_PAGE = 50;
+/** The event other islands of the page dispatch on `document` after changing the application. */
+const CHANGED_EVENT = 'applicant:changed';
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
+const zoneName = (() => {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'your local time';
+  } catch {
+    return 'your local time';
+  }
+})();
+const shownTime = (iso: string) => timeFormat.format(new Date(iso));
+
+function When({ iso }: { iso: string }) {
+  return <time dateTime={iso}>{shownTime(iso)}</time>;
+}
+
+/** The text's problem, as the server would say it (the same rules), or null. */
+const textProblem = (text: string) => noteTextError(shapeNoteText(text));
+
+function problemOf(err: unknown): string {
+  if (err instanceof ApiError) {
+    const fields = fieldErrors(err.body);
+    return fields.text ?? errorLines(err.body)[0] ?? `The server answered ${err.status}.`;
+  }
+  return 'The server could not be reached. Please try again.';
+}
+
+const TYPE_LABEL: Record<TimelineEntry['type'], string> = { applied: 'Applied', change: 'Change', note: 'Note', email: 'Email', webhook: 'Webhook' };
+
+function ApplicantNotes({ id }: Props) {
+  const base = `/api/hr/applications/${id}`;
+  const [notes, setNotes] = useState<ApplicationNote[] | null>(null);
+  const [more, setMore] = useState<string | null>(null);
+  const [timeline, setTimeline] = useState<ApplicationTimeline | null>(null);
+  const [loadError, setLoadError] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+  const [draft, setDraft] = useState('');
+  const [draftError, setDraftError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [editing, setEditing] = useState<{ id: number; text: string; error: string | null } | null>(null);
+  const [confirming, setConfirming] = useState<number | null>(null);
+  const newRef = useRef<HTMLTextAreaElement>(null);
+  const editRef = useRef<HTMLTextAreaElement>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  /** Where focus goes after the list is drawn again: an Edit button's note id, or 'new'. */
+  const focusNext = useRef<number | 'new' | null>(null);
+
+  const loadTimeline = useCallback(async () => {
+    setTimeline(await hrJson<ApplicationTimeline>(`${base}/timeline/`));
+  }, [base]);
+
+  const load = useCallback(async () => {
+    setLoadError(false);
+    try {
+      const [page] = await Promise.all([hrJson<{ results: ApplicationNote[]; next: string | null }>(`${base}/notes/?page_size=${NOTES_PAGE}`), loadTimeline()]);
+      setNotes(page.results);
+      setMore(page.next);
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return; // on the way to the login page
+      setLoadError(true);
+    }
+  }, [base, loadTimeline]);
+
+  useEffect(() => {
+    void load();
+    const onChanged = () => void loadTimeline().catch(() => undefined);
+    document.addEventListener(CHANGED_EVENT, onChanged);
+    return () => document.removeEventListener(CHANGED_EVENT, onChanged);
+  }, [load, loadTimeline]);
+
+  // Focus moves into the editor when one opens (not on every keystroke in it).
+  const editingId = editing?.id ?? null;
+  useEffect(() => {
+    if (editingId !== null) editRef.current?.focus();
+  }, [editingId]);
+  useEffect(() => {
+    if (confirming !== null) confirmRef.current?.focus();
+  }, [confirming]);
+  useEffect(() => {
+    const target = focusNext.current;
+    if (target === null) return;
+    focusNext.current = null;
+    if (target === 'new') newRef.current?.focus();
+    else document.getElementById(`note-edit-${target}`)?.focus();
+  });
+
+  const refreshTimeline = () => loadTimeline().catch(() => undefined);
+
+  const add = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const problem = textProblem(draft);
+    setDraftError(problem);
+    if (problem) return newRef.current?.focus();
+    setBusy(true);
+    try {
+      const note = await hrJson<ApplicationNote>(`${base}/notes/`, { method: 'POST', body: { text: draft } });
+      setNotes((list) => [note, ...(list ?? [])]);
+      setDraft('');
+      setNotice({ kind: 'success', text: 'Note added.' });
+      void refreshTimeline();
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setDraftError(problemOf(err));
+    }
+    setBusy(false);
+  };
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!editing || busy) return;
+    const problem = textProblem(editing.text);
+    if (problem) {
+      setEditing({ ...editing, error: problem });
+      return editRef.current?.focus();
+    }
+    setBusy(true);
+    try {
+      const note = await hrJson<ApplicationNote>(`${base}/notes/${editing.id}/`, { method: 'PATCH', body: { text: editing.text } });
+      setNotes((list) => (list ?? []).map((n) => (n.id === note.id ? note : n)));
+      focusNext.current = note.id;
+      setEditing(null);
+      setNotice({ kind: 'success', text: 'Note saved.' });
+      void refreshTimeline();
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setEditing({ ...editing, error: problemOf(err) });
+    }
+    setBusy(false);
+  };
+
+  const remove = async (noteId: number) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await hrJson<null>(`${base}/notes/${noteId}/`, { method: 'DELETE' });
+      setNotes((list) => (list ?? []).filter((n) => n.id !== noteId));
+      setConfirming(null);
+      focusNext.current = 'new';
+      setNotice({ kind: 'success', text: 'Note deleted.' });
+      void refreshTimeline();
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setNotice({ kind: 'error', text: `The note could not be deleted. ${problemOf(err)}` });
+    }
+    setBusy(false);
+  };
+
+  const showOlder = async () => {
+    if (!more || busy) return;
+    setBusy(true);
+    try {
+      const url = new URL(more);
+      const page = await hrJson<{ results: ApplicationNote[]; next: string | null }>(url.pathname + url.search);
+      setNotes((list) => [...(list ?? []), ...page.results.filter((n) => !(list ?? []).some((m) => m.id === n.id))]);
+      setMore(page.next);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setNotice({ kind: 'error', text: `Older notes could not be loaded. ${problemOf(err)}` });
+    }
+    setBusy(false);
+  };
+
+  const cancelEdit = (noteId: number) => {
+    focusNext.current = noteId;
+    setEditing(null);
+  };
+  const onEditKey = (e: KeyboardEvent, noteId: number) => {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      cancelEdit(noteId);
+    }
+  };
+
+  return (
+    <div className="applicant-notes">
+      <div className="notes-notice" role="status" aria-live="polite">
+        {notice?.kind === 'success' ? notice.text : ''}
+      </div>
+      {notice?.kind === 'error' && (
+        <div className="alert alert-error" role="alert">
+          {notice.text}
+        </div>
+      )}
+      <section className="notes-section" aria-labelledby="notes-heading">
+        <h2 id="notes-heading">Notes</h2>
+        <form className="note-form" onSubmit={add} noValidate>
+          <label htmlFor="note-new">Add a note</label>
+          <textarea
+            id="note-new"
+            ref={newRef}
+            value={draft}
+            rows={3}
+            aria-invalid={draftError ? true : undefined}
+            aria-describedby={`note-new-help${draftError ? ' note-new-error' : ''}`}
+            onChange={(e) => {
+              setDraft(e.target.value);
+              if (draftError) setDraftError(null);
+            }}
+          />
+          <p id="note-new-help" className="help-text">
+            Plain text, up to {NOTE_TEXT_MAX.toLocaleString()} characters. Other HR users can read it; only you can change it.
+          </p>
+          {draftError && (
+            <p id="note-new-error" className="field-error">
+              {draftError}
+            </p>
+          )}
+          <div>
+            <button type="submit" className="btn btn-primary btn-sm" aria-busy={busy || undefined}>
+              Add note
+            </button>
+          </div>
+        </form>
+        {loadError && (
+          <div className="alert alert-error" role="alert">
+            Notes and history could not be loaded.{' '}
+            <button type="button" className="btn btn-link" onClick={() => void load()}>
+              Try again
+            </button>
+          </div>
+        )}
+        {notes === null && !loadError && <p className="muted">Loading notes…</p>}
+        {notes !== null && notes.length === 0 && <p className="muted">No notes yet.</p>}
+        {notes !== null && notes.length > 0 && (
+          <ul className="notes-list">
+            {notes.map((n) => (
+              <li key={n.id} className="note card" id={`note-${n.id}`}>
+                <p className="note-meta" id={`note-meta-${n.id}`}>
+                  <strong>{n.author ? n.author.username : 'Former user'}</strong> <When iso={n.created_at} />
+                  {n.edited && (
+                    <span className="muted">
+                      {' '}
+                      (edited <When iso={n.updated_at} />)
+                    </span>
+                  )}
+                </p>
+                {editing?.id === n.id ? (
+                  <form className="note-form" onSubmit={save} noValidate>
+                    <label htmlFor={`note-text-${n.id}`}>Edit note</label>
+                    <textarea
+                      id={`note-text-${n.id}`}
+                      ref={editRef}
+                      value={editing.text}
+                      rows={4}
+                      aria-invalid={editing.error ? true : undefined}
+                      aria-describedby={editing.error ? `note-text-${n.id}-error` : undefined}
+                      onKeyDown={(e) => onEditKey(e, n.id)}
+                      onChange={(e) => setEditing({ ...editing, text: e.target.value, error: null })}
+                    />
+                    {editing.error && (
+                      <p id={`note-text-${n.id}-error`} className="field-error">
+                        {editing.error}
+                      </p>
+                    )}
+                    <div className="note-actions">
+                      <button type="submit" className="btn btn-primary btn-sm" aria-busy={busy || undefined}>
+                        Save note
+                      </button>
+                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => cancelEdit(n.id)}>
+                        Cancel
+                      </button>
+                    </div>
+                  </form>
+                ) : (
+                  <>
+                    <p className="note-text">{n.text}</p>
+                    {n.mine && confirming !== n.id && (
+                      <div className="note-actions">
+                        <button
+                          type="button"
+                          id={`note-edit-${n.id}`}
+                          className="btn btn-secondary btn-sm"
+                          aria-describedby={`note-meta-${n.id}`}
+                          onClick={() => {
+                            setConfirming(null);
+                            setEditing({ id: n.id, text: n.text, error: null });
+                          }}
+                        >
+                          Edit
+                        </button>
+                        <button type="button" className="btn btn-secondary btn-sm" aria-describedby={`note-meta-${n.id}`} onClick={() => setConfirming(n.id)}>
+                          Delete
+                        </button>
+                      </div>
+                    )}
+                    {n.mine && confirming === n.id && (
+                      <div className="note-actions">
+                        <span id={`note-confirm-${n.id}`}>Delete this note?</span>
+                        <button type="button" ref={confirmRef} className="btn btn-danger btn-sm" aria-describedby={`note-confirm-${n.id}`} aria-busy={busy || undefined} onClick={() => void remove(n.id)}>
+                          Delete note
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-secondary btn-sm"
+                          onClick={() => {
+                            focusNext.current = n.id;
+                            setConfirming(null);
+                          }}
+                        >
+                          Keep
+                        </button>
+                      </div>
+                    )}
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        {more && (
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => void showOlder()}>
+            Show older notes
+          </button>
+        )}
+      </section>
+
+      <section className="history-section" aria-labelledby="history-heading">
+        <h2 id="history-heading">History</h2>
+        <p className="muted history-zone">Newest first. Times in {zoneName}.</p>
+        {timeline === null && !loadError && <p className="muted">Loading history…</p>}
+        {timeline && (
+          <ol className="timeline">
+            {timeline.results.map((e) => (
+              <li key={e.id} className={`timeline-entry timeline-${e.type}`}>
+                <span className="timeline-type">{TYPE_LABEL[e.type]}</span>
+                <span className="timeline-body">
+                  <span className="timeline-text">{e.text}</span>
+                  <span className="timeline-meta muted">
+                    <When iso={e.at} />
+                    {e.actor && <> · {e.actor.username}</>}
+                  </span>
+                </span>
+              </li>
+            ))}
+          </ol>
+        )}
+        {timeline?.truncated && <p className="muted">Only the newest {timeline.count} entries are shown.</p>}
+      </section>
+    </div>
+  );
+}
+
+mountIsland('applicant-notes', ApplicantNotes);
