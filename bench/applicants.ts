@@ -22,7 +22,6 @@ import { execFileSync, } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
@@ -34,7 +33,7 @@ import { createStorage } from '../src/storage/create.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
 import { summariseProfile } from './cpu-profile.js';
-import { percentile, root, startProcess, stopProcess } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -98,28 +97,7 @@ async function realFiles(db: Knex, uploads: string, n: number): Promise<void> {
   }
 }
 
-interface LoadResult {
-  requests: number;
-  /** Every answer, the warm-up's too (what a CPU profile of the server covers). */
-  answered: number;
-  rps: number;
-  p50: number;
-  p95: number;
-  max: number;
-  errors: number;
-  non2xx: number;
-}
 
-async function load(url: string, headers: Record<string, string>): Promise<LoadResult> {
-  const warm = await autocannon({ url, connections, duration: 2, headers });
-  const latencies: number[] = [];
-  const r = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration, headers }, (err, result) => (err ? reject(err) : resolve(result)));
-    instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
-  });
-  latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, answered: warm.requests.total + latencies.length, rps: r.requests.average, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? NaN, errors: r.errors + r.timeouts, non2xx: r.non2xx };
-}
 
 /** The child process of the purge: removes the applications older than `cutoff`, prints JSON. */
 async function purgeChild(env: Record<string, string>, cutoff: string): Promise<void> {
@@ -221,7 +199,7 @@ async function main(): Promise<void> {
   for (const [name, url, kind] of picked) {
     console.log(`Loading ${name}: ${url}`);
     const headers: Record<string, string> = kind === 'api' ? { Authorization: `Bearer ${token}` } : { Cookie: `jwt=${token}` };
-    results.push([name, url, await load(`http://127.0.0.1:${port}${url}`, headers)]);
+    results.push([name, url, await loadUrl(`http://127.0.0.1:${port}${url}`, headers, connections, duration)]);
   }
   await stopProcess(server);
 

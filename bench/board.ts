@@ -15,7 +15,6 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
@@ -23,7 +22,7 @@ import { changePipeline } from '../src/applicants/service.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { percentile, root, startProcess, stopProcess } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -70,25 +69,7 @@ async function prepare(db: Knex): Promise<{ jobId: number; appliedId: number }> 
   return { jobId: job.id, appliedId: stages[0].id };
 }
 
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p95: number;
-  max: number;
-  errors: number;
-  non2xx: number;
-}
 
-async function load(url: string, headers: Record<string, string>): Promise<LoadResult> {
-  await autocannon({ url, connections, duration: 2, headers });
-  const latencies: number[] = [];
-  const r = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration, headers }, (err, result) => (err ? reject(err) : resolve(result)));
-    instance.on('response', (_c: unknown, _s: number, _b: number, ms: number) => latencies.push(ms));
-  });
-  latencies.sort((a, b) => a - b);
-  return { rps: r.requests.average, p50: percentile(latencies, 50), p95: percentile(latencies, 95), max: latencies.at(-1) ?? NaN, errors: r.errors + r.timeouts, non2xx: r.non2xx };
-}
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-board-bench-'));
@@ -130,7 +111,7 @@ async function main(): Promise<void> {
     for (const [name, url, kind] of scenarios) {
       console.log(`Loading ${name}: ${url}`);
       const headers: Record<string, string> = kind === 'api' ? { Authorization: `Bearer ${token}` } : { Cookie: `jwt=${token}` };
-      results.push([name, await load(`http://127.0.0.1:${port}${url}`, headers)]);
+      results.push([name, await loadUrl(`http://127.0.0.1:${port}${url}`, headers, connections, duration)]);
     }
   } finally {
     await stopProcess(server);

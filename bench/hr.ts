@@ -37,7 +37,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
-import autocannon from 'autocannon';
 import ExcelJS from 'exceljs';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
@@ -50,7 +49,7 @@ import type { CellValue, ExportColumn } from '../src/exports/xlsx.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { percentile, root, startProcess, startTrueLimit, stopProcess } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, startTrueLimit, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -127,40 +126,10 @@ function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   return m ? Number(m[1]) : NaN;
 }
 
-interface LoadResult {
-  requests: number;
-  rps: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-  errors: number;
-  non2xx: number;
-}
 
-/** autocannon run recording each response's latency (ms), after a short warm-up. */
-async function load(url: string, token: string): Promise<LoadResult> {
-  return loadWith(url, { Authorization: `Bearer ${token}` });
-}
-
-async function loadWith(url: string, headers: Record<string, string>): Promise<LoadResult> {
-  await autocannon({ url, connections, duration: 2, headers });
-  const latencies: number[] = [];
-  const r = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration, headers }, (err, result) => (err ? reject(err) : resolve(result)));
-    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => latencies.push(responseTime));
-  });
-  latencies.sort((a, b) => a - b);
-  return {
-    requests: latencies.length,
-    rps: r.requests.average,
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    p99: percentile(latencies, 99),
-    max: latencies[latencies.length - 1] ?? NaN,
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-  };
+/** A load run with the HR Bearer token. */
+function load(url: string, token: string): Promise<LoadResult> {
+  return loadUrl(url, { Authorization: `Bearer ${token}` }, connections, duration);
 }
 
 /** Downloads the export, sampling the server's RSS, and checks the workbook with a streaming reader. */

@@ -1,4 +1,4 @@
-/** What every benchmark here does the same way: a free port, the server in its own process, its memory, percentiles. */
+/** What every benchmark here does the same way: a free port, the server in its own process, its memory, percentiles, a load run. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -6,6 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 
 /** The project folder: servers run from here, as `npm start` does. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -109,4 +110,43 @@ export function rawGet(url: string, headers: Record<string, string> = {}): Promi
       })
       .on('error', reject);
   });
+}
+
+export interface LoadResult {
+  /** Answers in the measured run. */
+  requests: number;
+  /** Every answer, the warm-up's too (what a CPU profile of the server covers). */
+  answered: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  errors: number;
+  non2xx: number;
+}
+
+/**
+ * autocannon on one URL after a 2 s warm-up, recording every response's own latency (ms), so p95
+ * is exact (autocannon itself reports p97.5 and p99).
+ */
+export async function loadUrl(url: string, headers: Record<string, string>, connections: number, duration: number): Promise<LoadResult> {
+  const warm = await autocannon({ url, connections, duration: 2, headers });
+  const latencies: number[] = [];
+  const r = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections, duration, headers }, (err, result) => (err ? reject(err) : resolve(result)));
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+  });
+  latencies.sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    answered: warm.requests.total + latencies.length,
+    rps: r.requests.average,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    max: latencies.at(-1) ?? Number.NaN,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
 }
