@@ -38,7 +38,8 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('hr_user_links');
-  await knex.schema.alterTable('hr_users', (t) => {
-    t.dropColumn('role');
-  });
+  // In place on SQLite: Knex would rebuild the table, and inside the migration's transaction the
+  // foreign keys stay on, so dropping the old table would delete every session of every user.
+  if (knex.client.config.client === 'mysql2') await knex.schema.alterTable('hr_users', (t) => t.dropColumn('role'));
+  else await knex.raw('ALTER TABLE hr_users DROP COLUMN role');
 }

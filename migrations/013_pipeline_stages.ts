@@ -72,11 +72,14 @@ export async function down(knex: Knex): Promise<void> {
     t.dropIndex([], 'applications_board_idx');
     t.dropIndex([], 'applications_stage_idx');
   });
-  await knex.schema.alterTable('applications', (t) => {
-    t.dropColumn('outcome_reason');
-    t.dropColumn('outcome');
-    t.dropColumn('stage_id');
-  });
+  // In place on SQLite: Knex would rebuild the table, and inside the migration's transaction the
+  // foreign keys stay on, so dropping the old table would delete every answer, skill and file row
+  // that cascades from it.
+  if (knex.client.config.client === 'mysql2') {
+    await knex.schema.alterTable('applications', (t) => t.dropColumns('outcome_reason', 'outcome', 'stage_id'));
+  } else {
+    for (const column of ['outcome_reason', 'outcome', 'stage_id']) await knex.raw('ALTER TABLE applications DROP COLUMN ??', [column]);
+  }
   await knex('change_counters').where({ name: 'applications.stage' }).delete();
   await knex.schema.dropTableIfExists('rejection_reasons');
   await knex.schema.dropTableIfExists('job_stages');

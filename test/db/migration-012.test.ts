@@ -2,6 +2,7 @@
 import { expect } from 'chai';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { migrationStatus } from '../../src/db/migrations.js';
+import { hrSession } from '../helpers/hr.js';
 
 for (const kind of databaseKinds()) {
   describe(`migration 012: user roles [${kind}]`, () => {
@@ -12,8 +13,13 @@ for (const kind of databaseKinds()) {
     after(() => t.destroy());
 
     it('makes every existing user an admin, and rolls back and applies again', async () => {
+      await hrSession(t.db, 'signed.in');
       while ((await migrationStatus(t.db)).applied.includes('012_user_roles')) await t.db.migrate.down();
       expect(await t.db.schema.hasColumn('hr_users', 'role')).to.equal(false);
+      // Rolling back keeps every user and session (SQLite drops the column in place, no cascade).
+      expect(await t.db('hr_users').pluck('username')).to.deep.equal(['signed.in']);
+      expect(await t.db('hr_sessions').count({ n: '*' })).to.deep.equal([{ n: 1 }]);
+      await t.db('hr_users').where({ username: 'signed.in' }).delete();
       expect(await t.db.schema.hasTable('hr_user_links')).to.equal(false);
       const now = new Date();
       for (const [username, active] of [['old.one', true], ['old.two', false]] as const) {
