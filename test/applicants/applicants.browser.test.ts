@@ -123,10 +123,10 @@ for (const kind of databaseKinds()) {
       await page.goto(`${s.baseUrl}/hr/applicants?job_id=${seeded.jobA.id}`);
       // The list names the file as the download will: from the list too it is saved as a PDF.
       const listLink = page.locator('a[aria-label="Download the resume of Élodie Durand"]');
-      expect(await listLink.getAttribute('title')).to.equal('Élodie-Durand-backend-1.pdf');
+      expect(await listLink.getAttribute('title')).to.equal('Élodie-Durand-Backend-Engineer.pdf');
       const fromList = page.waitForEvent('download');
       await listLink.click();
-      expect((await fromList).suggestedFilename()).to.equal('Élodie-Durand-backend-1.pdf');
+      expect((await fromList).suggestedFilename()).to.equal('Élodie-Durand-Backend-Engineer.pdf');
       await page.click('a[aria-label="View the application of Élodie Durand"]');
       expect(await page.locator('h1').innerText()).to.equal(`Application #${appliedId}`);
       const text = await page.locator('main, body').first().innerText();
@@ -142,8 +142,8 @@ for (const kind of databaseKinds()) {
       await page.click('a:has-text("Download resume")');
       const file = await download;
       // Sent as resume.html: saved under the person, the job and the type read from the bytes.
-      expect(file.suggestedFilename()).to.equal('Élodie-Durand-backend-1.pdf');
-      expect(await page.locator('.file-name').innerText()).to.equal('Élodie-Durand-backend-1.pdf');
+      expect(file.suggestedFilename()).to.equal('Élodie-Durand-Backend-Engineer.pdf');
+      expect(await page.locator('.file-name').innerText()).to.equal('Élodie-Durand-Backend-Engineer.pdf');
       expect(fs.readFileSync((await file.path())!).equals(pdf)).to.equal(true);
 
       // Job A newest first: Élodie (now), Liam, Zoë, Asha, Josephine, José.
