@@ -34,7 +34,8 @@ for (const kind of databaseKinds()) {
       const expected = apps.flatMap((a) => applicationSearchWords(a).map((w) => `${a.id} ${w}`)).sort();
       expect(rows.map((r) => `${r.application_id} ${r.word}`).sort()).to.deep.equal(expected);
       expect(rows.filter((r) => r.word === 'lukasz')).to.have.length(1250);
-      expect(await t.db('change_counters').orderBy('name').select('name', 'value')).to.deep.equal([
+      // 005's counters (later migrations add their own, such as 013's applications.stage).
+      expect(await t.db('change_counters').whereIn('name', ['applications.removed', 'applications.status']).orderBy('name').select('name', 'value')).to.deep.equal([
         { name: 'applications.removed', value: 0 },
         { name: 'applications.status', value: 0 },
       ]);
