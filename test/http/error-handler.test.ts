@@ -71,12 +71,16 @@ describe('error handler: client errors from middleware', () => {
   });
 
   it('answers pages with the 4xx status and no internal text, logging nothing', async () => {
-    for (const [name, status] of [['status-403', 403], ['statuscode-409', 409], ['exposed-400', 400]] as const) {
+    for (const [name, status] of [['statuscode-409', 409], ['exposed-400', 400]] as const) {
       const res = await fetch(`${base}/page/${name}`);
       const html = await res.text();
       expect(res.status, name).to.equal(status);
       expect(html, name).to.include('Request could not be completed').and.not.include('ENOENT').and.not.include('/srv/app');
     }
+    // A 403 is the access-denied page (the one a recruiter gets on an admin page), with no internal text either.
+    const denied = await fetch(`${base}/page/status-403`);
+    expect(denied.status).to.equal(403);
+    expect(await denied.text()).to.include('403 — Access Denied').and.not.include('ENOENT').and.not.include('/srv/app');
     for (const name of ['status-404', 'uri']) {
       const res = await fetch(`${base}/page/${name}`);
       expect(res.status, name).to.equal(404);
