@@ -9,7 +9,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } fr
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
 import type { TeamUser, TeamUserResult, UserRole } from '../src/users/types.js';
 import './hr-users.css';
 
@@ -281,7 +281,7 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
             <div className="field">
               <label htmlFor={`${id}-username`}>Username</label>
               {/* biome-ignore lint/a11y/noAutofocus: a dialog moves focus into itself when it opens (WAI-ARIA dialog pattern) */}
-              <input id={`${id}-username`} type="text" autoComplete="off" autoCapitalize="none" spellCheck={false} required maxLength={150} value={username} onChange={(e) => setUsername(e.target.value)} aria-invalid={!!errors.username} aria-describedby={`${id}-username-help${errors.username ? ` ${id}-username-err` : ''}`} autoFocus />
+              <input id={`${id}-username`} type="text" autoComplete="off" autoCapitalize="none" spellCheck={false} required maxLength={USERNAME_MAX_LENGTH} value={username} onChange={(e) => setUsername(e.target.value)} aria-invalid={!!errors.username} aria-describedby={`${id}-username-help${errors.username ? ` ${id}-username-err` : ''}`} autoFocus />
               <span id={`${id}-username-help`} className="help-text">3 to 150 characters: letters, digits and . _ @ + -</span>
               {errors.username && <p id={`${id}-username-err`} className="field-error">{errors.username}</p>}
             </div>

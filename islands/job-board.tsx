@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState, type DragEvent, type FormEvent, t
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
-import type { ApplicantDetail, Board, BoardCard, BoardColumn, BoardProps, RejectionReason, Stage, StageList } from '../src/applicants/types.js';
+import { APPLICANT_LIMITS, type ApplicantDetail, type Board, type BoardCard, type BoardColumn, type BoardProps, type RejectionReason, type Stage, type StageList } from '../src/applicants/types.js';
 import './job-board.css';
 
 const STATUSES = ['NEW', 'REVIEWED', 'ARCHIVED'] as const;
@@ -193,7 +193,7 @@ function JobBoard(props: BoardProps) {
       <form className="filter-bar board-filters" aria-label="Filter the board" onSubmit={onFilter}>
         <div className="field">
           <label htmlFor="b-q">Search</label>
-          <input id="b-q" type="search" value={draft.q} maxLength={100} placeholder="Name, email or phone" onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
+          <input id="b-q" type="search" value={draft.q} maxLength={APPLICANT_LIMITS.search} placeholder="Name, email or phone" onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
         </div>
         <div className="field">
           <label htmlFor="b-status">Status</label>
@@ -351,7 +351,7 @@ interface Row {
 }
 
 /** An ordered list of names to rename, add, move and remove, saved as a whole. */
-function ListEditor(props: { title: string; noun: string; rows: Row[]; onSave: (rows: Row[]) => Promise<string[] | null> }) {
+function ListEditor(props: { title: string; noun: string; maxLength: number; rows: Row[]; onSave: (rows: Row[]) => Promise<string[] | null> }) {
   const [rows, setRows] = useState<Row[]>(props.rows);
   const [lines, setLines] = useState<{ kind: 'error' | 'success'; lines: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -380,7 +380,7 @@ function ListEditor(props: { title: string; noun: string; rows: Row[]; onSave: (
               <label className="visually-hidden" htmlFor={`${props.noun}-${r.key}`}>
                 {props.noun} {i + 1}
               </label>
-              <input id={`${props.noun}-${r.key}`} value={r.name} maxLength={100} onChange={(e) => setRows(rows.map((x) => (x.key === r.key ? { ...x, name: e.target.value } : x)))} />
+              <input id={`${props.noun}-${r.key}`} value={r.name} maxLength={props.maxLength} onChange={(e) => setRows(rows.map((x) => (x.key === r.key ? { ...x, name: e.target.value } : x)))} />
               {r.note && <span className="list-note">{r.note}</span>}
               <button type="button" className="btn btn-secondary btn-sm" onClick={() => swap(i, i - 1)} disabled={i === 0} aria-label={`Move ${r.name || props.noun} up`}>
                 Up
@@ -431,6 +431,7 @@ function StageEditor(props: { jobId: number; stages: Stage[]; onSaved: (list: St
     <ListEditor
       title="Stages"
       noun="Stage"
+      maxLength={APPLICANT_LIMITS.stageName}
       rows={rows}
       onSave={async (list) => {
         try {
@@ -456,6 +457,7 @@ function ReasonEditor(props: { onSaved: (reasons: RejectionReason[]) => void }) 
     <ListEditor
       title="Rejection reasons"
       noun="Reason"
+      maxLength={APPLICANT_LIMITS.reasonName}
       rows={rows}
       onSave={async (list) => {
         try {

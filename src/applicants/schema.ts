@@ -351,11 +351,11 @@ export function orderedErrors(fields: Record<string, string[]>): Record<string, 
 import { z as zod } from 'zod';
 import * as enums from '../shared/enums.js';
 import { isRowId, } from '../shared/input-rules.js';
-import { REJECTED_COLUMN, type ApplicantFilters } from './types.js';
+import { APPLICANT_LIMITS, REJECTED_COLUMN, type ApplicantFilters } from './types.js';
 
 type ApplicationStatus = enums.ApplicationStatus;
 
-const APPLICANT_Q_MAX = 100;
+const APPLICANT_Q_MAX = APPLICANT_LIMITS.search;
 const BULK_STATUS_MAX = 500;
 
 export const APPLICANT_MESSAGES = {
@@ -376,9 +376,9 @@ export const APPLICANT_MESSAGES = {
   empty: 'No applicants found.',
 } as const;
 
-const STAGE_NAME_MAX = 60;
+const STAGE_NAME_MAX = APPLICANT_LIMITS.stageName;
 const STAGES_MAX = 20;
-const REASON_NAME_MAX = 100;
+const REASON_NAME_MAX = APPLICANT_LIMITS.reasonName;
 const REASONS_MAX = 30;
 /** Cards per board column and request (the newest first; "show more" asks for the next ones). */
 const BOARD_CARDS = 25;

@@ -118,6 +118,14 @@ export interface ApplicantDetail {
 
 type Outcome = 'REJECTED';
 
+/** Lengths the API takes (schema.ts) and the islands' fields allow (Node-free, no zod). */
+export const APPLICANT_LIMITS = {
+  /** The list's and the board's search. */
+  search: 100,
+  stageName: 60,
+  reasonName: 100,
+} as const;
+
 /** The name of the board column and list filter of rejected applications (no stage may take it). */
 export const REJECTED_COLUMN = 'Rejected';
 

@@ -13,7 +13,8 @@ import { USER_ROLES, type UserRole } from './types.js';
 /** Longest username or password looked at; anything longer is refused before hashing. */
 export const MAX_CREDENTIAL_LENGTH = 256;
 
-export const USERNAME_PATTERN = /^[a-z0-9_.@+-]{3,150}$/;
+export const USERNAME_MAX_LENGTH = 150;
+export const USERNAME_PATTERN = new RegExp(`^[a-z0-9_.@+-]{3,${USERNAME_MAX_LENGTH}}$`);
 
 /** A username as stored and compared: trimmed, lower-cased. */
 export function normaliseUsername(username: string): string {
