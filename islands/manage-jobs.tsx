@@ -10,6 +10,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { wireButtons } from './components/wire-buttons.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import { JOB_LIMITS } from '../src/jobs/schema.js';
@@ -95,21 +96,10 @@ function ManageJobs() {
         setCopyProblem(errorLines(err instanceof ApiError ? err.body : null));
       }
     };
-    const wire = (selector: string, onClick: (b: HTMLButtonElement) => void) => {
-      const buttons = [...document.querySelectorAll<HTMLButtonElement>(selector)];
-      const handler = (e: Event) => onClick(e.currentTarget as HTMLButtonElement);
-      for (const b of buttons) {
-        b.hidden = false; // shown only once the island can handle it
-        b.addEventListener('click', handler);
-      }
-      return () => {
-        for (const b of buttons) b.removeEventListener('click', handler);
-      };
-    };
     const unwire = [
-      wire('button[data-remove-job]', (b) => setTarget({ action: 'remove', id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
-      wire('button[data-restore-job]', (b) => setTarget({ action: 'restore', id: b.dataset.restoreJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
-      wire('button[data-duplicate-job]', (b) => void duplicate(b)),
+      wireButtons('button[data-remove-job]', (b) => setTarget({ action: 'remove', id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
+      wireButtons('button[data-restore-job]', (b) => setTarget({ action: 'restore', id: b.dataset.restoreJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
+      wireButtons('button[data-duplicate-job]', (b) => void duplicate(b)),
     ];
     return () => {
       for (const off of unwire) off();
