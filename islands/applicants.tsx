@@ -53,6 +53,7 @@ function Applicants(props: Props) {
   }, [props.downloadFailed, props.exportFailed]);
 
   useEffect(() => (props.page === 'list' ? wireList(setNotice) : wireDetail(props.id, setNotice)), [props]);
+  useEffect(() => (props.page === 'detail' ? wireShortcuts() : undefined), [props.page]);
 
   if (!notice) return <div className="applicants-notice" role="status" aria-live="polite" />;
   return (
@@ -113,6 +114,32 @@ function wireList(setNotice: (n: Notice) => void): () => void {
     for (const b of boxes) b.removeEventListener('change', sync);
     apply.removeEventListener('click', onApply);
   };
+}
+
+/** Where typing goes: a key pressed there is text, never a shortcut. */
+function isTyping(target: EventTarget | null): boolean {
+  const el = target instanceof Element ? target : null;
+  return !!el?.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"]), dialog');
+}
+
+/**
+ * The detail page's keys: j the next applicant of the filtered list, k the previous one (the
+ * page's own Next/Previous links), never inside a text field or a dialog, never with a modifier.
+ * Their hint is shown once they work. Returns the clean-up.
+ */
+function wireShortcuts(): () => void {
+  const hint = document.querySelector<HTMLElement>('[data-shortcut-hint]');
+  if (hint) hint.hidden = false;
+  const onKey = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+    const rel = e.key === 'j' ? 'next' : e.key === 'k' ? 'prev' : null;
+    const link = rel && document.querySelector<HTMLAnchorElement>(`.page-actions a[rel="${rel}"]`);
+    if (!link) return;
+    e.preventDefault();
+    link.click();
+  };
+  document.addEventListener('keydown', onKey);
+  return () => document.removeEventListener('keydown', onKey);
 }
 
 /** The status form of the detail page; returns the clean-up. */

@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { wireButtons } from './components/wire-buttons.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { hrFetch } from './components/session.js';
 import { saveResponse } from './job-insights/download.js';
@@ -19,17 +20,6 @@ interface Props {
 
 const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
-function wire(selector: string, onClick: (b: HTMLButtonElement) => void): () => void {
-  const buttons = [...document.querySelectorAll<HTMLButtonElement>(selector)];
-  const handler = (e: Event) => onClick(e.currentTarget as HTMLButtonElement);
-  for (const b of buttons) {
-    b.hidden = false; // shown only once the island can handle it
-    b.addEventListener('click', handler);
-  }
-  return () => {
-    for (const b of buttons) b.removeEventListener('click', handler);
-  };
-}
 
 function HrPosts({ status }: Props) {
   const [attemptsOf, setAttemptsOf] = useState<{ id: string; trigger: HTMLButtonElement } | null>(null);
@@ -37,7 +27,7 @@ function HrPosts({ status }: Props) {
 
   useEffect(() => {
     const problem = document.getElementById('posts-export-problem')!;
-    const offExport = wire('button[data-export-posts]', async (b) => {
+    const offExport = wireButtons('button[data-export-posts]', async (b) => {
       if (exporting.current) return;
       exporting.current = true;
       b.setAttribute('aria-busy', 'true');
@@ -54,7 +44,7 @@ function HrPosts({ status }: Props) {
         b.removeAttribute('aria-busy');
       }
     });
-    const offRetry = wire('button[data-post-retry]', async (b) => {
+    const offRetry = wireButtons('button[data-post-retry]', async (b) => {
       b.disabled = true;
       b.textContent = 'Retrying…';
       try {
@@ -68,7 +58,7 @@ function HrPosts({ status }: Props) {
         problem.hidden = false;
       }
     });
-    const offAttempts = wire('button[data-post-attempts]', (b) => setAttemptsOf({ id: b.dataset.postAttempts!, trigger: b }));
+    const offAttempts = wireButtons('button[data-post-attempts]', (b) => setAttemptsOf({ id: b.dataset.postAttempts!, trigger: b }));
     return () => {
       offExport();
       offRetry();

@@ -1,59 +1,149 @@
 /**
- * Manage Jobs (/hr/jobs): the table is rendered on the server; this island wires its Remove
- * buttons. Remove asks 'Remove this job? This sets status to REMOVED.' in a modal dialog, then
- * loads the job and PUTs it back in full with status REMOVED (spec 02 section 4), then reloads.
+ * Manage Jobs (/hr/jobs): the table is rendered on the server; this island wires its row actions.
+ * - Remove asks 'Remove this job? This sets status to REMOVED.' in a modal dialog, then loads the
+ *   job and PUTs it back in full with status REMOVED (spec 02 section 4).
+ * - Restore (removed jobs) asks first too, then PUTs the job back as INACTIVE: a restored job is
+ *   not published again until HR makes it Active in the editor.
+ * - Duplicate loads the job and POSTs a copy: 'Copy of …', INACTIVE, a new public id, the same
+ *   texts, questions and webhook; the copy then heads the whole list (newest first).
+ * After each, the next page says what was done in a message screen readers announce.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { wireButtons } from './components/wire-buttons.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
+import { JOB_LIMITS } from '../src/jobs/schema.js';
 import type { HrJob } from '../src/jobs/types.js';
 import './manage-jobs.css';
 
 export const REMOVE_CONFIRM = 'Remove this job? This sets status to REMOVED.';
+const RESTORE_CONFIRM = 'Restore this job? It comes back as Inactive: make it Active in the editor to publish it again.';
+const DONE_KEY = 'manage-jobs:done';
+const DONE = { removed: 'Job removed.', restored: 'Job restored as Inactive.', duplicated: 'Job duplicated: the copy is the first row, saved as Inactive.' } as const;
+type Done = keyof typeof DONE;
+
+type Action = 'remove' | 'restore';
 
 interface Target {
+  action: Action;
   id: string;
   title: string;
   trigger: HTMLButtonElement;
 }
 
+/** Where the message of the last action is shown (the page's status region). */
+function showDone(): void {
+  let done: string | null = null;
+  try {
+    done = sessionStorage.getItem(DONE_KEY);
+    sessionStorage.removeItem(DONE_KEY);
+  } catch {
+    return; // storage off: no message, the page itself shows the change
+  }
+  const region = document.getElementById('jobs-message');
+  if (!region || !done || !(done in DONE)) return;
+  // Filled a moment after load, so screen readers hear it as a change of the status region.
+  setTimeout(() => {
+    const message = document.createElement('p');
+    message.className = 'alert alert-success';
+    message.textContent = DONE[done as Done];
+    region.replaceChildren(message);
+  }, 100);
+}
+
+function rememberDone(done: Done): void {
+  try {
+    sessionStorage.setItem(DONE_KEY, done);
+  } catch {
+    // storage off: the change shows without its message
+  }
+}
+
+/** The job as a new job: the copy is inactive and gets a public id of its own (the API makes one). */
+function copyOf(job: HrJob): Record<string, unknown> {
+  return {
+    ...job,
+    title: Array.from(`Copy of ${job.title}`).slice(0, JOB_LIMITS.text).join(''),
+    public_id: null,
+    status: 'INACTIVE',
+    questions: job.questions.map(({ id: _id, ...question }) => question),
+  };
+}
+
 function ManageJobs() {
   const [target, setTarget] = useState<Target | null>(null);
+  const [copying, setCopying] = useState<string | null>(null);
+  const [copyProblem, setCopyProblem] = useState<string[] | null>(null);
 
   useEffect(() => {
-    const buttons = [...document.querySelectorAll<HTMLButtonElement>('button[data-remove-job]')];
-    const onClick = (e: Event) => {
-      const b = e.currentTarget as HTMLButtonElement;
-      setTarget({ id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: b });
+    showDone();
+    const duplicate = async (b: HTMLButtonElement) => {
+      const id = b.dataset.duplicateJob!;
+      setCopying(b.dataset.jobTitle ?? '');
+      setCopyProblem(null);
+      b.disabled = true;
+      try {
+        const job = await hrJson<HrJob>(`/api/hr/jobs/${id}/`);
+        await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body: copyOf(job) });
+        rememberDone('duplicated');
+        // The whole list, newest first: the copy is its first row, whatever the filter was.
+        location.assign('/hr/jobs');
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return; // on the way to the login page
+        b.disabled = false;
+        setCopying(null);
+        setCopyProblem(errorLines(err instanceof ApiError ? err.body : null));
+      }
     };
-    for (const b of buttons) {
-      b.hidden = false; // shown only once the island can handle it
-      b.addEventListener('click', onClick);
-    }
+    const unwire = [
+      wireButtons('button[data-remove-job]', (b) => setTarget({ action: 'remove', id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
+      wireButtons('button[data-restore-job]', (b) => setTarget({ action: 'restore', id: b.dataset.restoreJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
+      wireButtons('button[data-duplicate-job]', (b) => void duplicate(b)),
+    ];
     return () => {
-      for (const b of buttons) b.removeEventListener('click', onClick);
+      for (const off of unwire) off();
     };
   }, []);
 
-  if (!target) return null;
   return (
-    <RemoveDialog
-      target={target}
-      onClose={() => {
-        setTarget(null);
-        target.trigger.focus();
-      }}
-    />
+    <>
+      <p className="visually-hidden" role="status">
+        {copying ? `Duplicating ${copying}…` : ''}
+      </p>
+      {copyProblem && (
+        <div className="alert alert-error" role="alert">
+          <p className="alert-title">The job could not be duplicated.</p>
+          {copyProblem.map((line, i) => (
+            <div key={i}>{line}</div>
+          ))}
+        </div>
+      )}
+      {target && (
+        <ConfirmDialog
+          target={target}
+          onClose={() => {
+            setTarget(null);
+            target.trigger.focus();
+          }}
+        />
+      )}
+    </>
   );
 }
 
-function RemoveDialog({ target, onClose }: { target: Target; onClose: () => void }) {
+const DIALOG = {
+  remove: { title: 'Remove job', text: REMOVE_CONFIRM, button: 'Remove', busy: 'Removing…', failed: 'The job could not be removed.', status: 'REMOVED', done: 'removed', tone: 'btn-danger' },
+  restore: { title: 'Restore job', text: RESTORE_CONFIRM, button: 'Restore', busy: 'Restoring…', failed: 'The job could not be restored.', status: 'INACTIVE', done: 'restored', tone: 'btn-primary' },
+} as const;
+
+function ConfirmDialog({ target, onClose }: { target: Target; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const textId = useId();
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string[] | null>(null);
+  const words = DIALOG[target.action];
 
   useEffect(() => {
     const d = dialog.current!;
@@ -69,12 +159,13 @@ function RemoveDialog({ target, onClose }: { target: Target; onClose: () => void
     onClose();
   };
 
-  const remove = async () => {
+  const confirm = async () => {
     setBusy(true);
     setProblem(null);
     try {
       const job = await hrJson<HrJob>(`/api/hr/jobs/${target.id}/`);
-      await hrJson<HrJob>(`/api/hr/jobs/${target.id}/`, { method: 'PUT', body: { ...job, status: 'REMOVED' } });
+      await hrJson<HrJob>(`/api/hr/jobs/${target.id}/`, { method: 'PUT', body: { ...job, status: words.status } });
+      rememberDone(words.done);
       location.reload();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return; // on the way to the login page
@@ -94,20 +185,20 @@ function RemoveDialog({ target, onClose }: { target: Target; onClose: () => void
         if (!busy) cancel();
       }}
     >
-      <h2 id={titleId}>Remove job</h2>
-      <p id={textId}>{REMOVE_CONFIRM}</p>
+      <h2 id={titleId}>{words.title}</h2>
+      <p id={textId}>{words.text}</p>
       <p className="confirm-subject">{target.title}</p>
       {problem && (
         <div className="alert alert-error" role="alert">
-          <p className="alert-title">The job could not be removed.</p>
+          <p className="alert-title">{words.failed}</p>
           {problem.map((line, i) => (
             <div key={i}>{line}</div>
           ))}
         </div>
       )}
       <div className="modal-actions">
-        <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void remove()}>
-          {busy ? 'Removing…' : 'Remove'}
+        <button type="button" className={`btn ${words.tone}`} disabled={busy} onClick={() => void confirm()}>
+          {busy ? words.busy : words.button}
         </button>
         {/* biome-ignore lint/a11y/noAutofocus: a confirmation dialog focuses its least destructive action */}
         <button type="button" className="btn btn-secondary" disabled={busy} onClick={cancel} autoFocus>

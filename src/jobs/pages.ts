@@ -16,7 +16,8 @@ import type { CacheKey } from '../db/read-cache.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
 import { hasRichContent, htmlToText } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
-import { CURRENCY_CODES, FILTER_NAMES, jobFiltersSchema } from './schema.js';
+import { fieldErrorsOf } from '../shared/field-errors.js';
+import { CURRENCY_CODES, FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
 import { type ApplicantCounts, type Availability, cachedPublicJob, listJobSummaries, listActiveLocations, listPublicJobs, requireJob, toPublicJob } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
 import type { Job } from './types.js';
@@ -126,11 +127,20 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
    * One page of every job (removed ones too), newest first, with a pager (`?page=n`, read like
    * /careers reads it).
    */
+  /** A page of the HR job list, filtered by `?status=` (an unknown status is named, the list left whole, and the page answers 400). */
   async function jobsPage(req: Request) {
     const page = htmlPageNumber(req);
-    const { count, results: jobs } = await listJobSummaries(db, applicantCounts, null, page, HR_JOBS_PAGE_SIZE);
-    const pager = htmlPager(page, count, HR_JOBS_PAGE_SIZE, (n) => (n === 1 ? req.path : `${req.path}?page=${n}`));
-    return { jobs, count, pager };
+    const raw = Array.isArray(req.query.status) ? req.query.status[0] : req.query.status;
+    const parsed = hrJobsQuerySchema().safeParse({ status: typeof raw === 'string' ? raw.trim() : '' });
+    const status = parsed.success ? parsed.data.status || null : null;
+    const statusError = parsed.success ? null : (fieldErrorsOf(parsed.error.issues).status?.[0] ?? null);
+    const { count, results: jobs } = await listJobSummaries(db, applicantCounts, status, page, HR_JOBS_PAGE_SIZE);
+    const link = (n: number) => {
+      const query = new URLSearchParams({ ...(status ? { status } : {}), ...(n > 1 ? { page: String(n) } : {}) }).toString();
+      return query ? `${req.path}?${query}` : req.path;
+    };
+    const pager = htmlPager(page, count, HR_JOBS_PAGE_SIZE, link);
+    return { jobs, count, pager, status: status ?? '', statuses: RECORD_STATUSES, statusError };
   }
 
   // The HR area's own address is no page of its own: it leads to the dashboard. Express matches it
@@ -138,7 +148,8 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   router.get('/hr', (_req, res) => res.redirect(302, DEFAULT_LANDING));
 
   router.get('/hr/jobs', async (req, res) => {
-    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs' }, { ...(await jobsPage(req)), ...formatters(req) });
+    const list = await jobsPage(req);
+    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs', ...(list.statusError ? { status: 400 } : {}) }, { ...list, ...formatters(req) });
   });
 
   router.get('/hr/jobs/list', async (req, res) => {

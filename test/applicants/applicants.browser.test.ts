@@ -155,6 +155,17 @@ for (const kind of databaseKinds()) {
       expect(await page.locator('#applicant-name').innerText()).to.equal('Zoë Ångström');
       await page.click('a:has-text("Previous applicant")');
       expect(await page.locator('#applicant-name').innerText()).to.equal('Liam Smith');
+      // The keys: j next, k previous, listed on the page; typed in a field they are text.
+      expect(await page.locator('[data-shortcut-hint]').innerText()).to.equal('Keys: j next applicant, k previous (not while typing).');
+      await Promise.all([page.waitForURL(/\/hr\/applicants\/\d+/), page.waitForEvent('load'), page.keyboard.press('j')]);
+      expect(await page.locator('#applicant-name').innerText()).to.equal('Zoë Ångström');
+      await Promise.all([page.waitForEvent('load'), page.keyboard.press('k')]);
+      expect(await page.locator('#applicant-name').innerText()).to.equal('Liam Smith');
+      const field = page.locator('textarea, input[type="text"], input:not([type])').first();
+      await field.focus();
+      await page.keyboard.type('jk');
+      expect(await page.locator('#applicant-name').innerText()).to.equal('Liam Smith');
+      expect(await field.inputValue()).to.include('jk');
       await page.click('nav.breadcrumb a');
       expect(params()).to.deep.equal({ job_id: String(seeded.jobA.id) });
     });

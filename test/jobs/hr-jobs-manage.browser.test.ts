@@ -85,9 +85,10 @@ for (const kind of databaseKinds()) {
       expect(await view.getAttribute('href')).to.equal('/careers/backend-1');
       expect(await view.getAttribute('target')).to.equal('_blank');
       expect(await view.getAttribute('rel')).to.equal('noopener');
-      // Remove is offered once the island is up, and not for jobs already removed.
+      // Remove and Duplicate are offered once the island is up; a removed job is restored, not removed.
       await row.getByRole('button', { name: 'Remove Backend Engineer' }).waitFor();
-      expect(await page.locator('tr', { hasText: 'Old Role' }).getByRole('button').count()).to.equal(0);
+      expect(await row.getByRole('button').allInnerTexts()).to.deep.equal(['Duplicate', 'Remove']);
+      expect(await page.locator('tr', { hasText: 'Old Role' }).getByRole('button').allInnerTexts()).to.deep.equal(['Duplicate', 'Restore']);
       expect(await page.locator('tr', { hasText: 'Old Role' }).innerText()).to.include('Removed');
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-manage${suffix}`);
@@ -357,10 +358,71 @@ for (const kind of databaseKinds()) {
       await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Remove', exact: true }).click()]);
       const row = page.locator('tr', { hasText: 'Removable Writer' });
       expect(await row.innerText()).to.include('Removed');
-      expect(await row.getByRole('button').count()).to.equal(0);
+      // A removed job can be restored or copied, not removed again; the page says what was done.
+      expect(await row.getByRole('button').allInnerTexts()).to.deep.equal(['Duplicate', 'Restore']);
+      await page.locator('#jobs-message .alert-success').waitFor();
+      expect(await page.locator('#jobs-message').innerText()).to.equal('Job removed.');
       expect((await s.ctx.db('jobs').where({ public_id: 'remove-me' }).first()).status).to.equal('REMOVED');
       await page.goto(`${s.baseUrl}/careers`);
       expect(await page.locator('main').innerText()).not.to.include('Removable Writer');
+    });
+
+    it('filters Manage Jobs by status, restores a removed job as Inactive and duplicates a job, saying what was done', async () => {
+      const { page } = tab;
+      const db = s.ctx.db;
+      const gone = await makeJob(db, { public_id: 'restore-me', title: 'Restorable Analyst', status: 'REMOVED' });
+      const source = await makeJob(db, {
+        public_id: 'copy-me',
+        title: 'Copyable Engineer',
+        status: 'ACTIVE',
+        questions: [{ text: '<p>Years?</p>', answer_type: 'number', required: true }, { text: '<p>Pick</p>', answer_type: 'single_choice', options: ['A', 'B'] }],
+      });
+
+      // The filter: only the removed jobs, the choice kept in the pager's links and the select.
+      await page.goto(`${s.baseUrl}/hr/jobs`);
+      await page.getByLabel('Status').selectOption('REMOVED');
+      await Promise.all([page.waitForURL(/status=REMOVED/), page.getByRole('button', { name: 'Filter' }).click()]);
+      const statuses = await page.locator('tbody td[data-label="Status"]').allInnerTexts();
+      expect(statuses.length).to.be.greaterThan(0);
+      expect(new Set(statuses.map((t) => t.trim()))).to.deep.equal(new Set(['Removed']));
+      expect(await page.getByLabel('Status').inputValue()).to.equal('REMOVED');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      // An unknown status is named, with a 400.
+      const bad = await page.goto(`${s.baseUrl}/hr/jobs?status=ARCHIVED`);
+      expect(bad!.status()).to.equal(400);
+      expect(await page.locator('#e-status').innerText()).to.include('ARCHIVED');
+
+      // Restore asks first, then brings the job back as Inactive (not published).
+      await page.goto(`${s.baseUrl}/hr/jobs?status=REMOVED`);
+      await page.getByRole('button', { name: 'Restore Restorable Analyst' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Restore job' });
+      await dialog.waitFor();
+      expect(await dialog.locator('p').first().innerText()).to.equal('Restore this job? It comes back as Inactive: make it Active in the editor to publish it again.');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-jobs-restore-confirm${suffix}`);
+      await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Restore', exact: true }).click()]);
+      await page.locator('#jobs-message .alert-success').waitFor();
+      expect(await page.locator('#jobs-message').innerText()).to.equal('Job restored as Inactive.');
+      expect((await findJobById(db, gone.id))!.status).to.equal('INACTIVE');
+
+      // Duplicate: a copy with the same texts and questions, Inactive, a public id of its own, first in the whole list.
+      await page.goto(`${s.baseUrl}/hr/jobs?status=ACTIVE`);
+      await Promise.all([page.waitForURL(`${s.baseUrl}/hr/jobs`), page.getByRole('button', { name: 'Duplicate Copyable Engineer' }).click()]);
+      await page.locator('#jobs-message .alert-success').waitFor();
+      expect(await page.locator('#jobs-message').innerText()).to.equal('Job duplicated: the copy is the first row, saved as Inactive.');
+      const first = page.locator('tbody tr').first();
+      expect(await first.locator('td[data-label="Title"]').innerText()).to.equal('Copy of Copyable Engineer');
+      expect(await first.locator('td[data-label="Status"]').innerText()).to.equal('Inactive');
+      const copy = (await db('jobs').where({ title: 'Copy of Copyable Engineer' }).first())!;
+      const [original, copied] = [await findJobById(db, source.id), await findJobById(db, Number(copy.id))];
+      expect(copied!.public_id).to.be.a('string').and.not.equal(original!.public_id);
+      expect(copied!.status).to.equal('INACTIVE');
+      expect(copied!.description).to.equal(original!.description);
+      expect(copied!.questions.map((q) => [q.text, q.answer_type, q.options, q.required])).to.deep.equal(original!.questions.map((q) => [q.text, q.answer_type, q.options, q.required]));
+      expect(copied!.questions.map((q) => q.id)).not.to.include.members(original!.questions.map((q) => q.id));
+      expect((await findJobById(db, source.id))!.status).to.equal('ACTIVE');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-jobs-duplicated${suffix}`);
     });
 
     it('fits the editor on a 375 px screen', async () => {
