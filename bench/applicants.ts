@@ -22,7 +22,7 @@ import { execFileSync, } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
@@ -33,7 +33,7 @@ import { createStorage } from '../src/storage/create.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
 import { summariseProfile } from './cpu-profile.js';
-import { type LoadResult, loadUrl, root, startProcess, stopProcess } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -119,9 +119,7 @@ async function main(): Promise<void> {
     env.DATABASE_URL = reuse;
   } else if (useMysql && !reusing) {
     dbName = `careers_apbench_${process.pid}`;
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase}${dbName}`;
   }
   const label = env.DATABASE_URL ? 'MySQL (MariaDB)' : 'SQLite';
@@ -236,9 +234,7 @@ async function main(): Promise<void> {
 
 async function dropData(dbName: string | null, dataDir: string): Promise<void> {
   if (dbName) {
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-    await admin.destroy();
+    await dropMysqlDatabase(mysqlBase, dbName);
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

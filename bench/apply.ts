@@ -24,14 +24,14 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { ReadCache } from '../src/db/read-cache.js';
 import { createJob, parseJobInput } from '../src/jobs/service.js';
 import { createStorage } from '../src/storage/create.js';
 import { startS3Server, type S3TestServer } from '../test/helpers/s3.js';
-import { freePort, percentile, root, startProcess, stopProcess } from './lib.js';
+import { freePort, percentile, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -205,9 +205,7 @@ async function main(): Promise<void> {
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_bench_apply_${process.pid}`;
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase.replace(/\/$/, '')}/${dbName}`;
   }
   let server: ChildProcess | null = null;
@@ -436,9 +434,7 @@ async function main(): Promise<void> {
     if (server) await stopProcess(server);
     if (bare) await stopProcess(bare);
     if (dbName) {
-      const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-      await admin.destroy();
+      await dropMysqlDatabase(mysqlBase, dbName);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(limitDir, { recursive: true, force: true });

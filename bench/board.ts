@@ -15,14 +15,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { changePipeline } from '../src/applicants/service.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { type LoadResult, loadUrl, root, startProcess, stopProcess } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -77,9 +77,7 @@ async function main(): Promise<void> {
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_boardbench_${process.pid}`;
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase}${dbName}`;
   }
   const label = env.DATABASE_URL ? 'MySQL (MariaDB)' : 'SQLite';
@@ -126,9 +124,7 @@ async function main(): Promise<void> {
     console.log(`${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`);
   }
   if (dbName) {
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-    await admin.destroy();
+    await dropMysqlDatabase(mysqlBase, dbName);
   }
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exitCode = ok ? 0 : 1;

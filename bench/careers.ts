@@ -22,13 +22,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import knexFactory from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { summariseProfile } from './cpu-profile.js';
-import { freePort, root, startProcess, startTrueLimit, stopProcess } from './lib.js';
+import { freePort, root, startProcess, startTrueLimit, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -53,9 +52,7 @@ async function prepareDatabase(count: number): Promise<{ env: Record<string, str
   const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_SWEEP_CRON: 'off' };
   const dbName = `careers_bench_${process.pid}_${count}`;
   if (useMysql) {
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase}${dbName}`;
   }
   const db = createDb(loadConfig(env));
@@ -70,9 +67,7 @@ async function prepareDatabase(count: number): Promise<{ env: Record<string, str
     env,
     drop: async () => {
       if (useMysql) {
-        const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-        await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-        await admin.destroy();
+        await dropMysqlDatabase(mysqlBase, dbName);
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -17,7 +17,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import knexFactory from 'knex';
 import { loadConfig } from '../config/index.js';
 import { toDbDate, toDbJson } from '../src/db/codecs.js';
 import { createDb } from '../src/db/knex.js';
@@ -25,7 +24,7 @@ import { ReadCache } from '../src/db/read-cache.js';
 import { createForm, parseFormInput } from '../src/forms/manage.js';
 import { createJob, parseJobInput } from '../src/jobs/service.js';
 import { createHrUser, liveToken } from '../test/helpers/hr.js';
-import { freePort, peakRss, percentile, root, rssMb, startProcess, stopProcess } from './lib.js';
+import { freePort, peakRss, percentile, root, rssMb, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -81,9 +80,7 @@ async function main(): Promise<void> {
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_bench_forms_${process.pid}`;
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase.replace(/\/$/, '')}/${dbName}`;
   }
   const db = createDb(loadConfig({ ...env }));
@@ -168,9 +165,7 @@ async function main(): Promise<void> {
     if (server) await stopProcess(server);
     await db.destroy();
     if (dbName) {
-      const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-      await admin.destroy();
+      await dropMysqlDatabase(mysqlBase, dbName);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

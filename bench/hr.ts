@@ -38,7 +38,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { isDeepStrictEqual } from 'node:util';
 import ExcelJS from 'exceljs';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
@@ -49,7 +49,7 @@ import type { CellValue, ExportColumn } from '../src/exports/xlsx.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { type LoadResult, loadUrl, root, startProcess, startTrueLimit, stopProcess } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, startTrueLimit, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -199,9 +199,7 @@ async function main(): Promise<void> {
     env.DATABASE_URL = reuse;
   } else if (useMysql && !reusing) {
     dbName = `careers_hrbench_${process.pid}`;
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase}${dbName}`;
   }
   const label = env.DATABASE_URL ? 'MySQL (MariaDB)' : 'SQLite';
@@ -353,9 +351,7 @@ async function main(): Promise<void> {
     console.log(`\nKept: ${env.DATABASE_URL ?? dataDir} (measure again with --reuse ${env.DATABASE_URL ?? dataDir})`);
   } else {
     if (dbName) {
-      const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-      await admin.destroy();
+      await dropMysqlDatabase(mysqlBase, dbName);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

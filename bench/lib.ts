@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import knexFactory from 'knex';
 
 /** The project folder: servers run from here, as `npm start` does. */
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -149,4 +150,17 @@ export async function loadUrl(url: string, headers: Record<string, string>, conn
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
   };
+}
+
+/** A fresh MySQL database for one bench run, on the server at `base` (a URL ending in '/'). */
+export async function createMysqlDatabase(base: string, name: string): Promise<void> {
+  const admin = knexFactory({ client: 'mysql2', connection: base });
+  await admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+  await admin.destroy();
+}
+
+export async function dropMysqlDatabase(base: string, name: string): Promise<void> {
+  const admin = knexFactory({ client: 'mysql2', connection: base });
+  await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+  await admin.destroy();
 }

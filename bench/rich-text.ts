@@ -17,10 +17,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import knexFactory from 'knex';
 import { loadConfig } from '../config/index.js';
 import { insertUser } from '../src/users/repo.js';
 import { createSession } from '../src/users/repo.js';
+import { createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { JOB_LIMITS } from '../src/jobs/schema.js';
@@ -99,9 +99,7 @@ async function main(): Promise<void> {
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_bench_rich_${process.pid}`;
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase.replace(/\/$/, '')}/${dbName}`;
   }
   const stored = sanitizeRichText(WORST_ALLOWED);
@@ -121,9 +119,7 @@ async function main(): Promise<void> {
   } finally {
     await stop(server);
     if (dbName) {
-      const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-      await admin.destroy();
+      await dropMysqlDatabase(mysqlBase, dbName);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -14,14 +14,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import knexFactory, { type Knex } from 'knex';
+import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { toDbDate } from '../src/db/codecs.js';
 import { insertApplications, realisticApplications } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { type LoadResult, loadUrl, root, startProcess, stopProcess } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -139,9 +139,7 @@ async function main(): Promise<void> {
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_tlbench_${process.pid}`;
-    const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-    await admin.raw(`CREATE DATABASE \`${dbName}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    await admin.destroy();
+    await createMysqlDatabase(mysqlBase, dbName);
     env.DATABASE_URL = `${mysqlBase}${dbName}`;
   }
   const label = useMysql ? 'MySQL (MariaDB)' : 'SQLite';
@@ -181,9 +179,7 @@ async function main(): Promise<void> {
   } finally {
     await stopProcess(server);
     if (dbName) {
-      const admin = knexFactory({ client: 'mysql2', connection: mysqlBase });
-      await admin.raw(`DROP DATABASE IF EXISTS \`${dbName}\``);
-      await admin.destroy();
+      await dropMysqlDatabase(mysqlBase, dbName);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
