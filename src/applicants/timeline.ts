@@ -25,6 +25,8 @@ type Sortable = TimelineEntry & { ms: number; rank: number; seq: number };
 /** One line of text: line breaks and runs of spaces as one space, cut at `max` characters. */
 function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
+  // No more UTF-16 units than `max` means no more characters either: most lines end here.
+  if (line.length <= max) return line;
   const chars = [...line];
   return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : line;
 }
@@ -112,7 +114,10 @@ export async function loadTimeline({ db }: { db: Db }, applicationId: number): P
   if (!src.application) throw new NotFound(APPLICANT_MESSAGES.notFound);
   const entries: Sortable[] = [];
   // A delivery comes after its post was queued, and after a change made at the same moment.
-  const add = (e: Omit<Sortable, 'rank'>, delivery = false) => entries.push({ ...e, rank: RANK[e.type] + (delivery ? 2 : 0) });
+  const add = (e: Omit<Sortable, 'rank'>, delivery = false) => {
+    (e as Sortable).rank = RANK[e.type] + (delivery ? 2 : 0);
+    entries.push(e as Sortable);
+  };
 
   const applied = src.application.created_at;
   add({ id: 'applied', type: 'applied', action: 'applied', at: applied.toISOString(), ms: applied.getTime(), seq: 0, actor: null, text: `Applied for ${oneLine(src.application.job_title, 191)}` });
