@@ -30,12 +30,16 @@ const CODINGS = ['br', 'gzip', 'identity'];
 /** Brotli quality 5: near the best size for a page of this kind at a fraction of quality 11's time. */
 const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
 
+/** What a kept page is unless its route says otherwise. */
+const HTML = 'text/html; charset=utf-8';
+
 class SentPage {
   private readonly encoded = new Map<Coding, Promise<Buffer>>();
 
   constructor(
     readonly body: Buffer,
     readonly etag: string,
+    readonly contentType: string,
   ) {}
 
   bodyIn(coding: Coding): Promise<Buffer> {
@@ -48,11 +52,11 @@ class SentPage {
   }
 }
 
-/** The page for this HTML: the one already kept for the same bytes, or a new one. */
-function sentPage(cache: ReadCache, html: string): SentPage {
-  const body = Buffer.from(html);
+/** The page for this text: the one already kept for the same bytes and type, or a new one. */
+function sentPage(cache: ReadCache, text: string, contentType: string): SentPage {
+  const body = Buffer.from(text);
   const etag = `W/"${body.length.toString(16)}-${createHash('sha1').update(body).digest('base64url')}"`;
-  return cache.kept(`pages:${etag}`, () => new SentPage(body, etag));
+  return cache.kept(`pages:${contentType}:${etag}`, () => new SentPage(body, etag, contentType));
 }
 
 /** A page in the public cache with the moment it was rendered. */
@@ -61,11 +65,11 @@ export interface FreshPage {
   since: number;
 }
 
-/** The page kept under `key` for PUBLIC_CACHE_SECONDS, or `render()`'s. */
-export function freshPage(cache: ReadCache, key: CacheKey, render: () => Promise<string>): Promise<FreshPage> {
+/** The page kept under `key` for PUBLIC_CACHE_SECONDS, or `render()`'s (HTML unless `contentType` says otherwise, as for the job feeds). */
+export function freshPage(cache: ReadCache, key: CacheKey, render: () => Promise<string>, contentType = HTML): Promise<FreshPage> {
   return cache.fresh(key, async () => {
     const since = Date.now();
-    return { page: sentPage(cache, await render()), since };
+    return { page: sentPage(cache, await render(), contentType), since };
   });
 }
 
@@ -127,7 +131,7 @@ async function sendSentPage(req: Request, res: Response, page: SentPage): Promis
   const body = coding === 'br' || coding === 'gzip' ? await page.bodyIn(coding) : page.body;
   if (coding === 'br' || coding === 'gzip') res.setHeader('Content-Encoding', coding);
   res.status(200);
-  res.setHeader('Content-Type', 'text/html; charset=utf-8');
+  res.setHeader('Content-Type', page.contentType);
   res.setHeader('Content-Length', body.length);
   res.end(body);
 }

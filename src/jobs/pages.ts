@@ -18,7 +18,8 @@ import { hasRichContent, htmlToText } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { CURRENCY_CODES, FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
-import { type ApplicantCounts, type Availability, cachedPublicJob, listJobSummaries, listActiveLocations, listPublicJobs, requireJob, toPublicJob } from './service.js';
+import { FEED_KINDS, FEEDS } from './feeds.js';
+import { type ApplicantCounts, type Availability, cachedPublicJob, jobFeed, listJobSummaries, listActiveLocations, listPublicJobs, requireJob, toPublicJob } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
 import type { Job } from './types.js';
 
@@ -80,6 +81,10 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
       canonicalPath: url,
       noindex: filtered || page > 1,
+      feeds: [
+        { title: `Jobs at ${config.company.name} (RSS)`, href: FEEDS.rss.path, type: 'application/rss+xml' },
+        { title: `Jobs at ${config.company.name} (JSON Feed)`, href: FEEDS.json.path, type: 'application/feed+json' },
+      ],
     }, {
       jobs,
       count,
@@ -91,6 +96,19 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     }));
     await sendFreshPage(req, res, ctx.cache, publicPageKey(req.originalUrl), fresh);
   });
+
+  // The job feeds take the list's filters; each is kept like a page (ETag, 304, compressed once),
+  // under its normalised URL, so any other query spelling finds the same entry.
+  for (const kind of FEED_KINDS) {
+    const { path, contentType } = FEEDS[kind];
+    router.get(path, async (req, res) => {
+      const filters = validateQuery(req, jobFiltersSchema(true), FILTER_NAMES);
+      const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
+      const url = query ? `${path}?${query}` : path;
+      const feed = await freshPage(ctx.cache, `public-jobs:feed:${url}`, () => jobFeed(ctx, config, kind, filters), contentType);
+      await sendFreshPage(req, res, ctx.cache, publicPageKey(url), feed);
+    });
+  }
 
   router.get('/careers/:publicId', async (req, res) => {
     const { job, availability } = await cachedPublicJob(ctx, req.params.publicId, false);

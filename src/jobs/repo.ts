@@ -69,6 +69,14 @@ export async function listPublicJobs(db: Knex, f: PublicJobFilters, page: number
   return { count: Number(n), jobs: rows.map((r: Row) => mapJob(r)) };
 }
 
+/** The newest `limit` open jobs matching the filters, with their texts (the job feeds). */
+export async function listPublicJobsWithTexts(db: Knex, f: PublicJobFilters, limit: number): Promise<Job[]> {
+  const rows = await applyPublicFilters(db('jobs').select('*'), f)
+    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .limit(limit);
+  return rows.map((r: Row) => mapJob(r));
+}
+
 export async function listActiveLocations(db: Knex): Promise<string[]> {
   const rows = await db('jobs').distinct('location').where('status', 'ACTIVE').whereNot('location', '').orderBy('location');
   return rows.map((r: Row) => r.location as string);

@@ -140,7 +140,7 @@ interface ParsedLocation {
  * region TX, country US; 'London, United Kingdom' -> London, GB; 'Singapore' -> SG. When the last
  * segment names no country, the whole text stays the locality.
  */
-function parseLocation(location: string): ParsedLocation {
+export function parseLocation(location: string): ParsedLocation {
   const text = location.replace(/\s+/g, ' ').trim();
   if (!text) return {};
   const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
@@ -193,12 +193,16 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'publicBaseUrl'>): Record<string, unknown> {
-  const description = SECTION_TITLES.map(([key, title]) => {
+/** A job's texts as one HTML document, each section under its title (structured data and the job feeds). */
+export function postingHtml(job: Job): string {
+  return SECTION_TITLES.map(([key, title]) => {
     const html = job[key] as string;
     return hasRichContent(html) ? `<p><strong>${escapeHtml(title)}</strong></p>${html}` : '';
   }).join('') || `<p>${escapeHtml(job.title)}</p>`;
+}
 
+export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'publicBaseUrl'>): Record<string, unknown> {
+  const description = postingHtml(job);
   const data: Record<string, unknown> = {
     '@context': 'https://schema.org/',
     '@type': 'JobPosting',

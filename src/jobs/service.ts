@@ -1,4 +1,5 @@
 /** Job use cases shared by page routes, API routes and the CLI. */
+import type { Config } from '../../config/index.js';
 import type { Db } from '../db/knex.js';
 import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
 import { NotFound, ValidationError } from '../http/errors.js';
@@ -14,6 +15,7 @@ import { type ApplicantCounts, pageJobSummaries } from './queries.js';
 import { JOB_ERROR_ORDER, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
 import { type Logger, processLog } from '../log/logger.js';
+import { FEED_MAX_JOBS, type FeedKind, renderFeed } from './feeds.js';
 
 /** What the job operations need: the database and the app's read cache. */
 export interface JobDeps {
@@ -117,6 +119,11 @@ export function listPublicJobs(deps: JobDeps, f: PublicJobFilters, page: number,
     const { count, jobs } = await repo.listPublicJobs(deps.db, f, page, pageSize);
     return { count, jobs: jobs.map((j) => toPublicJob(j, false)) };
   });
+}
+
+/** A job feed of the open jobs matching the filters (the pages keep it like a page). */
+export async function jobFeed(deps: JobDeps, config: Pick<Config, 'company' | 'publicBaseUrl'>, kind: FeedKind, f: PublicJobFilters): Promise<string> {
+  return renderFeed(kind, await repo.listPublicJobsWithTexts(deps.db, f, FEED_MAX_JOBS), config, new Date());
 }
 
 /** The locations of active jobs, for the list page's filter. */

@@ -15,6 +15,8 @@ export interface PageMeta {
   ogType?: string;
   jsonLd?: unknown;
   noindex?: boolean;
+  /** The job feeds the page names for feed readers (`<link rel="alternate">`). */
+  feeds?: { title: string; href: string; type: string }[];
   status?: number;
 }
 
