@@ -167,6 +167,8 @@ export interface Config {
   sessionTtlSeconds: number;
   /** Seconds public job reads may be served from this process's memory; 0 = off. */
   publicCacheSeconds: number;
+  /** EMBED_ORIGINS: the origins of sites that may embed the job list (/embed.js, /embed/jobs); none = embeds off. */
+  embedOrigins: string[];
   /** STAMPED_CACHE_OFF: spaces of stamped reads never kept, recomputed on every request (for measuring them). */
   stampedCacheOff: StampedSpace[];
   trustProxy: TrustProxy;
@@ -269,6 +271,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'SESSION_TTL_SECONDS', default: '3600' },
   { name: 'PUBLIC_CACHE_SECONDS', default: '2' },
   { name: 'STAMPED_CACHE_OFF', default: '(unset: every stamped read kept)' },
+  { name: 'EMBED_ORIGINS', default: '(unset: embeds off)' },
   { name: 'TRUST_PROXY', default: 'false' },
   { name: 'APPLY_RATE_LIMIT', default: '10' },
   { name: 'APPLY_RATE_WINDOW_SECONDS', default: '600' },
@@ -299,6 +302,29 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'LOG_LEVEL', default: 'info (warn when NODE_ENV=test)' },
   { name: 'CAREERS_ENV_FILE', default: './.env' },
 ];
+
+/**
+ * EMBED_ORIGINS: origins (`https://www.example.com`, a port if not the default) separated by commas
+ * or spaces, each as the browser names it; a path, query, credentials or a scheme other than http
+ * and https is refused, as a page on another site could then frame the list.
+ */
+function embedOriginList(raw: string, problems: string[]): string[] {
+  const origins = new Set<string>();
+  for (const entry of raw.split(/[\s,]+/).filter(Boolean)) {
+    let u: URL | null = null;
+    try {
+      u = new URL(entry);
+    } catch {
+      /* named below */
+    }
+    if (!u || !['http:', 'https:'].includes(u.protocol) || u.username || u.password || u.pathname !== '/' || u.search || u.hash) {
+      problems.push(`EMBED_ORIGINS must list origins such as https://www.example.com, separated by commas (got "${entry}")`);
+      continue;
+    }
+    origins.add(u.origin);
+  }
+  return [...origins];
+}
 
 /** The SQLite file of a configuration without DATABASE_URL. */
 export function sqliteFile(config: Pick<Config, 'dataDir'>): string {
@@ -362,6 +388,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     problems.push(`DATABASE_URL must start with mysql:// (got "${databaseUrl.replace(/\/\/[^@]*@/, '//***@')}"); leave it unset for the embedded SQLite database`);
   }
   const dataDir = path.resolve(rootDir, str('DATA_DIR', './data'));
+  const embedOrigins = embedOriginList(str('EMBED_ORIGINS', ''), problems);
   const publicBaseUrl = url('PUBLIC_BASE_URL', `http://localhost:${port || 3000}`, ['http:', 'https:']).replace(/\/+$/, '');
   // Absolute links are the base plus a root-relative path, so the base must be just an origin.
   if (URL.canParse(publicBaseUrl)) {
@@ -441,6 +468,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     publicBaseUrl,
     sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),
     publicCacheSeconds: int('PUBLIC_CACHE_SECONDS', 2, 0, 300),
+    embedOrigins,
     stampedCacheOff,
     trustProxy,
     rateLimits: {

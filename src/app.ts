@@ -17,6 +17,7 @@ import { opsRoutes } from './ops/index.js';
 import { jobsRoutes, keptJobPages } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
+import { embedRoutes } from './embeds/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -82,6 +83,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(applicantsRoutes(ctx));
   app.use(postsRoutes(ctx));
   app.use(formsRoutes(ctx));
+  app.use(embedRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.log));

@@ -10,9 +10,9 @@ import type { ApplicantCounts } from './queries.js';
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';
 export { SeedError, countJobs, importJobRecords, seedDemoJobs } from './seed.js';
 export {
-  ViewCounter, cachedPublicJob, getPublicJob, jobIdOf, listJobsForSitemap, requireJob, toPublicJob, toPublicQuestion, type Availability,
+  ViewCounter, cachedPublicJob, getPublicJob, jobIdOf, listJobsForSitemap, listPublicJobs, requireJob, toPublicJob, toPublicQuestion, type Availability,
 } from './service.js';
-export { jobOptionSchema } from './schema.js';
+export { FILTER_NAMES, jobFiltersSchema, jobOptionSchema } from './schema.js';
 
 /** The jobs routes: public list and pages, the public API, HR job management. */
 export function jobsRoutes(ctx: AppContext, deps: { applicantCounts: ApplicantCounts }): Router {

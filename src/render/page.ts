@@ -17,6 +17,8 @@ export interface PageMeta {
   noindex?: boolean;
   /** The job feeds the page names for feed readers (`<link rel="alternate">`). */
   feeds?: { title: string; href: string; type: string }[];
+  /** `embed`: the page alone, framed on another site (no header, footer or site script). */
+  layout?: 'embed';
   status?: number;
 }
 
@@ -55,8 +57,9 @@ export function renderPageHtml(req: Request, res: Response, view: string, meta: 
   return new Promise((resolve, reject) => {
     res.render(view, all, (err: Error | null, body: string) => {
       if (err) return reject(err);
-      const scripts = ['site', ...islands].map((n) => manifest[n]).filter(Boolean);
-      res.render('layouts/main', { ...all, body, scripts }, (layoutErr: Error | null, html: string) => (layoutErr ? reject(layoutErr) : resolve(html)));
+      const embed = meta.layout === 'embed';
+      const scripts = (embed ? islands : ['site', ...islands]).map((n) => manifest[n]).filter(Boolean);
+      res.render(embed ? 'layouts/embed' : 'layouts/main', { ...all, body, scripts }, (layoutErr: Error | null, html: string) => (layoutErr ? reject(layoutErr) : resolve(html)));
     });
   });
 }
