@@ -6,6 +6,7 @@ import type { AppContext } from './context.js';
 import { errorHandler, lastResortHandler, notFoundHandler } from './http/error-handler.js';
 import { requestLog } from './http/request-log.js';
 import { securityHeaders } from './http/security.js';
+import { firstTouchFromLinks } from './http/attribution.js';
 import { isSentPage } from './http/sent-page.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
@@ -18,6 +19,7 @@ import { jobsRoutes, keptJobPages } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
+import { sourcesRoutes } from './sources/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -41,6 +43,8 @@ export function createApp(ctx: AppContext): Express {
   // Every request gets its id and its one log line, whatever answers it, and is timed for /metrics.
   app.use(requestLog(ctx.log));
   app.use(ops.track);
+  // The first touch of a visitor arriving through a campaign link: a cookie, never kept with a page.
+  app.use(firstTouchFromLinks(ctx.serverKey, config.publicBaseUrl.startsWith('https:')));
   // A public job page kept under its URL is answered here, from memory, with the headers the rest
   // of the app gave it a moment ago (src/http/sent-page.ts): nothing below would change it.
   app.use(keptJobPages(ctx));
@@ -84,6 +88,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(postsRoutes(ctx));
   app.use(formsRoutes(ctx));
   app.use(embedRoutes(ctx));
+  app.use(sourcesRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.log));

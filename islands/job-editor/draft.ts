@@ -50,6 +50,7 @@ export interface Draft {
   webhook_enabled: boolean;
   webhook_url: string;
   webhook_secret: string;
+  webhook_include_source: boolean;
   questions: QuestionDraft[];
 }
 
@@ -82,7 +83,7 @@ export function emptyDraft(): Draft {
     public_id: '', title: '', location: '', job_type: '', work_mode: '', status: 'INACTIVE',
     currency: 'USD', min_salary: '', max_salary: '', experience_required: '', duration: '',
     description: '', responsibilities: '', requirements: '', perks_benefits: '',
-    webhook_enabled: false, webhook_url: '', webhook_secret: '', questions: [],
+    webhook_enabled: false, webhook_url: '', webhook_secret: '', webhook_include_source: false, questions: [],
   };
 }
 
@@ -106,6 +107,7 @@ export function toDraft(job: HrJob, previous?: Draft): Draft {
     webhook_enabled: job.webhook_enabled,
     webhook_url: job.webhook_url ?? '',
     webhook_secret: job.webhook_secret ?? '',
+    webhook_include_source: job.webhook_include_source,
     // Keys survive a save, so the question editors stay mounted.
     questions: job.questions.map((q, i) => ({
       key: previous?.questions[i]?.key ?? newKey(),
@@ -148,6 +150,7 @@ export function toPayload(d: Draft, mode: Props['mode']) {
     webhook_enabled: d.webhook_enabled,
     webhook_url: d.webhook_url,
     webhook_secret: d.webhook_secret,
+    webhook_include_source: d.webhook_include_source,
     // Options only for choice questions, blank ones dropped; order is the position in the list.
     questions: d.questions.map((q, order) => ({
       ...(q.id ? { id: q.id } : {}),

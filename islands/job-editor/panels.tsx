@@ -110,6 +110,7 @@ export function NotificationsPanel(p: PanelProps) {
     second_name: 'Doe',
     phone: '+919876543210',
     secret_key: draft.webhook_secret,
+    ...(draft.webhook_include_source ? { source: { source: 'linkedin', medium: 'social', campaign: 'spring-hiring', tracking_link_id: null } } : {}),
   };
   return (
     <>
@@ -127,6 +128,17 @@ export function NotificationsPanel(p: PanelProps) {
         <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={JOB_LIMITS.webhookUrl} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} />
         <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={JOB_LIMITS.webhookSecret} hint="At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post and is sent as secret_key." />
       </div>
+      <div className="check-field">
+        <input
+          type="checkbox"
+          id="job-webhook_include_source"
+          aria-describedby="job-webhook_include_source-hint"
+          checked={draft.webhook_include_source}
+          onChange={(e) => set('webhook_include_source', e.target.checked)}
+        />
+        <label htmlFor="job-webhook_include_source">Include where the applicant came from (source)</label>
+      </div>
+      <p className="help-text" id="job-webhook_include_source-hint">Adds a <code>source</code> key (source, medium, campaign and tracking link, or null for a direct visit) after the payload's usual keys.</p>
       <h2 className="subheading" id="sample-payload-heading">Sample webhook payload</h2>
       <p className="help-text">Each application is posted as JSON with these keys:</p>
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the scrollable sample is a named, focusable region for keyboard users */}

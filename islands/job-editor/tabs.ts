@@ -14,7 +14,7 @@ const FIELD_TAB: Record<string, TabKey> = {
   public_id: 'basics', title: 'basics', location: 'basics', job_type: 'basics', work_mode: 'basics', status: 'basics',
   currency: 'comp', min_salary: 'comp', max_salary: 'comp', experience_required: 'comp', duration: 'comp',
   description: 'desc', responsibilities: 'desc', requirements: 'desc', perks_benefits: 'desc',
-  webhook_enabled: 'notify', webhook_url: 'notify', webhook_secret: 'notify',
+  webhook_enabled: 'notify', webhook_url: 'notify', webhook_secret: 'notify', webhook_include_source: 'notify',
 };
 
 export function tabOf(field: string): TabKey | null {

@@ -12,6 +12,7 @@ import { pathId, validate } from '../http/validate.js';
 import { NotFound, } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, pageResponse, parsePaging } from '../http/paging.js';
+import { readAttribution } from '../http/attribution.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob } from '../jobs/index.js';
 import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, boardQuerySchema, bulkStatusSchema, noteSchema, reasonsPutSchema, stagesPutSchema, statusChangeSchema } from './schema.js';
@@ -34,7 +35,8 @@ export function applicantsApi(ctx: AppContext): Router {
     assertAcceptingApplications(job, availability);
     const form = await receiveMultipart(req, ctx.storage, APPLY_UPLOAD);
     // A filled honeypot gets the same answer as a real application, so a bot learns nothing.
-    await submitApplication(ctx, job, form, { ip: req.ip });
+    const attribution = await readAttribution(req, ctx.serverKey).catch(() => null);
+    await submitApplication(ctx, job, form, { ip: req.ip, attribution });
     res.status(201).json({ detail: APPLY_MESSAGES.submitted });
   });
 

@@ -22,6 +22,7 @@ import { readLazily, type FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
 import { insertApplication, type NewApplication } from './repo.js';
+import type { Attribution } from '../shared/campaign.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
 import { type Logger, processLog } from '../log/logger.js';
 
@@ -101,7 +102,7 @@ export type ApplyOutcome = { kind: 'created'; applicationId: number } | { kind: 
  * the commit's outcome is unknown (then the answer is a 503 that does not claim a failure).
  * A filled honeypot is answered like a success, but nothing is kept.
  */
-export async function submitApplication(deps: ApplyDeps, job: Job, form: ReceivedForm, meta: { ip?: string | null } = {}): Promise<ApplyOutcome> {
+export async function submitApplication(deps: ApplyDeps, job: Job, form: ReceivedForm, meta: { ip?: string | null; attribution?: Attribution | null } = {}): Promise<ApplyOutcome> {
   const resume = form.files.get('resume') ?? null;
   const keys = resume ? [resume.key] : [];
   if (form.fields.get(HONEYPOT_FIELD)?.trim()) {
@@ -125,6 +126,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
         email: input.email,
         phone: input.phone,
         ip_hash: await addressHash(deps.serverKey, meta.ip, 'apply'),
+        attribution: meta.attribution ?? null,
         resume: {
           storage_key: resume.key,
           original_name: safeFileName(resume.clientName, 'resume'),
@@ -140,7 +142,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
       const applicationId = await commitRows(deps.db, async (trx) => {
         const id = await insertApplication(trx, application, now);
         if (job.webhook_enabled && job.webhook_url) {
-          const payload = applicationPostPayload(job, input);
+          const payload = applicationPostPayload(job, input, job.webhook_include_source ? application.attribution : undefined);
           await enqueueApplicationPost(trx, { applicationId: id, jobId: job.id, targetUrl: job.webhook_url, payload, now });
         }
         if (deps.config) await enqueueApplicationEmails(trx, deps.config, { applicationId: id, job, applicant: input, now });

@@ -168,7 +168,7 @@ const APPLICANTS_PAGE_SIZE = 25;
 
 /** What the filter form shows for parsed filters. */
 function formValues(f: ApplicantFilters): Record<string, string> {
-  return { job_id: f.job_id === null ? '' : String(f.job_id), q: f.q, status: f.status ?? '', date_from: f.date_from ?? '', date_to: f.date_to ?? '', ordering: f.ordering, stage: f.stage ?? '' };
+  return { job_id: f.job_id === null ? '' : String(f.job_id), q: f.q, status: f.status ?? '', date_from: f.date_from ?? '', date_to: f.date_to ?? '', ordering: f.ordering, stage: f.stage ?? '', source: f.source ?? '' };
 }
 
 /** Spec 02: 'Not found.' for an application that does not exist. */

@@ -4,6 +4,7 @@ import { insertedId, toDbDate, toDbJson } from '../db/codecs.js';
 import { isMysql } from '../db/knex.js';
 import type { EducationEntry, ExperienceEntry } from '../shared/application-rules.js';
 import type { ApplicationStatus } from '../shared/enums.js';
+import type { Attribution } from '../shared/campaign.js';
 import { applicationSearchWords } from '../shared/search-words.js';
 
 interface StoredFileRow {
@@ -33,6 +34,8 @@ export interface NewApplication {
   email: string;
   phone: string;
   ip_hash: string | null;
+  /** The first touch the applicant's cookie kept (null: came directly). */
+  attribution?: Attribution | null;
   resume: StoredFileRow;
   experiences: ExperienceEntry[];
   education: EducationEntry[];
@@ -55,6 +58,11 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
       stage_id: await entryStageId(trx, app.job_id),
       resume_file_id: fileId,
       ip_hash: app.ip_hash,
+      source: app.attribution?.source ?? null,
+      medium: app.attribution?.medium || null,
+      campaign: app.attribution?.campaign || null,
+      // A link removed since the cookie was set is not pointed at.
+      tracking_link_id: app.attribution?.linkId ? trx.raw('(SELECT id FROM tracking_links WHERE id = ?)', [app.attribution.linkId]) : null,
       created_at: at,
       updated_at: at,
     }),

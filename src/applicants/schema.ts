@@ -351,6 +351,7 @@ export function orderedErrors(fields: Record<string, string[]>): Record<string, 
 import { z as zod } from 'zod';
 import * as enums from '../shared/enums.js';
 import { isRowId, } from '../shared/input-rules.js';
+import { CAMPAIGN_MAX_LENGTH } from '../shared/campaign.js';
 import { APPLICANT_LIMITS, REJECTED_COLUMN, type ApplicantFilters } from './types.js';
 
 type ApplicationStatus = enums.ApplicationStatus;
@@ -367,6 +368,7 @@ export const APPLICANT_MESSAGES = {
   date: 'Enter a valid date as YYYY-MM-DD.',
   reversedDates: 'The to date must not be before the from date.',
   ordering: 'Ordering must be created_at or -created_at.',
+  source: 'Ensure the source has no more than 100 characters.',
   detailed: 'detailed must be true or false.',
   ids: `Select between 1 and ${BULK_STATUS_MAX} applications.`,
   notFound: 'Not found.',
@@ -432,6 +434,8 @@ export const applicantListQuerySchema = zod
     detailed: param.refine((v) => !v || v === 'true' || v === 'false', APPLICANT_MESSAGES.detailed).transform((v) => v === 'true'),
     // A stage name (any job's stage of that name), or 'Rejected'.
     stage: param.refine((v) => !v || [...v].length <= STAGE_NAME_MAX, PIPELINE_MESSAGES.stageFilter).transform((v) => v || null),
+    // Issue 21: a source as stored, or '(direct)' for applications without one.
+    source: param.refine((v) => !v || [...v].length <= CAMPAIGN_MAX_LENGTH, APPLICANT_MESSAGES.source).transform((v) => v?.trim() || null),
     // Read by the paging helper; only checked here for being given once.
     page: param,
     page_size: param,
@@ -573,7 +577,7 @@ export type BoardQuery = zod.output<typeof boardQuerySchema>;
 
 /** The filters of a parsed list query (what the list, its links and previous/next need). */
 export function applicantFilters(q: ApplicantListQuery): ApplicantFilters {
-  return { job_id: q.job_id, q: q.q, status: q.status, date_from: q.date_from, date_to: q.date_to, ordering: q.ordering, stage: q.stage };
+  return { job_id: q.job_id, q: q.q, status: q.status, date_from: q.date_from, date_to: q.date_to, ordering: q.ordering, stage: q.stage, source: q.source };
 }
 
 /** The filters as a query string (defaults left out), for links that keep the list's filters. */
@@ -586,6 +590,7 @@ export function applicantFilterQuery(f: ApplicantFilters, extra: Record<string, 
   if (f.date_to) p.set('date_to', f.date_to);
   if (f.ordering !== '-created_at') p.set('ordering', f.ordering);
   if (f.stage) p.set('stage', f.stage);
+  if (f.source) p.set('source', f.source);
   for (const [k, v] of Object.entries(extra)) p.set(k, v);
   const s = p.toString();
   return s ? `?${s}` : '';

@@ -63,7 +63,12 @@ export interface ApplicantFilters {
   ordering: 'created_at' | '-created_at';
   /** A stage name (across jobs), or REJECTED_COLUMN for the rejected ones; null for any. */
   stage?: string | null;
+  /** Issue 21: a source as stored (utm_source, src or a tracking link's), or DIRECT_SOURCE for none; null for any. */
+  source?: string | null;
 }
+
+/** The `source` filter's value for applications that came directly (no source kept). */
+export const DIRECT_SOURCE = '(direct)';
 
 /** One row of the applicants list; the job and resume names only with `detailed=true`. */
 export interface ApplicantRow {
@@ -79,6 +84,8 @@ export interface ApplicantRow {
   stage_id: number | null;
   stage: string | null;
   outcome: Outcome | null;
+  /** Issue 21: where the applicant came from (null: directly). */
+  source: string | null;
   job_title?: string;
   job_public_id?: string;
   resume_filename?: string | null;
@@ -100,6 +107,8 @@ export interface ApplicantDetail {
   stage: string | null;
   outcome: Outcome | null;
   outcome_reason: string | null;
+  /** Issue 21: where the applicant came from (null: directly). */
+  attribution: { source: string; medium: string; campaign: string; tracking_link_id: number | null } | null;
   created_at: string;
   updated_at: string;
   resume_download_url: string | null;

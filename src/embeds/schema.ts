@@ -4,16 +4,10 @@
  * through an embed is attributed to the host page's campaign (or to `embed` when it has none).
  */
 import * as z from 'zod/mini';
+import { cleanCampaignValue } from '../shared/campaign.js';
 
 export const CAMPAIGN_NAMES = ['utm_source', 'utm_medium', 'utm_campaign'] as const;
-/** Characters of a campaign value kept. */
-const CAMPAIGN_MAX_LENGTH = 100;
 
-/** Control and format characters, and anything but a printable one, go; the rest is cut to length. */
-const campaignValue = () =>
-  z.catch(
-    z.string().check(z.overwrite((v) => [...v.replace(/[\p{C}\s]+/gu, ' ').trim()].slice(0, CAMPAIGN_MAX_LENGTH).join('').trim())),
-    '',
-  );
+const campaignValue = () => z.catch(z.string().check(z.overwrite(cleanCampaignValue)), '');
 
 export const campaignSchema = z.object({ utm_source: campaignValue(), utm_medium: campaignValue(), utm_campaign: campaignValue() });

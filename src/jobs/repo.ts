@@ -40,6 +40,7 @@ function mapJob(r: Row, questions: JobQuestion[] = []): Job {
     status: r.status,
     views: Number(r.views ?? 0),
     webhook_enabled: fromDbBool(r.webhook_enabled),
+    webhook_include_source: fromDbBool(r.webhook_include_source),
     webhook_url: r.webhook_url || null,
     webhook_secret: r.webhook_secret || null,
     created_at: fromDbDate(r.created_at)!,
@@ -143,6 +144,7 @@ function jobColumns(input: JobInput, now: Date): Row {
     webhook_enabled: toDbBool(input.webhook_enabled),
     webhook_url: input.webhook_url,
     webhook_secret: input.webhook_secret,
+    webhook_include_source: toDbBool(input.webhook_include_source),
     updated_at: toDbDate(now),
   };
 }

@@ -47,6 +47,8 @@ export interface JobInput {
   webhook_enabled: boolean;
   webhook_url: string | null;
   webhook_secret: string | null;
+  /** Issue 21: the webhook payload also carries where the applicant came from. */
+  webhook_include_source: boolean;
   questions: QuestionInput[];
 }
 
@@ -122,7 +124,7 @@ export const JOB_MESSAGES = {
 
 /** The order of a job's error keys (and of a question's). */
 export const JOB_ERROR_ORDER = [
-  'detail', 'public_id', 'job_type', 'work_mode', 'status', 'currency', 'min_salary', 'max_salary', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'questions',
+  'detail', 'public_id', 'job_type', 'work_mode', 'status', 'currency', 'min_salary', 'max_salary', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'webhook_include_source', 'questions',
   'title', 'location', 'description', 'responsibilities', 'requirements', 'perks_benefits', 'experience_required', 'duration',
   'answer_type', 'options', 'order', 'text', 'help_text', 'placeholder', 'required',
 ] as const;
@@ -251,6 +253,7 @@ export function jobInputSchema(rules: JobInputRules) {
     webhook_enabled: bool(),
     webhook_url: outboundUrl({ invalid: JOB_MESSAGES.webhookInvalid, credentials: JOB_MESSAGES.webhookCredentials, private: JOB_MESSAGES.webhookPrivate }, rules.webhookHostAllowed),
     webhook_secret: signingSecret(JOB_LIMITS.webhookSecret, rules.storedWebhookSecret),
+    webhook_include_source: bool(),
     questions: questions(rules),
     title: oneLine(JOB_LIMITS.text, true),
     location: oneLine(JOB_LIMITS.text, true),

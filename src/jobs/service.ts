@@ -180,7 +180,7 @@ export async function requireJob(db: Db, id: number): Promise<Job> {
 
 const AUDITED_FIELDS = [
   'title', 'location', 'job_type', 'work_mode', 'description', 'responsibilities', 'requirements', 'perks_benefits',
-  'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'webhook_enabled', 'webhook_url', 'webhook_secret',
+  'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'webhook_include_source',
 ] as const;
 
 /**
@@ -227,6 +227,7 @@ export function toHrJob(job: Job): HrJob {
     webhook_enabled: job.webhook_enabled,
     webhook_url: job.webhook_url,
     webhook_secret: job.webhook_secret,
+    webhook_include_source: job.webhook_include_source,
     questions: job.questions.map(toPublicQuestion),
   };
 }

@@ -32,6 +32,8 @@ export interface Job {
   status: RecordStatus;
   views: number;
   webhook_enabled: boolean;
+  /** Issue 21: the webhook payload carries the application's source (off by default). */
+  webhook_include_source: boolean;
   webhook_url: string | null;
   webhook_secret: string | null;
   created_at: Date;

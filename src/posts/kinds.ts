@@ -28,7 +28,8 @@ function httpResult(r: Awaited<ReturnType<HttpSender['post']>>, now: Date): Send
 
 /**
  * The body a job webhook receives: the stored payload's keys in the spec's order, then
- * `secret_key`, the job's current secret (the one the post is signed with), '' without one.
+ * `secret_key`, the job's current secret (the one the post is signed with), '' without one, then
+ * `source` when the job had opted in.
  */
 function sentApplicationPost(stored: Partial<StoredApplicationPost>, secret: string | null): ApplicationPostPayload {
   return {
@@ -38,6 +39,8 @@ function sentApplicationPost(stored: Partial<StoredApplicationPost>, secret: str
     second_name: stored.second_name ?? '',
     phone: stored.phone ?? '',
     secret_key: secret ?? '',
+    // Stored only for a job that opted in when the application came (issue 21).
+    ...('source' in stored ? { source: stored.source ?? null } : {}),
   };
 }
 

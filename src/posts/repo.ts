@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import { fromDbDate, toDbDate, toDbJson } from '../db/codecs.js';
 import { withDbRetry } from '../db/errors.js';
 import { isMysql } from '../db/knex.js';
+import type { Attribution } from '../shared/campaign.js';
 import type { StoredApplicationPost } from './types.js';
 
 export type OutboxTable = 'application_posts' | 'form_posts' | 'email_posts';
@@ -33,8 +34,11 @@ function newMessageId(): string {
  * from the job's current secret (sentApplicationPost), so the outbox never holds a secret and a
  * retry after a rotation sends the secret it is signed with.
  */
-export function applicationPostPayload(job: { public_id: string }, app: { email: string; first_name: string; last_name: string; phone: string }): StoredApplicationPost {
-  return { job_public_id: job.public_id, email: app.email, first_name: app.first_name, second_name: app.last_name, phone: app.phone };
+export function applicationPostPayload(job: { public_id: string }, app: { email: string; first_name: string; last_name: string; phone: string }, attribution?: Attribution | null): StoredApplicationPost {
+  const payload: StoredApplicationPost = { job_public_id: job.public_id, email: app.email, first_name: app.first_name, second_name: app.last_name, phone: app.phone };
+  // Only for a job that opted in (webhook_include_source); the spec's keys stay first, unchanged.
+  if (attribution !== undefined) payload.source = attribution ? { source: attribution.source, medium: attribution.medium, campaign: attribution.campaign, tracking_link_id: attribution.linkId } : null;
+  return payload;
 }
 
 /** Adds a PENDING signed post, due now, with its webhook id; run inside the caller's transaction. */

@@ -8,6 +8,11 @@ export interface ApplicationPostPayload {
   second_name: string;
   phone: string;
   secret_key: string;
+  /**
+   * Only when the job opted in (`webhook_include_source`, issue 21): where the applicant came
+   * from, or null when they came directly. Absent otherwise, so the spec's keys stay exactly.
+   */
+  source?: { source: string; medium: string; campaign: string; tracking_link_id: number | null } | null;
 }
 
 /** What the outbox keeps of it: everything but the secret, added at send time. */

@@ -38,9 +38,13 @@ export function applicantColumns(job: Job): ExportColumn[] {
     { header: 'Experience', width: 60 },
     { header: 'Education', width: 45 },
     { header: 'Resume', width: 28 },
+    { header: 'Source', width: 24 },
     ...job.questions.map((q) => ({ header: questionPlainText(q.text, 200) || `Question ${q.id}`, width: q.answer_type === 'long_text' ? 50 : 24 })),
   ];
 }
+
+/** Where the application came from, as one cell: 'linkedin / social / spring-hiring'; '' when it came directly. */
+export const sourceCell = (a: Row): string => [a.source, a.medium, a.campaign].filter((v) => v !== null && v !== undefined && v !== '').join(' / ');
 
 const period = (start: string, end: string | null) => `${start} – ${end || 'Present'}`;
 
@@ -86,7 +90,7 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
   for (;;) {
     const q = db('applications as a')
       .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
-      .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'f.content_type as resume_type')
+      .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.source', 'a.medium', 'a.campaign', 'f.content_type as resume_type')
       .where('a.job_id', job.id)
       .orderBy([{ column: 'a.created_at' }, { column: 'a.id' }])
       .limit(batchSize);
@@ -126,6 +130,7 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
         experienceText(expBy.get(id) ?? []),
         educationText(eduBy.get(id) ?? []),
         a.resume_type ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_title: job.title, content_type: a.resume_type }) : '',
+        sourceCell(a),
         ...questionIds.map((qid) => {
           const raw = answerBy.get(`${id}:${qid}`);
           return raw === undefined ? '' : answerCell(raw);

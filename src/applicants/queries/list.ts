@@ -21,10 +21,10 @@ import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
 import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js';
 import type { ApplicationStatus } from '../../shared/enums.js';
-import { REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantRow } from '../types.js';
+import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantRow } from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
-import { APPLICANT_COLUMNS } from './export.js';
+import { APPLICANT_COLUMNS, sourceCell } from './export.js';
 
 const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
@@ -177,6 +177,12 @@ function whereStage(db: Knex, q: Knex.QueryBuilder, stage: string): void {
   else q.whereIn('a.stage_id', db('job_stages').select('id').where('name', stage)).whereNull('a.outcome');
 }
 
+/** `a` from the source named (any case, as stored), or that came directly for DIRECT_SOURCE. */
+function whereSource(q: Knex.QueryBuilder, source: string): void {
+  if (source === DIRECT_SOURCE) q.whereNull('a.source');
+  else q.where('a.source', source);
+}
+
 /** `applications AS a` narrowed by the filters (no ordering, no columns). */
 export function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null): Knex.QueryBuilder {
   const q = db('applications as a');
@@ -184,6 +190,7 @@ export function filteredApplications(db: Knex, f: ApplicantFilters, search: Sear
   if (f.status) q.where('a.status', f.status);
   // A stage by name, across jobs (the ranges of applications_stage_idx), not rejected; or the rejected ones.
   if (f.stage) whereStage(db, q, f.stage);
+  if (f.source !== undefined && f.source !== null) whereSource(q, f.source);
   if (f.date_from) q.where('a.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('a.created_at', '<', nextDayStart(f.date_to));
   if (search) {
@@ -218,7 +225,7 @@ export interface ApplicantPage {
   results: ApplicantRow[];
 }
 
-const LIST_COLUMNS = ['a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id', 'a.stage_id', 'a.outcome'];
+const LIST_COLUMNS = ['a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id', 'a.stage_id', 'a.outcome', 'a.source', 'a.medium', 'a.campaign'];
 
 /**
  * Up to `limit` ids of the filtered list (no job filter) in its order, found by walking the
@@ -231,9 +238,10 @@ async function walkIds(db: Knex, f: ApplicantFilters, walk: NonNullable<SearchPl
   const q = db('application_search_words as w').where('w.word', walk.word);
   if (f.date_from) q.where('w.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('w.created_at', '<', nextDayStart(f.date_to));
-  if (f.status || f.stage) q.join('applications as a', 'a.id', 'w.application_id');
+  if (f.status || f.stage || f.source) q.join('applications as a', 'a.id', 'w.application_id');
   if (f.status) q.where('a.status', f.status);
   if (f.stage) whereStage(db, q, f.stage);
+  if (f.source) whereSource(q, f.source);
   for (const other of walk.others) {
     q.whereExists(db('application_search_words as o').select('o.application_id').where('o.application_id', db.ref('w.application_id')).andWhere('o.word', '>=', other).andWhere('o.word', '<', prefixEnd(other)));
   }
@@ -287,6 +295,7 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
       stage_id: r.stage_id === null ? null : Number(r.stage_id),
       stage: r.stage_id === null ? null : (stages.get(Number(r.stage_id)) ?? null),
       outcome: r.outcome ?? null,
+      source: r.source ?? null,
     };
     if (detailed) {
       const job = jobs.get(Number(r.job_id));
@@ -364,6 +373,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     stage: a.stage_name ?? null,
     outcome: a.outcome ?? null,
     outcome_reason: a.outcome_reason ?? null,
+    attribution: a.source === null || a.source === undefined ? null : { source: String(a.source), medium: a.medium ?? '', campaign: a.campaign ?? '', tracking_link_id: a.tracking_link_id === null || a.tracking_link_id === undefined ? null : Number(a.tracking_link_id) },
     created_at: fromDbDate(a.created_at)!.toISOString(),
     updated_at: fromDbDate(a.updated_at)!.toISOString(),
     resume_download_url: hasResume ? resumeUrl(id) : null,
@@ -436,6 +446,7 @@ export const LIST_EXPORT_COLUMNS: ExportColumn[] = [
   { header: 'Job', width: 30 },
   { header: 'Job Public ID', width: 24 },
   { header: 'Resume', width: 28 },
+  { header: 'Source', width: 24 },
 ];
 
 /**
@@ -461,7 +472,7 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
       const job = jobs.get(Number(r.job_id));
       const type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
       const resume = type === undefined ? '' : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type: type });
-      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume];
+      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume, sourceCell(r)];
     });
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1];

@@ -1,0 +1,31 @@
+/**
+ * The Sources page (/hr/sources, island `hr-sources`) and tracking links: `/go/{slug}` keeps the
+ * link's first touch in the visitor's cookie (unless one is kept already) and leads to the link's
+ * job, or to the job list when it has none, its job is not open, or the slug is unknown.
+ */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { keepFirstTouch } from '../http/attribution.js';
+import { renderPage } from '../render/page.js';
+import { listJobChoices } from '../jobs/index.js';
+import { followTrackingLink } from './service.js';
+
+export function sourcesPages(ctx: AppContext): Router {
+  const router = Router();
+  const secure = ctx.config.publicBaseUrl.startsWith('https:');
+
+  router.get('/go/:slug', async (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const followed = await followTrackingLink(ctx, String(req.params.slug));
+    if (!followed) return res.redirect(302, '/careers');
+    // The visitor still gets where the link leads when the cookie cannot be signed (no database).
+    await keepFirstTouch(req, res, ctx.serverKey, followed.attribution, secure).catch(() => undefined);
+    res.redirect(302, followed.target);
+  });
+
+  router.get('/hr/sources', async (req, res) => {
+    renderPage(req, res, 'pages/hr/sources', { title: 'Sources', noindex: true }, { jobs: await listJobChoices(ctx.db), publicBaseUrl: ctx.config.publicBaseUrl });
+  });
+
+  return router;
+}

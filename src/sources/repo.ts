@@ -1,0 +1,32 @@
+/** The only writer of `tracking_links`. */
+import type { Knex } from 'knex';
+import { insertedId, toDbDate } from '../db/codecs.js';
+
+export interface NewTrackingLink {
+  slug: string;
+  name: string;
+  source: string;
+  medium: string;
+  campaign: string;
+  job_id: number | null;
+  created_by: number | null;
+}
+
+export async function insertTrackingLink(db: Knex, link: NewTrackingLink, now: Date): Promise<number> {
+  return insertedId(await db('tracking_links').insert({ ...link, clicks: 0, created_at: toDbDate(now) }));
+}
+
+/** Removes a link; applications keep the source, medium and campaign they came with. */
+export async function deleteTrackingLink(db: Knex, id: number): Promise<boolean> {
+  return (await db('tracking_links').where({ id }).delete()) > 0;
+}
+
+/** The link of a slug, its click counted in the same statement's transaction; null for none. */
+export async function clickTrackingLink(db: Knex, slug: string): Promise<{ id: number; source: string; medium: string; campaign: string; job_id: number | null } | null> {
+  return db.transaction(async (trx) => {
+    const updated = await trx('tracking_links').where({ slug }).increment('clicks', 1);
+    if (!updated) return null;
+    const row = await trx('tracking_links').where({ slug }).first('id', 'source', 'medium', 'campaign', 'job_id');
+    return row ? { id: Number(row.id), source: String(row.source), medium: String(row.medium), campaign: String(row.campaign), job_id: row.job_id === null ? null : Number(row.job_id) } : null;
+  });
+}
