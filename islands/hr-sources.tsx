@@ -111,6 +111,7 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
         {opts.required && <span aria-hidden="true"> *</span>}
       </label>
       <input
+        type="text"
         id={`link-${name}`}
         value={draft[name]}
         maxLength={opts.maxLength}
