@@ -160,11 +160,11 @@ function EmailTemplates({ templates: initial }: Props) {
             <p className="subject"><strong>Subject:</strong> {t.subject}</p>
             <pre className="email-text">{t.body}</pre>
             {confirming?.id === t.id ? (
-              <div className="email-actions" role="group" aria-label={`Delete ${t.name}?`}>
-                <span>Delete “{t.name}”? Emails already sent keep its name.</span>
+              <fieldset className="email-actions email-confirm">
+                <legend>Delete “{t.name}”? Emails already sent keep its name.</legend>
                 <button ref={confirmRef} type="button" className="btn btn-danger btn-sm" onClick={() => void remove(t)}>Delete</button>
                 <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(null)}>Cancel</button>
-              </div>
+              </fieldset>
             ) : (
               <div className="email-actions">
                 <button id={`template-edit-${t.id}`} type="button" className="btn btn-secondary btn-sm" onClick={() => { setMessage(''); setEditing({ id: t.id, name: t.name, subject: t.subject, body: t.body }); }}>

@@ -67,7 +67,7 @@ function variablesCheck() {
 }
 
 /** The template name: one line, 1 to 100 characters. */
-export const nameField = () =>
+const nameField = () =>
   z.pipe(str(), z.string().check(
     z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
     z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), EMAIL_MESSAGES.name),
@@ -77,7 +77,7 @@ export const nameField = () =>
  * The subject: one line, never a line break (it becomes a header), 1 to 200 characters, known
  * variables only. Refused rather than cleaned: HR sees what will be sent.
  */
-export const subjectField = () =>
+const subjectField = () =>
   z.pipe(str(), z.string().check(
     z.overwrite((s) => s.trim()),
     z.minLength(1, EMAIL_MESSAGES.blank),
@@ -88,7 +88,7 @@ export const subjectField = () =>
   ));
 
 /** The body: plain text with its line breaks (CRLF as LF), 1 to 10,000 characters, known variables only. */
-export const bodyField = () =>
+const bodyField = () =>
   z.pipe(str(), z.string().check(
     z.overwrite((s) => s.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim()),
     z.minLength(1, EMAIL_MESSAGES.blank),

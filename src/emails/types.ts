@@ -2,7 +2,6 @@
 
 /** The variables a template may use, in the order they are listed to HR. */
 export const TEMPLATE_VARIABLES = ['first_name', 'last_name', 'job_title', 'company_name'] as const;
-export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
 /** The defaults' purposes: the rejection one is offered first for a bulk rejection. */
 export type TemplatePurpose = 'receipt' | 'rejection' | 'interview';
