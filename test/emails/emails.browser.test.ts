@@ -212,3 +212,59 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+describe('emails to candidates in Chromium without SMTP_URL [sqlite]', function () {
+  this.timeout(120_000);
+  let s: TestServer;
+  let browser: Browser;
+  let token: string;
+  let seeded: Seeded;
+  const OFF = 'Email is off: set SMTP_URL to send email.';
+
+  before(async () => {
+    s = await startTestServer('sqlite');
+    seeded = await seedPeople(s.ctx.db);
+    token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('turns the send buttons off and says why, on the list and on the applicant page', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addCookies([{ name: 'jwt', value: token, url: s.baseUrl }]);
+    await context.addInitScript((value) => localStorage.setItem('jwt', value), token);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${s.baseUrl}/hr/applicants?job_id=${seeded.jobA.id}`);
+      const section = page.locator('section.bulk-email');
+      await section.locator('.email-off').waitFor();
+      expect(await section.locator('.email-off').innerText()).to.equal(OFF);
+      await page.focus(`input[data-select][value="${seeded.ids.get('liam.smith@example.com')}"]`);
+      await page.keyboard.press('Space');
+      const reject = section.getByRole('button', { name: 'Reject and email 1 selected…' });
+      expect(await reject.getAttribute('aria-disabled')).to.equal('true');
+      expect(await reject.getAttribute('aria-describedby')).to.equal(await section.locator('.email-off').getAttribute('id'));
+      await reject.focus();
+      await page.keyboard.press('Enter');
+      expect(await section.locator('.email-preview').count()).to.equal(0);
+      expect(await axeViolations(page)).to.deep.equal([]);
+
+      await page.goto(`${s.baseUrl}/hr/applicants/${seeded.ids.get('liam.smith@example.com')}`);
+      const card = page.locator('section.applicant-email');
+      await card.locator('.email-off').waitFor();
+      expect(await card.locator('.email-off').innerText()).to.equal(OFF);
+      await card.getByLabel('Template').selectOption({ label: 'Rejection' });
+      await card.getByRole('button', { name: 'Preview' }).click();
+      await card.locator('.email-preview').waitFor();
+      expect(await card.getByRole('button', { name: 'Send email' }).isDisabled()).to.equal(true);
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, 'emails-off-detail');
+      expect(Number((await s.ctx.db('email_posts').count({ n: '*' }))[0].n)).to.equal(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
