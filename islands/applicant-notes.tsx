@@ -12,7 +12,7 @@ import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { NOTE_TEXT_MAX, noteTextError, shapeNoteText } from '../src/shared/note-rules.js';
-import type { ApplicationNote, ApplicationTimeline, TimelineEntry } from '../src/applicants/types.js';
+import type { ApplicationNote, ApplicationTimeline, TimelineEmail, TimelineEntry } from '../src/applicants/types.js';
 import './applicant-notes.css';
 
 type Props = { id: number };
@@ -46,6 +46,21 @@ function problemOf(err: unknown): string {
     return fields.text ?? errorLines(err.body)[0] ?? `The server answered ${err.status}.`;
   }
   return 'The server could not be reached. Please try again.';
+}
+
+/** An email's delivery as it is now: delivered (when), failed, or waiting to be sent. */
+function EmailDelivery({ email }: { email: TimelineEmail }) {
+  return (
+    <span className="timeline-email-status">
+      {email.status === 'SUCCESS' ? (
+        <span className="status status-delivered">Delivered{email.delivered_at && <> <When iso={email.delivered_at} /></>}</span>
+      ) : email.status === 'FAILED' ? (
+        <span className="status status-failed">Not delivered ({email.attempts} {email.attempts === 1 ? 'attempt' : 'attempts'})</span>
+      ) : (
+        <span className="status status-waiting">Waiting to be sent</span>
+      )}
+    </span>
+  );
 }
 
 const TYPE_LABEL: Record<TimelineEntry['type'], string> = { applied: 'Applied', change: 'Change', note: 'Note', email: 'Email', webhook: 'Webhook' };
@@ -349,6 +364,7 @@ function ApplicantNotes({ id }: Props) {
                     <When iso={e.at} />
                     {e.actor && <> · {e.actor.username}</>}
                   </span>
+                  {e.email && <EmailDelivery email={e.email} />}
                 </span>
               </li>
             ))}

@@ -13,6 +13,7 @@ import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { viewEngine } from './render/views.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
+import { emailsRoutes } from './emails/index.js';
 import { formsRoutes } from './forms/index.js';
 import { opsRoutes } from './ops/index.js';
 import { jobsRoutes, keptJobPages } from './jobs/index.js';
@@ -84,6 +85,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
   app.use(jobsRoutes(ctx, { applicantCounts }));
+  // Before applicants: its `/api/hr/applications/emails/` would be taken for an application id there.
+  app.use(emailsRoutes(ctx));
   app.use(applicantsRoutes(ctx));
   app.use(postsRoutes(ctx));
   app.use(formsRoutes(ctx));

@@ -20,3 +20,7 @@ export { parseRetentionAge, statusOptionSchema } from './schema.js';
 export { applicantListExport, applicantsExport } from './service.js';
 export { applicantFilters, applicantListQuerySchema } from './schema.js';
 export type { RemovalCriteria } from './queries/list.js';
+
+/** Emails to candidates (the emails feature): who they go to, and a rejection written with its emails. */
+export { changePipeline } from './service.js';
+export { emailRecipients, type EmailRecipient } from './queries/recipients.js';

@@ -131,9 +131,17 @@ function target(app: PipelineState, change: PipelineChange, stage: StageRow | nu
  * Moves applications to a stage of their job, or rejects them with a reason from the list. One
  * transaction: every application is checked first (a stage of another job, a removed stage, an
  * application of a removed job, an unknown reason each refuse the whole request), then written
- * and audited. Ids that do not exist are answered back, as the status call does.
+ * and audited. Ids that do not exist are answered back, as the status call does. `alongside` runs
+ * last in the same transaction with the ids found (the emails feature queues a rejection's emails
+ * there), so the change and what goes with it are written together or not at all.
  */
-export async function changePipeline(deps: PipelineDeps, ids: number[], change: PipelineChange, userId: number | null): Promise<{ changed: number[]; missing: number[] }> {
+export async function changePipeline(
+  deps: PipelineDeps,
+  ids: number[],
+  change: PipelineChange,
+  userId: number | null,
+  alongside?: (trx: Db, found: number[]) => Promise<void>,
+): Promise<{ changed: number[]; missing: number[] }> {
   const now = deps.now();
   return withDbRetry(() =>
     deps.db.transaction(async (trx) => {
@@ -184,6 +192,7 @@ export async function changePipeline(deps: PipelineDeps, ids: number[], change: 
         await bumpCounter(trx, 'applications.stage');
         if (statusChanged) await bumpCounter(trx, 'applications.status');
       }
+      if (alongside) await alongside(trx, [...found].sort((a, b) => a - b));
       const changed = [...groups.values()].flatMap((g) => g.ids).sort((a, b) => a - b);
       return { changed, missing: ids.filter((id) => !found.has(id)) };
     }, readCommitted(deps.db)),

@@ -10,7 +10,7 @@ import { fromDbJson } from '../db/codecs.js';
 import { NotFound } from '../http/errors.js';
 import { timelineSources, type OutboxPost, type PostAttempt } from './queries/timeline.js';
 import { APPLICANT_MESSAGES } from './schema.js';
-import type { ApplicationTimeline, TimelineEntry } from './types.js';
+import type { ApplicationTimeline, TimelineEmail, TimelineEntry } from './types.js';
 
 /** At most this many entries (the newest); `truncated` says when there were more. */
 const TIMELINE_MAX = 500;
@@ -60,6 +60,12 @@ const NOTE_ACTIONS: Record<string, 'added' | 'edited' | 'deleted'> = { note_adde
 
 const EMAIL_TEMPLATES: Record<string, string> = { applicant_confirmation: 'Application receipt', hr_notification: 'HR notification' };
 
+/** What an email is: its template's name (HR's), or the application's own email. */
+function emailName(p: OutboxPost): string {
+  if (p.template_name) return `“${oneLine(p.template_name, 100)}”`;
+  return p.template ? (EMAIL_TEMPLATES[p.template] ?? label(p.template)) : 'Email';
+}
+
 /** Entries of one outbox's posts: each queued, each attempt, or the post's outcome when its attempts were swept away. */
 function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: PostAttempt[], add: (e: Omit<Sortable, 'rank'>, delivery?: boolean) => void): void {
   const byId = new Map(posts.map((p) => [p.id, p]));
@@ -74,8 +80,7 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
       }
       return `Webhook post to ${host}`;
     }
-    const template = p.template ? (EMAIL_TEMPLATES[p.template] ?? label(p.template)) : 'Email';
-    return `${template} email to ${p.target || 'unknown address'}`;
+    return `${emailName(p)} email to ${p.target || 'unknown address'}`;
   };
   const outcome = (status: string, code: number | null, error: string | null) => {
     if (status === 'SUCCESS') return kind === 'webhook' && code ? `delivered (HTTP ${code})` : 'delivered';
@@ -84,7 +89,19 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
   };
   for (const p of posts) {
     const subject = kind === 'email' && p.subject ? `: ${oneLine(p.subject, 120)}` : '';
-    add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: null, text: `${what(p)} queued${subject}` });
+    const email: TimelineEmail | undefined =
+      kind === 'email'
+        ? {
+            to: p.target,
+            subject: p.subject ?? '',
+            template: p.template_name ?? emailName(p),
+            status: p.status === 'SUCCESS' || p.status === 'FAILED' ? p.status : 'PENDING',
+            delivered_at: p.delivered_at?.toISOString() ?? null,
+            attempts: p.attempts,
+          }
+        : undefined;
+    const by = p.sender ? ` by ${p.sender.username}` : '';
+    add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} queued${by}${subject}`, ...(email ? { email } : {}) });
     if (!withAttempts.has(p.id) && p.attempts > 0 && p.status !== 'PENDING') {
       const at = p.delivered_at ?? p.updated_at;
       const ok = p.status === 'SUCCESS';

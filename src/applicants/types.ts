@@ -237,6 +237,18 @@ export interface TimelineEntry {
   from?: string | null;
   to?: string | null;
   note_id?: number;
+  /** An email's queued entry: what was sent, to whom, and whether it was delivered (as it is now). */
+  email?: TimelineEmail;
+}
+
+export interface TimelineEmail {
+  to: string;
+  subject: string;
+  /** The template's name (HR's emails) or what the email is (the application's own). */
+  template: string;
+  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  delivered_at: string | null;
+  attempts: number;
 }
 
 export interface ApplicationTimeline {

@@ -5,7 +5,8 @@ import { postsApi } from './api.js';
 import { postsPages } from './pages.js';
 
 export { applicationPostPayload, enqueueApplicationPost, enqueueFormPost } from './repo.js';
-export { enqueueApplicationEmails, type MailConfig } from './mail.js';
+export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from './mail.js';
+export { enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
 export { OutboxSignal } from './signal.js';
 export { createDelivery, startDelivery,  } from './delivery.js';
 export { applicationPostsExport, formPosts, formPostsExport, outboxesHealth, parseFormPostStatus, retryPosts, parsePostStatus, verifyMail } from './service.js';

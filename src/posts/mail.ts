@@ -13,12 +13,12 @@ import { enqueueEmails, type EmailMessage } from './repo.js';
 export type MailConfig = Pick<Config, 'mail' | 'company' | 'publicBaseUrl'>;
 
 /** Line breaks, tabs and other control characters as single spaces. */
-const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+export const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function html(paragraphs: string[], link?: { href: string; label: string }): string {
-  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n');
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>\n')}</p>`).join('\n');
   const a = link ? `\n<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>` : '';
   return `<!doctype html>\n<html><body style="font-family: Arial, sans-serif; line-height: 1.5">\n${body}${a}\n</body></html>\n`;
 }
@@ -44,6 +44,14 @@ function hrNotificationEmail(config: MailConfig, to: string, job: { title: strin
     text: `${paragraphs.join('\n\n')}\n\nOpen the application: ${link}\n`,
     html: html(paragraphs, { href: link, label: 'Open the application' }),
   };
+}
+
+/**
+ * A plain-text body as the simple HTML part every email has: paragraphs at blank lines, line
+ * breaks kept, every character of the text escaped (so values in it can never be markup).
+ */
+export function htmlOfText(text: string): string {
+  return html(text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean));
 }
 
 /** Queues the application's emails, when email is on; run inside the application's transaction. */

@@ -67,22 +67,52 @@ export interface EmailMessage {
   html: string;
 }
 
-/** Adds PENDING emails, due now; run inside the caller's transaction. */
+/** Who sent an email and from which template (HR's emails to candidates); none for the application's own. */
+export interface EmailSender {
+  sentBy: number | null;
+  templateId: number | null;
+  templateName: string | null;
+}
+
+/** The `template` of HR's emails (their template's id and name are in their own columns). */
+const HR_TEMPLATE = 'hr_template';
+
+/** Rows inserted per statement: a row holds a whole message, text and HTML. */
+const EMAIL_INSERT_CHUNK = 100;
+
+const emailRow = (applicationId: number | null, e: { template: string; message: EmailMessage; sender?: EmailSender }, now: string) => ({
+  application_id: applicationId,
+  template: e.template,
+  payload: toDbJson(e.message),
+  status: 'PENDING',
+  attempts: 0,
+  next_attempt_at: now,
+  created_at: now,
+  updated_at: now,
+  sent_by: e.sender?.sentBy ?? null,
+  template_id: e.sender?.templateId ?? null,
+  template_name: e.sender?.templateName ?? null,
+});
+
+/** Adds PENDING emails of one application (or none), due now; run inside the caller's transaction. */
 export async function enqueueEmails(trx: Knex, applicationId: number | null, emails: { template: string; message: EmailMessage }[], at: Date): Promise<void> {
   if (!emails.length) return;
   const now = toDbDate(at);
-  await trx('email_posts').insert(
-    emails.map((e) => ({
-      application_id: applicationId,
-      template: e.template,
-      payload: toDbJson(e.message),
-      status: 'PENDING',
-      attempts: 0,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-    })),
-  );
+  await trx('email_posts').insert(emails.map((e) => emailRow(applicationId, e, now)));
+}
+
+/** HR's email to one application, due now; run inside the caller's transaction. Answers its id. */
+export async function enqueueSentEmail(trx: Knex, email: { applicationId: number; message: EmailMessage; sender: EmailSender }, at: Date): Promise<number> {
+  const [id] = await trx('email_posts').insert(emailRow(email.applicationId, { template: HR_TEMPLATE, ...email }, toDbDate(at)));
+  return Number(id);
+}
+
+/** HR's emails to many applications (a bulk send), due now, in chunks; run inside the caller's transaction. */
+export async function enqueueSentEmails(trx: Knex, emails: { applicationId: number; message: EmailMessage; sender: EmailSender }[], at: Date): Promise<void> {
+  const now = toDbDate(at);
+  for (let i = 0; i < emails.length; i += EMAIL_INSERT_CHUNK) {
+    await trx('email_posts').insert(emails.slice(i, i + EMAIL_INSERT_CHUNK).map((e) => emailRow(e.applicationId, { template: HR_TEMPLATE, ...e }, now)));
+  }
 }
 
 /**

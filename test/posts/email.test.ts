@@ -4,55 +4,13 @@
  * permanent, a 4xx and a connection failure are retried, and no personal data reaches the log.
  */
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
 import { eventually, toFormData, validFields } from '../fixtures/apply.js';
 import { fromDbDate } from '../../src/db/codecs.js';
 import { startDelivery } from '../../src/posts/index.js';
-
-interface Mail {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** The raw message made readable: folded headers unfolded, quoted-printable decoded. */
-function readable(raw: string): string {
-  return raw
-    .replace(/\r\n[ \t]+/g, ' ')
-    .replace(/=\r\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-}
-
-const header = (text: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(text)?.[1].trim() ?? null;
-
-async function startSmtp(reply: (rcpt: string) => { code: number; message: string } | null) {
-  const mails: Mail[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, cb) {
-      const r = reply(address.address);
-      if (!r) return cb();
-      cb(Object.assign(new Error(r.message), { responseCode: r.code }));
-    },
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ from: String((session.envelope.mailFrom as { address: string }).address), to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { mails, port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
+import { header, readable, startSmtp } from '../helpers/smtp.js';
 
 for (const kind of databaseKinds()) {
   describe(`posts: application email (${kind})`, () => {

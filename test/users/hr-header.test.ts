@@ -1,6 +1,6 @@
 /**
  * The HR header (spec 01 and 02: 'Paths starting with /hr use the HR header instead'): its six
- * links with their exact targets, on the HR pages and on the login page /hrviewlogin, plus Users
+ * links with their exact targets, on the HR pages and on the login page /hrviewlogin, plus Users and Emails
  * for a signed-in admin (issue 20), and Logout only while the jwt cookie exists. Other paths keep the public header. /hr itself leads to the
  * dashboard; an unknown HR page is the 404 page with the HR header, nothing marked current, and a
  * link to the dashboard beside the one to /careers.
@@ -19,7 +19,7 @@ const HR_LINKS = [
   ['API Posts', '/hr/posts'],
 ];
 /** What a signed-in admin sees (hrSession makes an admin); recruiters see HR_LINKS. */
-const ADMIN_LINKS = [...HR_LINKS, ['Users', '/hr/users']];
+const ADMIN_LINKS = [...HR_LINKS, ['Users', '/hr/users'], ['Emails', '/hr/settings/email-templates']];
 
 /** The inside of the first <nav> with this aria-label, or null. */
 function nav(html: string, label: string): string | null {

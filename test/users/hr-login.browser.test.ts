@@ -279,7 +279,7 @@ for (const kind of databaseKinds()) {
       expect(await page.title()).to.equal('404 — Page Not Found');
       expect(await page.locator('h1').innerText()).to.equal('404 — Page Not Found');
       const hrNav = page.getByRole('navigation', { name: 'HR', exact: true });
-      expect(await hrNav.getByRole('link').allInnerTexts()).to.deep.equal(['Dashboard', 'Jobs', 'Manage Jobs', 'Applicants', 'Forms', 'API Posts', 'Users']);
+      expect(await hrNav.getByRole('link').allInnerTexts()).to.deep.equal(['Dashboard', 'Jobs', 'Manage Jobs', 'Applicants', 'Forms', 'API Posts', 'Users', 'Emails']);
       expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
       expect(await page.locator('[aria-current]').count()).to.equal(0);
       const main = page.getByRole('main');

@@ -31,6 +31,9 @@ export interface OutboxPost {
   /** email_posts: the subject and template; null for webhooks. */
   subject: string | null;
   template: string | null;
+  /** email_posts sent by HR: the template's name when sent, and the sender (null: the application's own email, or a user since deleted). */
+  template_name: string | null;
+  sender: { id: number; username: string } | null;
   status: string;
   status_code: number | null;
   error_message: string | null;
@@ -60,6 +63,8 @@ function toPost(r: Row): OutboxPost {
     target: String(r.target ?? ''),
     subject: r.subject === undefined || r.subject === null ? null : String(r.subject),
     template: r.template === undefined || r.template === null ? null : String(r.template),
+    template_name: r.template_name === undefined || r.template_name === null ? null : String(r.template_name),
+    sender: r.sender_username === undefined || r.sender_username === null ? null : { id: Number(r.sent_by), username: String(r.sender_username) },
     status: String(r.status),
     status_code: num(r.status_code),
     error_message: r.error_message === null ? null : String(r.error_message),
@@ -106,10 +111,12 @@ export async function timelineSources(db: Knex, applicationId: number, limit: nu
     // Each outbox's posts with their attempts in one read: a post once per attempt (or once without).
     db('email_posts as e')
       .leftJoin('post_attempts as t', 't.email_post_id', 'e.id')
+      .leftJoin('hr_users as su', 'su.id', 'e.sent_by')
       .where('e.application_id', applicationId)
       .orderBy([{ column: 'e.id', order: 'desc' }, { column: 't.id', order: 'desc' }])
       .limit(limit)
-      .select('e.id', 'e.template', 'e.status', 'e.status_code', 'e.error_message', 'e.attempts', 'e.created_at', 'e.updated_at', 'e.delivered_at', ...attemptColumns, {
+      .select('e.id', 'e.template', 'e.status', 'e.status_code', 'e.error_message', 'e.attempts', 'e.created_at', 'e.updated_at', 'e.delivered_at', 'e.template_name', 'e.sent_by', ...attemptColumns, {
+        sender_username: 'su.username',
         target: jsonMember(db, 'e.payload', 'to'),
         subject: jsonMember(db, 'e.payload', 'subject'),
       }),

@@ -1,0 +1,164 @@
+/**
+ * Reject with email, beside the applicants list's bulk bar (/hr/applicants): the applications
+ * selected with the list's checkboxes are rejected with a reason from the list HR keeps and get
+ * a template's email (the rejection one first), in one request
+ * (`POST /api/hr/applications/emails/bulk/`). Before it is sent, the email the first selected
+ * applicant would get is previewed. The rows then show their new status. Without SMTP_URL the
+ * button is off and says why.
+ */
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { mountIsland } from './components/mount.js';
+import { ApiError, hrJson } from './components/hr-api.js';
+import { errorLines } from '../src/shared/api-errors.js';
+import type { EmailChoices, BulkEmailResult, RenderedEmail } from '../src/emails/types.js';
+import './emails.css';
+
+const selectedBoxes = () => [...document.querySelectorAll<HTMLInputElement>('table.applicants-table input[data-select]:checked')];
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+function BulkEmail() {
+  const uid = useId();
+  const [choices, setChoices] = useState<EmailChoices | null>(null);
+  const [reasons, setReasons] = useState<string[]>([]);
+  const [templateId, setTemplateId] = useState('');
+  const [reason, setReason] = useState('');
+  const [selected, setSelected] = useState(0);
+  const [preview, setPreview] = useState<{ email: RenderedEmail; ids: number[] } | null>(null);
+  const [message, setMessage] = useState('');
+  const [problem, setProblem] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    Promise.all([hrJson<EmailChoices>('/api/hr/applications/emails/'), hrJson<{ reasons: { name: string }[] }>('/api/hr/rejection-reasons/')])
+      .then(([c, r]) => {
+        setChoices(c);
+        setReasons(r.reasons.map((x) => x.name));
+        setReason(r.reasons[0]?.name ?? '');
+        const first = c.templates.find((t) => t.purpose === 'rejection') ?? c.templates[0];
+        setTemplateId(first ? String(first.id) : '');
+      })
+      .catch((err) => {
+        if (!(err instanceof ApiError && err.status === 401)) setProblem(['Reject with email is not available: the templates could not be loaded.']);
+      });
+  }, []);
+
+  // The list's checkboxes are the applicants island's; their count is read whenever one changes.
+  const count = useCallback(() => {
+    setSelected(selectedBoxes().length);
+    setPreview(null);
+  }, []);
+  useEffect(() => {
+    const onChange = (e: Event) => {
+      if ((e.target as Element | null)?.closest?.('table.applicants-table')) count();
+    };
+    document.addEventListener('change', onChange);
+    count();
+    return () => document.removeEventListener('change', onChange);
+  }, [count]);
+  useEffect(() => {
+    if (preview) confirmRef.current?.focus();
+  }, [preview]);
+
+  if (!choices) return problem ? <p className="alert alert-error" role="alert">{problem[0]}</p> : null;
+  const off = !choices.email_on;
+  const offId = `${uid}-off`;
+
+  const failure = (err: unknown, what: string) => {
+    if (err instanceof ApiError && err.status === 401) return;
+    setProblem([what, ...(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.'])]);
+  };
+
+  const review = async () => {
+    const ids = selectedBoxes().map((b) => Number(b.value));
+    if (busy || off || !ids.length || !templateId) return;
+    setBusy(true);
+    setProblem(null);
+    setMessage('');
+    try {
+      const email = await hrJson<RenderedEmail>(`/api/hr/applications/${ids[0]}/emails/preview/`, { method: 'POST', body: { template_id: Number(templateId) } });
+      setPreview({ email, ids });
+    } catch (err) {
+      failure(err, 'The preview could not be made.');
+    }
+    setBusy(false);
+  };
+
+  const send = async () => {
+    if (busy || !preview) return;
+    setBusy(true);
+    try {
+      const result = await hrJson<BulkEmailResult>('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: preview.ids, template_id: Number(templateId), outcome: 'REJECTED', reason } });
+      const done = new Set(result.queued_ids);
+      for (const box of selectedBoxes()) {
+        if (!done.has(Number(box.value))) continue;
+        const row = box.closest('tr')!;
+        const status = row.querySelector('[data-status]');
+        if (status) {
+          status.textContent = 'ARCHIVED';
+          status.className = 'status status-archived';
+        }
+        const stage = row.querySelector('td[data-label="Stage"]');
+        if (stage) stage.innerHTML = '<span class="status status-rejected">Rejected</span>';
+        box.checked = false;
+        box.dispatchEvent(new Event('change', { bubbles: true }));
+      }
+      const missing = result.not_found.length ? ` ${plural(result.not_found.length, 'application was', 'applications were')} not found.` : '';
+      setMessage(`${plural(result.queued, 'applicant', 'applicants')} rejected (${reason}). ${result.detail}${missing}`);
+      setPreview(null);
+    } catch (err) {
+      failure(err, 'Nothing was rejected or sent.');
+    }
+    setBusy(false);
+  };
+
+  return (
+    <section className="bulk-email card" aria-labelledby={`${uid}-title`}>
+      <h2 id={`${uid}-title`} className="h3">Reject with email</h2>
+      <div className="emails-message" role="status" aria-live="polite">{message}</div>
+      {off && <p id={offId} className="alert alert-warning email-off">{choices.off_reason}</p>}
+      {problem && (
+        <div className="alert alert-error" role="alert">
+          {problem.map((l) => <div key={l}>{l}</div>)}
+        </div>
+      )}
+      <div className="bulk-email-row">
+        <div className="field">
+          <label htmlFor={`${uid}-reason`}>Reason</label>
+          <select id={`${uid}-reason`} value={reason} onChange={(e) => { setReason(e.target.value); setPreview(null); }}>
+            {reasons.map((r) => <option key={r} value={r}>{r}</option>)}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${uid}-template`}>Email</label>
+          <select id={`${uid}-template`} value={templateId} onChange={(e) => { setTemplateId(e.target.value); setPreview(null); }}>
+            {choices.templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+          </select>
+        </div>
+        <button type="button" className="btn btn-secondary" onClick={() => void review()} aria-disabled={off || selected === 0} aria-describedby={off ? offId : undefined} aria-busy={busy && !preview}>
+          {selected ? `Reject and email ${selected} selected…` : 'Reject and email…'}
+        </button>
+      </div>
+      {preview && (
+        <div className="email-preview">
+          <h3 id={`${uid}-preview`}>Preview for the first of {plural(preview.ids.length, 'applicant', 'applicants')}</h3>
+          <dl>
+            <dt>To</dt>
+            <dd>{preview.email.to}</dd>
+            <dt>Subject</dt>
+            <dd>{preview.email.subject}</dd>
+          </dl>
+          <pre className="email-text">{preview.email.text}</pre>
+          <div className="email-actions">
+            <button ref={confirmRef} type="button" className="btn btn-danger" onClick={() => void send()} aria-busy={busy}>
+              {busy ? 'Sending…' : `Reject ${preview.ids.length} and send ${plural(preview.ids.length, 'email', 'emails')}`}
+            </button>
+            <button type="button" className="btn btn-secondary" onClick={() => setPreview(null)}>Cancel</button>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}
+
+mountIsland('bulk-email', BulkEmail);

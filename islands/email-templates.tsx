@@ -1,0 +1,185 @@
+/**
+ * The Email templates page (/hr/settings/email-templates, admins): the templates HR sends to
+ * candidates, each editable and deletable, and New template. The subject and body are checked as
+ * the API checks them (src/emails/schema.ts: known variables only, the subject on one line); the
+ * API's answer is shown when it still refuses. A message after each change is announced.
+ */
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { mountIsland } from './components/mount.js';
+import { ApiError, hrJson } from './components/hr-api.js';
+import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
+import { EMAIL_LIMITS, EMAIL_MESSAGES, unknownVariables } from '../src/emails/schema.js';
+import { TEMPLATE_VARIABLES, type EmailTemplate } from '../src/emails/types.js';
+import './emails.css';
+
+type Props = { templates: EmailTemplate[]; offReason: string | null };
+type Draft = { id: number | null; name: string; subject: string; body: string };
+type Errors = Partial<Record<'name' | 'subject' | 'body', string>>;
+
+/** What the API would refuse, checked here first. */
+function problems(d: Draft): Errors {
+  const out: Errors = {};
+  const name = d.name.trim();
+  if (!name || [...name].length > EMAIL_LIMITS.name) out.name = EMAIL_MESSAGES.name;
+  const subject = d.subject.trim();
+  if (!subject) out.subject = EMAIL_MESSAGES.blank;
+  else if (/[\r\n]/.test(subject)) out.subject = EMAIL_MESSAGES.subjectLines;
+  else if ([...subject].length > EMAIL_LIMITS.subject) out.subject = EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.subject);
+  else if (unknownVariables(subject).length) out.subject = EMAIL_MESSAGES.unknownVariable(unknownVariables(subject));
+  const body = d.body.trim();
+  if (!body) out.body = EMAIL_MESSAGES.blank;
+  else if ([...body].length > EMAIL_LIMITS.body) out.body = EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.body);
+  else if (unknownVariables(body).length) out.body = EMAIL_MESSAGES.unknownVariable(unknownVariables(body));
+  return out;
+}
+
+function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: EmailTemplate, created: boolean) => void; onCancel: () => void }) {
+  const id = useId();
+  const [d, setD] = useState(draft);
+  const [errors, setErrors] = useState<Errors>({});
+  const [problem, setProblem] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const nameRef = useRef<HTMLInputElement>(null);
+  useEffect(() => nameRef.current?.focus(), []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const found = problems(d);
+    setErrors(found);
+    setProblem(null);
+    if (Object.keys(found).length) {
+      document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      const body = { name: d.name, subject: d.subject, body: d.body };
+      const saved = d.id === null
+        ? await hrJson<EmailTemplate>('/api/hr/email-templates/', { method: 'POST', body })
+        : await hrJson<EmailTemplate>(`/api/hr/email-templates/${d.id}/`, { method: 'PUT', body });
+      onSaved(saved, d.id === null);
+    } catch (err) {
+      setBusy(false);
+      if (err instanceof ApiError && err.status === 401) return;
+      const fields = err instanceof ApiError ? fieldErrors(err.body) : {};
+      if (fields.name || fields.subject || fields.body) setErrors({ name: fields.name, subject: fields.subject, body: fields.body });
+      else setProblem(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.']);
+    }
+  };
+
+  const field = (key: keyof Errors) => ({
+    id: `${id}-${key}`,
+    value: d[key],
+    'aria-invalid': errors[key] ? true : undefined,
+    'aria-describedby': errors[key] ? `${id}-${key}-err` : undefined,
+  });
+  const error = (key: keyof Errors) => errors[key] && <p id={`${id}-${key}-err`} className="field-error">{errors[key]}</p>;
+
+  return (
+    <form className="card email-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{d.id === null ? 'New template' : `Edit “${draft.name}”`}</h2>
+      {problem && (
+        <div className="alert alert-error" role="alert">
+          <div>The template was not saved.</div>
+          {problem.map((l) => <div key={l}>{l}</div>)}
+        </div>
+      )}
+      <div className="field">
+        <label htmlFor={`${id}-name`}>Name</label>
+        <input ref={nameRef} type="text" maxLength={EMAIL_LIMITS.name} {...field('name')} onChange={(e) => setD({ ...d, name: e.target.value })} />
+        {error('name')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-subject`}>Subject</label>
+        <input type="text" maxLength={EMAIL_LIMITS.subject} {...field('subject')} onChange={(e) => setD({ ...d, subject: e.target.value })} />
+        {error('subject')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-body`}>Body (plain text)</label>
+        <textarea rows={12} {...field('body')} onChange={(e) => setD({ ...d, body: e.target.value })} />
+        <p className="help-text">Variables: {TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(', ')}.</p>
+        {error('body')}
+      </div>
+      <div className="email-actions">
+        <button type="submit" className="btn btn-primary" aria-busy={busy}>{busy ? 'Saving…' : 'Save template'}</button>
+        <button type="button" className="btn btn-secondary" onClick={onCancel}>Cancel</button>
+      </div>
+    </form>
+  );
+}
+
+function EmailTemplates({ templates: initial }: Props) {
+  const [list, setList] = useState(initial);
+  const [editing, setEditing] = useState<Draft | null>(null);
+  const [confirming, setConfirming] = useState<EmailTemplate | null>(null);
+  const [message, setMessage] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const newRef = useRef<HTMLButtonElement>(null);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+
+  const saved = (t: EmailTemplate, created: boolean) => {
+    setList(created ? [...list, t] : list.map((x) => (x.id === t.id ? t : x)));
+    setEditing(null);
+    setMessage(created ? `Template “${t.name}” created.` : `Template “${t.name}” saved.`);
+    requestAnimationFrame(() => document.getElementById(`template-edit-${t.id}`)?.focus());
+  };
+
+  const remove = async (t: EmailTemplate) => {
+    setProblem(null);
+    try {
+      await hrJson(`/api/hr/email-templates/${t.id}/`, { method: 'DELETE' });
+      setList(list.filter((x) => x.id !== t.id));
+      setMessage(`Template “${t.name}” deleted.`);
+      newRef.current?.focus();
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return;
+      setProblem(`The template could not be deleted. ${err instanceof ApiError ? errorLines(err.body).join(' ') : 'The server could not be reached.'}`);
+    }
+    setConfirming(null);
+  };
+
+  return (
+    <div className="email-templates">
+      <div className="emails-message" role="status" aria-live="polite">{message}</div>
+      {problem && <p className="alert alert-error" role="alert">{problem}</p>}
+      <div className="email-actions">
+        <button ref={newRef} type="button" className="btn btn-primary" onClick={() => { setMessage(''); setEditing({ id: null, name: '', subject: '', body: '' }); }}>
+          New template
+        </button>
+      </div>
+      {editing && <Editor key={editing.id ?? 'new'} draft={editing} onSaved={saved} onCancel={() => setEditing(null)} />}
+      {list.length === 0 && <p className="empty-state">No templates yet.</p>}
+      <ul className="template-list">
+        {list.map((t) => (
+          <li key={t.id} className="card">
+            <h2>{t.name}</h2>
+            <p className="subject"><strong>Subject:</strong> {t.subject}</p>
+            <pre className="email-text">{t.body}</pre>
+            {confirming?.id === t.id ? (
+              <fieldset className="email-actions email-confirm">
+                <legend>Delete “{t.name}”? Emails already sent keep its name.</legend>
+                <button ref={confirmRef} type="button" className="btn btn-danger btn-sm" onClick={() => void remove(t)}>Delete</button>
+                <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(null)}>Cancel</button>
+              </fieldset>
+            ) : (
+              <div className="email-actions">
+                <button id={`template-edit-${t.id}`} type="button" className="btn btn-secondary btn-sm" onClick={() => { setMessage(''); setEditing({ id: t.id, name: t.name, subject: t.subject, body: t.body }); }}>
+                  Edit<span className="visually-hidden"> {t.name}</span>
+                </button>
+                <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(t)}>
+                  Delete<span className="visually-hidden"> {t.name}</span>
+                </button>
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+mountIsland('email-templates', EmailTemplates);

@@ -1,0 +1,10 @@
+/** The emails feature (issue 20, "Emails to candidates") as the app sees it: its routes. */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { emailsApi } from './api.js';
+import { emailsPages } from './pages.js';
+
+/** The templates page and API, and sending from the applicants' screens. */
+export function emailsRoutes(ctx: AppContext): Router {
+  return Router().use(emailsApi(ctx), emailsPages(ctx));
+}

@@ -1,0 +1,17 @@
+/** The Email templates page (/hr/settings/email-templates, admins only: app.ts guards it), the email-templates island. */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { renderPage } from '../render/page.js';
+import { emailChoices } from './service.js';
+
+export function emailsPages(ctx: AppContext): Router {
+  const router = Router();
+  router.get('/hr/settings/email-templates', async (req, res) => {
+    const choices = await emailChoices(ctx);
+    renderPage(req, res, 'pages/hr/email-templates', { title: 'Email templates', noindex: true }, {
+      offReason: choices.off_reason,
+      props: { templates: choices.templates, offReason: choices.off_reason, companyName: ctx.config.company.name },
+    });
+  });
+  return router;
+}

@@ -1,0 +1,152 @@
+/**
+ * The inputs of the emails feature and their messages (issue 20, "Emails to candidates"): a
+ * template (name, one-line subject, plain-text body; variables only from TEMPLATE_VARIABLES), an
+ * email to one application (a template, optionally edited before sending), and a bulk send with
+ * an optional rejection. Node-free and built in functions, so islands import limits and messages
+ * without bundling zod.
+ */
+import * as z from 'zod/mini';
+import { FIELD_MESSAGES } from '../shared/field-errors.js';
+import { isRowId } from '../shared/input-rules.js';
+import { TEMPLATE_VARIABLES } from './types.js';
+
+export const EMAIL_LIMITS = { name: 100, subject: 200, body: 10_000, reason: 100, bulk: 500, templates: 100 } as const;
+
+const variableList = TEMPLATE_VARIABLES.map((v) => `{${v}}`);
+const listed = `${variableList.slice(0, -1).join(', ')} or ${variableList.at(-1)}`;
+
+export const EMAIL_MESSAGES = {
+  required: FIELD_MESSAGES.required,
+  notText: FIELD_MESSAGES.notText,
+  blank: 'This field may not be blank.',
+  name: `Enter a name of 1 to ${EMAIL_LIMITS.name} characters on one line.`,
+  nameTaken: 'A template with this name already exists.',
+  subjectLines: 'The subject must be one line: no line breaks.',
+  subjectControl: 'The subject must not contain control characters.',
+  tooLong: FIELD_MESSAGES.tooLong,
+  unknownVariable: (names: string[]) => `Unknown ${names.length === 1 ? 'variable' : 'variables'} ${names.map((n) => `{${n}}`).join(', ')}: use ${listed}.`,
+  templateId: 'Select a valid template.',
+  templateGone: 'This template no longer exists. Choose another.',
+  notFound: 'Not found.',
+  tooManyTemplates: `There can be at most ${EMAIL_LIMITS.templates} templates. Delete one first.`,
+  ids: `Select between 1 and ${EMAIL_LIMITS.bulk} applications.`,
+  id: 'A valid id is required.',
+  outcome: 'The outcome must be REJECTED.',
+  reason: 'Select a rejection reason from the list.',
+  reasonWithoutOutcome: 'A reason goes with the outcome REJECTED.',
+  emailOff: 'Email is off: set SMTP_URL to send email.',
+  queuedOne: 'Email queued.',
+  queuedMany: (n: number) => `${n} ${n === 1 ? 'email' : 'emails'} queued.`,
+  notObject: FIELD_MESSAGES.notObject,
+} as const;
+
+/** `{word}` in a subject or body; anything else in braces is plain text. */
+const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** The variables used in `text` that do not exist, each once. */
+export function unknownVariables(text: string): string[] {
+  const known: readonly string[] = TEMPLATE_VARIABLES;
+  return [...new Set([...text.matchAll(VARIABLE)].map((m) => m[1]).filter((v) => !known.includes(v)))];
+}
+
+/** `text` with each variable replaced by its value (unknown ones are refused before this runs). */
+export function fillVariables(text: string, values: Record<string, string>): string {
+  return text.replace(VARIABLE, (all, name: string) => values[name] ?? all);
+}
+
+const chars = (s: string) => [...s].length;
+
+/** A string field: text only, NUL removed, trimmed unless `keepSpace`. */
+const str = () => z.pipe(z.transform((v: unknown) => v ?? ''), z.string({ error: FIELD_MESSAGES.notText }));
+
+function variablesCheck() {
+  return z.superRefine((s: string, ctx) => {
+    const unknown = unknownVariables(s);
+    if (unknown.length) ctx.issues.push({ code: 'custom', input: s, message: EMAIL_MESSAGES.unknownVariable(unknown) });
+  });
+}
+
+/** The template name: one line, 1 to 100 characters. */
+const nameField = () =>
+  z.pipe(str(), z.string().check(
+    z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
+    z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), EMAIL_MESSAGES.name),
+  ));
+
+/**
+ * The subject: one line, never a line break (it becomes a header), 1 to 200 characters, known
+ * variables only. Refused rather than cleaned: HR sees what will be sent.
+ */
+const subjectField = () =>
+  z.pipe(str(), z.string().check(
+    z.overwrite((s) => s.trim()),
+    z.minLength(1, EMAIL_MESSAGES.blank),
+    z.refine((s) => !/[\r\n\u2028\u2029\u0085]/.test(s), EMAIL_MESSAGES.subjectLines),
+    z.refine((s) => !/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/.test(s), EMAIL_MESSAGES.subjectControl),
+    z.refine((s) => chars(s) <= EMAIL_LIMITS.subject, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.subject)),
+    variablesCheck(),
+  ));
+
+/** The body: plain text with its line breaks (CRLF as LF), 1 to 10,000 characters, known variables only. */
+const bodyField = () =>
+  z.pipe(str(), z.string().check(
+    z.overwrite((s) => s.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim()),
+    z.minLength(1, EMAIL_MESSAGES.blank),
+    z.refine((s) => chars(s) <= EMAIL_LIMITS.body, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.body)),
+    variablesCheck(),
+  ));
+
+const mustBeObject = { error: EMAIL_MESSAGES.notObject };
+
+const rowId = (message: string) => z.pipe(z.unknown().check(z.refine((v) => isRowId(v), message)), z.transform((v) => Number(v)));
+
+/** POST and PUT /api/hr/email-templates/: every field. */
+export function templateSchema() {
+  return z.object({
+    name: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), nameField()),
+    subject: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), subjectField()),
+    body: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), bodyField()),
+  }, mustBeObject);
+}
+export type TemplateInput = z.output<ReturnType<typeof templateSchema>>;
+
+/**
+ * An email to one application, previewed or sent: a template, and optionally its subject and
+ * body as HR edited them for this email (the template stays as it is).
+ */
+export function sendSchema() {
+  return z.object({
+    template_id: rowId(EMAIL_MESSAGES.templateId),
+    subject: z.optional(subjectField()),
+    body: z.optional(bodyField()),
+  }, mustBeObject);
+}
+export type SendInput = z.output<ReturnType<typeof sendSchema>>;
+
+/** A bulk send: up to 500 applications, a template, and optionally the rejection with its reason, in one request. */
+export function bulkSchema() {
+  return z.pipe(
+    z.object({
+      ids: z.pipe(
+        z.array(z.unknown(), { error: EMAIL_MESSAGES.ids }).check(
+          z.minLength(1, EMAIL_MESSAGES.ids),
+          z.maxLength(EMAIL_LIMITS.bulk, EMAIL_MESSAGES.ids),
+          z.refine((ids) => ids.every((v) => isRowId(v)), EMAIL_MESSAGES.id),
+        ),
+        z.transform((ids) => [...new Set(ids.map(Number))]),
+      ),
+      template_id: rowId(EMAIL_MESSAGES.templateId),
+      outcome: z.optional(z.unknown().check(z.refine((v) => v === 'REJECTED', EMAIL_MESSAGES.outcome))),
+      reason: z.optional(z.pipe(str(), z.string().check(
+        z.overwrite((s) => s.trim()),
+        z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.reason && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), EMAIL_MESSAGES.reason),
+      ))),
+    }, mustBeObject),
+    z.transform((v, ctx) => {
+      if (v.outcome !== undefined && v.reason === undefined) ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reason });
+      if (v.reason !== undefined && v.outcome === undefined) ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reasonWithoutOutcome });
+      return { ids: v.ids, templateId: v.template_id, rejection: v.outcome !== undefined && v.reason !== undefined ? { reason: v.reason } : null };
+    }),
+  );
+}
+export type BulkInput = z.output<ReturnType<typeof bulkSchema>>;

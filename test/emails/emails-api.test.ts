@@ -1,0 +1,340 @@
+/**
+ * Emails to candidates over HTTP on SQLite and MySQL (issue 20): the templates API (admins only;
+ * a recruiter gets 403), its defaults, and its bad input (unknown variables, CR/LF in the subject,
+ * huge bodies, wrong types); a preview and a send to one application (values escaped in the HTML
+ * part, the subject one line); a bulk send with a rejection in one transaction (over 500 ids,
+ * unknown reasons and removed jobs write nothing, ids that do not exist are answered back);
+ * without SMTP_URL every send is a 409 and templates can still be edited; and the timeline says
+ * who sent what to whom and whether it was delivered.
+ */
+import { expect } from 'chai';
+import { databaseKinds } from '../helpers/db.js';
+import { createHrUser, liveToken } from '../helpers/hr.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { insertApplications } from '../helpers/applications.js';
+import { makeJob } from '../helpers/factories.js';
+import { hr, seedPeople, type Seeded } from '../applicants/helpers.js';
+import { fromDbJson } from '../../src/db/codecs.js';
+
+const OFF = 'Email is off: set SMTP_URL to send email.';
+
+for (const kind of databaseKinds()) {
+  describe(`emails to candidates API [${kind}]`, function () {
+    this.timeout(60_000);
+    let s: TestServer;
+    let seeded: Seeded;
+    let admin: { id: number; token: string };
+    let recruiter: { id: number; token: string };
+
+    before(async () => {
+      // Email on, no delivery worker here: queued emails stay PENDING for the checks.
+      s = await startTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:9', COMPANY_NAME: 'Acme & Sons' });
+      seeded = await seedPeople(s.ctx.db);
+      const adminId = await createHrUser(s.ctx.db, 'alice');
+      const recruiterId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
+      admin = { id: adminId, token: await liveToken(s.ctx.db, adminId) };
+      recruiter = { id: recruiterId, token: await liveToken(s.ctx.db, recruiterId) };
+    });
+    after(() => s.close());
+
+    const as = (who: { token: string }) => (p: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, who.token, p, init);
+    const count = async (table: string, where: Record<string, unknown> = {}) => Number((await s.ctx.db(table).where(where).count({ n: '*' }))[0].n);
+    const templateByPurpose = async (purpose: string) => (await as(admin)('/api/hr/email-templates/')).body.results.find((t: any) => t.purpose === purpose);
+    const payloadOf = (row: any) => fromDbJson<any>(row.payload, null);
+
+    describe('templates', () => {
+      it('lists the three defaults with good wording', async () => {
+        const res = await as(admin)('/api/hr/email-templates/');
+        expect(res.status).to.equal(200);
+        expect(res.body.results.map((t: any) => [t.name, t.purpose])).to.deep.equal([
+          ['Application received', 'receipt'],
+          ['Rejection', 'rejection'],
+          ['Interview invitation', 'interview'],
+        ]);
+        const rejection = res.body.results[1];
+        expect(rejection.subject).to.equal('Your application for {job_title} at {company_name}');
+        expect(rejection.body).to.match(/^Dear \{first_name\},\n\n/).and.include('not to move forward');
+        const one = await as(admin)(`/api/hr/email-templates/${rejection.id}/`);
+        expect(one.body).to.deep.equal(rejection);
+      });
+
+      it('creates, reads, replaces and deletes a template', async () => {
+        const created = await as(admin)('/api/hr/email-templates/', { method: 'POST', body: { name: '  Offer ', subject: 'Offer: {job_title}', body: 'Hi {first_name} {last_name},\r\n\r\nWelcome to {company_name}.' } });
+        expect(created.status, JSON.stringify(created.body)).to.equal(201);
+        expect(created.body).to.include({ name: 'Offer', subject: 'Offer: {job_title}', body: 'Hi {first_name} {last_name},\n\nWelcome to {company_name}.', purpose: null });
+        const id = created.body.id;
+        const put = await as(admin)(`/api/hr/email-templates/${id}/`, { method: 'PUT', body: { name: 'Offer letter', subject: 'Your offer', body: 'Hello {first_name}.' } });
+        expect(put.status).to.equal(200);
+        expect(put.body).to.include({ id, name: 'Offer letter', subject: 'Your offer', body: 'Hello {first_name}.' });
+        expect((await as(admin)(`/api/hr/email-templates/${id}/`)).body.name).to.equal('Offer letter');
+        const dup = await as(admin)('/api/hr/email-templates/', { method: 'POST', body: { name: 'offer LETTER', subject: 'x', body: 'y' } });
+        expect(dup.status).to.equal(400);
+        expect(dup.body).to.deep.equal({ name: ['A template with this name already exists.'] });
+        expect((await as(admin)(`/api/hr/email-templates/${id}/`, { method: 'DELETE' })).status).to.equal(204);
+        expect((await as(admin)(`/api/hr/email-templates/${id}/`)).status).to.equal(404);
+        expect((await as(admin)(`/api/hr/email-templates/${id}/`, { method: 'DELETE' })).body).to.deep.equal({ detail: 'Not found.' });
+        expect((await as(admin)(`/api/hr/email-templates/${id}/`, { method: 'PUT', body: { name: 'a', subject: 'b', body: 'c' } })).status).to.equal(404);
+        expect((await as(admin)('/api/hr/email-templates/abc/')).status).to.equal(404);
+      });
+
+      it('refuses bad templates with a 400 naming the problem, writing nothing', async () => {
+        const before = await count('email_templates');
+        const post = (body: unknown) => as(admin)('/api/hr/email-templates/', { method: 'POST', body });
+        const cases: [unknown, Record<string, string[]>][] = [
+          [{ name: 'A', subject: 'Hello {firstname}', body: 'Hi {first_name} from {team} and {team}' }, {
+            subject: ['Unknown variable {firstname}: use {first_name}, {last_name}, {job_title} or {company_name}.'],
+            body: ['Unknown variable {team}: use {first_name}, {last_name}, {job_title} or {company_name}.'],
+          }],
+          [{ name: 'B', subject: 'Hello\r\nBcc: victim@example.com', body: 'x' }, { subject: ['The subject must be one line: no line breaks.'] }],
+          [{ name: 'C', subject: 'Hello\nthere', body: 'x' }, { subject: ['The subject must be one line: no line breaks.'] }],
+          [{ name: 'C2', subject: 'Hello\u0007\tthere', body: 'x' }, { subject: ['The subject must not contain control characters.'] }],
+          [{ name: 'D', subject: 's', body: 'x'.repeat(10_001) }, { body: ['Ensure this field has no more than 10000 characters.'] }],
+          [{ name: 'E', subject: 's'.repeat(201), body: 'x' }, { subject: ['Ensure this field has no more than 200 characters.'] }],
+          [{ name: 'n'.repeat(101), subject: 's', body: 'x' }, { name: ['Enter a name of 1 to 100 characters on one line.'] }],
+          [{ name: 42, subject: ['s'], body: { a: 1 } }, { name: ['Must be text.'], subject: ['Must be text.'], body: ['Must be text.'] }],
+          [{}, { name: ['This field is required.'], subject: ['This field is required.'], body: ['This field is required.'] }],
+          [{ name: '   ', subject: '  ', body: '\n' }, { name: ['Enter a name of 1 to 100 characters on one line.'], subject: ['This field may not be blank.'], body: ['This field may not be blank.'] }],
+          [[1, 2], { detail: 'Must be an object.' } as never],
+        ];
+        for (const [body, errors] of cases) {
+          const res = await post(body);
+          expect(res.status, JSON.stringify(body).slice(0, 80)).to.equal(400);
+          expect(res.body, JSON.stringify(body).slice(0, 80)).to.deep.include(errors);
+        }
+        // A 1 MB body is refused as well, before anything is written.
+        const huge = await post({ name: 'Huge', subject: 's', body: 'x'.repeat(1_000_000) });
+        expect(huge.status).to.equal(400);
+        // Braces that are not a variable are text; HTML is text too.
+        const ok = await post({ name: '<b>Tags</b>', subject: 'Set {a b} <i>', body: 'JSON like {"k": 1} and {} stay.' });
+        expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
+        expect(await count('email_templates')).to.equal(before + 1);
+        await as(admin)(`/api/hr/email-templates/${ok.body.id}/`, { method: 'DELETE' });
+      });
+
+      it('is admin only: a recruiter gets 403 on every template call and on the page', async () => {
+        const id = (await templateByPurpose('rejection')).id;
+        for (const [method, path, body] of [
+          ['GET', '/api/hr/email-templates/', undefined],
+          ['POST', '/api/hr/email-templates/', { name: 'x', subject: 'y', body: 'z' }],
+          ['GET', `/api/hr/email-templates/${id}/`, undefined],
+          ['PUT', `/api/hr/email-templates/${id}/`, { name: 'x', subject: 'y', body: 'z' }],
+          ['DELETE', `/api/hr/email-templates/${id}/`, undefined],
+        ] as const) {
+          const res = await as(recruiter)(path, { method, body });
+          expect(res.status, `${method} ${path}`).to.equal(403);
+          expect(res.body).to.deep.equal({ detail: 'You do not have permission to perform this action. Only admins can.' });
+        }
+        expect(await count('email_templates', { id })).to.equal(1);
+        const page = await fetch(`${s.baseUrl}/hr/settings/email-templates`, { headers: { Cookie: `jwt=${recruiter.token}` }, redirect: 'manual' });
+        expect(page.status).to.equal(403);
+        const adminPage = await fetch(`${s.baseUrl}/hr/settings/email-templates`, { headers: { Cookie: `jwt=${admin.token}` }, redirect: 'manual' });
+        expect(adminPage.status).to.equal(200);
+        expect(await adminPage.text()).to.include('<h1>Email templates</h1>');
+        // No session: 401, as every HR call.
+        expect((await fetch(`${s.baseUrl}/api/hr/email-templates/`)).status).to.equal(401);
+      });
+    });
+
+    describe('one application', () => {
+      it('offers the templates to any HR user, with email on', async () => {
+        const res = await as(recruiter)('/api/hr/applications/emails/');
+        expect(res.status).to.equal(200);
+        expect(res.body).to.include({ email_on: true, off_reason: null });
+        expect(res.body.templates.map((t: any) => t.purpose)).to.deep.equal(['receipt', 'rejection', 'interview']);
+      });
+
+      it('previews the email for this applicant, and sends it as previewed (201), HTML escaped, subject on one line', async () => {
+        const job = await makeJob(s.ctx.db, { title: 'Placeholder' });
+        // A title saved before the one-line rule, with a header injection attempt and markup.
+        await s.ctx.db('jobs').where({ id: job.id }).update({ title: 'Night <Shift>\r\nBcc: victim@example.com' });
+        await insertApplications(s.ctx.db, job.id, [{ first_name: '<script>alert(1)</script>', last_name: 'O\'Brien & Co', email: 'html@example.com', phone: '+15550000000', status: 'NEW', created_at: new Date() }], []);
+        const appId = Number((await s.ctx.db('applications').where({ email: 'html@example.com' }).first()).id);
+        const rejection = await templateByPurpose('rejection');
+
+        const preview = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: rejection.id } });
+        expect(preview.status, JSON.stringify(preview.body)).to.equal(200);
+        expect(preview.body.to).to.equal('html@example.com');
+        expect(preview.body.subject).to.equal('Your application for Night <Shift> Bcc: victim@example.com at Acme & Sons');
+        expect(preview.body.text).to.match(/^Dear <script>alert\(1\)<\/script>,\n\n/);
+        expect(preview.body.html).to.include('<p>Dear &#60;script&#62;alert(1)&#60;/script&#62;,</p>');
+        expect(preview.body.html).to.include('Night &#60;Shift&#62; Bcc: victim@example.com').and.include('Acme &#38; Sons');
+        expect(preview.body.html).to.not.include('<script>');
+        expect(await count('email_posts', { application_id: appId })).to.equal(0);
+
+        // Edited before sending: the edit is sent, the template stays.
+        const edited = { template_id: rejection.id, subject: 'About {job_title}', body: 'Dear {first_name} {last_name},\n\nThank you.' };
+        const editedPreview = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: edited });
+        const sent = await as(recruiter)(`/api/hr/applications/${appId}/emails/`, { method: 'POST', body: edited });
+        expect(sent.status, JSON.stringify(sent.body)).to.equal(201);
+        expect(sent.body).to.include({ application_id: appId, to: 'html@example.com', subject: 'About Night <Shift> Bcc: victim@example.com', template_id: rejection.id, template_name: 'Rejection', status: 'PENDING', detail: 'Email queued.' });
+        const row = await s.ctx.db('email_posts').where({ id: sent.body.id }).first();
+        expect(row).to.include({ status: 'PENDING', template: 'hr_template', template_name: 'Rejection' });
+        expect(Number(row.sent_by)).to.equal(recruiter.id);
+        expect(Number(row.template_id)).to.equal(rejection.id);
+        const message = payloadOf(row);
+        expect(message).to.deep.equal({ to: 'html@example.com', subject: editedPreview.body.subject, text: editedPreview.body.text, html: editedPreview.body.html });
+        expect(message.subject).to.not.match(/[\r\n]/);
+        expect(message.html).to.include('Dear &#60;script&#62;alert(1)&#60;/script&#62; O&#39;Brien &#38; Co,');
+        expect((await as(admin)(`/api/hr/email-templates/${rejection.id}/`)).body.subject).to.equal(rejection.subject);
+
+        // The timeline says who sent what to whom, and that it waits for delivery.
+        const timeline = await as(admin)(`/api/hr/applications/${appId}/timeline/`);
+        const entry = timeline.body.results.find((e: any) => e.id === `email-${sent.body.id}`);
+        expect(entry).to.deep.include({ type: 'email', action: 'queued', actor: { id: recruiter.id, username: 'rita' } });
+        expect(entry.text).to.equal('“Rejection” email to html@example.com queued by rita: About Night <Shift> Bcc: victim@example.com');
+        expect(entry.email).to.deep.equal({ to: 'html@example.com', subject: 'About Night <Shift> Bcc: victim@example.com', template: 'Rejection', status: 'PENDING', delivered_at: null, attempts: 0 });
+        // Delivered: the entry says so, with the time.
+        const deliveredAt = new Date('2026-03-01T10:00:00.000Z');
+        await s.ctx.db('email_posts').where({ id: sent.body.id }).update({ status: 'SUCCESS', attempts: 1, delivered_at: '2026-03-01 10:00:00.000', next_attempt_at: null });
+        const after = (await as(admin)(`/api/hr/applications/${appId}/timeline/`)).body.results.find((e: any) => e.id === `email-${sent.body.id}`);
+        expect(after.email).to.include({ status: 'SUCCESS', delivered_at: deliveredAt.toISOString(), attempts: 1 });
+      });
+
+      it('refuses bad sends: unknown application 404, bad template 400, bad edits 400, nothing queued', async () => {
+        const appId = seeded.ids.get('priya@patel.dev')!;
+        const rejection = await templateByPurpose('rejection');
+        const before = await count('email_posts');
+        const send = (id: number | string, body: unknown) => as(recruiter)(`/api/hr/applications/${id}/emails/`, { method: 'POST', body });
+        expect((await send(999_999, { template_id: rejection.id })).status).to.equal(404);
+        expect((await send('x1', { template_id: rejection.id })).status).to.equal(404);
+        expect((await as(recruiter)('/api/hr/applications/999999/emails/preview/', { method: 'POST', body: { template_id: rejection.id } })).status).to.equal(404);
+        const cases: [unknown, Record<string, string[]>][] = [
+          [{}, { template_id: ['Select a valid template.'] }],
+          [{ template_id: 'abc' }, { template_id: ['Select a valid template.'] }],
+          [{ template_id: 999_999 }, { template_id: ['This template no longer exists. Choose another.'] }],
+          [{ template_id: rejection.id, subject: 'Hi\r\nBcc: x@example.com' }, { subject: ['The subject must be one line: no line breaks.'] }],
+          [{ template_id: rejection.id, body: 'Hello {nickname}' }, { body: ['Unknown variable {nickname}: use {first_name}, {last_name}, {job_title} or {company_name}.'] }],
+          [{ template_id: rejection.id, body: 'x'.repeat(10_001) }, { body: ['Ensure this field has no more than 10000 characters.'] }],
+          [[1], { detail: 'Must be an object.' } as never],
+        ];
+        for (const [body, errors] of cases) {
+          for (const path of [`/api/hr/applications/${appId}/emails/`, `/api/hr/applications/${appId}/emails/preview/`]) {
+            const res = await as(recruiter)(path, { method: 'POST', body });
+            expect(res.status, `${path} ${JSON.stringify(body).slice(0, 60)}`).to.equal(400);
+            expect(res.body).to.deep.include(errors);
+          }
+        }
+        expect(await count('email_posts')).to.equal(before);
+      });
+    });
+
+    describe('in bulk', () => {
+      it('rejects the selected applications with a reason and queues the rejection email to each, in one request', async () => {
+        const ids = ['jose.muller@example.com', 'jo.baker@example.org', 'bjorn@example.no'].map((e) => seeded.ids.get(e)!);
+        const rejection = await templateByPurpose('rejection');
+        const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: [...ids, 888_888, ids[0]], template_id: rejection.id, outcome: 'REJECTED', reason: 'Position filled' } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        expect(res.body).to.deep.equal({ queued: 3, queued_ids: [...ids].sort((a, b) => a - b), rejected_ids: [...ids].sort((a, b) => a - b), not_found: [888_888], detail: '3 emails queued.' });
+        const apps = await s.ctx.db('applications').whereIn('id', ids);
+        for (const a of apps) expect(a).to.include({ outcome: 'REJECTED', outcome_reason: 'Position filled', status: 'ARCHIVED' });
+        const rows = await s.ctx.db('email_posts').whereIn('application_id', ids).orderBy('application_id');
+        expect(rows).to.have.length(3);
+        const byApp = new Map(rows.map((r: any) => [Number(r.application_id), payloadOf(r)]));
+        expect(byApp.get(seeded.ids.get('jose.muller@example.com')!)).to.include({ to: 'jose.muller@example.com', subject: 'Your application for Backend Engineer at Acme & Sons' });
+        expect(byApp.get(seeded.ids.get('bjorn@example.no')!).text).to.match(/^Dear Björn,\n\nThank you for your interest in the Data Analyst position at Acme & Sons/);
+        for (const r of rows) expect(Number(r.sent_by)).to.equal(recruiter.id);
+        // The rejection is audited like any outcome.
+        expect(await count('audit_log', { entity: 'application', entity_id: ids[0], action: 'outcome' })).to.equal(1);
+      });
+
+      it('sends a template without changing the applications when no outcome is given', async () => {
+        const id = seeded.ids.get('mia.rossi@example.it')!;
+        const interview = await templateByPurpose('interview');
+        const before = await s.ctx.db('applications').where({ id }).first();
+        const res = await as(admin)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: [id], template_id: interview.id } });
+        expect(res.status).to.equal(200);
+        expect(res.body).to.deep.equal({ queued: 1, queued_ids: [id], rejected_ids: [], not_found: [], detail: '1 email queued.' });
+        const after = await s.ctx.db('applications').where({ id }).first();
+        expect(after.status).to.equal(before.status);
+        expect(after.outcome).to.equal(null);
+      });
+
+      it('refuses bad bulk input with nothing written: 501 ids, bad ids, unknown reason, a removed job, a missing template', async () => {
+        const rejection = await templateByPurpose('rejection');
+        const id = seeded.ids.get('rahul.sharma@example.com')!;
+        const snapshot = async () => ({ posts: await count('email_posts'), audits: await count('audit_log', { entity: 'application' }), rejected: await count('applications', { outcome: 'REJECTED' }) });
+        const before = await snapshot();
+        const bulk = (body: unknown) => as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body });
+        const many = Array.from({ length: 501 }, (_, i) => i + 1);
+        const cases: [unknown, Record<string, string[]>][] = [
+          [{ ids: many, template_id: rejection.id, outcome: 'REJECTED', reason: 'Not a fit' }, { ids: ['Select between 1 and 500 applications.'] }],
+          [{ ids: [], template_id: rejection.id }, { ids: ['Select between 1 and 500 applications.'] }],
+          [{ ids: 'all', template_id: rejection.id }, { ids: ['Select between 1 and 500 applications.'] }],
+          [{ ids: [id, "1; DROP TABLE applications"], template_id: rejection.id }, { ids: ['A valid id is required.'] }],
+          [{ ids: [id, -1], template_id: rejection.id }, { ids: ['A valid id is required.'] }],
+          [{ ids: [id] }, { template_id: ['Select a valid template.'] }],
+          [{ ids: [id], template_id: 999_999 }, { template_id: ['This template no longer exists. Choose another.'] }],
+          [{ ids: [id], template_id: rejection.id, outcome: 'HIRED', reason: 'Not a fit' }, { outcome: ['The outcome must be REJECTED.'] }],
+          [{ ids: [id], template_id: rejection.id, outcome: 'REJECTED' }, { reason: ['Select a rejection reason from the list.'] }],
+          [{ ids: [id], template_id: rejection.id, reason: 'Not a fit' }, { reason: ['A reason goes with the outcome REJECTED.'] }],
+          [{ ids: [id], template_id: rejection.id, outcome: 'REJECTED', reason: 'Because <b>HTML</b>' }, { reason: ['Select a rejection reason from the list.'] }],
+        ];
+        for (const [body, errors] of cases) {
+          const res = await bulk(body);
+          expect(res.status, JSON.stringify(body).slice(0, 80)).to.equal(400);
+          expect(res.body, JSON.stringify(body).slice(0, 80)).to.deep.include(errors);
+        }
+        // An application of a removed job refuses the whole request: the others are not rejected or emailed either.
+        const removed = await makeJob(s.ctx.db, { title: 'Gone' });
+        await insertApplications(s.ctx.db, removed.id, [{ first_name: 'Old', last_name: 'Job', email: 'old.job@example.com', phone: '+15550000001', status: 'NEW', created_at: new Date() }], []);
+        const oldId = Number((await s.ctx.db('applications').where({ email: 'old.job@example.com' }).first()).id);
+        await s.ctx.db('jobs').where({ id: removed.id }).update({ status: 'REMOVED' });
+        const res = await bulk({ ids: [id, oldId], template_id: rejection.id, outcome: 'REJECTED', reason: 'Not a fit' });
+        expect(res.status).to.equal(400);
+        expect(await snapshot()).to.deep.equal(before);
+        // Only ids that do not exist: nothing to send, said so.
+        const none = await bulk({ ids: [777_777], template_id: rejection.id, outcome: 'REJECTED', reason: 'Not a fit' });
+        expect(none.body).to.deep.equal({ queued: 0, queued_ids: [], rejected_ids: [], not_found: [777_777], detail: '0 emails queued.' });
+        expect(await snapshot()).to.deep.equal(before);
+      });
+
+      it('rejects 500 at once with their emails', async () => {
+        const job = await makeJob(s.ctx.db, { title: 'Bulk Role' });
+        const people = Array.from({ length: 500 }, (_, i) => ({ first_name: `P${i}`, last_name: 'Bulk', email: `p${i}@bulk.example`, phone: '+15550001000', status: 'NEW' as const, created_at: new Date() }));
+        await insertApplications(s.ctx.db, job.id, people, []);
+        const ids = (await s.ctx.db('applications').where({ job_id: job.id }).select('id')).map((r: any) => Number(r.id));
+        const rejection = await templateByPurpose('rejection');
+        const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids, template_id: rejection.id, outcome: 'REJECTED', reason: 'Not a fit' } });
+        expect(res.status).to.equal(200);
+        expect(res.body.queued).to.equal(500);
+        expect(res.body.detail).to.equal('500 emails queued.');
+        expect(await count('email_posts', { template_name: 'Rejection', sent_by: recruiter.id })).to.be.at.least(500);
+        expect(await count('applications', { job_id: job.id, outcome: 'REJECTED' })).to.equal(500);
+      });
+    });
+  });
+
+  describe(`emails to candidates without SMTP_URL [${kind}]`, function () {
+    this.timeout(60_000);
+    let s: TestServer;
+    let token: string;
+    let appId: number;
+    before(async () => {
+      s = await startTestServer(kind);
+      const seeded = await seedPeople(s.ctx.db);
+      appId = seeded.ids.get('priya@patel.dev')!;
+      token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
+    });
+    after(() => s.close());
+
+    it('says email is off, answers 409 to every send with nothing written, and still lets templates be edited and previewed', async () => {
+      const call = (p: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, token, p, init);
+      const choices = await call('/api/hr/applications/emails/');
+      expect(choices.body).to.include({ email_on: false, off_reason: OFF });
+      const rejection = choices.body.templates.find((t: any) => t.purpose === 'rejection');
+      const one = await call(`/api/hr/applications/${appId}/emails/`, { method: 'POST', body: { template_id: rejection.id } });
+      expect(one.status).to.equal(409);
+      expect(one.body).to.deep.equal({ detail: OFF });
+      const bulk = await call('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: [appId], template_id: rejection.id, outcome: 'REJECTED', reason: 'Not a fit' } });
+      expect(bulk.status).to.equal(409);
+      expect(bulk.body).to.deep.equal({ detail: OFF });
+      expect(Number((await s.ctx.db('email_posts').count({ n: '*' }))[0].n)).to.equal(0);
+      expect((await s.ctx.db('applications').where({ id: appId }).first()).outcome).to.equal(null);
+      expect((await call(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: rejection.id } })).status).to.equal(200);
+      const put = await call(`/api/hr/email-templates/${rejection.id}/`, { method: 'PUT', body: { name: 'Rejection', subject: 'Update on {job_title}', body: rejection.body } });
+      expect(put.status).to.equal(200);
+      const page = await fetch(`${s.baseUrl}/hr/settings/email-templates`, { headers: { Cookie: `jwt=${token}` } });
+      expect(await page.text()).to.include(`${OFF} Templates can still be edited.`);
+    });
+  });
+}
