@@ -17,6 +17,7 @@ const HR_LINKS = [
   ['Applicants', '/hr/applicants'],
   ['Forms', '/hr/forms'],
   ['API Posts', '/hr/posts'],
+  ['Sources', '/hr/sources'],
 ];
 /** What a signed-in admin sees (hrSession makes an admin); recruiters see HR_LINKS. */
 const ADMIN_LINKS = [...HR_LINKS, ['Users', '/hr/users'], ['Emails', '/hr/settings/email-templates']];

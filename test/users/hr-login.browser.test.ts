@@ -83,7 +83,7 @@ for (const kind of databaseKinds()) {
       const hrLinks = await page.locator('nav[aria-label=HR] a').evaluateAll((as) => as.map((a) => [a.textContent!.trim(), a.getAttribute('href')]));
       expect(hrLinks).to.deep.equal([
         ['Dashboard', '/hr/dashboard'], ['Jobs', '/hr/jobs/list'], ['Manage Jobs', '/hr/jobs'],
-        ['Applicants', '/hr/applicants'], ['Forms', '/hr/forms'], ['API Posts', '/hr/posts'],
+        ['Applicants', '/hr/applicants'], ['Forms', '/hr/forms'], ['API Posts', '/hr/posts'], ['Sources', '/hr/sources'],
       ]);
       expect(await page.locator('nav[aria-label=HR]').isVisible()).to.equal(true);
       expect(await page.locator('[data-logout]').count()).to.equal(0);
@@ -279,7 +279,7 @@ for (const kind of databaseKinds()) {
       expect(await page.title()).to.equal('404 — Page Not Found');
       expect(await page.locator('h1').innerText()).to.equal('404 — Page Not Found');
       const hrNav = page.getByRole('navigation', { name: 'HR', exact: true });
-      expect(await hrNav.getByRole('link').allInnerTexts()).to.deep.equal(['Dashboard', 'Jobs', 'Manage Jobs', 'Applicants', 'Forms', 'API Posts', 'Users', 'Emails']);
+      expect(await hrNav.getByRole('link').allInnerTexts()).to.deep.equal(['Dashboard', 'Jobs', 'Manage Jobs', 'Applicants', 'Forms', 'API Posts', 'Sources', 'Users', 'Emails']);
       expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
       expect(await page.locator('[aria-current]').count()).to.equal(0);
       const main = page.getByRole('main');
