@@ -6,8 +6,9 @@
  *
  * Indexes: the public list's department filter reads (status, department) and the next closing
  * instant of the active jobs reads (status, closes_at), on both databases. On SQLite the public
- * list also reads its columns from migration 010's index alone; that index is made again with the
- * new columns the list shows, or every page would walk the rows' overflow pages again.
+ * list and the HR job list read their columns from indexes alone (migrations 010 and 015); those
+ * are made again with the new columns the lists show, or every page would walk the rows' overflow
+ * pages again.
  */
 import type { Knex } from 'knex';
 
@@ -15,6 +16,8 @@ const DEPARTMENT_INDEX = 'jobs_status_department_idx';
 const CLOSING_INDEX = 'jobs_status_closes_idx';
 const PUBLIC_LIST_INDEX = 'jobs_public_list_idx';
 const LIST_COLUMNS_BEFORE = 'status, created_at, id, public_id, title, location, job_type, work_mode, currency, min_salary, max_salary, experience_required, duration, updated_at';
+const HR_LIST_INDEX = 'jobs_hr_list_idx';
+const HR_LIST_COLUMNS_BEFORE = 'created_at, id, public_id, title, location, job_type, work_mode, status, views, updated_at';
 
 export async function up(knex: Knex): Promise<void> {
   const mysql = knex.client.config.client === 'mysql2';
@@ -29,6 +32,8 @@ export async function up(knex: Knex): Promise<void> {
   if (!mysql) {
     await knex.raw(`DROP INDEX IF EXISTS ${PUBLIC_LIST_INDEX}`);
     await knex.raw(`CREATE INDEX ${PUBLIC_LIST_INDEX} ON jobs (${LIST_COLUMNS_BEFORE}, department, closes_at, salary_period)`);
+    await knex.raw(`DROP INDEX IF EXISTS ${HR_LIST_INDEX}`);
+    await knex.raw(`CREATE INDEX ${HR_LIST_INDEX} ON jobs (${HR_LIST_COLUMNS_BEFORE}, department, closes_at)`);
   }
 }
 
@@ -48,6 +53,8 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`DROP INDEX IF EXISTS ${DEPARTMENT_INDEX}`);
   await knex.raw(`DROP INDEX IF EXISTS ${CLOSING_INDEX}`);
   await knex.raw(`DROP INDEX IF EXISTS ${PUBLIC_LIST_INDEX}`);
+  await knex.raw(`DROP INDEX IF EXISTS ${HR_LIST_INDEX}`);
   for (const column of ['department', 'closes_at', 'salary_period', 'applicant_countries']) await knex.raw(`ALTER TABLE jobs DROP COLUMN ${column}`);
   await knex.raw(`CREATE INDEX ${PUBLIC_LIST_INDEX} ON jobs (${LIST_COLUMNS_BEFORE})`);
+  await knex.raw(`CREATE INDEX ${HR_LIST_INDEX} ON jobs (${HR_LIST_COLUMNS_BEFORE})`);
 }

@@ -136,7 +136,7 @@ export function toDraft(job: HrJob, previous?: Draft): Draft {
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** An instant as a datetime-local value in the browser's time zone (seconds only when there are some). */
-export function localDateTime(d: Date): string {
+function localDateTime(d: Date): string {
   const base = `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
   return d.getSeconds() ? `${base}:${pad(d.getSeconds())}` : base;
 }

@@ -117,7 +117,7 @@ for (const kind of databaseKinds()) {
         expect(await page.locator(`#${id}`).getAttribute('aria-required'), id).to.equal('true');
         expect(await page.locator(`label[for="${id}"] .required-mark`).count(), id).to.equal(1);
       }
-      expect(await page.locator('#job-public_id-hint').innerText()).to.equal('Optional. Generated if left blank.');
+      expect(await page.locator('#job-public_id-hint').innerText()).to.equal('Optional. Left blank, it is made from the title (-2, -3 … when taken).');
       expect(await axeViolations(page)).to.deep.equal([]);
       await page.fill('#job-title', 'Site Reliability Engineer');
       await page.fill('#job-location', 'Lisbon, Portugal');

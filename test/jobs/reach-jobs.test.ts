@@ -202,7 +202,7 @@ for (const kind of databaseKinds()) {
         expect(hr).to.match(/<span class="status status-closed">Closed<\/span>/);
       });
 
-      it('a job closes at its instant with no write, even while its pages are kept (long cache)', async function () {
+      it('a job closes at its instant with no write, even while its pages are kept (long cache)', async () => {
         const cached = await startTestServer(kind, { PUBLIC_CACHE_SECONDS: '300' });
         try {
           const { token: t } = await hrSession(cached.ctx.db);
