@@ -18,8 +18,8 @@ import { jobPostingJsonLd } from '../src/jobs/seo.js';
 
 const config = loadConfig();
 const db = createDb(config);
-const { count, jobs } = await repo.listPublicJobs(db, {}, 1, 30);
-const locations = await repo.listActiveLocations(db);
+const { count, jobs } = await repo.listPublicJobs(db, {}, 1, 30, new Date());
+const locations = await repo.listActiveLocations(db, new Date());
 const job = (await repo.findJobByPublicId(db, 'bench-7'))!;
 await db.destroy();
 

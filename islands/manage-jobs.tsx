@@ -67,6 +67,8 @@ function copyOf(job: HrJob): Record<string, unknown> {
     title: Array.from(`Copy of ${job.title}`).slice(0, JOB_LIMITS.text).join(''),
     public_id: null,
     status: 'INACTIVE',
+    // A closing date already past would be refused on create; the copy takes none until set.
+    closes_at: job.closes_at && Date.parse(job.closes_at) > Date.now() ? job.closes_at : null,
     questions: job.questions.map(({ id: _id, ...question }) => question),
   };
 }

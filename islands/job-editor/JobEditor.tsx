@@ -213,10 +213,10 @@ export function JobEditor(props: Props) {
       </div>
 
       <TabPanel tab="basics" current={tab}>
-        <BasicsPanel {...panel} mode={mode} statuses={props.statuses} jobTypes={props.jobTypes} workModes={props.workModes} />
+        <BasicsPanel {...panel} mode={mode} statuses={props.statuses} jobTypes={props.jobTypes} workModes={props.workModes} departments={props.departments} />
       </TabPanel>
       <TabPanel tab="comp" current={tab}>
-        <CompensationPanel {...panel} currencies={props.currencies} />
+        <CompensationPanel {...panel} currencies={props.currencies} salaryPeriods={props.salaryPeriods} />
       </TabPanel>
       <TabPanel tab="desc" current={tab} className="tab-panel card stack">
         <DescriptionPanel {...panel} />

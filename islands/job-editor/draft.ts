@@ -17,6 +17,9 @@ export interface Props {
   statuses: Option[];
   answerTypes: Option[];
   currencies: string[];
+  salaryPeriods: Option[];
+  /** The departments of the other job posts, suggested under Department. */
+  departments: string[];
 }
 
 export interface QuestionDraft {
@@ -34,6 +37,7 @@ export interface QuestionDraft {
 export interface Draft {
   public_id: string;
   title: string;
+  department: string;
   location: string;
   job_type: string;
   work_mode: string;
@@ -41,8 +45,13 @@ export interface Draft {
   currency: string;
   min_salary: string;
   max_salary: string;
+  salary_period: string;
   experience_required: string;
   duration: string;
+  /** The closing date as the browser's datetime-local value, in its time zone ('' for none). */
+  closes_at: string;
+  /** ISO country codes as typed, separated by commas or spaces. */
+  applicant_countries: string;
   description: string;
   responsibilities: string;
   requirements: string;
@@ -80,8 +89,8 @@ export function emptyQuestion(): QuestionDraft {
 
 export function emptyDraft(): Draft {
   return {
-    public_id: '', title: '', location: '', job_type: '', work_mode: '', status: 'INACTIVE',
-    currency: 'USD', min_salary: '', max_salary: '', experience_required: '', duration: '',
+    public_id: '', title: '', department: '', location: '', job_type: '', work_mode: '', status: 'INACTIVE',
+    currency: 'USD', min_salary: '', max_salary: '', salary_period: 'YEAR', experience_required: '', duration: '', closes_at: '', applicant_countries: '',
     description: '', responsibilities: '', requirements: '', perks_benefits: '',
     webhook_enabled: false, webhook_url: '', webhook_secret: '', webhook_include_source: false, questions: [],
   };
@@ -91,6 +100,7 @@ export function toDraft(job: HrJob, previous?: Draft): Draft {
   return {
     public_id: job.public_id,
     title: job.title,
+    department: job.department ?? '',
     location: job.location,
     job_type: job.job_type,
     work_mode: job.work_mode,
@@ -98,8 +108,11 @@ export function toDraft(job: HrJob, previous?: Draft): Draft {
     currency: job.currency,
     min_salary: job.min_salary === null ? '' : String(job.min_salary),
     max_salary: job.max_salary === null ? '' : String(job.max_salary),
+    salary_period: job.salary_period,
     experience_required: job.experience_required,
     duration: job.duration ?? '',
+    closes_at: job.closes_at ? localDateTime(new Date(job.closes_at)) : '',
+    applicant_countries: job.applicant_countries.join(', '),
     description: job.description,
     responsibilities: job.responsibilities,
     requirements: job.requirements,
@@ -122,6 +135,27 @@ export function toDraft(job: HrJob, previous?: Draft): Draft {
   };
 }
 
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** An instant as a datetime-local value in the browser's time zone (seconds only when there are some). */
+function localDateTime(d: Date): string {
+  const base = `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return d.getSeconds() ? `${base}:${pad(d.getSeconds())}` : base;
+}
+
+/** A datetime-local value (the browser's time zone) as a UTC instant; what cannot be read is sent as it is, for the server to refuse. */
+export function utcInstant(local: string): string | null {
+  const s = local.trim();
+  if (!s) return null;
+  const d = new Date(s);
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(s) && Number.isFinite(d.getTime()) ? d.toISOString() : s;
+}
+
+/** Country codes as typed ('us, ca gb') as the list the API takes. */
+export function countryCodes(typed: string): string[] {
+  return typed.split(/[\s,;]+/).map((c) => c.trim().toUpperCase()).filter(Boolean);
+}
+
 /** Blank salary -> null (spec 02 section 5 "Job save"); anything else is sent for the server to judge. */
 function salary(v: string): number | string | null {
   const s = v.trim();
@@ -134,6 +168,7 @@ export function toPayload(d: Draft, mode: Props['mode']) {
   return {
     ...(mode === 'create' ? { public_id: d.public_id.trim() || null } : { public_id: d.public_id }),
     title: d.title,
+    department: d.department,
     location: d.location,
     job_type: d.job_type,
     work_mode: d.work_mode,
@@ -141,8 +176,11 @@ export function toPayload(d: Draft, mode: Props['mode']) {
     currency: d.currency,
     min_salary: salary(d.min_salary),
     max_salary: salary(d.max_salary),
+    salary_period: d.salary_period,
     experience_required: d.experience_required,
     duration: d.duration,
+    closes_at: utcInstant(d.closes_at),
+    applicant_countries: countryCodes(d.applicant_countries),
     description: d.description,
     responsibilities: d.responsibilities,
     requirements: d.requirements,

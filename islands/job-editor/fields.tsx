@@ -35,6 +35,10 @@ export interface TextFieldOptions {
   readOnly?: boolean;
   placeholder?: string;
   inputMode?: 'decimal';
+  /** The id of a <datalist> of suggestions. */
+  list?: string;
+  /** The input's own attributes for the browser (datetime-local's step). */
+  step?: string;
 }
 
 /** One of the job's text fields (`job-{name}`), with its server message from `errors`. */
@@ -50,8 +54,9 @@ export function TextField({ name, label, draft, errors, set, ...opts }: { name: 
         readOnly={opts.readOnly}
         placeholder={opts.placeholder}
         inputMode={opts.inputMode}
+        list={opts.list}
         min={opts.type === 'number' ? 0 : undefined}
-        step={opts.type === 'number' ? '0.01' : undefined}
+        step={opts.step ?? (opts.type === 'number' ? '0.01' : undefined)}
         onChange={(e) => set(name, e.target.value as never)}
       />
     </FieldShell>

@@ -2,8 +2,9 @@
 import { useState, type ReactNode } from 'react';
 import { RichTextEditor } from './rich-text-editor.js';
 import { JOB_LIMITS } from '../../src/jobs/schema.js';
+import { slugPublicId } from '../../src/shared/ids.js';
 import type { ApplicationPostPayload } from '../../src/posts/types.js';
-import type { Draft, Option, Props, SetField } from './draft.js';
+import { countryCodes, utcInstant, type Draft, type Option, type Props, type SetField } from './draft.js';
 import { SelectField, TextField, described } from './fields.js';
 import type { TabKey } from './tabs.js';
 
@@ -30,21 +31,71 @@ export function TabPanel({ tab, current, className, children }: { tab: TabKey; c
   );
 }
 
-export function BasicsPanel({ mode, statuses, jobTypes, workModes, ...p }: PanelProps & Pick<Props, 'mode' | 'statuses' | 'jobTypes' | 'workModes'>) {
+/** The browser's time zone as the closing date's hint names it: 'Europe/Berlin (UTC+01:00)'. */
+function browserZone(at: Date): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
+  const minutes = -at.getTimezoneOffset();
+  const sign = minutes < 0 ? '-' : '+';
+  const abs = Math.abs(minutes);
+  return `${zone} (UTC${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')})`;
+}
+
+/** One Intl.DisplayNames for the country hint (see currencyNames). */
+let regionNames: Intl.DisplayNames | null | undefined;
+
+function countryName(code: string): string {
+  try {
+    regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' });
+    return regionNames?.of(code) ?? code;
+  } catch {
+    regionNames ??= null;
+    return code;
+  }
+}
+
+/** The closing date's hint: the zone it is read in, and the instant in UTC once one is given. */
+function closingHint(local: string): string {
+  const instant = utcInstant(local);
+  const at = instant && Number.isFinite(Date.parse(instant)) ? new Date(instant) : null;
+  const zone = `Optional. In your time zone, ${browserZone(at ?? new Date())}. After it the job takes no applications.`;
+  return at ? `${zone} That is ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC.` : zone;
+}
+
+export function BasicsPanel({ mode, statuses, jobTypes, workModes, departments, ...p }: PanelProps & Pick<Props, 'mode' | 'statuses' | 'jobTypes' | 'workModes' | 'departments'>) {
+  const { draft } = p;
+  const madeId = slugPublicId(draft.title, JOB_LIMITS.publicId);
+  const countries = countryCodes(draft.applicant_countries);
   return (
     <>
       <div className="grid-2">
         {mode === 'create'
-          ? <TextField {...p} name="public_id" label="Public ID" hint="Optional. Generated if left blank." maxLength={JOB_LIMITS.publicId} placeholder="e.g. backend-engineer-2026" />
+          ? <TextField {...p} name="public_id" label="Public ID" hint="Optional. Left blank, it is made from the title (-2, -3 … when taken)." maxLength={JOB_LIMITS.publicId} placeholder={`e.g. ${madeId || 'senior-backend-engineer'}`} />
           : <TextField {...p} name="public_id" label="Public ID" hint="The public ID cannot be changed." readOnly />}
         <SelectField {...p} name="status" label="Status" options={statuses} />
       </div>
       <TextField {...p} name="title" label="Title" required maxLength={JOB_LIMITS.text} />
+      <div className="grid-2">
+        <TextField {...p} name="department" label="Department" maxLength={JOB_LIMITS.text} list="job-department-suggestions" hint="Optional. Jobs are grouped by department on the careers page." placeholder="e.g. Engineering" />
+        <datalist id="job-department-suggestions">
+          {departments.map((d) => <option key={d} value={d} />)}
+        </datalist>
+        <TextField {...p} name="closes_at" label="Closing date" type="datetime-local" hint={closingHint(draft.closes_at)} step="60" />
+      </div>
       <div className="grid-3">
         <TextField {...p} name="location" label="Location" required maxLength={JOB_LIMITS.text} />
         <SelectField {...p} name="job_type" label="Job type" options={jobTypes} required placeholder="Select a job type" />
         <SelectField {...p} name="work_mode" label="Work mode" options={workModes} required placeholder="Select a work mode" />
       </div>
+      {(draft.work_mode === 'REMOTE' || draft.applicant_countries) && (
+        <TextField
+          {...p}
+          name="applicant_countries"
+          label="Countries applicants may live in"
+          hint={`For remote jobs whose location names no country: ISO country codes, separated by commas.${countries.length ? ` ${countries.map(countryName).join(', ')}.` : ''}`}
+          placeholder="e.g. US, CA, GB"
+          maxLength={JOB_LIMITS.countries * 4}
+        />
+      )}
       <p className="help-text"><span className="required-mark" aria-hidden="true">*</span> Required field</p>
     </>
   );
@@ -66,13 +117,16 @@ function currencyName(code: string): string {
   }
 }
 
-export function CompensationPanel({ currencies, ...p }: PanelProps & Pick<Props, 'currencies'>) {
+export function CompensationPanel({ currencies, salaryPeriods, ...p }: PanelProps & Pick<Props, 'currencies' | 'salaryPeriods'>) {
   // A saved currency no longer in the list stays selectable.
   const currencyOptions: Option[] = (currencies.includes(p.draft.currency) ? currencies : [p.draft.currency, ...currencies]).map((c) => ({ value: c, label: `${c} — ${currencyName(c)}` }));
   return (
     <>
-      <div className="grid-3">
+      <div className="grid-2">
         <SelectField {...p} name="currency" label="Currency" options={currencyOptions} />
+        <SelectField {...p} name="salary_period" label="Pay period" options={salaryPeriods} />
+      </div>
+      <div className="grid-2">
         <TextField {...p} name="min_salary" label="Minimum salary" type="number" inputMode="decimal" hint="Leave blank if not shown." />
         <TextField {...p} name="max_salary" label="Maximum salary" type="number" inputMode="decimal" hint="Leave blank if not shown." />
       </div>

@@ -21,6 +21,7 @@ import * as m014 from '../../migrations/014_application_notes.js';
 import * as m015 from '../../migrations/015_hr_job_list_indexes.js';
 import * as m016 from '../../migrations/016_email_templates.js';
 import * as m020 from '../../migrations/020_source_attribution.js';
+import * as m018 from '../../migrations/018_job_reach_fields.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -40,6 +41,7 @@ const migrations: Record<string, Knex.Migration> = {
   '015_hr_job_list_indexes': m015,
   '016_email_templates': m016,
   '020_source_attribution': m020,
+  '018_job_reach_fields': m018,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -8,7 +8,8 @@
  * - `kept`: values named by their own content (a page by the hash of its bytes) cannot go stale:
  *   they are kept until the least recently used entries make room.
  * `put` and `peek` keep and read a public value directly (a page under the URL that asked for it),
- * for the same PUBLIC_CACHE_SECONDS. Concurrent misses of a `fresh` key share one load. Cached
+ * for the same PUBLIC_CACHE_SECONDS. `endSpaceAt` ends a space at a known moment (the next job
+ * closing date), whatever its entries' own lifetimes. Concurrent misses of a `fresh` key share one load. Cached
  * values are read-only.
  */
 import { LRUCache } from 'lru-cache';
@@ -27,6 +28,10 @@ const MAX_ENTRIES = 1000;
 
 export class ReadCache {
   private readonly lru = new LRUCache<CacheKey, Entry>({ max: MAX_ENTRIES });
+  /** Spaces that end at a moment (ms since the epoch): every entry goes at the first use from then on. */
+  private readonly spaceEnds = new Map<CacheSpace, number>();
+  /** The last end each space reached: a value made before it is not kept after it. */
+  private readonly spaceEnded = new Map<CacheSpace, number>();
 
   /** `stampedOff`: spaces whose stamped reads are never kept (STAMPED_CACHE_OFF, to measure them). */
   constructor(
@@ -34,9 +39,32 @@ export class ReadCache {
     private readonly stampedOff: ReadonlySet<CacheSpace> = new Set(),
   ) {}
 
+  /** Whether public reads are kept at all (PUBLIC_CACHE_SECONDS above 0). */
+  get keeps(): boolean {
+    return this.publicTtlSeconds > 0;
+  }
+
+  /** Every entry of the space goes at `at` (ms) at the latest; the earliest moment given wins until the space is cleared. */
+  endSpaceAt(space: CacheSpace, at: number): void {
+    const end = this.spaceEnds.get(space);
+    if (end === undefined || at < end) this.spaceEnds.set(space, at);
+  }
+
+  /** Clears the key's space if its end has come. */
+  private endIfDue(key: CacheKey): void {
+    if (!this.spaceEnds.size) return;
+    const space = key.slice(0, key.indexOf(':')) as CacheSpace;
+    const end = this.spaceEnds.get(space);
+    if (end !== undefined && end <= Date.now()) {
+      this.clear(space);
+      this.spaceEnded.set(space, end);
+    }
+  }
+
   /** A public read, kept for PUBLIC_CACHE_SECONDS (0: never kept). */
   fresh<T>(key: CacheKey, load: () => Promise<T>): Promise<T> {
     if (this.publicTtlSeconds <= 0) return load();
+    this.endIfDue(key);
     const hit = this.lru.get(key);
     if (hit) return hit.value as Promise<T>;
     const value = load();
@@ -49,12 +77,16 @@ export class ReadCache {
 
   /** A public value kept for PUBLIC_CACHE_SECONDS counted from `since` (ms), so it outlives nothing it was made from. */
   put(key: CacheKey, value: unknown, since: number): void {
+    this.endIfDue(key);
+    const ended = this.spaceEnded.get(key.slice(0, key.indexOf(':')) as CacheSpace);
+    if (ended !== undefined && since < ended) return;
     const ttl = this.publicTtlSeconds * 1000 - (Date.now() - since);
     if (ttl > 0) this.lru.set(key, { value }, { ttl });
   }
 
   /** What `put` or `fresh` keeps under the key, without loading anything. */
   peek<T>(key: CacheKey): T | undefined {
+    this.endIfDue(key);
     return this.lru.get(key)?.value as T | undefined;
   }
 
@@ -77,8 +109,9 @@ export class ReadCache {
     return value;
   }
 
-  /** After a write: every entry of the space goes. */
+  /** After a write: every entry of the space goes (and its end with them: the next reads set it again). */
   clear(space: CacheSpace): void {
+    this.spaceEnds.delete(space);
     const prefix = `${space}:`;
     for (const key of [...this.lru.keys()]) if (key.startsWith(prefix)) this.lru.delete(key);
   }

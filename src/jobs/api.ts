@@ -1,6 +1,7 @@
 /**
  * The jobs API: the public list and job (`/api/jobs/`, read-only, cached) and HR job management
- * (spec 02 section 7: list, create, read, update). HR routes sit under /api/hr, which app.ts guards
+ * (spec 02 section 7: list, create, read, update) and the departments in use, which the job editor
+ * suggests (`GET /api/hr/jobs/departments/`, issue 21). HR routes sit under /api/hr, which app.ts guards
  * (a token; POST and PUT need it as a Bearer header).
  */
 import { Router } from 'express';
@@ -9,7 +10,7 @@ import { NotFound } from '../http/errors.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { pathId, validateQuery } from '../http/validate.js';
 import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
-import { type ApplicantCounts, cachedPublicJob, createJob, listJobSummaries, listPublicJobs, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
+import { type ApplicantCounts, cachedPublicJob, createJob, listDepartmentsInUse, listJobSummaries, listPublicJobs, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
 
 export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
@@ -34,6 +35,11 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
     const paging = parsePaging(req);
     const { count, results } = await listJobSummaries(db, applicantCounts, status || null, paging.page, paging.pageSize);
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
+  });
+
+  // Before /api/hr/jobs/:id/, which would take 'departments' for an id.
+  router.get('/api/hr/jobs/departments/', async (_req, res) => {
+    res.json({ results: await listDepartmentsInUse(db) });
   });
 
   router.post('/api/hr/jobs/', async (req, res) => {

@@ -61,7 +61,7 @@ function syndicationFeed(config: FeedConfig, jobs: Job[], kind: 'json' | 'rss'):
     copyright: company,
   });
   for (const job of jobs) {
-    const details = [job.location, enumLabel(job.job_type), enumLabel(job.work_mode), salaryDisplay(job.currency, job.min_salary, job.max_salary)].filter(Boolean).join(' · ');
+    const details = [job.department, job.location, enumLabel(job.job_type), enumLabel(job.work_mode), salaryDisplay(job.currency, job.min_salary, job.max_salary, job.salary_period)].filter(Boolean).join(' · ');
     const summary = htmlToText(job.description, SUMMARY_LENGTH);
     feed.addItem({
       title: xmlText(job.title),
@@ -71,7 +71,7 @@ function syndicationFeed(config: FeedConfig, jobs: Job[], kind: 'json' | 'rss'):
       published: job.created_at,
       description: xmlText(summary ? `${details}. ${summary}` : details),
       content: xmlText(postingHtml(job)),
-      category: [{ name: enumLabel(job.job_type) }, { name: enumLabel(job.work_mode) }],
+      category: [...(job.department ? [{ name: job.department }] : []), { name: enumLabel(job.job_type) }, { name: enumLabel(job.work_mode) }],
     });
   }
   return kind === 'rss' ? feed.rss2() : feed.json1();
@@ -99,8 +99,10 @@ function indeedFeed(config: FeedConfig, jobs: Job[], now: Date): string {
       ['state', place.region ?? null],
       ['country', place.country?.code ?? null],
       ['description', postingHtml(job)],
-      ['salary', salaryDisplay(job.currency, job.min_salary, job.max_salary)],
+      ['salary', salaryDisplay(job.currency, job.min_salary, job.max_salary, job.salary_period)],
       ['jobtype', INDEED_JOB_TYPE[job.job_type] ?? null],
+      ['category', job.department],
+      ['expirationdate', job.closes_at ? job.closes_at.toISOString() : null],
       ['experience', job.experience_required || null],
       ['remotetype', INDEED_REMOTE_TYPE[job.work_mode]],
     ];

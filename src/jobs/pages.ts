@@ -13,15 +13,15 @@ import { formatters } from '../render/formatters.js';
 import { answerKept, freshPage, sendFreshPage } from '../http/sent-page.js';
 import { renderPage, renderPageHtml } from '../render/page.js';
 import type { CacheKey } from '../db/read-cache.js';
-import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, enumLabel } from '../shared/enums.js';
-import { hasRichContent, htmlToText } from '../shared/format.js';
+import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, SALARY_PERIODS, WORK_MODES, enumLabel } from '../shared/enums.js';
+import { hasRichContent, htmlToText, utcDateTime } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { CURRENCY_CODES, FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
 import { FEED_KINDS, FEEDS } from './feeds.js';
-import { type ApplicantCounts, type Availability, cachedPublicJob, jobFeed, listJobSummaries, listActiveLocations, listPublicJobs, requireJob, toPublicJob } from './service.js';
+import { type ApplicantCounts, type Availability, cachedPublicJob, feedJobs, jobFeed, listActiveDepartments, listDepartmentsInUse, listJobSummaries, listActiveLocations, listPublicJobs, requireJob, toPublicJob } from './service.js';
 import { jobPostingJsonLd } from './seo.js';
-import type { Job } from './types.js';
+import type { Job, JobSummary, PublicJobSummary } from './types.js';
 
 /** Jobs per page of the public list. */
 const PAGE_SIZE = 30;
@@ -31,8 +31,10 @@ export const HR_JOBS_PAGE_SIZE = 50;
 const JOB_TYPE_OPTIONS = JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) }));
 const WORK_MODE_OPTIONS = WORK_MODES.map((v) => ({ value: v, label: enumLabel(v) }));
 
-/** Options the editor offers, from the same lists the server validates against. */
-function editorOptions() {
+const PERIOD_LABELS: Record<string, string> = { YEAR: 'Per year', MONTH: 'Per month', HOUR: 'Per hour' };
+
+/** Options the editor offers, from the same lists the server validates against, and the departments in use. */
+async function editorOptions(db: AppContext['db']) {
   const opts = (list: readonly string[]) => list.map((value) => ({ value, label: enumLabel(value) }));
   return {
     jobTypes: opts(JOB_TYPES),
@@ -40,7 +42,35 @@ function editorOptions() {
     statuses: opts(RECORD_STATUSES),
     answerTypes: opts(ANSWER_TYPES),
     currencies: CURRENCY_CODES,
+    salaryPeriods: SALARY_PERIODS.map((value) => ({ value, label: PERIOD_LABELS[value] })),
+    departments: await listDepartmentsInUse(db),
   };
+}
+
+/** The heading of jobs without a department when others on the page have one. */
+const NO_DEPARTMENT_HEADING = 'Other roles';
+
+/**
+ * A page of the list under department headings, by name, the jobs without one last under
+ * NO_DEPARTMENT_HEADING; each keeps the list's newest-first order. No headings (null) when no job
+ * on the page has a department.
+ */
+function byDepartment(jobs: PublicJobSummary[]): { heading: string; jobs: PublicJobSummary[] }[] | null {
+  if (!jobs.some((j) => j.department)) return null;
+  const groups = new Map<string, PublicJobSummary[]>();
+  for (const job of jobs) {
+    const key = job.department ?? '';
+    groups.set(key, [...(groups.get(key) ?? []), job]);
+  }
+  const names = [...groups.keys()].filter(Boolean).sort((a, b) => a.localeCompare(b, 'en'));
+  if (groups.has('')) names.push('');
+  return names.map((name) => ({ heading: name || NO_DEPARTMENT_HEADING, jobs: groups.get(name)! }));
+}
+
+/** The HR lists' status of a job: 'Closed' once an active job's closing date has passed. */
+function hrJobStatus(j: JobSummary, now: Date): { text: string; className: string } {
+  if (j.status === 'ACTIVE' && j.closes_at && new Date(j.closes_at).getTime() <= now.getTime()) return { text: 'Closed', className: 'status-closed' };
+  return { text: enumLabel(j.status), className: `status-${j.status.toLowerCase()}` };
 }
 
 /** Where a public page's answer is kept under the URL that asked for it (cleared with the job data). */
@@ -58,9 +88,10 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   router.get('/careers', async (req, res) => {
     const filters = validateQuery(req, jobFiltersSchema(false), FILTER_NAMES);
     const page = htmlPageNumber(req);
-    const [{ count, jobs }, locations] = await Promise.all([
+    const [{ count, jobs }, locations, departments] = await Promise.all([
       listPublicJobs(ctx, filters, page, PAGE_SIZE),
       listActiveLocations(ctx),
+      listActiveDepartments(ctx),
     ]);
     const pageLink = (n: number) => {
       const params = new URLSearchParams();
@@ -75,7 +106,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     // The page is the same for every visitor with this URL, so its HTML is kept like its data.
     const fresh = await freshPage(ctx.cache, `public-jobs:html:list:${url}`, () => renderPageHtml(req, res, 'pages/public/careers', {
       title: `Careers at ${config.company.name}`,
-      description: `Open positions at ${config.company.name}. Browse jobs by title, location, job type and work mode, and apply online.`,
+      description: `Open positions at ${config.company.name}. Browse jobs by title, department, location, job type and work mode, and apply online.`,
       // Only the unfiltered first page is for search engines (the sitemap lists every job);
       // later and filtered pages are noindex (their links are still followed), each with its own
       // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
@@ -87,9 +118,11 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       ],
     }, {
       jobs,
+      groups: byDepartment(jobs),
       count,
       filters,
       locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
+      departments: filters.department && !departments.includes(filters.department) ? [...departments, filters.department] : departments,
       jobTypes: JOB_TYPE_OPTIONS,
       workModes: WORK_MODE_OPTIONS,
       ...pager,
@@ -105,7 +138,9 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       const filters = validateQuery(req, jobFiltersSchema(true), FILTER_NAMES);
       const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
       const url = query ? `${path}?${query}` : path;
-      const feed = await freshPage(ctx.cache, `public-jobs:feed:${url}`, () => jobFeed(ctx, config, kind, filters), contentType);
+      // Read on every request (from the cache): it also ends the kept feeds at the next closing date.
+      const jobs = await feedJobs(ctx, filters);
+      const feed = await freshPage(ctx.cache, `public-jobs:feed:${url}`, async () => jobFeed(config, kind, jobs), contentType);
       await sendFreshPage(req, res, ctx.cache, publicPageKey(url), feed);
     });
   }
@@ -138,7 +173,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       ogType: 'article',
       jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
       noindex: availability !== 'available',
-    }, { job: publicJob, sections });
+    }, { job: publicJob, sections, closesAt: job.closes_at ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null });
   }
 
   /**
@@ -158,7 +193,9 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       return query ? `${req.path}?${query}` : req.path;
     };
     const pager = htmlPager(page, count, HR_JOBS_PAGE_SIZE, link);
-    return { jobs, count, pager, status: status ?? '', statuses: RECORD_STATUSES, statusError };
+    const now = new Date();
+    const rows = jobs.map((j) => ({ ...j, shownStatus: hrJobStatus(j, now), closesText: j.closes_at ? utcDateTime(j.closes_at) : null }));
+    return { jobs: rows, count, pager, status: status ?? '', statuses: RECORD_STATUSES, statusError };
   }
 
   // The HR area's own address is no page of its own: it leads to the dashboard. Express matches it
@@ -174,8 +211,8 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     renderPage(req, res, 'pages/hr/jobs-list', { title: 'All Job Posts' }, { ...(await jobsPage(req)), ...formatters(req) });
   });
 
-  router.get('/hr/jobs/new', (req, res) => {
-    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', ...editorOptions() } });
+  router.get('/hr/jobs/new', async (req, res) => {
+    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', ...(await editorOptions(db)) } });
   });
 
   router.get('/hr/jobs/:id/edit', async (req, res) => {
@@ -183,7 +220,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     // sends the user to /hrviewlogin).
     const job = await requireJob(db, pathId(req.params.id));
     const heading = `Edit Job: ${job.title}`;
-    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...editorOptions() } });
+    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...(await editorOptions(db)) } });
   });
 
   return router;

@@ -14,7 +14,7 @@ export type ApplicantCounts = (db: Knex, jobIds: number[]) => Promise<Map<number
 
 type Row = Record<string, any>;
 
-const SUMMARY_COLUMNS = ['id', 'public_id', 'title', 'location', 'job_type', 'work_mode', 'status', 'views', 'created_at', 'updated_at'];
+const SUMMARY_COLUMNS = ['id', 'public_id', 'title', 'department', 'location', 'job_type', 'work_mode', 'status', 'closes_at', 'views', 'created_at', 'updated_at'];
 const NEWEST_FIRST = [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }] as const;
 
 function toSummary(r: Row, applicants: Map<number, number>): JobSummary {
@@ -26,7 +26,9 @@ function toSummary(r: Row, applicants: Map<number, number>): JobSummary {
     location: r.location ?? '',
     job_type: r.job_type,
     work_mode: r.work_mode,
+    department: r.department || null,
     status: r.status,
+    closes_at: fromDbDate(r.closes_at)?.toISOString() ?? null,
     applicants: applicants.get(id) ?? 0,
     views: Number(r.views ?? 0),
     created_at: fromDbDate(r.created_at)!.toISOString(),

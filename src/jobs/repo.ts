@@ -25,6 +25,7 @@ function mapJob(r: Row, questions: JobQuestion[] = []): Job {
     id: Number(r.id),
     public_id: r.public_id,
     title: r.title,
+    department: r.department || null,
     location: r.location ?? '',
     job_type: r.job_type,
     work_mode: r.work_mode,
@@ -35,9 +36,12 @@ function mapJob(r: Row, questions: JobQuestion[] = []): Job {
     currency: r.currency,
     min_salary: fromDbNumber(r.min_salary),
     max_salary: fromDbNumber(r.max_salary),
+    salary_period: r.salary_period ?? 'YEAR',
     experience_required: r.experience_required ?? '',
     duration: r.duration || null,
     status: r.status,
+    closes_at: fromDbDate(r.closes_at),
+    applicant_countries: fromDbJson<string[]>(r.applicant_countries, []),
     views: Number(r.views ?? 0),
     webhook_enabled: fromDbBool(r.webhook_enabled),
     webhook_include_source: fromDbBool(r.webhook_include_source),
@@ -50,10 +54,19 @@ function mapJob(r: Row, questions: JobQuestion[] = []): Job {
 }
 
 /** Columns the public list needs (no rich text bodies, no webhook settings). */
-const LIST_COLUMNS = ['id', 'public_id', 'title', 'location', 'job_type', 'work_mode', 'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'created_at', 'updated_at'];
+const LIST_COLUMNS = [
+  'id', 'public_id', 'title', 'department', 'location', 'job_type', 'work_mode', 'currency', 'min_salary', 'max_salary', 'salary_period',
+  'experience_required', 'duration', 'status', 'closes_at', 'created_at', 'updated_at',
+];
 
-function applyPublicFilters(q: Knex.QueryBuilder, f: PublicJobFilters): Knex.QueryBuilder {
-  q.where('status', 'ACTIVE');
+/** Active jobs whose closing instant, if any, is still ahead of `now`: the jobs taking applications. */
+function whereOpen(q: Knex.QueryBuilder, now: Date): Knex.QueryBuilder {
+  return q.where('status', 'ACTIVE').where((w) => w.whereNull('closes_at').orWhere('closes_at', '>', toDbDate(now)));
+}
+
+function applyPublicFilters(q: Knex.QueryBuilder, f: PublicJobFilters, now: Date): Knex.QueryBuilder {
+  whereOpen(q, now);
+  if (f.department) q.where('department', f.department);
   if (f.title) q.whereRaw('title LIKE ? ESCAPE ?', [likeContains(f.title), '!']);
   if (f.location) q.whereRaw('location LIKE ? ESCAPE ?', [likeContains(f.location), '!']);
   if (f.job_type) q.where('job_type', f.job_type);
@@ -61,9 +74,9 @@ function applyPublicFilters(q: Knex.QueryBuilder, f: PublicJobFilters): Knex.Que
   return q;
 }
 
-export async function listPublicJobs(db: Knex, f: PublicJobFilters, page: number, pageSize: number): Promise<{ count: number; jobs: Job[] }> {
-  const [{ n }] = await applyPublicFilters(db('jobs').count({ n: '*' }), f);
-  const rows = await applyPublicFilters(db('jobs').select(LIST_COLUMNS), f)
+export async function listPublicJobs(db: Knex, f: PublicJobFilters, page: number, pageSize: number, now: Date): Promise<{ count: number; jobs: Job[] }> {
+  const [{ n }] = await applyPublicFilters(db('jobs').count({ n: '*' }), f, now);
+  const rows = await applyPublicFilters(db('jobs').select(LIST_COLUMNS), f, now)
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .limit(pageSize)
     .offset((page - 1) * pageSize);
@@ -71,20 +84,38 @@ export async function listPublicJobs(db: Knex, f: PublicJobFilters, page: number
 }
 
 /** The newest `limit` open jobs matching the filters, with their texts (the job feeds). */
-export async function listPublicJobsWithTexts(db: Knex, f: PublicJobFilters, limit: number): Promise<Job[]> {
-  const rows = await applyPublicFilters(db('jobs').select('*'), f)
+export async function listPublicJobsWithTexts(db: Knex, f: PublicJobFilters, limit: number, now: Date): Promise<Job[]> {
+  const rows = await applyPublicFilters(db('jobs').select('*'), f, now)
     .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
     .limit(limit);
   return rows.map((r: Row) => mapJob(r));
 }
 
-export async function listActiveLocations(db: Knex): Promise<string[]> {
-  const rows = await db('jobs').distinct('location').where('status', 'ACTIVE').whereNot('location', '').orderBy('location');
+export async function listActiveLocations(db: Knex, now: Date): Promise<string[]> {
+  const rows = await whereOpen(db('jobs').distinct('location'), now).whereNot('location', '').orderBy('location');
   return rows.map((r: Row) => r.location as string);
 }
 
-export async function listActiveForSitemap(db: Knex): Promise<{ public_id: string; updated_at: Date }[]> {
-  const rows = await db('jobs').select('public_id', 'updated_at').where('status', 'ACTIVE').orderBy('id');
+/** The departments of the jobs taking applications, for the list page's filter. */
+export async function listActiveDepartments(db: Knex, now: Date): Promise<string[]> {
+  const rows = await whereOpen(db('jobs').distinct('department'), now).whereNotNull('department').whereNot('department', '').orderBy('department');
+  return rows.map((r: Row) => r.department as string);
+}
+
+/** The departments of every job that is still a job post (not REMOVED): the editor's suggestions. */
+export async function listDepartmentsInUse(db: Knex): Promise<string[]> {
+  const rows = await db('jobs').distinct('department').whereNot('status', 'REMOVED').whereNotNull('department').whereNot('department', '').orderBy('department');
+  return rows.map((r: Row) => r.department as string);
+}
+
+/** The earliest closing instant after `now` among active jobs: when the public lists next change without a write. */
+export async function nextClosingInstant(db: Knex, now: Date): Promise<Date | null> {
+  const row = await db('jobs').min({ at: 'closes_at' }).where('status', 'ACTIVE').where('closes_at', '>', toDbDate(now)).first();
+  return fromDbDate(row?.at);
+}
+
+export async function listActiveForSitemap(db: Knex, now: Date): Promise<{ public_id: string; updated_at: Date }[]> {
+  const rows = await whereOpen(db('jobs').select('public_id', 'updated_at'), now).orderBy('id');
   return rows.map((r: Row) => ({ public_id: r.public_id, updated_at: fromDbDate(r.updated_at)! }));
 }
 
@@ -128,6 +159,7 @@ export async function publicIdExists(db: Knex, publicId: string): Promise<boolea
 function jobColumns(input: JobInput, now: Date): Row {
   return {
     title: input.title,
+    department: input.department,
     location: input.location,
     job_type: input.job_type,
     work_mode: input.work_mode,
@@ -138,9 +170,12 @@ function jobColumns(input: JobInput, now: Date): Row {
     currency: input.currency,
     min_salary: input.min_salary,
     max_salary: input.max_salary,
+    salary_period: input.salary_period,
     experience_required: input.experience_required,
     duration: input.duration,
     status: input.status,
+    closes_at: input.closes_at ? toDbDate(input.closes_at) : null,
+    applicant_countries: input.applicant_countries.length ? toDbJson(input.applicant_countries) : null,
     webhook_enabled: toDbBool(input.webhook_enabled),
     webhook_url: input.webhook_url,
     webhook_secret: input.webhook_secret,

@@ -14,7 +14,7 @@
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
 import { PUBLIC_ID_MESSAGE, bool, choice, isBlank, isObject, oneLine, outboundUrl, publicIdInput, rowRef, signingSecret, text, textInput } from '../shared/input-rules.js';
-import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type WorkMode } from '../shared/enums.js';
+import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, SALARY_PERIODS, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type SalaryPeriod, type WorkMode } from '../shared/enums.js';
 import type { Job, PublicJobFilters } from './types.js';
 
 interface QuestionInput {
@@ -31,6 +31,7 @@ interface QuestionInput {
 export interface JobInput {
   public_id: string | null;
   title: string;
+  department: string | null;
   location: string;
   job_type: JobType;
   work_mode: WorkMode;
@@ -41,9 +42,12 @@ export interface JobInput {
   currency: string;
   min_salary: number | null;
   max_salary: number | null;
+  salary_period: SalaryPeriod;
   experience_required: string;
   duration: string | null;
   status: RecordStatus;
+  closes_at: Date | null;
+  applicant_countries: string[];
   webhook_enabled: boolean;
   webhook_url: string | null;
   webhook_secret: string | null;
@@ -64,6 +68,8 @@ export interface JobInputRules {
   storedRichTexts?: ReadonlySet<string>;
   /** The webhook secret the job being updated has stored now: sent back unchanged, it passes whatever rule it was saved under. */
   storedWebhookSecret?: string | null;
+  /** Whether a code is an ISO 3166-1 alpha-2 country (the server's list; the island leaves it to the server). */
+  isCountryCode?: (code: string) => boolean;
 }
 
 /**
@@ -86,6 +92,8 @@ export const JOB_LIMITS = {
   options: 50,
   option: 191,
   salary: 999_999_999_999,
+  /** Countries a remote job may name: every ISO 3166-1 country fits. */
+  countries: 250,
 } as const;
 
 /** ISO 4217 codes the runtime knows; the job editor offers the same list. */
@@ -118,14 +126,19 @@ export const JOB_MESSAGES = {
   tooManyOptions: `At most ${JOB_LIMITS.options} options.`,
   optionTooLong: `Ensure each option has no more than ${JOB_LIMITS.option} characters.`,
   order: 'A valid integer is required.',
+  closesAtInvalid: 'Enter a date and time with its time zone, such as 2026-12-31T17:00:00Z.',
+  closesAtPast: 'The closing date must be in the future.',
+  countriesNotList: 'Give a list of ISO 3166-1 alpha-2 country codes, such as ["US", "CA"].',
+  tooManyCountries: `At most ${JOB_LIMITS.countries} countries.`,
+  unknownCountry: (v: string) => `${v.slice(0, 40)} is not an ISO 3166-1 alpha-2 country code.`,
   /** A query's value that is not one of its choices (shown as sent, cut to 40 characters). */
   notAChoice: (v: string) => `Select a valid choice. ${v.slice(0, 40)} is not one of the available choices.`,
 } as const;
 
 /** The order of a job's error keys (and of a question's). */
 export const JOB_ERROR_ORDER = [
-  'detail', 'public_id', 'job_type', 'work_mode', 'status', 'currency', 'min_salary', 'max_salary', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'webhook_include_source', 'questions',
-  'title', 'location', 'description', 'responsibilities', 'requirements', 'perks_benefits', 'experience_required', 'duration',
+  'detail', 'public_id', 'job_type', 'work_mode', 'status', 'closes_at', 'currency', 'min_salary', 'max_salary', 'salary_period', 'applicant_countries', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'webhook_include_source', 'questions',
+  'title', 'department', 'location', 'description', 'responsibilities', 'requirements', 'perks_benefits', 'experience_required', 'duration',
   'answer_type', 'options', 'order', 'text', 'help_text', 'placeholder', 'required',
 ] as const;
 
@@ -236,6 +249,47 @@ function questions(rules: JobInputRules) {
   ) as unknown as z.ZodMiniType<QuestionInput[]>;
 }
 
+/** The latest instant a DATETIME(3) column of either database takes. */
+const LATEST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const INSTANT_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/i;
+
+/**
+ * A closing instant: an ISO 8601 date and time that names its zone ('2026-12-31T17:00:00Z',
+ * '2026-12-31T18:00:00+01:00'), kept as UTC; blank is none. A text without a zone is refused: the
+ * server cannot know which zone the sender meant (the editor sends the browser's time as UTC).
+ * Whether it lies in the future is the service's rule (it knows the time).
+ */
+const closingInstant = () => z.transform((v: unknown, ctx): Date | null => {
+  if (isBlank(v) || (typeof v === 'string' && !v.trim())) return null;
+  const m = typeof v === 'string' ? INSTANT_PATTERN.exec(v.trim()) : null;
+  const at = m ? Date.parse(v as string) : NaN;
+  // Date.parse rolls 31 April over to 1 May; the calendar date must be one that exists.
+  const [year, month, day] = m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [0, 0, 0];
+  const real = m && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day && month >= 1 && month <= 12 && Number(m[4]) < 24 && Number(m[6] ?? 0) < 60;
+  if (!real || !Number.isFinite(at) || year < 2000 || at > LATEST_INSTANT) {
+    ctx.issues.push(issue(v, JOB_MESSAGES.closesAtInvalid));
+    return null;
+  }
+  return new Date(at);
+});
+
+/** The countries applicants of a remote job may live in: ISO 3166-1 alpha-2 codes (any case), duplicates collapsed; missing or null is none. */
+const applicantCountries = (isCountryCode: JobInputRules['isCountryCode']) => z.transform((v: unknown, ctx): string[] => {
+  if (isBlank(v)) return [];
+  if (!Array.isArray(v) || !v.every((c) => typeof c === 'string')) {
+    ctx.issues.push(issue(v, JOB_MESSAGES.countriesNotList));
+    return [];
+  }
+  const codes = [...new Set(v.map((c) => c.trim().toUpperCase()).filter(Boolean))];
+  if (codes.length > JOB_LIMITS.countries) {
+    ctx.issues.push(issue(v, JOB_MESSAGES.tooManyCountries));
+    return [];
+  }
+  const unknown = codes.find((c) => !/^[A-Z]{2}$/.test(c) || (isCountryCode && !isCountryCode(c)));
+  if (unknown !== undefined) ctx.issues.push(issue(v, JOB_MESSAGES.unknownCountry(unknown)));
+  return codes;
+});
+
 /** The job schema with the server's rules (and, for an update, the job's stored texts). */
 export function jobInputSchema(rules: JobInputRules) {
   const currencies = new Set(CURRENCY_CODES);
@@ -250,12 +304,16 @@ export function jobInputSchema(rules: JobInputRules) {
     ),
     min_salary: salary(),
     max_salary: salary(),
+    salary_period: choice(SALARY_PERIODS, 'YEAR'),
+    closes_at: closingInstant(),
+    applicant_countries: applicantCountries(rules.isCountryCode),
     webhook_enabled: bool(),
     webhook_url: outboundUrl({ invalid: JOB_MESSAGES.webhookInvalid, credentials: JOB_MESSAGES.webhookCredentials, private: JOB_MESSAGES.webhookPrivate }, rules.webhookHostAllowed),
     webhook_secret: signingSecret(JOB_LIMITS.webhookSecret, rules.storedWebhookSecret),
     webhook_include_source: bool(),
     questions: questions(rules),
     title: oneLine(JOB_LIMITS.text, true),
+    department: z.pipe(oneLine(JOB_LIMITS.text), z.transform((s) => s.replace(/\s+/g, ' ') || null)),
     location: oneLine(JOB_LIMITS.text, true),
     description: richText(rules),
     responsibilities: richText(rules),
@@ -286,13 +344,14 @@ function queryChoice(list: readonly string[]) {
 }
 
 /** The public job list's query parameters. */
-export const FILTER_NAMES = ['title', 'location', 'job_type', 'work_mode'] as const;
+export const FILTER_NAMES = ['title', 'location', 'job_type', 'work_mode', 'department'] as const;
 
 let filterSchemas: Record<'strict' | 'lenient', z.ZodMiniType<Required<PublicJobFilters>>> | undefined;
 
 /**
  * The public job filters from the query (each value its first occurrence, trimmed; empty means no
- * filter): texts cleaned and cut to 191 characters, job type and work mode checked. Strict for the
+ * filter): texts cleaned and cut to 191 characters (the department matched whole, the others
+ * as contained), job type and work mode checked. Strict for the
  * API (an unknown choice is a 400); lenient for pages, where an unknown choice is no filter.
  */
 export function jobFiltersSchema(strict: boolean): z.ZodMiniType<Required<PublicJobFilters>> {
@@ -302,7 +361,7 @@ export function jobFiltersSchema(strict: boolean): z.ZodMiniType<Required<Public
       const checked = z.pipe(z.string().check(z.overwrite(cleanFilterText)), queryChoice(list));
       return strict ? checked : z.catch(checked, '');
     };
-    return z.object({ title: filterText(), location: filterText(), job_type: filterChoice(JOB_TYPES), work_mode: filterChoice(WORK_MODES) }) as z.ZodMiniType<Required<PublicJobFilters>>;
+    return z.object({ title: filterText(), location: filterText(), job_type: filterChoice(JOB_TYPES), work_mode: filterChoice(WORK_MODES), department: filterText() }) as z.ZodMiniType<Required<PublicJobFilters>>;
   };
   filterSchemas ??= { strict: build(true), lenient: build(false) };
   return filterSchemas[strict ? 'strict' : 'lenient'];

@@ -5,11 +5,10 @@
  */
 import type { Db } from '../db/knex.js';
 import { ValidationError } from '../http/errors.js';
-import { randomPublicId } from '../shared/ids.js';
 import { DEMO_JOBS } from './demo.js';
 import * as repo from './repo.js';
 import type { JobInput } from './schema.js';
-import { parseJobInput, type JobInputOptions } from './service.js';
+import { newJobPublicId, parseJobInput, type JobInputOptions } from './service.js';
 
 export interface SeedProblem {
   index: number;
@@ -79,10 +78,18 @@ export async function importJobRecords(db: Db, records: unknown, opts: JobInputO
 export async function importJobs(db: Db, inputs: JobInput[], now = new Date()): Promise<number> {
   const taken = await takenPublicIds(db, inputs.map((input, index) => ({ index, input })));
   if (taken.length) throw new SeedError(taken);
+  // A record without a public id gets one from its title, as a create does; ids given in the file are kept clear of.
+  const reserved = new Set(inputs.map((input) => input.public_id).filter((id): id is string => !!id));
+  const ids: string[] = [];
+  for (const input of inputs) {
+    const id = input.public_id ?? (await newJobPublicId(db, input.title, reserved));
+    reserved.add(id);
+    ids.push(id);
+  }
   await db.transaction(async (trx) => {
     // Spread creation times a little so the list has a stable, realistic order.
     for (const [i, input] of inputs.entries()) {
-      await repo.insertJob(trx, input.public_id ?? randomPublicId(), input, new Date(now.getTime() - (inputs.length - i) * 3_600_000));
+      await repo.insertJob(trx, ids[i], input, new Date(now.getTime() - (inputs.length - i) * 3_600_000));
     }
   });
   return inputs.length;

@@ -2,9 +2,11 @@
  * JobPosting structured data (schema.org) as Google's job-posting guidelines accept it:
  * title, HTML description, datePosted, hiringOrganization (with its logo when COMPANY_LOGO_URL is
  * set), jobLocation (a PostalAddress split from the free-text location) or TELECOMMUTE with the
- * applicant's country, employmentType from Google's list, baseSalary when a salary is set,
- * directApply and identifier.
+ * applicant's countries (as HR gave them, else from the location), employmentType from Google's
+ * list, baseSalary (per the job's pay period) when a salary is set, validThrough when the job has
+ * a closing date, directApply and identifier.
  */
+import countries from 'i18n-iso-countries';
 import type { Config } from '../../config/index.js';
 import type { JobType } from '../shared/enums.js';
 import { hasRichContent } from '../shared/format.js';
@@ -169,12 +171,26 @@ function remoteCountry(location: string): Country | null {
   return countryFromSegment(parts[parts.length - 1], parts.length >= 3);
 }
 
+/**
+ * Whether a code is an ISO 3166-1 alpha-2 country (a remote job's applicant countries), by the
+ * list i18n-iso-countries keeps. XK (Kosovo) is on that list but is a user-assigned code, not an
+ * ISO 3166-1 one.
+ */
+export function isCountryCode(code: string): boolean {
+  return code !== 'XK' && /^[A-Z]{2}$/.test(code) && countries.isValid(code);
+}
+
+/** A country's English name for JSON-LD, from the same names the location parser reads. */
+function countryByCode(code: string): Country {
+  return countryTables().byCode.get(code) ?? { code, name: code };
+}
+
 // ---------------------------------------------------------------------------------------------
 
 function salary(job: Job): Record<string, unknown> | undefined {
   const { min_salary: min, max_salary: max } = job;
   if (min === null && max === null) return undefined;
-  const value: Record<string, unknown> = { '@type': 'QuantitativeValue', unitText: 'YEAR' };
+  const value: Record<string, unknown> = { '@type': 'QuantitativeValue', unitText: job.salary_period };
   if (min !== null && max !== null && min !== max) {
     value.minValue = min;
     value.maxValue = max;
@@ -222,8 +238,11 @@ export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'pub
   };
   if (job.work_mode === 'REMOTE') {
     data.jobLocationType = 'TELECOMMUTE';
-    const country = remoteCountry(job.location);
-    if (country) data.applicantLocationRequirements = { '@type': 'Country', name: country.name };
+    // The countries HR gave win over the one the location names.
+    const given = job.applicant_countries.map(countryByCode);
+    const named = given.length ? given : [remoteCountry(job.location)].filter((c): c is Country => !!c);
+    const requirements = named.map((c) => ({ '@type': 'Country', name: c.name }));
+    if (requirements.length) data.applicantLocationRequirements = requirements.length === 1 ? requirements[0] : requirements;
   } else {
     const loc = parseLocation(job.location);
     const address: Record<string, unknown> = { '@type': 'PostalAddress' };
@@ -234,5 +253,6 @@ export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'pub
   }
   const baseSalary = salary(job);
   if (baseSalary) data.baseSalary = baseSalary;
+  if (job.closes_at) data.validThrough = job.closes_at.toISOString();
   return data;
 }

@@ -5,14 +5,15 @@ import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from
 import { NotFound, ValidationError } from '../http/errors.js';
 import { validate } from '../http/validate.js';
 import { isAllowedHost } from '../http/private-address.js';
-import { randomPublicId } from '../shared/ids.js';
+import { numberedPublicId, randomPublicId, slugPublicId } from '../shared/ids.js';
 import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/sanitize.js';
 import { enumLabel, type RecordStatus } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
-import type { ReadCache } from '../db/read-cache.js';
+import type { CacheKey, ReadCache } from '../db/read-cache.js';
+import { isCountryCode } from './seo.js';
 import * as repo from './repo.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
-import { JOB_ERROR_ORDER, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
+import { JOB_ERROR_ORDER, JOB_LIMITS, JOB_MESSAGES, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
 import { type Logger, processLog } from '../log/logger.js';
 import { FEED_MAX_JOBS, type FeedKind, renderFeed } from './feeds.js';
@@ -36,6 +37,7 @@ function jobRules(allowPrivateWebhook: boolean): JobInputRules {
     sanitizeRichText,
     richTextTooDeep: (html) => richTextDepth(html) > RICH_TEXT_MAX_DEPTH,
     webhookHostAllowed: allowPrivateWebhook ? undefined : isAllowedHost,
+    isCountryCode,
   };
 }
 
@@ -52,29 +54,49 @@ export function parseJobInput(body: unknown, opts: JobInputOptions = {}): JobInp
   return validate(schema, body, JOB_ERROR_ORDER);
 }
 
+/**
+ * A closing date must lie ahead when it is set: on create, and on update unless it comes back as
+ * the job has it stored (a job whose date has passed can still be edited, or reopened with a new
+ * date or none).
+ */
+function assertClosingDateAhead(input: JobInput, now: Date, current?: Job): void {
+  const at = input.closes_at;
+  if (!at || at.getTime() > now.getTime()) return;
+  if (current?.closes_at && current.closes_at.getTime() === at.getTime()) return;
+  throw new ValidationError({ closes_at: [JOB_MESSAGES.closesAtPast] });
+}
+
 export type Availability = 'available' | 'inactive' | 'not_found';
 
-function availability(job: Job | null): Availability {
+/** Whether the job's closing instant has come (its status stays as HR set it). */
+function closed(job: Job, now: Date): boolean {
+  return job.closes_at !== null && job.closes_at.getTime() <= now.getTime();
+}
+
+function availability(job: Job | null, now: Date): Availability {
   if (!job || job.status === 'REMOVED') return 'not_found';
-  return job.status === 'ACTIVE' ? 'available' : 'inactive';
+  return job.status === 'ACTIVE' && !closed(job, now) ? 'available' : 'inactive';
 }
 
 /** Public view of a job: never the webhook settings, status internals or HR counters. */
-export function toPublicJob(job: Job, withBody?: true): PublicJob;
-export function toPublicJob(job: Job, withBody: false): PublicJobSummary;
-export function toPublicJob(job: Job, withBody = true): PublicJobSummary | PublicJob {
+export function toPublicJob(job: Job, withBody?: true, now?: Date): PublicJob;
+export function toPublicJob(job: Job, withBody: false, now?: Date): PublicJobSummary;
+export function toPublicJob(job: Job, withBody = true, now = new Date()): PublicJobSummary | PublicJob {
   const base: PublicJobSummary = {
     public_id: job.public_id,
     title: job.title,
+    department: job.department,
     location: job.location,
     job_type: job.job_type,
     job_type_display: enumLabel(job.job_type),
     work_mode: job.work_mode,
     work_mode_display: enumLabel(job.work_mode),
-    salary_display: salaryDisplay(job.currency, job.min_salary, job.max_salary),
+    salary_display: salaryDisplay(job.currency, job.min_salary, job.max_salary, job.salary_period),
+    salary_period: job.salary_period,
     experience_required: job.experience_required || null,
     duration: job.duration,
-    accepting_applications: job.status === 'ACTIVE',
+    accepting_applications: availability(job, now) === 'available',
+    closes_at: job.closes_at?.toISOString() ?? null,
     posted_at: job.created_at.toISOString(),
   };
   if (!withBody) return base;
@@ -105,44 +127,100 @@ export function toPublicQuestion(q: JobQuestion): PublicQuestion {
 /** A job by its public id with its availability, read fresh (the apply API decides on it). */
 export async function getPublicJob(db: Db, publicId: string, withQuestions = true): Promise<{ job: Job | null; availability: Availability }> {
   const job = publicId.length <= 64 ? await repo.findJobByPublicId(db, publicId, withQuestions) : null;
-  return { job, availability: availability(job) };
+  return { job, availability: availability(job, new Date()) };
 }
 
-/** The same, from the public read cache: job pages, the public API, the wizard page. */
-export function cachedPublicJob(deps: JobDeps, publicId: string, withQuestions: boolean): Promise<{ job: Job | null; availability: Availability }> {
-  return deps.cache.fresh(`public-jobs:job:${withQuestions}:${publicId}`, () => getPublicJob(deps.db, publicId, withQuestions));
+/**
+ * A read of the public-jobs space. Jobs close at their closing instant without a write, so the
+ * space must not outlive the next one: the earliest closing instant ahead among active jobs is
+ * read with the space's entries (one indexed MIN, kept like them) and the space ends then
+ * (`ReadCache.endSpaceAt`). A write clears the space, and the instant is read again.
+ */
+async function publicRead<T>(deps: JobDeps, key: CacheKey, load: () => Promise<T>): Promise<T> {
+  if (deps.cache.keeps) {
+    await deps.cache.fresh('public-jobs:next-closing', async () => {
+      const at = await repo.nextClosingInstant(deps.db, new Date());
+      if (at) deps.cache.endSpaceAt('public-jobs', at.getTime());
+      return at;
+    });
+  }
+  return deps.cache.fresh(key, load);
+}
+
+/** The same, from the public read cache: job pages, the public API, the wizard page. Availability is judged at each call. */
+export async function cachedPublicJob(deps: JobDeps, publicId: string, withQuestions: boolean): Promise<{ job: Job | null; availability: Availability }> {
+  const { job } = await publicRead(deps, `public-jobs:job:${withQuestions}:${publicId}`, () => getPublicJob(deps.db, publicId, withQuestions));
+  return { job, availability: availability(job, new Date()) };
 }
 
 /** One page of the public job list, as the list page and API send it (mapped once, then cached). */
 export function listPublicJobs(deps: JobDeps, f: PublicJobFilters, page: number, pageSize: number): Promise<{ count: number; jobs: PublicJobSummary[] }> {
-  return deps.cache.fresh(`public-jobs:list:${JSON.stringify(f)}:${page}:${pageSize}`, async () => {
-    const { count, jobs } = await repo.listPublicJobs(deps.db, f, page, pageSize);
-    return { count, jobs: jobs.map((j) => toPublicJob(j, false)) };
+  return publicRead(deps, `public-jobs:list:${JSON.stringify(f)}:${page}:${pageSize}`, async () => {
+    const now = new Date();
+    const { count, jobs } = await repo.listPublicJobs(deps.db, f, page, pageSize, now);
+    return { count, jobs: jobs.map((j) => toPublicJob(j, false, now)) };
   });
 }
 
-/** A job feed of the open jobs matching the filters (the pages keep it like a page). */
-export async function jobFeed(deps: JobDeps, config: Pick<Config, 'company' | 'publicBaseUrl'>, kind: FeedKind, f: PublicJobFilters): Promise<string> {
-  return renderFeed(kind, await repo.listPublicJobsWithTexts(deps.db, f, FEED_MAX_JOBS), config, new Date());
+/** The open jobs a feed with these filters lists, with their texts (kept like the list, until the next closing date). */
+export function feedJobs(deps: JobDeps, f: PublicJobFilters): Promise<Job[]> {
+  return publicRead(deps, `public-jobs:feed-jobs:${JSON.stringify(f)}`, () => repo.listPublicJobsWithTexts(deps.db, f, FEED_MAX_JOBS, new Date()));
 }
 
-/** The locations of active jobs, for the list page's filter. */
+/** A job feed of these jobs (the pages keep it like a page). */
+export function jobFeed(config: Pick<Config, 'company' | 'publicBaseUrl'>, kind: FeedKind, jobs: Job[]): string {
+  return renderFeed(kind, jobs, config, new Date());
+}
+
+/** The locations of jobs taking applications, for the list page's filter. */
 export function listActiveLocations(deps: JobDeps): Promise<string[]> {
-  return deps.cache.fresh('public-jobs:locations', () => repo.listActiveLocations(deps.db));
+  return publicRead(deps, 'public-jobs:locations', () => repo.listActiveLocations(deps.db, new Date()));
 }
 
-/** Active jobs for the sitemap. */
+/** The departments of jobs taking applications, for the list page's filter. */
+export function listActiveDepartments(deps: JobDeps): Promise<string[]> {
+  return publicRead(deps, 'public-jobs:departments', () => repo.listActiveDepartments(deps.db, new Date()));
+}
+
+/** The departments of every job post (not removed), for the editor's suggestions. */
+export function listDepartmentsInUse(db: Db): Promise<string[]> {
+  return repo.listDepartmentsInUse(db);
+}
+
+/** Jobs taking applications, for the sitemap. */
 export function listJobsForSitemap(db: Db): Promise<{ public_id: string; updated_at: Date }[]> {
-  return repo.listActiveForSitemap(db);
+  return repo.listActiveForSitemap(db, new Date());
 }
 
 const DUPLICATE_PUBLIC_ID = 'A job with this public id already exists.';
 const PUBLIC_ID_READ_ONLY = 'The public id cannot be changed.';
 
-/** Creates a job; a blank public_id gets a generated unique one. `userId` goes to the audit log. */
+/** How many numbered ids (`-2`, `-3` ...) a title's id is tried with before a random one is used. */
+const NUMBERED_IDS = 100;
+
+/**
+ * A public id made from the title: `senior-backend-engineer`, then `-2`, `-3` ... on a clash, at
+ * most 64 characters; random when the title keeps no letter or digit (or a hundred are taken).
+ * `reserved`: ids already given to jobs of the same import. Another create may take the id
+ * between this read and the insert: the unique index refuses the second, which tries again.
+ */
+export async function newJobPublicId(db: Db, title: string, reserved: ReadonlySet<string> = new Set()): Promise<string> {
+  const base = slugPublicId(title, JOB_LIMITS.publicId);
+  if (!base) return randomPublicId();
+  const candidates = Array.from({ length: NUMBERED_IDS }, (_, i) => numberedPublicId(base, i + 1, JOB_LIMITS.publicId));
+  const taken = await repo.takenPublicIds(db, candidates);
+  return candidates.find((c) => !taken.has(c) && !reserved.has(c)) ?? randomPublicId();
+}
+
+/** Tries of a create whose made id was taken meanwhile by another create (the unique index's answer). */
+const CREATE_ATTEMPTS = 8;
+
+/** Creates a job; a blank public_id is made from the title (newJobPublicId). `userId` goes to the audit log. */
 export async function createJob({ db, cache }: JobDeps, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const publicId = input.public_id ?? randomPublicId();
+  assertClosingDateAhead(input, now);
+  for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+    // The last tries use a random id, so a storm of creates with one title still ends.
+    const publicId = input.public_id ?? (attempt < CREATE_ATTEMPTS - 2 ? await newJobPublicId(db, input.title) : randomPublicId());
     if (input.public_id && (await repo.publicIdExists(db, publicId))) {
       throw new ValidationError({ public_id: [DUPLICATE_PUBLIC_ID] });
     }
@@ -179,7 +257,7 @@ export async function requireJob(db: Db, id: number): Promise<Job> {
 }
 
 const AUDITED_FIELDS = [
-  'title', 'location', 'job_type', 'work_mode', 'description', 'responsibilities', 'requirements', 'perks_benefits',
+  'title', 'department', 'salary_period', 'location', 'job_type', 'work_mode', 'description', 'responsibilities', 'requirements', 'perks_benefits',
   'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'webhook_include_source',
 ] as const;
 
@@ -191,7 +269,10 @@ export async function updateJob({ db, cache }: JobDeps, current: Job, input: Job
   if (input.public_id !== null && input.public_id !== current.public_id) {
     throw new ValidationError({ public_id: [PUBLIC_ID_READ_ONLY] });
   }
+  assertClosingDateAhead(input, now, current);
   const changed: string[] = AUDITED_FIELDS.filter((f) => current[f] !== input[f]);
+  if ((current.closes_at?.getTime() ?? null) !== (input.closes_at?.getTime() ?? null)) changed.push('closes_at');
+  if (current.applicant_countries.join() !== input.applicant_countries.join()) changed.push('applicant_countries');
   if (JSON.stringify(current.questions.map(({ id: _id, ...q }) => q)) !== JSON.stringify(input.questions.map(({ id: _id, ...q }) => q))) changed.push('questions');
   await db.transaction(async (trx) => {
     await repo.updateJob(trx, current.id, input, now);
@@ -208,6 +289,7 @@ export function toHrJob(job: Job): HrJob {
     id: job.id,
     public_id: job.public_id,
     title: job.title,
+    department: job.department,
     location: job.location,
     job_type: job.job_type,
     work_mode: job.work_mode,
@@ -218,9 +300,12 @@ export function toHrJob(job: Job): HrJob {
     currency: job.currency,
     min_salary: job.min_salary,
     max_salary: job.max_salary,
+    salary_period: job.salary_period,
     experience_required: job.experience_required,
     duration: job.duration,
     status: job.status,
+    closes_at: job.closes_at?.toISOString() ?? null,
+    applicant_countries: job.applicant_countries,
     views: job.views,
     created_at: job.created_at.toISOString(),
     updated_at: job.updated_at.toISOString(),

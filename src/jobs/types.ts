@@ -1,5 +1,5 @@
 /** The jobs feature's shapes; Node-free, so islands may import them. */
-import type { AnswerType, JobType, RecordStatus, WorkMode } from '../shared/enums.js';
+import type { AnswerType, JobType, RecordStatus, SalaryPeriod, WorkMode } from '../shared/enums.js';
 
 export interface JobQuestion {
   id: number;
@@ -17,6 +17,8 @@ export interface Job {
   id: number;
   public_id: string;
   title: string;
+  /** Free text, one line; null when the job has none. */
+  department: string | null;
   location: string;
   job_type: JobType;
   work_mode: WorkMode;
@@ -27,9 +29,14 @@ export interface Job {
   currency: string;
   min_salary: number | null;
   max_salary: number | null;
+  salary_period: SalaryPeriod;
   experience_required: string;
   duration: string | null;
   status: RecordStatus;
+  /** Past it the job takes no applications, whatever its status (null: no closing date). */
+  closes_at: Date | null;
+  /** ISO 3166-1 alpha-2 codes of the countries applicants of a remote job may live in. */
+  applicant_countries: string[];
   views: number;
   webhook_enabled: boolean;
   /** Issue 21: the webhook payload carries the application's source (off by default). */
@@ -48,15 +55,19 @@ export type PublicQuestion = JobQuestion;
 export interface PublicJobSummary {
   public_id: string;
   title: string;
+  department: string | null;
   location: string;
   job_type: JobType;
   job_type_display: string;
   work_mode: WorkMode;
   work_mode_display: string;
   salary_display: string | null;
+  salary_period: SalaryPeriod;
   experience_required: string | null;
   duration: string | null;
   accepting_applications: boolean;
+  /** ISO instant (UTC) after which the job takes no applications, or null. */
+  closes_at: string | null;
   /** ISO date. */
   posted_at: string;
 }
@@ -71,7 +82,9 @@ export interface PublicJob extends PublicJobSummary {
 }
 
 /** A job as the HR API answers it (`toHrJob`): every field of spec 02 section 3, dates as ISO strings. */
-export type HrJob = Omit<Job, 'created_at' | 'updated_at' | 'questions'> & {
+export type HrJob = Omit<Job, 'created_at' | 'updated_at' | 'closes_at' | 'questions'> & {
+  /** ISO instant (UTC) or null. */
+  closes_at: string | null;
   created_at: string;
   updated_at: string;
   questions: PublicQuestion[];
@@ -82,6 +95,7 @@ export interface PublicJobFilters {
   location?: string;
   job_type?: string;
   work_mode?: string;
+  department?: string;
 }
 
 /** A row of the HR job lists (GET /api/hr/jobs/, Manage Jobs, All Job Posts). */
@@ -92,7 +106,10 @@ export interface JobSummary {
   location: string;
   job_type: string;
   work_mode: string;
+  department: string | null;
   status: RecordStatus;
+  /** ISO instant or null; past it the lists show the job as Closed. */
+  closes_at: string | null;
   applicants: number;
   views: number;
   created_at: string;

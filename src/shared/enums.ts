@@ -5,6 +5,10 @@ export type JobType = (typeof JOB_TYPES)[number];
 export const WORK_MODES = ['ONSITE', 'HYBRID', 'REMOTE'] as const;
 export type WorkMode = (typeof WORK_MODES)[number];
 
+/** What a job's salary is paid per (issue 21). */
+export const SALARY_PERIODS = ['YEAR', 'MONTH', 'HOUR'] as const;
+export type SalaryPeriod = (typeof SALARY_PERIODS)[number];
+
 export const RECORD_STATUSES = ['ACTIVE', 'INACTIVE', 'REMOVED'] as const;
 export type RecordStatus = (typeof RECORD_STATUSES)[number];
 

@@ -3,26 +3,39 @@
 /** Building an Intl.NumberFormat is slow; one per currency is kept. */
 const currencyFormats = new Map<string, Intl.NumberFormat>();
 
-function currencyFormat(currency: string): Intl.NumberFormat {
-  let fmt = currencyFormats.get(currency);
+/** Whole amounts, or with cents (`withCents`: an hourly $22.50). */
+function currencyFormat(currency: string, withCents = false): Intl.NumberFormat {
+  const key = withCents ? `${currency}.00` : currency;
+  let fmt = currencyFormats.get(key);
   if (!fmt) {
+    const digits = withCents ? { minimumFractionDigits: 2, maximumFractionDigits: 2 } : { maximumFractionDigits: 0 };
     try {
-      fmt = new Intl.NumberFormat('en-US', { style: 'currency', currency, maximumFractionDigits: 0 });
+      fmt = new Intl.NumberFormat('en-US', { style: 'currency', currency, ...digits });
     } catch {
-      fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+      fmt = new Intl.NumberFormat('en-US', digits);
     }
-    currencyFormats.set(currency, fmt);
+    currencyFormats.set(key, fmt);
   }
   return fmt;
 }
 
-/** "$80,000 – $120,000" style range; null when no salary is set. */
-export function salaryDisplay(currency: string, min: number | null, max: number | null): string | null {
+const PER_PERIOD: Record<string, string> = { YEAR: 'per year', MONTH: 'per month', HOUR: 'per hour' };
+
+/** "$80,000 – $120,000 per year" style range; null when no salary is set. */
+export function salaryDisplay(currency: string, min: number | null, max: number | null, period = 'YEAR'): string | null {
   if (min === null && max === null) return null;
-  const fmt = currencyFormat(currency);
-  if (min !== null && max !== null) return min === max ? fmt.format(min) : `${fmt.format(min)} – ${fmt.format(max)}`;
-  if (min !== null) return `From ${fmt.format(min)}`;
-  return `Up to ${fmt.format(max!)}`;
+  const withCents = (min !== null && !Number.isInteger(min)) || (max !== null && !Number.isInteger(max));
+  const fmt = currencyFormat(currency, withCents);
+  const format = (n: number) => fmt.format(n);
+  const amount = min !== null && max !== null ? (min === max ? format(min) : `${format(min)} – ${format(max)}`) : min !== null ? `From ${format(min)}` : `Up to ${format(max!)}`;
+  return `${amount} ${PER_PERIOD[period] ?? PER_PERIOD.YEAR}`;
+}
+
+const utcDateTimeFormat = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+/** An instant as pages write it for everyone alike: '31 Dec 2026, 17:00 UTC'. */
+export function utcDateTime(instant: Date | string): string {
+  return `${utcDateTimeFormat.format(new Date(instant))} UTC`;
 }
 
 /** Plain text of sanitised HTML, for meta descriptions and previews. */

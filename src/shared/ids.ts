@@ -1,3 +1,5 @@
+import slugify from '@sindresorhus/slugify';
+
 /** Unambiguous alphabet: no 0/O, 1/l/I, so ids survive being read aloud or retyped. */
 export const ALPHABET = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -22,15 +24,21 @@ export function randomPublicId(length = 10): string {
 
 /**
  * A public id made from a title (DESIGN.md section 3): `Senior Backend Engineer` ->
- * `senior-backend-engineer`; accents folded, every other run of characters one '-', at most 60
- * characters (room for a `-2` on a clash). '' when the title has no letter or digit to keep.
+ * `senior-backend-engineer`, other scripts and accents transliterated by @sindresorhus/slugify
+ * (`Développeur Back-end` -> `developpeur-back-end`, `Ingeniør` -> `ingenior`), at most `max`
+ * characters cut at a hyphen where one is near. '' when nothing is left to keep.
  */
-export function slugPublicId(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug.slice(0, 60).replace(/-+$/, '');
+export function slugPublicId(title: string, max = 60): string {
+  const slug = slugify(title, { decamelize: false }).replace(/[^a-z0-9-]+/g, '');
+  if (slug.length <= max) return slug;
+  const cut = slug.slice(0, max);
+  const lastHyphen = cut.lastIndexOf('-');
+  return (lastHyphen > max / 2 ? cut.slice(0, lastHyphen) : cut).replace(/-+$/, '');
+}
+
+/** The `n`th id made from `base` (`base`, then `base-2`, `base-3` ...), at most `max` characters. */
+export function numberedPublicId(base: string, n: number, max = 64): string {
+  if (n < 2) return base.slice(0, max);
+  const suffix = `-${n}`;
+  return `${base.slice(0, max - suffix.length).replace(/-+$/, '')}${suffix}`;
 }

@@ -59,6 +59,7 @@ for (const kind of databaseKinds()) {
       expect(new Set(jobs.map((j) => j.job_type))).to.have.property('size', 4);
       expect(new Set(jobs.map((j) => j.work_mode))).to.have.property('size', 3);
       expect(jobs.some((j) => j.status === 'INACTIVE')).to.equal(true);
+      expect((await t.db('jobs').distinct('department')).map((d) => d.department).sort()).to.deep.equal(['Customer Support', 'Data', 'Design', 'Engineering', 'Marketing', 'People']);
       const types = await t.db('job_questions').distinct('answer_type');
       expect(types.map((x) => x.answer_type).sort()).to.deep.equal(['checkbox', 'long_text', 'number', 'short_text', 'single_choice']);
       r = cli(['jobs', 'seed', '--demo'], env);
@@ -77,7 +78,7 @@ for (const kind of databaseKinds()) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-'));
       const good = path.join(dir, 'good.json');
       fs.writeFileSync(good, JSON.stringify([
-        { title: 'Imported One', location: 'Paris', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', description: '<p>ok<script>x</script></p>' },
+        { title: 'Imported One', department: 'Sales', location: 'Paris', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', description: '<p>ok<script>x</script></p>' },
         { public_id: 'imported-two', title: 'Imported Two', location: 'Rome', job_type: 'CONTRACT', work_mode: 'REMOTE' },
       ]));
       let r = cli(['jobs', 'seed', '--file', good], env);
@@ -85,6 +86,8 @@ for (const kind of databaseKinds()) {
       expect(r.out).to.include('Imported 2 job(s)');
       const one = await t.db('jobs').where({ title: 'Imported One' }).first();
       expect(one.description).to.equal('<p>ok</p>');
+      // Issue 21: the department is imported; a record without a public id gets one from its title.
+      expect(one).to.include({ department: 'Sales', public_id: 'imported-one' });
       const two = await t.db('jobs').where({ public_id: 'imported-two' }).first();
       expect(two.status).to.equal('INACTIVE');
 

@@ -54,7 +54,9 @@ for (const kind of databaseKinds()) {
       expect(plans).to.have.length(3);
       for (const plan of plans) expect(plan).to.match(/USING COVERING INDEX jobs_(by_title|hr_list)_idx/);
       expect(plans.join(' ')).not.to.include('TEMP B-TREE');
-      while ((await migrationStatus(t.db)).applied.includes('015_hr_job_list_indexes')) await t.db.migrate.down();
+      // 015 alone: the later migrations' columns stay, which the lists read (018 made the HR list's index again, under the same name).
+      await t.db.migrate.down({ name: '015_hr_job_list_indexes' });
+      expect((await migrationStatus(t.db)).applied).to.not.include('015_hr_job_list_indexes');
       for (const plan of await jobPlans(t.db, lists)) expect(plan).not.to.match(/jobs_(by_title|hr_list)_idx/);
       await t.db.migrate.latest();
       expect(await jobPlans(t.db, lists)).to.have.length(3);

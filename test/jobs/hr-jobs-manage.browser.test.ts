@@ -117,7 +117,7 @@ for (const kind of databaseKinds()) {
         expect(await page.locator(`#${id}`).getAttribute('aria-required'), id).to.equal('true');
         expect(await page.locator(`label[for="${id}"] .required-mark`).count(), id).to.equal(1);
       }
-      expect(await page.locator('#job-public_id-hint').innerText()).to.equal('Optional. Generated if left blank.');
+      expect(await page.locator('#job-public_id-hint').innerText()).to.equal('Optional. Left blank, it is made from the title (-2, -3 … when taken).');
       expect(await axeViolations(page)).to.deep.equal([]);
       await page.fill('#job-title', 'Site Reliability Engineer');
       await page.fill('#job-location', 'Lisbon, Portugal');
@@ -238,7 +238,7 @@ for (const kind of databaseKinds()) {
       const row = await s.ctx.db('jobs').where({ title: 'Site Reliability Engineer' }).first();
       const job = (await findJobById(s.ctx.db, Number(row.id)))!;
       expect(job).to.include({ location: 'Lisbon, Portugal', job_type: 'CONTRACT', work_mode: 'REMOTE', status: 'ACTIVE', currency: 'EUR', min_salary: 60000, max_salary: null, duration: '12 months', webhook_enabled: true, webhook_secret: 'hush-hush-hush-hush' });
-      expect(job.public_id).to.match(/^[A-Za-z2-9]{10}$/);
+      expect(job.public_id, 'made from the title').to.equal('site-reliability-engineer');
       expect(job.description).to.equal('<p>We keep systems <strong>fast</strong> and <em>calm</em></p><ul><li><p>On-call one week in six</p></li><li><p>Meet the <a href="https://example.com/team" target="_blank" rel="noopener noreferrer">team</a></p></li></ul>');
       expect(job.responsibilities).to.equal('<ol><li><p>Keep the lights on</p></li></ol>');
       expect(job.requirements).to.equal('<p>Linux</p>');

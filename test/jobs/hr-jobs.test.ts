@@ -63,10 +63,12 @@ for (const kind of databaseKinds()) {
       expect(await jobCount()).to.equal(0);
     });
 
-    it('creates a job with defaults: generated public id, USD, INACTIVE, null salaries', async () => {
+    it('creates a job with defaults: public id from the title, USD, INACTIVE, null salaries, yearly pay, no department or closing date', async () => {
       const job = await create(payload({ min_salary: '', max_salary: '   ', currency: '', status: '' }));
-      expect(job.public_id).to.match(/^[A-Za-z2-9]{10}$/);
+      expect(job.public_id).to.equal('platform-engineer');
       expect(job).to.include({ currency: 'USD', status: 'INACTIVE', min_salary: null, max_salary: null, views: 0, webhook_enabled: false, webhook_url: null, webhook_secret: null, duration: null });
+      expect(job).to.include({ department: null, closes_at: null, salary_period: 'YEAR' });
+      expect(job.applicant_countries).to.deep.equal([]);
       expect(job.title).to.equal('Platform Engineer');
       expect(new Date(job.created_at).toISOString()).to.equal(job.created_at);
       expect(job.questions).to.deep.equal([]);
@@ -293,7 +295,7 @@ for (const kind of databaseKinds()) {
       expect(body.next).to.match(/page=2/);
       expect(body.results[0]).to.include({ public_id: 'list-29', applicants: 3, views: 0 });
       expect(body.results[1]).to.include({ public_id: 'list-28', applicants: 0 });
-      expect(body.results[0]).to.have.keys(['id', 'public_id', 'title', 'location', 'job_type', 'work_mode', 'status', 'applicants', 'views', 'created_at', 'updated_at']);
+      expect(body.results[0]).to.have.keys(['id', 'public_id', 'title', 'department', 'location', 'job_type', 'work_mode', 'status', 'closes_at', 'applicants', 'views', 'created_at', 'updated_at']);
       body = await (await call('GET', '/api/hr/jobs/?page=2')).json();
       expect(body.results.map((j: any) => j.public_id)).to.deep.equal(['list-4', 'list-3', 'list-2', 'list-1', 'list-0']);
       body = await (await call('GET', '/api/hr/jobs/?status=INACTIVE&page_size=100')).json();

@@ -27,7 +27,7 @@ for (const kind of databaseKinds()) {
       expect(body.next).to.equal(null);
       expect(body.previous).to.equal(null);
       expect(body.results.map((j: any) => j.public_id)).to.deep.equal(['des-1', 'eng-1']);
-      expect(body.results[1].salary_display).to.equal('$1,000 – $2,000');
+      expect(body.results[1].salary_display).to.equal('$1,000 – $2,000 per year');
       expect(body.results[0].salary_display).to.equal(null);
       const p1 = await (await get('/api/jobs/?page_size=1')).json();
       expect(p1.results).to.have.length(1);
