@@ -2,10 +2,21 @@
  * Small progressive enhancements loaded on every page: the mobile menu (a <details> element, so
  * it works without JavaScript and by keyboard) closes with Escape or after following a link; the
  * HR Logout button revokes the session on the server and clears it locally; focus starts on an
- * element marked `data-autofocus` (pages run no inline script: the CSP allows only our files).
+ * element marked `data-autofocus`; server-written times are shown in the viewer's time zone (pages
+ * run no inline script: the CSP allows only our files).
  */
 import './site.css';
 import { logout } from './components/session.js';
+import { formatTime, viewerTimeZone } from '../src/shared/time-format.js';
+
+// Times the server wrote in UTC (src/render/formatters.ts timeTag), in the viewer's time zone.
+const zone = viewerTimeZone();
+for (const el of document.querySelectorAll<HTMLTimeElement>('time[data-local]')) {
+  const text = formatTime(el.dateTime, el.dataset.local === 'date' ? 'date' : 'time');
+  if (!text) continue;
+  el.textContent = text;
+  if (zone) el.title = zone;
+}
 
 for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-menu]')) {
   const summary = menu.querySelector('summary')!;

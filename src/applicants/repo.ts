@@ -38,6 +38,8 @@ export interface NewApplication {
   education: EducationEntry[];
   skills: string[];
   answers: AnswerRow[];
+  /** The consent text the applicant agreed to (APPLY_CONSENT_TEXT when they applied); absent: none asked. Its time is the application's. */
+  consent_text?: string | null;
 }
 
 /** Inserts the application with its file record and child rows; returns the application id. */
@@ -55,6 +57,8 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
       stage_id: await entryStageId(trx, app.job_id),
       resume_file_id: fileId,
       ip_hash: app.ip_hash,
+      consent_at: app.consent_text ? at : null,
+      consent_text: app.consent_text ?? null,
       created_at: at,
       updated_at: at,
     }),
