@@ -12,6 +12,7 @@ import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
 import type { TeamUser, TeamUserResult, UserRole } from '../src/users/types.js';
 import './hr-users.css';
+import { LocalTime } from './components/local-time.js';
 
 interface Props {
   /** The signed-in admin's id. */
@@ -42,7 +43,6 @@ function reloadWith(message: string, to?: string): void {
   else location.reload();
 }
 
-const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 function HrUsers({ me }: Props) {
   const [open, setOpen] = useState<Open | null>(null);
@@ -210,7 +210,7 @@ function LinkShown({ result, done }: { result: TeamUserResult; done: string }) {
   return (
     <>
       <p>
-        Send this link to <strong>{result.user.username}</strong> (by email or chat). It works once, until {when(link.expires_at)}; it is not shown again.
+        Send this link to <strong>{result.user.username}</strong> (by email or chat). It works once, until <LocalTime iso={link.expires_at} />; it is not shown again.
       </p>
       <div className="field">
         <label htmlFor={`${id}-link`}>Sign-in link</label>

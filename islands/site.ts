@@ -7,12 +7,14 @@
  */
 import './site.css';
 import { logout } from './components/session.js';
+import { showFlash } from './components/flash.js';
 import { formatTime, viewerTimeZone } from '../src/shared/time-format.js';
 
 // Times the server wrote in UTC (src/render/formatters.ts timeTag), in the viewer's time zone.
 const zone = viewerTimeZone();
 for (const el of document.querySelectorAll<HTMLTimeElement>('time[data-local]')) {
-  const text = formatTime(el.dateTime, el.dataset.local === 'date' ? 'date' : 'time');
+  const kind = el.dataset.local;
+  const text = formatTime(el.dateTime, kind === 'date' || kind === 'seconds' ? kind : 'time');
   if (!text) continue;
   el.textContent = text;
   if (zone) el.title = zone;
@@ -48,6 +50,9 @@ filterForm?.addEventListener('submit', () => {
   const status = document.querySelector('.result-count');
   if (status) status.textContent = 'Loading jobs...';
 });
+
+// The message of the action that led here (islands/components/flash.ts), in the HR status region.
+showFlash(document.getElementById('page-message'));
 
 // A page that follows an action (the application's confirmation) starts focus on its heading, so a
 // screen reader reads the outcome first; without moving the view.

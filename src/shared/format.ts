@@ -16,6 +16,12 @@ function currencyFormat(currency: string): Intl.NumberFormat {
   return fmt;
 }
 
+/** Counts grouped the same way on every screen, public and HR: 120,000. */
+const counts = new Intl.NumberFormat('en-US');
+export function formatCount(n: number): string {
+  return counts.format(n);
+}
+
 /** "$80,000 – $120,000" style range; null when no salary is set. */
 export function salaryDisplay(currency: string, min: number | null, max: number | null): string | null {
   if (min === null && max === null) return null;

@@ -10,6 +10,7 @@ const LOCALE = 'en-US';
 
 const TIME_OPTIONS: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
 const DATE_OPTIONS: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
+const OPTIONS: Record<TimeKind, Intl.DateTimeFormatOptions> = { time: TIME_OPTIONS, date: DATE_OPTIONS, seconds: { ...TIME_OPTIONS, second: '2-digit' } };
 
 /** Building an Intl.DateTimeFormat is slow: one per kind and zone is kept. */
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -18,7 +19,7 @@ function format(kind: TimeKind, timeZone: string | undefined): Intl.DateTimeForm
   const key = `${kind}|${timeZone ?? ''}`;
   let fmt = formats.get(key);
   if (!fmt) {
-    const options = kind === 'date' ? DATE_OPTIONS : TIME_OPTIONS;
+    const options = OPTIONS[kind];
     try {
       fmt = new Intl.DateTimeFormat(LOCALE, { ...options, timeZone });
     } catch {
@@ -29,8 +30,8 @@ function format(kind: TimeKind, timeZone: string | undefined): Intl.DateTimeForm
   return fmt;
 }
 
-/** 'time': date, time and zone; 'date': the day alone (a date has no zone to name). */
-export type TimeKind = 'time' | 'date';
+/** 'time': date, time and zone; 'seconds': the same with seconds (delivery attempts); 'date': the day alone. */
+export type TimeKind = 'time' | 'seconds' | 'date';
 
 /**
  * An ISO time (or Date) as shown on HR screens; `timeZone` unset = the runtime's own zone (the
@@ -48,10 +49,4 @@ export function viewerTimeZone(): string | null {
   } catch {
     return null;
   }
-}
-
-/** Counts, grouped the same way on every screen: 120,000. */
-const numbers = new Intl.NumberFormat(LOCALE);
-export function formatCount(n: number): string {
-  return numbers.format(n);
 }
