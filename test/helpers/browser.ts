@@ -27,8 +27,9 @@ export interface PageWithErrors {
   errors: string[];
 }
 
-export async function openPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<PageWithErrors> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 } });
+/** `timezoneId`: the viewer's time zone (IANA name); unset = the machine's. */
+export async function openPage(browser: Browser, opts: { width?: number; height?: number; timezoneId?: string } = {}): Promise<PageWithErrors> {
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
