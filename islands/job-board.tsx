@@ -241,7 +241,7 @@ function JobBoard(props: BoardProps) {
             onDrop={(e) => onDrop(e, col)}
           >
             <h2 id={`col-${col.key}`} className="board-column-title">
-              <span>{col.name}</span> <span className="board-count" data-count>{col.count}</span>
+              <span>{col.name}</span> <span className="board-count" data-count>{formatCount(col.count)}</span>
               <span className="visually-hidden"> {col.count === 1 ? 'applicant' : 'applicants'}</span>
             </h2>
             <ul className="board-cards">

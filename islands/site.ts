@@ -52,7 +52,7 @@ filterForm?.addEventListener('submit', () => {
 });
 
 // The message of the action that led here (islands/components/flash.ts), in the HR status region.
-showFlash(document.getElementById('page-message'));
+showFlash();
 
 // A page that follows an action (the application's confirmation) starts focus on its heading, so a
 // screen reader reads the outcome first; without moving the view.

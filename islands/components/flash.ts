@@ -1,8 +1,9 @@
 /**
  * The message after an action that changes something and then leaves or reloads the page (job
  * created, post retried, form published or removed): kept in sessionStorage for the next page,
- * where islands/site.ts writes it into the HR layout's status region (#page-message), so screen
- * readers announce it. Actions that stay on their page show their message where they are.
+ * where islands/site.ts writes it into the page's own status region (`[data-page-message]`, e.g.
+ * Manage Jobs' #jobs-message) or else the HR layout's (#page-message), so screen readers announce
+ * it. Actions that stay on their page show their message where they are.
  */
 const FLASH_KEY = 'hr-flash';
 
@@ -26,8 +27,9 @@ function takeFlash(): string | null {
   }
 }
 
-/** Writes the kept message into `region` a moment after load, so it is heard as a change of the region. */
-export function showFlash(region: HTMLElement | null): void {
+/** Writes the kept message into the page's status region a moment after load, so it is heard as a change of the region. */
+export function showFlash(): void {
+  const region = document.querySelector<HTMLElement>('[data-page-message]') ?? document.getElementById('page-message');
   if (!region) return;
   const text = takeFlash();
   if (!text) return;
