@@ -5,7 +5,7 @@ const zone = viewerTimeZone();
 
 export function LocalTime({ iso, kind = 'time' }: { iso: string; kind?: TimeKind }) {
   return (
-    <time dateTime={iso} title={zone ?? undefined}>
+    <time dateTime={iso} data-local={kind} title={zone ?? undefined}>
       {formatTime(iso, kind)}
     </time>
   );
