@@ -8,15 +8,16 @@
 import './site.css';
 import { logout } from './components/session.js';
 import { showFlash } from './components/flash.js';
-import { formatTime, viewerTimeZone } from '../src/shared/time-format.js';
+import { timeParts, viewerTimeZone } from '../src/shared/time-format.js';
 
 // Times the server wrote in UTC (src/render/formatters.ts timeTag), in the viewer's time zone.
 const zone = viewerTimeZone();
 for (const el of document.querySelectorAll<HTMLTimeElement>('time[data-local]')) {
   const kind = el.dataset.local;
-  const text = formatTime(el.dateTime, kind === 'date' || kind === 'seconds' ? kind : 'time');
-  if (!text) continue;
-  el.textContent = text;
+  const parts = timeParts(el.dateTime, kind === 'date' || kind === 'seconds' ? kind : 'time');
+  if (!parts.length) continue;
+  const pieces = parts.map((p) => Object.assign(document.createElement('span'), { className: 'time-part', textContent: p }));
+  el.replaceChildren(...pieces.flatMap((piece, i) => (i ? [' ', piece] : [piece])));
   if (zone) el.title = zone;
 }
 

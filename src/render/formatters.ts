@@ -1,7 +1,7 @@
 /** Number, time and label formatters for HR pages: numbers in the visitor's language, times in their zone. */
 import type { Request } from 'express';
 import { enumLabel } from '../shared/enums.js';
-import { formatTime, type TimeKind } from '../shared/time-format.js';
+import { timeParts, type TimeKind } from '../shared/time-format.js';
 
 const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -13,9 +13,10 @@ const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function timeTag(iso: string | Date | null | undefined, kind: TimeKind = 'time'): string {
   if (!iso) return '';
   const value = iso instanceof Date ? iso.toISOString() : iso;
-  const text = formatTime(value, kind, 'UTC');
-  if (!text) return '';
-  return `<time datetime="${escapeAttr(value)}" data-local="${kind}">${escapeAttr(text)}</time>`;
+  const parts = timeParts(value, kind, 'UTC');
+  if (!parts.length) return '';
+  const text = parts.map((p) => `<span class="time-part">${escapeAttr(p)}</span>`).join(' ');
+  return `<time datetime="${escapeAttr(value)}" data-local="${kind}">${text}</time>`;
 }
 
 /** The visitor's first Accept-Language the runtime supports, for locale-grouped numbers. */

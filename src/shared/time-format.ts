@@ -42,6 +42,18 @@ export function formatTime(value: string | Date, kind: TimeKind = 'time', timeZo
   return Number.isNaN(d.getTime()) ? '' : format(kind, timeZone).format(d);
 }
 
+/**
+ * The formatted time in the pieces a line may break between: the date ("Mar 15, 2026,") and the
+ * time with its zone ("10:05 PM UTC"), each shown whole (`.time-part`), so a narrow column never
+ * leaves "AM" or the zone alone on a line. One piece for a date alone; none for no time.
+ */
+export function timeParts(value: string | Date, kind: TimeKind = 'time', timeZone?: string): string[] {
+  const text = formatTime(value, kind, timeZone);
+  if (!text) return [];
+  const split = /^(.*?\d{4},) (.+)$/.exec(text);
+  return split ? [split[1], split[2]] : [text];
+}
+
 /** The viewer's time zone by its IANA name ("Europe/Berlin"), or null when the runtime does not say. */
 export function viewerTimeZone(): string | null {
   try {
