@@ -5,6 +5,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
 import { wireButtons } from './components/wire-buttons.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { flashNext } from './components/flash.js';
@@ -14,7 +15,6 @@ import { errorLines } from '../src/shared/api-errors.js';
 import { POST_MESSAGES } from '../src/posts/schema.js';
 import type { PostAttemptRecord, PostStatus } from '../src/posts/types.js';
 import './hr-posts.css';
-import { LocalTime } from './components/local-time.js';
 
 interface Props {
   status: PostStatus;

@@ -7,13 +7,13 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
 import { flashNext } from './components/flash.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
 import type { TeamUser, TeamUserResult, UserRole } from '../src/users/types.js';
 import './hr-users.css';
-import { LocalTime } from './components/local-time.js';
 
 interface Props {
   /** The signed-in admin's id. */
@@ -37,7 +37,6 @@ function reloadWith(message: string, to?: string): void {
   if (to) location.assign(to);
   else location.reload();
 }
-
 
 function HrUsers({ me }: Props) {
   const [open, setOpen] = useState<Open | null>(null);

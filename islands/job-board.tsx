@@ -8,12 +8,12 @@
  */
 import { useEffect, useMemo, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
+import { formatCount } from '../src/shared/format.js';
 import { APPLICANT_LIMITS, type ApplicantDetail, type Board, type BoardCard, type BoardColumn, type BoardProps, type RejectionReason, type Stage, type StageList } from '../src/applicants/types.js';
 import './job-board.css';
-import { LocalTime } from './components/local-time.js';
-import { formatCount } from '../src/shared/format.js';
 
 const STATUSES = ['NEW', 'REVIEWED', 'ARCHIVED'] as const;
 

@@ -7,12 +7,12 @@
 import './job-insights/job-insights.css';
 import { useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
 import { hrFetch } from './components/session.js';
 import { saveResponse } from './job-insights/download.js';
 import { enumLabel } from '../src/shared/enums.js';
 import { questionPlainText } from '../src/shared/question-text.js';
 import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../src/applicants/types.js';
-import { LocalTime } from './components/local-time.js';
 
 interface Props {
   job: { id: number; title: string; status: string; views: number; applicants: number; created_at: string };
