@@ -36,6 +36,11 @@ function expectLocal(found: { text: string; title: string; kind: string }[], whe
   }
 }
 
+/** Runs an action that reloads the page, and waits for the new page (the old one still shows the last message). */
+async function reloadAfter(page: Page, act: () => Promise<void>): Promise<void> {
+  await Promise.all([page.waitForEvent('load'), act()]);
+}
+
 /** The message of the page's status region, once written. */
 async function message(page: Page): Promise<string> {
   const region = page.locator('[data-page-message], #page-message').filter({ has: page.locator('.alert-success') }).first();
@@ -161,7 +166,7 @@ for (const kind of databaseKinds()) {
       await page.goto(`${s.baseUrl}/hr/posts?status=FAILED`);
       const retry = page.locator('button[data-post-retry]').first();
       const postId = await retry.getAttribute('data-post-retry');
-      await retry.click();
+      await reloadAfter(page, () => retry.click());
       expect(await message(page)).to.equal(`Post ${postId} queued to be sent again.`);
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `polish-post-retried${suffix}`);
@@ -173,11 +178,11 @@ for (const kind of databaseKinds()) {
 
       // Forms: deactivated, activated, removed.
       await page.goto(`${s.baseUrl}/hr/forms`);
-      await page.getByRole('button', { name: 'Deactivate Referral' }).click();
+      await reloadAfter(page, () => page.getByRole('button', { name: 'Deactivate Referral' }).click());
       expect(await message(page)).to.equal('Form deactivated: it takes no submissions.');
-      await page.getByRole('button', { name: 'Activate Referral' }).click();
+      await reloadAfter(page, () => page.getByRole('button', { name: 'Activate Referral' }).click());
       expect(await message(page)).to.equal('Form activated: it takes submissions.');
-      await page.getByRole('button', { name: 'Remove Referral' }).click();
+      await reloadAfter(page, () => page.getByRole('button', { name: 'Remove Referral' }).click());
       expect(await message(page)).to.equal('Form removed.');
 
       // Form created: the builder goes to the new form's edit page, which says so.
