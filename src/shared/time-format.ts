@@ -43,15 +43,15 @@ export function formatTime(value: string | Date, kind: TimeKind = 'time', timeZo
 }
 
 /**
- * The formatted time in the pieces a line may break between: the date ("Mar 15, 2026,") and the
- * time with its zone ("10:05 PM UTC"), each shown whole (`.time-part`), so a narrow column never
- * leaves "AM" or the zone alone on a line. One piece for a date alone; none for no time.
+ * The formatted time in the pieces a line may break between: the date ("Mar 15, 2026,"), the
+ * clock ("10:05 PM") and the zone ("UTC"), each shown whole (`.time-part`), so a narrow column
+ * never splits a date or leaves "PM" alone on a line. One piece for a date alone; none for no time.
  */
 export function timeParts(value: string | Date, kind: TimeKind = 'time', timeZone?: string): string[] {
   const text = formatTime(value, kind, timeZone);
   if (!text) return [];
-  const split = /^(.*?\d{4},) (.+)$/.exec(text);
-  return split ? [split[1], split[2]] : [text];
+  const split = /^(.*?\d{4},) (.+) (\S+)$/.exec(text);
+  return split ? split.slice(1) : [text];
 }
 
 /** The viewer's time zone by its IANA name ("Europe/Berlin"), or null when the runtime does not say. */
