@@ -68,6 +68,9 @@ function isProxyEntry(entry: string): boolean {
   return net.isIPv4(address) && net.isIPv4(range) && ipaddr.IPv4.parse(range).prefixLengthFromSubnetMask() !== null;
 }
 
+/** The longest APPLY_CONSENT_TEXT: a sentence or two beside a checkbox, not a policy. */
+const APPLY_CONSENT_TEXT_MAX = 2000;
+
 /** LOG_LEVEL's values (pino's levels). */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -190,6 +193,8 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
   /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
+  /** APPLY_CONSENT_TEXT: what an applicant must agree to on the wizard's review step; null = no consent asked. */
+  applyConsentText: string | null;
   /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
   logLevel: LogLevel;
   /** Seconds a stopping process waits for requests, uploads and post deliveries in flight before it cuts them. */
@@ -293,6 +298,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'COMPANY_NETWORK_URL', default: 'https://www.linkedin.com/company/example' },
   { name: 'CAREERS_EMAIL', default: 'careers@example.com' },
   { name: 'COMPANY_LOGO_URL', default: '(unset)' },
+  { name: 'APPLY_CONSENT_TEXT', default: '(unset: no consent asked)' },
   { name: 'STORAGE_URL', default: '(unset: DATA_DIR/uploads)', secret: 'url' },
   { name: 'AWS_ACCESS_KEY_ID', default: "(unset: the AWS SDK's default credentials)" },
   { name: 'AWS_SECRET_ACCESS_KEY', default: '(unset)', secret: 'all' },
@@ -437,6 +443,12 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     problems.push(`COMPANY_LOGO_URL must not contain a user name or password (got "${logoUrl.replace(/\/\/[^@/]*@/, '//***@')}")`);
   }
 
+  // Shown beside a checkbox and kept with every application: one plain line of text.
+  const consentText = env.APPLY_CONSENT_TEXT?.trim() ? env.APPLY_CONSENT_TEXT.trim().replace(/\s+/g, ' ') : null;
+  if (consentText !== null && consentText.length > APPLY_CONSENT_TEXT_MAX) {
+    problems.push(`APPLY_CONSENT_TEXT must be at most ${APPLY_CONSENT_TEXT_MAX} characters (got ${consentText.length}); leave it unset to ask no consent`);
+  }
+
   // Sent as `Authorization: Bearer <token>`: header-safe characters only, and long enough not to be guessed.
   const metricsToken = env.METRICS_TOKEN?.trim() ? env.METRICS_TOKEN.trim() : null;
   if (metricsToken !== null && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(metricsToken)) {
@@ -491,6 +503,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       careersEmail: email('CAREERS_EMAIL', 'careers@example.com'),
       logoUrl,
     },
+    applyConsentText: consentText,
     logLevel,
     // Positive: 0 would cut every request in flight; systemd's TimeoutStopSec must stay above it.
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),

@@ -9,6 +9,8 @@
  */
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
+import { viewerTimeZone } from '../src/shared/time-format.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { NOTE_TEXT_MAX, noteTextError, shapeNoteText } from '../src/shared/note-rules.js';
@@ -23,19 +25,7 @@ const NOTES_PAGE = 50;
 /** The event other islands of the page dispatch on `document` after changing the application. */
 const CHANGED_EVENT = 'applicant:changed';
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
-const zoneName = (() => {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'your local time';
-  } catch {
-    return 'your local time';
-  }
-})();
-const shownTime = (iso: string) => timeFormat.format(new Date(iso));
-
-function When({ iso }: { iso: string }) {
-  return <time dateTime={iso}>{shownTime(iso)}</time>;
-}
+const zoneName = viewerTimeZone() ?? 'your local time';
 
 /** The text's problem, as the server would say it (the same rules), or null. */
 const textProblem = (text: string) => noteTextError(shapeNoteText(text));
@@ -261,11 +251,11 @@ function ApplicantNotes({ id }: Props) {
             {notes.map((n) => (
               <li key={n.id} className="note card" id={`note-${n.id}`}>
                 <p className="note-meta" id={`note-meta-${n.id}`}>
-                  <strong>{n.author ? n.author.username : 'Former user'}</strong> <When iso={n.created_at} />
+                  <strong>{n.author ? n.author.username : 'Former user'}</strong> <LocalTime iso={n.created_at} />
                   {n.edited && (
                     <span className="muted">
                       {' '}
-                      (edited <When iso={n.updated_at} />)
+                      (edited <LocalTime iso={n.updated_at} />)
                     </span>
                   )}
                 </p>
@@ -361,7 +351,7 @@ function ApplicantNotes({ id }: Props) {
                 <span className="timeline-body">
                   <span className="timeline-text">{e.text}</span>
                   <span className="timeline-meta muted">
-                    <When iso={e.at} />
+                    <LocalTime iso={e.at} />
                     {e.actor && <> · {e.actor.username}</>}
                   </span>
                   {e.email && <EmailDelivery email={e.email} />}

@@ -8,6 +8,7 @@
 import { useEffect } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
+import { flashNext } from './components/flash.js';
 import { hrFetch } from './components/session.js';
 import { saveResponse } from './job-insights/download.js';
 import { errorLines } from '../src/shared/api-errors.js';
@@ -64,6 +65,7 @@ function FormAdmin({ downloadFailed }: { page: string; downloadFailed?: string }
         void busy(b, async () => {
           try {
             await hrJson(`/api/hr/forms/${b.dataset.formId}/`, { method: 'PATCH', body: { status: b.dataset.formStatus } });
+            flashNext(b.dataset.formStatus === 'ACTIVE' ? 'Form activated: it takes submissions.' : 'Form deactivated: it takes no submissions.');
             location.reload();
           } catch (err) {
             if (!(err instanceof ApiError && err.status === 401)) showProblem(errorLines(err instanceof ApiError ? err.body : null));
@@ -75,6 +77,7 @@ function FormAdmin({ downloadFailed }: { page: string; downloadFailed?: string }
           if (!window.confirm(`${REMOVE_FORM_CONFIRM}\n\n${b.dataset.formTitle ?? ''}`)) return;
           try {
             await hrJson(`/api/hr/forms/${b.dataset.formRemove}/`, { method: 'DELETE' });
+            flashNext('Form removed.');
             location.reload();
           } catch (err) {
             if (!(err instanceof ApiError && err.status === 401)) showProblem(errorLines(err instanceof ApiError ? err.body : null));

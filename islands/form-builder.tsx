@@ -11,6 +11,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
+import { flashNext } from './components/flash.js';
 import { FORM_LIMITS, FORM_MESSAGES, duplicatesMessage, shapeFieldName } from '../src/forms/schema.js';
 import { CHOICE_FIELD_TYPES, type FieldType, type Form } from '../src/forms/types.js';
 import './form-builder.css';
@@ -258,6 +259,7 @@ function FormBuilder(props: Props) {
       const body = toPayload(draft, mode, bytesPerMb);
       if (mode === 'create') {
         const created = await hrJson<Form>('/api/hr/forms/', { method: 'POST', body });
+        flashNext('Form created.');
         location.assign(`/hr/forms/${created.id}/edit`);
         return;
       }

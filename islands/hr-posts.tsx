@@ -5,8 +5,10 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
 import { wireButtons } from './components/wire-buttons.js';
 import { ApiError, hrJson } from './components/hr-api.js';
+import { flashNext } from './components/flash.js';
 import { hrFetch } from './components/session.js';
 import { saveResponse } from './job-insights/download.js';
 import { errorLines } from '../src/shared/api-errors.js';
@@ -18,7 +20,6 @@ interface Props {
   status: PostStatus;
 }
 
-const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
 
 function HrPosts({ status }: Props) {
@@ -49,6 +50,7 @@ function HrPosts({ status }: Props) {
       b.textContent = 'Retrying…';
       try {
         await hrJson(`/api/hr/application-posts/${b.dataset.postRetry}/retry/`, { method: 'POST' });
+        flashNext(`Post ${b.dataset.postRetry} queued to be sent again.`);
         location.reload();
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) return; // on the way to the login page
@@ -135,7 +137,7 @@ function AttemptsDialog({ postId, onClose }: { postId: string; onClose: () => vo
               {attempts.map((a) => (
                 <tr key={a.id}>
                   <td>
-                    <time dateTime={a.created_at}>{when(a.created_at)}</time>
+                    <LocalTime iso={a.created_at} kind="seconds" />
                   </td>
                   <td>
                     <span className={`status status-post-${a.status.toLowerCase()}`}>{a.status}</span>

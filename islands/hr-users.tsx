@@ -7,6 +7,8 @@
  */
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
+import { flashNext } from './components/flash.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
@@ -29,36 +31,17 @@ type Open =
   | { kind: 'add'; trigger: HTMLElement }
   | { kind: 'role' | 'active' | 'reset'; user: RowUser; trigger: HTMLElement };
 
-const MESSAGE_KEY = 'hr-users-message';
-
-/** Reloads the page, which then shows `message` in its status region. */
+/** Reloads the page (or goes to `to`), which then shows `message` in its status region. */
 function reloadWith(message: string, to?: string): void {
-  try {
-    sessionStorage.setItem(MESSAGE_KEY, message);
-  } catch {
-    /* storage blocked: the reload still shows the change */
-  }
+  flashNext(message);
   if (to) location.assign(to);
   else location.reload();
 }
-
-const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 function HrUsers({ me }: Props) {
   const [open, setOpen] = useState<Open | null>(null);
 
   useEffect(() => {
-    const region = document.getElementById('users-message');
-    let message: string | null = null;
-    try {
-      message = sessionStorage.getItem(MESSAGE_KEY);
-      sessionStorage.removeItem(MESSAGE_KEY);
-    } catch {
-      /* storage blocked */
-    }
-    // Written after the region exists in the page, so screen readers announce it.
-    if (region && message) setTimeout(() => (region.textContent = message), 100);
-
     const add = document.querySelector<HTMLButtonElement>('button[data-add-user]');
     const onAdd = () => add && setOpen({ kind: 'add', trigger: add });
     if (add) {
@@ -210,7 +193,7 @@ function LinkShown({ result, done }: { result: TeamUserResult; done: string }) {
   return (
     <>
       <p>
-        Send this link to <strong>{result.user.username}</strong> (by email or chat). It works once, until {when(link.expires_at)}; it is not shown again.
+        Send this link to <strong>{result.user.username}</strong> (by email or chat). It works once, until <LocalTime iso={link.expires_at} />; it is not shown again.
       </p>
       <div className="field">
         <label htmlFor={`${id}-link`}>Sign-in link</label>

@@ -8,16 +8,17 @@
  */
 import { useEffect, useMemo, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
+import { formatCount } from '../src/shared/format.js';
 import { APPLICANT_LIMITS, type ApplicantDetail, type Board, type BoardCard, type BoardColumn, type BoardProps, type RejectionReason, type Stage, type StageList } from '../src/applicants/types.js';
 import './job-board.css';
 
 const STATUSES = ['NEW', 'REVIEWED', 'ARCHIVED'] as const;
 
 const problem = (err: unknown): string[] => errorLines(err instanceof ApiError ? err.body : null);
-const dateOf = (iso: string) => iso.slice(0, 10);
-const plural = (n: number) => `${n} ${n === 1 ? 'applicant' : 'applicants'}`;
+const plural = (n: number) => `${formatCount(n)} ${n === 1 ? 'applicant' : 'applicants'}`;
 
 type Reject = { card: BoardCard; from: string } | null;
 type Notice = { kind: 'error' | 'success'; lines: string[] } | null;
@@ -240,7 +241,7 @@ function JobBoard(props: BoardProps) {
             onDrop={(e) => onDrop(e, col)}
           >
             <h2 id={`col-${col.key}`} className="board-column-title">
-              <span>{col.name}</span> <span className="board-count" data-count>{col.count}</span>
+              <span>{col.name}</span> <span className="board-count" data-count>{formatCount(col.count)}</span>
               <span className="visually-hidden"> {col.count === 1 ? 'applicant' : 'applicants'}</span>
             </h2>
             <ul className="board-cards">
@@ -267,7 +268,7 @@ function JobBoard(props: BoardProps) {
                         {card.name}
                       </a>
                       <span className="board-card-meta">
-                        Applied <time dateTime={card.created_at}>{dateOf(card.created_at)}</time> · <span className={`status status-${card.status.toLowerCase()}`}>{card.status}</span>
+                        Applied <LocalTime iso={card.created_at} kind="date" /> · <span className={`status status-${card.status.toLowerCase()}`}>{card.status}</span>
                       </span>
                       {card.outcome_reason && col.stage_id === null && <span className="board-card-meta">Reason: {card.outcome_reason}</span>}
                       {!removed && (

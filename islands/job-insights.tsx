@@ -7,6 +7,7 @@
 import './job-insights/job-insights.css';
 import { useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { LocalTime } from './components/local-time.js';
 import { hrFetch } from './components/session.js';
 import { saveResponse } from './job-insights/download.js';
 import { enumLabel } from '../src/shared/enums.js';
@@ -30,10 +31,6 @@ const percentFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 
 const num = (n: number) => grouped.format(n);
 const pct = (p: number) => `${percentFormat.format(p)}%`;
 
-function createdDate(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
-}
 
 function TopAnswers({ stats, headingId }: { stats: TextStats; headingId: string }) {
   if (!stats.top_answers.length) return <p className="qa-empty">No answers yet.</p>;
@@ -171,7 +168,9 @@ function JobInsights({ job, analytics }: Props) {
         </div>
         <div className="tile">
           <dt>Created</dt>
-          <dd>{createdDate(job.created_at)}</dd>
+          <dd>
+            <LocalTime iso={job.created_at} kind="date" />
+          </dd>
         </div>
       </dl>
       <section className="qa-section" aria-labelledby="qa-heading">

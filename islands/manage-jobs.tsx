@@ -10,6 +10,7 @@
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { flashNext } from './components/flash.js';
 import { wireButtons } from './components/wire-buttons.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
@@ -19,9 +20,7 @@ import './manage-jobs.css';
 
 export const REMOVE_CONFIRM = 'Remove this job? This sets status to REMOVED.';
 const RESTORE_CONFIRM = 'Restore this job? It comes back as Inactive: make it Active in the editor to publish it again.';
-const DONE_KEY = 'manage-jobs:done';
 const DONE = { removed: 'Job removed.', restored: 'Job restored as Inactive.', duplicated: 'Job duplicated: the copy is the first row, saved as Inactive.' } as const;
-type Done = keyof typeof DONE;
 
 type Action = 'remove' | 'restore';
 
@@ -30,34 +29,6 @@ interface Target {
   id: string;
   title: string;
   trigger: HTMLButtonElement;
-}
-
-/** Where the message of the last action is shown (the page's status region). */
-function showDone(): void {
-  let done: string | null = null;
-  try {
-    done = sessionStorage.getItem(DONE_KEY);
-    sessionStorage.removeItem(DONE_KEY);
-  } catch {
-    return; // storage off: no message, the page itself shows the change
-  }
-  const region = document.getElementById('jobs-message');
-  if (!region || !done || !(done in DONE)) return;
-  // Filled a moment after load, so screen readers hear it as a change of the status region.
-  setTimeout(() => {
-    const message = document.createElement('p');
-    message.className = 'alert alert-success';
-    message.textContent = DONE[done as Done];
-    region.replaceChildren(message);
-  }, 100);
-}
-
-function rememberDone(done: Done): void {
-  try {
-    sessionStorage.setItem(DONE_KEY, done);
-  } catch {
-    // storage off: the change shows without its message
-  }
 }
 
 /** The job as a new job: the copy is inactive and gets a public id of its own (the API makes one). */
@@ -79,7 +50,6 @@ function ManageJobs() {
   const [copyProblem, setCopyProblem] = useState<string[] | null>(null);
 
   useEffect(() => {
-    showDone();
     const duplicate = async (b: HTMLButtonElement) => {
       const id = b.dataset.duplicateJob!;
       setCopying(b.dataset.jobTitle ?? '');
@@ -88,7 +58,7 @@ function ManageJobs() {
       try {
         const job = await hrJson<HrJob>(`/api/hr/jobs/${id}/`);
         await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body: copyOf(job) });
-        rememberDone('duplicated');
+        flashNext(DONE.duplicated);
         // The whole list, newest first: the copy is its first row, whatever the filter was.
         location.assign('/hr/jobs');
       } catch (err) {
@@ -167,7 +137,7 @@ function ConfirmDialog({ target, onClose }: { target: Target; onClose: () => voi
     try {
       const job = await hrJson<HrJob>(`/api/hr/jobs/${target.id}/`);
       await hrJson<HrJob>(`/api/hr/jobs/${target.id}/`, { method: 'PUT', body: { ...job, status: words.status } });
-      rememberDone(words.done);
+      flashNext(DONE[words.done]);
       location.reload();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return; // on the way to the login page

@@ -2,10 +2,24 @@
  * Small progressive enhancements loaded on every page: the mobile menu (a <details> element, so
  * it works without JavaScript and by keyboard) closes with Escape or after following a link; the
  * HR Logout button revokes the session on the server and clears it locally; focus starts on an
- * element marked `data-autofocus` (pages run no inline script: the CSP allows only our files).
+ * element marked `data-autofocus`; server-written times are shown in the viewer's time zone (pages
+ * run no inline script: the CSP allows only our files).
  */
 import './site.css';
 import { logout } from './components/session.js';
+import { showFlash } from './components/flash.js';
+import { timeParts, viewerTimeZone } from '../src/shared/time-format.js';
+
+// Times the server wrote in UTC (src/render/formatters.ts timeTag), in the viewer's time zone.
+const zone = viewerTimeZone();
+for (const el of document.querySelectorAll<HTMLTimeElement>('time[data-local]')) {
+  const kind = el.dataset.local;
+  const parts = timeParts(el.dateTime, kind === 'date' || kind === 'seconds' ? kind : 'time');
+  if (!parts.length) continue;
+  const pieces = parts.map((p) => Object.assign(document.createElement('span'), { className: 'time-part', textContent: p }));
+  el.replaceChildren(...pieces.flatMap((piece, i) => (i ? [' ', piece] : [piece])));
+  if (zone) el.title = zone;
+}
 
 for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-menu]')) {
   const summary = menu.querySelector('summary')!;
@@ -37,6 +51,9 @@ filterForm?.addEventListener('submit', () => {
   const status = document.querySelector('.result-count');
   if (status) status.textContent = 'Loading jobs...';
 });
+
+// The message of the action that led here (islands/components/flash.ts), in the HR status region.
+showFlash();
 
 // A page that follows an action (the application's confirmation) starts focus on its heading, so a
 // screen reader reads the outcome first; without moving the view.

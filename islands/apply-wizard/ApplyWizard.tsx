@@ -8,10 +8,11 @@
  * the applicant moves on with Next.
  * A skill typed but not added yet is added when the applicant leaves its step with Next.
  * Beyond the spec: a per-job draft in localStorage (not the file), focus management and a live
- * region for screen readers.
+ * region for screen readers; with APPLY_CONSENT_TEXT set (`consentText`), a required consent box
+ * on the review step, never kept in the draft (consent is given for each submission).
  */
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { LIMITS, MESSAGES, addSkill, joinPhone, yearOptions, type AnswerValue } from '../../src/shared/application-rules.js';
+import { CONSENT_FIELD, LIMITS, MESSAGES, addSkill, joinPhone, yearOptions, type AnswerValue } from '../../src/shared/application-rules.js';
 import { extractErrorMessage, fieldErrorMessages, flattenErrorBody } from '../../src/shared/api-errors.js';
 import { Modal } from './modal.js';
 import { BasicStep } from './BasicStep.js';
@@ -59,7 +60,7 @@ interface Failure {
 
 const hasKeys = (o: object) => Object.keys(o).length > 0;
 
-export function ApplyWizard({ job }: { job: WizardJob }) {
+export function ApplyWizard({ job, consentText = null }: { job: WizardJob; consentText?: string | null }) {
   const steps = useMemo(() => stepsFor(job), [job]);
   const years = useMemo(() => yearOptions(), []);
   const questions = job.questions;
@@ -79,6 +80,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
   const [skillText, setSkillText] = useState('');
   /** Number questions whose input the browser cannot read as a number (validity.badInput). */
   const [unparsed, setUnparsed] = useState<ReadonlySet<number>>(() => new Set());
+  const [consented, setConsented] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [modalOpen, setModalOpen] = useState(false);
@@ -97,7 +99,10 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
   const current = steps[step];
   const isLast = step === steps.length - 1;
   const resume = resumeFile ? { name: resumeFile.name, size: resumeFile.size } : null;
-  const validate = (s: StepKey) => validateStep(s, form, resume, questions, unparsed);
+  const validate = (s: StepKey): Errors => {
+    const found = validateStep(s, form, resume, questions, unparsed);
+    return s === 'review' && consentText && !consented ? { ...found, [CONSENT_FIELD]: MESSAGES.consentRequired } : found;
+  };
 
   // Server messages first; a step whose check failed shows its own (live) errors over them.
   const errors: Errors = { ...serverErrors };
@@ -207,6 +212,7 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
     fd.append('skills', JSON.stringify(form.skills));
     fd.append('answers', JSON.stringify(answersPayload(questions, form.answers)));
     fd.append('website', honeypot.current?.value ?? '');
+    if (consentText) fd.append(CONSENT_FIELD, consented ? 'true' : 'false');
 
     let res: Response;
     try {
@@ -369,7 +375,21 @@ export function ApplyWizard({ job }: { job: WizardJob }) {
           />
         );
       case 'review':
-        return <ReviewStep form={form} resume={resume} questions={questions} onEdit={(s) => goTo(steps.indexOf(s))} />;
+        return (
+          <ReviewStep
+            form={form}
+            resume={resume}
+            questions={questions}
+            onEdit={(s) => goTo(steps.indexOf(s))}
+            consent={consentText ? { text: consentText, given: consented, error: errors[CONSENT_FIELD], onChange: (given) => {
+              setConsented(given);
+              setServerErrors((e) => {
+                const { [CONSENT_FIELD]: _drop, ...rest } = e;
+                return rest;
+              });
+            } } : null}
+          />
+        );
     }
   };
 

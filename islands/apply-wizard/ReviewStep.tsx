@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { joinPhone, type AnswerValue } from '../../src/shared/application-rules.js';
 import { RESUME_LABEL } from './BasicStep.js';
+import { ErrorText, RequiredMark, controlProps } from './fields.js';
 import { STEP_LABELS, dialCodeOf, formatBytes, formatYearMonth, type FormState, type ResumeFile, type StepKey } from './state.js';
 import type { WizardQuestion } from '../../src/applicants/types.js';
 
@@ -10,6 +11,39 @@ interface Props {
   resume: ResumeFile | null;
   questions: WizardQuestion[];
   onEdit: (step: StepKey) => void;
+  /** The consent box (APPLY_CONSENT_TEXT set), or null when none is asked. */
+  consent: Consent | null;
+}
+
+interface Consent {
+  text: string;
+  given: boolean;
+  error?: string;
+  onChange: (given: boolean) => void;
+}
+
+/** The consent text as a required checkbox; the privacy page opens in a new tab so the answers stay. */
+function ConsentBox({ consent }: { consent: Consent }) {
+  const helpId = 'f-consent-help';
+  return (
+    <div className="field consent-field">
+      <div className="consent-choice">
+        <input type="checkbox" {...controlProps('consent', consent.error, helpId)} aria-required checked={consent.given} onChange={(e) => consent.onChange(e.target.checked)} />
+        <label htmlFor="f-consent">
+          {consent.text}
+          <RequiredMark />
+        </label>
+      </div>
+      <p className="help-text" id={helpId}>
+        How we use your data:{' '}
+        <a href="/privacy" target="_blank" rel="noopener">
+          Privacy Policy<span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
+        .
+      </p>
+      <ErrorText fieldKey="consent" error={consent.error} />
+    </div>
+  );
 }
 
 function Section({ step, onEdit, children }: { step: StepKey; onEdit: (s: StepKey) => void; children: ReactNode }) {
@@ -43,7 +77,7 @@ function answerText(v: AnswerValue | undefined): string {
   return (v ?? '').trim();
 }
 
-export function ReviewStep({ form, resume, questions, onEdit }: Props) {
+export function ReviewStep({ form, resume, questions, onEdit, consent }: Props) {
   return (
     <div className="review">
       <Section step="basic" onEdit={onEdit}>
@@ -118,6 +152,7 @@ export function ReviewStep({ form, resume, questions, onEdit }: Props) {
           </dl>
         </Section>
       )}
+      {consent && <ConsentBox consent={consent} />}
     </div>
   );
 }

@@ -5,6 +5,7 @@
  * `answers.12`), so client and server errors land in the same places.
  */
 import {
+  CONSENT_FIELD,
   DEFAULT_PHONE_CODE,
   MESSAGES,
   isEmptyAnswer,
@@ -53,7 +54,7 @@ export const STEP_MESSAGES: Record<StepKey, string | null> = {
   experience: MESSAGES.experienceStep,
   education_skills: MESSAGES.educationStep,
   questions: MESSAGES.questionsStep,
-  review: null,
+  review: MESSAGES.consentRequired,
 };
 
 /** DESIGN.md: the Questions step only when the job has questions (4 steps otherwise). */
@@ -130,6 +131,7 @@ export function stepOfKey(key: string): StepKey | null {
   if (root === 'professional_experiences') return 'experience';
   if (root === 'education' || root === 'skills') return 'education_skills';
   if (root === 'answers') return 'questions';
+  if (root === CONSENT_FIELD) return 'review';
   return null;
 }
 

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ApiError, hrJson } from '../components/hr-api.js';
+import { flashNext } from '../components/flash.js';
 import { errorLines, fieldErrors } from '../../src/shared/api-errors.js';
 import type { HrJob } from '../../src/jobs/types.js';
 import { RELATED_FIELDS, emptyDraft, snapshot, toDraft, toPayload, withoutErrors, type Draft, type Props, type QuestionDraft, type SetField } from './draft.js';
@@ -12,6 +13,9 @@ import { BasicsPanel, CompensationPanel, DescriptionPanel, NotificationsPanel, T
 import { QuestionsEditor } from './QuestionsEditor.js';
 import { SaveBanner, type Failure } from './SaveBanner.js';
 import { TABS, elementIdOf, tabOf, type TabKey } from './tabs.js';
+
+/** Said on the job list after a job is created (the editor's own banner says an edit was saved). */
+const JOB_CREATED = 'Job created.';
 
 export function JobEditor(props: Props) {
   const { mode, jobId } = props;
@@ -129,6 +133,7 @@ export function JobEditor(props: Props) {
       if (mode === 'create') {
         await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body });
         baseline.current = snapshot(draft, mode); // saved: nothing to ask about on the way out
+        flashNext(JOB_CREATED);
         location.assign('/hr/jobs/list');
         return;
       }

@@ -17,7 +17,7 @@ import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '..
 import type { Availability } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
 import { applicationPostPayload, enqueueApplicationEmails, enqueueApplicationPost, type MailConfig, type OutboxSignal } from '../posts/index.js';
-import { MESSAGES, RESUME_MAX_BYTES } from '../shared/application-rules.js';
+import { CONSENT_FIELD, MESSAGES, RESUME_MAX_BYTES, isConsentGiven } from '../shared/application-rules.js';
 import { readLazily, type FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './file-type.js';
@@ -32,8 +32,11 @@ export interface ApplyDeps {
   now: () => Date;
   /** Default: the process's log. */
   log?: Logger;
-  /** Email settings: with SMTP_URL set, the confirmation and HR notification are queued too. */
-  config?: MailConfig;
+  /**
+   * Email settings: with SMTP_URL set, the confirmation and HR notification are queued too. With
+   * APPLY_CONSENT_TEXT set, an application must carry `consent`, and the text is kept with it.
+   */
+  config?: MailConfig & { applyConsentText?: string | null };
   /** Wakes this process's delivery worker once the application's posts are committed. */
   outbox?: OutboxSignal;
   /** Keys the hash of the client address kept with the application (none: no hash). */
@@ -117,6 +120,8 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
       const kind = resume ? await resumeKind(deps.storage, resume) : null;
       if (!resume) bag.add('resume', MESSAGES.resumeRequired);
       else if (!kind) bag.add('resume', MESSAGES.resumeType);
+      const consentText = deps.config?.applyConsentText ?? null;
+      if (consentText && !form.repeated.has(CONSENT_FIELD) && !isConsentGiven(form.fields.get(CONSENT_FIELD))) bag.add(CONSENT_FIELD, MESSAGES.consentRequired);
       if (!input || !resume || !kind || bag.has()) throw new ValidationError(orderedErrors(bag.fields));
 
       const application: NewApplication = {
@@ -138,6 +143,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
         education: input.education,
         skills: input.skills,
         answers: input.answers,
+        consent_text: consentText,
       };
       const applicationId = await commitRows(deps.db, async (trx) => {
         const id = await insertApplication(trx, application, now);

@@ -64,6 +64,7 @@ export function applicantsPages(ctx: AppContext): Router {
     }
     renderPage(req, res, 'pages/public/apply', { title: `Apply: ${job.title} — ${config.company.name} Careers`, noindex: true }, {
       job: wizardJobProps(job),
+      consentText: config.applyConsentText,
       jobHref: jobPath(job.public_id),
     });
   });

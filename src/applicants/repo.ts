@@ -41,6 +41,8 @@ export interface NewApplication {
   education: EducationEntry[];
   skills: string[];
   answers: AnswerRow[];
+  /** The consent text the applicant agreed to (APPLY_CONSENT_TEXT when they applied); absent: none asked. Its time is the application's. */
+  consent_text?: string | null;
 }
 
 /** Inserts the application with its file record and child rows; returns the application id. */
@@ -63,6 +65,8 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
       campaign: app.attribution?.campaign || null,
       // A link removed since the cookie was set is not pointed at.
       tracking_link_id: app.attribution?.linkId ? trx.raw('(SELECT id FROM tracking_links WHERE id = ?)', [app.attribution.linkId]) : null,
+      consent_at: app.consent_text ? at : null,
+      consent_text: app.consent_text ?? null,
       created_at: at,
       updated_at: at,
     }),

@@ -33,7 +33,7 @@ import type { AnswerRow } from './repo.js';
 /** Hidden field of the wizard that people leave empty and form-filling bots do not. */
 export const HONEYPOT_FIELD = 'website';
 
-const FIELD_ORDER = ['first_name', 'last_name', 'email', 'phone', 'resume', 'professional_experiences', 'education', 'skills', 'answers'] as const;
+const FIELD_ORDER = ['first_name', 'last_name', 'email', 'phone', 'resume', 'professional_experiences', 'education', 'skills', 'answers', 'consent'] as const;
 const KNOWN_TEXT_FIELDS = new Set<string>([...FIELD_ORDER.filter((f) => f !== 'resume'), HONEYPOT_FIELD]);
 
 const EXTRA_MESSAGES = {

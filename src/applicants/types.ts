@@ -121,6 +121,8 @@ export interface ApplicantDetail {
   education: { school: string; degree: string; field: string; start: string; end: string | null }[];
   /** question_text is sanitised HTML (a snapshot of the question when the applicant answered). */
   answers: { question_id: number | null; question_text: string; answer: string | number | string[] }[];
+  /** What the applicant agreed to on the wizard's review step (APPLY_CONSENT_TEXT then), and when; null: none was asked. */
+  consent: { given_at: string; text: string } | null;
 }
 
 // ---- Pipeline: stages and outcomes (issue 20) ----

@@ -22,6 +22,7 @@ import * as m015 from '../../migrations/015_hr_job_list_indexes.js';
 import * as m016 from '../../migrations/016_email_templates.js';
 import * as m020 from '../../migrations/020_source_attribution.js';
 import * as m018 from '../../migrations/018_job_reach_fields.js';
+import * as m017 from '../../migrations/017_application_consent.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -42,6 +43,7 @@ const migrations: Record<string, Knex.Migration> = {
   '016_email_templates': m016,
   '020_source_attribution': m020,
   '018_job_reach_fields': m018,
+  '017_application_consent': m017,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -16,7 +16,7 @@ function postsQuery(db: Knex) {
     .join('applications as a', 'a.id', 'p.application_id')
     .join('jobs as j', 'j.id', 'p.job_id')
     .select(
-      'p.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'j.public_id as job_public_id', 'p.job_id',
+      'p.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'j.public_id as job_public_id', 'p.job_id', 'j.title as job_title',
       'p.status', 'p.status_code', 'p.error_message', 'p.attempts', 'p.next_attempt_at', 'p.created_at',
     );
 }
@@ -29,6 +29,8 @@ function toRecord(r: Row): ApplicationPostRecord {
     email: r.email,
     phone: r.phone,
     job_public_id: r.job_public_id,
+    job_id: Number(r.job_id),
+    job_title: r.job_title,
     status: r.status,
     status_code: fromDbNumber(r.status_code),
     error_message: r.error_message ?? null,

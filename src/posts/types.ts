@@ -30,6 +30,9 @@ export interface ApplicationPostRecord {
   email: string;
   phone: string;
   job_public_id: string;
+  /** The job's row id and title, for a link to the job (beyond spec 02's record). */
+  job_id: number;
+  job_title: string;
   status: PostStatus;
   status_code: number | null;
   error_message: string | null;

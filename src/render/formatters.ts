@@ -1,6 +1,23 @@
-/** Number and label formatters for HR pages, in the visitor's language. */
+/** Number, time and label formatters for HR pages: numbers in the visitor's language, times in their zone. */
 import type { Request } from 'express';
 import { enumLabel } from '../shared/enums.js';
+import { timeParts, type TimeKind } from '../shared/time-format.js';
+
+const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * A time as HTML (output with `<%-`): the server knows no viewer's zone, so it writes UTC, and
+ * islands/site.ts rewrites every `time[data-local]` in the viewer's zone (no inline script: the
+ * CSP allows only our files). The same format either way (src/shared/time-format.ts).
+ */
+export function timeTag(iso: string | Date | null | undefined, kind: TimeKind = 'time'): string {
+  if (!iso) return '';
+  const value = iso instanceof Date ? iso.toISOString() : iso;
+  const parts = timeParts(value, kind, 'UTC');
+  if (!parts.length) return '';
+  const text = parts.map((p) => `<span class="time-part">${escapeAttr(p)}</span>`).join(' ');
+  return `<time datetime="${escapeAttr(value)}" data-local="${kind}">${text}</time>`;
+}
 
 /** The visitor's first Accept-Language the runtime supports, for locale-grouped numbers. */
 function requestLocale(req: Request): string {
@@ -16,7 +33,7 @@ function requestLocale(req: Request): string {
   return 'en-US';
 }
 
-/** What HR page templates format with: `num` groups digits, `label` names an enum value. */
+/** What HR page templates format with: `num` groups digits, `label` names an enum value (every page has `time`: timeTag). */
 export function formatters(req: Request) {
   const numbers = new Intl.NumberFormat(requestLocale(req));
   return { num: (n: number) => numbers.format(n), label: enumLabel };

@@ -7,6 +7,7 @@ import type { Request, Response } from 'express';
 import { tokenCookie } from '../http/credentials.js';
 import type { AssetManifest } from './assets.js';
 import { islandMarkup } from './islands.js';
+import { timeTag } from './formatters.js';
 
 export interface PageMeta {
   title: string;
@@ -53,7 +54,7 @@ export function renderPageHtml(req: Request, res: Response, view: string, meta: 
   // A header link is marked current only on the page it leads to: an error page (an unknown
   // /hr/applicants/x, a page past the last) is none of them, so it marks none.
   const currentPath = (meta.status ?? 200) < 400 ? req.path : '';
-  const all = { ...locals, meta, island, isHr, hasSession, currentPath };
+  const all = { ...locals, meta, island, isHr, hasSession, currentPath, time: timeTag };
   return new Promise((resolve, reject) => {
     res.render(view, all, (err: Error | null, body: string) => {
       if (err) return reject(err);

@@ -30,7 +30,17 @@ export const MESSAGES = {
   questionsStep: 'Please answer all required questions.',
   submitFailed: 'Failed to submit application.',
   submitFallback: 'We could not submit your application. Please review the highlighted fields and try again.',
+  consentRequired: 'Please tick the box to agree before you submit your application.',
 } as const;
+
+/** The apply form's consent field (asked only with APPLY_CONSENT_TEXT set). */
+export const CONSENT_FIELD = 'consent';
+
+/** A ticked consent box as the API takes it: a browser checkbox's `on`, or `true`. */
+export function isConsentGiven(value: string | null | undefined): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  return v === 'on' || v === 'true';
+}
 
 export const RESUME_MAX_BYTES = 10_485_760;
 export const RESUME_EXTENSIONS = ['pdf', 'doc', 'docx'] as const;

@@ -19,6 +19,12 @@ function currencyFormat(currency: string, withCents = false): Intl.NumberFormat 
   return fmt;
 }
 
+/** Counts grouped the same way on every screen, public and HR: 120,000. */
+const counts = new Intl.NumberFormat('en-US');
+export function formatCount(n: number): string {
+  return counts.format(n);
+}
+
 const PER_PERIOD: Record<string, string> = { YEAR: 'per year', MONTH: 'per month', HOUR: 'per hour' };
 
 /** "$80,000 – $120,000 per year" style range; null when no salary is set. */

@@ -51,6 +51,14 @@ describe('configuration', () => {
     }
   });
 
+  it('reads APPLY_CONSENT_TEXT as one trimmed line, unset (no consent asked) by default', () => {
+    expect(loadConfig({}).applyConsentText).to.equal(null);
+    for (const blank of ['', '  \n ']) expect(loadConfig({ APPLY_CONSENT_TEXT: blank }).applyConsentText, JSON.stringify(blank)).to.equal(null);
+    expect(loadConfig({ APPLY_CONSENT_TEXT: '  I agree that <b>Acme</b>\n  may keep my data.  ' }).applyConsentText).to.equal('I agree that <b>Acme</b> may keep my data.');
+    expect(loadConfig({ APPLY_CONSENT_TEXT: 'x'.repeat(2000) }).applyConsentText).to.have.length(2000);
+    expect(() => loadConfig({ APPLY_CONSENT_TEXT: 'x'.repeat(2001) })).to.throw(ConfigError, 'APPLY_CONSENT_TEXT must be at most 2000 characters (got 2001)');
+  });
+
   it('reads COMPANY_LOGO_URL as an optional http(s) URL, unset by default', () => {
     expect(loadConfig({}).company.logoUrl).to.equal(null);
     for (const blank of ['', '   ']) expect(loadConfig({ COMPANY_LOGO_URL: blank }).company.logoUrl, JSON.stringify(blank)).to.equal(null);

@@ -27,9 +27,9 @@ export interface PageWithErrors {
   errors: string[];
 }
 
-/** `timezoneId`: the browser's time zone (an IANA name), for pages that show or read local times. */
+/** `timezoneId`: the viewer's time zone (IANA name); unset = the machine's. */
 export async function openPage(browser: Browser, opts: { width?: number; height?: number; timezoneId?: string } = {}): Promise<PageWithErrors> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, timezoneId: opts.timezoneId });
+  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {

@@ -73,7 +73,7 @@ for (const kind of databaseKinds()) {
         expect(await (await page(`${path}?page=abc`)).text()).to.include('Page 1 of 2');
       }
       const list2 = await (await page('/hr/jobs/list?page=2')).text();
-      expect(list2).to.match(/Paged job 1<\/td>[\s\S]*?<td [^>]*class="num"><a href="\/hr\/applicants\?job_id=\d+"[^>]*>3<\/a><\/td>/);
+      expect(list2).to.match(/<a href="\/hr\/jobs\/\d+\/edit">Paged job 1<\/a><\/td>[\s\S]*?<td [^>]*class="num"><a href="\/hr\/applicants\?job_id=\d+"[^>]*>3<\/a><\/td>/);
       // Removed jobs stay listed on Manage Jobs (to be restored through Edit), without Remove.
       const manage2 = await (await page('/hr/jobs?page=2')).text();
       expect(manage2).to.match(/Paged job 0<\/td>[\s\S]*?Removed[\s\S]*?Edit/);

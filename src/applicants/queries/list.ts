@@ -396,6 +396,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
       question_text: r.question_text,
       answer: fromDbJson<string | number | string[]>(r.answer, ''),
     })),
+    consent: a.consent_at === null || a.consent_at === undefined ? null : { given_at: fromDbDate(a.consent_at)!.toISOString(), text: String(a.consent_text ?? '') },
   };
 }
 
