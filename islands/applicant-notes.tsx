@@ -43,7 +43,7 @@ function EmailDelivery({ email }: { email: TimelineEmail }) {
   return (
     <span className="timeline-email-status">
       {email.status === 'SUCCESS' ? (
-        <span className="status status-delivered">Delivered{email.delivered_at && <> <When iso={email.delivered_at} /></>}</span>
+        <span className="status status-delivered">Delivered{email.delivered_at && <> <LocalTime iso={email.delivered_at} /></>}</span>
       ) : email.status === 'FAILED' ? (
         <span className="status status-failed">Not delivered ({email.attempts} {email.attempts === 1 ? 'attempt' : 'attempts'})</span>
       ) : (

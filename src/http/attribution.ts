@@ -11,8 +11,8 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { ServerKey } from '../db/server-key.js';
 import { type Attribution, cleanCampaignValue } from '../shared/campaign.js';
 
-export const ATTRIBUTION_COOKIE = 'careers_src';
-export const ATTRIBUTION_DAYS = 30;
+const ATTRIBUTION_COOKIE = 'careers_src';
+const ATTRIBUTION_DAYS = 30;
 const MAX_AGE_MS = ATTRIBUTION_DAYS * 86_400_000;
 /** A cookie longer than this is not ours (three values of 100 characters fit well within it). */
 const COOKIE_MAX_LENGTH = 1500;
@@ -23,7 +23,7 @@ interface Signed extends Attribution {
 }
 
 /** The campaign a URL's query names: utm_source (or src) is required, the rest may be empty. */
-export function attributionFromQuery(query: Request['query']): Attribution | null {
+function attributionFromQuery(query: Request['query']): Attribution | null {
   const first = (name: string) => {
     const v = query[name];
     return cleanCampaignValue(Array.isArray(v) ? v[0] : v);

@@ -12,7 +12,7 @@ export const SOURCE_MESSAGES = {
   notFound: 'Tracking link not found.',
 } as const;
 
-export const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export const LINK_NAME_MAX_LENGTH = 191;
 
 const campaignText = () => z.pipe(z.transform((v: unknown) => cleanCampaignValue(v ?? '')), z.string());
@@ -32,7 +32,7 @@ export const trackingLinkSchema = z.object({
     z.string({ error: SOURCE_MESSAGES.slug }).check(z.refine((s) => s === '' || SLUG_PATTERN.test(s), SOURCE_MESSAGES.slug)),
   ),
 });
-export type TrackingLinkInput = z.infer<typeof trackingLinkSchema>;
+
 
 /** `?days=`: the report's period, 1 to 3650 days back; absent or empty: all time. */
 export const sourcesQuerySchema = z.object({
