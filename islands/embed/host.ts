@@ -38,7 +38,7 @@
   window.addEventListener('message', (event) => {
     if (event.origin !== origin || event.source !== frame.contentWindow) return;
     const data = event.data as { type?: unknown; height?: unknown } | null;
-    if (!data || data.type !== 'careers:embed-height' || typeof data.height !== 'number' || !Number.isFinite(data.height)) return;
+    if (data?.type !== 'careers:embed-height' || typeof data.height !== 'number' || !Number.isFinite(data.height)) return;
     frame.style.height = `${Math.min(Math.max(Math.round(data.height), 0), 100_000)}px`;
   });
 })();

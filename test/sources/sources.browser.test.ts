@@ -10,7 +10,7 @@ import { axeViolations, launchBrowser, openPage, screenshot } from '../helpers/b
 import { makeJob } from '../helpers/factories.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { fid, fillBasic, next, resumeFiles } from '../applicants/apply-helpers.js';
+import { fillBasic, next, resumeFiles } from '../applicants/apply-helpers.js';
 
 describe('Sources in a browser', function () {
   this.timeout(180_000);
