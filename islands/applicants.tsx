@@ -203,8 +203,8 @@ function showStage(app: ApplicantDetail): void {
 
 /**
  * The stage controls: Move (the selected stage), Move to next stage, and Reject, which opens a
- * modal dialog for the reason (focus moves into it; Escape or Cancel close it and focus returns
- * to the button that opened it). Returns the clean-up.
+ * modal dialog for the reason (focus moves to the reason; Escape or Cancel close it and focus
+ * returns to Reject). Returns the clean-up.
  */
 function wirePipeline(id: number, setNotice: (n: Notice) => void): () => void {
   const form = document.querySelector<HTMLFormElement>('form[data-stage-form]');
@@ -219,7 +219,6 @@ function wirePipeline(id: number, setNotice: (n: Notice) => void): () => void {
   // The stage the application is in (the form's data-current; empty before it has one).
   let current = form.dataset.current ?? '';
   let busy = false;
-  let opener: HTMLElement | null = null;
 
   const change = async (body: Record<string, unknown>, done: (app: ApplicantDetail) => string) => {
     if (busy) return;
@@ -257,14 +256,11 @@ function wirePipeline(id: number, setNotice: (n: Notice) => void): () => void {
     void change({ stage: Number(next.value) }, (app) => `Moved to the next stage: ${app.stage}.`);
   };
   const onOpen = () => {
-    opener = document.activeElement instanceof HTMLElement ? document.activeElement : rejectButton;
     dialog.showModal();
     dialog.querySelector<HTMLSelectElement>('select')?.focus();
   };
-  const onClose = () => {
-    (opener ?? rejectButton).focus();
-    opener = null;
-  };
+  // Back to the Reject button, also when the r key opened the dialog from elsewhere on the page.
+  const onClose = () => rejectButton.focus();
   const onCancel = () => dialog.close();
   const onReject = (e: SubmitEvent) => {
     e.preventDefault();
