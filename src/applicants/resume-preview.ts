@@ -9,14 +9,14 @@
  * is inflated once through yauzl, which stops as soon as an entry outgrows its declared size or the
  * whole passes PREVIEW_MAX_UNCOMPRESSED, so a zip bomb costs at most that much work and memory.
  */
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
 import { RESUME_CONTENT_TYPES, type ResumeKind } from './file-type.js';
 
 /** Characters of text returned; the rest is left for the download. */
-export const PREVIEW_MAX_CHARS = 100_000;
+const PREVIEW_MAX_CHARS = 100_000;
 /** What all entries of a DOCX may inflate to together. */
 const PREVIEW_MAX_UNCOMPRESSED = 32 * 1024 * 1024;
 const MAX_ZIP_ENTRIES = 10_000;

@@ -56,7 +56,7 @@ export interface DashboardStats {
  * by default), Name (last name, then first name), Email and Status, each also reversed ('-').
  * Each is an index range on both databases, so a page reads only its rows.
  */
-export const APPLICANT_ORDER_COLUMNS = ['created_at', 'name', 'email', 'status'] as const;
+const APPLICANT_ORDER_COLUMNS = ['created_at', 'name', 'email', 'status'] as const;
 export type ApplicantOrderColumn = (typeof APPLICANT_ORDER_COLUMNS)[number];
 export type ApplicantOrdering = ApplicantOrderColumn | `-${ApplicantOrderColumn}`;
 export const APPLICANT_ORDERINGS: readonly ApplicantOrdering[] = APPLICANT_ORDER_COLUMNS.flatMap((c) => [c, `-${c}` as const]);

@@ -234,12 +234,12 @@ function afterKey(q: Knex.QueryBuilder, ordering: ApplicantOrdering, key: unknow
   const { columns, dir } = orderKey(ordering);
   const op = dir === 'asc' ? '>' : '<';
   return q.where(columns[0], `${op}=`, key[0] as any).andWhere((any) => {
-    columns.forEach((column, i) =>
+    columns.forEach((column, i) => {
       any.orWhere((one) => {
         for (let j = 0; j < i; j++) one.where(columns[j], key[j] as any);
         one.where(column, op, key[i] as any);
-      }),
-    );
+      });
+    });
   });
 }
 
