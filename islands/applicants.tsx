@@ -12,8 +12,10 @@
  * The resume is only ever served to HR as a download (Content-Disposition: attachment). A PDF is
  * fetched with the HR token and its bytes shown in an <iframe> from a blob: URL, where Chromium,
  * Firefox and Safari open their own PDF viewer: nothing to bundle (pdf.js would be several times
- * this island's budget), the PDF's scripts run inside the viewer, never in this page, and the
- * page's CSP allows `frame-src blob:` on this page alone (allowBlobFrames, src/http/security.ts).
+ * this island's budget), the PDF's scripts run inside the viewer, never in this page; the Blob's
+ * type is set here to application/pdf (only files whose bytes were a PDF at upload get here), so
+ * the bytes are never rendered as a page of this origin; and the CSP allows `frame-src blob:` on
+ * this page alone (allowBlobFrames, src/http/security.ts). Tested in headless Chromium.
  * A DOC or DOCX shows its text from the preview API, set as text (never HTML).
  */
 import { useEffect, useState } from 'react';

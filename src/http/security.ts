@@ -36,5 +36,5 @@ export function securityHeaders(config: Config): RequestHandler {
  */
 export function allowBlobFrames(res: Response): void {
   const policy = res.getHeader('Content-Security-Policy');
-  if (typeof policy === 'string') res.setHeader('Content-Security-Policy', `${policy};frame-src 'self' blob:`);
+  if (typeof policy === 'string') res.setHeader('Content-Security-Policy', `${policy};frame-src blob:`);
 }
