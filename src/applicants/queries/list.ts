@@ -19,6 +19,7 @@
  */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
+import { isMysql } from '../../db/knex.js';
 import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js';
 import type { ApplicationStatus } from '../../shared/enums.js';
 import { REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantOrderColumn, type ApplicantOrdering, type ApplicantRow } from '../types.js';
@@ -223,17 +224,25 @@ function ordered(q: Knex.QueryBuilder, ordering: ApplicantOrdering): Knex.QueryB
 /** The order reversed (for the row before one). */
 const reversed = (ordering: ApplicantOrdering): ApplicantOrdering => (ordering.startsWith('-') ? ordering.slice(1) : `-${ordering}`) as ApplicantOrdering;
 
-/** The values of a row (read with keyColumns) for its ordering's columns. */
+/** The values of a row (read with at least its ordering's columns) for those columns. */
 const keyOf = (row: Row, ordering: ApplicantOrdering): unknown[] => orderKey(ordering).columns.map((c) => row[c.slice(2)]);
 
 /**
- * Rows strictly after `key` in `ordering`: (c1 > v1) OR (c1 = v1 AND c2 > v2) ..., with c1 >= v1
- * beside it so the databases read a range of the index rather than test every row.
+ * Rows strictly after `key` in `ordering`, with c1 >= v1 beside it so the databases read a range
+ * of the order's index from the key on. SQLite compares the row value (c1, c2, ...) > (v1, v2, ...),
+ * a range of that index; MariaDB gets it spelled out, (c1 > v1) OR (c1 = v1 AND c2 > v2) ...,
+ * which it reads as ranges of the same index (SQLite would read each OR branch apart and sort).
  */
-function afterKey(q: Knex.QueryBuilder, ordering: ApplicantOrdering, key: unknown[]): Knex.QueryBuilder {
+function afterKey(db: Knex, q: Knex.QueryBuilder, ordering: ApplicantOrdering, key: unknown[]): Knex.QueryBuilder {
   const { columns, dir } = orderKey(ordering);
   const op = dir === 'asc' ? '>' : '<';
-  return q.where(columns[0], `${op}=`, key[0] as any).andWhere((any) => {
+  q.where(columns[0], `${op}=`, key[0] as any);
+  if (!isMysql(db)) {
+    const list = columns.map(() => '??').join(', ');
+    const values = columns.map(() => '?').join(', ');
+    return q.whereRaw(`(${list}) ${op} (${values})`, [...columns, ...(key as Knex.RawBinding[])]);
+  }
+  return q.andWhere((any) => {
     columns.forEach((column, i) => {
       any.orWhere((one) => {
         for (let j = 0; j < i; j++) one.where(columns[j], key[j] as any);
@@ -290,10 +299,15 @@ async function pageRowsAndCount(db: Knex, f: ApplicantFilters, search: SearchPla
     const rows: Row[] = pageIds.length ? await ordered(db('applications as a').whereIn('a.id', pageIds), f.ordering).select(LIST_COLUMNS) : [];
     return [rows, ids.length];
   }
-  const rowsQuery = ordered(filteredApplications(db, f, search), f.ordering)
-    .select(LIST_COLUMNS)
+  const page = ordered(filteredApplications(db, f, search), f.ordering)
     .limit(pageSize + 1)
     .offset(offset);
+  // Sorted by a name, an email or a status, the page's ids are read first and its rows by id:
+  // without filters the ids come from the order's index alone, where reading whole rows past a
+  // deep offset makes MariaDB sort the table instead.
+  const rowsQuery: Promise<Row[]> = isDateOrder(f.ordering)
+    ? page.select(LIST_COLUMNS)
+    : page.select('a.id').then((idRows: Row[]) => (idRows.length ? ordered(db('applications as a').whereIn('a.id', idRows.map((r) => Number(r.id))), f.ordering).select(LIST_COLUMNS) : []));
   const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(cap + 1).as('c'));
   const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
   return [rows, Number(countRow?.n ?? 0)];
@@ -364,7 +378,7 @@ export async function neighbours(db: Knex, f: ApplicantFilters, id: number): Pro
   const current: Row | undefined = await db('applications as a').where('a.id', id).first(columns);
   if (!current) return { previous: null, next: null };
   const search = await planSearch(db, f.q);
-  const step = (ordering: ApplicantOrdering) => ordered(afterKey(filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
+  const step = (ordering: ApplicantOrdering) => ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
   const [n, p]: (Row | undefined)[] = await Promise.all([step(f.ordering), step(reversed(f.ordering))]);
   return { previous: p ? Number(p.id) : null, next: n ? Number(n.id) : null };
 }
@@ -484,7 +498,7 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
   let cursor: unknown[] | null = null;
   for (;;) {
     const q = ordered(filteredApplications(db, f, search), f.ordering).select(LIST_COLUMNS).limit(batchSize);
-    if (cursor) afterKey(q, f.ordering, cursor);
+    if (cursor) afterKey(db, q, f.ordering, cursor);
     const rows: Row[] = await q;
     if (!rows.length) return;
     const [jobs, fileTypes] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows)]);
