@@ -175,6 +175,11 @@ async function main(): Promise<void> {
     ['list days', '/api/hr/applications/?date_from=2026-03-01&date_to=2026-03-31', 'api'],
     ['list all filters', `/api/hr/applications/?job_id=${job.job_id}&status=NEW&date_from=2025-11-01&date_to=2026-10-31&ordering=created_at`, 'api'],
     ['list detailed p.3', '/api/hr/applications/?detailed=true&page=3', 'api'],
+    ['sort name', '/api/hr/applications/?ordering=name', 'api'],
+    ['sort name p.40', '/api/hr/applications/?ordering=-name&page=40', 'api'],
+    ['sort status+name', '/api/hr/applications/?status=NEW&ordering=name', 'api'],
+    ['sort job+email', `/api/hr/applications/?job_id=${job.job_id}&ordering=email`, 'api'],
+    ['sort days+status', '/api/hr/applications/?date_from=2026-03-01&date_to=2026-03-31&ordering=-status', 'api'],
     ['search name', '/api/hr/applications/?q=sharma', 'api'],
     ['search name+name', '/api/hr/applications/?q=asha%20sharma&detailed=true', 'api'],
     ['search name+status', '/api/hr/applications/?q=patel&status=REVIEWED', 'api'],
@@ -185,6 +190,7 @@ async function main(): Promise<void> {
     ['resume (150 KB)', `/api/hr/applications/${one.id}/resume/`, 'api'],
     ['page list', `/hr/applicants?q=sharma`, 'page'],
     ['page detail', `/hr/applicants/${one.id}?job_id=${job.job_id}`, 'page'],
+    ['page detail sort name', `/hr/applicants/${one.id}?ordering=name`, 'page'],
   ];
   const picked = only ? scenarios.filter(([name]) => only.split(',').some((o) => name.startsWith(o))) : scenarios;
 

@@ -4,8 +4,19 @@
  * - resume downloads through the API, saved under the name from Content-Disposition, with the
  *   spec's message when one fails;
  * - on the list: row selection and a bulk status change (POST /api/hr/applications/bulk-status/);
- * - on the detail page: the status change (PATCH /api/hr/applications/{id}/).
+ * - on the detail page: the status change and the stage controls (PATCH /api/hr/applications/{id}/
+ *   with {status}, {stage} or {outcome, reason}; Reject asks for the reason in a modal dialog),
+ *   the keys, and the resume beside the answers.
  * Messages appear where the island is mounted, in a live region.
+ *
+ * The resume is only ever served to HR as a download (Content-Disposition: attachment). A PDF is
+ * fetched with the HR token and its bytes shown in an <iframe> from a blob: URL, where Chromium,
+ * Firefox and Safari open their own PDF viewer: nothing to bundle (pdf.js would be several times
+ * this island's budget), the PDF's scripts run inside the viewer, never in this page; the Blob's
+ * type is set here to application/pdf (only files whose bytes were a PDF at upload get here), so
+ * the bytes are never rendered as a page of this origin; and the CSP allows `frame-src blob:` on
+ * this page alone (allowBlobFrames, src/http/security.ts). Tested in headless Chromium.
+ * A DOC or DOCX shows its text from the preview API, set as text (never HTML).
  */
 import { useEffect, useState } from 'react';
 import { mountIsland } from './components/mount.js';
@@ -17,7 +28,7 @@ import type { ApplicantDetail } from '../src/applicants/types.js';
 import './applicants.css';
 
 /** `downloadFailed`: the spec's message (declared in src/applicants/schema.ts), handed in by the page. */
-type Props = { downloadFailed: string; exportFailed?: string } & ({ page: 'list' } | { page: 'detail'; id: number });
+type Props = { downloadFailed: string; exportFailed?: string } & ({ page: 'list' } | { page: 'detail'; id: number; name: string });
 type Notice = { kind: 'error' | 'success'; lines: string[] } | null;
 
 function showStatus(el: Element | null, status: string): void {
@@ -53,6 +64,8 @@ function Applicants(props: Props) {
   }, [props.downloadFailed, props.exportFailed]);
 
   useEffect(() => (props.page === 'list' ? wireList(setNotice) : wireDetail(props.id, setNotice)), [props]);
+  useEffect(() => (props.page === 'detail' ? wirePipeline(props.id, setNotice) : undefined), [props]);
+  useEffect(() => (props.page === 'detail' ? wireResume() : undefined), [props.page]);
   useEffect(() => (props.page === 'detail' ? wireShortcuts() : undefined), [props.page]);
 
   if (!notice) return <div className="applicants-notice" role="status" aria-live="polite" />;
@@ -122,21 +135,29 @@ function isTyping(target: EventTarget | null): boolean {
   return !!el?.closest('input, textarea, select, [contenteditable]:not([contenteditable="false"]), dialog');
 }
 
+/** What each key of the detail page presses: the page's own links and buttons. */
+const SHORTCUTS: Record<string, string> = {
+  j: '.page-actions a[rel="next"]',
+  k: '.page-actions a[rel="prev"]',
+  n: 'form[data-stage-form]:not([hidden]) [data-next-stage]',
+  r: 'form[data-stage-form]:not([hidden]) [data-open-reject]',
+};
+
 /**
- * The detail page's keys: j the next applicant of the filtered list, k the previous one (the
- * page's own Next/Previous links), never inside a text field or a dialog, never with a modifier.
+ * The detail page's keys: j the next applicant of the filtered list, k the previous one, n the
+ * next stage, r Reject; never inside a text field or a dialog, never with a modifier.
  * Their hint is shown once they work. Returns the clean-up.
  */
 function wireShortcuts(): () => void {
   const hint = document.querySelector<HTMLElement>('[data-shortcut-hint]');
   if (hint) hint.hidden = false;
   const onKey = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
-    const rel = e.key === 'j' ? 'next' : e.key === 'k' ? 'prev' : null;
-    const link = rel && document.querySelector<HTMLAnchorElement>(`.page-actions a[rel="${rel}"]`);
-    if (!link) return;
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || isTyping(e.target)) return;
+    const selector = Object.hasOwn(SHORTCUTS, e.key) ? SHORTCUTS[e.key] : null;
+    const target = selector && document.querySelector<HTMLElement>(selector);
+    if (!target) return;
     e.preventDefault();
-    link.click();
+    target.click();
   };
   document.addEventListener('keydown', onKey);
   return () => document.removeEventListener('keydown', onKey);
@@ -167,6 +188,147 @@ function wireDetail(id: number, setNotice: (n: Notice) => void): () => void {
   };
   form.addEventListener('submit', onSubmit);
   return () => form.removeEventListener('submit', onSubmit);
+}
+
+/** The Stage fact of the summary after a change: the stage, and Rejected with its reason. */
+function showStage(app: ApplicantDetail): void {
+  const el = document.querySelector('[data-stage-text]');
+  if (!el) return;
+  el.textContent = app.stage ?? '';
+  if (app.outcome === 'REJECTED') {
+    const pill = document.createElement('span');
+    pill.className = 'status status-rejected';
+    pill.textContent = 'Rejected';
+    el.append(' · ', pill, ` (${app.outcome_reason ?? ''})`);
+  }
+}
+
+/**
+ * The stage controls: Move (the selected stage), Move to next stage, and Reject, which opens a
+ * modal dialog for the reason (focus moves to the reason; Escape or Cancel close it and focus
+ * returns to Reject). Returns the clean-up.
+ */
+function wirePipeline(id: number, setNotice: (n: Notice) => void): () => void {
+  const form = document.querySelector<HTMLFormElement>('form[data-stage-form]');
+  const dialog = document.querySelector<HTMLDialogElement>('dialog[data-reject-dialog]');
+  if (!form || !dialog) return () => undefined;
+  form.hidden = false;
+  const select = form.querySelector<HTMLSelectElement>('select')!;
+  const nextButton = form.querySelector<HTMLButtonElement>('[data-next-stage]')!;
+  const rejectButton = form.querySelector<HTMLButtonElement>('[data-open-reject]')!;
+  const rejectForm = dialog.querySelector<HTMLFormElement>('form[data-reject-form]')!;
+  const cancel = dialog.querySelector<HTMLButtonElement>('[data-reject-cancel]')!;
+  // The stage the application is in (the form's data-current; empty before it has one).
+  let current = form.dataset.current ?? '';
+  let busy = false;
+
+  const change = async (body: Record<string, unknown>, done: (app: ApplicantDetail) => string) => {
+    if (busy) return;
+    busy = true;
+    form.setAttribute('aria-busy', 'true');
+    try {
+      const app = await hrJson<ApplicantDetail>(`/api/hr/applications/${id}/`, { method: 'PATCH', body });
+      current = app.stage_id === null ? '' : String(app.stage_id);
+      if (current) select.value = current;
+      showStatus(document.querySelector('.applicant-summary [data-status]'), app.status);
+      const statusSelect = document.querySelector<HTMLSelectElement>('#status-select');
+      if (statusSelect) statusSelect.value = app.status;
+      showStage(app);
+      setNotice({ kind: 'success', lines: [done(app)] });
+      document.dispatchEvent(new CustomEvent('applicant:changed'));
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setNotice({ kind: 'error', lines: ['The application could not be changed.', ...problem(err)] });
+    }
+    busy = false;
+    form.removeAttribute('aria-busy');
+  };
+
+  const onMove = (e: SubmitEvent) => {
+    e.preventDefault();
+    void change({ stage: Number(select.value) }, (app) => `Moved to ${app.stage}.`);
+  };
+  const onNext = () => {
+    const options = [...select.options];
+    const at = options.findIndex((o) => o.value === current);
+    const next = options[at + 1];
+    if (!next) {
+      setNotice({ kind: 'success', lines: [`Already at the last stage, ${options[at]?.text ?? ''}.`] });
+      return;
+    }
+    void change({ stage: Number(next.value) }, (app) => `Moved to the next stage: ${app.stage}.`);
+  };
+  const onOpen = () => {
+    dialog.showModal();
+    dialog.querySelector<HTMLSelectElement>('select')?.focus();
+  };
+  // Back to the Reject button, also when the r key opened the dialog from elsewhere on the page.
+  const onClose = () => rejectButton.focus();
+  const onCancel = () => dialog.close();
+  const onReject = (e: SubmitEvent) => {
+    e.preventDefault();
+    const reason = rejectForm.querySelector<HTMLSelectElement>('select')!.value;
+    dialog.close();
+    void change({ outcome: 'REJECTED', reason }, () => `Rejected: ${reason}.`);
+  };
+  form.addEventListener('submit', onMove);
+  nextButton.addEventListener('click', onNext);
+  rejectButton.addEventListener('click', onOpen);
+  dialog.addEventListener('close', onClose);
+  cancel.addEventListener('click', onCancel);
+  rejectForm.addEventListener('submit', onReject);
+  return () => {
+    form.removeEventListener('submit', onMove);
+    nextButton.removeEventListener('click', onNext);
+    rejectButton.removeEventListener('click', onOpen);
+    dialog.removeEventListener('close', onClose);
+    cancel.removeEventListener('click', onCancel);
+    rejectForm.removeEventListener('submit', onReject);
+  };
+}
+
+/** The resume beside the answers: a PDF in the browser's viewer, a Word file's text. Returns the clean-up. */
+function wireResume(): () => void {
+  const view = document.querySelector<HTMLElement>('[data-resume-view]');
+  if (!view) return () => undefined;
+  let url: string | null = null;
+  let gone = false;
+  const fail = (text: string) => {
+    view.replaceChildren(Object.assign(document.createElement('p'), { className: 'muted', textContent: text }));
+  };
+  void (async () => {
+    try {
+      const res = await hrFetch(view.dataset.src!);
+      if (view.dataset.resumeView === 'pdf') {
+        if (!res.ok) throw new Error(`HTTP ${res.status}`);
+        const blob = new Blob([await res.arrayBuffer()], { type: 'application/pdf' });
+        if (gone) return;
+        url = URL.createObjectURL(blob);
+        const frame = document.createElement('iframe');
+        frame.className = 'resume-frame';
+        frame.title = view.dataset.title ?? 'Resume (PDF)';
+        frame.src = url;
+        view.replaceChildren(frame);
+        return;
+      }
+      const body = (await res.json().catch(() => null)) as { text?: string; truncated?: boolean; detail?: string } | null;
+      if (gone) return;
+      if (!res.ok || typeof body?.text !== 'string') return fail(body?.detail ?? 'No preview for this file; download it.');
+      const text = document.createElement('pre');
+      text.className = 'resume-text';
+      text.tabIndex = 0;
+      text.setAttribute('aria-label', "The resume's text");
+      text.textContent = body.text || '(No text in this file.)';
+      const parts: Node[] = [text];
+      if (body.truncated) parts.push(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'The text is cut here; download the resume for the rest.' }));
+      view.replaceChildren(...parts);
+    } catch {
+      if (!gone) fail('The resume could not be loaded; download it.');
+    }
+  })();
+  return () => {
+    gone = true;
+    if (url) URL.revokeObjectURL(url);
+  };
 }
 
 mountIsland('applicants', Applicants);

@@ -18,7 +18,7 @@ import { getPublicJob } from '../jobs/index.js';
 import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, boardQuerySchema, bulkStatusSchema, noteSchema, reasonsPutSchema, stagesPutSchema, statusChangeSchema } from './schema.js';
 import {
   APPLY_MESSAGES, APPLY_UPLOAD, applicantListExport, applicantsExport, assertAcceptingApplications, changePipeline, changeStatuses, getApplicant, jobStages, listApplicants, loadBoard, loadDashboard, loadJobInsights,
-  openResume, rejectionReasons, replaceRejectionReasons, replaceStages, submitApplication,
+  openResume, previewResume, rejectionReasons, replaceRejectionReasons, replaceStages, submitApplication,
 } from './service.js';
 import { addNote, editNote, listNotes, loadTimeline, removeNote } from './service.js';
 
@@ -132,6 +132,11 @@ export function applicantsApi(ctx: AppContext): Router {
     // Only a PDF (decided from its bytes at upload) is ever shown inline ('Open PDF').
     const inline = req.query.disposition === 'inline' && file.contentType === 'application/pdf';
     await sendDownload(res, file, inline ? 'inline' : 'attachment');
+  });
+
+  // The text of a DOC or DOCX resume for the detail page (issue 20); the file itself stays a download.
+  router.get('/api/hr/applications/:id/resume/preview/', async (req, res) => {
+    res.json(await previewResume(ctx, pathId(req.params.id)));
   });
 
   // Notes (plain text, newest first) and the timeline of an application (issue 20). Only a

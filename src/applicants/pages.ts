@@ -21,8 +21,10 @@ import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import { applicantNeighbours, getApplicant, jobStages, listApplicants, listStageNames, loadBoard, loadDashboard, loadJobInsights } from './service.js';
-import { REJECTED_COLUMN, type ApplicantFilters, type BoardProps } from './types.js';
+import { applicantNeighbours, getApplicant, jobStages, listApplicants, listStageNames, loadBoard, loadDashboard, loadJobInsights, rejectionReasons } from './service.js';
+import { previewKind } from './resume-preview.js';
+import { allowBlobFrames } from '../http/security.js';
+import { REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
 import type { WizardJob } from './types.js';
 
 const APPLY_PAGE_TEXT = {
@@ -111,7 +113,7 @@ export function applicantsPages(ctx: AppContext): Router {
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
     const [jobs, stageNames] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx)]);
-    const common = { jobs, statuses: APPLICATION_STATUSES, stageNames: [...stageNames, REJECTED_COLUMN], ...formatters(req), messages: APPLICANT_MESSAGES };
+    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], ...formatters(req), messages: APPLICANT_MESSAGES };
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
       const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));
@@ -135,7 +137,8 @@ export function applicantsPages(ctx: AppContext): Router {
       viewQuery: applicantFilterQuery(filters),
       // The list's Export: the same filters, the whole list (no page).
       exportHref: `/api/hr/applications/export/${applicantFilterQuery(filters)}`,
-      sortHref: `/hr/applicants${applicantFilterQuery({ ...filters, ordering: filters.ordering === 'created_at' ? '-created_at' : 'created_at' })}`,
+      // The sort buttons' form: the applied filters (not the form as edited), without page and ordering.
+      sortFormFields: [...new URLSearchParams(applicantFilterQuery({ ...filters, ordering: '-created_at' }))],
       jobTitle: filters.job_id === null ? null : (jobs.find((j) => j.id === filters.job_id)?.title ?? null),
     });
   });
@@ -150,10 +153,18 @@ export function applicantsPages(ctx: AppContext): Router {
     // The list this application was opened from; filters that do not parse are the whole list.
     const parsed = applicantListQuerySchema.safeParse(req.query);
     const filters = parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}));
-    const around = await applicantNeighbours(ctx, filters, app);
+    const [around, { stages }, reasons] = await Promise.all([applicantNeighbours(ctx, filters, app), jobStages(ctx, app.job_id), rejectionReasons(ctx)]);
     const query = applicantFilterQuery(filters);
+    // The resume beside the answers: a PDF in the browser's viewer (from a blob: URL, see
+    // islands/applicants.tsx), a DOC or DOCX as text from the preview API, anything else a download.
+    const resumeView = !app.resume_download_url ? null : app.resume_content_type === 'application/pdf' ? 'pdf' : previewKind(app.resume_content_type ?? '') ? 'text' : null;
+    if (resumeView === 'pdf') allowBlobFrames(res);
     renderPage(req, res, 'pages/hr/applicant', { title: `Application #${app.id}`, noindex: true }, {
       app,
+      stages,
+      reasons,
+      resumeView,
+      previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,
       statuses: APPLICATION_STATUSES,
       messages: APPLICANT_MESSAGES,
       listHref: `/hr/applicants${query}`,
@@ -166,6 +177,18 @@ export function applicantsPages(ctx: AppContext): Router {
 }
 
 const APPLICANTS_PAGE_SIZE = 25;
+
+/** The list's orders as the Sort by menu names them. */
+const ORDERING_LABELS: [ApplicantOrdering, string][] = [
+  ['-created_at', 'Newest first'],
+  ['created_at', 'Oldest first'],
+  ['name', 'Name (A to Z)'],
+  ['-name', 'Name (Z to A)'],
+  ['email', 'Email (A to Z)'],
+  ['-email', 'Email (Z to A)'],
+  ['status', 'Status (A to Z)'],
+  ['-status', 'Status (Z to A)'],
+];
 
 /** What the filter form shows for parsed filters. */
 function formValues(f: ApplicantFilters): Record<string, string> {

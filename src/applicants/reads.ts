@@ -4,7 +4,10 @@
  * the list, its resume opened before anything is sent, and a job's applicants workbook.
  */
 import type { Db } from '../db/knex.js';
-import { NotFound } from '../http/errors.js';
+import type { Readable } from 'node:stream';
+import { HttpError, NotFound } from '../http/errors.js';
+import { RESUME_MAX_BYTES } from '../shared/application-rules.js';
+import { extractResumeText, previewKind, type ResumePreview } from './resume-preview.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { listJobStats, requireJob } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
@@ -77,9 +80,44 @@ export async function getApplicant({ db }: ReadDeps, id: number): Promise<Applic
   return app;
 }
 
-/** The applications before and after `app` in the list `filters` describe. */
+/** The applications before and after `app` in the list `filters` describe, in its order. */
 export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters, app: ApplicantDetail): Promise<{ previous: number | null; next: number | null }> {
-  return neighbours(db, filters, { id: app.id, created_at: new Date(app.created_at) });
+  return neighbours(db, filters, app.id);
+}
+
+/**
+ * The text of a DOC or DOCX resume (GET /api/hr/applications/{id}/resume/preview/). A missing
+ * resume is the download's 404; another type, a file over the upload limit or one that cannot be
+ * read is a 422 saying to download it. Read from storage whole (at most RESUME_MAX_BYTES).
+ */
+export async function previewResume(deps: { db: Db; storage: FileStorage; log?: Logger }, id: number): Promise<ResumePreview> {
+  const file = await openResume(deps, id);
+  const kind = previewKind(file.contentType);
+  if (!kind || file.size > RESUME_MAX_BYTES) {
+    file.stream.destroy();
+    throw noPreview();
+  }
+  const bytes = await readWhole(file.stream, RESUME_MAX_BYTES);
+  const preview = bytes && (await extractResumeText(kind, bytes));
+  if (!preview) throw noPreview();
+  return preview;
+}
+
+const noPreview = () => new HttpError(422, APPLICANT_MESSAGES.noPreview, { detail: APPLICANT_MESSAGES.noPreview });
+
+/** A stream's bytes, or null past `limit` (the stream is then destroyed). */
+async function readWhole(stream: Readable, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      stream.destroy();
+      return null;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }
 
 /**

@@ -352,7 +352,7 @@ import { z as zod } from 'zod';
 import * as enums from '../shared/enums.js';
 import { isRowId, } from '../shared/input-rules.js';
 import { CAMPAIGN_MAX_LENGTH } from '../shared/campaign.js';
-import { APPLICANT_LIMITS, REJECTED_COLUMN, type ApplicantFilters } from './types.js';
+import { APPLICANT_LIMITS, APPLICANT_ORDERINGS, REJECTED_COLUMN, type ApplicantFilters } from './types.js';
 
 type ApplicationStatus = enums.ApplicationStatus;
 
@@ -367,12 +367,13 @@ export const APPLICANT_MESSAGES = {
   status: 'Select a valid status: NEW, REVIEWED or ARCHIVED.',
   date: 'Enter a valid date as YYYY-MM-DD.',
   reversedDates: 'The to date must not be before the from date.',
-  ordering: 'Ordering must be created_at or -created_at.',
+  ordering: `Ordering must be one of ${APPLICANT_ORDERINGS.join(', ')}.`,
   source: 'Ensure the source has no more than 100 characters.',
   detailed: 'detailed must be true or false.',
   ids: `Select between 1 and ${BULK_STATUS_MAX} applications.`,
   notFound: 'Not found.',
   resumeMissing: 'Resume not found.',
+  noPreview: 'No preview for this file; download it.',
   downloadFailed: 'Unable to download resume. Please check your HR login or contact support.',
   exportFailed: 'Export failed. Please try again.',
   empty: 'No applicants found.',
@@ -429,7 +430,7 @@ export const applicantListQuerySchema = zod
     date_from: optionalDay,
     date_to: optionalDay,
     ordering: param
-      .refine((v) => !v || v === 'created_at' || v === '-created_at', APPLICANT_MESSAGES.ordering)
+      .refine((v) => !v || (APPLICANT_ORDERINGS as readonly string[]).includes(v), APPLICANT_MESSAGES.ordering)
       .transform((v) => (v || '-created_at') as ApplicantFilters['ordering']),
     detailed: param.refine((v) => !v || v === 'true' || v === 'false', APPLICANT_MESSAGES.detailed).transform((v) => v === 'true'),
     // A stage name (any job's stage of that name), or 'Rejected'.

@@ -51,6 +51,16 @@ export interface DashboardStats {
   rejected_applicants: number;
 }
 
+/**
+ * The orders of the applicants list (`ordering=`): Applied (the spec's created_at, newest first
+ * by default), Name (last name, then first name), Email and Status, each also reversed ('-').
+ * Each is an index range on both databases, so a page reads only its rows.
+ */
+const APPLICANT_ORDER_COLUMNS = ['created_at', 'name', 'email', 'status'] as const;
+export type ApplicantOrderColumn = (typeof APPLICANT_ORDER_COLUMNS)[number];
+export type ApplicantOrdering = ApplicantOrderColumn | `-${ApplicantOrderColumn}`;
+export const APPLICANT_ORDERINGS: readonly ApplicantOrdering[] = APPLICANT_ORDER_COLUMNS.flatMap((c) => [c, `-${c}` as const]);
+
 /** Filters of the applicants list (GET /api/hr/applications/, /hr/applicants), as parsed. */
 export interface ApplicantFilters {
   job_id: number | null;
@@ -60,7 +70,8 @@ export interface ApplicantFilters {
   /** Calendar days (YYYY-MM-DD, UTC), both inclusive. */
   date_from: string | null;
   date_to: string | null;
-  ordering: 'created_at' | '-created_at';
+  /** A column of APPLICANT_ORDERINGS, '-' for descending; every order ends with the id, the same way. */
+  ordering: ApplicantOrdering;
   /** A stage name (across jobs), or REJECTED_COLUMN for the rejected ones; null for any. */
   stage?: string | null;
   /** Issue 21: a source as stored (utm_source, src or a tracking link's), or DIRECT_SOURCE for none; null for any. */

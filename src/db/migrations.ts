@@ -23,6 +23,7 @@ import * as m016 from '../../migrations/016_email_templates.js';
 import * as m020 from '../../migrations/020_source_attribution.js';
 import * as m018 from '../../migrations/018_job_reach_fields.js';
 import * as m017 from '../../migrations/017_application_consent.js';
+import * as m019 from '../../migrations/019_applicant_sort_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -44,6 +45,7 @@ const migrations: Record<string, Knex.Migration> = {
   '020_source_attribution': m020,
   '018_job_reach_fields': m018,
   '017_application_consent': m017,
+  '019_applicant_sort_indexes': m019,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -155,8 +155,8 @@ for (const kind of databaseKinds()) {
       expect(await page.locator('#applicant-name').innerText()).to.equal('Zoë Ångström');
       await page.click('a:has-text("Previous applicant")');
       expect(await page.locator('#applicant-name').innerText()).to.equal('Liam Smith');
-      // The keys: j next, k previous, listed on the page; typed in a field they are text.
-      expect(await page.locator('[data-shortcut-hint]').innerText()).to.equal('Keys: j next applicant, k previous (not while typing).');
+      // The keys: j next, k previous (and the stage keys), listed on the page; typed in a field they are text.
+      expect(await page.locator('[data-shortcut-hint]').innerText()).to.equal('Keys: j next applicant, k previous applicant, n next stage, r reject (not while typing).');
       await Promise.all([page.waitForURL(/\/hr\/applicants\/\d+/), page.waitForEvent('load'), page.keyboard.press('j')]);
       expect(await page.locator('#applicant-name').innerText()).to.equal('Zoë Ångström');
       await Promise.all([page.waitForEvent('load'), page.keyboard.press('k')]);

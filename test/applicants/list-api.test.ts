@@ -147,7 +147,7 @@ for (const kind of databaseKinds()) {
         ['?job_id=0', 'job_id', 'A valid job id is required.'],
         ['?job_id=99999999999', 'job_id', 'A valid job id is required.'],
         [`?q=${'a'.repeat(101)}`, 'q', 'Ensure the search has no more than 100 characters.'],
-        ['?ordering=name', 'ordering', 'Ordering must be created_at or -created_at.'],
+        ['?ordering=salary', 'ordering', 'Ordering must be one of created_at, -created_at, name, -name, email, -email, status, -status.'],
         ['?detailed=yes', 'detailed', 'detailed must be true or false.'],
         ['?status=NEW&status=ARCHIVED', 'status', 'Give this parameter once, with one value.'],
         ['?q=a&q=b', 'q', 'Give this parameter once, with one value.'],

@@ -59,6 +59,7 @@ export async function signInOverHttp(baseUrl: string, username: string, password
 export async function openHrPage(browser: Browser, baseUrl: string, token: string, opts: { width?: number; height?: number; timezoneId?: string } = {}): Promise<PageWithErrors> {
   const t = await openPage(browser, opts);
   await t.context.addCookies([{ name: 'jwt', value: token, url: baseUrl }]);
-  await t.context.addInitScript((value) => localStorage.setItem('jwt', value), token);
+  // Every frame runs it; the browser's PDF viewer frame has no localStorage.
+  await t.context.addInitScript((value) => window.localStorage?.setItem('jwt', value), token);
   return t;
 }

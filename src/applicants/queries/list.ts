@@ -19,9 +19,10 @@
  */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
+import { isMysql } from '../../db/knex.js';
 import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js';
 import type { ApplicationStatus } from '../../shared/enums.js';
-import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantRow } from '../types.js';
+import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantOrderColumn, type ApplicantOrdering, type ApplicantRow } from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
 import { APPLICANT_COLUMNS, sourceCell } from './export.js';
@@ -209,10 +210,56 @@ export function filteredApplications(db: Knex, f: ApplicantFilters, search: Sear
   return q;
 }
 
-function ordered(q: Knex.QueryBuilder, ordering: ApplicantFilters['ordering']): Knex.QueryBuilder {
-  const dir = ordering === 'created_at' ? 'asc' : 'desc';
-  return q.orderBy([{ column: 'a.created_at', order: dir }, { column: 'a.id', order: dir }]);
+/**
+ * The columns an ordering sorts by, all in one direction and always ending with the id, so the
+ * order is total: pages never repeat or skip a row, and previous/next and the export's batches
+ * continue from a row's key. Each is an index on both databases (the id is part of every
+ * secondary index): created_at, (last_name, first_name), email, (status, created_at).
+ */
+function orderKey(ordering: ApplicantOrdering): { columns: string[]; dir: 'asc' | 'desc' } {
+  const desc = ordering.startsWith('-');
+  const column = (desc ? ordering.slice(1) : ordering) as ApplicantOrderColumn;
+  const leading = { created_at: ['a.created_at'], name: ['a.last_name', 'a.first_name'], email: ['a.email'], status: ['a.status', 'a.created_at'] }[column];
+  return { columns: [...leading, 'a.id'], dir: desc ? 'desc' : 'asc' };
 }
+
+function ordered(q: Knex.QueryBuilder, ordering: ApplicantOrdering): Knex.QueryBuilder {
+  const { columns, dir } = orderKey(ordering);
+  return q.orderBy(columns.map((column) => ({ column, order: dir })));
+}
+
+/** The order reversed (for the row before one). */
+const reversed = (ordering: ApplicantOrdering): ApplicantOrdering => (ordering.startsWith('-') ? ordering.slice(1) : `-${ordering}`) as ApplicantOrdering;
+
+/** The values of a row (read with at least its ordering's columns) for those columns. */
+const keyOf = (row: Row, ordering: ApplicantOrdering): unknown[] => orderKey(ordering).columns.map((c) => row[c.slice(2)]);
+
+/**
+ * Rows strictly after `key` in `ordering`, with c1 >= v1 beside it so the databases read a range
+ * of the order's index from the key on. SQLite compares the row value (c1, c2, ...) > (v1, v2, ...),
+ * a range of that index; MariaDB gets it spelled out, (c1 > v1) OR (c1 = v1 AND c2 > v2) ...,
+ * which it reads as ranges of the same index (SQLite would read each OR branch apart and sort).
+ */
+function afterKey(db: Knex, q: Knex.QueryBuilder, ordering: ApplicantOrdering, key: unknown[]): Knex.QueryBuilder {
+  const { columns, dir } = orderKey(ordering);
+  const op = dir === 'asc' ? '>' : '<';
+  q.where(columns[0], `${op}=`, key[0] as any);
+  if (!isMysql(db)) {
+    const list = columns.map(() => '??').join(', ');
+    const values = columns.map(() => '?').join(', ');
+    return q.whereRaw(`(${list}) ${op} (${values})`, [...columns, ...(key as Knex.RawBinding[])]);
+  }
+  return q.andWhere((any) => {
+    columns.forEach((column, i) => {
+      any.orWhere((one) => {
+        for (let j = 0; j < i; j++) one.where(columns[j], key[j] as any);
+        one.where(column, op, key[i] as any);
+      });
+    });
+  });
+}
+
+const isDateOrder = (ordering: ApplicantOrdering) => ordering === 'created_at' || ordering === '-created_at';
 
 const fullName = (r: Row) => `${r.first_name} ${r.last_name}`.trim();
 
@@ -260,17 +307,23 @@ async function pageRowsAndCount(db: Knex, f: ApplicantFilters, search: SearchPla
     const rows: Row[] = pageIds.length ? await ordered(db('applications as a').whereIn('a.id', pageIds), f.ordering).select(LIST_COLUMNS) : [];
     return [rows, ids.length];
   }
-  const rowsQuery = ordered(filteredApplications(db, f, search), f.ordering)
-    .select(LIST_COLUMNS)
+  const page = ordered(filteredApplications(db, f, search), f.ordering)
     .limit(pageSize + 1)
     .offset(offset);
+  // Sorted by a name, an email or a status, the page's ids are read first and its rows by id:
+  // without filters the ids come from the order's index alone, where reading whole rows past a
+  // deep offset makes MariaDB sort the table instead.
+  const rowsQuery: Promise<Row[]> = isDateOrder(f.ordering)
+    ? page.select(LIST_COLUMNS)
+    : page.select('a.id').then((idRows: Row[]) => (idRows.length ? ordered(db('applications as a').whereIn('a.id', idRows.map((r) => Number(r.id))), f.ordering).select(LIST_COLUMNS) : []));
   const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(cap + 1).as('c'));
   const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
   return [rows, Number(countRow?.n ?? 0)];
 }
 
 export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
-  const search = await planSearch(db, f.q, f.job_id === null);
+  // The words index keeps created_at, so only the date orders can be read along it.
+  const search = await planSearch(db, f.q, f.job_id === null && isDateOrder(f.ordering));
   const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
   const [rows, n] = await pageRowsAndCount(db, f, search, (page - 1) * pageSize, pageSize, cap);
   const pageRows = rows.slice(0, pageSize);
@@ -328,18 +381,15 @@ async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> 
   return new Map(files.map((f) => [Number(f.id), f.content_type]));
 }
 
-/** The application shown before and after `id` in the filtered list (null at either end). */
-export async function neighbours(db: Knex, f: ApplicantFilters, current: { id: number; created_at: Date }): Promise<{ previous: number | null; next: number | null }> {
-  const at = toDbDate(current.created_at);
-  const after = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '>', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '>', current.id)));
-  const before = (q: Knex.QueryBuilder) => q.where((w) => w.where('a.created_at', '<', at).orWhere((e) => e.where('a.created_at', at).andWhere('a.id', '<', current.id)));
+/** The application shown before and after `id` in the filtered list, in its order (null at either end). */
+export async function neighbours(db: Knex, f: ApplicantFilters, id: number): Promise<{ previous: number | null; next: number | null }> {
+  const columns = orderKey(f.ordering).columns;
+  const current: Row | undefined = await db('applications as a').where('a.id', id).first(columns);
+  if (!current) return { previous: null, next: null };
   const search = await planSearch(db, f.q);
-  const newer = ordered(after(filteredApplications(db, f, search)), 'created_at').first('a.id');
-  const older = ordered(before(filteredApplications(db, f, search)), '-created_at').first('a.id');
-  const [n, o]: (Row | undefined)[] = await Promise.all([newer, older]);
-  const newerId = n ? Number(n.id) : null;
-  const olderId = o ? Number(o.id) : null;
-  return f.ordering === '-created_at' ? { previous: newerId, next: olderId } : { previous: olderId, next: newerId };
+  const step = (ordering: ApplicantOrdering) => ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
+  const [n, p]: (Row | undefined)[] = await Promise.all([step(f.ordering), step(reversed(f.ordering))]);
+  return { previous: p ? Number(p.id) : null, next: n ? Number(n.id) : null };
 }
 
 /** One application with its job, resume and child rows, or null. */
@@ -451,21 +501,16 @@ export const LIST_EXPORT_COLUMNS: ExportColumn[] = [
 ];
 
 /**
- * Batches of the filtered list in its order, keyset-paginated over (created_at, id) like the
+ * Batches of the filtered list in its order, keyset-paginated over its order's columns like the
  * job's export, so memory stays flat. A search is planned once, without the words-index walk
  * (which only pays off for one page).
  */
 export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize = 250): AsyncGenerator<CellValue[][]> {
   const search = await planSearch(db, f.q);
-  const asc = f.ordering === 'created_at';
-  let cursor: { at: unknown; id: number } | null = null;
+  let cursor: unknown[] | null = null;
   for (;;) {
     const q = ordered(filteredApplications(db, f, search), f.ordering).select(LIST_COLUMNS).limit(batchSize);
-    if (cursor) {
-      const c: { at: unknown; id: number } = cursor;
-      const op = asc ? '>' : '<';
-      q.where('a.created_at', asc ? '>=' : '<=', c.at as any).andWhere((w) => w.where('a.created_at', op, c.at as any).orWhere('a.id', op, c.id));
-    }
+    if (cursor) afterKey(db, q, f.ordering, cursor);
     const rows: Row[] = await q;
     if (!rows.length) return;
     const [jobs, fileTypes] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows)]);
@@ -476,7 +521,6 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
       return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume, sourceCell(r)];
     });
     if (rows.length < batchSize) return;
-    const last = rows[rows.length - 1];
-    cursor = { at: last.created_at, id: Number(last.id) };
+    cursor = keyOf(rows[rows.length - 1], f.ordering);
   }
 }
