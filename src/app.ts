@@ -18,6 +18,7 @@ import { jobsRoutes, keptJobPages } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
+import { funnelRoutes } from './funnel/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -84,6 +85,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(postsRoutes(ctx));
   app.use(formsRoutes(ctx));
   app.use(embedRoutes(ctx));
+  app.use(funnelRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.log));

@@ -19,6 +19,7 @@ import * as m012 from '../../migrations/012_user_roles.js';
 import * as m013 from '../../migrations/013_pipeline_stages.js';
 import * as m014 from '../../migrations/014_application_notes.js';
 import * as m015 from '../../migrations/015_hr_job_list_indexes.js';
+import * as m021 from '../../migrations/021_job_funnel_counts.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -36,6 +37,7 @@ const migrations: Record<string, Knex.Migration> = {
   '013_pipeline_stages': m013,
   '014_application_notes': m014,
   '015_hr_job_list_indexes': m015,
+  '021_job_funnel_counts': m021,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
