@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { hrFetch } from '../components/session.js';
 import type { Device, FunnelFigures, JobFunnel } from '../../src/funnel/types.js';
 
-export const FUNNEL_TEXTS = {
+const FUNNEL_TEXTS = {
   heading: 'Apply Funnel',
   loading: 'Loading the funnel…',
   failed: 'The funnel could not be loaded. Please reload the page.',

@@ -13,12 +13,12 @@ import type { Device } from './types.js';
  */
 const PHONE_OR_TABLET = /Mobi|Android|iPhone|iPad|iPod|Tablet|Kindle|Silk|Opera Mini|BlackBerry|BB10|IEMobile|Windows Phone/i;
 
-export function deviceClass(userAgent: string | undefined): Device {
+function deviceClass(userAgent: string | undefined): Device {
   return userAgent && PHONE_OR_TABLET.test(userAgent) ? 'phone' : 'desktop';
 }
 
 /** `DNT: 1` (Do Not Track) or `Sec-GPC: 1` (Global Privacy Control): nothing is counted for this request. */
-export function trackingRefused(headers: IncomingHttpHeaders): boolean {
+function trackingRefused(headers: IncomingHttpHeaders): boolean {
   return headers.dnt === '1' || headers['sec-gpc'] === '1';
 }
 

@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { FUNNEL_EVENTS, WIZARD_STEPS } from './types.js';
 
-export const FUNNEL_DAYS = { min: 1, max: 365, default: 30 } as const;
+const FUNNEL_DAYS = { min: 1, max: 365, default: 30 } as const;
 
 export const FUNNEL_MESSAGES = {
   step: `Unknown step: use one of ${WIZARD_STEPS.join(', ')}.`,

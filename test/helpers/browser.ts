@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,8 +27,9 @@ export interface PageWithErrors {
   errors: string[];
 }
 
-export async function openPage(browser: Browser, opts: { width?: number; height?: number } = {}): Promise<PageWithErrors> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 } });
+/** `contextOptions`: more for the context (a User-Agent, extra headers such as DNT). */
+export async function openPage(browser: Browser, opts: { width?: number; height?: number; contextOptions?: BrowserContextOptions } = {}): Promise<PageWithErrors> {
+  const context = await browser.newContext({ ...opts.contextOptions, viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
