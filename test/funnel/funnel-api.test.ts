@@ -134,7 +134,7 @@ for (const kind of databaseKinds() as DbKind[]) {
 
     it('ignores beacons that send DNT: 1 or Sec-GPC: 1 (204, nothing counted)', async () => {
       const before = await counts(s.ctx.db, job.id);
-      for (const h of [{ DNT: '1' }, { 'Sec-GPC': '1' }, { DNT: '1', 'Sec-GPC': '1' }]) {
+      for (const h of [{ DNT: '1' }, { 'Sec-GPC': '1' }, { DNT: '1', 'Sec-GPC': '1' }] as Record<string, string>[]) {
         expect((await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' }, h)).status).to.equal(204);
       }
       // Even a bad beacon gets the same 204 and is not looked at.

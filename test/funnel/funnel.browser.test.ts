@@ -90,7 +90,9 @@ for (const kind of databaseKinds()) {
       expect(await heading(page)).to.equal('Review');
       await page.getByRole('button', { name: 'Submit Application' }).click();
       await page.waitForURL(`${s.baseUrl}/careers/funnel-job/submitted`);
-      await eventually(async () => expect(sent).to.have.length(10), 5000);
+      await eventually(() => {
+        expect(sent).to.have.length(10);
+      }, 5000);
       expect(sent.map((b) => JSON.parse(b))).to.deep.equal([
         { step: 'basic', event: 'reached' },
         { step: 'basic', event: 'completed' },
@@ -103,7 +105,7 @@ for (const kind of databaseKinds()) {
         { step: 'review', event: 'reached' },
         { step: 'review', event: 'completed' },
       ]);
-      await eventually(async () =>
+      await eventually(async () => {
         expect(await stored(s, job.id)).to.deep.equal({
           'view.reached.phone': 1,
           'apply.reached.phone': 1,
@@ -118,8 +120,8 @@ for (const kind of databaseKinds()) {
           'review.reached.phone': 1,
           'review.completed.phone': 1,
           'submitted.reached.phone': 1,
-        }),
-      );
+        });
+      });
     });
 
     it('counts a desktop visitor who stops on Experience', async () => {
@@ -130,7 +132,9 @@ for (const kind of databaseKinds()) {
       await page.locator('.wizard-card').waitFor();
       await fillBasic(page, { first: 'Omar', last: 'Haddad', email: 'omar@example.com', phone: '9876543211', resume: files.pdf });
       await next(page, 'Experience');
-      await eventually(async () => expect(await stored(s, job.id)).to.include({ 'view.reached.desktop': 2, 'apply.reached.desktop': 1, 'basic.reached.desktop': 1, 'basic.completed.desktop': 1, 'experience.reached.desktop': 1 }));
+      await eventually(async () => {
+        expect(await stored(s, job.id)).to.include({ 'view.reached.desktop': 2, 'apply.reached.desktop': 1, 'basic.reached.desktop': 1, 'basic.completed.desktop': 1, 'experience.reached.desktop': 1 });
+      });
     });
 
     it('counts nothing for a browser that sends Do Not Track or Global Privacy Control', async () => {
