@@ -22,15 +22,20 @@ const keyOf = (c: FunnelCount) => [c.jobId, c.day, c.step, c.event, c.device].jo
  * Adds each count to its row, creating the row the first time: INSERT ... ON CONFLICT DO UPDATE
  * (SQLite) / ON DUPLICATE KEY UPDATE (MySQL) with `count = count + the new count`, so processes
  * flushing at the same moment add up instead of overwriting each other. Rows go in key order, so
- * two processes lock them in the same order; a statement the database rolls back (deadlock
- * victim, busy) runs again whole, and a statement that failed added nothing.
+ * two processes lock them in the same order; a batch the database rolls back (deadlock victim,
+ * busy) runs again whole.
  */
 export async function addFunnelCounts(db: Knex, counts: FunnelCount[]): Promise<void> {
   const mysql = db.client.config.client === 'mysql2';
   const increment = mysql ? db.raw('?? + VALUES(??)', ['count', 'count']) : db.raw('??.?? + excluded.??', ['job_funnel_counts', 'count', 'count']);
   const sorted = counts.map((c) => ({ c, key: keyOf(c) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ c }) => c);
-  for (let i = 0; i < sorted.length; i += ROWS_PER_STATEMENT) {
-    const rows = sorted.slice(i, i + ROWS_PER_STATEMENT).map((c) => ({ job_id: c.jobId, day: c.day, step: c.step, event: c.event, device: c.device, count: c.count }));
-    await withDbRetry(() => db('job_funnel_counts').insert(rows).onConflict(KEY).merge({ count: increment }));
-  }
+  const rows = sorted.map((c) => ({ job_id: c.jobId, day: c.day, step: c.step, event: c.event, device: c.device, count: c.count }));
+  // One transaction: a batch is added whole or not at all, so a failed flush may hold it for the next.
+  await withDbRetry(() =>
+    db.transaction(async (trx) => {
+      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
+        await trx('job_funnel_counts').insert(rows.slice(i, i + ROWS_PER_STATEMENT)).onConflict(KEY).merge({ count: increment });
+      }
+    }),
+  );
 }

@@ -32,12 +32,15 @@ export class FunnelCounter {
     private readonly flushMs = 5000,
   ) {}
 
-  count(jobId: number, step: FunnelStage, event: FunnelEvent, device: Device, n = 1): void {
-    const day = utcDay(this.now());
-    const key = `${jobId}|${day}|${step}|${event}|${device}`;
+  count(jobId: number, step: FunnelStage, event: FunnelEvent, device: Device): void {
+    this.hold({ jobId, day: utcDay(this.now()), step, event, device, count: 1 });
+  }
+
+  private hold(c: repo.FunnelCount): void {
+    const key = `${c.jobId}|${c.day}|${c.step}|${c.event}|${c.device}`;
     const held = this.pending.get(key);
-    if (held) held.count += n;
-    else this.pending.set(key, { jobId, day, step, event, device, count: n });
+    if (held) held.count += c.count;
+    else this.pending.set(key, { ...c });
     if (!this.timer) {
       this.timer = setTimeout(() => void this.flush().catch((err) => this.failed(err)), this.flushMs);
       this.timer.unref();
@@ -62,9 +65,8 @@ export class FunnelCounter {
     try {
       await repo.addFunnelCounts(this.db, batch);
     } catch (err) {
-      // Kept for the next flush while the database is down; a statement that failed added nothing,
-      // but earlier statements of a large batch may have: only the unavailable case is retried.
-      if (isDatabaseUnavailable(err)) for (const c of batch) this.count(c.jobId, c.step, c.event, c.device, c.count);
+      // Kept for the next flush while the database is down (a batch is written in one transaction).
+      if (isDatabaseUnavailable(err)) for (const c of batch) this.hold(c);
       throw err;
     }
   }
