@@ -177,6 +177,8 @@ export interface Config {
   trustProxy: TrustProxy;
   rateLimits: {
     apply: RateLimitSetting;
+    /** The wizard's funnel beacons (src/funnel/). */
+    funnel: RateLimitSetting;
     form: RateLimitSetting;
     login: RateLimitSetting;
     /** IPv6 clients are counted per network of this prefix length (32-64), not per address. */
@@ -280,6 +282,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'TRUST_PROXY', default: 'false' },
   { name: 'APPLY_RATE_LIMIT', default: '10' },
   { name: 'APPLY_RATE_WINDOW_SECONDS', default: '600' },
+  { name: 'FUNNEL_RATE_LIMIT', default: '300' },
+  { name: 'FUNNEL_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'FORM_RATE_LIMIT', default: '10' },
   { name: 'FORM_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'LOGIN_RATE_LIMIT', default: '10' },
@@ -485,6 +489,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     trustProxy,
     rateLimits: {
       apply: rate('APPLY', 10, 600),
+      funnel: rate('FUNNEL', 300, 600),
       form: rate('FORM', 10, 600),
       login: rate('LOGIN', 10, 900),
       // 56: what ISPs commonly give one customer (RIPE-690), and express-rate-limit's default.

@@ -1,6 +1,6 @@
 /**
- * Job insights (/hr/jobs/{id}/insights): the job's figures, one chart per current question and
- * the applicants export. The server renders the job and its analytics into the props (the same
+ * Job insights (/hr/jobs/{id}/insights): the job's figures, its apply funnel (read from the funnel
+ * API), one chart per current question and the applicants export. The server renders the job and its analytics into the props (the same
  * services as GET /api/hr/jobs/{id}/analytics/). Charts are plain HTML/CSS bars: every bar carries
  * its count and percent as text, the bar itself is decoration, and no bar is wider than 100%.
  */
@@ -10,6 +10,7 @@ import { mountIsland } from './components/mount.js';
 import { LocalTime } from './components/local-time.js';
 import { hrFetch } from './components/session.js';
 import { saveResponse } from './job-insights/download.js';
+import { Funnel } from './job-insights/Funnel.js';
 import { enumLabel } from '../src/shared/enums.js';
 import { questionPlainText } from '../src/shared/question-text.js';
 import type { DistributionStats, JobAnalytics, QuestionAnalytics, TextStats } from '../src/applicants/types.js';
@@ -173,6 +174,7 @@ function JobInsights({ job, analytics }: Props) {
           </dd>
         </div>
       </dl>
+      <Funnel jobId={job.id} />
       <section className="qa-section" aria-labelledby="qa-heading">
         <h2 id="qa-heading">Question Analytics</h2>
         {analytics.questions.length === 0 ? (

@@ -21,6 +21,7 @@ import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
+import { funnelRoutes } from './funnel/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -92,6 +93,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(formsRoutes(ctx));
   app.use(embedRoutes(ctx));
   app.use(sourcesRoutes(ctx));
+  app.use(funnelRoutes(ctx));
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.log));

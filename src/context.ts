@@ -1,4 +1,4 @@
-/** What every feature is handed: configuration, log, database, read cache, file storage, view counter, clock, outbox signal, server key, readiness. */
+/** What every feature is handed: configuration, log, database, read cache, file storage, view and funnel counters, clock, outbox signal, server key, readiness. */
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import { createDb } from './db/knex.js';
@@ -8,6 +8,7 @@ import { ServerKey } from './db/server-key.js';
 import type { FileStorage } from './storage/storage.js';
 import { createStorage } from './storage/create.js';
 import { ViewCounter } from './jobs/index.js';
+import { FunnelCounter } from './funnel/index.js';
 import { OutboxSignal } from './posts/index.js';
 import { Readiness } from './ops/index.js';
 
@@ -18,6 +19,8 @@ export interface AppContext {
   cache: ReadCache;
   storage: FileStorage;
   views: ViewCounter;
+  /** The apply funnel's counts of this process (src/funnel/), flushed like `views`. */
+  funnel: FunnelCounter;
   now: () => Date;
   /** Wakes this process's delivery worker when a post is written. */
   outbox: OutboxSignal;
@@ -31,6 +34,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
   // First, so the database's own notices go to it too.
   const log = overrides.log ?? createLogger({ level: config.logLevel, pretty: config.env === 'development' && process.stdout.isTTY });
   const db = overrides.db ?? createDb(config);
+  const now = overrides.now ?? (() => new Date());
   return {
     config,
     log,
@@ -38,7 +42,8 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
     cache: overrides.cache ?? new ReadCache(config.publicCacheSeconds, new Set(config.stampedCacheOff)),
     storage: overrides.storage ?? createStorage(config),
     views: overrides.views ?? new ViewCounter(db, log),
-    now: overrides.now ?? (() => new Date()),
+    funnel: overrides.funnel ?? new FunnelCounter(db, log, now),
+    now,
     outbox: overrides.outbox ?? new OutboxSignal(),
     serverKey: overrides.serverKey ?? new ServerKey(db),
     readiness: overrides.readiness ?? new Readiness(db),
@@ -46,6 +51,6 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await ctx.views.flush().catch(() => undefined);
+  await Promise.all([ctx.views.flush().catch(() => undefined), ctx.funnel.flush().catch(() => undefined)]);
   await ctx.db.destroy();
 }

@@ -20,6 +20,7 @@ import { EntryList } from './EntryList.js';
 import { Progress } from './Progress.js';
 import { QuestionsStep } from './QuestionsStep.js';
 import { ReviewStep } from './ReviewStep.js';
+import { funnelReporter } from './funnel.js';
 import { SkillsInput } from './SkillsInput.js';
 import { clearDraft, loadDraft, saveDraft } from './draft.js';
 import {
@@ -96,6 +97,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
   const honeypot = useRef<HTMLInputElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
 
+  const reportStep = useMemo(() => funnelReporter(job.public_id), [job.public_id]);
   const current = steps[step];
   const isLast = step === steps.length - 1;
   const resume = resumeFile ? { name: resumeFile.name, size: resumeFile.size } : null;
@@ -108,6 +110,10 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
   const errors: Errors = { ...serverErrors };
   for (const s of steps) if (shown[s]) Object.assign(errors, validate(s));
   const stepMessage = shown[current] && hasKeys(validate(current)) ? STEP_MESSAGES[current] : null;
+
+  useEffect(() => {
+    reportStep(current, 'reached');
+  }, [current, reportStep]);
 
   useEffect(() => {
     if (dirty.current) saveDraft(job.public_id, form);
@@ -198,6 +204,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
 
     if (inFlight.current) return;
     inFlight.current = true;
+    reportStep('review', 'completed');
     setSubmitting(true);
     setFailure(null);
     announce('Submitting your application.');
@@ -274,6 +281,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
     if (submitting) return;
     if (hasKeys(validate(current))) return failStep(step);
     if (isLast) return void submit();
+    reportStep(current, 'completed');
     if (current === 'education_skills') addPendingSkill();
     // Moving on: a failed submission's banner has had its say.
     setFailure(null);

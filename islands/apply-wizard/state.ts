@@ -20,6 +20,7 @@ import {
 } from '../../src/shared/application-rules.js';
 import { DIAL_CODES } from '../../src/shared/dial-codes.js';
 import type { WizardJob, WizardQuestion } from '../../src/applicants/types.js';
+import { WIZARD_STEP_LABELS, type WizardStep } from '../../src/funnel/types.js';
 
 export interface FormState {
   first_name: string;
@@ -38,15 +39,10 @@ export interface FormState {
 export type ResumeFile = { name: string; size: number };
 export type Errors = Record<string, string>;
 
-export type StepKey = 'basic' | 'experience' | 'education_skills' | 'questions' | 'review';
+/** The steps' keys and names are the funnel's too (src/funnel/types.ts), so HR sees the same names. */
+export type StepKey = WizardStep;
 
-export const STEP_LABELS: Record<StepKey, string> = {
-  basic: 'Basic Info',
-  experience: 'Experience',
-  education_skills: 'Education & Skills',
-  questions: 'Questions',
-  review: 'Review',
-};
+export const STEP_LABELS: Record<StepKey, string> = WIZARD_STEP_LABELS;
 
 /** Step-level banner messages (spec 01 section 5). */
 export const STEP_MESSAGES: Record<StepKey, string | null> = {

@@ -36,7 +36,9 @@ export function applicantsApi(ctx: AppContext): Router {
     const form = await receiveMultipart(req, ctx.storage, APPLY_UPLOAD);
     // A filled honeypot gets the same answer as a real application, so a bot learns nothing.
     const attribution = await readAttribution(req, ctx.serverKey).catch(() => null);
-    await submitApplication(ctx, job, form, { ip: req.ip, attribution });
+    const outcome = await submitApplication(ctx, job, form, { ip: req.ip, attribution });
+    // The funnel's last stage; a honeypot's discarded form is not an application.
+    if (outcome.kind === 'created') ctx.funnel.countRequest(job.id, 'submitted', req.headers);
     res.status(201).json({ detail: APPLY_MESSAGES.submitted });
   });
 

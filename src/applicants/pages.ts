@@ -64,6 +64,8 @@ export function applicantsPages(ctx: AppContext): Router {
         link: { href: jobPath(job.public_id), label: 'View Job Details' },
       });
     }
+    // An Apply click, counted when the page is served: no script needed.
+    ctx.funnel.countRequest(job.id, 'apply', req.headers);
     renderPage(req, res, 'pages/public/apply', { title: `Apply: ${job.title} — ${config.company.name} Careers`, noindex: true }, {
       job: wizardJobProps(job),
       consentText: config.applyConsentText,

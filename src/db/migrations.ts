@@ -20,10 +20,11 @@ import * as m013 from '../../migrations/013_pipeline_stages.js';
 import * as m014 from '../../migrations/014_application_notes.js';
 import * as m015 from '../../migrations/015_hr_job_list_indexes.js';
 import * as m016 from '../../migrations/016_email_templates.js';
-import * as m020 from '../../migrations/020_source_attribution.js';
-import * as m018 from '../../migrations/018_job_reach_fields.js';
 import * as m017 from '../../migrations/017_application_consent.js';
+import * as m018 from '../../migrations/018_job_reach_fields.js';
 import * as m019 from '../../migrations/019_applicant_sort_indexes.js';
+import * as m020 from '../../migrations/020_source_attribution.js';
+import * as m021 from '../../migrations/021_job_funnel_counts.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -42,10 +43,11 @@ const migrations: Record<string, Knex.Migration> = {
   '014_application_notes': m014,
   '015_hr_job_list_indexes': m015,
   '016_email_templates': m016,
-  '020_source_attribution': m020,
-  '018_job_reach_fields': m018,
   '017_application_consent': m017,
+  '018_job_reach_fields': m018,
   '019_applicant_sort_indexes': m019,
+  '020_source_attribution': m020,
+  '021_job_funnel_counts': m021,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -78,7 +78,7 @@ interface KeptAnswer {
   page: SentPage;
   headers: [string, number | string | string[]][];
   route: string;
-  onReplay?: () => void;
+  onReplay?: (req: Request) => void;
 }
 
 /** Headers that belong to one request or to the page itself, never replayed. */
@@ -88,7 +88,7 @@ const NOT_KEPT = new Set(['x-request-id', 'connection', 'set-cookie', 'etag', 'v
  * Sends a fresh page and keeps the answer under `urlKey` (the URL that asked for it) for
  * answerKept, which calls `onReplay` each time it answers from memory (a job page counts a view).
  */
-export function sendFreshPage(req: Request, res: Response, cache: ReadCache, urlKey: CacheKey, { page, since }: FreshPage, onReplay?: () => void): Promise<void> {
+export function sendFreshPage(req: Request, res: Response, cache: ReadCache, urlKey: CacheKey, { page, since }: FreshPage, onReplay?: (req: Request) => void): Promise<void> {
   const headers = Object.entries(res.getHeaders()).filter(([name, value]) => !NOT_KEPT.has(name) && value !== undefined) as KeptAnswer['headers'];
   const route = (req.route as { path: string }).path;
   cache.put(urlKey, { page, headers, route: `${req.baseUrl}${route}`, onReplay } satisfies KeptAnswer, since);
@@ -106,7 +106,7 @@ export function answerKept(cache: ReadCache, urlKey: (url: string) => CacheKey):
     if (!kept) return next();
     for (const [name, value] of kept.headers) res.setHeader(name, value);
     res.locals.keptRoute = kept.route;
-    kept.onReplay?.();
+    kept.onReplay?.(req);
     sendSentPage(req, res, kept.page).catch(next);
   };
 }

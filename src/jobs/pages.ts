@@ -150,8 +150,12 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     if (!job || availability === 'not_found') {
       return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
     }
-    const countView = () => ctx.views.count(job.id);
-    countView();
+    // jobs.views counts every view (the spec's figure); the funnel counts those not refusing tracking, by device.
+    const countView = (r: Request) => {
+      ctx.views.count(job.id);
+      ctx.funnel.countRequest(job.id, 'view', r.headers);
+    };
+    countView(req);
     const page = await freshPage(ctx.cache, `public-jobs:html:job:${job.public_id}`, () => renderJobPage(req, res, job, availability));
     await sendFreshPage(req, res, ctx.cache, publicPageKey(req.originalUrl), page, countView);
   });

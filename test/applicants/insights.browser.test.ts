@@ -67,7 +67,8 @@ for (const kind of databaseKinds()) {
         'Views 12,345',
         `Created ${new Date(job.created_at).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' })}`,
       ]);
-      expect(await page.locator('h2').innerText()).to.equal('Question Analytics');
+      expect(await page.locator('h2').allInnerTexts()).to.deep.equal(['Apply Funnel', 'Question Analytics']);
+      expect(await page.locator('.qa-section > h2').innerText()).to.equal('Question Analytics');
       const cards = page.locator('.qa-card');
       expect(await cards.count()).to.equal(5);
       expect(await cards.nth(0).locator('h3').innerText()).to.equal('Where are you based?');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -27,9 +27,9 @@ export interface PageWithErrors {
   errors: string[];
 }
 
-/** `timezoneId`: the viewer's time zone (IANA name); unset = the machine's. */
-export async function openPage(browser: Browser, opts: { width?: number; height?: number; timezoneId?: string } = {}): Promise<PageWithErrors> {
-  const context = await browser.newContext({ viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
+/** `timezoneId`: the viewer's time zone (IANA name; unset = the machine's); `contextOptions`: more for the context (a User-Agent, extra headers such as DNT). */
+export async function openPage(browser: Browser, opts: { width?: number; height?: number; timezoneId?: string; contextOptions?: BrowserContextOptions } = {}): Promise<PageWithErrors> {
+  const context = await browser.newContext({ ...opts.contextOptions, viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {

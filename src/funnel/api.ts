@@ -1,0 +1,67 @@
+/**
+ * The funnel API: the wizard's beacons (`POST /api/jobs/{publicId}/funnel/`, public, what
+ * navigator.sendBeacon sends) and a job's funnel for HR (`GET /api/hr/jobs/{id}/funnel/`, guarded
+ * in app.ts).
+ */
+import express, { Router, type RequestHandler } from 'express';
+import type { AppContext } from '../context.js';
+import { HttpError } from '../http/errors.js';
+import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
+import { pathId, validate, validateQuery } from '../http/validate.js';
+import { funnelDevice } from './device.js';
+import { FUNNEL_MESSAGES, beaconSchema, funnelQuerySchema } from './schema.js';
+import { loadJobFunnel, recordBeacon } from './service.js';
+
+/** A beacon is `{"step":"education_skills","event":"completed"}`: a kilobyte is plenty. */
+const BEACON_MAX_BYTES = 1024;
+
+const tooLarge = () => new HttpError(413, 'Request body too large', { detail: FUNNEL_MESSAGES.tooLarge });
+
+/**
+ * A string given to sendBeacon goes as text/plain; a Blob goes with its own type (application/json
+ * here). Anything else, or a declared length over the limit, is refused before the body is read.
+ */
+const beaconBodyCheck: RequestHandler = (req, _res, next) => {
+  if (!req.is(['text/plain', 'application/json'])) return next(new HttpError(415, 'Unsupported content type', { detail: FUNNEL_MESSAGES.contentType }));
+  if (Number(req.headers['content-length'] ?? 0) > BEACON_MAX_BYTES) return next(tooLarge());
+  next();
+};
+
+/** The beacon as a value: text/plain is read here (up to the limit); app.ts's JSON parser already read application/json. */
+function beaconBody(body: unknown): unknown {
+  if (typeof body !== 'string') {
+    // A chunked JSON body has no declared length: its parsed size stands in for it.
+    if (JSON.stringify(body ?? null).length > BEACON_MAX_BYTES) throw tooLarge();
+    return body;
+  }
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new HttpError(400, 'Bad beacon', { detail: FUNNEL_MESSAGES.body });
+  }
+}
+
+export function funnelApi(ctx: AppContext): Router {
+  const router = Router();
+  const setting = ctx.config.rateLimits.funnel;
+  const limiter = dbRateLimit(ctx, { name: 'funnel', setting, message: tooManyMessage('funnel reports', setting.windowSeconds) });
+  const readText = express.text({ type: 'text/plain', limit: BEACON_MAX_BYTES });
+
+  // A browser that sends DNT: 1 or Sec-GPC: 1 gets the same 204 and nothing is kept, not even its
+  // rate-limit entry.
+  const skipRefused: RequestHandler = (req, res, next) => (funnelDevice(req.headers) ? next() : void res.status(204).end());
+
+  router.post('/api/jobs/:publicId/funnel/', skipRefused, limiter, beaconBodyCheck, readText, async (req, res) => {
+    const beacon = validate(beaconSchema, beaconBody(req.body));
+    await recordBeacon(ctx, String(req.params.publicId), beacon, funnelDevice(req.headers)!);
+    res.status(204).end();
+  });
+
+  router.get('/api/hr/jobs/:id/funnel/', async (req, res) => {
+    const id = pathId(req.params.id);
+    const { days } = validateQuery(req, funnelQuerySchema, ['days']);
+    res.json(await loadJobFunnel(ctx, id, days));
+  });
+
+  return router;
+}
