@@ -11,11 +11,16 @@
  * the ratio app / limit.
  * Goals on the 2-core machine: >= 100 applications/s, RSS growth < 100 MB, zero errors; app / limit >= 0.5.
  *
- *   node --import tsx bench/apply.ts [--count 2000] [--concurrency 20] [--size-mb 2] [--mysql] [--storage local|s3] [--tsx] [--profile DIR]
+ *   node --import tsx bench/apply.ts [--count 2000] [--concurrency 20] [--size-mb 2] [--mysql] [--storage local|s3] [--tsx] [--profile DIR] [--wizard]
  * --storage s3 keeps the resumes in a bucket (STORAGE_URL) of the tests' S3-compatible server
  * (s3rver, test/helpers/s3.ts) started on 127.0.0.1 beside the app, instead of DATA_DIR/uploads.
  * --tsx runs the server from source (node --import tsx src/server.ts) instead of building dist/;
  * --profile writes the server's V8 CPU profile (.cpuprofile) into DIR when it stops.
+ * --wizard sends what a browser's wizard sends besides the application (issue 21): before each
+ * application its ten step beacons (POST /api/jobs/{id}/funnel/, each a rate-limit row), and the
+ * application with the first-touch cookie a campaign link set (`careers_src`); the goal is then
+ * within 5 % of the rate without them. Checked after the run: every application has the cookie's
+ * source, and the funnel counted every beacon.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -46,6 +51,7 @@ if (storageKind !== 'local' && storageKind !== 's3') throw new Error('--storage 
 const fromSource = process.argv.includes('--tsx');
 /** --profile DIR: the server writes a V8 CPU profile there when it stops. */
 const profileDir = arg('profile', '');
+const wizard = process.argv.includes('--wizard');
 /** Node options for the server process only (V8 heap tuning experiments), e.g. '--max-semi-space-size=4'. */
 const serverNodeOptions = arg('server-node-options', '').split(/\s+/).filter(Boolean);
 const mysqlBase = process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/';
@@ -195,6 +201,8 @@ async function main(): Promise<void> {
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     APPLY_RATE_LIMIT: '0',
+    // Beacons keep their rate-limit row per request (its cost is measured), at a limit this run stays under.
+    FUNNEL_RATE_LIMIT: '1000000',
     POSTS_SWEEP_CRON: 'off',
   };
   let s3: S3TestServer | null = null;
@@ -240,6 +248,21 @@ async function main(): Promise<void> {
     const boundary = '----CareersBenchBoundary7MA4YWxkTrZu0gW';
     const text = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const pdfBody = template.subarray(PDF_HEAD_BYTES);
+    /** The wizard's beacons of one applicant, in the order a browser sends them (the job has questions). */
+    const BEACONS = ['basic', 'experience', 'education_skills', 'questions', 'review'].flatMap((step) => [`{"step":"${step}","event":"reached"}`, `{"step":"${step}","event":"completed"}`]);
+    let cookie = '';
+    function beacon(agent: http.Agent, url: string, body: string): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': Buffer.byteLength(body) } });
+        req.on('response', (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    }
+
     function post(agent: http.Agent, url: string, email: string, i: number): Promise<number> {
       const pdf = pdfHead(i);
       const head = Buffer.from(
@@ -256,7 +279,7 @@ async function main(): Promise<void> {
         const req = http.request(url, {
           method: 'POST',
           agent,
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + pdf.length + pdfBody.length + tail.length },
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + pdf.length + pdfBody.length + tail.length, ...(cookie ? { cookie } : {}) },
         });
         req.on('response', (res) => {
           res.resume();
@@ -287,6 +310,12 @@ async function main(): Promise<void> {
           const email = `applicant${i}@bench.example.com`;
           const t0 = performance.now();
           try {
+            if (wizard && url.startsWith(`http://127.0.0.1:${port}/`)) {
+              for (const body of BEACONS) {
+                const status = await beacon(agent, url.replace(/apply\/$/, 'funnel/'), body);
+                if (status !== 204) fail(`beacon HTTP ${status}`);
+              }
+            }
             const status = await post(agent, url, email, i);
             latencies.push(performance.now() - t0);
             if (latencies.length === Math.ceil(COUNT / 10)) onTenth();
@@ -319,6 +348,12 @@ async function main(): Promise<void> {
       };
     }
 
+    if (wizard) {
+      const first = await fetch(`http://127.0.0.1:${port}/careers/${PUBLIC_ID}?utm_source=bench&utm_medium=cpc&utm_campaign=load`);
+      cookie = (first.headers.getSetCookie().find((c) => c.startsWith('careers_src=')) ?? '').split(';')[0];
+      if (!cookie) throw new Error('the campaign link set no careers_src cookie');
+      console.log('With the wizard: 10 beacons before each application, which carries the first-touch cookie.');
+    }
     console.log(`Sending ${COUNT} applications with ${(SIZE / 1048576).toFixed(1)} MB PDFs over ${CONCURRENCY} connections to the app ...`);
     let warmRss = 0; // after the first 10% of the applications
     const appRun = await load(`http://127.0.0.1:${port}/api/jobs/${PUBLIC_ID}/apply/`, server.pid!, () => (warmRss = mem.now()));
@@ -367,6 +402,12 @@ async function main(): Promise<void> {
       application_answer_choices: 2 * n,
       application_posts: n,
     };
+    if (wizard) {
+      const unattributed = Number(((await db('applications').whereNot('source', 'bench').orWhereNull('source').count({ n: '*' }).first()) as { n: unknown }).n);
+      if (unattributed) problems.push(`${unattributed} applications without the cookie's source`);
+      const reached = Number(((await db('job_funnel_counts').where({ step: 'basic', event: 'reached' }).sum({ n: 'count' }).first()) as { n: unknown }).n ?? 0);
+      if (reached !== COUNT) problems.push(`the funnel counted ${reached} basic-step beacons, ${COUNT} were sent`);
+    }
     for (const [table, want] of Object.entries(expected)) {
       const got = await count(db, table);
       if (got !== want) problems.push(`${table}: ${got} rows, expected ${want}`);
@@ -396,7 +437,7 @@ async function main(): Promise<void> {
     const limitRate = limitRun.accepted.size / limitRun.seconds;
     const ratio = rate / limitRate;
     const p = (run: LoadResult, q: number) => percentile(run.sorted, q).toFixed(0);
-    console.log(`\n${useMysql ? 'MySQL' : 'SQLite'}, ${s3 ? 'resumes in S3 (s3rver on 127.0.0.1)' : 'resumes on local disk'}, server ${fromSource ? 'from source (tsx)' : 'production bundle'}, ${os.cpus().length} cores, ${CONCURRENCY} connections`);
+    console.log(`\n${wizard ? 'With the wizard (10 beacons and the first-touch cookie per application), ' : ''}${useMysql ? 'MySQL' : 'SQLite'}, ${s3 ? 'resumes in S3 (s3rver on 127.0.0.1)' : 'resumes on local disk'}, server ${fromSource ? 'from source (tsx)' : 'production bundle'}, ${os.cpus().length} cores, ${CONCURRENCY} connections`);
     console.log(`applications accepted   ${n} of ${COUNT} in ${seconds.toFixed(1)} s`);
     console.log(`applications/second     ${rate.toFixed(1)}`);
     console.log(`latency p50 / p99       ${p(appRun, 50)} ms / ${p(appRun, 99)} ms (max ${sorted[sorted.length - 1]?.toFixed(0)} ms)`);
