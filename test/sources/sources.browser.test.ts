@@ -18,11 +18,12 @@ describe('Sources in a browser', function () {
   let browser: Browser;
   let token: string;
   let files: ReturnType<typeof resumeFiles>;
+  let jobId: number;
 
   before(async () => {
     s = await startTestServer('sqlite', { APPLY_RATE_LIMIT: '0' });
     token = (await hrSession(s.ctx.db, 'sources-browser')).token;
-    await makeJob(s.ctx.db, { public_id: 'office-manager', title: 'Office Manager', status: 'ACTIVE' });
+    jobId = (await makeJob(s.ctx.db, { public_id: 'office-manager', title: 'Office Manager', status: 'ACTIVE' })).id;
     files = resumeFiles();
     browser = await launchBrowser();
   });
@@ -77,6 +78,17 @@ describe('Sources in a browser', function () {
     expect(await page.locator('.applicants-table tbody').innerText()).to.include('referral');
     await page.locator('.applicants-table tbody a', { hasText: 'View' }).click();
     expect(await page.locator('dl').first().innerText()).to.match(/Source\s+referral/);
+
+    // The same visit in the job's apply funnel: viewed, Apply clicked, every step, submitted.
+    await s.ctx.funnel.flush();
+    await page.goto(`${s.baseUrl}/hr/jobs/${jobId}/insights`);
+    const funnel = page.locator('.funnel-table').first();
+    await funnel.waitFor();
+    const count = async (key: string) => (await funnel.locator(`tr[data-key="${key}"] td[data-label="Count"]`).innerText()).trim();
+    const rows = await funnel.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.key));
+    expect(rows.length).to.be.greaterThan(3);
+    expect(await count(rows[rows.length - 1]!)).to.equal('1');
+    expect(await count(rows[0]!)).to.equal('1');
     expect(hr.errors).to.deep.equal([]);
     await hr.context.close();
   });
