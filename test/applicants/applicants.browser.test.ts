@@ -233,7 +233,7 @@ for (const kind of databaseKinds()) {
       await page.keyboard.press('Enter');
       await page.waitForURL(/q=liam/);
       // Tab through the page to the row's View link, then open it.
-      for (let i = 0; i < 40; i++) {
+      for (let i = 0; i < 100; i++) {
         await page.keyboard.press('Tab');
         if ((await page.evaluate(() => document.activeElement?.textContent)) === 'View') break;
       }

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { escapeCell, textCell, writeWorkbook, XLSX_CONTENT_TYPE, type CellValue } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 
-const FIXED_HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume'];
+const FIXED_HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source'];
 
 async function readSheet(buf: ArrayBuffer): Promise<ExcelJS.Worksheet> {
   const wb = new ExcelJS.Workbook();
@@ -117,7 +117,9 @@ for (const kind of databaseKinds()) {
       expect(asha[9]).to.equal('B.Tech, Computer Science — IIT Bombay, 2015-07 – 2019-05');
       // The resume column holds the download name (the person and the job), not the name sent.
       expect(asha[10]).to.equal(`Asha-D-Souza-Export-Job.pdf`);
-      expect(asha.slice(11)).to.deep.equal(['Because of the mission.', 7, 'Yes', 'Mon, Wed']);
+      // Issue 21: where the applicant came from; empty for a direct application.
+      expect(asha[11] ?? '').to.equal('');
+      expect(asha.slice(12)).to.deep.equal(['Because of the mission.', 7, 'Yes', 'Mon, Wed']);
 
       const quiet = rowValues(sheet, 4);
       expect(quiet[1]).to.equal('Noanswers');
@@ -134,7 +136,7 @@ for (const kind of databaseKinds()) {
       expect(m[8]).to.equal("'+cmd|calc at =1+1, 2020-01 – 2021-01");
       expect(m[9]).to.equal("'\tDeg — Tab\tSchool, 2010-01 – 2014-01");
       expect(m[10]).to.equal(`Mallory-Hostile-Export-Job.pdf`);
-      expect(m[11]).to.equal(`'=HYPERLINK("http://evil.example","click")`);
+      expect(m[12]).to.equal(`'=HYPERLINK("http://evil.example","click")`);
       sheet.eachRow((row) => row.eachCell((cell) => expect(cell.type, String(cell.address)).to.not.equal(ExcelJS.ValueType.Formula)));
     });
 

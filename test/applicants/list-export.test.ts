@@ -14,7 +14,7 @@ import { XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 import { listExportRows } from '../../src/applicants/queries/list.js';
 
-const HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Job', 'Job Public ID', 'Resume'];
+const HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Job', 'Job Public ID', 'Resume', 'Source'];
 
 async function sheetRows(res: Response): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
