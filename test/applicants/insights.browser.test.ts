@@ -151,7 +151,7 @@ for (const kind of databaseKinds()) {
       const sheet = wb.worksheets[0];
       expect(sheet.rowCount).to.equal(1235);
       expect((sheet.getRow(1).values as unknown[]).slice(1, 3)).to.deep.equal(['ID', 'First Name']);
-      expect(sheet.getRow(1).cellCount).to.equal(11 + 5);
+      expect(sheet.getRow(1).cellCount).to.equal(12 + 5);
     });
 
     it('shows the export failure text when the export fails', async () => {

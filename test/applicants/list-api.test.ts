@@ -50,6 +50,7 @@ for (const kind of databaseKinds()) {
         stage_id: first.stage_id,
         stage: 'Applied',
         outcome: null,
+        source: null,
       });
       expect(await emails('?ordering=created_at')).to.deep.equal([...newestFirst].reverse());
       expect(await emails('?ordering=-created_at')).to.deep.equal(newestFirst);

@@ -258,7 +258,7 @@ for (const kind of databaseKinds()) {
 
     it('lists the stage in the applicants list and filters by stage name across jobs, or Rejected', async () => {
       const all = await call('/api/hr/applications/?page_size=100');
-      expect(all.body.results[0]).to.have.keys('id', 'job_id', 'name', 'email', 'phone', 'status', 'created_at', 'resume_download_url', 'stage_id', 'stage', 'outcome');
+      expect(all.body.results[0]).to.have.keys('id', 'job_id', 'name', 'email', 'phone', 'status', 'created_at', 'resume_download_url', 'stage_id', 'stage', 'outcome', 'source');
       const inInterview = await call('/api/hr/applications/?stage=Interview&page_size=100');
       expect(inInterview.status).to.equal(200);
       for (const row of inInterview.body.results) expect(row).to.include({ stage: 'Interview', outcome: null });

@@ -153,7 +153,7 @@ for (const kind of databaseKinds()) {
           const { page } = tab;
           await page.goto(`${s.baseUrl}/hr/applicants`);
           const names = () => page.locator('table.applicants-table tbody tr td:nth-child(2)').allInnerTexts();
-          expect(await page.locator('th[aria-sort]').allInnerTexts()).to.deep.equal(['Applied (UTC)']);
+          expect(await page.locator('th[aria-sort]').allInnerTexts()).to.deep.equal(['Applied']);
           expect(await page.locator('th[aria-sort]').getAttribute('aria-sort')).to.equal('descending');
           if (w.name === 'desktop') {
             await page.locator('th button:text-is("Name")').focus();
