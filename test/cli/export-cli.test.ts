@@ -61,8 +61,8 @@ for (const kind of databaseKinds()) {
       expect(r.err).to.equal('');
       expect(r.out).to.equal(`${file}: 2 rows\n`);
       const rows = await readRows(file);
-      expect(rows[0]).to.deep.equal(['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Why us?']);
-      expect(rows.slice(1).map((x) => [x[1], x[11]])).to.deep.equal([['Asha', 'Asha likes data'], ['Bala', 'Bala likes data']]);
+      expect(rows[0]).to.deep.equal(['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source', 'Why us?']);
+      expect(rows.slice(1).map((x) => [x[1], x[12]])).to.deep.equal([['Asha', 'Asha likes data'], ['Bala', 'Bala likes data']]);
       // Nothing else left behind (no temporary file).
       expect(fs.readdirSync(dir)).to.deep.equal([path.basename(file)]);
     });
