@@ -4,17 +4,12 @@
  */
 import type { Knex } from 'knex';
 import { fromDbDate, toDbDate } from '../db/codecs.js';
+import type { NewTrackingLink } from './repo.js';
 
 type Row = Record<string, any>;
 
-export interface LinkRow {
+export interface LinkRow extends Omit<NewTrackingLink, 'created_by'> {
   id: number;
-  slug: string;
-  name: string;
-  source: string;
-  medium: string;
-  campaign: string;
-  job_id: number | null;
   job_title: string | null;
   clicks: number;
   applications: number;
