@@ -61,8 +61,8 @@ describe('input schemas', () => {
   });
 
   it('job filters: an unknown choice is a field error for the API and no filter for pages', () => {
-    const query = { title: ' Dev\u0000 ', location: '', job_type: 'NOPE', work_mode: 'REMOTE' };
-    expect(jobFiltersSchema(false).parse(query)).to.deep.equal({ title: 'Dev', location: '', job_type: '', work_mode: 'REMOTE' });
+    const query = { title: ' Dev\u0000 ', location: '', job_type: 'NOPE', work_mode: 'REMOTE', department: '' };
+    expect(jobFiltersSchema(false).parse(query)).to.deep.equal({ title: 'Dev', location: '', job_type: '', work_mode: 'REMOTE', department: '' });
     const strict = jobFiltersSchema(true).safeParse(query);
     expect(fieldErrorsOf(strict.error!.issues)).to.deep.equal({ job_type: [JOB_MESSAGES.notAChoice('NOPE')] });
     expect(hrJobsQuerySchema().parse({ status: '' })).to.deep.equal({ status: '' });
