@@ -58,7 +58,9 @@ for (const kind of databaseKinds()) {
     const suffix = kind === 'mysql' ? '-mysql' : '';
 
     before(async () => {
-      f = await startFaultyServer(kind, { APPLY_RATE_LIMIT: '0' });
+      // No rate-limit rows for applications or the wizard's beacons: the faults aimed at the
+      // application's statements (its COMMIT) must not land on a limiter's write instead.
+      f = await startFaultyServer(kind, { APPLY_RATE_LIMIT: '0', FUNNEL_RATE_LIMIT: '0' });
       await makeJob(f.s.ctx.db, { public_id: 'fault-job', title: 'Field Engineer' });
       ({ token: hrToken } = await hrSession(f.s.ctx.db, 'hr-faults'));
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-fault-files-'));
@@ -104,6 +106,9 @@ for (const kind of databaseKinds()) {
       const { page } = tab;
       expectedErrors = [FAILED_503, FAILED_400];
       await fillWizard(page, f.s.baseUrl, 'fault-job', 'meera.iyer@example.com', smallResume);
+      // The counters' buffered writes (the wizard's beacons, the page views) go now, so the COMMIT
+      // that fails is the application's, not a flush's that happened to fall in between.
+      await Promise.all([f.s.ctx.funnel.flush(), f.s.ctx.views.flush()]);
       const fault = f.failNext(/^\s*COMMIT\b/i, 'after');
       await page.getByRole('button', { name: 'Submit Application' }).click();
       await fault;
