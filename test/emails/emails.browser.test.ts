@@ -14,7 +14,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot } from '../helpers/browser.js';
 import { databaseKinds } from '../helpers/db.js';
-import { createHrUser, liveToken } from '../helpers/hr.js';
+import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { header, readable, startSmtp } from '../helpers/smtp.js';
 import { eventually } from '../fixtures/apply.js';
@@ -48,14 +48,8 @@ for (const kind of databaseKinds()) {
     });
 
     async function open(width: number, height: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-      const context = await browser.newContext({ viewport: { width, height }, timezoneId: 'Europe/Berlin', locale: 'en-GB' });
-      await context.addCookies([{ name: 'jwt', value: token, url: s.baseUrl }]);
-      await context.addInitScript((value) => localStorage.setItem('jwt', value), token);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
-      page.on('pageerror', (e) => errors.push(String(e)));
-      return { page, errors, close: () => context.close() };
+      const t = await openHrPage(browser, s.baseUrl, token, { width, height, timezoneId: 'Europe/Berlin', contextOptions: { locale: 'en-GB' } });
+      return { page: t.page, errors: t.errors, close: () => t.context.close() };
     }
 
     const mailTo = (address: string) => {

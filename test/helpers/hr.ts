@@ -56,7 +56,7 @@ export async function signInOverHttp(baseUrl: string, username: string, password
 }
 
 /** A tab signed in as HR: the jwt cookie and localStorage, as the login page leaves them. */
-export async function openHrPage(browser: Browser, baseUrl: string, token: string, opts: { width?: number; height?: number; timezoneId?: string } = {}): Promise<PageWithErrors> {
+export async function openHrPage(browser: Browser, baseUrl: string, token: string, opts: Parameters<typeof openPage>[1] = {}): Promise<PageWithErrors> {
   const t = await openPage(browser, opts);
   await t.context.addCookies([{ name: 'jwt', value: token, url: baseUrl }]);
   // Every frame runs it; the browser's PDF viewer frame has no localStorage.
