@@ -53,6 +53,10 @@ export function createApp(ctx: AppContext): Express {
   // Next, so every early answer (a refusal before the body is read) still reaches a client that is sending.
   app.use(drainUnreadBodies);
   app.use(securityHeaders(config));
+  // The wizard's beacons, the most frequent public call, answer here: with the security headers,
+  // without the compression, static files, guards and routers below, none of which they need.
+  const funnel = funnelRoutes(ctx);
+  app.use(funnel.beacons);
   // Public pages are sent with the compressed bodies kept beside them, never compressed again.
   app.use(compression({ filter: (req, res) => !isSentPage(res) && compression.filter(req, res) }));
   // Probes and metrics, before sessions, rate limits and body parsing: cheap.
@@ -93,7 +97,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(formsRoutes(ctx));
   app.use(embedRoutes(ctx));
   app.use(sourcesRoutes(ctx));
-  app.use(funnelRoutes(ctx));
+  app.use(funnel.routes);
 
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.log));

@@ -97,7 +97,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
   const honeypot = useRef<HTMLInputElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
 
-  const reportStep = useMemo(() => funnelReporter(job.public_id), [job.public_id]);
+  const funnel = useMemo(() => funnelReporter(job.public_id), [job.public_id]);
   const current = steps[step];
   const isLast = step === steps.length - 1;
   const resume = resumeFile ? { name: resumeFile.name, size: resumeFile.size } : null;
@@ -111,9 +111,10 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
   for (const s of steps) if (shown[s]) Object.assign(errors, validate(s));
   const stepMessage = shown[current] && hasKeys(validate(current)) ? STEP_MESSAGES[current] : null;
 
+  useEffect(() => funnel.listen(), [funnel]);
   useEffect(() => {
-    reportStep(current, 'reached');
-  }, [current, reportStep]);
+    funnel.report(current, 'reached');
+  }, [current, funnel]);
 
   useEffect(() => {
     if (dirty.current) saveDraft(job.public_id, form);
@@ -204,7 +205,8 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
 
     if (inFlight.current) return;
     inFlight.current = true;
-    reportStep('review', 'completed');
+    funnel.report('review', 'completed');
+    funnel.flush();
     setSubmitting(true);
     setFailure(null);
     announce('Submitting your application.');
@@ -281,7 +283,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
     if (submitting) return;
     if (hasKeys(validate(current))) return failStep(step);
     if (isLast) return void submit();
-    reportStep(current, 'completed');
+    funnel.report(current, 'completed');
     if (current === 'education_skills') addPendingSkill();
     // Moving on: a failed submission's banner has had its say.
     setFailure(null);

@@ -64,22 +64,25 @@ export class KnexRateLimitStore implements Store {
   }
 
   /**
-   * MySQL/MariaDB: MySQL 8 has no RETURNING, so the upsert and the read share one transaction.
-   * The upsert takes the row's exclusive lock and holds it until COMMIT, so no other increment
-   * can land between it and the read. The assignments run left to right and each sees the
-   * columns already assigned, so `hits` is computed first, from the old `reset_at`.
+   * MySQL/MariaDB: MySQL 8 has no RETURNING, so the upsert hands the new count back the way
+   * MySQL's manual makes sequences: `hits = LAST_INSERT_ID(...)` puts it in the statement's OK
+   * packet (insertId), one atomic statement that holds the row's lock for no round trip. A new row
+   * leaves insertId 0. The assignments run left to right and each sees the columns already
+   * assigned, so `hits` is computed first, from the old `reset_at`. A count of 1 started a window
+   * that ends at `reset`; a running window's end is read after (it only moves when it ends).
    */
   private async incrementMysql(k: string, nowDb: string, reset: string): Promise<HitsRow> {
-    return withDbRetry(() =>
-      this.db.transaction(async (trx) => {
-        await trx.raw(
-          `INSERT INTO rate_limit_hits (\`key\`, hits, reset_at) VALUES (?, 1, ?)
-           ON DUPLICATE KEY UPDATE hits = IF(reset_at <= ?, 1, hits + 1), reset_at = IF(reset_at <= ?, ?, reset_at)`,
-          [k, reset, nowDb, nowDb, reset],
-        );
-        return (await trx('rate_limit_hits').select('hits', 'reset_at').where({ key: k }).forUpdate().first()) as HitsRow;
-      }),
+    const [result] = await withDbRetry(() =>
+      this.db.raw(
+        `INSERT INTO rate_limit_hits (\`key\`, hits, reset_at) VALUES (?, 1, ?)
+         ON DUPLICATE KEY UPDATE hits = LAST_INSERT_ID(IF(reset_at <= ?, 1, hits + 1)), reset_at = IF(reset_at <= ?, ?, reset_at)`,
+        [k, reset, nowDb, nowDb, reset],
+      ),
     );
+    const hits = Number((result as { insertId?: number }).insertId) || 1;
+    if (hits === 1) return { hits, reset_at: reset };
+    const row = (await this.db('rate_limit_hits').select('reset_at').where({ key: k }).first()) as { reset_at: unknown } | undefined;
+    return { hits, reset_at: row?.reset_at ?? reset };
   }
 
   async decrement(key: string): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * The funnel API: the wizard's beacons (`POST /api/jobs/{publicId}/funnel/`, public, what
  * navigator.sendBeacon sends) and a job's funnel for HR (`GET /api/hr/jobs/{id}/funnel/`, guarded
- * in app.ts).
+ * in app.ts). Two routers: the beacons are the site's most frequent calls, so app.ts mounts them
+ * before the middleware and routers they do not need; the HR read goes behind the HR guard.
  */
 import express, { Router, type RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
@@ -12,7 +13,7 @@ import { funnelDevice } from './device.js';
 import { FUNNEL_MESSAGES, beaconSchema, funnelQuerySchema } from './schema.js';
 import { loadJobFunnel, recordBeacon } from './service.js';
 
-/** A beacon is `{"step":"education_skills","event":"completed"}`: a kilobyte is plenty. */
+/** A beacon of all ten events is under 400 bytes: a kilobyte is plenty. */
 const BEACON_MAX_BYTES = 1024;
 
 const tooLarge = () => new HttpError(413, 'Request body too large', { detail: FUNNEL_MESSAGES.tooLarge });
@@ -27,13 +28,9 @@ const beaconBodyCheck: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** The beacon as a value: text/plain is read here (up to the limit); app.ts's JSON parser already read application/json. */
+/** The beacon as a value: text/plain as read (up to the limit), application/json as parsed. */
 function beaconBody(body: unknown): unknown {
-  if (typeof body !== 'string') {
-    // A chunked JSON body has no declared length: its parsed size stands in for it.
-    if (JSON.stringify(body ?? null).length > BEACON_MAX_BYTES) throw tooLarge();
-    return body;
-  }
+  if (typeof body !== 'string') return body;
   try {
     return JSON.parse(body);
   } catch {
@@ -41,7 +38,8 @@ function beaconBody(body: unknown): unknown {
   }
 }
 
-export function funnelApi(ctx: AppContext): Router {
+export function funnelApi(ctx: AppContext): { beacons: Router; routes: Router } {
+  const beacons = Router();
   const router = Router();
   const setting = ctx.config.rateLimits.funnel;
   const limiter = dbRateLimit(ctx, { name: 'funnel', setting, message: tooManyMessage('funnel reports', setting.windowSeconds) });
@@ -49,11 +47,15 @@ export function funnelApi(ctx: AppContext): Router {
 
   // A browser that sends DNT: 1 or Sec-GPC: 1 gets the same 204 and nothing is kept, not even its
   // rate-limit entry.
-  const skipRefused: RequestHandler = (req, res, next) => (funnelDevice(req.headers) ? next() : void res.status(204).end());
+  const skipRefused: RequestHandler = (req, res, next) => {
+    res.locals.funnelDevice = funnelDevice(req.headers);
+    if (res.locals.funnelDevice) next();
+    else res.status(204).end();
+  };
 
-  router.post('/api/jobs/:publicId/funnel/', skipRefused, limiter, beaconBodyCheck, readText, async (req, res) => {
+  beacons.post('/api/jobs/:publicId/funnel/', skipRefused, limiter, beaconBodyCheck, express.json({ limit: BEACON_MAX_BYTES }), readText, async (req, res) => {
     const beacon = validate(beaconSchema, beaconBody(req.body));
-    await recordBeacon(ctx, String(req.params.publicId), beacon, funnelDevice(req.headers)!);
+    await recordBeacon(ctx, String(req.params.publicId), beacon, res.locals.funnelDevice);
     res.status(204).end();
   });
 
@@ -63,5 +65,5 @@ export function funnelApi(ctx: AppContext): Router {
     res.json(await loadJobFunnel(ctx, id, days));
   });
 
-  return router;
+  return { beacons, routes: router };
 }

@@ -30,12 +30,13 @@ export async function addFunnelCounts(db: Knex, counts: FunnelCount[]): Promise<
   const increment = mysql ? db.raw('?? + VALUES(??)', ['count', 'count']) : db.raw('??.?? + excluded.??', ['job_funnel_counts', 'count', 'count']);
   const sorted = counts.map((c) => ({ c, key: keyOf(c) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ c }) => c);
   const rows = sorted.map((c) => ({ job_id: c.jobId, day: c.day, step: c.step, event: c.event, device: c.device, count: c.count }));
-  // One transaction: a batch is added whole or not at all, so a failed flush may hold it for the next.
+  const upsert = (q: Knex, part: typeof rows) => q('job_funnel_counts').insert(part).onConflict(KEY).merge({ count: increment });
+  // A batch is added whole or not at all, so a failed flush may hold it for the next: one
+  // statement is that already (and holds SQLite's write lock for no await); more share a transaction.
+  if (rows.length <= ROWS_PER_STATEMENT) return void (await withDbRetry(() => upsert(db, rows)));
   await withDbRetry(() =>
     db.transaction(async (trx) => {
-      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-        await trx('job_funnel_counts').insert(rows.slice(i, i + ROWS_PER_STATEMENT)).onConflict(KEY).merge({ count: increment });
-      }
+      for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) await upsert(trx, rows.slice(i, i + ROWS_PER_STATEMENT));
     }),
   );
 }

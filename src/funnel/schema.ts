@@ -7,20 +7,34 @@ const FUNNEL_DAYS = { min: 1, max: 365, default: 30 } as const;
 export const FUNNEL_MESSAGES = {
   step: `Unknown step: use one of ${WIZARD_STEPS.join(', ')}.`,
   event: `Unknown event: use one of ${FUNNEL_EVENTS.join(', ')}.`,
-  body: 'The beacon must be a JSON object {"step", "event"}.',
+  events: `events must be a list of 1 to ${WIZARD_STEPS.length * FUNNEL_EVENTS.length} {"step", "event"} objects.`,
+  body: 'The beacon must be a JSON object {"events": [{"step", "event"}, ...]}.',
   contentType: 'Send the beacon as text/plain or application/json.',
   tooLarge: 'Request body too large.',
   days: `days must be a whole number from ${FUNNEL_DAYS.min} to ${FUNNEL_DAYS.max}.`,
 } as const;
 
-/** What navigator.sendBeacon carries: the step and what happened to it, nothing about the applicant. */
-export const beaconSchema = z.object(
+const eventSchema = z.object(
   {
     step: z.enum(WIZARD_STEPS, FUNNEL_MESSAGES.step),
     event: z.enum(FUNNEL_EVENTS, FUNNEL_MESSAGES.event),
   },
+  FUNNEL_MESSAGES.events,
+);
+
+/**
+ * What navigator.sendBeacon carries: steps and what happened to them since the last beacon of the
+ * page (each step reached and completed at most once, so at most ten), nothing about the applicant.
+ */
+export const beaconSchema = z.object(
+  {
+    events: z
+      .array(eventSchema, FUNNEL_MESSAGES.events)
+      .check(z.minLength(1, FUNNEL_MESSAGES.events), z.maxLength(WIZARD_STEPS.length * FUNNEL_EVENTS.length, FUNNEL_MESSAGES.events)),
+  },
   FUNNEL_MESSAGES.body,
 );
+export type FunnelBeacon = z.infer<typeof beaconSchema>;
 
 /** `?days=` of the HR read: absent or empty means the default. */
 export const funnelQuerySchema = z.object({

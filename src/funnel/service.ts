@@ -12,6 +12,7 @@ import { type Logger, processLog } from '../log/logger.js';
 import { cachedPublicJob, requireJob } from '../jobs/index.js';
 import { funnelDevice } from './device.js';
 import * as repo from './repo.js';
+import type { FunnelBeacon } from './schema.js';
 import { funnelSums, type FunnelSum } from './queries.js';
 import { DEVICES, WIZARD_STEPS, WIZARD_STEP_LABELS, type Device, type FunnelEvent, type FunnelFigures, type FunnelLine, type FunnelStage, type JobFunnel, type WizardStep } from './types.js';
 
@@ -33,7 +34,13 @@ export class FunnelCounter {
   ) {}
 
   count(jobId: number, step: FunnelStage, event: FunnelEvent, device: Device): void {
-    this.hold({ jobId, day: utcDay(this.now()), step, event, device, count: 1 });
+    this.countAll(jobId, [{ step, event }], device);
+  }
+
+  /** Several events of one request (a beacon), counted under one day. */
+  countAll(jobId: number, events: readonly { step: FunnelStage; event: FunnelEvent }[], device: Device): void {
+    const day = utcDay(this.now());
+    for (const { step, event } of events) this.hold({ jobId, day, step, event, device, count: 1 });
   }
 
   private hold(c: repo.FunnelCount): void {
@@ -84,11 +91,11 @@ interface FunnelDeps {
   now: () => Date;
 }
 
-/** A wizard beacon: counted for a job applicants can see (an unknown or removed one is a 404). */
-export async function recordBeacon(deps: FunnelDeps, publicId: string, beacon: { step: WizardStep; event: FunnelEvent }, device: Device): Promise<void> {
+/** A wizard beacon: each event counted for a job applicants can see (an unknown or removed one is a 404). */
+export async function recordBeacon(deps: FunnelDeps, publicId: string, beacon: FunnelBeacon, device: Device): Promise<void> {
   const { job, availability } = await cachedPublicJob(deps, publicId, false);
   if (!job || availability === 'not_found') throw new NotFound('Not found.');
-  deps.funnel.count(job.id, beacon.step, beacon.event, device);
+  deps.funnel.countAll(job.id, beacon.events, device);
 }
 
 /** Each line with what was lost since the line before it. */

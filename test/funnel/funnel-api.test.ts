@@ -88,12 +88,13 @@ for (const kind of databaseKinds() as DbKind[]) {
         [{ step: 'education_skills', event: 'completed' }, DESKTOP_UA],
       ] as const;
       for (const [body, ua] of sent) {
-        const res = await beacon(s.baseUrl, job.public_id, body, { 'User-Agent': ua });
+        const res = await beacon(s.baseUrl, job.public_id, { events: [body] }, { 'User-Agent': ua });
         expect(res.status).to.equal(204);
         expect(await res.text()).to.equal('');
       }
-      // A Blob with its type, as sendBeacon sends one: application/json.
-      const json = await beacon(s.baseUrl, job.public_id, { step: 'review', event: 'completed' }, { 'Content-Type': 'application/json' });
+      // A Blob with its type, as sendBeacon sends one: application/json; several events in one beacon each count.
+      const events = [{ step: 'review', event: 'reached' }, { step: 'review', event: 'completed' }];
+      const json = await beacon(s.baseUrl, job.public_id, { events }, { 'Content-Type': 'application/json' });
       expect(json.status).to.equal(204);
       expect(await counts(s.ctx.db, job.id), 'nothing before the flush').to.deep.equal([]);
       await s.ctx.funnel.flush();
@@ -103,9 +104,10 @@ for (const kind of databaseKinds() as DbKind[]) {
         { step: 'basic', event: 'reached', device: 'phone', day: TODAY, count: 3 },
         { step: 'education_skills', event: 'completed', device: 'desktop', day: TODAY, count: 1 },
         { step: 'review', event: 'completed', device: 'desktop', day: TODAY, count: 1 },
+        { step: 'review', event: 'reached', device: 'desktop', day: TODAY, count: 1 },
       ]);
       // A second flush adds to the rows (the upsert), it does not replace them.
-      await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' }, { 'User-Agent': PHONE_UA });
+      await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }] }, { 'User-Agent': PHONE_UA });
       await s.ctx.funnel.flush();
       expect((await counts(s.ctx.db, job.id)).find((r) => r.step === 'basic' && r.event === 'reached' && r.device === 'phone')!.count).to.equal(4);
     });
@@ -135,10 +137,10 @@ for (const kind of databaseKinds() as DbKind[]) {
     it('ignores beacons that send DNT: 1 or Sec-GPC: 1 (204, nothing counted)', async () => {
       const before = await counts(s.ctx.db, job.id);
       for (const h of [{ DNT: '1' }, { 'Sec-GPC': '1' }, { DNT: '1', 'Sec-GPC': '1' }] as Record<string, string>[]) {
-        expect((await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' }, h)).status).to.equal(204);
+        expect((await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }] }, h)).status).to.equal(204);
       }
       // Even a bad beacon gets the same 204 and is not looked at.
-      expect((await beacon(s.baseUrl, 'no-such-job', { step: 'nope' }, { DNT: '1' })).status).to.equal(204);
+      expect((await beacon(s.baseUrl, 'no-such-job', { events: [{ step: 'nope' }] }, { DNT: '1' })).status).to.equal(204);
       await s.ctx.funnel.flush();
       expect(await counts(s.ctx.db, job.id)).to.deep.equal(before);
     });
@@ -149,27 +151,37 @@ for (const kind of databaseKinds() as DbKind[]) {
         expect(res.status, JSON.stringify(body)).to.equal(status);
         expect(await res.json()).to.deep.equal(body);
       };
-      await expectError(await beacon(s.baseUrl, 'no-such-job', { step: 'basic', event: 'reached' }), 404, { detail: 'Not found.' });
-      await expectError(await beacon(s.baseUrl, `../${job.public_id}`, { step: 'basic', event: 'reached' }), 404, { detail: 'Not found.' });
-      await expectError(await beacon(s.baseUrl, 'x'.repeat(300), { step: 'basic', event: 'reached' }), 404, { detail: 'Not found.' });
+      await expectError(await beacon(s.baseUrl, 'no-such-job', { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
+      await expectError(await beacon(s.baseUrl, `../${job.public_id}`, { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
+      await expectError(await beacon(s.baseUrl, 'x'.repeat(300), { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
       const removed = await makeJob(s.ctx, { status: 'REMOVED' });
-      await expectError(await beacon(s.baseUrl, removed.public_id, { step: 'basic', event: 'reached' }), 404, { detail: 'Not found.' });
-      await expectError(await beacon(s.baseUrl, job.public_id, { step: 'payment', event: 'reached' }), 400, { step: [FUNNEL_MESSAGES.step] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { step: 'view', event: 'reached' }), 400, { step: [FUNNEL_MESSAGES.step] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { step: "basic'; DROP TABLE jobs; --", event: 'reached' }), 400, { step: [FUNNEL_MESSAGES.step] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'abandoned' }), 400, { event: [FUNNEL_MESSAGES.event] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { step: 1, event: ['reached'] }), 400, { step: [FUNNEL_MESSAGES.step], event: [FUNNEL_MESSAGES.event] });
-      await expectError(await beacon(s.baseUrl, job.public_id, {}), 400, { step: [FUNNEL_MESSAGES.step], event: [FUNNEL_MESSAGES.event] });
+      await expectError(await beacon(s.baseUrl, removed.public_id, { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'payment', event: 'reached' }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'view', event: 'reached' }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: "basic'; DROP TABLE jobs; --", event: 'reached' }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'abandoned' }] }), 400, { 'events.0.event': [FUNNEL_MESSAGES.event] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 1, event: ['reached'] }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step], 'events.0.event': [FUNNEL_MESSAGES.event] });
+      await expectError(await beacon(s.baseUrl, job.public_id, {}), 400, { events: [FUNNEL_MESSAGES.events] });
+      // The old one-event body, an empty list, a list too long for one page load, an event that is not an object.
+      await expectError(await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' }), 400, { events: [FUNNEL_MESSAGES.events] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [] }), 400, { events: [FUNNEL_MESSAGES.events] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: 'basic' }), 400, { events: [FUNNEL_MESSAGES.events] });
+      const eleven = Array.from({ length: 11 }, () => ({ step: 'basic', event: 'reached' }));
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: eleven }), 400, { events: [FUNNEL_MESSAGES.events] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }, 'basic', null] }), 400, {
+        'events.1': [FUNNEL_MESSAGES.events],
+        'events.2': [FUNNEL_MESSAGES.events],
+      });
       await expectError(await beacon(s.baseUrl, job.public_id, 'step=basic'), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, ''), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, '[1,2]'), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, 'null'), 400, { detail: FUNNEL_MESSAGES.body });
-      const huge = JSON.stringify({ step: 'basic', event: 'reached', pad: 'x'.repeat(2000) });
+      const huge = JSON.stringify({ events: [{ step: 'basic', event: 'reached' }], pad: 'x'.repeat(2000) });
       await expectError(await beacon(s.baseUrl, job.public_id, huge), 413, { detail: FUNNEL_MESSAGES.tooLarge });
       await expectError(await beacon(s.baseUrl, job.public_id, huge, { 'Content-Type': 'application/json' }), 413, { detail: FUNNEL_MESSAGES.tooLarge });
       await expectError(await beacon(s.baseUrl, job.public_id, 'x'.repeat(2_000_000)), 413, { detail: FUNNEL_MESSAGES.tooLarge });
       for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html', 'application/octet-stream']) {
-        await expectError(await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' }, { 'Content-Type': type }), 415, { detail: FUNNEL_MESSAGES.contentType });
+        await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }] }, { 'Content-Type': type }), 415, { detail: FUNNEL_MESSAGES.contentType });
       }
       const noType = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/funnel/`, { method: 'POST', body: new Uint8Array(Buffer.from('{"step":"basic","event":"reached"}')) });
       await expectError(noType, 415, { detail: FUNNEL_MESSAGES.contentType });
@@ -187,7 +199,7 @@ for (const kind of databaseKinds() as DbKind[]) {
           const sends: Promise<Response>[] = [];
           for (let i = 0; i < PER_ROUND; i++) {
             for (const base of [s.baseUrl, b.baseUrl]) {
-              sends.push(beacon(base, target.public_id, { step: 'experience', event: 'reached' }, { 'User-Agent': i % 3 ? DESKTOP_UA : PHONE_UA }));
+              sends.push(beacon(base, target.public_id, { events: [{ step: 'experience', event: 'reached' }] }, { 'User-Agent': i % 3 ? DESKTOP_UA : PHONE_UA }));
             }
           }
           expect((await Promise.all(sends)).map((r) => r.status)).to.deep.equal(sends.map(() => 204));
@@ -308,7 +320,7 @@ for (const kind of databaseKinds() as DbKind[]) {
     it('answers 429 with Retry-After past FUNNEL_RATE_LIMIT, and counts only the beacons let through', async () => {
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
-        const res = await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' });
+        const res = await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }] });
         statuses.push(res.status);
         if (res.status === 429) {
           expect(Number(res.headers.get('retry-after'))).to.be.greaterThan(0);
