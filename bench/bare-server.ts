@@ -8,26 +8,32 @@ import express from 'express';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import * as repo from '../src/jobs/repo.js';
+import { FEEDS } from '../src/jobs/feeds.js';
+import { byDepartment } from '../src/jobs/pages.js';
 import { toPublicJob } from '../src/jobs/service.js';
 import { loadManifest } from '../src/render/assets.js';
 import { safeJson } from '../src/render/islands.js';
 import { renderPage } from '../src/render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel } from '../src/shared/enums.js';
-import { hasRichContent } from '../src/shared/format.js';
+import { hasRichContent, utcDateTime } from '../src/shared/format.js';
 import { jobPostingJsonLd } from '../src/jobs/seo.js';
 
 const config = loadConfig();
 const db = createDb(config);
 const { count, jobs } = await repo.listPublicJobs(db, {}, 1, 30, new Date());
 const locations = await repo.listActiveLocations(db, new Date());
+const departments = await repo.listActiveDepartments(db, new Date());
 const job = (await repo.findJobByPublicId(db, 'bench-7'))!;
 await db.destroy();
 
+const publicJobs = jobs.map((j) => toPublicJob(j, false));
 const listLocals = {
-  jobs: jobs.map((j) => toPublicJob(j, false)),
+  jobs: publicJobs,
+  groups: byDepartment(publicJobs),
   count,
-  filters: { title: '', location: '', job_type: '', work_mode: '' },
+  filters: { title: '', department: '', location: '', job_type: '', work_mode: '' },
   locations,
+  departments,
   jobTypes: JOB_TYPES.map((v) => ({ value: v, label: enumLabel(v) })),
   workModes: WORK_MODES.map((v) => ({ value: v, label: enumLabel(v) })),
   page: 1,
@@ -40,7 +46,15 @@ const sections = (
 )
   .filter(([, html]) => hasRichContent(html))
   .map(([heading, html]) => ({ heading, html }));
-const jobLocals = { job: toPublicJob(job), sections };
+const jobLocals = { job: toPublicJob(job), sections, closesAt: job.closes_at ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null };
+const listMeta = {
+  title: `Careers at ${config.company.name}`,
+  canonicalPath: '/careers',
+  feeds: [
+    { title: `Jobs at ${config.company.name} (RSS)`, href: FEEDS.rss.path, type: 'application/rss+xml' },
+    { title: `Jobs at ${config.company.name} (JSON Feed)`, href: FEEDS.json.path, type: 'application/feed+json' },
+  ],
+};
 const jobMeta = { title: `${job.title} — ${config.company.name} Careers`, canonicalPath: `/careers/${job.public_id}`, ogType: 'article', jsonLd: jobPostingJsonLd(job, config) };
 
 const app = express();
@@ -49,6 +63,6 @@ app.set('views', path.join(config.rootDir, 'views'));
 app.set('view cache', true);
 Object.assign(app.locals, { assets: loadManifest(config.rootDir), company: config.company, publicBaseUrl: config.publicBaseUrl, year: new Date().getUTCFullYear(), safeJson });
 
-app.get('/careers', (req, res) => renderPage(req, res, 'pages/public/careers', { title: `Careers at ${config.company.name}`, canonicalPath: '/careers' }, listLocals));
+app.get('/careers', (req, res) => renderPage(req, res, 'pages/public/careers', listMeta, listLocals));
 app.get('/careers/:id', (req, res) => renderPage(req, res, 'pages/public/job', jobMeta, jobLocals));
 app.listen(config.port, () => console.log(`bare server listening on ${config.port}`));

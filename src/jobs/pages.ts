@@ -55,7 +55,7 @@ const NO_DEPARTMENT_HEADING = 'Other roles';
  * NO_DEPARTMENT_HEADING; each keeps the list's newest-first order. No headings (null) when no job
  * on the page has a department.
  */
-function byDepartment(jobs: PublicJobSummary[]): { heading: string; jobs: PublicJobSummary[] }[] | null {
+export function byDepartment(jobs: PublicJobSummary[]): { heading: string; jobs: PublicJobSummary[] }[] | null {
   if (!jobs.some((j) => j.department)) return null;
   const groups = new Map<string, PublicJobSummary[]>();
   for (const job of jobs) {
