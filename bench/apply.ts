@@ -38,7 +38,7 @@ import { ReadCache } from '../src/db/read-cache.js';
 import { createJob, parseJobInput } from '../src/jobs/service.js';
 import { createStorage } from '../src/storage/create.js';
 import { startS3Server, type S3TestServer } from '../test/helpers/s3.js';
-import { freePort, percentile, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
+import { cpuSeconds, freePort, percentile, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -161,15 +161,10 @@ function expectedSha256(template: Buffer, i: number): string {
   return createHash('sha256').update(pdfHead(i)).update(template.subarray(PDF_HEAD_BYTES)).digest('hex');
 }
 
-/** User and system CPU seconds used so far by a process, and by its main thread alone (from /proc). */
-function cpuSeconds(pid: number): { user: number; system: number; main: number } {
-  const read = (file: string) => {
-    const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
-    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }; // clock ticks, 100/s
-  };
-  const all = read(`/proc/${pid}/stat`);
-  const main = read(`/proc/${pid}/task/${pid}/stat`);
-  return { ...all, main: main.user + main.system };
+/** User and system CPU seconds used so far by a process, and by its main thread alone. */
+function serverCpuSeconds(pid: number): { user: number; system: number; main: number } {
+  const main = cpuSeconds(pid, pid);
+  return { ...cpuSeconds(pid), main: main.user + main.system };
 }
 
 /** CPU seconds the whole machine has been busy (all cores, from /proc/stat). */
@@ -355,12 +350,12 @@ async function main(): Promise<void> {
         }
       }
       const started = performance.now();
-      const serverCpu0 = cpuSeconds(pid);
+      const serverCpu0 = serverCpuSeconds(pid);
       const clientCpu0 = process.cpuUsage();
       const machine0 = machineBusySeconds();
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       const seconds = (performance.now() - started) / 1000;
-      const serverCpu1 = cpuSeconds(pid);
+      const serverCpu1 = serverCpuSeconds(pid);
       const clientCpu = process.cpuUsage(clientCpu0);
       const machineBusy = machineBusySeconds() - machine0;
       agent.destroy();

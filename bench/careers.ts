@@ -32,7 +32,7 @@ import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { summariseProfile } from './cpu-profile.js';
-import { freePort, root, startProcess, startTrueLimit, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
+import { cpuSeconds, freePort, root, startProcess, startTrueLimit, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -99,18 +99,18 @@ interface Result {
   cpuUs: number;
 }
 
-/** User + system CPU seconds a process has used so far (/proc, clock ticks of 1/100 s). */
-function cpuSeconds(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+/** User + system CPU seconds a process has used so far. */
+function busySeconds(pid: number): number {
+  const { user, system } = cpuSeconds(pid);
+  return user + system;
 }
 
 async function load(url: string, acceptEncoding: string, pid?: number): Promise<Result & { answered: number }> {
   const headers = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
   const warm = await autocannon({ url, connections, duration: 2, headers }); // JIT and caches alike for both servers
-  const cpu0 = pid ? cpuSeconds(pid) : 0;
+  const cpu0 = pid ? busySeconds(pid) : 0;
   const r = await autocannon({ url, connections, duration, headers });
-  const cpuUs = pid ? ((cpuSeconds(pid) - cpu0) / Math.max(r.requests.total, 1)) * 1e6 : Number.NaN;
+  const cpuUs = pid ? ((busySeconds(pid) - cpu0) / Math.max(r.requests.total, 1)) * 1e6 : Number.NaN;
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, cpuUs, answered: warm.requests.total + r.requests.total };
 }
 
@@ -164,19 +164,19 @@ async function runApp(env: Record<string, string>, cacheSeconds: string, jobs: n
     const listRatios: Record<string, number> = {};
     const listCpuRatios: Record<string, number> = {};
     const cpuRatio = (r: { a: Result; l: Result }) => r.l.cpuUs / r.a.cpuUs;
-    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor((xs.length - 1) / 2)];
+    const medianRound = (all: { a: Result; l: Result }[], ratio: (r: { a: Result; l: Result }) => number) => [...all].sort((x, y) => ratio(x) - ratio(y))[Math.floor((all.length - 1) / 2)];
     for (const page of Object.keys(PAGES)) {
       const ratios: number[] = [];
       for (const encodingName of Object.keys(ENCODINGS)) {
         const all = runs.get(`${page}|${encodingName}`)!;
-        const sorted = [...all].sort((x, y) => x.a.rps / x.l.rps - y.a.rps / y.l.rps);
-        const { a, l } = sorted[Math.floor((sorted.length - 1) / 2)];
+        const { a, l } = medianRound(all, (r) => r.a.rps / r.l.rps);
         const label = `${jobs} jobs, cache ${cached ? `${cacheSeconds} s` : 'off'}, ${page}, ${encodingName}`;
         const eachRound = () => rounds > 1 && rows.push(`${''.padEnd(40)} median of rounds ${all.map((r) => `${(r.a.rps / r.l.rps).toFixed(2)}x`).join(', ')}`);
         // Server CPU per request, which the machine's noise moves far less than the rates: the
         // limit's as a share of the app's (1.0: the app spends no more than sending the bytes).
-        const cpu = median(all.map(cpuRatio));
-        const cpuLine = (extra = '') => rows.push(`${''.padEnd(40)} CPU per request: app ${a.cpuUs.toFixed(0)} µs, limit ${l.cpuUs.toFixed(0)} µs; limit/app ${cpu.toFixed(2)} (median)${extra}`);
+        const byCpu = medianRound(all, cpuRatio);
+        const cpu = cpuRatio(byCpu);
+        const cpuLine = (extra = '') => rows.push(`${''.padEnd(40)} CPU per request: app ${byCpu.a.cpuUs.toFixed(0)} µs, limit ${byCpu.l.cpuUs.toFixed(0)} µs; limit/app ${cpu.toFixed(2)} (median)${extra}`);
         if (page === 'list' || page === 'job') {
           const ratio = report(label, a, l, cached ? GOALS.cached : GOALS.uncached);
           eachRound();

@@ -58,6 +58,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** User and system CPU seconds a process (or `/proc/{pid}/task/{tid}`: one thread) has used so far, from /proc (clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number, thread?: number): { user: number; system: number } {
+  const file = thread ? `/proc/${pid}/task/${thread}/stat` : `/proc/${pid}/stat`;
+  const fields = fs.readFileSync(file, 'utf8').split(') ')[1].split(' ');
+  return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 };
+}
+
 /** A process's resident memory now, in MB (from /proc). */
 export function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
