@@ -74,7 +74,12 @@ fs.renameSync(tmp, path.join(outdir, 'manifest.json'));
 
 if (!islandsOnly) {
   await build({
-    entryPoints: { server: path.join(root, 'src/server.ts'), 'careers-admin': path.join(root, 'bin/careers-admin.ts') },
+    entryPoints: {
+      server: path.join(root, 'src/server.ts'),
+      'careers-admin': path.join(root, 'bin/careers-admin.ts'),
+      // The document parsers' worker thread (src/documents/pool.ts loads it beside the bundle).
+      'document-worker': path.join(root, 'src/documents/worker.ts'),
+    },
     outdir: path.join(root, 'dist'),
     bundle: true,
     platform: 'node',

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SCANNED = ['src', 'islands', 'bin', 'config', 'migrations'];
-const KERNEL = ['src/db/', 'src/http/', 'src/log/', 'src/render/', 'src/storage/', 'src/exports/', 'src/shared/', 'config/'];
+const KERNEL = ['src/db/', 'src/documents/', 'src/http/', 'src/log/', 'src/render/', 'src/storage/', 'src/exports/', 'src/shared/', 'config/'];
 const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms', 'emails', 'ops', 'embeds', 'sources', 'funnel'];
 const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts'];
 /** npm packages that run in a browser: the only ones src/shared/ and islands/ may import. */

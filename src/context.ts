@@ -1,4 +1,4 @@
-/** What every feature is handed: configuration, log, database, read cache, file storage, view and funnel counters, clock, outbox signal, server key, readiness. */
+/** What every feature is handed: configuration, log, database, read cache, file storage, document parsers, view and funnel counters, clock, outbox signal, server key, readiness. */
 import type { Knex } from 'knex';
 import type { Config } from '../config/index.js';
 import { createDb } from './db/knex.js';
@@ -7,6 +7,7 @@ import { ReadCache } from './db/read-cache.js';
 import { ServerKey } from './db/server-key.js';
 import type { FileStorage } from './storage/storage.js';
 import { createStorage } from './storage/create.js';
+import { DocumentParsers } from './documents/pool.js';
 import { ViewCounter } from './jobs/index.js';
 import { FunnelCounter } from './funnel/index.js';
 import { OutboxSignal } from './posts/index.js';
@@ -18,6 +19,8 @@ export interface AppContext {
   db: Knex;
   cache: ReadCache;
   storage: FileStorage;
+  /** Parses untrusted documents (resume previews) in worker threads with a deadline and a memory cap. */
+  documents: DocumentParsers;
   views: ViewCounter;
   /** The apply funnel's counts of this process (src/funnel/), flushed like `views`. */
   funnel: FunnelCounter;
@@ -41,6 +44,7 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
     db,
     cache: overrides.cache ?? new ReadCache(config.publicCacheSeconds, new Set(config.stampedCacheOff)),
     storage: overrides.storage ?? createStorage(config),
+    documents: overrides.documents ?? new DocumentParsers(log),
     views: overrides.views ?? new ViewCounter(db, log),
     funnel: overrides.funnel ?? new FunnelCounter(db, log, now),
     now,
@@ -51,6 +55,6 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await Promise.all([ctx.views.flush().catch(() => undefined), ctx.funnel.flush().catch(() => undefined)]);
+  await Promise.all([ctx.views.flush().catch(() => undefined), ctx.funnel.flush().catch(() => undefined), ctx.documents.close().catch(() => undefined)]);
   await ctx.db.destroy();
 }

@@ -5,9 +5,10 @@
  */
 import type { Db } from '../db/knex.js';
 import type { Readable } from 'node:stream';
-import { HttpError, NotFound } from '../http/errors.js';
+import { HttpError, NotFound, ServiceUnavailable } from '../http/errors.js';
 import { RESUME_MAX_BYTES } from '../shared/application-rules.js';
-import { extractResumeText, previewKind, type ResumePreview } from './resume-preview.js';
+import { previewKind, type ResumePreview } from './resume-preview.js';
+import { ParsersBusy, type DocumentParsers } from '../documents/pool.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { listJobStats, requireJob } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
@@ -87,10 +88,11 @@ export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters,
 
 /**
  * The text of a DOC or DOCX resume (GET /api/hr/applications/{id}/resume/preview/). A missing
- * resume is the download's 404; another type, a file over the upload limit or one that cannot be
- * read is a 422 saying to download it. Read from storage whole (at most RESUME_MAX_BYTES).
+ * resume is the download's 404; another type, a file over the upload limit, or one that cannot be
+ * read within the parsers' deadline and memory cap is a 422 saying to download it; every parser
+ * busy is a 503. Read from storage whole (at most RESUME_MAX_BYTES), parsed in a worker thread.
  */
-export async function previewResume(deps: { db: Db; storage: FileStorage; log?: Logger }, id: number): Promise<ResumePreview> {
+export async function previewResume(deps: { db: Db; storage: FileStorage; documents: DocumentParsers; log?: Logger }, id: number): Promise<ResumePreview> {
   const file = await openResume(deps, id);
   const kind = previewKind(file.contentType);
   if (!kind || file.size > RESUME_MAX_BYTES) {
@@ -98,9 +100,15 @@ export async function previewResume(deps: { db: Db; storage: FileStorage; log?: 
     throw noPreview();
   }
   const bytes = await readWhole(file.stream, RESUME_MAX_BYTES);
-  const preview = bytes && (await extractResumeText(kind, bytes));
-  if (!preview) throw noPreview();
-  return preview;
+  if (!bytes) throw noPreview();
+  try {
+    const preview = await deps.documents.wordText(kind, bytes);
+    if (!preview) throw noPreview();
+    return preview;
+  } catch (err) {
+    if (err instanceof ParsersBusy) throw new ServiceUnavailable(APPLICANT_MESSAGES.previewBusy, 2);
+    throw err;
+  }
 }
 
 const noPreview = () => new HttpError(422, APPLICANT_MESSAGES.noPreview, { detail: APPLICANT_MESSAGES.noPreview });

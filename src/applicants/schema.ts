@@ -374,6 +374,7 @@ export const APPLICANT_MESSAGES = {
   notFound: 'Not found.',
   resumeMissing: 'Resume not found.',
   noPreview: 'No preview for this file; download it.',
+  previewBusy: 'Previews are busy just now; try again in a moment, or download the file.',
   downloadFailed: 'Unable to download resume. Please check your HR login or contact support.',
   exportFailed: 'Export failed. Please try again.',
   empty: 'No applicants found.',
