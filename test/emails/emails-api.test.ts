@@ -311,8 +311,8 @@ for (const kind of databaseKinds()) {
     let s: TestServer;
     let admin: { id: number; token: string };
     let recruiter: { id: number; token: string };
-    const FILLED_BODY = (n: number) => `With its variables filled in, the message would be ${n.toLocaleString('en')} characters; it may be at most 20,000. Shorten it.`;
-    const FILLED_SUBJECT = (n: number) => `With its variables filled in, the subject would be ${n.toLocaleString('en')} characters; it may be at most 200. Shorten it.`;
+    const filledBody = (n: number) => `With its variables filled in, the message would be ${n.toLocaleString('en')} characters; it may be at most 20,000. Shorten it.`;
+    const filledSubject = (n: number) => `With its variables filled in, the subject would be ${n.toLocaleString('en')} characters; it may be at most 200. Shorten it.`;
     const BULK_TOO_LARGE = 'Together these emails would be over 20 MB; one bulk send may queue at most 20 MB of email. Select fewer applications or shorten the template.';
 
     before(async () => {
@@ -351,14 +351,14 @@ for (const kind of databaseKinds()) {
       for (const path of [`/api/hr/applications/${appId}/emails/preview/`, `/api/hr/applications/${appId}/emails/`]) {
         const res = await as(recruiter)(path, { method: 'POST', body: { template_id: id } });
         expect(res.status, path).to.equal(400);
-        expect(res.body, path).to.deep.equal({ body: [FILLED_BODY(190 * 909)] });
+        expect(res.body, path).to.deep.equal({ body: [filledBody(190 * 909)] });
         // As HR edited it for this email, the same.
         const edited = await as(recruiter)(path, { method: 'POST', body: { template_id: id, subject: 'Hello', body } });
-        expect(edited.body, path).to.deep.equal({ body: [FILLED_BODY(190 * 909)] });
+        expect(edited.body, path).to.deep.equal({ body: [filledBody(190 * 909)] });
         // A subject that fills past 200 characters (two 190-character titles), with the message too.
         const both = await as(recruiter)(path, { method: 'POST', body: { template_id: id, subject: '{job_title} {job_title}', body } });
         expect(both.status, path).to.equal(400);
-        expect(both.body, path).to.deep.equal({ subject: [FILLED_SUBJECT(381)], body: [FILLED_BODY(190 * 909)] });
+        expect(both.body, path).to.deep.equal({ subject: [filledSubject(381)], body: [filledBody(190 * 909)] });
       }
       expect(await snapshot()).to.deep.equal(before);
     });
@@ -374,12 +374,12 @@ for (const kind of databaseKinds()) {
       expect([...fromDbJson<any>(row.payload, null).text.trimEnd()]).to.have.length(20_000);
       const over = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: templateId, subject: 'Hi', body: `x${'{job_title}'.repeat(500)}` } });
       expect(over.status).to.equal(400);
-      expect(over.body).to.deep.equal({ body: [FILLED_BODY(20_001)] });
+      expect(over.body).to.deep.equal({ body: [filledBody(20_001)] });
       // The subject: exactly 200 characters filled is taken, 201 is not.
       const subject200 = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: templateId, subject: `${'{job_title}'.repeat(4)}${'s'.repeat(40)}`, body: 'x' } });
       expect(subject200.status, JSON.stringify(subject200.body)).to.equal(200);
       const subject201 = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: templateId, subject: `${'{job_title}'.repeat(4)}${'s'.repeat(41)}`, body: 'x' } });
-      expect(subject201.body).to.deep.equal({ subject: [FILLED_SUBJECT(201)] });
+      expect(subject201.body).to.deep.equal({ subject: [filledSubject(201)] });
     });
 
     it('a bulk send with one email over the filled limit is refused whole, rejections included, naming the applicant and the limit', async () => {
@@ -388,7 +388,7 @@ for (const kind of databaseKinds()) {
       const before = await snapshot();
       const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids, template_id: id, outcome: 'REJECTED', reason: 'Not a fit' } });
       expect(res.status).to.equal(400);
-      expect(res.body).to.deep.equal({ detail: `The email to p0@bulkfill.example is too long. ${FILLED_BODY(190 * 909)}` });
+      expect(res.body).to.deep.equal({ detail: `The email to p0@bulkfill.example is too long. ${filledBody(190 * 909)}` });
       expect(await snapshot()).to.deep.equal(before);
     });
 
