@@ -22,6 +22,8 @@ interface Props {
   statuses: { value: string; label: string }[];
   fieldTypes: { value: FieldType; label: string }[];
   bytesPerMb: number;
+  /** Whether this user may change the API post settings (admins only, issue 28); otherwise shown read-only. */
+  canChangeApi: boolean;
 }
 
 interface DraftField {
@@ -404,12 +406,13 @@ function FormBuilder(props: Props) {
           )}
           {tab === 'api' && (
             <>
+              {!props.canChangeApi && <p className="alert alert-warning api-locked">{FORM_MESSAGES.apiReadOnly}</p>}
               <div className="check-field">
-                <input type="checkbox" id="fb-api_enabled" checked={draft.api_enabled} onChange={(e) => set({ api_enabled: e.target.checked })} />
+                <input type="checkbox" id="fb-api_enabled" disabled={!props.canChangeApi} checked={draft.api_enabled} onChange={(e) => set({ api_enabled: e.target.checked })} />
                 <label htmlFor="fb-api_enabled">Post each entry to an API</label>
               </div>
-              {input('fb-api_url', 'API URL', draft.api_url, (v) => set({ api_url: v }), { type: 'url', max: 2048, required: draft.api_enabled, error: err('api_url') })}
-              {input('fb-api_secret', 'Secret (optional)', draft.api_secret, (v) => set({ api_secret: v }), { max: FORM_LIMITS.apiSecret, error: err('api_secret'), hint: 'At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post.' })}
+              {input('fb-api_url', 'API URL', draft.api_url, (v) => set({ api_url: v }), { type: 'url', max: 2048, required: draft.api_enabled, error: err('api_url'), readOnly: !props.canChangeApi })}
+              {input('fb-api_secret', 'Secret (optional)', draft.api_secret, (v) => set({ api_secret: v }), { max: FORM_LIMITS.apiSecret, error: err('api_secret'), readOnly: !props.canChangeApi, hint: 'At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post.' })}
               <h2 className="subheading">Field mappings</h2>
               <p className="help-text">Each entry is posted as JSON: one key per mapping, with the value of its field (a file as its name, size and type).</p>
               {err('api_mapping') && <p className="field-error">{err('api_mapping')}</p>}

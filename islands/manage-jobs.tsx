@@ -5,7 +5,8 @@
  * - Restore (removed jobs) asks first too, then PUTs the job back as INACTIVE: a restored job is
  *   not published again until HR makes it Active in the editor.
  * - Duplicate loads the job and POSTs a copy: 'Copy of …', INACTIVE, a new public id, the same
- *   texts, questions and webhook; the copy then heads the whole list (newest first).
+ *   texts, questions and webhook (a recruiter's copy without the webhook: only an admin sets one,
+ *   issue 28); the copy then heads the whole list (newest first).
  * After each, the next page says what was done in a message screen readers announce.
  */
 import { useEffect, useId, useRef, useState } from 'react';
@@ -20,7 +21,12 @@ import './manage-jobs.css';
 
 export const REMOVE_CONFIRM = 'Remove this job? This sets status to REMOVED.';
 const RESTORE_CONFIRM = 'Restore this job? It comes back as Inactive: make it Active in the editor to publish it again.';
-const DONE = { removed: 'Job removed.', restored: 'Job restored as Inactive.', duplicated: 'Job duplicated: the copy is the first row, saved as Inactive.' } as const;
+const DONE = {
+  removed: 'Job removed.',
+  restored: 'Job restored as Inactive.',
+  duplicated: 'Job duplicated: the copy is the first row, saved as Inactive.',
+  duplicatedWithoutWebhook: 'Job duplicated without its webhook (only an admin can set one): the copy is the first row, saved as Inactive.',
+} as const;
 
 type Action = 'remove' | 'restore';
 
@@ -32,9 +38,10 @@ interface Target {
 }
 
 /** The job as a new job: the copy is inactive and gets a public id of its own (the API makes one). */
-function copyOf(job: HrJob): Record<string, unknown> {
+function copyOf(job: HrJob, withWebhook: boolean): Record<string, unknown> {
   return {
     ...job,
+    ...(withWebhook ? {} : { webhook_enabled: false, webhook_url: null, webhook_secret: null, webhook_include_source: false }),
     title: Array.from(`Copy of ${job.title}`).slice(0, JOB_LIMITS.text).join(''),
     public_id: null,
     status: 'INACTIVE',
@@ -44,7 +51,7 @@ function copyOf(job: HrJob): Record<string, unknown> {
   };
 }
 
-function ManageJobs() {
+function ManageJobs({ canChangeWebhook }: { canChangeWebhook: boolean }) {
   const [target, setTarget] = useState<Target | null>(null);
   const [copying, setCopying] = useState<string | null>(null);
   const [copyProblem, setCopyProblem] = useState<string[] | null>(null);
@@ -57,8 +64,8 @@ function ManageJobs() {
       b.disabled = true;
       try {
         const job = await hrJson<HrJob>(`/api/hr/jobs/${id}/`);
-        await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body: copyOf(job) });
-        flashNext(DONE.duplicated);
+        await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body: copyOf(job, canChangeWebhook) });
+        flashNext(canChangeWebhook || !(job.webhook_enabled || job.webhook_url) ? DONE.duplicated : DONE.duplicatedWithoutWebhook);
         // The whole list, newest first: the copy is its first row, whatever the filter was.
         location.assign('/hr/jobs');
       } catch (err) {
@@ -76,7 +83,7 @@ function ManageJobs() {
     return () => {
       for (const off of unwire) off();
     };
-  }, []);
+  }, [canChangeWebhook]);
 
   return (
     <>

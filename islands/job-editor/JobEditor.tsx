@@ -230,7 +230,7 @@ export function JobEditor(props: Props) {
         <QuestionsEditor questions={draft.questions} editQuestion={editQuestion} reshapeQuestions={reshapeQuestions} errors={errors} answerTypes={props.answerTypes} />
       </TabPanel>
       <TabPanel tab="notify" current={tab}>
-        <NotificationsPanel {...panel} />
+        <NotificationsPanel {...panel} canChangeWebhook={props.canChangeWebhook} />
       </TabPanel>
 
       <div className="editor-actions">

@@ -20,6 +20,8 @@ export interface Props {
   salaryPeriods: Option[];
   /** The departments of the other job posts, suggested under Department. */
   departments: string[];
+  /** Whether this user may change the webhook (admins only, issue 28); otherwise it is shown read-only. */
+  canChangeWebhook: boolean;
 }
 
 export interface QuestionDraft {

@@ -1,7 +1,7 @@
 /** The editor's tab panels: Basics, Compensation, Description and Notifications (Questions is QuestionsEditor). */
 import { useState, type ReactNode } from 'react';
 import { RichTextEditor } from './rich-text-editor.js';
-import { JOB_LIMITS } from '../../src/jobs/schema.js';
+import { JOB_LIMITS, JOB_MESSAGES } from '../../src/jobs/schema.js';
 import { slugPublicId } from '../../src/shared/ids.js';
 import type { ApplicationPostPayload } from '../../src/posts/types.js';
 import { countryCodes, utcInstant, type Draft, type Option, type Props, type SetField } from './draft.js';
@@ -155,8 +155,10 @@ export function DescriptionPanel({ draft, errors, set }: PanelProps) {
   );
 }
 
-export function NotificationsPanel(p: PanelProps) {
+export function NotificationsPanel({ canChangeWebhook, ...p }: PanelProps & Pick<Props, 'canChangeWebhook'>) {
   const { draft, errors, set } = p;
+  // Issue 28: only an admin chooses where applications are sent; others see the settings as they are.
+  const locked = !canChangeWebhook;
   const samplePayload: ApplicationPostPayload = {
     job_public_id: draft.public_id || 'generated-on-save',
     email: 'jane.doe@example.com',
@@ -168,10 +170,12 @@ export function NotificationsPanel(p: PanelProps) {
   };
   return (
     <>
+      {locked && <p className="alert alert-warning webhook-locked" id="job-webhook-locked">{JOB_MESSAGES.webhookReadOnly}</p>}
       <div className="check-field">
         <input
           type="checkbox"
           {...described('job-webhook_enabled', false, errors.webhook_enabled)}
+          disabled={locked}
           checked={draft.webhook_enabled}
           onChange={(e) => set('webhook_enabled', e.target.checked)}
         />
@@ -179,14 +183,15 @@ export function NotificationsPanel(p: PanelProps) {
       </div>
       {errors.webhook_enabled && <p className="field-error" id="job-webhook_enabled-error">{errors.webhook_enabled}</p>}
       <div className="grid-2">
-        <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={JOB_LIMITS.webhookUrl} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} />
-        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={JOB_LIMITS.webhookSecret} hint="At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post and is sent as secret_key." />
+        <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={JOB_LIMITS.webhookUrl} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} readOnly={locked} />
+        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={JOB_LIMITS.webhookSecret} readOnly={locked} hint="At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post and is sent as secret_key." />
       </div>
       <div className="check-field">
         <input
           type="checkbox"
           id="job-webhook_include_source"
           aria-describedby="job-webhook_include_source-hint"
+          disabled={locked}
           checked={draft.webhook_include_source}
           onChange={(e) => set('webhook_include_source', e.target.checked)}
         />

@@ -40,6 +40,31 @@ export const EMAIL_MESSAGES = {
   notObject: FIELD_MESSAGES.notObject,
 } as const;
 
+const MB = 1024 * 1024;
+
+/**
+ * An email once its variables are filled in (issue 28): a template within its limits can still
+ * grow (a `{job_title}` repeated fills to 170 KB), so the filled email has limits of its own, and
+ * so does one bulk send, counted in the bytes it writes to the outbox.
+ */
+export const FILLED_LIMITS = {
+  /** The subject as sent: no longer than a template's subject. */
+  subject: EMAIL_LIMITS.subject,
+  /** The message as sent, in characters. */
+  body: 20_000,
+  /** One bulk send's emails together: the UTF-8 bytes of every subject, text and HTML part. */
+  bulkBytes: 20 * MB,
+} as const;
+
+export const SEND_MESSAGES = {
+  subject: (n: number) => `With its variables filled in, the subject would be ${n.toLocaleString('en')} characters; it may be at most ${FILLED_LIMITS.subject}. Shorten it.`,
+  body: (n: number) => `With its variables filled in, the message would be ${n.toLocaleString('en')} characters; it may be at most ${FILLED_LIMITS.body.toLocaleString('en')}. Shorten it.`,
+  /** A bulk send: one applicant's email is over a limit above. */
+  oneTooLong: (to: string, problem: string) => `The email to ${to} is too long. ${problem}`,
+  bulkTooLarge: `Together these emails would be over ${FILLED_LIMITS.bulkBytes / MB} MB; one bulk send may queue at most ${FILLED_LIMITS.bulkBytes / MB} MB of email. Select fewer applications or shorten the template.`,
+  removedJob: 'An application of a removed job cannot be emailed: leave it out of the selection.',
+} as const;
+
 /** `{word}` in a subject or body; anything else in braces is plain text. */
 const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 

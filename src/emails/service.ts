@@ -13,7 +13,7 @@ import { changePipeline, emailRecipients, type EmailRecipient } from '../applica
 import { enqueueSentEmail, enqueueSentEmails, htmlOfText, oneLine, type EmailMessage } from '../posts/index.js';
 import { findTemplate, listTemplates } from './queries.js';
 import { deleteTemplate, insertTemplate, lockTemplates, updateTemplate } from './repo.js';
-import { EMAIL_LIMITS, EMAIL_MESSAGES, fillVariables, type BulkInput, type SendInput, type TemplateInput } from './schema.js';
+import { EMAIL_LIMITS, EMAIL_MESSAGES, FILLED_LIMITS, SEND_MESSAGES, fillVariables, type BulkInput, type SendInput, type TemplateInput } from './schema.js';
 import type { BulkEmailResult, EmailChoices, EmailTemplate, QueuedEmail, RenderedEmail } from './types.js';
 
 type Deps = Pick<AppContext, 'db' | 'config' | 'now'>;
@@ -84,16 +84,54 @@ async function chosenTemplate(deps: Deps, input: { templateId: number; subject?:
   return { template: found, subject: input.subject ?? found.subject, body: input.body ?? found.body };
 }
 
-/** The email one applicant gets from `subject` and `body`. */
-function render(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: string, body: string): EmailMessage {
+const chars = (s: string) => [...s].length;
+
+/** The email one applicant gets from `subject` and `body`, with its filled subject or message over its limit named. */
+function render(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: string, body: string): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
   const values = {
     first_name: oneLine(to.first_name),
     last_name: oneLine(to.last_name),
     job_title: oneLine(to.job_title),
     company_name: oneLine(deps.config.company.name),
   };
-  const text = `${fillVariables(body, values)}\n`;
-  return { to: to.email, subject: oneLine(fillVariables(subject, values)), text, html: htmlOfText(text) };
+  const filledSubject = oneLine(fillVariables(subject, values));
+  const filledBody = fillVariables(body, values);
+  // Measured before the HTML part is made: a refused email costs no more than its text.
+  const subjectChars = chars(filledSubject);
+  const bodyChars = chars(filledBody);
+  const tooLong = subjectChars > FILLED_LIMITS.subject || bodyChars > FILLED_LIMITS.body
+    ? {
+        ...(subjectChars > FILLED_LIMITS.subject ? { subject: [SEND_MESSAGES.subject(subjectChars)] } : {}),
+        ...(bodyChars > FILLED_LIMITS.body ? { body: [SEND_MESSAGES.body(bodyChars)] } : {}),
+      }
+    : null;
+  if (tooLong) return { message: { to: to.email, subject: '', text: '', html: '' }, tooLong };
+  const text = `${filledBody}\n`;
+  return { message: { to: to.email, subject: filledSubject, text, html: htmlOfText(text) }, tooLong: null };
+}
+
+/** One applicant's email, or a 400 naming the filled subject or message that is over its limit. */
+function renderOne(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: string, body: string): EmailMessage {
+  const { message, tooLong } = render(deps, to, subject, body);
+  if (tooLong) throw new ValidationError(tooLong);
+  return message;
+}
+
+/**
+ * Every applicant's email of a bulk send, or a 400 when one is over a filled limit or all of them
+ * together are over FILLED_LIMITS.bulkBytes (stopping there: a refused send is never built whole).
+ */
+function renderBulk(deps: Pick<Deps, 'config'>, recipients: EmailRecipient[], subject: string, body: string): { applicationId: number; message: EmailMessage }[] {
+  const out: { applicationId: number; message: EmailMessage }[] = [];
+  let bytes = 0;
+  for (const to of recipients) {
+    const { message, tooLong } = render(deps, to, subject, body);
+    if (tooLong) throw new ValidationError({}, SEND_MESSAGES.oneTooLong(to.email, [...(tooLong.subject ?? []), ...(tooLong.body ?? [])].join(' ')));
+    bytes += Buffer.byteLength(message.subject) + Buffer.byteLength(message.text) + Buffer.byteLength(message.html);
+    if (bytes > FILLED_LIMITS.bulkBytes) throw new ValidationError({}, SEND_MESSAGES.bulkTooLarge);
+    out.push({ applicationId: to.id, message });
+  }
+  return out;
 }
 
 async function recipient(db: Db, applicationId: number): Promise<EmailRecipient> {
@@ -106,7 +144,7 @@ async function recipient(db: Db, applicationId: number): Promise<EmailRecipient>
 export async function previewEmail(deps: Deps, applicationId: number, input: SendInput): Promise<RenderedEmail> {
   const to = await recipient(deps.db, applicationId);
   const chosen = await chosenTemplate(deps, { templateId: input.template_id, subject: input.subject, body: input.body });
-  return render(deps, to, chosen.subject, chosen.body);
+  return renderOne(deps, to, chosen.subject, chosen.body);
 }
 
 /** Queues one email to an application (201), from a template as HR may have edited it. */
@@ -114,7 +152,7 @@ export async function sendEmail(deps: Deps & Pick<AppContext, 'outbox'>, applica
   requireEmailOn(deps);
   const to = await recipient(deps.db, applicationId);
   const chosen = await chosenTemplate(deps, { templateId: input.template_id, subject: input.subject, body: input.body });
-  const message = render(deps, to, chosen.subject, chosen.body);
+  const message = renderOne(deps, to, chosen.subject, chosen.body);
   const sender = { sentBy: userId, templateId: chosen.template.id, templateName: chosen.template.name };
   const id = await withDbRetry(() => deps.db.transaction((trx) => enqueueSentEmail(trx, { applicationId, message, sender }, deps.now())));
   deps.outbox.notify();
@@ -124,16 +162,22 @@ export async function sendEmail(deps: Deps & Pick<AppContext, 'outbox'>, applica
 /**
  * A template's email to each of up to 500 applications, and with `rejection` their rejection
  * with its reason (the applicants feature's bulk outcome), in one transaction: all of it or
- * nothing. Ids that do not exist are answered back and get nothing.
+ * nothing. Ids that do not exist are answered back and get nothing. An application of a removed
+ * job, an email over a filled limit, or more than FILLED_LIMITS.bulkBytes in all refuse the
+ * whole send (400).
  */
 export async function sendBulk(deps: Deps & Pick<AppContext, 'outbox' | 'cache'>, input: BulkInput, userId: number): Promise<BulkEmailResult> {
   requireEmailOn(deps);
   const chosen = await chosenTemplate(deps, { templateId: input.templateId });
   const sender = { sentBy: userId, templateId: chosen.template.id, templateName: chosen.template.name };
   let queued: number[] = [];
+  // Runs in the transaction of the rejections (when there are any): a refusal here writes nothing.
   const queue = async (trx: Db, ids: number[]) => {
     const to = await emailRecipients(trx, ids);
-    await enqueueSentEmails(trx, to.map((r) => ({ applicationId: r.id, message: render(deps, r, chosen.subject, chosen.body), sender })), deps.now());
+    // With a rejection, the applicants feature has already refused a removed job's application.
+    if (to.some((r) => r.job_status === 'REMOVED')) throw new ValidationError({ ids: [SEND_MESSAGES.removedJob] });
+    const emails = renderBulk(deps, to, chosen.subject, chosen.body);
+    await enqueueSentEmails(trx, emails.map((e) => ({ ...e, sender })), deps.now());
     queued = to.map((r) => r.id);
   };
   let rejected: number[] = [];

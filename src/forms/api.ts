@@ -15,7 +15,7 @@ import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { formPosts, parseFormPostStatus } from '../posts/index.js';
 import { RECORD_STATUSES, isOneOf, type RecordStatus } from '../shared/enums.js';
 import { entriesExport, formPostsWorkbook, getEntry, listEntries, listForms, openEntryFile } from './entries.js';
-import { STATUS_MESSAGE, changeFormStatus, createForm, parseFormInput, parseStatusChange, requireForm, updateForm } from './manage.js';
+import { STATUS_MESSAGE, assertApiUnchanged, changeFormStatus, createForm, parseFormInput, parseStatusChange, requireForm, updateForm } from './manage.js';
 import { FORM_MESSAGES } from './schema.js';
 import { assertAccepting, getPublicForm, submitEntry, toPublicForm, uploadOptions } from './submit.js';
 
@@ -43,6 +43,7 @@ export function formsApi(ctx: AppContext): Router {
 
   router.post('/api/hr/forms/', async (req, res) => {
     const input = parseFormInput(req.body, allowPrivate);
+    assertApiUnchanged(req.hr!.role === 'admin', input);
     res.status(201).json(await createForm(ctx, input, req.hr!.userId));
   });
 
@@ -53,7 +54,9 @@ export function formsApi(ctx: AppContext): Router {
   router.put('/api/hr/forms/:id/', async (req, res) => {
     // An unknown form is a 404 whatever the payload holds.
     const current = await form(req);
-    res.json(await updateForm(ctx, current, parseFormInput(req.body, allowPrivate, current), req.hr!.userId));
+    const input = parseFormInput(req.body, allowPrivate, current);
+    assertApiUnchanged(req.hr!.role === 'admin', input, current);
+    res.json(await updateForm(ctx, current, input, req.hr!.userId));
   });
 
   router.patch('/api/hr/forms/:id/', async (req, res) => {

@@ -1,13 +1,13 @@
 /** Managing forms (HR): validate, create, update, activate, deactivate, remove; each change audited. */
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { HttpError, NotFound, ValidationError } from '../http/errors.js';
+import { Forbidden, HttpError, NotFound, ValidationError } from '../http/errors.js';
 import { isAllowedHost } from '../http/private-address.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { randomPublicId, slugPublicId } from '../shared/ids.js';
 import { RECORD_STATUSES, isOneOf, type RecordStatus } from '../shared/enums.js';
 import * as repo from './repo.js';
-import { FORM_ERROR_ORDER, duplicateFieldNames, formInputSchema, type FormInput } from './schema.js';
+import { FORM_ERROR_ORDER, FORM_MESSAGES, duplicateFieldNames, formInputSchema, type FormInput } from './schema.js';
 import type { Form } from './types.js';
 
 export interface FormDeps {
@@ -77,6 +77,22 @@ export async function createForm({ db, now }: FormDeps, input: FormInput, userId
     }
   }
   throw new Error('Could not make a unique public id');
+}
+
+/** The settings that decide where a form's entries are sent. */
+const API_FIELDS = ['api_enabled', 'api_url', 'api_secret'] as const;
+const NO_API = { api_enabled: false, api_url: null, api_secret: null };
+
+/**
+ * Issue 28: where every later entry goes is an admin's choice. Anyone else (`isAdmin` false) may
+ * create a form only without API posts and save one only with its API settings as stored (the
+ * builder sends them back unchanged); otherwise 403. The mapping stays theirs: it only names
+ * which of the form's fields go to the address an admin set.
+ */
+export function assertApiUnchanged(isAdmin: boolean, input: FormInput, current?: Form): void {
+  if (isAdmin) return;
+  const before: Pick<Form, (typeof API_FIELDS)[number]> = current ?? NO_API;
+  if (API_FIELDS.some((f) => (before[f] || null) !== (input[f] || null))) throw new Forbidden(FORM_MESSAGES.apiAdminOnly);
 }
 
 const AUDITED = ['title', 'description', 'success_message', 'inactive_notice', 'status', 'api_enabled', 'api_url', 'api_secret'] as const;

@@ -57,13 +57,13 @@ export function formsPages(ctx: AppContext): Router {
   });
 
   router.get('/hr/forms/new', (req, res) => {
-    renderPage(req, res, 'pages/hr/form-builder', { title: 'Create Form', noindex: true }, { heading: 'Create Form', props: { mode: 'create', formId: null, ...builderOptions } });
+    renderPage(req, res, 'pages/hr/form-builder', { title: 'Create Form', noindex: true }, { heading: 'Create Form', props: { mode: 'create', formId: null, canChangeApi: req.hr?.role === 'admin', ...builderOptions } });
   });
 
   router.get('/hr/forms/:id/edit', async (req, res) => {
     const current = await form(req);
     const heading = `Edit Form: ${current.title}`;
-    renderPage(req, res, 'pages/hr/form-builder', { title: heading, noindex: true }, { heading, props: { mode: 'edit', formId: current.id, ...builderOptions } });
+    renderPage(req, res, 'pages/hr/form-builder', { title: heading, noindex: true }, { heading, props: { mode: 'edit', formId: current.id, canChangeApi: req.hr?.role === 'admin', ...builderOptions } });
   });
 
   router.get('/hr/forms/:id/entries', async (req, res) => {

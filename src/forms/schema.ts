@@ -63,6 +63,8 @@ export const FORM_MESSAGES = {
   apiUrlCredentials: 'API URL must not contain a user name or password.',
   apiUrlPrivate: 'API URL must not point to a private or local address.',
   apiUrlRequired: 'An API URL is required when API posts are enabled.',
+  apiAdminOnly: 'Only an admin may change where entries are sent: API posts (on or off, URL, secret). Ask an admin of your team.',
+  apiReadOnly: 'Only an admin can change these settings: each entry goes to this address.',
   mappingNotObject: 'Must be an object of external keys to field names.',
   mappingUnknownField: (name: string) => `No field is named ${name.slice(0, 64)}.`,
   tooManyMappings: `At most ${FORM_LIMITS.mappings} mappings.`,

@@ -79,7 +79,11 @@ function isMultipart(req: IncomingMessage): boolean {
 
 /** Hashes, counts and checks the file's bytes on their way to storage. */
 class FileInspector extends Transform {
-  size = 0;
+  /**
+   * The bytes seen so far. Not `size`: the S3 driver's upload helper (@aws-sdk/lib-storage) reads
+   * a body's `size` as its total length, and 0 at the start made every upload past one 5 MB part fail.
+   */
+  bytesSeen = 0;
   private hash = createHash('sha256');
   private headParts: Buffer[] = [];
   private headLength = 0;
@@ -102,9 +106,9 @@ class FileInspector extends Transform {
   }
 
   _transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback): void {
-    this.size += chunk.length;
+    this.bytesSeen += chunk.length;
     this.total.bytes += chunk.length;
-    if (this.size > this.rule.maxBytes) {
+    if (this.bytesSeen > this.rule.maxBytes) {
       cb(refuse(this.field, this.rule.tooLargeMessage));
       return;
     }
@@ -138,7 +142,7 @@ class FileInspector extends Transform {
   }
 
   _flush(cb: TransformCallback): void {
-    if (!this.head && this.size === 0 && this.noneIfEmpty) cb();
+    if (!this.head && this.bytesSeen === 0 && this.noneIfEmpty) cb();
     else cb(this.head ? null : this.decideHead());
   }
 
@@ -291,7 +295,7 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
             await storage.remove(key);
             return [name, null];
           }
-          const file = { key, clientName: info.filename ?? '', clientType: info.mimeType, size: current.size, sha256: current.digest(), head: current.head, tail: current.tail() };
+          const file = { key, clientName: info.filename ?? '', clientType: info.mimeType, size: current.bytesSeen, sha256: current.digest(), head: current.head, tail: current.tail() };
           return [name, file];
         },
         (err: Error) => {

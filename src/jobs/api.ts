@@ -2,7 +2,8 @@
  * The jobs API: the public list and job (`/api/jobs/`, read-only, cached) and HR job management
  * (spec 02 section 7: list, create, read, update) and the departments in use, which the job editor
  * suggests (`GET /api/hr/jobs/departments/`, issue 21). HR routes sit under /api/hr, which app.ts guards
- * (a token; POST and PUT need it as a Bearer header).
+ * (a token; POST and PUT need it as a Bearer header). Only an admin may set or change a job's
+ * webhook (issue 28): a recruiter's POST or PUT that would is a 403.
  */
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
@@ -10,7 +11,7 @@ import { NotFound } from '../http/errors.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { pathId, validateQuery } from '../http/validate.js';
 import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
-import { type ApplicantCounts, cachedPublicJob, createJob, listDepartmentsInUse, listJobSummaries, listPublicJobs, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
+import { type ApplicantCounts, assertWebhookUnchanged, cachedPublicJob, createJob, listDepartmentsInUse, listJobSummaries, listPublicJobs, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
 
 export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
@@ -44,6 +45,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
 
   router.post('/api/hr/jobs/', async (req, res) => {
     const input = parseJobInput(req.body, inputOptions);
+    assertWebhookUnchanged(req.hr!.role === 'admin', input);
     const job = await createJob(ctx, input, ctx.now(), req.hr!.userId);
     res.status(201).json(toHrJob(job));
   });
@@ -56,6 +58,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
     // An unknown job is a 404 whatever the payload holds.
     const current = await requireJob(db, pathId(req.params.id));
     const input = parseJobInput(req.body, { ...inputOptions, current });
+    assertWebhookUnchanged(req.hr!.role === 'admin', input, current);
     res.json(toHrJob(await updateJob(ctx, current, input, ctx.now(), req.hr!.userId)));
   });
 

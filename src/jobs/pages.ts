@@ -216,7 +216,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   });
 
   router.get('/hr/jobs/new', async (req, res) => {
-    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', ...(await editorOptions(db)) } });
+    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) } });
   });
 
   router.get('/hr/jobs/:id/edit', async (req, res) => {
@@ -224,7 +224,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     // sends the user to /hrviewlogin).
     const job = await requireJob(db, pathId(req.params.id));
     const heading = `Edit Job: ${job.title}`;
-    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, ...(await editorOptions(db)) } });
+    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) } });
   });
 
   return router;

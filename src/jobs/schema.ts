@@ -117,6 +117,8 @@ export const JOB_MESSAGES = {
   webhookCredentials: 'Webhook URL must not contain a user name or password.',
   webhookPrivate: 'Webhook URL must not point to a private or local address.',
   webhookRequired: 'A webhook URL is required when the webhook is enabled.',
+  webhookAdminOnly: 'Only an admin may change where applications are sent: the webhook (on or off, URL, secret, source in the payload). Ask an admin of your team.',
+  webhookReadOnly: 'Only an admin can change these settings: each application goes to this address.',
   richTextTooDeep: 'Rich text is nested too deeply.',
   notList: FIELD_MESSAGES.notList,
   questionNotObject: FIELD_MESSAGES.notObject,

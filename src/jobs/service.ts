@@ -2,7 +2,7 @@
 import type { Config } from '../../config/index.js';
 import type { Db } from '../db/knex.js';
 import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
-import { NotFound, ValidationError } from '../http/errors.js';
+import { Forbidden, NotFound, ValidationError } from '../http/errors.js';
 import { validate } from '../http/validate.js';
 import { isAllowedHost } from '../http/private-address.js';
 import { numberedPublicId, randomPublicId, slugPublicId } from '../shared/ids.js';
@@ -281,6 +281,21 @@ export async function updateJob({ db, cache }: JobDeps, current: Job, input: Job
   // After the commit too (see createJob): nothing read before it may stay cached.
   cache.clear('public-jobs');
   return (await repo.findJobById(db, current.id))!;
+}
+
+/** The settings that decide where a job's applications are sent, and what goes with them. */
+const WEBHOOK_FIELDS = ['webhook_enabled', 'webhook_url', 'webhook_secret', 'webhook_include_source'] as const;
+const NO_WEBHOOK = { webhook_enabled: false, webhook_url: null, webhook_secret: null, webhook_include_source: false };
+
+/**
+ * Issue 28: where every later applicant's data goes is an admin's choice. Anyone else (`isAdmin`
+ * false) may create a job only without a webhook and save one only with its webhook settings as
+ * stored (the editor sends them back unchanged); otherwise 403.
+ */
+export function assertWebhookUnchanged(isAdmin: boolean, input: JobInput, current?: Job): void {
+  if (isAdmin) return;
+  const before: Pick<Job, (typeof WEBHOOK_FIELDS)[number]> = current ?? NO_WEBHOOK;
+  if (WEBHOOK_FIELDS.some((f) => (before[f] || null) !== (input[f] || null))) throw new Forbidden(JOB_MESSAGES.webhookAdminOnly);
 }
 
 /** A job as the HR API answers it: every field of spec 02 section 3, dates as ISO strings. */

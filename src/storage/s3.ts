@@ -9,7 +9,7 @@
  * removes it. Buckets have no folders, so there are none to prune.
  */
 import { createRequire } from 'node:module';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
 import type { S3Setting } from '../../config/index.js';
@@ -100,13 +100,20 @@ export class S3Storage implements SweepableStorage {
     }
     // A refusal of the bytes (too large, wrong type) must reach the caller as it is, whatever the SDK makes of it.
     let sourceError: Error | null = null;
+    // lib-storage takes a body's `length`, `size`, `start`/`end` or file `path` for its total
+    // length and plans the parts on it; a source's own properties of those names (a byte counter
+    // still at 0, a file that is still growing) would make it send wrong parts. It gets a plain
+    // stream of unknown length instead, and learns the end when the stream ends.
+    const body = new PassThrough();
     source.once('error', (err) => {
       sourceError = err;
+      body.destroy(err);
     });
+    source.pipe(body);
     const { Upload } = requireSdk('@aws-sdk/lib-storage') as typeof LibStorage;
     const upload = new Upload({
       client: this.client,
-      params: { Bucket: this.s.bucket, Key: objectKey, Body: source, ContentType: 'application/octet-stream' },
+      params: { Bucket: this.s.bucket, Key: objectKey, Body: body, ContentType: 'application/octet-stream' },
       partSize: PART_SIZE,
       queueSize: 1,
       leavePartsOnError: false,
@@ -115,6 +122,7 @@ export class S3Storage implements SweepableStorage {
       await upload.done();
     } catch (err) {
       source.destroy();
+      body.destroy();
       // The multipart upload is aborted by lib-storage; a PutObject or completion that landed
       // before the failure was seen is deleted here.
       await this.client.send(new this.sdk.DeleteObjectCommand({ Bucket: this.s.bucket, Key: objectKey })).catch(() => undefined);

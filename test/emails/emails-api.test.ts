@@ -304,6 +304,133 @@ for (const kind of databaseKinds()) {
     });
   });
 
+  // Issue 28 items 6 and 7: limits of the filled email and of one bulk send, and a bulk send
+  // without a rejection to an application of a removed job.
+  describe(`emails to candidates: filled limits and removed jobs [${kind}]`, function () {
+    this.timeout(120_000);
+    let s: TestServer;
+    let admin: { id: number; token: string };
+    let recruiter: { id: number; token: string };
+    const filledBody = (n: number) => `With its variables filled in, the message would be ${n.toLocaleString('en')} characters; it may be at most 20,000. Shorten it.`;
+    const filledSubject = (n: number) => `With its variables filled in, the subject would be ${n.toLocaleString('en')} characters; it may be at most 200. Shorten it.`;
+    const BULK_TOO_LARGE = 'Together these emails would be over 20 MB; one bulk send may queue at most 20 MB of email. Select fewer applications or shorten the template.';
+
+    before(async () => {
+      s = await startTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:9', COMPANY_NAME: 'Acme' });
+      const adminId = await createHrUser(s.ctx.db, 'alice');
+      const recruiterId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
+      admin = { id: adminId, token: await liveToken(s.ctx.db, adminId) };
+      recruiter = { id: recruiterId, token: await liveToken(s.ctx.db, recruiterId) };
+    });
+    after(() => s.close());
+
+    const as = (who: { token: string }) => (p: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, who.token, p, init);
+    const count = async (table: string, where: Record<string, unknown> = {}) => Number((await s.ctx.db(table).where(where).count({ n: '*' }))[0].n);
+    const snapshot = async () => ({ posts: await count('email_posts'), rejected: await count('applications', { outcome: 'REJECTED' }), audits: await count('audit_log', { entity: 'application' }) });
+    /** A job titled `title` (saved as it is) with `n` applications; answers their ids. */
+    const jobWith = async (title: string, n: number, tag: string) => {
+      const job = await makeJob(s.ctx.db, { title: 'Placeholder' });
+      await s.ctx.db('jobs').where({ id: job.id }).update({ title });
+      const people = Array.from({ length: n }, (_, i) => ({ first_name: `P${i}`, last_name: tag, email: `p${i}@${tag}.example`, phone: '+15550001000', status: 'NEW' as const, created_at: new Date() }));
+      for (let i = 0; i < people.length; i += 100) await insertApplications(s.ctx.db, job.id, people.slice(i, i + 100), []);
+      return { job, ids: (await s.ctx.db('applications').where({ job_id: job.id }).orderBy('id').select('id')).map((r: any) => Number(r.id)) };
+    };
+    const template = async (name: string, subject: string, body: string) => {
+      const res = await as(admin)('/api/hr/email-templates/', { method: 'POST', body: { name, subject, body } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+      return res.body.id as number;
+    };
+
+    it('refuses at preview and send a template that fills past 20,000 characters (a {job_title} repeated), naming the limit; writes nothing', async () => {
+      const title = 'T'.repeat(190);
+      const { ids: [appId] } = await jobWith(title, 1, 'fill');
+      // Within the template's own limits: 909 variables are 9,999 characters; filled, 172,710.
+      const body = '{job_title}'.repeat(909);
+      const id = await template('Title flood', 'About {job_title}', body);
+      const before = await snapshot();
+      for (const path of [`/api/hr/applications/${appId}/emails/preview/`, `/api/hr/applications/${appId}/emails/`]) {
+        const res = await as(recruiter)(path, { method: 'POST', body: { template_id: id } });
+        expect(res.status, path).to.equal(400);
+        expect(res.body, path).to.deep.equal({ body: [filledBody(190 * 909)] });
+        // As HR edited it for this email, the same.
+        const edited = await as(recruiter)(path, { method: 'POST', body: { template_id: id, subject: 'Hello', body } });
+        expect(edited.body, path).to.deep.equal({ body: [filledBody(190 * 909)] });
+        // A subject that fills past 200 characters (two 190-character titles), with the message too.
+        const both = await as(recruiter)(path, { method: 'POST', body: { template_id: id, subject: '{job_title} {job_title}', body } });
+        expect(both.status, path).to.equal(400);
+        expect(both.body, path).to.deep.equal({ subject: [filledSubject(381)], body: [filledBody(190 * 909)] });
+      }
+      expect(await snapshot()).to.deep.equal(before);
+    });
+
+    it('takes a filled message of exactly 20,000 characters and refuses 20,001; counts characters, not UTF-16 units', async () => {
+      // A 40-character title of 4-byte characters (two UTF-16 units each) times 500 is 20,000 characters.
+      const title = '😀'.repeat(40);
+      const { ids: [appId] } = await jobWith(title, 1, 'exact');
+      const templateId = (await as(admin)('/api/hr/email-templates/')).body.results[0].id;
+      const exact = await as(recruiter)(`/api/hr/applications/${appId}/emails/`, { method: 'POST', body: { template_id: templateId, subject: 'Hi', body: '{job_title}'.repeat(500) } });
+      expect(exact.status, JSON.stringify(exact.body).slice(0, 200)).to.equal(201);
+      const row = await s.ctx.db('email_posts').where({ id: exact.body.id }).first();
+      expect([...fromDbJson<any>(row.payload, null).text.trimEnd()]).to.have.length(20_000);
+      const over = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: templateId, subject: 'Hi', body: `x${'{job_title}'.repeat(500)}` } });
+      expect(over.status).to.equal(400);
+      expect(over.body).to.deep.equal({ body: [filledBody(20_001)] });
+      // The subject: exactly 200 characters filled is taken, 201 is not.
+      const subject200 = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: templateId, subject: `${'{job_title}'.repeat(4)}${'s'.repeat(40)}`, body: 'x' } });
+      expect(subject200.status, JSON.stringify(subject200.body)).to.equal(200);
+      const subject201 = await as(recruiter)(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: templateId, subject: `${'{job_title}'.repeat(4)}${'s'.repeat(41)}`, body: 'x' } });
+      expect(subject201.body).to.deep.equal({ subject: [filledSubject(201)] });
+    });
+
+    it('a bulk send with one email over the filled limit is refused whole, rejections included, naming the applicant and the limit', async () => {
+      const { ids } = await jobWith('T'.repeat(190), 3, 'bulkfill');
+      const id = await template('Title flood bulk', 'About {job_title}', '{job_title}'.repeat(909));
+      const before = await snapshot();
+      const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids, template_id: id, outcome: 'REJECTED', reason: 'Not a fit' } });
+      expect(res.status).to.equal(400);
+      expect(res.body).to.deep.equal({ detail: `The email to p0@bulkfill.example is too long. ${filledBody(190 * 909)}` });
+      expect(await snapshot()).to.deep.equal(before);
+    });
+
+    it('a bulk send of more than 20 MB in all is refused with nothing written; 500 emails of a full 10,000-character template go', async () => {
+      const { ids } = await jobWith('Bulk bytes', 500, 'bytes');
+      // 9,000 quotes: 9 KB of text, 45 KB of HTML (&#34;) per email, 27 MB for 500.
+      const heavy = await template('Quotes', 'Hello {first_name}', '"'.repeat(9_000));
+      const before = await snapshot();
+      for (const body of [{ ids, template_id: heavy }, { ids, template_id: heavy, outcome: 'REJECTED', reason: 'Not a fit' }]) {
+        const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body });
+        expect(res.status, JSON.stringify(body).slice(-60)).to.equal(400);
+        expect(res.body).to.deep.equal({ detail: BULK_TOO_LARGE });
+        expect(await snapshot()).to.deep.equal(before);
+      }
+      // The same 500 with a template at its full 10,000 characters of plain words: about 10 MB, queued.
+      const words = 'Thank you for your time. '.repeat(400).trim();
+      const full = await template('Long letter', 'Dear {first_name}', words);
+      const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids, template_id: full } });
+      expect(res.status, JSON.stringify(res.body).slice(0, 200)).to.equal(200);
+      expect(res.body.queued).to.equal(500);
+      expect(await count('email_posts', { template_name: 'Long letter' })).to.equal(500);
+    });
+
+    it('a bulk send without a rejection to an application of a removed job is refused (400) with nothing written', async () => {
+      const live = await jobWith('Live Role', 1, 'live');
+      const gone = await jobWith('Gone Role', 1, 'gone');
+      await s.ctx.db('jobs').where({ id: gone.job.id }).update({ status: 'REMOVED' });
+      const templateId = (await as(admin)('/api/hr/email-templates/')).body.results[0].id;
+      const before = await snapshot();
+      for (const ids of [[...live.ids, ...gone.ids], gone.ids]) {
+        const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids, template_id: templateId } });
+        expect(res.status, JSON.stringify(res.body)).to.equal(400);
+        expect(res.body).to.deep.equal({ ids: ['An application of a removed job cannot be emailed: leave it out of the selection.'] });
+      }
+      expect(await snapshot()).to.deep.equal(before);
+      // Without it, the live job's application gets its email.
+      const ok = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: live.ids, template_id: templateId } });
+      expect(ok.status).to.equal(200);
+      expect(ok.body.queued_ids).to.deep.equal(live.ids);
+    });
+  });
+
   describe(`emails to candidates without SMTP_URL [${kind}]`, function () {
     this.timeout(60_000);
     let s: TestServer;

@@ -10,6 +10,8 @@ export interface EmailRecipient {
   last_name: string;
   email: string;
   job_title: string;
+  /** The job's status: a bulk send refuses the applications of a REMOVED job. */
+  job_status: string;
 }
 
 export async function emailRecipients(db: Knex, ids: number[]): Promise<EmailRecipient[]> {
@@ -18,6 +20,6 @@ export async function emailRecipients(db: Knex, ids: number[]): Promise<EmailRec
     .join('jobs as j', 'j.id', 'a.job_id')
     .whereIn('a.id', ids)
     .orderBy('a.id')
-    .select('a.id', 'a.first_name', 'a.last_name', 'a.email', { job_title: 'j.title' });
-  return rows.map((r) => ({ id: Number(r.id), first_name: String(r.first_name ?? ''), last_name: String(r.last_name ?? ''), email: String(r.email), job_title: String(r.job_title) }));
+    .select('a.id', 'a.first_name', 'a.last_name', 'a.email', { job_title: 'j.title', job_status: 'j.status' });
+  return rows.map((r) => ({ id: Number(r.id), first_name: String(r.first_name ?? ''), last_name: String(r.last_name ?? ''), email: String(r.email), job_title: String(r.job_title), job_status: String(r.job_status) }));
 }
