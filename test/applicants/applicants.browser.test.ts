@@ -9,14 +9,14 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { seedPeople, type Seeded } from './helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`applicants pages in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(120_000);

@@ -1,18 +1,18 @@
 /**
- * The apply flow end to end in real Chromium on the real app, on SQLite and (with TEST_MYSQL_URL)
- * MySQL: a job with all five answer types, a job without questions (4 steps), the server-error
+ * The apply flow end to end in real Chromium on the real app, on SQLite (browser tests:
+ * test/helpers/db.ts): a job with all five answer types, a job without questions (4 steps), the server-error
  * dialog, and the confirmation page. Rows are checked in the database afterwards.
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
 import { addEducation, addExperience, banner, chipTexts, fid, fieldError, fillBasic, heading, makeQuestionJob, next, resumeFiles, shot, typeSkill, viewportShot } from './apply-helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`apply flow in Chromium [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;

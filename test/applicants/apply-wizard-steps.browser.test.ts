@@ -1,13 +1,13 @@
 /**
  * The application wizard's pages and moving through it, in real Chromium on the real app, on SQLite
- * and (with TEST_MYSQL_URL) MySQL: removed, closed and loading pages, the place kept while the script
+ * (browser tests: test/helpers/db.ts): removed, closed and loading pages, the place kept while the script
  * loads, focus on every step change, list spacing in questions, keyboard-only completion, 375 px
  * layout with axe on every step. Shared jobs and steps: apply-helpers.ts.
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, listItemBoxes, openPage, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
@@ -29,7 +29,7 @@ import {
   wizardSteps,
 } from './apply-helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`apply wizard pages and steps in Chromium [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;

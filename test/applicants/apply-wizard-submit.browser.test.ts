@@ -1,13 +1,13 @@
 /**
  * Submitting the application wizard, and its saved draft, in real Chromium on the real app, on SQLite
- * and (with TEST_MYSQL_URL) MySQL: submit failures (server rule, network, proxy page), the per-IP rate
+ * (browser tests: test/helpers/db.ts): submit failures (server rule, network, proxy page), the per-IP rate
  * limit, the failure banner of an attempt, the draft restored after a reload.
  * Shared jobs and steps: apply-helpers.ts.
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
@@ -28,7 +28,7 @@ import {
   wizardSteps,
 } from './apply-helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`apply wizard submit and draft in Chromium [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;

@@ -1,12 +1,11 @@
 /**
- * The application wizard's validation in real Chromium on the real app, on SQLite and (with
- * TEST_MYSQL_URL) MySQL: every message of every step with its aria wiring and focus, a skill typed
+ * The application wizard's validation in real Chromium on the real app, on SQLite (browser tests: test/helpers/db.ts): every message of every step with its aria wiring and focus, a skill typed
  * but not added, number answers the browser cannot read. Shared jobs and steps: apply-helpers.ts.
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
@@ -28,7 +27,7 @@ import {
   wizardSteps,
 } from './apply-helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`apply wizard validation in Chromium [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;

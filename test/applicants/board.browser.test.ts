@@ -6,14 +6,14 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { makeJob } from '../helpers/factories.js';
 import { insertApplications } from '../helpers/applications.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`job board in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(120_000);

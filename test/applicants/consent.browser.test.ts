@@ -1,6 +1,5 @@
 /**
- * Consent in the apply wizard (APPLY_CONSENT_TEXT) in real Chromium, on SQLite and (with
- * TEST_MYSQL_URL) MySQL: the review step's required box with the text and the privacy link, at
+ * Consent in the apply wizard (APPLY_CONSENT_TEXT) in real Chromium, on SQLite (browser tests: test/helpers/db.ts): the review step's required box with the text and the privacy link, at
  * phone and desktop widths, axe clean; Submit refused in the page until it is ticked (focus on
  * the box, its message, the live region), ticked and sent by keyboard only; HR then sees the
  * consent on the applicant page, its time in the viewer's zone with the zone named.
@@ -8,7 +7,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -17,7 +16,7 @@ import { banner, fieldError, focusedId, heading, live, next, resumeFiles, scroll
 const CONSENT = 'I agree that Acme Corporation may keep my application and share it with the hiring team for 12 months.';
 const REQUIRED = 'Please tick the box to agree before you submit your application.';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`apply wizard consent in Chromium [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { startFaultyServer, type FaultyServer } from '../helpers/db-faults.js';
 import { makeJob } from '../helpers/factories.js';
 import { HR_PASSWORD, hrSession } from '../helpers/hr.js';
@@ -44,7 +44,7 @@ async function fillWizard(page: Page, base: string, publicId: string, email: str
 
 const dialog = (page: Page) => page.getByRole('dialog', { name: 'Unable to Submit Application' });
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`faults as an applicant meets them, in Chromium [${kind}]`, function () {
     this.timeout(180_000);
     let f: FaultyServer;

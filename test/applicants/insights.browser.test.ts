@@ -7,11 +7,11 @@ import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '.
 import { makeJob } from '../helpers/factories.js';
 import { insertApplications, realisticApplications } from '../helpers/applications.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`HR job insights in Chromium [${kind}]`, function () {
     /** Screenshots of the MySQL run get their own names, so both runs can be looked at. */
     const suffix = kind === 'mysql' ? '-mysql' : '';

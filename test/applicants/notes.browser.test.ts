@@ -7,12 +7,12 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hr, seedPeople } from './helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`notes and history in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(120_000);

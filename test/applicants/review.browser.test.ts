@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -20,7 +20,7 @@ const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`fast review in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(120_000);

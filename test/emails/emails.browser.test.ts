@@ -13,7 +13,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { header, readable, startSmtp } from '../helpers/smtp.js';
@@ -21,7 +21,7 @@ import { eventually } from '../fixtures/apply.js';
 import { seedPeople, type Seeded } from '../applicants/helpers.js';
 import { startDelivery } from '../../src/posts/index.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`emails to candidates in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(180_000);

@@ -1,5 +1,5 @@
 /**
- * Forms in real Chromium, on SQLite and MySQL: HR builds a form in the builder (its rules and
+ * Forms in real Chromium, on SQLite (browser tests: test/helpers/db.ts): HR builds a form in the builder (its rules and
  * messages, create goes to the edit page, saving), a visitor fills in a form with every field type
  * in two sections (every message of spec 02 section 5, files), HR reads the entry, opens its file,
  * exports the entries, deactivates and removes the form; the entry's API post reaches a local
@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { createDelivery } from '../../src/posts/index.js';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { exeBytes, pdfBytes } from '../fixtures/resumes.js';
@@ -20,7 +20,7 @@ import { hr } from '../applicants/helpers.js';
 import { silent, startReceiver, verifyStandardWebhook, type Receiver } from '../posts/helpers.js';
 import { everyFieldForm } from './helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`forms in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(120_000);

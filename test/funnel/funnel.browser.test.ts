@@ -1,6 +1,5 @@
 /**
- * The apply funnel as applicants and HR meet it (issue 21), in Chromium on SQLite and (with
- * TEST_MYSQL_URL) MySQL: a phone applicant goes from the job page through every wizard step to
+ * The apply funnel as applicants and HR meet it (issue 21), in Chromium on SQLite (browser tests: test/helpers/db.ts): a phone applicant goes from the job page through every wizard step to
  * the confirmation, a desktop one gives up on Experience; the job's insights page then shows views,
  * Apply clicks, each step reached and completed, submitted and the drops, per device, at both
  * widths, axe clean. A browser that asks not to be tracked (DNT, GPC) sends no beacon and nothing
@@ -9,7 +8,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -33,7 +32,7 @@ async function funnelLines(page: Page): Promise<string[][]> {
   return page.locator('.funnel-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td.num')].map((c) => (c as HTMLElement).innerText.trim())));
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`apply funnel in Chromium [${kind}]`, function () {
     this.timeout(180_000);
     let s: TestServer;

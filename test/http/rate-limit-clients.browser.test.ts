@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { createHrUser, HR_PASSWORD } from '../helpers/hr.js';
 import { launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fillBasic, next, resumeFiles, viewportShot } from '../applicants/apply-helpers.js';
@@ -22,7 +22,7 @@ const APPLY_LIMITED = 'Too many applications. Please try again in 10 minutes.';
 /** Chromium logs the expected 401 and 429 answers as console errors. */
 const EXPECTED_STATUS = /^Failed to load resource: the server responded with a status of (401|429)/;
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`rate limits in Chromium behind a trusted proxy [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(240_000);

@@ -1,5 +1,5 @@
 /**
- * Issue 9 items 4 and 5 in real Chromium, on SQLite and MySQL: the job editor shows the webhook
+ * Issue 9 items 4 and 5 in real Chromium, on SQLite (browser tests: test/helpers/db.ts): the job editor shows the webhook
  * address guard's message beside the field for hosts outside global unicast and saves a public one;
  * nested lists typed with every mark save (Tab stops at seven lists) and the public page shows them
  * as stored; rich text pasted deeper than 20 is refused beside its field; a job stored before the
@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { findJobById } from '../../src/jobs/repo.js';
@@ -55,7 +55,7 @@ async function pasteHtml(page: Page, selector: string, html: string): Promise<vo
   }, html);
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`HR job editor: webhook address guard and rich text nesting in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(180_000);

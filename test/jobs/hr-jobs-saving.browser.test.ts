@@ -7,13 +7,13 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { editor } from './hr-jobs.helpers.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { findJobById } from '../../src/jobs/repo.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`HR job editor saving in Chromium [${kind}]`, function () {
     /** Screenshots of the MySQL run get their own names, so both runs can be looked at. */
     const suffix = kind === 'mysql' ? '-mysql' : '';

@@ -1,16 +1,16 @@
 /**
  * The public careers pages in real Chromium: list, filter, reset, detail states, legal, 404, mobile
- * menu; on SQLite and (with TEST_MYSQL_URL) MySQL.
+ * menu; on SQLite (browser tests: test/helpers/db.ts).
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { seedDemoJobs } from '../../src/jobs/seed.js';
 import { axeViolations, launchBrowser, listItemBoxes, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`public site in Chromium [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;

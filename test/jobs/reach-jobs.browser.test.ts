@@ -9,13 +9,13 @@ import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, openPage, screenshot } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 
 const ZONE = 'Asia/Kolkata';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`job departments, closing dates, countries and pay periods in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(180_000);

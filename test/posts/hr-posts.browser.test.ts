@@ -8,13 +8,13 @@ import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { fromDbDate } from '../../src/db/codecs.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { seedPosts, silent, startReceiver, webhookJob, type Receiver } from '../posts/helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`API Post Requests in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(120_000);

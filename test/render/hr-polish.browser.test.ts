@@ -1,6 +1,6 @@
 /**
- * Everyday polish of the HR screens (issue 20) in Chromium, on SQLite and (with TEST_MYSQL_URL)
- * MySQL, as a viewer in India (UTC+5:30) would see them:
+ * Everyday polish of the HR screens (issue 20) in Chromium, on SQLite (browser tests:
+ * test/helpers/db.ts), as a viewer in India (UTC+5:30) would see them:
  * - times in the viewer's zone with the zone named, in one format, on the applicants list and
  *   detail, posts and their attempts, users, form entries and form posts, the board and insights;
  * - job titles linking to the job's HR page (dashboard, All Job Posts, posts, applicant detail);
@@ -10,7 +10,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createDelivery } from '../../src/posts/index.js';
@@ -49,7 +49,7 @@ async function message(page: Page): Promise<string> {
   return (await region.innerText()).trim();
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`HR polish: times, job links and messages in Chromium [${kind}]`, function () {
     this.timeout(240_000);
     let s: TestServer;

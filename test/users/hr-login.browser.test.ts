@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { hashToken } from '../../src/users/repo.js';
 import { createHrUser, HR_PASSWORD, postToken } from '../helpers/hr.js';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { OFF_SITE_NEXT, SAME_SITE_NEXT } from '../fixtures/next-paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -31,7 +31,7 @@ async function storedToken(page: Page): Promise<{ cookie: string | null; local: 
   };
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`HR sign-in in Chromium [${kind}]`, function () {
     /** Screenshots of the MySQL run get their own names, so both runs can be looked at. */
     const suffix = kind === 'mysql' ? '-mysql' : '';

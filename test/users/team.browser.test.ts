@@ -11,7 +11,7 @@ import { checkCredentials } from '../../src/users/passport.js';
 import { findUserByUsername } from '../../src/users/repo.js';
 import { USER_MESSAGES } from '../../src/users/schema.js';
 import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -31,7 +31,7 @@ async function visibleNavLinks(page: Page, narrow: boolean): Promise<string[]> {
   return page.locator('nav[aria-label=HR] a').allInnerTexts();
 }
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`Users page and sign-in links in Chromium [${kind}]`, function () {
     const suffix = kind === 'mysql' ? '-mysql' : '';
     this.timeout(480_000);
