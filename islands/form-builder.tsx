@@ -278,7 +278,7 @@ function FormBuilder(props: Props) {
   };
 
   const err = (k: string) => errors[k];
-  const input = (id: string, label: string, value: string, onChange: (v: string) => void, opts: { max?: number; required?: boolean; error?: string; hint?: string; type?: string; readOnly?: boolean } = {}) => (
+  const input = (id: string, label: string, value: string, onChange: (v: string) => void, opts: { max?: number; required?: boolean; error?: string; hint?: string; type?: string; readOnly?: boolean; step?: string; min?: string } = {}) => (
     <div className="field">
       <label htmlFor={id}>
         {label}
@@ -289,6 +289,8 @@ function FormBuilder(props: Props) {
         type={opts.type ?? 'text'}
         value={value}
         maxLength={opts.max}
+        step={opts.step}
+        min={opts.min}
         readOnly={opts.readOnly}
         aria-invalid={opts.error ? true : undefined}
         aria-describedby={[opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
@@ -387,7 +389,7 @@ function FormBuilder(props: Props) {
                       {CHOICE_FIELD_TYPES.includes(f.field_type) && area(`fb-s${i}-f${j}-options`, 'Options (one per line)', f.options, (v) => setField(i, j, { options: v }, ['options']), 20_000, err(`s${i}.f${j}.options`))}
                       {f.field_type === 'file' && (
                         <div className="grid-2">
-                          {input(`fb-s${i}-f${j}-maxmb`, 'Max file size (MB)', f.maxMb, (v) => setField(i, j, { maxMb: v }, ['max_file_size']), { type: 'number', error: err(`s${i}.f${j}.max_file_size`), hint: 'Blank: 10 MB.' })}
+                          {input(`fb-s${i}-f${j}-maxmb`, 'Max file size (MB)', f.maxMb, (v) => setField(i, j, { maxMb: v }, ['max_file_size']), { type: 'number', step: '0.1', min: '0.1', error: err(`s${i}.f${j}.max_file_size`), hint: 'Blank: 10 MB.' })}
                           {input(`fb-s${i}-f${j}-ext`, 'Allowed extensions', f.extensions, (v) => setField(i, j, { extensions: v }, ['allowed_extensions']), { error: err(`s${i}.f${j}.allowed_extensions`), hint: 'Comma separated, e.g. pdf, docx. Blank: any type.' })}
                         </div>
                       )}

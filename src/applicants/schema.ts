@@ -350,7 +350,7 @@ export function orderedErrors(fields: Record<string, string[]>): Record<string, 
 // Its imports sit here, under names of their own, so this section does not depend on the rest.
 import { z as zod } from 'zod';
 import * as enums from '../shared/enums.js';
-import { isRowId, } from '../shared/input-rules.js';
+import { isRowId, oneLineProblem } from '../shared/input-rules.js';
 import { CAMPAIGN_MAX_LENGTH } from '../shared/campaign.js';
 import { APPLICANT_LIMITS, APPLICANT_ORDERINGS, REJECTED_COLUMN, type ApplicantFilters } from './types.js';
 
@@ -504,13 +504,20 @@ export const bulkStatusSchema = zod
 // ---- Pipeline: a job's stages, rejection reasons, the board's query ----
 
 
-/** A name on one line: trimmed, no control characters, 1 to `max` characters. */
+/**
+ * A name on one line: trimmed, 1 to `max` characters, no control characters (`message`), nor
+ * invisible, text-direction or non-characters (the one-line rule's own messages, oneLineProblem).
+ */
 const lineName = (max: number, message: string) =>
   zod
     .string({ error: message })
     .trim()
     .min(1, message)
-    .refine((v) => [...v].length <= max && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(v), message);
+    .refine((v) => [...v].length <= max && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(v), { message, abort: true })
+    .superRefine((v, ctx) => {
+      const problem = oneLineProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
 
 const optionalId = (message: string) => zod.optional(zod.unknown().refine((v) => v === null || isRowId(v), message).transform((v) => (v === null ? undefined : Number(v))));
 

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
-import { isRowId } from '../shared/input-rules.js';
+import { isRowId, oneLineCheck } from '../shared/input-rules.js';
 import { TEMPLATE_VARIABLES } from './types.js';
 
 export const EMAIL_LIMITS = { name: 100, subject: 200, body: 10_000, reason: 100, bulk: 500, templates: 100 } as const;
@@ -95,7 +95,8 @@ function variablesCheck() {
 const nameField = () =>
   z.pipe(str(), z.string().check(
     z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
-    z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), EMAIL_MESSAGES.name),
+    z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), { error: EMAIL_MESSAGES.name, abort: true }),
+    oneLineCheck(),
   ));
 
 /**
@@ -106,9 +107,10 @@ const subjectField = () =>
   z.pipe(str(), z.string().check(
     z.overwrite((s) => s.trim()),
     z.minLength(1, EMAIL_MESSAGES.blank),
-    z.refine((s) => !/[\r\n\u2028\u2029\u0085]/.test(s), EMAIL_MESSAGES.subjectLines),
-    z.refine((s) => !/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/.test(s), EMAIL_MESSAGES.subjectControl),
+    z.refine((s) => !/[\r\n\u2028\u2029\u0085]/.test(s), { error: EMAIL_MESSAGES.subjectLines, abort: true }),
+    z.refine((s) => !/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/.test(s), { error: EMAIL_MESSAGES.subjectControl, abort: true }),
     z.refine((s) => chars(s) <= EMAIL_LIMITS.subject, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.subject)),
+    oneLineCheck(),
     variablesCheck(),
   ));
 

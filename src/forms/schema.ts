@@ -13,7 +13,7 @@ import { emailError, storedEmail } from '../shared/application-rules.js';
 import { fileExtension, normaliseExtension } from '../shared/download-name.js';
 import { RECORD_STATUSES, type RecordStatus } from '../shared/enums.js';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
-import { bool, choice, isBlank, isObject, multilineText, oneLine, outboundUrl, publicIdInput, rowId, signingSecret, text, wholeNumber } from '../shared/input-rules.js';
+import { bool, choice, isBlank, isObject, multilineText, oneLine, oneLineListCheck, outboundUrl, publicIdInput, rowId, signingSecret, text, wholeNumber } from '../shared/input-rules.js';
 import { CHOICE_FIELD_TYPES, FIELD_TYPES, type EntryValue, type FieldType, type FormField } from './types.js';
 
 const MB = 1024 * 1024;
@@ -139,6 +139,7 @@ const options = () => textList((s) => s.trim()).check(
   z.refine((list) => list.length > 0, FORM_MESSAGES.noOptions),
   z.refine((list) => list.length <= FORM_LIMITS.options, FORM_MESSAGES.tooManyOptions),
   z.refine((list) => list.every((o) => o.length <= FORM_LIMITS.text), FORM_MESSAGES.optionTooLong),
+  oneLineListCheck(),
 );
 
 const extensions = () => textList(normaliseExtension).check(

@@ -66,6 +66,19 @@ export function dbRateLimit(ctx: { db: Db; config: Config; serverKey: ServerKey 
 }
 
 /**
+ * Whether this is a client's first time for `what` in the current window of `windowSeconds`:
+ * the hits are counted in the rate-limit store (the database, keyed by a hash with the server key
+ * of `what` and the client address key, like every limit), so every process shares them. Used
+ * where a repeat is still served but not counted again (a tracking link's clicks).
+ */
+export function firstInWindow(ctx: { db: Db; config: Config; serverKey: ServerKey }, name: string, windowSeconds: number): (req: Request, what: string) => Promise<boolean> {
+  const store = new KnexRateLimitStore(ctx.db, name, ctx.serverKey);
+  store.windowMs = windowSeconds * 1000;
+  const { ipv6Subnet } = ctx.config.rateLimits;
+  return async (req, what) => (await store.increment(`${what}|${clientAddressKey(req.ip, ipv6Subnet)}`)).totalHits === 1;
+}
+
+/**
  * Seconds until the client's window resets (Retry-After), rounded up and at least 1; the whole
  * window only when the store gave no reset time.
  */

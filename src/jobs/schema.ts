@@ -13,7 +13,7 @@
  */
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
-import { PUBLIC_ID_MESSAGE, bool, choice, isBlank, isObject, oneLine, outboundUrl, publicIdInput, rowRef, signingSecret, text, textInput } from '../shared/input-rules.js';
+import { PUBLIC_ID_MESSAGE, bool, choice, isBlank, isObject, oneLine, oneLineListCheck, outboundUrl, publicIdInput, rowRef, signingSecret, textInput } from '../shared/input-rules.js';
 import { ANSWER_TYPES, CHOICE_ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, SALARY_PERIODS, WORK_MODES, isOneOf, type AnswerType, type JobType, type RecordStatus, type SalaryPeriod, type WorkMode } from '../shared/enums.js';
 import type { Job, PublicJobFilters } from './types.js';
 
@@ -193,6 +193,7 @@ const choiceOptions = () => z.unknown().check(
   z.refine((list) => (list as string[]).length > 0, JOB_MESSAGES.noOptions),
   z.refine((list) => (list as string[]).length <= JOB_LIMITS.options, JOB_MESSAGES.tooManyOptions),
   z.refine((list) => (list as string[]).every((o) => o.length <= JOB_LIMITS.option), JOB_MESSAGES.optionTooLong),
+  oneLineListCheck(),
 ) as z.ZodMiniType<string[]>;
 
 /** A question's order: a whole number 0-9999 (as a number or digits); blank means its position. */
@@ -216,7 +217,7 @@ function questionSchema(rules: JobInputRules) {
     order: z.optional(order()),
     text: richText(rules, true),
     help_text: richText(rules),
-    placeholder: text(JOB_LIMITS.text),
+    placeholder: oneLine(JOB_LIMITS.text),
     required: bool(),
   }).check(z.check((ctx) => {
     // Runs even when a field failed (`when`). Options count for choice questions only; an unknown

@@ -21,23 +21,70 @@ export function text(max: number, required = false) {
   ));
 }
 
-/** Plain text kept with its line breaks (CRLF becomes LF), at most `max` characters. */
+/** Plain text kept with its line breaks (CRLF becomes LF), without text-direction overrides (stripTextOverrides), at most `max` characters. */
 export function multilineText(max: number) {
   return z.pipe(textInput(), z.string().check(
-    z.overwrite((s) => s.replace(/\u0000/g, '').replace(/\r\n?/g, '\n').trim()),
+    z.overwrite((s) => stripTextOverrides(s.replace(/\u0000/g, '').replace(/\r\n?/g, '\n')).trim()),
     z.maxLength(max, FIELD_MESSAGES.tooLong(max)),
   ));
 }
 
-const ONE_LINE_MESSAGE = 'Enter this on one line, without control characters.';
+/**
+ * The one character rule of one-line texts (issue 28): titles, names, subjects, departments,
+ * locations, labels, options, reasons. Each kind of character refused has its own message.
+ * - control: C0 and C1 controls (tab and line breaks too), U+2028/U+2029;
+ * - invisible: zero-width and text-direction characters, which make a text read differently from
+ *   what it holds (U+202E shows "txt.exe" as "exe.txt"): U+061C, U+200B-U+200F,
+ *   U+202A-U+202E, U+2060-U+2064, U+2066-U+206F, U+FEFF;
+ * - notText: the Unicode non-characters (U+FDD0-U+FDEF, U+FFFE, U+FFFF and U+nFFFE/U+nFFFF of
+ *   every plane) and lone surrogates, which are no text and break XML (the job feeds).
+ */
+export const ONE_LINE_MESSAGES = {
+  control: 'Enter this on one line, without control characters.',
+  invisible: 'Remove the invisible or text-direction characters (such as U+200B or U+202E).',
+  notText: 'Remove the characters that are not text (such as U+FFFE).',
+} as const;
 const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const INVISIBLE_CHARACTERS = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
+const NOT_TEXT = /\p{Noncharacter_Code_Point}|\p{Cs}/u;
+
+/** What is wrong with a one-line text's characters (the message), or null. */
+export function oneLineProblem(s: string): string | null {
+  if (CONTROL_CHARACTERS.test(s)) return ONE_LINE_MESSAGES.control;
+  if (INVISIBLE_CHARACTERS.test(s)) return ONE_LINE_MESSAGES.invisible;
+  if (NOT_TEXT.test(s)) return ONE_LINE_MESSAGES.notText;
+  return null;
+}
+
+/** oneLineProblem as a zod/mini check of a string. */
+export const oneLineCheck = () => z.check<string>((ctx) => {
+  const problem = oneLineProblem(ctx.value);
+  if (problem) ctx.issues.push(issue(ctx.value, problem));
+});
+
+/** oneLineProblem of each text of a list (choice options), reported once. */
+export const oneLineListCheck = () => z.check<unknown>((ctx) => {
+  const problem = (ctx.value as string[]).map(oneLineProblem).find(Boolean);
+  if (problem) ctx.issues.push(issue(ctx.value, problem));
+});
 
 /**
- * A one-line field (a title, a location, a username): text() that refuses line breaks, tabs and
- * every other control character, so it can go into an email's body or a header as one line.
+ * Multi-line texts (notes, descriptions, messages, an email's body) as stored: the text-direction
+ * overrides, embeddings and isolates (U+202A-U+202E, U+2066-U+2069) and the non-characters are
+ * removed. Zero-width joiners and non-joiners, the marks U+200E/U+200F and U+200B stay: emoji
+ * sequences and several scripts need them, and they cannot reorder what follows them.
+ */
+export function stripTextOverrides(s: string): string {
+  return s.replace(/[\u202a-\u202e\u2066-\u2069]|\p{Noncharacter_Code_Point}|\p{Cs}/gu, '');
+}
+
+/**
+ * A one-line field (a title, a location, a username): text() that refuses line breaks, tabs,
+ * every other control character, invisible and text-direction characters and non-characters
+ * (oneLineProblem), so it can go into an email's body or a header as one line and reads as it is.
  */
 export function oneLine(max: number, required = false) {
-  return z.pipe(text(max, required), z.string().check(z.refine((s) => !CONTROL_CHARACTERS.test(s), ONE_LINE_MESSAGE)));
+  return z.pipe(text(max, required), z.string().check(oneLineCheck()));
 }
 
 const SECRET_MESSAGES = {

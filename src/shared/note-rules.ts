@@ -3,6 +3,7 @@
  * the notes API (src/applicants/schema.ts), so both say the same thing. Pure TypeScript.
  */
 import { FIELD_MESSAGES } from './field-errors.js';
+import { stripTextOverrides } from './input-rules.js';
 
 /** The longest note, in characters: a long page of text. */
 export const NOTE_TEXT_MAX = 10_000;
@@ -16,9 +17,13 @@ export const NOTE_MESSAGES = {
   notYours: 'Only the author of a note may change or delete it.',
 } as const;
 
-/** A note's text as stored: line breaks as \n, control characters other than tab and line break removed, trimmed. */
+/**
+ * A note's text as stored: line breaks as \n, control characters other than tab and line break
+ * removed, text-direction overrides and non-characters removed (stripTextOverrides: zero-width
+ * joiners stay for emoji and scripts), trimmed.
+ */
 export function shapeNoteText(v: string): string {
-  return v.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim();
+  return stripTextOverrides(v.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')).trim();
 }
 
 /** The problem with a note's (shaped) text, or null. */

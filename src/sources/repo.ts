@@ -21,12 +21,13 @@ export async function deleteTrackingLink(db: Knex, id: number): Promise<boolean>
   return (await db('tracking_links').where({ id }).delete()) > 0;
 }
 
-/** The link of a slug, its click counted in the same statement's transaction; null for none. */
-export async function clickTrackingLink(db: Knex, slug: string): Promise<{ id: number; source: string; medium: string; campaign: string; job_id: number | null } | null> {
-  return db.transaction(async (trx) => {
-    const updated = await trx('tracking_links').where({ slug }).increment('clicks', 1);
-    if (!updated) return null;
-    const row = await trx('tracking_links').where({ slug }).first('id', 'source', 'medium', 'campaign', 'job_id');
-    return row ? { id: Number(row.id), source: String(row.source), medium: String(row.medium), campaign: String(row.campaign), job_id: row.job_id === null ? null : Number(row.job_id) } : null;
-  });
+/** The link of a slug; null for none. */
+export async function findTrackingLink(db: Knex, slug: string): Promise<{ id: number; source: string; medium: string; campaign: string; job_id: number | null } | null> {
+  const row = await db('tracking_links').where({ slug }).first('id', 'source', 'medium', 'campaign', 'job_id');
+  return row ? { id: Number(row.id), source: String(row.source), medium: String(row.medium), campaign: String(row.campaign), job_id: row.job_id === null ? null : Number(row.job_id) } : null;
+}
+
+/** One more click of a link (an atomic increment). */
+export async function countTrackingLinkClick(db: Knex, id: number): Promise<void> {
+  await db('tracking_links').where({ id }).increment('clicks', 1);
 }

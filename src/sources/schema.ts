@@ -1,6 +1,7 @@
 /** Input rules of the sources feature (tracking links, the report's period); Node-free, the island uses them. */
 import * as z from 'zod/mini';
 import { cleanCampaignValue } from '../shared/campaign.js';
+import { issue } from '../shared/field-errors.js';
 import { isBlank, isRowId, oneLine } from '../shared/input-rules.js';
 
 export const SOURCE_MESSAGES = {
@@ -23,10 +24,12 @@ export const trackingLinkSchema = z.object({
   source: z.pipe(campaignText(), z.string().check(z.minLength(1, SOURCE_MESSAGES.source))),
   medium: campaignText(),
   campaign: campaignText(),
-  job_id: z.pipe(
-    z.transform((v: unknown) => (isBlank(v) ? null : isRowId(v) ? Number(v) : Number.NaN)),
-    z.nullable(z.number().check(z.refine((v) => !Number.isNaN(v), SOURCE_MESSAGES.job))),
-  ),
+  // Blank: no job; else a row id (0, negatives, fractions, text: the job message, never zod's own).
+  job_id: z.transform((v: unknown, ctx): number | null => {
+    if (isBlank(v)) return null;
+    if (!isRowId(v)) ctx.issues.push(issue(v, SOURCE_MESSAGES.job));
+    return Number(v);
+  }),
   slug: z.pipe(
     z.transform((v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v ?? '')),
     z.string({ error: SOURCE_MESSAGES.slug }).check(z.refine((s) => s === '' || SLUG_PATTERN.test(s), SOURCE_MESSAGES.slug)),

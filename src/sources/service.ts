@@ -66,13 +66,16 @@ export async function removeTrackingLink({ db }: SourcesDeps, id: number): Promi
 }
 
 /**
- * A visit through `/go/{slug}`: its click counted, the attribution it gives and where it leads
- * (the link's job while it takes applications, else the job list); null for an unknown slug.
+ * A visit through `/go/{slug}`: the attribution it gives and where it leads (the link's job while
+ * it takes applications, else the job list); null for an unknown slug. `isClick` says whether the
+ * visit counts as a click (the route's rule: a GET, and the client's first for this link in
+ * CLICK_WINDOW_SECONDS); it is asked only for a link that exists.
  */
-export async function followTrackingLink({ db }: SourcesDeps, slug: string): Promise<{ attribution: Attribution; target: string } | null> {
+export async function followTrackingLink({ db }: SourcesDeps, slug: string, isClick: (linkId: number) => Promise<boolean>): Promise<{ attribution: Attribution; target: string } | null> {
   if (slug.length > 64) return null;
-  const link = await repo.clickTrackingLink(db, slug.toLowerCase());
+  const link = await repo.findTrackingLink(db, slug.toLowerCase());
   if (!link) return null;
+  if (await isClick(link.id)) await repo.countTrackingLinkClick(db, link.id);
   let target = '/careers';
   if (link.job_id !== null) {
     const job = await requireJob(db, link.job_id).catch(() => null);

@@ -172,6 +172,11 @@ for (const kind of databaseKinds() as DbKind[]) {
         'events.1': [FUNNEL_MESSAGES.events],
         'events.2': [FUNNEL_MESSAGES.events],
       });
+      // Issue 28 item 5: a step and event pair may come once per beacon; ten copies of one are refused, not counted ten times.
+      const tenCopies = Array.from({ length: 10 }, () => ({ step: 'basic', event: 'completed' }));
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: tenCopies }), 400, { events: [FUNNEL_MESSAGES.repeated] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }, { step: 'experience', event: 'reached' }, { step: 'basic', event: 'reached' }] }), 400, { events: [FUNNEL_MESSAGES.repeated] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: tenCopies }, { 'Content-Type': 'application/json' }), 400, { events: [FUNNEL_MESSAGES.repeated] });
       await expectError(await beacon(s.baseUrl, job.public_id, 'step=basic'), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, ''), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, '[1,2]'), 400, { detail: FUNNEL_MESSAGES.body });
@@ -328,6 +333,9 @@ for (const kind of databaseKinds() as DbKind[]) {
         }
       }
       expect(statuses).to.deep.equal([204, 204, 204, 429, 429, 429]);
+      // A refused beacon carrying every pair writes nothing either.
+      const every = ['basic', 'experience', 'education_skills', 'questions', 'review'].flatMap((step) => [{ step, event: 'reached' }, { step, event: 'completed' }]);
+      expect((await beacon(s.baseUrl, job.public_id, { events: every })).status).to.equal(429);
       await s.ctx.funnel.flush();
       expect(await counts(s.ctx.db, job.id)).to.deep.equal([{ step: 'basic', event: 'reached', device: 'desktop', day: new Date().toISOString().slice(0, 10), count: 3 }]);
     });

@@ -113,8 +113,8 @@ for (const kind of databaseKinds()) {
       const remote = jobs.find((j) => text(j, 'referencenumber') === 'remote-eng')!;
       expect(text(remote, 'remotetype')).to.equal('Fully remote');
       expect(text(remote, 'jobtype')).to.equal('contract');
-      // A title holding the CDATA end marker still parses, its text kept.
-      expect(text(remote, 'title')).to.equal('Remote <b>Engineer</b> ]] > & "quotes"');
+      // A title holding the CDATA end marker still parses, its text kept as it is.
+      expect(text(remote, 'title')).to.equal('Remote <b>Engineer</b> ]]> & "quotes"');
     });
 
     it("takes the list's filters; an unknown choice is a 400; unknown parameters are ignored", async () => {
@@ -141,6 +141,61 @@ for (const kind of databaseKinds()) {
       const after = await get(`${s.baseUrl}/feeds/jobs.rss`, { 'If-None-Match': etag });
       expect(after.status).to.equal(200);
       expect(children(child(parseXml(after.body), 'channel')!, 'item').map((i) => text(i, 'title'))).to.include('Newest Role');
+    });
+  });
+}
+
+/**
+ * Issue 28 item 4: texts written to break out of CDATA (two `]]>` in a title or a description), and
+ * characters XML 1.0 does not allow stored before the save rule refused them, still give
+ * well-formed XML 1.0, every text kept as text (nothing becomes markup) and the bad characters left out.
+ */
+for (const kind of databaseKinds()) {
+  describe(`job feeds with hostile stored texts [${kind}]`, function () {
+    this.timeout(60_000);
+    let s: TestServer;
+    const injected = 'Hi ]]> there ]]><link>https://evil.example/</link><![CDATA[ end';
+    before(async () => {
+      s = await startTestServer(kind, { PUBLIC_BASE_URL: 'https://jobs.example.com' });
+      const job = await makeJob(s.ctx.db, { title: 'placeholder', public_id: 'hostile', description: '<p>one ]]> two ]]> three &lt;x&gt;</p>', department: 'Ops', location: 'Berlin, Germany' });
+      // Written as texts saved before the one-line rule was: the feed must clean them at write time.
+      await s.ctx.db('jobs').where({ id: job.id }).update({
+        title: injected,
+        department: 'Dept \uFFFE\uFFFF\uFDD0 ]]> <x> \u0001 &',
+        location: 'Berlin ]]> \uFFFF\u0008, Germany',
+        experience_required: 'A ]]> B ]]> C \u{1FFFE}',
+      });
+    });
+    after(() => s.close());
+
+    it('RSS stays well-formed: the title with two ]]> is one text with no extra <link>, the bad characters dropped', async () => {
+      const body = await (await fetch(`${s.baseUrl}/feeds/jobs.rss`)).text();
+      const item = children(child(parseXml(body), 'channel')!, 'item')[0];
+      expect(text(item, 'title')).to.equal(injected);
+      expect(children(item, 'link')).to.have.length(1);
+      expect(text(item, 'link')).to.equal('https://jobs.example.com/careers/hostile?utm_source=rss&utm_medium=feed');
+      expect(text(item, 'description')).to.include('one ]]> two ]]> three <x>');
+      expect(text(item, 'description')).to.include('Dept  ]]> <x>  &');
+      expect(children(item, 'category').map((c) => c.textContent)).to.include('Dept  ]]> <x>  &');
+      expect(body).to.not.match(/[\uFFFE\uFFFF\uFDD0\u0001\u0008]/);
+    });
+
+    it('Indeed XML stays well-formed with every value in CDATA and the texts kept', async () => {
+      const body = await (await fetch(`${s.baseUrl}/feeds/indeed.xml`)).text();
+      const job = children(parseXml(body), 'job')[0];
+      expect(text(job, 'title')).to.equal(injected);
+      expect(children(job, 'link')).to.have.length(0);
+      expect(text(job, 'category')).to.equal('Dept  ]]> <x>  &');
+      expect(text(job, 'experience')).to.equal('A ]]> B ]]> C ');
+      expect(text(job, 'city')).to.equal('Berlin ]]> ');
+      for (const node of Array.from(child(job, 'title')!.childNodes)) expect(node.nodeType).to.equal(4);
+      expect(body).to.not.match(/[\uFFFE\uFFFF\uFDD0\u0001\u0008]|\u{1FFFE}/u);
+    });
+
+    it('the JSON Feed carries the same texts without the bad characters', async () => {
+      const feed = (await (await fetch(`${s.baseUrl}/feeds/jobs.json`)).json()) as { items: { title: string; tags: string[] }[] };
+      expect(feed.items[0].title).to.equal(injected);
+      expect(feed.items[0].tags).to.include('Dept  ]]> <x>  &');
     });
   });
 }
