@@ -6,13 +6,13 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, type PageWithErrors } from '../helpers/browser.js';
-import { databaseKinds } from '../helpers/db.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hr } from '../applicants/helpers.js';
 import { everyFieldForm } from './helpers.js';
 
-for (const kind of databaseKinds()) {
+for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`form builder max file size in Chromium [${kind}]`, function () {
     this.timeout(120_000);
     let s: TestServer;
