@@ -5,9 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 function cli(args: string[], env: Record<string, string>, input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], {
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
     env: { ...process.env, NODE_ENV: 'test', ...env },
     input,
     encoding: 'utf8',

@@ -8,9 +8,10 @@ import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { listFiles } from '../fixtures/apply.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], {
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
     env: { ...process.env, NODE_ENV: 'test', ...env },
     encoding: 'utf8',
     timeout: 60_000,

@@ -3,11 +3,12 @@ import { expect } from 'chai';
 import { spawn } from 'node:child_process';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { seedPosts, startReceiver, webhookJob, type Receiver } from '../posts/helpers.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 function cli(args: string[], env: Record<string, string>) {
   // Asynchronous: the receiver in this process must answer while the CLI runs.
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { env: { ...process.env, NODE_ENV: 'test', ...env } });
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -10,8 +10,9 @@ import path from 'node:path';
 import { checkCredentials } from '../../src/users/passport.js';
 import { createSession, findSession, findUserByUsername, touchLastLogin } from '../../src/users/repo.js';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
-const ENTRY = ['--import', 'tsx', 'bin/careers-admin.ts'];
+const ENTRY = [CLI_ENTRY];
 
 function cli(args: string[], env: Record<string, string>, input?: string) {
   const r = spawnSync(process.execPath, [...ENTRY, ...args], {

@@ -13,9 +13,10 @@ import { hrSession } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hr } from '../applicants/helpers.js';
 import { GOOD_VALUES, cvPdf, everyFieldForm, submission } from './helpers.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

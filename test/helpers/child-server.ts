@@ -1,6 +1,14 @@
-/** The server as `npm start` runs it, in a child process: start it, read its output, wait for it. */
+/**
+ * The server and the CLI as `npm start` and the installed `careers-admin` run them: the built
+ * bundles in dist/ (the root hook, test/helpers/root-hooks.ts, builds them when a source is newer),
+ * in a child process: start it, read its output, wait for it.
+ */
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
+
+const SERVER_ENTRY = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
+export const CLI_ENTRY = fileURLToPath(new URL('../../dist/careers-admin.js', import.meta.url));
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,9 +27,9 @@ export interface ChildServer {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `src/server.ts` with NODE_ENV=test, no cron sweep and no apply rate limit unless `env` says otherwise. */
+/** The server with NODE_ENV=test, no cron sweep and no apply rate limit unless `env` says otherwise. */
 export function runServer(env: Record<string, string>): ChildServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
     env: { ...process.env, NODE_ENV: 'test', POSTS_SWEEP_CRON: 'off', APPLY_RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

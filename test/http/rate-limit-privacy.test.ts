@@ -16,6 +16,7 @@ import { createTestDb, databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 const ADDRESS = '203.0.113.77';
 
@@ -81,7 +82,7 @@ for (const kind of databaseKinds()) {
 
         await seed();
         const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: t.dataDir, POSTS_SWEEP_CRON: '* * * * * *', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
-        const child = spawn(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', 'cron'], { env, stdio: 'ignore' });
+        const child = spawn(process.execPath, [CLI_ENTRY, 'cron'], { env, stdio: 'ignore' });
         try {
           for (let i = 0; i < 150; i++) {
             if ((await t.db('rate_limit_hits').pluck('key')).length === 1) break;

@@ -14,6 +14,7 @@ import { pathId } from '../../src/http/validate.js';
 import { MAX_ROW_ID } from '../../src/shared/input-rules.js';
 import { NotFound } from '../../src/http/errors.js';
 import { hrSession } from '../helpers/hr.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 /** Spellings that are not the canonical form of any id (or are out of range). */
 const ODD_IDS = ['0001', '01', '1.0', '1.', '1e3', '1E3', '-1', '+1', '0', '00', '99999999999999999999', '2147483648', 'abc', '1abc', '0x1', '%201', '1%20', '%E2%80%8B1', '1000.0', '01000'];
@@ -149,7 +150,7 @@ for (const kind of databaseKinds()) {
 describe('the CLI id options take the same rule', function () {
   // Each case is a CLI process: about 20 of them.
   this.timeout(240_000);
-  const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
+  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
 
   it('refuses 007, 1.0 and 0 for --id and --form with exit 2 and the rule\'s message', () => {
     for (const bad of ['007', '1.0', '0', '-3', 'x']) {

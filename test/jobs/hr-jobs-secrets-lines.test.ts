@@ -10,6 +10,7 @@ import { createTestDb, databaseKinds } from '../helpers/db.js';
 import { hrSession } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hrJobsApi, payload } from './hr-jobs.helpers.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 const PLAIN = 'Use at least 16 characters, or whsec_ followed by the base64 of 24 to 64 bytes.';
 const WHSEC = 'A whsec_ secret must be whsec_ followed by the base64 of 24 to 64 bytes.';
@@ -85,7 +86,7 @@ for (const kind of databaseKinds()) {
       try {
         const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
         for (const name of ['ann\nroot', 'ann\troot', 'ann\x1b[2J']) {
-          const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', 'user', 'create', '--username', name, '--password-stdin'], { env, input: 'correct horse battery\n', encoding: 'utf8' });
+          const r = spawnSync(process.execPath, [CLI_ENTRY, 'user', 'create', '--username', name, '--password-stdin'], { env, input: 'correct horse battery\n', encoding: 'utf8' });
           expect(r.status, JSON.stringify(name)).to.equal(2);
           expect(r.stderr).to.include('Username must be 3 to 150 characters: letters, digits and . _ @ + -');
           expect(r.stderr).to.not.include('\x1b');

@@ -12,6 +12,7 @@ import { listFiles, sha256, toFormData, validFields } from '../fixtures/apply.js
 import { pdfBytes } from '../fixtures/resumes.js';
 import type { ChildServer } from '../helpers/child-server.js';
 import type { Receiver } from '../posts/helpers.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -179,7 +180,7 @@ export async function expectPostsDelivered(db: Knex, receiver: Receiver, jobId: 
 /** careers-admin in a child process, `stdin` written to it (for --password-stdin). */
 export function admin(args: string[], env: Record<string, string>, stdin = ''): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));

@@ -12,7 +12,7 @@ import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
-import { freePort, runServer, waitForOutput, type ChildServer } from '../helpers/child-server.js';
+import { freePort, runServer, waitForOutput, type ChildServer, CLI_ENTRY } from '../helpers/child-server.js';
 import { makeJob } from '../helpers/factories.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { eventually, listFiles, rawMultipart, rawTextParts, validFields } from '../fixtures/apply.js';
@@ -207,7 +207,7 @@ for (const kind of databaseKinds()) {
 
     function cron(extra: Record<string, string>) {
       out = '';
-      child = spawn(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', 'cron'], {
+      child = spawn(process.execPath, [CLI_ENTRY, 'cron'], {
         env: { ...process.env, NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'true', POSTS_SWEEP_CRON: 'off', DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}), ...extra },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -9,9 +9,10 @@ import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { eventually } from '../fixtures/apply.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { seedPosts, startReceiver, webhookJob, type Receiver } from './helpers.js';
+import { CLI_ENTRY } from '../helpers/child-server.js';
 
 function cron(env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', 'cron'], {
+  const child = spawn(process.execPath, [CLI_ENTRY, 'cron'], {
     env: { ...process.env, NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'true', POSTS_SWEEP_CRON: 'off', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -24,7 +24,7 @@ import { hrSession } from '../helpers/hr.js';
 import { captureLog } from '../helpers/log.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { freePort, runServer } from '../helpers/child-server.js';
+import { freePort, runServer, CLI_ENTRY } from '../helpers/child-server.js';
 import { S3_BUCKET, startS3Server, type S3TestServer } from '../helpers/s3.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { pdfBytes } from '../fixtures/resumes.js';
@@ -72,7 +72,7 @@ function failingSource(bytes: number, err: Error): Readable {
 }
 
 function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/careers-admin.ts', ...args], {
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
     env: { ...process.env, NODE_ENV: 'test', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
     encoding: 'utf8',
     timeout: 60_000,
