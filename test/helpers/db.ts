@@ -21,8 +21,11 @@ import { createDb } from '../../src/db/knex.js';
 
 export type DbKind = 'sqlite' | 'mysql';
 
+/** SQLite, and MySQL when TEST_MYSQL_URL is set; `TEST_DATABASES=mysql` (or `sqlite`) runs on that one alone. */
 export function databaseKinds(): DbKind[] {
-  return process.env.TEST_MYSQL_URL ? ['sqlite', 'mysql'] : ['sqlite'];
+  const kinds: DbKind[] = process.env.TEST_MYSQL_URL ? ['sqlite', 'mysql'] : ['sqlite'];
+  const only = process.env.TEST_DATABASES?.split(',').map((k) => k.trim());
+  return only ? kinds.filter((k) => only.includes(k)) : kinds;
 }
 
 /**
@@ -36,7 +39,7 @@ const BROWSER_TESTS_ON_BOTH: Record<string, string> = {
 
 /** The databases the browser test `testFile` (its `import.meta.url`) runs on. */
 export function browserDatabaseKinds(testFile: string): DbKind[] {
-  return path.basename(testFile) in BROWSER_TESTS_ON_BOTH ? databaseKinds() : ['sqlite'];
+  return path.basename(testFile) in BROWSER_TESTS_ON_BOTH ? databaseKinds() : databaseKinds().filter((k) => k === 'sqlite');
 }
 
 export interface TestDb {
