@@ -25,6 +25,7 @@ import * as m018 from '../../migrations/018_job_reach_fields.js';
 import * as m019 from '../../migrations/019_applicant_sort_indexes.js';
 import * as m020 from '../../migrations/020_source_attribution.js';
 import * as m021 from '../../migrations/021_job_funnel_counts.js';
+import * as m022 from '../../migrations/022_stages_of_new_jobs.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -48,6 +49,7 @@ const migrations: Record<string, Knex.Migration> = {
   '019_applicant_sort_indexes': m019,
   '020_source_attribution': m020,
   '021_job_funnel_counts': m021,
+  '022_stages_of_new_jobs': m022,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

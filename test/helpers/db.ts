@@ -1,7 +1,8 @@
 /**
  * Test databases: every test that touches the database runs on SQLite and, when TEST_MYSQL_URL is
  * set, on MySQL too. Each suite gets its own fresh database (a temp SQLite file, or a MySQL
- * database with a random name) with migrations applied, and drops it afterwards.
+ * database with a random name) with migrations applied, and drops it afterwards. On SQLite a
+ * transaction opened inside another of the same handle fails at once (nested-transactions.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig, type Config } from '../../config/index.js';
 import { createDb } from '../../src/db/knex.js';
+import { failNestedTransactions } from './nested-transactions.js';
 
 export type DbKind = 'sqlite' | 'mysql';
 
@@ -55,6 +57,8 @@ export async function createTestDb(kind: DbKind, env: Record<string, string> = {
     ...env,
   });
   const db = createDb(config);
+  // On SQLite a transaction opened inside another stalls on the one connection: fail it at once instead.
+  if (kind === 'sqlite') failNestedTransactions(db);
   await db.migrate.latest();
   return {
     kind,
