@@ -4,6 +4,7 @@
  * there is no migrations folder to scan.
  */
 import type { Knex } from 'knex';
+import { withoutStatementTimeout } from './statement-timeout.js';
 import * as m001 from '../../migrations/001_initial_schema.js';
 import * as m002 from '../../migrations/002_analytics_indexes.js';
 import * as m003 from '../../migrations/003_applications_updated_index.js';
@@ -66,7 +67,8 @@ export const migrationSource: Knex.MigrationSource<string> = {
 
 /** Applies pending migrations; answers the batch number and the names applied (none: up to date). */
 export async function migrateLatest(db: Knex): Promise<{ batch: number; names: string[] }> {
-  const [batch, names] = await db.migrate.latest();
+  // A migration may rebuild a large table: no statement limit (src/db/statement-timeout.ts).
+  const [batch, names] = await withoutStatementTimeout(db, () => db.migrate.latest());
   return { batch, names };
 }
 
@@ -128,10 +130,12 @@ export async function rollbackPlan(db: Knex, target: RollbackTarget): Promise<{ 
 /** Undoes `names`, newest first, one migration (and one transaction where the database allows) at a time. */
 export async function rollbackMigrations(db: Knex, names: string[]): Promise<string[]> {
   const undone: string[] = [];
-  for (const name of names) {
-    await db.migrate.down({ name });
-    undone.push(name);
-  }
+  await withoutStatementTimeout(db, async () => {
+    for (const name of names) {
+      await db.migrate.down({ name });
+      undone.push(name);
+    }
+  });
   return undone;
 }
 
