@@ -163,6 +163,19 @@ export interface Config {
   databaseUrl: string | null;
   /** DATABASE_POOL_MAX: MySQL connections this process may open at once (SQLite has one). */
   databasePoolMax: number;
+  /**
+   * DATABASE_ACQUIRE_TIMEOUT_SECONDS: how long a query waits for a connection (a free one of the
+   * pool, or a new one) before it fails and the request answers 503; both databases.
+   */
+  databaseAcquireTimeoutSeconds: number;
+  /** DATABASE_CONNECT_TIMEOUT_SECONDS: how long opening a MySQL connection may take (unused with SQLite). */
+  databaseConnectTimeoutSeconds: number;
+  /**
+   * DATABASE_STATEMENT_TIMEOUT_SECONDS: how long one MySQL statement may wait for its answer before
+   * its connection is given up (a partitioned network otherwise hangs a request for minutes);
+   * 0 = no limit. Not for streamed reads (exports) nor migrations. SQLite runs statements in process.
+   */
+  databaseStatementTimeoutSeconds: number;
   /** SQLITE_CACHE_MB: the SQLite connection's page cache in MB (unused with MySQL). */
   sqliteCacheMb: number;
   dataDir: string;
@@ -272,6 +285,9 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'PORT', default: '3000' },
   { name: 'DATABASE_URL', default: '(unset: SQLite file in DATA_DIR)', secret: 'url' },
   { name: 'DATABASE_POOL_MAX', default: '10' },
+  { name: 'DATABASE_ACQUIRE_TIMEOUT_SECONDS', default: '5' },
+  { name: 'DATABASE_CONNECT_TIMEOUT_SECONDS', default: '5' },
+  { name: 'DATABASE_STATEMENT_TIMEOUT_SECONDS', default: '10' },
   { name: 'SQLITE_CACHE_MB', default: '64' },
   { name: 'DATA_DIR', default: './data' },
   { name: 'PUBLIC_BASE_URL', default: 'http://localhost:PORT' },
@@ -479,6 +495,11 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     databaseUrl,
     // Each process opens up to this many; all processes together must stay under MySQL's max_connections.
     databasePoolMax: int('DATABASE_POOL_MAX', 10, 1, 1000),
+    // A database that stops answering (down, saturated, or a network partition that closes
+    // nothing) is a 503 within seconds, not a request held for minutes.
+    databaseAcquireTimeoutSeconds: int('DATABASE_ACQUIRE_TIMEOUT_SECONDS', 5, 1, 600),
+    databaseConnectTimeoutSeconds: int('DATABASE_CONNECT_TIMEOUT_SECONDS', 5, 1, 600),
+    databaseStatementTimeoutSeconds: int('DATABASE_STATEMENT_TIMEOUT_SECONDS', 10, 0, 3600),
     sqliteCacheMb: int('SQLITE_CACHE_MB', 64, 2, 4096),
     dataDir,
     publicBaseUrl,

@@ -14,7 +14,7 @@ import { exitAfter, onStopSignal } from './ops/index.js';
 import { isSweepable } from './storage/storage.js';
 import { checkStorage, describeStorage } from './storage/create.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
-import { warnLine } from './log/logger.js';
+import { processLog, warnLine } from './log/logger.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -59,26 +59,27 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     await ctx.db.destroy().catch(() => undefined);
     throw err;
   }
-  if (applied.length) console.log(`Applied migrations: ${applied.join(', ')}`);
+  const log = ctx.log;
+  if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
   if (config.env === 'development' && (await countJobs(ctx.db)) === 0) {
     const n = await seedDemoJobs(ctx.db);
-    console.log(`Empty database: added ${n} demo jobs.`);
+    log.info(`Empty database: added ${n} demo jobs.`);
   }
   if ((await users.countUsers(ctx.db)) === 0) {
-    console.log('No HR user yet. Create one with: npx careers-admin user create --username <name>');
+    log.warn('No HR user yet. Create one with: npx careers-admin user create --username <name>');
   }
   const server = await listenHttp(createApp(ctx), { port: config.port });
-  console.log(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
-  console.log(`HR sign-in: ${signInUrl(config)}`);
-  if (config.storage.kind === 's3') console.log(`Uploads in ${describeStorage(ctx.storage)}`);
+  log.info(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
+  log.info(`HR sign-in: ${signInUrl(config)}`);
+  if (config.storage.kind === 's3') log.info(`Uploads in ${describeStorage(ctx.storage)}`);
   const proxyNote = describeTrustProxy(config.trustProxy);
-  if (proxyNote) console.log(proxyNote);
+  if (proxyNote) log.info(proxyNote);
   // Background work runs where POSTS_WORKER is on (or in `careers-admin cron`), not in every web
   // process: outbound posts and email with the POSTS_SWEEP_CRON sweep, and the upload sweep
   // (files a crash left without a row: now in the background, then daily).
   const delivery = config.postsWorker ? startDelivery({ ...ctx, log: warnLine }, ctx.outbox) : null;
   const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
-  if (!delivery) console.log('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');
+  if (!delivery) log.info('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');
   /**
    * The orderly stop: /readyz answers 503 at once, no new connections are taken, and requests,
    * uploads and post deliveries in flight get SHUTDOWN_TIMEOUT_SECONDS; then the connections still
@@ -108,7 +109,7 @@ async function closeHttp(server: Server, ms: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const idle = setInterval(() => server.closeIdleConnections(), 200);
   const cut = setTimeout(() => {
-    console.log(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: closing the connections still open`);
+    processLog().warn(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: closing the connections still open`);
     server.closeAllConnections();
   }, ms);
   await closed;
@@ -125,7 +126,7 @@ async function settleWithin(work: Promise<void> | undefined, ms: number, leftBeh
   });
   const outcome = await Promise.race([work.then(() => 'done' as const), late]);
   clearTimeout(timer);
-  if (outcome === 'late') console.log(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: ${leftBehind}`);
+  if (outcome === 'late') processLog().warn(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: ${leftBehind}`);
 }
 
 /** What a stop that hangs past SHUTDOWN_TIMEOUT_SECONDS gets to finish before the process exits with code 1. */
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      processLog().error(err.message);
       process.exit(1);
     }
     throw err;
@@ -164,14 +165,14 @@ async function main(): Promise<void> {
   const started = startServer(config);
   onStopSignal((signal) => {
     const seconds = config.shutdownTimeoutSeconds;
-    console.log(`${signal}: closing (waiting up to ${seconds} s for requests in flight; send it again to exit now)`);
+    processLog().info(`${signal}: closing (waiting up to ${seconds} s for requests in flight; send it again to exit now)`);
     exitAfter(seconds * 1000 + STOP_GRACE_MS, `Still closing ${STOP_GRACE_MS / 1000} s after SHUTDOWN_TIMEOUT_SECONDS (${seconds} s): exiting`);
     started
       .then(({ close }) => close())
       .then(
         () => process.exit(0),
         (err) => {
-          console.error('Failed to close:', err instanceof Error ? err.message : err);
+          processLog().error(`Failed to close: ${err instanceof Error ? err.message : String(err)}`);
           process.exit(1);
         },
       );
@@ -182,7 +183,7 @@ async function main(): Promise<void> {
 const isEntry = process.argv[1] && /(server\.(ts|js))$/.test(process.argv[1]);
 if (isEntry) {
   main().catch((err) => {
-    console.error('Failed to start:', err instanceof Error ? err.message : err);
+    processLog().error(`Failed to start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   });
 }

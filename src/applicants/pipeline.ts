@@ -17,7 +17,7 @@ import { ValidationError } from '../http/errors.js';
 import { requireJob } from '../jobs/index.js';
 import type { ApplicationStatus } from '../shared/enums.js';
 import {
-  applicationsPerStage, bumpCounter, ensureJobStages, insertApplicationAudit, lockPipelineStates, reasonRows, removedJobs, stageWithJob, stagesOfJobs,
+  applicationsPerStage, bumpCounter, insertApplicationAudit, lockPipelineStates, reasonRows, removedJobs, stageWithJob, stagesOfJobs,
   writePipelineStates, writeReasons, writeStages, type ApplicationAudit, type PipelineState, type StageRow,
 } from './repo.js';
 import { boardColumns, boardStamp, reasonNames, stageNames } from './queries/board.js';
@@ -37,7 +37,7 @@ const toStages = (rows: StageRow[], counts: Map<number, number>): Stage[] =>
 export async function jobStages({ db }: { db: Db }, jobId: number): Promise<StageList> {
   return db.transaction(async (trx) => {
     await requireJob(trx, jobId);
-    const rows = await ensureJobStages(trx, jobId);
+    const rows = await stagesOfJobs(trx, [jobId]);
     return { job_id: jobId, stages: toStages(rows, await applicationsPerStage(trx, rows.map((s) => s.id))) };
   });
 }
@@ -52,7 +52,7 @@ export async function replaceStages(deps: PipelineDeps, jobId: number, input: St
     deps.db.transaction(async (trx) => {
       const job = await requireJob(trx, jobId);
       if (job.status === 'REMOVED') throw new ValidationError({}, PIPELINE_MESSAGES.removedJob);
-      const current = await ensureJobStages(trx, jobId, 'update');
+      const current = await stagesOfJobs(trx, [jobId], 'update');
       const byId = new Map(current.map((s) => [s.id, s]));
       const errors: Record<string, string[]> = {};
       input.forEach((item, i) => {
@@ -206,9 +206,9 @@ export async function changePipeline(
  */
 export async function loadBoard({ db, cache }: { db: Db; cache: ReadCache }, jobId: number, query: BoardQuery): Promise<{ board: Board; stages: StageRow[] }> {
   const read = async (q: Db) => {
-    const [job, found, stamp, reasons] = await Promise.all([requireJob(q, jobId), stagesOfJobs(q, [jobId]), boardStamp(q), reasonNames(q)]);
-    // A job made after migration 013 gets its default stages the first time (a write, rare).
-    const stages = found.length ? found : await db.transaction((trx) => ensureJobStages(trx, jobId));
+    // Reads only: a job is made with its stages (jobs/repo.ts insertJob; migration 023 gave the
+    // older jobs theirs), so opening a board never writes, nor opens a second transaction.
+    const [job, stages, stamp, reasons] = await Promise.all([requireJob(q, jobId), stagesOfJobs(q, [jobId]), boardStamp(q), reasonNames(q)]);
     if (query.column !== null && query.column !== 'rejected' && !stages.some((st) => st.id === query.column)) {
       throw new ValidationError({ column: [PIPELINE_MESSAGES.column] });
     }

@@ -370,15 +370,6 @@ export interface StageRow {
   kind: string | null;
 }
 
-/** What every job starts with; the Hired stage archives the applications entering it. */
-const DEFAULT_STAGES: { name: string; kind: string | null }[] = [
-  { name: 'Applied', kind: null },
-  { name: 'Screen', kind: null },
-  { name: 'Interview', kind: null },
-  { name: 'Offer', kind: null },
-  { name: 'Hired', kind: 'HIRED' },
-];
-
 const toStage = (r: Row): StageRow => ({ id: Number(r.id), job_id: Number(r.job_id), name: String(r.name), position: Number(r.position), kind: r.kind ?? null });
 
 type Row = Record<string, any>;
@@ -389,22 +380,6 @@ export async function stagesOfJobs(trx: Knex, jobIds: number[], lock: 'update' |
   const q = trx('job_stages').whereIn('job_id', jobIds).orderBy([{ column: 'job_id' }, { column: 'position' }, { column: 'id' }]).select('id', 'job_id', 'name', 'position', 'kind');
   const rows: Row[] = await (lock && isMysql(trx) ? (lock === 'update' ? q.forUpdate() : q.forShare()) : q);
   return rows.map(toStage);
-}
-
-/**
- * A job's stages, the default ones added first when it has none (a job made after migration
- * 013). The job row is locked for that, so two first uses do not both add them.
- */
-export async function ensureJobStages(trx: Knex, jobId: number, lock: 'update' | 'share' | null = null): Promise<StageRow[]> {
-  const rows = await stagesOfJobs(trx, [jobId], lock);
-  if (rows.length) return rows;
-  if (isMysql(trx)) {
-    await trx('jobs').where({ id: jobId }).forUpdate().first('id');
-    const again = await stagesOfJobs(trx, [jobId], 'update');
-    if (again.length) return again;
-  }
-  await trx('job_stages').insert(DEFAULT_STAGES.map((s, position) => ({ job_id: jobId, name: s.name, position, kind: s.kind })));
-  return stagesOfJobs(trx, [jobId], lock);
 }
 
 /** How many applications are in each of `stageIds` (rejected ones too: they keep their stage). */
@@ -484,8 +459,9 @@ export async function stageWithJob(trx: Knex, stageId: number): Promise<(StageRo
   return r ? { ...toStage(r), job_status: String(r.job_status) } : null;
 }
 
-/** The stage a new application of the job starts in: its first stage (the defaults are added when it has none). */
+/** The stage a new application of the job starts in: its first stage (every job is made with its stages, migration 023 gave the older ones theirs). */
 export async function entryStageId(trx: Knex, jobId: number): Promise<number> {
-  const stages = await ensureJobStages(trx, jobId, 'share');
-  return stages[0].id;
+  const [first] = await stagesOfJobs(trx, [jobId], 'share');
+  if (!first) throw new Error(`Job ${jobId} has no pipeline stages.`);
+  return first.id;
 }

@@ -1,7 +1,8 @@
 /**
  * careers-admin doctor [--json]: is this installation healthy? Configuration, database,
  * migrations, storage, SMTP and the three outboxes, each OK or its problem with the fix; exit 1
- * when one fails. It only reads: a missing SQLite file is reported, never created.
+ * when one fails. It only reads: a missing SQLite file is reported (not created yet, not a fault),
+ * never created.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -69,7 +70,9 @@ async function storageCheck(config: Config): Promise<Check> {
 async function databaseChecks(config: Config, db: Db | null, checks: Check[]): Promise<void> {
   const target = config.databaseUrl ? 'MySQL (DATABASE_URL)' : sqliteFile(config);
   if (!db) {
-    checks.push(bad('database', `no database at ${target}`, `${MIGRATE_FIX} to create it, or point DATA_DIR (or DATABASE_URL) at the existing one`));
+    // A fresh SQLite site (the README's deploy steps run doctor before anything made the file): not
+    // a fault, since migrate or the server's first start creates it; said with both ways.
+    checks.push(ok('database', `${target} not created yet: run \`careers-admin migrate\` or start the server once (if this site already has a database, point DATA_DIR at it)`));
     return;
   }
   try {

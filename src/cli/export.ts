@@ -4,6 +4,7 @@
  * not at all: rows go to a temporary file beside it, renamed at the end.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -35,6 +36,9 @@ function progress(name: string, quiet: boolean | undefined): ((rows: number) => 
   return Object.assign(update, { stop: () => bar?.stop() });
 }
 
+/** The signals that end an export early: it removes its temporary file on each. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
+
 /** Writes `book` to --out (default: the screen's file name, here), refusing to replace a file unless --force. */
 async function writeFile(book: WorkbookSpec, opts: OutOptions): Promise<void> {
   const target = path.resolve(opts.out ?? book.filename);
@@ -42,11 +46,13 @@ async function writeFile(book: WorkbookSpec, opts: OutOptions): Promise<void> {
   // Same folder as the target, so the rename at the end is atomic (no copy across file systems).
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   const removeTmp = () => fs.rmSync(tmp, { force: true });
-  const onSignal = () => {
+  // Ctrl-C, a stop (kill, systemd) and a dropped SSH session (SIGHUP) each remove the temporary
+  // file, then end as the signal would have (exit 128 + its number).
+  const onSignal = (signal: NodeJS.Signals) => {
     removeTmp();
-    process.exit(130);
+    process.exit(128 + (os.constants.signals[signal] ?? 1));
   };
-  process.once('SIGINT', onSignal);
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   const bar = progress(path.basename(target), opts.quiet);
   try {
     const out = fs.createWriteStream(tmp, { flags: 'wx' });
@@ -65,7 +71,7 @@ async function writeFile(book: WorkbookSpec, opts: OutOptions): Promise<void> {
     removeTmp();
     throw err;
   } finally {
-    process.removeListener('SIGINT', onSignal);
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
   }
 }
 

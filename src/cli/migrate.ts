@@ -1,30 +1,59 @@
 import type { Command } from 'commander';
-import { migrateLatest, migrationStatus, rollbackLastBatch } from '../db/migrations.js';
+import { UNDO_DROPS, migrateLatest, migrationStatus, rollbackMigrations, rollbackPlan, type RollbackTarget } from '../db/migrations.js';
 import inquirer from 'inquirer';
-import type { Db } from '../db/knex.js';
 import { CliError, withDb } from './context.js';
+import { printable } from './print.js';
+
+/** The migrations a rollback undoes, newest first, each with what it drops; and whether any drops data. */
+function describeRollback(names: string[]): { lines: string[]; dropsData: boolean } {
+  const lines = names.map((name) => {
+    const drops = UNDO_DROPS[name];
+    return `  ${name}: ${drops === undefined ? 'unknown to this version: it may drop data' : drops === null ? 'no data dropped' : `drops ${drops}`}`;
+  });
+  return { lines, dropsData: names.some((name) => UNDO_DROPS[name] !== null) };
+}
 
 /**
- * A rollback drops what the last batch made (tables and their rows): it asks first, as purge and
- * erase do; --yes skips the question, and without a terminal it is required.
+ * A rollback undoes one migration by default (`--to NAME`: back to NAME, which stays applied;
+ * `--all`: every one). It asks first, listing each migration it would undo and what that drops,
+ * as purge and erase do; --yes skips the question, and without a terminal it is required.
  */
-async function confirmRollback(db: Db, yes: boolean): Promise<void> {
-  const { applied } = await migrationStatus(db);
-  if (yes || !applied.length) return;
-  if (!process.stdin.isTTY) throw new CliError('No terminal to confirm on: pass --yes to roll back without asking.', 2);
-  const message = `Roll back the last batch of migrations (the latest is ${applied[applied.length - 1]})? What it made goes, with its data. This cannot be undone.`;
-  const { ok } = await inquirer.prompt<{ ok: boolean }>([{ type: 'confirm', name: 'ok', default: false, message }]);
+async function confirmRollback(names: string[], yes: boolean): Promise<void> {
+  if (yes) return;
+  const { lines, dropsData } = describeRollback(names);
+  const what = [
+    `Roll back ${names.length === 1 ? 'this migration' : `these ${names.length} migrations, newest first`}:`,
+    ...lines,
+    dropsData ? 'Data will be dropped with them. This cannot be undone.' : 'No data is dropped (indexes and collations only).',
+  ].join('\n');
+  if (!process.stdin.isTTY) throw new CliError(`No terminal to confirm on: pass --yes to roll back without asking.\n${what}`, 2);
+  const { ok } = await inquirer.prompt<{ ok: boolean }>([{ type: 'confirm', name: 'ok', default: false, message: `${what}\nRoll back?` }]);
   if (!ok) throw new CliError('Nothing rolled back.', 1);
+}
+
+function rollbackTarget(action: string, opts: { to?: string; all?: boolean }): RollbackTarget {
+  if ((opts.to !== undefined || opts.all) && action !== 'rollback') throw new CliError('--to and --all go with migrate rollback only.', 2);
+  if (opts.to !== undefined && opts.all) throw new CliError('Give --to NAME or --all, not both.', 2);
+  if (opts.all) return { kind: 'all' };
+  if (opts.to !== undefined) {
+    const name = opts.to.trim();
+    if (!name) throw new CliError('--to: give the name of an applied migration (see migrate status).', 2);
+    return { kind: 'to', name };
+  }
+  return { kind: 'latest' };
 }
 
 export function registerMigrate(program: Command): void {
   program
     .command('migrate')
-    .description('apply pending migrations (default), show their status, or roll back the last batch')
+    .description('apply pending migrations (default), show their status, or roll back the latest one (--to NAME: back to NAME; --all: every one)')
     .argument('[action]', 'latest | status | rollback', 'latest')
+    .option('--to <name>', 'rollback: undo the migrations after NAME, newest first; NAME stays applied')
+    .option('--all', 'rollback: undo every applied migration (drops every table)')
     .option('--yes', 'rollback: do not ask for confirmation (required without a terminal)')
-    .action(async (action: string, opts: { yes?: boolean }) => {
-      if (!['latest', 'status', 'rollback'].includes(action)) throw new CliError(`Unknown migrate action "${action}". Use latest, status or rollback.`, 2);
+    .action(async (action: string, opts: { yes?: boolean; to?: string; all?: boolean }) => {
+      if (!['latest', 'status', 'rollback'].includes(action)) throw new CliError(`Unknown migrate action "${printable(action)}". Use latest, status or rollback.`, 2);
+      const target = rollbackTarget(action, opts);
       await withDb(async (db) => {
         if (action === 'latest') {
           const { batch, names } = await migrateLatest(db);
@@ -35,9 +64,15 @@ export function registerMigrate(program: Command): void {
           for (const name of pending) console.log(`pending  ${name}`);
           if (!applied.length && !pending.length) console.log('No migrations.');
         } else {
-          await confirmRollback(db, opts.yes === true);
-          const { batch, names } = await rollbackLastBatch(db);
-          console.log(names.length ? `Rolled back batch ${batch}: ${names.join(', ')}` : 'Nothing to roll back.');
+          const plan = await rollbackPlan(db, target);
+          if (plan.unknown !== undefined) throw new CliError(`--to: "${printable(plan.unknown)}" is not an applied migration (see migrate status).`, 2);
+          if (!plan.names.length) {
+            console.log('Nothing to roll back.');
+            return;
+          }
+          await confirmRollback(plan.names, opts.yes === true);
+          const undone = await rollbackMigrations(db, plan.names);
+          console.log(`Rolled back ${undone.join(', ')}`);
         }
       }, { create: action === 'latest' });
     });

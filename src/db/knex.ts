@@ -8,6 +8,7 @@ import { sqliteFile, type Config } from '../../config/index.js';
 import { dbLog } from './errors.js';
 import { migrationSource } from './migrations.js';
 import { processLog } from '../log/logger.js';
+import { limitStatements, registerLimit, statementLimit } from './statement-timeout.js';
 
 /** The database handle (or a transaction) as services and routes pass it on; only repos and queries build statements on it. */
 export type Db = Knex;
@@ -45,17 +46,22 @@ const knexLog = {
   debug: () => undefined,
 };
 
-/**
- * How long a query waits for a connection (a free one from the pool, or a new one to MySQL)
- * before it fails with a 503: while the database is down or saturated, requests are answered in
- * seconds instead of hanging for Knex's default 60 s.
- */
-const DB_ACQUIRE_TIMEOUT_MS = 5000;
+type DbSettings = Pick<Config, 'databaseUrl' | 'dataDir'> &
+  Partial<Pick<Config, 'databasePoolMax' | 'sqliteCacheMb' | 'databaseAcquireTimeoutSeconds' | 'databaseConnectTimeoutSeconds' | 'databaseStatementTimeoutSeconds'>>;
 
-export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'databasePoolMax' | 'sqliteCacheMb'>>): Knex {
+/**
+ * How long a query waits for a connection (a free one from the pool, or a new one to MySQL),
+ * how long a new MySQL connection may take, and how long one MySQL statement may wait for its
+ * answer (DATABASE_*_TIMEOUT_SECONDS): while the database is down, saturated or cut off by a
+ * network partition that closes nothing, requests fail with a 503 in seconds instead of hanging
+ * for Knex's default 60 s, or for minutes on a connection whose answers never come.
+ */
+export function createDb(config: DbSettings): Knex {
+  const acquireMs = (config.databaseAcquireTimeoutSeconds ?? 5) * 1000;
   if (config.databaseUrl) {
     const url = config.databaseUrl.replace(/^mysql:/, 'mysql2:').replace(/^mysql2:/, 'mysql:');
-    return knexFactory({
+    const limit = statementLimit(config.databaseStatementTimeoutSeconds ?? 10);
+    const db = knexFactory({
       client: 'mysql2',
       connection: {
         uri: url,
@@ -64,26 +70,31 @@ export function createDb(config: Pick<Config, 'databaseUrl' | 'dataDir'> & Parti
         supportBigNumbers: true,
         bigNumberStrings: false,
         decimalNumbers: true,
-        connectTimeout: DB_ACQUIRE_TIMEOUT_MS,
+        connectTimeout: (config.databaseConnectTimeoutSeconds ?? 5) * 1000,
       } as Knex.MySql2ConnectionConfig,
-      acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
+      acquireConnectionTimeout: acquireMs,
       pool: {
         min: 0,
         max: config.databasePoolMax ?? 10,
         afterCreate(conn: any, done: (err: Error | null, conn: unknown) => void) {
-          conn.query("SET time_zone = '+00:00'", (err: Error | null) => done(err, conn));
+          conn.query("SET time_zone = '+00:00'", (err: Error | null) => {
+            if (!err) limitStatements(conn, limit);
+            done(err, conn);
+          });
         },
       },
       migrations: { migrationSource, tableName: 'knex_migrations' },
       log: knexLog,
     });
+    registerLimit(db, limit);
+    return db;
   }
   fs.mkdirSync(config.dataDir, { recursive: true });
   return knexFactory({
     client: 'better-sqlite3',
     connection: { filename: sqliteFile(config) },
     useNullAsDefault: true,
-    acquireConnectionTimeout: DB_ACQUIRE_TIMEOUT_MS,
+    acquireConnectionTimeout: acquireMs,
     pool: {
       min: 1,
       max: 1,

@@ -4,6 +4,7 @@
  * there is no migrations folder to scan.
  */
 import type { Knex } from 'knex';
+import { withoutStatementTimeout } from './statement-timeout.js';
 import * as m001 from '../../migrations/001_initial_schema.js';
 import * as m002 from '../../migrations/002_analytics_indexes.js';
 import * as m003 from '../../migrations/003_applications_updated_index.js';
@@ -26,6 +27,7 @@ import * as m019 from '../../migrations/019_applicant_sort_indexes.js';
 import * as m020 from '../../migrations/020_source_attribution.js';
 import * as m021 from '../../migrations/021_job_funnel_counts.js';
 import * as m022 from '../../migrations/022_email_payload_size.js';
+import * as m023 from '../../migrations/023_stages_of_new_jobs.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -50,6 +52,7 @@ const migrations: Record<string, Knex.Migration> = {
   '020_source_attribution': m020,
   '021_job_funnel_counts': m021,
   '022_email_payload_size': m022,
+  '023_stages_of_new_jobs': m023,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -66,7 +69,8 @@ export const migrationSource: Knex.MigrationSource<string> = {
 
 /** Applies pending migrations; answers the batch number and the names applied (none: up to date). */
 export async function migrateLatest(db: Knex): Promise<{ batch: number; names: string[] }> {
-  const [batch, names] = await db.migrate.latest();
+  // A migration may rebuild a large table: no statement limit (src/db/statement-timeout.ts).
+  const [batch, names] = await withoutStatementTimeout(db, () => db.migrate.latest());
   return { batch, names };
 }
 
@@ -77,10 +81,65 @@ export async function migrationStatus(db: Knex): Promise<{ applied: string[]; pe
   return { applied: done.map((m) => m.name), pending: pending.map((m) => (typeof m === 'string' ? m : m.file)) };
 }
 
-/** Rolls back the last batch. */
-export async function rollbackLastBatch(db: Knex): Promise<{ batch: number; names: string[] }> {
-  const [batch, names] = await db.migrate.rollback();
-  return { batch, names };
+/**
+ * What undoing each migration drops with its data (null: indexes or nothing, no data), for the
+ * rollback's question. Every migration is listed (a test checks it): a new one says what its
+ * `down` loses.
+ */
+export const UNDO_DROPS: Record<string, string | null> = {
+  '001_initial_schema': 'every table the others build on (jobs, applications, users, forms, files, outbox), with all their rows',
+  '002_analytics_indexes': null,
+  '003_applications_updated_index': null,
+  '004_text_sizes_and_public_ids': "on MySQL, the end of any text longer than 65,535 bytes (its columns go back to TEXT)",
+  '005_applicant_search_and_counters': 'tables application_search_words and change_counters',
+  '006_post_delivery': "tables email_posts and post_attempts (every email and delivery attempt), the outbox's claim_token and message_id",
+  '007_outbox_payload_without_secret': null,
+  '008_email_exact_match': null,
+  '009_server_key': 'table server_keys (the key of stored client-address hashes)',
+  '010_public_list_index': null,
+  '011_answer_tallies': 'tables answer_tallies and answer_tally_jobs',
+  '012_user_roles': "table hr_user_links and every user's role",
+  '013_pipeline_stages': "tables job_stages and rejection_reasons, and every application's stage and outcome",
+  '014_application_notes': 'table application_notes (every note)',
+  '015_hr_job_list_indexes': null,
+  '016_email_templates': "table email_templates, and the sender and template of every sent email",
+  '017_application_consent': "every application's consent_at and consent_text",
+  '018_job_reach_fields': "every job's department, closes_at, salary_period and applicant_countries",
+  '019_applicant_sort_indexes': null,
+  '020_source_attribution': "table tracking_links, every application's source, medium, campaign and link, and jobs' webhook_include_source",
+  '021_job_funnel_counts': "table job_funnel_counts (the apply funnel's counts)",
+  '022_email_payload_size': null,
+  '023_stages_of_new_jobs': null,
+};
+
+/** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */
+export type RollbackTarget = { kind: 'latest' } | { kind: 'to'; name: string } | { kind: 'all' };
+
+/**
+ * The applied migrations a rollback would undo, newest first (none: nothing to undo). `to` must
+ * name an applied migration: the ones after it are undone and it stays applied.
+ */
+export async function rollbackPlan(db: Knex, target: RollbackTarget): Promise<{ names: string[]; unknown?: string }> {
+  const { applied } = await migrationStatus(db);
+  const order = await migrationSource.getMigrations([]);
+  const done = order.filter((name) => applied.includes(name));
+  if (target.kind === 'all') return { names: done.reverse() };
+  if (target.kind === 'latest') return { names: done.slice(-1) };
+  const at = done.indexOf(target.name);
+  if (at < 0) return { names: [], unknown: target.name };
+  return { names: done.slice(at + 1).reverse() };
+}
+
+/** Undoes `names`, newest first, one migration (and one transaction where the database allows) at a time. */
+export async function rollbackMigrations(db: Knex, names: string[]): Promise<string[]> {
+  const undone: string[] = [];
+  await withoutStatementTimeout(db, async () => {
+    for (const name of names) {
+      await db.migrate.down({ name });
+      undone.push(name);
+    }
+  });
+  return undone;
 }
 
 /** Whether the schema is in place (the CLI refuses to work on an empty database). */

@@ -184,11 +184,25 @@ function jobColumns(input: JobInput, now: Date): Row {
   };
 }
 
-/** Inserts a job and its questions; run inside the caller's transaction. */
+/**
+ * The pipeline stages every job starts with (DESIGN.md, issue 20); the Hired stage archives the
+ * applications entering it. A job is made with them (insertJob), so it never lacks stages; every
+ * later change of a job's stages is the applicants feature's (its pipeline).
+ */
+const DEFAULT_STAGES: { name: string; kind: string | null }[] = [
+  { name: 'Applied', kind: null },
+  { name: 'Screen', kind: null },
+  { name: 'Interview', kind: null },
+  { name: 'Offer', kind: null },
+  { name: 'Hired', kind: 'HIRED' },
+];
+
+/** Inserts a job, its questions and its default stages; run inside the caller's transaction. */
 export async function insertJob(trx: Knex, publicId: string, input: JobInput, now: Date): Promise<number> {
   const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, views: 0, created_at: toDbDate(now) });
   const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
   await replaceQuestions(trx, jobId, input.questions);
+  await trx('job_stages').insert(DEFAULT_STAGES.map((s, position) => ({ job_id: jobId, name: s.name, position, kind: s.kind })));
   return jobId;
 }
 

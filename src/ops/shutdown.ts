@@ -4,6 +4,7 @@
  * for SIGTERM), because whoever sends it again does not want to wait.
  */
 import os from 'node:os';
+import { processLog } from '../log/logger.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
@@ -14,7 +15,7 @@ export function onStopSignal(onFirst: (signal: StopSignal) => void): void {
   for (const signal of STOP_SIGNALS) {
     process.on(signal, () => {
       if (seen) {
-        console.log(`${signal} again: exiting now`);
+        processLog().warn(`${signal} again: exiting now`);
         process.exit(128 + os.constants.signals[signal]);
       }
       seen = true;
@@ -26,7 +27,7 @@ export function onStopSignal(onFirst: (signal: StopSignal) => void): void {
 /** Exits with code 1 if the process still runs `ms` from now (a stop that hangs); never keeps it alive by itself. */
 export function exitAfter(ms: number, message: string): void {
   const timer = setTimeout(() => {
-    console.error(message);
+    processLog().error(message);
     process.exit(1);
   }, ms);
   timer.unref();

@@ -6,7 +6,16 @@
  */
 import { expect } from 'chai';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
-import { freePort, runServer, waitForOutput } from '../helpers/child-server.js';
+import { freePort, runServer, waitForOutput, type ChildServer } from '../helpers/child-server.js';
+import { logMessages } from '../helpers/log.js';
+
+/** What the server said: its JSON log lines' messages, one a line. */
+const said = (c: ChildServer) => logMessages(c.output()).join('\n');
+
+/** Every line the server wrote is a JSON log line (issue 28: start and stop lines go through the logger). */
+function expectOnlyJsonLines(c: ChildServer): void {
+  for (const line of c.output().split('\n').filter(Boolean)) expect(() => JSON.parse(line), line).not.to.throw();
+}
 
 for (const kind of databaseKinds()) {
   describe(`server start-up [${kind}]`, function () {
@@ -25,13 +34,13 @@ for (const kind of databaseKinds()) {
       const port = await freePort();
       const s = runServer({ ...dbEnv, NODE_ENV: 'development', PORT: String(port) });
       await waitForOutput(s, `listening on port ${port}`);
-      // The sign-in line is printed just after, and may arrive in a later chunk of the pipe.
-      await waitForOutput(s, `HR sign-in: http://localhost:${port}/hrviewlogin\n`);
-      expect(s.output()).to.include('Applied migrations: 001_initial_schema');
-      expect(s.output()).to.include('Empty database: added 12 demo jobs.');
-      expect(s.output()).to.include('No HR user yet. Create one with: npx careers-admin user create --username <name>');
+      // The sign-in line is logged just after, and may arrive in a later chunk of the pipe (the quote ends its message).
+      await waitForOutput(s, `HR sign-in: http://localhost:${port}/hrviewlogin"`);
+      expect(said(s)).to.include('Applied migrations: 001_initial_schema');
+      expect(said(s)).to.include('Empty database: added 12 demo jobs.');
+      expect(said(s)).to.include('No HR user yet. Create one with: npx careers-admin user create --username <name>');
       // One line names the full sign-in address, and that address is the login page.
-      const signIn = s.output().split('\n').filter((l) => l.startsWith('HR sign-in: '));
+      const signIn = logMessages(s.output()).filter((l) => l.startsWith('HR sign-in: '));
       expect(signIn).to.deep.equal([`HR sign-in: http://localhost:${port}/hrviewlogin`]);
       const login = await fetch(`http://127.0.0.1:${port}/hrviewlogin`);
       expect(login.status).to.equal(200);
@@ -43,13 +52,14 @@ for (const kind of databaseKinds()) {
       expect(await page.text()).to.include('View details');
       s.child.kill('SIGTERM');
       expect((await s.exited).code).to.equal(0);
-      expect(s.output()).to.include('SIGTERM: closing');
+      expect(said(s)).to.include('SIGTERM: closing');
+      expectOnlyJsonLines(s);
 
       // A second start finds everything in place: nothing applied, nothing seeded again.
       const again = runServer({ ...dbEnv, NODE_ENV: 'development', PORT: String(port) });
       await waitForOutput(again, `listening on port ${port}`);
-      expect(again.output()).not.to.include('Applied migrations');
-      expect(again.output()).not.to.include('demo jobs');
+      expect(said(again)).not.to.include('Applied migrations');
+      expect(said(again)).not.to.include('demo jobs');
       again.child.kill('SIGTERM');
       expect((await again.exited).code).to.equal(0);
       const [{ jobs }] = await t.db('jobs').count({ jobs: '*' });
@@ -60,10 +70,10 @@ for (const kind of databaseKinds()) {
       const port = await freePort();
       const s = runServer({ ...dbEnv, NODE_ENV: 'production', PORT: String(port), TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '2', PUBLIC_BASE_URL: 'https://careers.example.com' });
       await waitForOutput(s, `listening on port ${port}`);
-      await waitForOutput(s, 'HR sign-in: https://careers.example.com/hrviewlogin\n');
-      expect(s.output()).to.include('Applied migrations');
-      expect(s.output()).not.to.include('demo jobs');
-      expect(s.output()).to.include('TRUST_PROXY: 1 hop (what `true` means here)').and.include('With a CDN or another proxy in front of that one, set TRUST_PROXY to the number of proxies (2) or to their addresses/CIDRs.');
+      await waitForOutput(s, 'HR sign-in: https://careers.example.com/hrviewlogin"');
+      expect(said(s)).to.include('Applied migrations');
+      expect(said(s)).not.to.include('demo jobs');
+      expect(said(s)).to.include('TRUST_PROXY: 1 hop (what `true` means here)').and.include('With a CDN or another proxy in front of that one, set TRUST_PROXY to the number of proxies (2) or to their addresses/CIDRs.');
       const page = await fetch(`http://127.0.0.1:${port}/careers`);
       expect(await page.text()).to.include('No jobs match the current filters');
       // A client writing its own X-Forwarded-For entry in front of the proxy's gets no fresh limit.
@@ -93,29 +103,30 @@ describe('server start-up failures', function () {
   it('stops with exit code 1 and a message naming every bad setting', async () => {
     const s = runServer({ NODE_ENV: 'test', PORT: 'eighty', SESSION_TTL_SECONDS: 'soon', DATA_DIR: '/tmp' });
     expect((await s.exited).code).to.equal(1);
-    expect(s.output()).to.include('Invalid configuration').and.include('PORT must be a whole number').and.include('SESSION_TTL_SECONDS');
-    expect(s.output()).not.to.match(/\n\s+at /); // no stack trace
+    expect(said(s)).to.include('Invalid configuration').and.include('PORT must be a whole number').and.include('SESSION_TTL_SECONDS');
+    expectOnlyJsonLines(s);
+    expect(said(s)).not.to.match(/\n\s+at /); // no stack trace
   });
 
   it('names TRUST_PROXY and the entry it does not understand', async () => {
     const s = runServer({ NODE_ENV: 'test', PORT: String(await freePort()), TRUST_PROXY: '10.0.0.0/8, proxy.internal' });
     expect((await s.exited).code).to.equal(1);
-    expect(s.output()).to.include('Invalid configuration').and.include('TRUST_PROXY must be').and.include('not understood: "proxy.internal"');
-    expect(s.output()).not.to.match(/\n\s+at /);
+    expect(said(s)).to.include('Invalid configuration').and.include('TRUST_PROXY must be').and.include('not understood: "proxy.internal"');
+    expect(said(s)).not.to.match(/\n\s+at /);
   });
 
   it('names DATA_DIR when it is not a writable folder', async () => {
     const s = runServer({ NODE_ENV: 'test', PORT: String(await freePort()), DATA_DIR: '/dev/null' });
     expect((await s.exited).code).to.equal(1);
-    expect(s.output()).to.include('Failed to start: DATA_DIR=/dev/null must be a folder this process can write to');
+    expect(said(s)).to.include('Failed to start: DATA_DIR=/dev/null must be a folder this process can write to');
   });
 
   it('names DATABASE_URL (without its password) when the database refuses the connection', async () => {
     const port = await freePort(); // nothing listens there
     const s = runServer({ NODE_ENV: 'test', PORT: String(await freePort()), DATABASE_URL: `mysql://careers:s3cret@127.0.0.1:${port}/careers` });
     expect((await s.exited).code).to.equal(1);
-    expect(s.output()).to.include(`Failed to start: Cannot open the database (DATABASE_URL=mysql://***@127.0.0.1:${port}/careers)`);
-    expect(s.output()).not.to.include('s3cret');
-    expect(s.output()).not.to.match(/\n\s+at /);
+    expect(said(s)).to.include(`Failed to start: Cannot open the database (DATABASE_URL=mysql://***@127.0.0.1:${port}/careers)`);
+    expect(said(s)).not.to.include('s3cret');
+    expect(said(s)).not.to.match(/\n\s+at /);
   });
 });

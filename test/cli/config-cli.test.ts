@@ -60,6 +60,43 @@ describe('careers-admin config and the .env file', function () {
     expect(missing.err).to.include(`CAREERS_ENV_FILE: cannot read the settings file ${path.join(dir, 'missing.env')}`);
   });
 
+  it('masks secrets by a case-insensitive name rule and the user-info of every URL-looking value (issue 28)', async () => {
+    const secrets = [
+      'session_secret=ss-0001-clear',
+      'api_key=ak-0002-clear',
+      'DB_PASS=dbp-0003-clear',
+      'SMTP_PASS=smp-0004-clear',
+      'GCP_CREDENTIALS={"k":"cr-0005-clear"}',
+      'PRIVATE_KEY_PEM="-----BEGIN KEY----- pk-0006-clear"',
+      'Signing_Key=sk-0007-clear',
+      'github_token=gt-0008-clear',
+      'REDIS_URL=redis://:rp-0009-clear@cache.internal:6379/0',
+      'WEBHOOK_BASE=https://hk-0010-clear@hooks.example.com/in',
+      'MIRROR_URL=https://mirror:mp-0011-clear@mirror.example.com/a?b=1',
+      'AT_SIGN_URL=mysql://app:p@ss-0012-clear@db.internal/careers',
+      'FEED_URL=https://feeds.example.com/x?format=rss&access_token=qt-0013-clear&n=5',
+      'NOTE=see postgres://ops:np-0014-clear@pg.internal/db and more',
+      'PLAIN_NAME=not a secret at all',
+    ];
+    const custom = path.join(dir, 'secrets.env');
+    fs.writeFileSync(custom, `${[...secrets, 'DATABASE_URL=mysql://app:dbu-0015-clear@db.internal:3306/careers', 'SMTP_URL=user:sp-0016-clear@smtp.example.com'].join('\n')}\n`);
+    const r = await runCli(['config'], { ...clean, CAREERS_ENV_FILE: 'secrets.env' }, dir);
+    for (const n of Array.from({ length: 16 }, (_, i) => String(i + 1).padStart(4, '0'))) expect(r.out + r.err, n).to.not.match(new RegExp(`-${n}-clear`));
+    for (const name of ['session_secret', 'api_key', 'DB_PASS', 'SMTP_PASS', 'GCP_CREDENTIALS', 'PRIVATE_KEY_PEM', 'Signing_Key', 'github_token']) expect(row(r.out, name)?.[0], name).to.equal('********');
+    expect(row(r.out, 'REDIS_URL')?.[0]).to.equal('redis://:********@cache.internal:6379/0');
+    expect(row(r.out, 'WEBHOOK_BASE')?.[0]).to.equal('https://********@hooks.example.com/in');
+    expect(row(r.out, 'MIRROR_URL')?.[0]).to.equal('https://mirror:********@mirror.example.com/a?b=1');
+    expect(row(r.out, 'AT_SIGN_URL')?.[0]).to.equal('mysql://app:********@db.internal/careers');
+    expect(row(r.out, 'FEED_URL')?.[0]).to.equal('https://feeds.example.com/x?format=rss&access_token=********&n=5');
+    expect(row(r.out, 'NOTE')?.[0]).to.equal('see postgres://ops:********@pg.internal/db and more');
+    expect(row(r.out, 'PLAIN_NAME')?.[0]).to.equal('not a secret at all');
+    // A URL setting that is no URL is masked whole, in the table and in the error that refuses it.
+    expect(row(r.out, 'SMTP_URL')?.[0]).to.equal('********');
+    expect(r.code).to.equal(2);
+    expect(r.err).to.include('SMTP_URL must be a smtp: or smtps: URL (got "********")');
+    expect(row(r.out, 'DATABASE_URL')?.[0]).to.equal('mysql://app:********@db.internal:3306/careers');
+  });
+
   it('the server reads the same: the file under the environment, process.env untouched', () => {
     const settings = readSettings({ PORT: '5000', DATA_DIR: dir }, dir);
     const config = loadConfig(settings.env);

@@ -55,14 +55,27 @@ for (const kind of databaseKinds()) {
 describe('careers-admin doctor: nothing to work on', function () {
   this.timeout(60_000);
 
-  it('an empty DATA_DIR: says to migrate, exit 1, and creates no database', async () => {
+  it('a fresh SQLite site (the README order: doctor right after install): the database is not created yet, exit 0, nothing created', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-doctor-'));
     try {
-      const r = await runCli(['doctor'], { DATA_DIR: dir, DATABASE_URL: '' });
-      expect(r.code).to.equal(1);
-      expect(r.out).to.match(/^FAIL +database: no database at .*careers\.sqlite$/m);
-      expect(r.out).to.include('fix: run careers-admin migrate');
+      // DATA_DIR itself not made yet either, as after `npm ci` and `cp .env.example .env`.
+      const dataDir = path.join(dir, 'data');
+      const r = await runCli(['doctor'], { DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', STORAGE_URL: '' });
+      expect(r.code, r.out + r.err).to.equal(0);
+      expect(r.out).to.match(/^OK +database: .*careers\.sqlite not created yet: run `careers-admin migrate` or start the server once/m);
+      expect(r.out).to.not.match(/^FAIL/m);
+      const json = await runCli(['doctor', '--json'], { DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', STORAGE_URL: '' });
+      expect(json.code).to.equal(0);
+      const report = JSON.parse(json.out) as Report;
+      expect(report.ok).to.equal(true);
+      expect(report.checks.find((c) => c.name === 'database')).to.include({ ok: true, fix: null });
+      expect(report.checks.some((c) => c.name === 'migrations')).to.equal(false);
       expect(fs.readdirSync(dir)).to.deep.equal([]);
+      // Then the README's next step creates it, and doctor finds it migrated.
+      expect((await runCli(['migrate'], { DATA_DIR: dataDir, DATABASE_URL: '' })).code).to.equal(0);
+      const after = await runCli(['doctor'], { DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', STORAGE_URL: '' });
+      expect(after.code, after.out).to.equal(0);
+      expect(after.out).to.match(/^OK +migrations: \d+ applied, none pending$/m);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -252,7 +252,7 @@ for (const kind of databaseKinds()) {
             const started = Date.now();
             const answers = await Promise.all(probes(target));
             answers.forEach(expectUnavailable);
-            // The pool gives up after DB_ACQUIRE_TIMEOUT_MS (5 s); Knex's default would be 60 s.
+            // The pool gives up after DATABASE_ACQUIRE_TIMEOUT_SECONDS (5 s); Knex's default would be 60 s.
             expect(Date.now() - started).to.be.lessThan(15_000);
           } finally {
             log.restore();

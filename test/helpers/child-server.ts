@@ -27,10 +27,13 @@ export interface ChildServer {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** The server with NODE_ENV=test, no cron sweep and no apply rate limit unless `env` says otherwise. */
+/**
+ * The server with NODE_ENV=test, LOG_LEVEL=info (its start and stop lines are info lines of its
+ * log, which tests wait for), no cron sweep and no apply rate limit unless `env` says otherwise.
+ */
 export function runServer(env: Record<string, string>): ChildServer {
   const child = spawn(process.execPath, [SERVER_ENTRY], {
-    env: { ...process.env, NODE_ENV: 'test', POSTS_SWEEP_CRON: 'off', APPLY_RATE_LIMIT: '0', ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', POSTS_SWEEP_CRON: 'off', APPLY_RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -43,7 +43,8 @@ const SQLITE_FILES = ['careers.sqlite', 'careers.sqlite-wal', 'careers.sqlite-sh
 export async function startFaultyServer(kind: DbKind, env: Record<string, string> = {}): Promise<FaultyServer> {
   if (kind === 'mysql') {
     const proxy = await startTcpProxy(mysqlTarget(process.env.TEST_MYSQL_URL!));
-    const s = await startTestServer(kind, env, (t) => ({ db: createDb({ dataDir: t.dataDir, databaseUrl: viaProxy(t.config.databaseUrl!, proxy) }) }));
+    // The test database's settings (its DATABASE_*_TIMEOUT_SECONDS too), through the proxy.
+    const s = await startTestServer(kind, env, (t) => ({ db: createDb({ ...t.config, databaseUrl: viaProxy(t.config.databaseUrl!, proxy) }) }));
     return {
       s,
       proxy,
@@ -51,6 +52,7 @@ export async function startFaultyServer(kind: DbKind, env: Record<string, string
       takeDatabaseAway: () => proxy.stop(),
       bringDatabaseBack: () => proxy.start(),
       close: async () => {
+        proxy.heal();
         await proxy.start();
         await s.close();
         await proxy.close();

@@ -10,6 +10,8 @@
  * seed, copied from a template database; a new one is migrated only when none is free. A
  * database whose schema a suite changed (migration tests roll back) is dropped, not reused. The
  * migration tests themselves still migrate from empty, up and down (test/db/migration-*.test.ts).
+ * On SQLite a transaction opened inside another of the same handle fails at once
+ * (nested-transactions.ts).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig, sqliteFile, type Config } from '../../config/index.js';
 import { createDb } from '../../src/db/knex.js';
+import { failNestedTransactions } from './nested-transactions.js';
 
 export type DbKind = 'sqlite' | 'mysql';
 
@@ -78,6 +81,8 @@ export async function createTestDb(kind: DbKind, env: Record<string, string> = {
     ...env,
   });
   const db = createDb(config);
+  // On SQLite a transaction opened inside another stalls on the one connection: fail it at once instead.
+  if (kind === 'sqlite') failNestedTransactions(db);
   return {
     kind,
     db,

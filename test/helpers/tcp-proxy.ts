@@ -2,7 +2,8 @@
  * A TCP proxy in front of the test MariaDB, so tests can take "the database" away without
  * touching the real server (other suites and engineers use it): stop it (connections cut, new
  * ones refused), make it accept connections that never answer, answer them with MySQL's own
- * "Too many connections" error, or drop one connection exactly around one statement (a COMMIT).
+ * "Too many connections" error, drop one connection exactly around one statement (a COMMIT), or
+ * partition the network (nothing passes, nothing is closed).
  * It reads the client's MySQL packets (3-byte length, sequence id, payload) only to find that
  * statement: mysql2's `query` sends SQL as text (COM_QUERY, 0x03).
  */
@@ -10,8 +11,13 @@ import net from 'node:net';
 import { once } from 'node:events';
 
 export type ProxyMode = 'forward' | 'hang' | 'too-many';
-/** `before`: the server never receives the statement. `after`: the server runs it, its answer never reaches the client. */
-type StatementFault = 'before' | 'after';
+/**
+ * `before`: the connection is cut and the server never receives the statement. `after`: the
+ * server runs it, the connection is cut before its answer reaches the client. `partition-before`
+ * and `partition-after`: the same moments, but the network is partitioned instead of cut
+ * (`partition()`: nothing passes, nothing is closed).
+ */
+type StatementFault = 'before' | 'after' | 'partition-before' | 'partition-after';
 
 export interface TcpProxy {
   port: number;
@@ -23,6 +29,13 @@ export interface TcpProxy {
   start(): Promise<void>;
   /** Cuts every open connection, keeps listening. */
   cutAll(): void;
+  /**
+   * A network partition: nothing passes any more either way on the open connections, which stay
+   * open (no FIN, no RST), and new connections are accepted and never answered.
+   */
+  partition(): void;
+  /** The partition ends: the open connections forward again (what waited is delivered), new ones are served. */
+  heal(): void;
   /** The connection that next sends a statement matching `pattern` is cut as `fault` says; resolves once it was. */
   failNext(pattern: RegExp, fault: StatementFault): Promise<void>;
   close(): Promise<void>;
@@ -42,8 +55,15 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let armed: { pattern: RegExp; fault: StatementFault; fired: () => void } | null = null;
   let mode: ProxyMode = 'forward';
 
+  let partitioned = false;
+  const partition = () => {
+    partitioned = true;
+    mode = 'hang';
+    for (const s of sockets) s.pause();
+  };
   const track = (s: net.Socket) => {
     sockets.add(s);
+    if (partitioned) s.pause();
     s.on('close', () => sockets.delete(s));
     s.on('error', () => undefined);
   };
@@ -81,7 +101,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
             fired();
             return;
           }
-          swallowReply = fired;
+          if (fault === 'partition-before') {
+            partition();
+            fired();
+            return;
+          }
+          swallowReply = () => {
+            if (fault === 'partition-after') partition();
+            else cut();
+            fired();
+          };
         }
         server.write(packet);
       }
@@ -89,10 +118,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     server.on('data', (chunk: Buffer) => {
       if (swallowReply) {
         // The server has run it (committed) and answered; the client never hears it.
-        const fired = swallowReply;
+        const fault = swallowReply;
         swallowReply = null;
-        cut();
-        fired();
+        fault();
         return;
       }
       client.write(chunk);
@@ -132,6 +160,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       current = s;
     },
     cutAll,
+    partition,
+    heal: () => {
+      partitioned = false;
+      mode = 'forward';
+      for (const s of sockets) s.resume();
+    },
     failNext: (pattern, fault) => new Promise<void>((resolve) => (armed = { pattern, fault, fired: resolve })),
     close: stop,
   };

@@ -4,6 +4,7 @@
  * the URL a client sent (no ids, no query strings); the database figures are read at scrape time.
  */
 import { expect } from 'chai';
+import { captureLog } from '../helpers/log.js';
 import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hrSession } from '../helpers/hr.js';
@@ -120,9 +121,8 @@ for (const kind of databaseKinds()) {
 
       it('still answers, without the database figures, when the database is gone', async () => {
         await fetch(`${s!.baseUrl}/healthz`);
-        const warn = console.warn;
-        const warned: string[] = [];
-        console.warn = (line: string) => void warned.push(line);
+        // Through the process's log (JSON lines), not console.warn.
+        const log = captureLog();
         try {
           await s!.testDb.db.destroy();
           const res = await fetch(`${s!.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -133,9 +133,9 @@ for (const kind of databaseKinds()) {
           expect(text).to.match(/^careers_applications nan$/im); // prom-client writes NaN as "Nan"
           expect(text).not.to.match(/^careers_outbox_posts\{/m);
         } finally {
-          console.warn = warn;
+          log.restore();
         }
-        expect(warned.join('\n')).to.include('[metrics] database figures left out');
+        expect(log.lines().join('\n')).to.include('[metrics] database figures left out');
         // close() destroys the database again: a new handle for it.
         s!.testDb.db = (await import('../../src/db/knex.js')).createDb(s!.testDb.config);
       });

@@ -13,6 +13,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expect } from 'chai';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { freePort, runServer, waitForOutput, type ChildServer, CLI_ENTRY } from '../helpers/child-server.js';
+import { logMessages } from '../helpers/log.js';
 import { makeJob } from '../helpers/factories.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { eventually, listFiles, rawMultipart, rawTextParts, validFields } from '../fixtures/apply.js';
@@ -278,7 +279,8 @@ describe('SHUTDOWN_TIMEOUT_SECONDS and METRICS_TOKEN settings', function () {
   it('the server stops at start with exit code 1 and names SHUTDOWN_TIMEOUT_SECONDS', async () => {
     const s = runServer({ PORT: String(await freePort()), DATA_DIR: fs.mkdtempSync('/tmp/careers-shutdown-'), SHUTDOWN_TIMEOUT_SECONDS: '0' });
     expect((await s.exited).code).to.equal(1);
-    expect(s.output()).to.include('Invalid configuration').and.include('SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 1 to 3600 (got "0")');
+    // A JSON log line (issue 28): its message holds the text.
+    expect(logMessages(s.output()).join('\n')).to.include('Invalid configuration').and.include('SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 1 to 3600 (got "0")');
     expect(s.output()).not.to.match(/\n\s+at /);
   });
 });
