@@ -77,7 +77,7 @@ if (!islandsOnly) {
     entryPoints: {
       server: path.join(root, 'src/server.ts'),
       'careers-admin': path.join(root, 'bin/careers-admin.ts'),
-      // The document parsers' worker thread (src/documents/pool.ts loads it beside the bundle).
+      // The document parsers' child process (src/documents/pool.ts forks it beside the bundle).
       'document-worker': path.join(root, 'src/documents/worker.ts'),
     },
     outdir: path.join(root, 'dist'),

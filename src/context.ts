@@ -19,7 +19,7 @@ export interface AppContext {
   db: Knex;
   cache: ReadCache;
   storage: FileStorage;
-  /** Parses untrusted documents (resume previews) in worker threads with a deadline and a memory cap. */
+  /** Parses untrusted documents (resume previews) in child processes with a deadline and a memory cap. */
   documents: DocumentParsers;
   views: ViewCounter;
   /** The apply funnel's counts of this process (src/funnel/), flushed like `views`. */

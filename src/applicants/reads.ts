@@ -90,7 +90,7 @@ export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters,
  * The text of a DOC or DOCX resume (GET /api/hr/applications/{id}/resume/preview/). A missing
  * resume is the download's 404; another type, a file over the upload limit, or one that cannot be
  * read within the parsers' deadline and memory cap is a 422 saying to download it; every parser
- * busy is a 503. Read from storage whole (at most RESUME_MAX_BYTES), parsed in a worker thread.
+ * busy is a 503. Read from storage whole (at most RESUME_MAX_BYTES), parsed in a child process.
  */
 export async function previewResume(deps: { db: Db; storage: FileStorage; documents: DocumentParsers; log?: Logger }, id: number): Promise<ResumePreview> {
   const file = await openResume(deps, id);

@@ -1,7 +1,7 @@
 /**
  * The text of a DOC or DOCX resume, for HR to read beside the answers without downloading it
  * (issue 20, fast review). The parse itself runs in the context's document parsers
- * (src/documents/: worker threads with a deadline and a memory cap), never on the main thread.
+ * (src/documents/: child processes with a deadline and a memory cap), never in the server's process.
  * PDFs are not here: the page shows them in the browser's own viewer from the bytes of the download.
  */
 import type { DocumentText } from '../documents/pool.js';

@@ -1,7 +1,7 @@
 /**
  * The text of a Word document (DOCX or Word 97-2003 DOC), read with well-kept libraries: mammoth
  * for DOCX (its raw text, no HTML, so nothing of the file is ever rendered as markup) and
- * word-extractor for DOC. Runs only inside the parser worker (`worker.ts`): the bytes are an
+ * word-extractor for DOC. Runs only inside a parser child (`worker.ts`): the bytes are an
  * applicant's, and a parser may loop or grow without end on a crafted file.
  *
  * A DOCX is a ZIP, and its declared sizes may lie: before mammoth inflates anything, every entry

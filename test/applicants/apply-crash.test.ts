@@ -8,21 +8,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
-import { spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
-import { freePort, runServer, waitForOutput, type ChildServer as Child, CLI_ENTRY } from '../helpers/child-server.js';
+import { freePort, runServer, waitForOutput, type ChildServer as Child, cliSync } from '../helpers/child-server.js';
 import { makeJob } from '../helpers/factories.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { EMPTY, eventually, listFiles, rawMultipart, rawTextParts, sha256, tableCounts, toFormData, validFields } from '../fixtures/apply.js';
 
 
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliSync;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
@@ -18,7 +17,7 @@ import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { insertApplications } from '../helpers/applications.js';
 import { makeJob } from '../helpers/factories.js';
 import { day } from './helpers.js';
-import { CLI_ENTRY } from '../helpers/child-server.js';
+import { cliSync } from '../helpers/child-server.js';
 
 const CHILD_TABLES = ['application_answers', 'application_answer_choices', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts', 'application_notes'];
 
@@ -43,10 +42,7 @@ async function missingFiles(db: Knex, storage: FileStorage): Promise<string[]> {
   return missing;
 }
 
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliSync;
 
 for (const kind of databaseKinds()) {
   describe(`applicants retention [${kind}]`, function () {

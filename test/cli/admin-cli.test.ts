@@ -1,21 +1,12 @@
 /** careers-admin as an admin runs it: a child process on a real database. */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
-import { CLI_ENTRY } from '../helpers/child-server.js';
+import { cliSync } from '../helpers/child-server.js';
 
-function cli(args: string[], env: Record<string, string>, input?: string) {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-    env: { ...process.env, NODE_ENV: 'test', ...env },
-    input,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliSync;
 
 for (const kind of databaseKinds()) {
   describe(`careers-admin migrate and jobs seed [${kind}]`, function () {

@@ -1,6 +1,5 @@
 /** careers-admin files sweep as an admin runs it: a child process on a real database and DATA_DIR. */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -8,16 +7,9 @@ import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { listFiles } from '../fixtures/apply.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
-import { CLI_ENTRY } from '../helpers/child-server.js';
+import { cliSync } from '../helpers/child-server.js';
 
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-    env: { ...process.env, NODE_ENV: 'test', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliSync;
 
 const HOUR = 60 * 60 * 1000;
 

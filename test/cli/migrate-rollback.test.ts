@@ -6,20 +6,12 @@
  * be undone and says whether data would be dropped.
  */
 import { expect } from 'chai';
-import { spawnSync } from 'node:child_process';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { UNDO_DROPS, migrationSource, migrationStatus } from '../../src/db/migrations.js';
 import { makeJob } from '../helpers/factories.js';
-import { CLI_ENTRY } from '../helpers/child-server.js';
+import { cliSync } from '../helpers/child-server.js';
 
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-    env: { ...process.env, NODE_ENV: 'test', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliSync;
 
 describe('migration undo descriptions', () => {
   it('say for every migration what undoing it drops (null: no data)', async () => {

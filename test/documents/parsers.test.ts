@@ -1,7 +1,7 @@
 /**
  * The document parsers (src/documents/pool.ts, issue 28): every parse of an untrusted document runs
- * in a worker thread with a deadline and a memory cap. A worker that spins or grows without end is
- * stopped and answered null while the main thread keeps turning; the deadline counts parsing, not
+ * in a child process with a deadline and a memory cap. A parser that spins or grows without end is
+ * killed and answered null while the server's event loop keeps turning; the deadline counts parsing, not
  * waiting for a worker; the queue is bounded; real Word files still give their text; the looping DOC
  * and the DOCX of 500,000 empty paragraphs give none, and fast.
  */
@@ -14,7 +14,7 @@ import { createLogger } from '../../src/log/logger.js';
 import { captureLog } from '../helpers/log.js';
 
 const HOSTILE = new URL('./hostile-worker.ts', import.meta.url);
-const LIMITS: ParserLimits = { deadlineMs: 1000, heapMb: 64, threads: 1, queue: 2 };
+const LIMITS: ParserLimits = { deadlineMs: 1000, heapMb: 64, processes: 1, queue: 2 };
 
 /** The longest the event loop went without turning while `work` ran. */
 async function maxLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; lagMs: number }> {
@@ -32,11 +32,11 @@ async function maxLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; lagMs
   }
 }
 
-describe('document parsers: worker threads with a deadline and a memory cap', () => {
+describe('document parsers: child processes with a deadline and a memory cap', () => {
   const captured = captureLog();
   const parsers = new DocumentParsers(createLogger({ level: 'info', pretty: false }), LIMITS, HOSTILE);
   const stopped = (reason: string) => captured.lines().some((l) => l.startsWith('document parser stopped') && l.includes(`"reason":"${reason}"`));
-  const run = (mode: string, ms?: number) => parsers.run<string>((started) => ({ mode, ms, started }));
+  const run = (mode: string, ms?: number) => parsers.run<string>(mode, ms === undefined ? [] : [ms]);
   after(async () => {
     captured.restore();
     await parsers.close();
@@ -57,14 +57,20 @@ describe('document parsers: worker threads with a deadline and a memory cap', ()
     // A deadline long enough that the memory cap is what stops it.
     const roomy = new DocumentParsers(createLogger({ level: 'info', pretty: false }), { ...LIMITS, deadlineMs: 20_000 }, HOSTILE);
     try {
-      const { result, lagMs } = await maxLoopLag(() => roomy.run<string>((started) => ({ mode: 'grow', started })));
+      const { result, lagMs } = await maxLoopLag(() => roomy.run<string>('grow', []));
       expect(result).to.equal(null);
       expect(lagMs).to.be.below(1000);
-      expect(stopped('ERR_WORKER_OUT_OF_MEMORY'), captured.lines().join('\n')).to.equal(true);
-      expect(await roomy.run<string>((started) => ({ mode: 'answer', started }))).to.equal('done answer');
+      expect(stopped('died (SIGABRT)'), captured.lines().join('\n')).to.equal(true);
+      expect(await roomy.run<string>('answer', [])).to.equal('done answer');
     } finally {
       await roomy.close();
     }
+  });
+
+  it('answers null when its child exits in the middle, and starts another for the next parse', async () => {
+    expect(await run('exit')).to.equal(null);
+    expect(stopped('died (3)')).to.equal(true);
+    expect(await run('answer')).to.equal('done answer');
   });
 
   it('counts the deadline from when a worker starts the parse, not while it waits', async () => {
@@ -86,7 +92,7 @@ describe('document parsers: Word files', () => {
   const parsers = new DocumentParsers(createLogger({ level: 'error', pretty: false }));
   after(() => parsers.close());
 
-  it('reads the text of a DOCX and a DOC in a worker', async () => {
+  it('reads the text of a DOCX and a DOC in a child process', async () => {
     expect(await parsers.wordText('docx', textDocxBytes(['Priya Sharma', 'Payroll lead']))).to.deep.equal({ text: 'Priya Sharma\n\nPayroll lead', truncated: false });
     const doc = await parsers.wordText('doc', fs.readFileSync(DOC_SAMPLE_PATH));
     expect(doc?.text).to.contain(DOC_SAMPLE_TEXT);

@@ -5,7 +5,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { expect } from 'chai';
 import { toDbDate } from '../../src/db/codecs.js';
 import { databaseKinds } from '../helpers/db.js';
@@ -13,12 +12,9 @@ import { hrSession } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hr } from '../applicants/helpers.js';
 import { GOOD_VALUES, cvPdf, everyFieldForm, submission } from './helpers.js';
-import { CLI_ENTRY } from '../helpers/child-server.js';
+import { cliSync } from '../helpers/child-server.js';
 
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = cliSync;
 
 for (const kind of databaseKinds()) {
   describe(`form entries retention [${kind}]`, function () {

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 
 const SERVER_ENTRY = fileURLToPath(new URL('../../dist/server.js', import.meta.url));
 export const CLI_ENTRY = fileURLToPath(new URL('../../dist/careers-admin.js', import.meta.url));
@@ -51,4 +51,10 @@ export async function waitForOutput(c: ChildServer, text: string, ms = 60_000): 
     if (Date.now() > until) throw new Error(`no "${text}" in:\n${c.output()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** careers-admin with `args` to its end, NODE_ENV=test and `env` over this process's environment; `input` is its standard input. */
+export function cliSync(args: string[], env: Record<string, string> = {}, input?: string): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, input, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
 }

@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import knexFactory, { type Knex } from 'knex';
 import { loadConfig, sqliteFile, type Config } from '../../config/index.js';
 import { createDb } from '../../src/db/knex.js';
+import { migrateLatest } from '../../src/db/migrations.js';
 import { failNestedTransactions } from './nested-transactions.js';
 
 export type DbKind = 'sqlite' | 'mysql';
@@ -111,7 +112,7 @@ async function sqliteTemplate(): Promise<string> {
   if (templateFile) return templateFile;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-template-'));
   const db = createDb({ dataDir, databaseUrl: null });
-  await db.migrate.latest();
+  await migrateLatest(db);
   // Closing checkpoints the write-ahead log into the file, so the file alone is the database.
   await db.destroy();
   templateFile = sqliteFile({ dataDir });
@@ -172,7 +173,7 @@ class MysqlPool {
     u.pathname = `/${name}`;
     const db = createDb({ dataDir: os.tmpdir(), databaseUrl: u.toString() });
     try {
-      await db.migrate.latest();
+      await migrateLatest(db);
     } finally {
       await db.destroy();
     }

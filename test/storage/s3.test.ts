@@ -12,7 +12,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
 import { loadConfig } from '../../config/index.js';
@@ -24,7 +23,7 @@ import { hrSession } from '../helpers/hr.js';
 import { captureLog } from '../helpers/log.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { freePort, runServer, CLI_ENTRY } from '../helpers/child-server.js';
+import { freePort, runServer, cliSync } from '../helpers/child-server.js';
 import { S3_BUCKET, startS3Server, type S3TestServer } from '../helpers/s3.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { pdfBytes } from '../fixtures/resumes.js';
@@ -71,14 +70,7 @@ function failingSource(bytes: number, err: Error): Readable {
   });
 }
 
-function cli(args: string[], env: Record<string, string>) {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
-    env: { ...process.env, NODE_ENV: 'test', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const cli = (args: string[], env: Record<string, string>) => cliSync(args, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env });
 
 describe('S3Storage: the driver against an S3-compatible server', function () {
   this.timeout(60_000);
