@@ -122,12 +122,14 @@ async function sqliteTemplate(): Promise<string> {
 let pool: MysqlPool | null = null;
 const mysqlPool = () => (pool ??= new MysqlPool(process.env.TEST_MYSQL_URL!));
 
-/** What a schema is made of: its tables, columns and indexes, and the migrations applied. */
+/** What a schema is made of: its tables and views, columns, indexes, triggers and routines, and the migrations applied. */
 async function schemaShape(admin: Knex, name: string): Promise<string> {
   const [columns] = await admin.raw('SELECT TABLE_NAME t, COLUMN_NAME c, COLUMN_TYPE y FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY 1, 2', [name]);
   const [indexes] = await admin.raw('SELECT TABLE_NAME t, INDEX_NAME i, COLUMN_NAME c, SEQ_IN_INDEX n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY 1, 2, 4', [name]);
+  const [triggers] = await admin.raw('SELECT TRIGGER_NAME t FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ? ORDER BY 1', [name]);
+  const [routines] = await admin.raw('SELECT ROUTINE_NAME r FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ? ORDER BY 1', [name]);
   const [migrations] = await admin.raw(`SELECT name FROM \`${name}\`.knex_migrations ORDER BY name`).catch(() => [[]]);
-  return JSON.stringify([columns, indexes, migrations]);
+  return JSON.stringify([columns, indexes, triggers, routines, migrations]);
 }
 
 class MysqlPool {

@@ -42,9 +42,12 @@ for (const kind of databaseKinds()) {
       ({ token } = await hrSession(s.ctx.db));
       const first = await makeJob(s.ctx.db, { public_id: 'id-one', title: 'Job One' });
       expect(first.id).to.equal(1);
-      // A job with id 1000, so '1e3' and '1000.0' would find one if they were converted.
+      // A job with id 1000, so '1e3' and '1000.0' would find one if they were converted. Made with
+      // that id (its stages point at it), the table's next id moved there first.
+      if (kind === 'mysql') await s.ctx.db.raw('ALTER TABLE jobs AUTO_INCREMENT = 1000');
+      else await s.ctx.db('sqlite_sequence').where({ name: 'jobs' }).update({ seq: 999 });
       const thousand = await createJob(s.ctx, parseJobInput(jobPayload({ public_id: 'id-thousand', title: 'Job Thousand' })));
-      await s.ctx.db('jobs').where({ id: thousand.id }).update({ id: 1000 });
+      expect(thousand.id).to.equal(1000);
     });
     after(() => s.close());
 

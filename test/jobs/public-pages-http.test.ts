@@ -195,7 +195,7 @@ for (const kind of databaseKinds()) {
       closeB = async () => {
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
-        await ctx.views.flush().catch(() => undefined);
+        await Promise.all([ctx.views.flush().catch(() => undefined), ctx.funnel.flush().catch(() => undefined)]);
         await ctx.db.destroy();
       };
     });
