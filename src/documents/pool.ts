@@ -95,6 +95,7 @@ export class DocumentParsers {
         clearTimeout(timer);
         child.off('message', onMessage);
         child.off('exit', onExit);
+        child.off('error', onError);
         if (stopped) {
           this.log.warn({ reason: stopped, ms: began ? Date.now() - began : 0 }, 'document parser stopped');
           child.kill('SIGKILL');
@@ -111,8 +112,10 @@ export class DocumentParsers {
         else settle(null, `failed: ${reply.message}`);
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null) => settle(null, `died (${signal ?? code})`);
+      const onError = (err: Error) => settle(null, `failed: ${err.message}`);
       child.on('message', onMessage);
       child.once('exit', onExit);
+      child.once('error', onError);
       child.send({ method, params } satisfies Request);
     });
   }
@@ -164,7 +167,7 @@ export class DocumentParsers {
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });
     this.live.add(child);
-    child.once('exit', () => {
+    const gone = () => {
       this.live.delete(child);
       const i = this.idle.indexOf(child);
       if (i !== -1) this.idle.splice(i, 1);
@@ -173,8 +176,13 @@ export class DocumentParsers {
       // A place freed: the first parse waiting gets a new child.
       const next = this.waiting.shift();
       if (next) next(this.closed ? null : this.spawn());
+    };
+    child.once('exit', gone);
+    // One that could not even start (no pid) never exits: its place is freed here.
+    child.on('error', (err) => {
+      this.log.warn({ reason: err.message }, 'document parser stopped');
+      if (child.pid === undefined && this.live.has(child)) gone();
     });
-    child.on('error', (err) => this.log.warn({ reason: err.message }, 'document parser stopped'));
     return child;
   }
 }
