@@ -147,7 +147,10 @@ export class DocumentParsers {
 
   private release(child: ChildProcess): void {
     const next = this.waiting.shift();
-    if (next) return next(child);
+    if (next) {
+      next(child);
+      return;
+    }
     this.idle.push(child);
     this.idleTimers.set(child, setTimeout(() => child.kill('SIGKILL'), IDLE_MS).unref());
     // An idle child does not keep the server (or a CLI run) alive.
