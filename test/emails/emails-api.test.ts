@@ -8,6 +8,7 @@
  * who sent what to whom and whether it was delivered.
  */
 import { expect } from 'chai';
+import type { Knex } from 'knex';
 import { databaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -17,6 +18,13 @@ import { hr, seedPeople, type Seeded } from '../applicants/helpers.js';
 import { fromDbJson } from '../../src/db/codecs.js';
 
 const OFF = 'Email is off: set SMTP_URL to send email.';
+
+/** Alice (admin) and Rita (recruiter), each with a live session. */
+async function adminAndRecruiter(db: Knex): Promise<{ admin: { id: number; token: string }; recruiter: { id: number; token: string } }> {
+  const adminId = await createHrUser(db, 'alice');
+  const recruiterId = await createHrUser(db, 'rita', { role: 'recruiter' });
+  return { admin: { id: adminId, token: await liveToken(db, adminId) }, recruiter: { id: recruiterId, token: await liveToken(db, recruiterId) } };
+}
 
 for (const kind of databaseKinds()) {
   describe(`emails to candidates API [${kind}]`, function () {
@@ -30,10 +38,7 @@ for (const kind of databaseKinds()) {
       // Email on, no delivery worker here: queued emails stay PENDING for the checks.
       s = await startTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:9', COMPANY_NAME: 'Acme & Sons' });
       seeded = await seedPeople(s.ctx.db);
-      const adminId = await createHrUser(s.ctx.db, 'alice');
-      const recruiterId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
-      admin = { id: adminId, token: await liveToken(s.ctx.db, adminId) };
-      recruiter = { id: recruiterId, token: await liveToken(s.ctx.db, recruiterId) };
+      ({ admin, recruiter } = await adminAndRecruiter(s.ctx.db));
     });
     after(() => s.close());
 
@@ -317,10 +322,7 @@ for (const kind of databaseKinds()) {
 
     before(async () => {
       s = await startTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:9', COMPANY_NAME: 'Acme' });
-      const adminId = await createHrUser(s.ctx.db, 'alice');
-      const recruiterId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
-      admin = { id: adminId, token: await liveToken(s.ctx.db, adminId) };
-      recruiter = { id: recruiterId, token: await liveToken(s.ctx.db, recruiterId) };
+      ({ admin, recruiter } = await adminAndRecruiter(s.ctx.db));
     });
     after(() => s.close());
 
