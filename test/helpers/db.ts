@@ -164,8 +164,11 @@ class MysqlPool {
     await this.admin.destroy();
   }
 
+  private made = 0;
+
+  /** A name never used before in this run (databases are dropped along the way). */
   private newName(): string {
-    return `${this.prefix}${this.all.size + 1}`;
+    return `${this.prefix}${++this.made}`;
   }
 
   private async migrated(name: string): Promise<string> {
@@ -209,12 +212,17 @@ class MysqlPool {
   }
 
   /**
-   * Every table as the template has it: emptied (TRUNCATE when its AUTO_INCREMENT moved, so the
-   * next ids are a fresh database's; DELETE otherwise, much cheaper than DDL) and the seeded rows
-   * copied back, on one connection with foreign key checks off.
+   * Every table as the template has it: connections a suite left behind closed, the tables
+   * emptied (TRUNCATE when its AUTO_INCREMENT moved, so the next ids are a fresh database's;
+   * DELETE otherwise, much cheaper than DDL) and the seeded rows copied back, on one connection
+   * with foreign key checks off.
    */
   private async reset(name: string): Promise<void> {
     const template = await this.templateInfo();
+    // Connections a finished suite left open (a server or CLI child still stopping, a context not
+    // closed) would hold the tables' metadata locks, or write into the next suite's rows.
+    const [left] = await this.admin.raw('SELECT ID id FROM information_schema.PROCESSLIST WHERE DB = ?', [name]);
+    for (const { id } of left as { id: number }[]) await this.admin.raw(`KILL ${Number(id)}`).catch(() => undefined);
     const counters = await this.counters(name);
     const conn = await this.admin.client.acquireConnection();
     const q = (sql: string) => this.admin.raw(sql).connection(conn);
