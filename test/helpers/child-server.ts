@@ -1,6 +1,6 @@
 /**
  * The server and the CLI as `npm start` and the installed `careers-admin` run them: the built
- * bundles in dist/ (the root hook, test/helpers/root-hooks.ts, builds them when a source is newer),
+ * bundles in dist/ (the global setup, test/helpers/run-setup.ts, builds them when a source is newer),
  * in a child process: start it, read its output, wait for it.
  */
 import net from 'node:net';

@@ -97,12 +97,26 @@ export async function createTestDb(kind: DbKind, env: Record<string, string> = {
   };
 }
 
-/** Drops this process's pooled MySQL databases and their template (the root hook's afterAll). */
-export async function dropTestDatabases(): Promise<void> {
-  await pool?.dropAll();
-  pool = null;
-  if (templateFile) fs.rmSync(path.dirname(templateFile), { recursive: true, force: true });
-  templateFile = null;
+/**
+ * The run's id (set by the global setup, test/helpers/run-setup.ts, and inherited by every test
+ * process of the run): it names the run's MySQL databases and its folder of SQLite templates, so
+ * the teardown finds what every process made.
+ */
+const runId = () => process.env.CAREERS_TEST_RUN ?? 'solo';
+const runFolder = () => path.join(os.tmpdir(), `careers-test-run-${runId()}`);
+const runDatabasePrefix = () => `careers_t_${runId()}_`;
+
+/** Drops the run's MySQL databases and SQLite templates, whichever process made them (the global teardown). */
+export async function dropRunDatabases(): Promise<void> {
+  fs.rmSync(runFolder(), { recursive: true, force: true });
+  if (!process.env.TEST_MYSQL_URL) return;
+  const admin = mysqlAdmin(process.env.TEST_MYSQL_URL);
+  try {
+    const [rows] = await admin.raw('SELECT SCHEMA_NAME name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?', [`${runDatabasePrefix().replaceAll('_', '\\_')}%`]);
+    for (const { name } of rows as { name: string }[]) await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
+  } finally {
+    await admin.destroy();
+  }
 }
 
 let templateFile: string | null = null;
@@ -110,7 +124,8 @@ let templateFile: string | null = null;
 /** A SQLite file with every migration applied, made once per process. */
 async function sqliteTemplate(): Promise<string> {
   if (templateFile) return templateFile;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-template-'));
+  fs.mkdirSync(runFolder(), { recursive: true });
+  const dataDir = fs.mkdtempSync(path.join(runFolder(), 'sqlite-template-'));
   const db = createDb({ dataDir, databaseUrl: null });
   await migrateLatest(db);
   // Closing checkpoints the write-ahead log into the file, so the file alone is the database.
@@ -135,8 +150,8 @@ async function schemaShape(admin: Knex, name: string): Promise<string> {
 class MysqlPool {
   private readonly admin: Knex;
   private readonly free: string[] = [];
-  private readonly all = new Set<string>();
-  private readonly prefix = `careers_t_${randomBytes(3).toString('hex')}_`;
+  /** The run's prefix, then this process's: processes of one run never pick the same name. */
+  private readonly prefix = `${runDatabasePrefix()}${randomBytes(3).toString('hex')}_`;
   private template: Promise<{ name: string; shape: string; seeded: string[]; counters: Map<string, number> }> | null = null;
 
   constructor(url: string) {
@@ -158,12 +173,6 @@ class MysqlPool {
     else await this.drop(name);
   }
 
-  async dropAll(): Promise<void> {
-    const { name } = await this.templateInfo();
-    for (const db of [...this.all, name]) await this.drop(db);
-    await this.admin.destroy();
-  }
-
   private made = 0;
 
   /** A name never used before in this run (databases are dropped along the way). */
@@ -173,7 +182,6 @@ class MysqlPool {
 
   private async migrated(name: string): Promise<string> {
     await this.admin.raw(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-    this.all.add(name);
     const u = new URL(process.env.TEST_MYSQL_URL!);
     u.pathname = `/${name}`;
     const db = createDb({ dataDir: os.tmpdir(), databaseUrl: u.toString() });
@@ -186,7 +194,6 @@ class MysqlPool {
   }
 
   private async drop(name: string): Promise<void> {
-    this.all.delete(name);
     await this.admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
   }
 
@@ -194,8 +201,7 @@ class MysqlPool {
   private templateInfo() {
     this.template ??= (async () => {
       const name = await this.migrated(`${this.prefix}template`);
-      this.all.delete(name);
-      const counters = await this.counters(name);
+        const counters = await this.counters(name);
       const seeded: string[] = [];
       for (const t of counters.keys()) {
         const [[{ n }]] = await this.admin.raw(`SELECT COUNT(*) n FROM \`${name}\`.\`${t}\``);

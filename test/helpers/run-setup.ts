@@ -1,14 +1,16 @@
 /**
- * Mocha root hooks (`.mocharc.json` requires this file): what one test process sets up once (the
- * bundles built when stale) and takes down at its end, and the count of tests per database (from the `[sqlite]`/`[mysql]` in
- * their titles) printed as the run's last line, which `.ci/run` repeats in its summary.
+ * Mocha global fixtures (`.mocharc.json` requires this file): what a test run sets up once, in
+ * mocha's own process, before any test file is loaded (the bundles, built when stale; the run's
+ * id, which test processes started after it inherit), and takes down at its end (the run's MySQL
+ * databases and SQLite templates). With `--parallel` every worker process inherits the run's id,
+ * so the teardown finds what each of them made.
  */
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Context } from 'mocha';
-import { dropTestDatabases } from './db.js';
+import { dropRunDatabases } from './db.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What the bundles (dist/ and public/assets/) are built from. */
@@ -33,23 +35,11 @@ function buildIfStale(): void {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'inherit' });
 }
 
-const counts = { sqlite: 0, mysql: 0, neither: 0, failed: 0 };
+export function mochaGlobalSetup(): void {
+  buildIfStale();
+  process.env.CAREERS_TEST_RUN ??= randomBytes(3).toString('hex');
+}
 
-export const mochaHooks = {
-  beforeAll(): void {
-    buildIfStale();
-  },
-  afterEach(this: Context): void {
-    const test = this.currentTest;
-    if (!test || test.state === 'pending') return;
-    if (test.state === 'failed') counts.failed++;
-    const title = test.fullTitle();
-    if (title.includes('[mysql]')) counts.mysql++;
-    else if (title.includes('[sqlite]')) counts.sqlite++;
-    else counts.neither++;
-  },
-  async afterAll(): Promise<void> {
-    await dropTestDatabases();
-    console.log(`Tests run per database: sqlite ${counts.sqlite}, mysql ${counts.mysql}, no database named ${counts.neither}; failed ${counts.failed}`);
-  },
-};
+export async function mochaGlobalTeardown(): Promise<void> {
+  await dropRunDatabases();
+}
