@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -36,10 +36,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const res = await fetch(`${s.baseUrl}/api/jobs/backend-1/apply/`, { method: 'POST', body: toFormData(fields) });
       expect(res.status, await res.clone().text()).to.equal(201);
       appliedId = Number((await s.ctx.db('applications').where({ email: 'elodie@durand.fr' }).first('id')).id);
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     beforeEach(async () => {

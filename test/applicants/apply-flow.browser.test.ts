@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -29,10 +29,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       qJob = await makeQuestionJob(s.ctx.db, { public_id: 'fe-questions' });
       plainJob = await makeJob(s.ctx.db, { public_id: 'plain-job', title: 'Office Manager' });
       files = resumeFiles();
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
       files?.cleanup();
     });

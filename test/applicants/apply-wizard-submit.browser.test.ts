@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -42,10 +42,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
       qJob = await seedWizardJobs(s.ctx.db);
       files = resumeFiles();
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
       files?.cleanup();
     });

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { makeJob } from '../helpers/factories.js';
@@ -36,10 +36,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         created_at: new Date(Date.UTC(2026, 0, 1 + i)),
       }));
       await insertApplications(s.ctx.db, job.id, people, []);
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     afterEach(async () => {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { makeJob } from '../helpers/factories.js';
@@ -30,10 +30,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await makeJob(s.ctx.db, { public_id: 'plain-job', title: 'Office Manager' });
       ({ token } = await hrSession(s.ctx.db));
       files = resumeFiles();
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
       files?.cleanup();
     });

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { insertApplications, realisticApplications } from '../helpers/applications.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
@@ -40,10 +40,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await insertApplications(db, job.id, realisticApplications(1234, job.questions, { seed: 11 }), job.questions);
       await db('jobs').where({ id: job.id }).update({ views: 12345 });
       bare = await makeJob(db, { title: 'Office Assistant' });
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     beforeEach(async () => {

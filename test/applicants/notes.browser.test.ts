@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -28,10 +28,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
       const bob = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'bob'));
       expect((await hr(s.baseUrl, bob, `/api/hr/applications/${appId}/notes/`, { method: 'POST', body: { text: 'Bob was here first.' } })).status).to.equal(201);
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
 

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { makeJob } from '../helpers/factories.js';
@@ -44,10 +44,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await apply('priya@review.example', 'Priya', 'Sharma', { data: textPdfBytes(['Priya Sharma', 'Payroll compliance lead']), filename: 'cv.pdf', type: 'application/pdf' });
       for (const w of WIDTHS) await apply(`ben-${w.name}@review.example`, 'Ben', `Okafor ${w.name === 'desktop' ? 'Adeyemi' : 'Zubair'}`, docx(['Ben Okafor', 'Strong on payroll compliance', 'Call back Monday']));
       await apply('ada@review.example', 'Ada', 'Lovelace', docx(['Ada']));
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     afterEach(async () => {

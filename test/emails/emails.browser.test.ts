@@ -12,7 +12,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -38,10 +38,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       delivery = startDelivery({ db: s.ctx.db, config: s.ctx.config, now: () => new Date(), log: () => undefined }, s.ctx.outbox);
       seeded = await seedPeople(s.ctx.db);
       token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await delivery?.stop();
       await s?.close();
       await smtp?.close();
@@ -220,10 +220,10 @@ describe('emails to candidates in Chromium without SMTP_URL [sqlite]', function 
     s = await startTestServer('sqlite');
     seeded = await seedPeople(s.ctx.db);
     token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await releaseBrowser();
     await s?.close();
   });
 

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, screenshot } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -40,10 +40,10 @@ describe('embeds in a browser', function () {
     careersUrl = careers.baseUrl;
     for (let i = 1; i <= 12; i++) await makeJob(careers.ctx.db, { title: `Role number ${i}`, location: i % 2 ? 'Austin, TX, United States' : 'Remote', work_mode: i % 2 ? 'ONSITE' : 'REMOTE', public_id: `role-${i}` });
     expect(careersUrl).to.not.equal('');
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await releaseBrowser();
     await careers?.close();
     await host?.close();
     await stranger?.close();

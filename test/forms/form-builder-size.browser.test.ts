@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, type PageWithErrors } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -25,11 +25,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       s = await startTestServer(kind);
       ({ token } = await hrSession(s.ctx.db));
       formId = (await hr(s.baseUrl, token, '/api/hr/forms/', { method: 'POST', body: everyFieldForm({ public_id: 'sizes' }) })).body.id;
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
       await tab?.context.close();
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
 

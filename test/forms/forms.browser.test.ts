@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { createDelivery } from '../../src/posts/index.js';
-import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -46,10 +46,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         body: everyFieldForm({ public_id: 'volunteer', api_enabled: true, api_url: receiver.url, api_secret: 'form-secret-0123456789', api_mapping: { contact: 'email', resume: 'cv' } }),
       });
       formId = created.body.id;
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
       await receiver?.close();
     });

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
@@ -61,11 +61,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       job = await makeJob(s.ctx, { public_id: 'funnel-job', title: 'Funnel Designer', questions: [{ text: 'Why us?', answer_type: 'short_text', required: false }] });
       token = (await hrSession(s.ctx.db)).token;
       files = resumeFiles();
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
       for (const t of tabs) expect(t.errors, 'console errors').to.deep.equal([]);
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
       files?.cleanup();
     });

@@ -11,13 +11,33 @@ const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve('test/artifacts');
 
-export async function launchBrowser(): Promise<Browser> {
+let shared: Promise<Browser> | null = null;
+
+/**
+ * The test process's one Chromium, launched on first use (a launch costs about a second, and
+ * every browser test file needs one): tests open pages in contexts of their own and give them
+ * back with `releaseBrowser()`. Playwright ends it when the process exits.
+ */
+export function sharedBrowser(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  shared ??= chromium
+    .launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    })
+    .then((browser) => {
+      // A crashed Chromium is launched again for the next file.
+      browser.on('disconnected', () => (shared = null));
+      return browser;
+    });
+  return shared;
+}
+
+/** Closes every context a test file left open in the shared Chromium (a suite's `after`). */
+export async function releaseBrowser(): Promise<void> {
+  const browser = await shared;
+  await Promise.all(browser?.contexts().map((c) => c.close()) ?? []);
 }
 
 export interface PageWithErrors {

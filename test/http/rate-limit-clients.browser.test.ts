@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { createHrUser, HR_PASSWORD } from '../helpers/hr.js';
-import { launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -37,10 +37,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await makeJob(s.ctx.db, { public_id: 'plain-job', title: 'Office Manager' });
       await createHrUser(s.ctx.db, 'hr.browser');
       files = resumeFiles();
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
       files?.cleanup();
     });

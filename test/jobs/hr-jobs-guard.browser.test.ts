@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -69,10 +69,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     before(async () => {
       s = await startTestServer(kind);
       ({ token } = await hrSession(s.ctx.db));
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     beforeEach(async () => {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, listItemBoxes, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, listItemBoxes, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -38,10 +38,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await addApplications(db, a.id, 16, 'REVIEWED');
       await addApplications(db, b.id, 3, 'NEW');
       await db('jobs').where({ id: a.id }).update({ views: 5678 });
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
 

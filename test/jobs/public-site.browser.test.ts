@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { seedDemoJobs } from '../../src/jobs/seed.js';
-import { axeViolations, launchBrowser, listItemBoxes, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, listItemBoxes, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -22,10 +22,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       s = await startTestServer(kind);
       await seedDemoJobs(s.ctx.db);
       await makeJob(s.ctx.db, { public_id: 'gone-job', title: 'Gone Job', status: 'REMOVED' });
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     beforeEach(async () => {

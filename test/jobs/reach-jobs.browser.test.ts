@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, screenshot } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -26,12 +26,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     before(async () => {
       s = await startTestServer(kind);
       ({ token } = await hrSession(s.ctx.db));
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
       await makeJob(s.ctx, { public_id: 'existing-eng', title: 'Existing Engineer', department: 'Engineering', status: 'ACTIVE' });
       await makeJob(s.ctx, { public_id: 'existing-sales', title: 'Existing Seller', department: 'Sales', status: 'ACTIVE' });
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
 

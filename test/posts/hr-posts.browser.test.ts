@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { expect } from 'chai';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -41,10 +41,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await delivery.close();
       // The second failed post has used up its attempts: no next attempt.
       await db('application_posts').where({ job_id: bad.id }).whereNot('id', failedId).update({ next_attempt_at: null, attempts: 8 });
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
       await ok?.close();
       await failing?.close();

@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -83,10 +83,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const forms = createDelivery({ db, config: s.ctx.config, now: () => new Date(), log: silent });
       await forms.worker.runDue();
       await forms.close();
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await failing?.close();
       await s?.close();
     });

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, screenshot } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createDelivery } from '../../src/posts/index.js';
@@ -78,10 +78,10 @@ describe('HR tables at 390 and 1280 px [sqlite]', function () {
     await forms.worker.runDue();
     await forms.close();
     pages.push('/hr/dashboard', '/hr/jobs', '/hr/jobs/list', '/hr/applicants', '/hr/posts?status=FAILED', '/hr/forms', `/hr/forms/${form.id}/entries`, `/hr/forms/${form.id}/posts?status=FAILED`);
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await releaseBrowser();
     await s?.close();
     await failing?.close();
   });

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, openPage, screenshot } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot } from '../helpers/browser.js';
 import { makeJob } from '../helpers/factories.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -25,10 +25,10 @@ describe('Sources in a browser', function () {
     token = (await hrSession(s.ctx.db, 'sources-browser')).token;
     jobId = (await makeJob(s.ctx.db, { public_id: 'office-manager', title: 'Office Manager', status: 'ACTIVE' })).id;
     files = resumeFiles();
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await releaseBrowser();
     await s?.close();
     files?.cleanup();
   });

@@ -1,7 +1,7 @@
 /** The HR header in Chromium: an admin's nine items stay on one line at every desktop width. */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, screenshot } from '../helpers/browser.js';
+import { releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -13,10 +13,10 @@ describe('HR header in Chromium [sqlite]', function () {
   before(async () => {
     s = await startTestServer('sqlite');
     ({ token } = await hrSession(s.ctx.db));
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await releaseBrowser();
     await s?.close();
   });
 

@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { hashToken } from '../../src/users/repo.js';
 import { createHrUser, HR_PASSWORD, postToken } from '../helpers/hr.js';
-import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { OFF_SITE_NEXT, SAME_SITE_NEXT } from '../fixtures/next-paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -44,13 +44,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     before(async () => {
       s = await startTestServer(kind, { SESSION_TTL_SECONDS: String(TTL) });
       await createHrUser(s.ctx.db, 'hr.browser');
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
       // The real client session module, bundled for page.evaluate (which the page's CSP allows).
       const out = await build({ entryPoints: ['islands/components/session.ts'], bundle: true, format: 'iife', globalName: 'careersSession', write: false, target: 'es2020' });
       sessionModule = `${out.outputFiles[0].text}\nwindow.careersSession = careersSession;`;
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     beforeEach(async () => {

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { axeViolations, launchBrowser, screenshot } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
 import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
@@ -26,10 +26,10 @@ describe('webhook and form API settings read-only for recruiters in Chromium [sq
     s = await startTestServer('sqlite');
     admin = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
     recruiter = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' }));
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await releaseBrowser();
     await s?.close();
   });
 

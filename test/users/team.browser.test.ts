@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { checkCredentials } from '../../src/users/passport.js';
 import { findUserByUsername } from '../../src/users/repo.js';
 import { USER_MESSAGES } from '../../src/users/schema.js';
-import { axeViolations, launchBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -43,10 +43,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     before(async () => {
       s = await startTestServer(kind);
       ({ token: adminToken } = await hrSession(s.ctx.db, 'lead.admin'));
-      browser = await launchBrowser();
+      browser = await sharedBrowser();
     });
     after(async () => {
-      await browser?.close();
+      await releaseBrowser();
       await s?.close();
     });
     afterEach(async () => {
