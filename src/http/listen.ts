@@ -15,7 +15,9 @@
  *   keepAliveTimeout (the old "headersTimeout > keepAliveTimeout" rule no longer applies).
  *
  * Node checks the headers and request deadlines every `connectionsCheckingIntervalMs`, so a
- * deadline is enforced up to that much late; tests lower it to check the cut-off quickly.
+ * deadline is enforced up to that much late; tests lower it to check the cut-off quickly. Node's
+ * deadlines run on its own clock, which no fake timer reaches, so tests that watch one pass
+ * `timeScale` instead: every deadline and the checking interval divided by it, in proportion.
  */
 import http, { type RequestListener, type Server } from 'node:http';
 
@@ -31,15 +33,18 @@ export interface ListenOptions {
   host?: string;
   /** Only tests lower it. */
   connectionsCheckingIntervalMs?: number;
+  /** Only tests set it: 10 makes every deadline a tenth of the real one. */
+  timeScale?: number;
 }
 
-function createHttpServer(app: RequestListener, connectionsCheckingIntervalMs: number = HTTP_TIMEOUTS.connectionsCheckingIntervalMs): Server {
+function createHttpServer(app: RequestListener, opts: ListenOptions): Server {
+  const scale = opts.timeScale ?? 1;
   return http.createServer(
     {
-      headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs,
-      requestTimeout: HTTP_TIMEOUTS.requestTimeoutMs,
-      keepAliveTimeout: HTTP_TIMEOUTS.keepAliveTimeoutMs,
-      connectionsCheckingInterval: connectionsCheckingIntervalMs,
+      headersTimeout: HTTP_TIMEOUTS.headersTimeoutMs / scale,
+      requestTimeout: HTTP_TIMEOUTS.requestTimeoutMs / scale,
+      keepAliveTimeout: HTTP_TIMEOUTS.keepAliveTimeoutMs / scale,
+      connectionsCheckingInterval: (opts.connectionsCheckingIntervalMs ?? HTTP_TIMEOUTS.connectionsCheckingIntervalMs) / scale,
     },
     app,
   );
@@ -47,7 +52,7 @@ function createHttpServer(app: RequestListener, connectionsCheckingIntervalMs: n
 
 /** Listens with the settings above; rejects when the port cannot be taken (in use, no permission). */
 export function listenHttp(app: RequestListener, opts: ListenOptions): Promise<Server> {
-  const server = createHttpServer(app, opts.connectionsCheckingIntervalMs);
+  const server = createHttpServer(app, opts);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, opts.host, () => {

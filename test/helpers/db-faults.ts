@@ -40,11 +40,12 @@ function sqliteHandles(db: Knex): (SqliteHandle & { __knexUid?: string })[] {
 
 const SQLITE_FILES = ['careers.sqlite', 'careers.sqlite-wal', 'careers.sqlite-shm'];
 
-export async function startFaultyServer(kind: DbKind, env: Record<string, string> = {}): Promise<FaultyServer> {
+/** `listen`: as startTestServer's (a test watching an HTTP deadline scales them down). */
+export async function startFaultyServer(kind: DbKind, env: Record<string, string> = {}, listen: Parameters<typeof startTestServer>[3] = {}): Promise<FaultyServer> {
   if (kind === 'mysql') {
     const proxy = await startTcpProxy(mysqlTarget(process.env.TEST_MYSQL_URL!));
     // The test database's settings (its DATABASE_*_TIMEOUT_SECONDS too), through the proxy.
-    const s = await startTestServer(kind, env, (t) => ({ db: createDb({ ...t.config, databaseUrl: viaProxy(t.config.databaseUrl!, proxy) }) }));
+    const s = await startTestServer(kind, env, (t) => ({ db: createDb({ ...t.config, databaseUrl: viaProxy(t.config.databaseUrl!, proxy) }) }), listen);
     return {
       s,
       proxy,
@@ -60,7 +61,7 @@ export async function startFaultyServer(kind: DbKind, env: Record<string, string
     };
   }
 
-  const s = await startTestServer(kind, env);
+  const s = await startTestServer(kind, env, {}, listen);
   const db = s.ctx.db;
   const dir = s.testDb.dataDir;
   const moved = path.join(dir, 'moved-away');

@@ -17,19 +17,19 @@ export interface TestServer {
 /**
  * `ctxOverrides` may be a function of the fresh test database (e.g. a second Knex on the same
  * database through a proxy); a `db` it hands in is destroyed on close too.
- * The server has the production timeouts (src/http/listen.ts); only the interval at which Node
- * checks them can be lowered.
+ * The server has the production timeouts (src/http/listen.ts), unless a test that watches one
+ * scales them down (`timeScale`); the interval at which Node checks them can be lowered.
  */
 export async function startTestServer(
   kind: DbKind,
   env: Record<string, string> = {},
   ctxOverrides: Partial<AppContext> | ((t: TestDb) => Partial<AppContext>) = {},
-  opts: { connectionsCheckingIntervalMs?: number } = {},
+  opts: { connectionsCheckingIntervalMs?: number; timeScale?: number } = {},
 ): Promise<TestServer> {
   const testDb = await createTestDb(kind, env);
   const overrides = typeof ctxOverrides === 'function' ? ctxOverrides(testDb) : ctxOverrides;
   const ctx = createContext(testDb.config, { db: testDb.db, ...overrides });
-  const server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1', connectionsCheckingIntervalMs: opts.connectionsCheckingIntervalMs });
+  const server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1', ...opts });
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
