@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
 import { axeViolations, releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
-import { createHrUser, liveToken } from '../helpers/hr.js';
+import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hr, seedPeople } from './helpers.js';
 
@@ -37,13 +37,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     /** A signed-in tab in New York's time zone (EST in November), collecting console errors. */
     async function open(width: number, height: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-      const context = await browser.newContext({ viewport: { width, height }, timezoneId: 'America/New_York', locale: 'en-US' });
-      await context.addCookies([{ name: 'jwt', value: token, url: s.baseUrl }]);
-      await context.addInitScript((value) => localStorage.setItem('jwt', value), token);
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
-      page.on('pageerror', (e) => errors.push(String(e)));
+      const { context, page, errors } = await openHrPage(browser, s.baseUrl, token, { width, height, timezoneId: 'America/New_York', contextOptions: { locale: 'en-US' } });
       return { page, errors, close: () => context.close() };
     }
 

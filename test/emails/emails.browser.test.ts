@@ -228,10 +228,7 @@ describe('emails to candidates in Chromium without SMTP_URL [sqlite]', function 
   });
 
   it('turns the send buttons off and says why, on the list and on the applicant page', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: 'jwt', value: token, url: s.baseUrl }]);
-    await context.addInitScript((value) => localStorage.setItem('jwt', value), token);
-    const page = await context.newPage();
+    const { context, page } = await openHrPage(browser, s.baseUrl, token);
     try {
       await page.goto(`${s.baseUrl}/hr/applicants?job_id=${seeded.jobA.id}`);
       const section = page.locator('section.bulk-email');
