@@ -180,7 +180,13 @@ export interface Config {
   sqliteCacheMb: number;
   dataDir: string;
   publicBaseUrl: string;
-  sessionTtlSeconds: number;
+  /**
+   * SESSION_IDLE_MINUTES: an HR session ends this long after its last request (each authenticated
+   * request renews it; SESSION_TTL_SECONDS is read as its older name, in seconds).
+   */
+  sessionIdleMinutes: number;
+  /** SESSION_MAX_HOURS: however busy, a session ends this long after sign-in. */
+  sessionMaxHours: number;
   /** Seconds public job reads may be served from this process's memory; 0 = off. */
   publicCacheSeconds: number;
   /** EMBED_ORIGINS: the origins of sites that may embed the job list (/embed.js, /embed/jobs); none = embeds off. */
@@ -291,7 +297,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'SQLITE_CACHE_MB', default: '64' },
   { name: 'DATA_DIR', default: './data' },
   { name: 'PUBLIC_BASE_URL', default: 'http://localhost:PORT' },
-  { name: 'SESSION_TTL_SECONDS', default: '3600' },
+  { name: 'SESSION_IDLE_MINUTES', default: '60' },
+  { name: 'SESSION_MAX_HOURS', default: '12' },
   { name: 'PUBLIC_CACHE_SECONDS', default: '2' },
   { name: 'STAMPED_CACHE_OFF', default: '(unset: every stamped read kept)' },
   { name: 'EMBED_ORIGINS', default: '(unset: embeds off)' },
@@ -350,6 +357,32 @@ function embedOriginList(raw: string, problems: string[]): string[] {
     origins.add(u.origin);
   }
   return [...origins];
+}
+
+/** The longest idle timeout (a day) and absolute limit (30 days) a session may have. */
+const SESSION_IDLE_MINUTES_MAX = 24 * 60;
+const SESSION_MAX_HOURS_MAX = 30 * 24;
+
+/**
+ * SESSION_IDLE_MINUTES and SESSION_MAX_HOURS. SESSION_TTL_SECONDS, the older name of the idle
+ * timeout (from when a session simply ended that long after sign-in), still counts when
+ * SESSION_IDLE_MINUTES is unset, in whole minutes, so an existing settings file keeps working.
+ */
+function sessionTimes(env: Env, int: (name: string, fallback: number, min: number, max: number) => number, problems: string[]): Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'> {
+  const set = (name: string) => env[name] !== undefined && env[name]!.trim() !== '';
+  let idle = int('SESSION_IDLE_MINUTES', 60, 1, SESSION_IDLE_MINUTES_MAX);
+  if (set('SESSION_TTL_SECONDS')) {
+    if (set('SESSION_IDLE_MINUTES')) {
+      problems.push('SESSION_TTL_SECONDS is the older name of SESSION_IDLE_MINUTES (in seconds): set only SESSION_IDLE_MINUTES');
+    } else {
+      const seconds = int('SESSION_TTL_SECONDS', 3600, 60, SESSION_IDLE_MINUTES_MAX * 60);
+      if (seconds % 60) problems.push(`SESSION_TTL_SECONDS must be a whole number of minutes in seconds (got "${env.SESSION_TTL_SECONDS}"); better, set SESSION_IDLE_MINUTES instead`);
+      else idle = seconds / 60;
+    }
+  }
+  const max = int('SESSION_MAX_HOURS', 12, 1, SESSION_MAX_HOURS_MAX);
+  if (max * 60 < idle) problems.push(`SESSION_MAX_HOURS (${max}) must be at least as long as SESSION_IDLE_MINUTES (${idle} minutes)`);
+  return { sessionIdleMinutes: idle, sessionMaxHours: max };
 }
 
 /** The SQLite file of a configuration without DATABASE_URL. */
@@ -503,7 +536,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     sqliteCacheMb: int('SQLITE_CACHE_MB', 64, 2, 4096),
     dataDir,
     publicBaseUrl,
-    sessionTtlSeconds: int('SESSION_TTL_SECONDS', 3600, 60, 60 * 60 * 24 * 30),
+    ...sessionTimes(env, int, problems),
     publicCacheSeconds: int('PUBLIC_CACHE_SECONDS', 2, 0, 300),
     embedOrigins,
     stampedCacheOff,

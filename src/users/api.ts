@@ -4,6 +4,9 @@
  * - POST /api/auth/logout/  Bearer token -> 204, the session row is deleted
  * - GET  /api/auth/me/      Bearer or jwt cookie -> {username, role, expires_at}
  * - POST /api/auth/link/    {token, password}: uses a one-time sign-in link -> 200 {access}
+ * - POST /api/hr/session/renew/  Bearer token -> {expires_at, expires_in, limit_at}: stay signed in
+ *   (the guard renews the session on every request; this call does nothing else, for the page's
+ *   "Stay signed in" button)
  * The team (admins only: app.ts mounts requireAdmin on ADMIN_API_PATHS; the rules are in team.ts):
  * - GET   /api/hr/users/                 the users, by username, paged
  * - POST  /api/hr/users/                 {username, role?, password?} -> 201 {user, sign_in_link}
@@ -29,13 +32,13 @@ import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { authorizationBearer } from '../http/credentials.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { pathId, validate } from '../http/validate.js';
-import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi } from './guards.js';
+import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi, secondsUntil } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
 import {
   AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, USER_MESSAGES, credentialsSchema, linkPasswordSchema, newPasswordSchema, newUserSchema,
   normaliseUsername, userPatchSchema,
 } from './schema.js';
-import { endSession, startSession } from './service.js';
+import { endSession, sessionTimes, startSession } from './service.js';
 import { createTeamUser, getTeamUser, listTeam, resetWithLink, setTeamPassword, updateTeamUser, useSignInLink, type TeamDeps } from './team.js';
 
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
@@ -88,7 +91,7 @@ export function usersApi(ctx: AppContext): Router {
     req.body = parseCredentials(req.body);
     const user = await authenticateLocal(auth, req, res);
     if (!user) throw new Unauthorized(AUTH_MESSAGES.loginFailed);
-    const token = await startSession(db, user.id, config.sessionTtlSeconds, ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
+    const token = await startSession(db, user.id, sessionTimes(config), ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access: token });
   });
 
@@ -105,6 +108,16 @@ export function usersApi(ctx: AppContext): Router {
     res.json({ username: req.hr!.username, role: req.hr!.role, expires_at: req.hr!.expiresAt.toISOString() });
   });
 
+  router.post('/api/hr/session/renew/', (req, res) => {
+    const now = ctx.now();
+    const session = req.hr!;
+    res.json({
+      expires_at: session.expiresAt.toISOString(),
+      expires_in: secondsUntil(session.expiresAt, now),
+      limit_at: session.limitAt.toISOString(),
+    });
+  });
+
   const team: TeamDeps = { db, now: ctx.now, publicBaseUrl: config.publicBaseUrl };
   // A link's token is 256 random bits, so guessing is hopeless; failures are still limited like sign-ins.
   const perIpLinks = dbRateLimit(ctx, {
@@ -117,7 +130,7 @@ export function usersApi(ctx: AppContext): Router {
   router.post('/api/auth/link/', perIpLinks, async (req, res) => {
     const { token, password } = validate(linkPasswordSchema(), req.body);
     const userId = await useSignInLink(team, token, password);
-    const access = await startSession(db, userId, config.sessionTtlSeconds, ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
+    const access = await startSession(db, userId, sessionTimes(config), ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access });
   });
 

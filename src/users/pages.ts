@@ -13,7 +13,7 @@ import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
 import { LOGIN_PATH } from './guards.js';
-import { findSession } from './service.js';
+import { firstLifetimeSeconds, sessionTimes, renewSession } from './service.js';
 import { SIGN_IN_LINK_PATH, liveLink, listTeam } from './team.js';
 import { ROLE_LABELS } from './types.js';
 
@@ -28,11 +28,12 @@ export function usersPages(ctx: AppContext): Router {
     // One decision for the redirect and the island (which checks it again before navigating).
     const next = landingPath(req.query.next);
     const cookie = tokenCookie(req);
-    if (cookie?.token && (await findSession(db, cookie.token, ctx.now()))) return res.redirect(302, next);
+    if (cookie?.token && (await renewSession(db, cookie.token, ctx.now(), sessionTimes(config)))) return res.redirect(302, next);
     // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
     if (cookie) res.clearCookie(TOKEN_COOKIE, { path: '/' });
     renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
-      props: { next, ttlSeconds: config.sessionTtlSeconds },
+      // The idle timeout and the limit name the reason on the page when a session has just ended.
+      props: { next, ttlSeconds: firstLifetimeSeconds(sessionTimes(config)), idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
     });
   });
 
@@ -44,7 +45,7 @@ export function usersPages(ctx: AppContext): Router {
       const link = await liveLink(db, req.params.token, ctx.now());
       renderPage(req, res, 'pages/hr/sign-in-link', { title: 'Set your password', noindex: true }, {
         problem: null,
-        props: { token: req.params.token, username: link.username, purpose: link.purpose, ttlSeconds: config.sessionTtlSeconds },
+        props: { token: req.params.token, username: link.username, purpose: link.purpose, ttlSeconds: firstLifetimeSeconds(sessionTimes(config)) },
       });
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;

@@ -111,6 +111,8 @@ export interface HrSession {
   username: string;
   role: UserRole;
   expiresAt: Date;
+  /** When it was signed in: the absolute limit counts from here. */
+  createdAt: Date;
 }
 
 export function hashToken(token: string): string {
@@ -140,11 +142,28 @@ export async function findSession(db: Knex, token: string, now: Date): Promise<H
   const row = await db('hr_sessions as s')
     .join('hr_users as u', 'u.id', 's.user_id')
     .where('s.token_hash', hashToken(token))
-    .first('s.id as session_id', 's.user_id', 's.expires_at', 'u.username', 'u.role', 'u.is_active');
+    .first('s.id as session_id', 's.user_id', 's.created_at', 's.expires_at', 'u.username', 'u.role', 'u.is_active');
   if (!row || !fromDbBool(row.is_active)) return null;
   const expiresAt = fromDbDate(row.expires_at)!;
   if (expiresAt <= now) return null;
-  return { sessionId: Number(row.session_id), userId: Number(row.user_id), username: row.username, role: toRole(row.role), expiresAt };
+  return {
+    sessionId: Number(row.session_id), userId: Number(row.user_id), username: row.username, role: toRole(row.role), expiresAt, createdAt: fromDbDate(row.created_at)!,
+  };
+}
+
+/**
+ * Moves a live session's expiry on to `expiresAt`, only when that is more than `minStepMs` later
+ * than the stored one (so a busy user costs one write a minute, not one a request) and the row has
+ * not expired meanwhile; never backwards, so two requests at once cannot shorten it. Answers
+ * whether it wrote.
+ */
+export async function extendSession(db: Knex, sessionId: number, expiresAt: Date, minStepMs: number, now: Date): Promise<boolean> {
+  const n = await db('hr_sessions')
+    .where({ id: sessionId })
+    .where('expires_at', '>', toDbDate(now))
+    .where('expires_at', '<', toDbDate(new Date(expiresAt.getTime() - minStepMs)))
+    .update({ expires_at: toDbDate(expiresAt) });
+  return n > 0;
 }
 
 export async function revokeSession(db: Knex, token: string): Promise<boolean> {

@@ -14,7 +14,8 @@ describe('configuration', () => {
     expect(c.databaseUrl).to.equal(null);
     expect(c.dataDir).to.equal(path.resolve(c.rootDir, 'data'));
     expect(c.publicBaseUrl).to.equal('http://localhost:3000');
-    expect(c.sessionTtlSeconds).to.equal(3600);
+    expect(c.sessionIdleMinutes).to.equal(60);
+    expect(c.sessionMaxHours).to.equal(12);
     expect(c.env).to.equal('development');
     expect(c.rateLimits.apply).to.deep.equal({ limit: 10, windowSeconds: 600 });
     expect(c.rateLimits.login).to.deep.equal({ limit: 10, windowSeconds: 900 });
@@ -27,13 +28,13 @@ describe('configuration', () => {
   it('reads every documented variable', () => {
     const c = loadConfig({
       PORT: '8080', DATABASE_URL: 'mysql://u:p@db:3306/careers', DATA_DIR: '/tmp/x', PUBLIC_BASE_URL: 'https://jobs.example.com/',
-      NODE_ENV: 'production', SESSION_TTL_SECONDS: '7200', TRUST_PROXY: 'true', APPLY_RATE_LIMIT: '0', APPLY_RATE_WINDOW_SECONDS: '60',
+      NODE_ENV: 'production', SESSION_IDLE_MINUTES: '120', SESSION_MAX_HOURS: '10', TRUST_PROXY: 'true', APPLY_RATE_LIMIT: '0', APPLY_RATE_WINDOW_SECONDS: '60',
       WEBHOOK_ALLOW_PRIVATE: '1', POSTS_SWEEP_CRON: 'off', COMPANY_NAME: 'Globex', COMPANY_ABOUT_URL: 'https://globex.example/about',
       COMPANY_NETWORK_URL: 'https://www.linkedin.com/company/globex', CAREERS_EMAIL: 'jobs@globex.example', SMTP_URL: 'smtp://mail:25',
       RATE_LIMIT_IPV6_SUBNET: '64',
       COMPANY_LOGO_URL: ' https://cdn.globex.example/logo.png ',
     });
-    expect(c).to.deep.include({ port: 8080, databaseUrl: 'mysql://u:p@db:3306/careers', dataDir: '/tmp/x', publicBaseUrl: 'https://jobs.example.com', env: 'production', sessionTtlSeconds: 7200, trustProxy: 1, webhookAllowPrivate: true, postsSweepCron: null });
+    expect(c).to.deep.include({ port: 8080, databaseUrl: 'mysql://u:p@db:3306/careers', dataDir: '/tmp/x', publicBaseUrl: 'https://jobs.example.com', env: 'production', sessionIdleMinutes: 120, sessionMaxHours: 10, trustProxy: 1, webhookAllowPrivate: true, postsSweepCron: null });
     expect(c.rateLimits.ipv6Subnet).to.equal(64);
     expect(c.rateLimits.apply).to.deep.equal({ limit: 0, windowSeconds: 60 });
     expect(c.company).to.deep.equal({ name: 'Globex', aboutUrl: 'https://globex.example/about', networkUrl: 'https://www.linkedin.com/company/globex', careersEmail: 'jobs@globex.example', logoUrl: 'https://cdn.globex.example/logo.png' });
@@ -49,6 +50,35 @@ describe('configuration', () => {
       const msg = (err as Error).message;
       for (const name of ['PORT', 'DATABASE_URL', 'SESSION_TTL_SECONDS', 'TRUST_PROXY', 'PUBLIC_BASE_URL', 'CAREERS_EMAIL', 'NODE_ENV', 'POSTS_SWEEP_CRON']) expect(msg).to.include(name);
     }
+  });
+
+  it('reads the session times (SESSION_IDLE_MINUTES, SESSION_MAX_HOURS, the older SESSION_TTL_SECONDS) and refuses bad ones', () => {
+    const times = (env: Record<string, string>) => {
+      const c = loadConfig(env);
+      return [c.sessionIdleMinutes, c.sessionMaxHours];
+    };
+    expect(times({ SESSION_IDLE_MINUTES: '1', SESSION_MAX_HOURS: '1' })).to.deep.equal([1, 1]);
+    expect(times({ SESSION_IDLE_MINUTES: ' 1440 ', SESSION_MAX_HOURS: '720' })).to.deep.equal([1440, 720]);
+    expect(times({ SESSION_IDLE_MINUTES: '', SESSION_MAX_HOURS: '' })).to.deep.equal([60, 12]);
+    // The older name, in seconds, when the new one is unset.
+    expect(times({ SESSION_TTL_SECONDS: '1800' })).to.deep.equal([30, 12]);
+    expect(times({ SESSION_TTL_SECONDS: '60' })).to.deep.equal([1, 12]);
+    const refused: [Record<string, string>, string][] = [
+      [{ SESSION_IDLE_MINUTES: '0' }, 'SESSION_IDLE_MINUTES must be a whole number from 1 to 1440 (got "0")'],
+      [{ SESSION_IDLE_MINUTES: '1441' }, 'SESSION_IDLE_MINUTES must be a whole number from 1 to 1440 (got "1441")'],
+      [{ SESSION_IDLE_MINUTES: '1.5' }, 'SESSION_IDLE_MINUTES must be a whole number from 1 to 1440 (got "1.5")'],
+      [{ SESSION_IDLE_MINUTES: '-5' }, 'SESSION_IDLE_MINUTES must be a whole number from 1 to 1440 (got "-5")'],
+      [{ SESSION_IDLE_MINUTES: 'an hour' }, 'SESSION_IDLE_MINUTES must be a whole number from 1 to 1440 (got "an hour")'],
+      [{ SESSION_IDLE_MINUTES: '9'.repeat(400) }, 'SESSION_IDLE_MINUTES must be a whole number from 1 to 1440'],
+      [{ SESSION_MAX_HOURS: '0' }, 'SESSION_MAX_HOURS must be a whole number from 1 to 720 (got "0")'],
+      [{ SESSION_MAX_HOURS: '721' }, 'SESSION_MAX_HOURS must be a whole number from 1 to 720 (got "721")'],
+      [{ SESSION_MAX_HOURS: '12h' }, 'SESSION_MAX_HOURS must be a whole number from 1 to 720 (got "12h")'],
+      [{ SESSION_IDLE_MINUTES: '90', SESSION_MAX_HOURS: '1' }, 'SESSION_MAX_HOURS (1) must be at least as long as SESSION_IDLE_MINUTES (90 minutes)'],
+      [{ SESSION_TTL_SECONDS: '3600', SESSION_IDLE_MINUTES: '60' }, 'SESSION_TTL_SECONDS is the older name of SESSION_IDLE_MINUTES (in seconds): set only SESSION_IDLE_MINUTES'],
+      [{ SESSION_TTL_SECONDS: '90' }, 'SESSION_TTL_SECONDS must be a whole number of minutes in seconds (got "90"); better, set SESSION_IDLE_MINUTES instead'],
+      [{ SESSION_TTL_SECONDS: '30' }, 'SESSION_TTL_SECONDS must be a whole number from 60 to 86400 (got "30")'],
+    ];
+    for (const [env, message] of refused) expect(() => loadConfig(env), JSON.stringify(env).slice(0, 80)).to.throw(ConfigError, message);
   });
 
   it('reads APPLY_CONSENT_TEXT as one trimmed line, unset (no consent asked) by default', () => {

@@ -211,12 +211,12 @@ for (const kind of databaseKinds()) {
         expect(html).to.include('<meta name="robots" content="noindex">');
         expect(html).to.include('data-island="hr-login"');
         expect(html).to.match(/<h1[^>]*>HR Login<\/h1>/);
-        // Spec 01/02: paths starting with /hr use the HR header, /hrviewlogin included.
-        expect(html).to.include('aria-label="HR"').and.include('class="site-header hr-header"').and.include('<body class="hr">');
+        // Spec 01/02: paths starting with /hr use the HR header, /hrviewlogin included; signed out, without its menu (issue 30).
+        expect(html).to.include('class="site-header hr-header"').and.include('<body class="hr">').and.not.include('aria-label="HR"');
         expect(html).to.not.include('aria-label="Main"');
         expect(html).to.not.include('data-logout');
         const props = JSON.parse(/id="island-hr-login-props">([^<]*)</.exec(html)![1]);
-        expect(props).to.deep.equal({ next: '/hr/dashboard', ttlSeconds: 1800 });
+        expect(props).to.deep.equal({ next: '/hr/dashboard', ttlSeconds: 1800, idleMinutes: 30, maxHours: 12 });
       });
 
       it('passes a safe next on to the island and drops unsafe ones', async () => {

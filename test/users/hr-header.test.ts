@@ -1,6 +1,6 @@
 /**
  * The HR header (spec 01 and 02: 'Paths starting with /hr use the HR header instead'): its six
- * links with their exact targets, on the HR pages and on the login page /hrviewlogin, plus Users and Emails
+ * links with their exact targets, on the HR pages (the login page /hrviewlogin has the HR header without them, issue 30), plus Users and Emails
  * for a signed-in admin (issue 20), and Logout only while the jwt cookie exists. Other paths keep the public header. /hr itself leads to the
  * dashboard; an unknown HR page is the 404 page with the HR header, nothing marked current, and a
  * link to the dashboard beside the one to /careers.
@@ -74,11 +74,20 @@ for (const kind of databaseKinds()) {
       expect(html, where).to.include('<body class="hr">').and.include('<a class="brand" href="/hr/dashboard">');
     }
 
-    it('is the login page header, without Logout when there is no cookie', async () => {
+    /** Signed out (issue 30): the HR header's brand, but no HR menu and no Logout. */
+    function expectSignedOutHeader(html: string, where: string) {
+      expect(nav(html, 'HR'), `${where}: no desktop HR nav`).to.equal(null);
+      expect(nav(html, 'HR mobile'), `${where}: no mobile HR nav`).to.equal(null);
+      expect(html, where).to.not.include('data-menu').and.not.include('data-logout').and.not.include('href="/hr/jobs"');
+      expect(nav(html, 'Main'), `${where}: no public header`).to.equal(null);
+      expect(html, where).to.include('<body class="hr">').and.include('<a class="brand" href="/hr/dashboard">');
+    }
+
+    it('is the login page header, without the HR menu or Logout when signed out', async () => {
       for (const path of ['/hrviewlogin', '/hrviewlogin?next=%2Fhr%2Fjobs', '/HRVIEWLOGIN']) {
         const r = await page(path);
         expect(r.status, path).to.equal(200);
-        expectHrHeader(r.html, path, false);
+        expectSignedOutHeader(r.html, path);
         expect(r.html, path).to.include('<meta name="robots" content="noindex">');
       }
     });
@@ -88,7 +97,7 @@ for (const kind of databaseKinds()) {
         const r = await page('/hrviewlogin', cookie);
         expect(r.status, cookie).to.equal(200);
         expect(r.setCookie, cookie).to.match(/^jwt=;/);
-        expectHrHeader(r.html, cookie, false);
+        expectSignedOutHeader(r.html, cookie);
       }
     });
 
@@ -158,7 +167,7 @@ for (const kind of databaseKinds()) {
       // Outside the guard's /hr mount, a path that only starts with /hr gets the same page, signed out.
       const loose = await page('/hrviewlogin/extra');
       expect(loose.status).to.equal(404);
-      expectHrHeader(loose.html, '/hrviewlogin/extra', false);
+      expectSignedOutHeader(loose.html, '/hrviewlogin/extra');
       expect(loose.html).to.include('href="/hr/dashboard">Go to Dashboard</a>').and.not.include('aria-current');
     });
 
