@@ -4,8 +4,10 @@
  * then send it: it is queued in the email outbox and its delivery shows in the History (the
  * `applicant:changed` event reads it again). Without SMTP_URL the buttons are off and say why.
  */
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { draftText, useDraft } from './components/drafts.js';
+import { DraftNote } from './components/draft-note.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { EMAIL_LIMITS } from '../src/emails/schema.js';
@@ -42,6 +44,29 @@ function ApplicantEmail({ id }: Props) {
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const sendRef = useRef<HTMLButtonElement>(null);
+  /** What was last sent: the same text is no longer a draft. */
+  const [sent, setSent] = useState<string | null>(null);
+
+  // The email being written (a template's text edited) is kept on this device until sent (issue 30).
+  const writing = useMemo(() => ({ template_id: templateId, subject, body }), [templateId, subject, body]);
+  const template = choices?.templates.find((t) => t.id === templateId);
+  const edited = !!template && (subject !== template.subject || body !== template.body) && JSON.stringify(writing) !== sent;
+  const kept = useDraft(
+    'email',
+    id,
+    writing,
+    edited,
+    (raw) => {
+      const t = choices?.templates.find((x) => raw && typeof raw === 'object' && x.id === (raw as { template_id?: unknown }).template_id);
+      return t ? { template_id: t.id, subject: draftText(raw, 'subject', EMAIL_LIMITS.subject), body: draftText(raw, 'body', EMAIL_LIMITS.body) } : null;
+    },
+    (d) => {
+      setTemplateId(d.template_id);
+      setSubject(d.subject);
+      setBody(d.body);
+    },
+    choices !== null,
+  );
 
   useEffect(() => {
     hrJson<EmailChoices>('/api/hr/applications/emails/')
@@ -95,6 +120,8 @@ function ApplicantEmail({ id }: Props) {
       const queued = await hrJson<QueuedEmail>(`/api/hr/applications/${id}/emails/`, { method: 'POST', body: request() });
       setMessage(`${queued.detail} “${queued.subject}” to ${queued.to}.`);
       setPreview(null);
+      setSent(JSON.stringify(writing));
+      kept.clear();
       document.dispatchEvent(new CustomEvent('applicant:changed'));
     } catch (err) {
       failed(err, 'The email was not sent.');
@@ -117,6 +144,15 @@ function ApplicantEmail({ id }: Props) {
       )}
       {choices && (
         <form className="email-form" onSubmit={(e) => void showPreview(e)} noValidate>
+          {kept.restored && (
+            <DraftNote
+              id={`${uid}-draft`}
+              onDiscard={() => {
+                choose(String(templateId ?? ''));
+                kept.clear();
+              }}
+            />
+          )}
           <div className="field">
             <label htmlFor={`${uid}-template`}>Template</label>
             <select id={`${uid}-template`} value={templateId ?? ''} onChange={(e) => choose(e.target.value)} aria-invalid={errors.template_id ? true : undefined} aria-describedby={errors.template_id ? `${uid}-template-err` : undefined}>

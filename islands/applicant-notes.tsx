@@ -9,6 +9,8 @@
  */
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { useDraft } from './components/drafts.js';
+import { DraftNote } from './components/draft-note.js';
 import { LocalTime } from './components/local-time.js';
 import { viewerTimeZone } from '../src/shared/time-format.js';
 import { ApiError, hrJson } from './components/hr-api.js';
@@ -70,6 +72,8 @@ function ApplicantNotes({ id }: Props) {
   const newRef = useRef<HTMLTextAreaElement>(null);
   const editRef = useRef<HTMLTextAreaElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
+  // The note being typed is kept on this device until it is added (issue 30).
+  const kept = useDraft('note', id, draft, draft.trim() !== '', (raw) => (typeof raw === 'string' && raw.trim() ? raw.slice(0, NOTE_TEXT_MAX) : null), setDraft);
   /** Where focus goes after the list is drawn again: an Edit button's note id, or 'new'. */
   const focusNext = useRef<number | 'new' | null>(null);
 
@@ -125,6 +129,7 @@ function ApplicantNotes({ id }: Props) {
       const note = await hrJson<ApplicationNote>(`${base}/notes/`, { method: 'POST', body: { text: draft } });
       setNotes((list) => [note, ...(list ?? [])]);
       setDraft('');
+      kept.clear();
       setNotice({ kind: 'success', text: 'Note added.' });
       void refreshTimeline();
     } catch (err) {
@@ -210,6 +215,16 @@ function ApplicantNotes({ id }: Props) {
         <h2 id="notes-heading">Notes</h2>
         <form className="note-form" onSubmit={add} noValidate>
           <label htmlFor="note-new">Add a note</label>
+          {kept.restored && (
+            <DraftNote
+              id="note-new-draft"
+              onDiscard={() => {
+                setDraft('');
+                kept.clear();
+                newRef.current?.focus();
+              }}
+            />
+          )}
           <textarea
             id="note-new"
             ref={newRef}

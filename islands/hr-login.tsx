@@ -4,10 +4,13 @@
  * jwt cookie, then the user goes to `next` or the dashboard. `next` was checked on the server and
  * is checked again here with the same function before any navigation (defence in depth: the page
  * may come from a cache or a proxy that rewrote it).
+ * A session that ended by itself (idle, or at its limit: session.ts remembers it) is named above
+ * the form, in the words of src/shared/session-text.ts; `next` then leads back to the same page.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './components/mount.js';
-import { clearToken, readCookie, storeToken, TOKEN_NAME } from './components/session.js';
+import { clearToken, endedReason, forgetSession, readCookie, storeToken, TOKEN_NAME } from './components/session.js';
+import { signedOutMessage } from '../src/shared/session-text.js';
 import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH } from '../src/users/schema.js';
 import { landingPath } from '../src/shared/next-path.js';
 import './hr-login.css';
@@ -17,6 +20,9 @@ interface Props {
   next: string;
   /** Session lifetime in seconds: the cookie's Max-Age. */
   ttlSeconds: number;
+  /** SESSION_IDLE_MINUTES and SESSION_MAX_HOURS, to say why a session ended. */
+  idleMinutes: number;
+  maxHours: number;
 }
 
 const UNREACHABLE = 'Could not reach the server. Please check your connection and try again.';
@@ -31,8 +37,10 @@ async function failureMessage(res: Response): Promise<string> {
   return AUTH_MESSAGES.loginFailed;
 }
 
-function HrLogin({ next: given, ttlSeconds }: Props) {
+function HrLogin({ next: given, ttlSeconds, idleMinutes, maxHours }: Props) {
   const next = landingPath(given);
+  // Read once, before the effect below forgets it: why the last session ended, if by itself.
+  const [ended] = useState(() => (readCookie(TOKEN_NAME) ? null : endedReason()));
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [pending, setPending] = useState(false);
@@ -44,7 +52,10 @@ function HrLogin({ next: given, ttlSeconds }: Props) {
     // redirected a valid one; this covers a page restored from the back/forward cache.
     if (readCookie(TOKEN_NAME)) location.replace(next);
     // No cookie means no session: a token left in localStorage alone is stale.
-    else clearToken();
+    else {
+      clearToken();
+      forgetSession();
+    }
     const onShow = (e: PageTransitionEvent) => {
       if (readCookie(TOKEN_NAME)) location.replace(next);
       else if (e.persisted) setPending(false);
@@ -84,6 +95,11 @@ function HrLogin({ next: given, ttlSeconds }: Props) {
 
   return (
     <form className="login-form" onSubmit={submit}>
+      {ended && !error && (
+        <p id="signed-out" className="alert alert-warning" role="status">
+          {signedOutMessage(ended, { idleMinutes, maxHours })}
+        </p>
+      )}
       {error && (
         <p id="login-error" className="alert alert-error" role="alert">
           {error}

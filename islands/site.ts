@@ -37,6 +37,10 @@ for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-m
   });
 }
 
+// Signed-in HR pages: the "Stay signed in" offer (its own chunk, so public pages never load it).
+const hrSession = document.getElementById('hr-session');
+if (hrSession) void import('./components/session-watch.js').then((m) => m.watchSession(hrSession));
+
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-logout]')) {
   button.addEventListener('click', () => {
     if (button.disabled) return;

@@ -2,6 +2,11 @@
  * Client session helpers (spec 01 section 4): the token lives under the name jwt in localStorage
  * and in a cookie of the same name. HR calls send it as a Bearer header; a 401 clears it and,
  * under /hr, sends the user to /hrviewlogin (keeping the page as `next`).
+ *
+ * Sliding sessions (issue 30): every signed-in page and HR answer says how long the session has
+ * left (X-Session-Expires-In, X-Session-Limit-In; the page's #hr-session data). That is kept in
+ * localStorage as `careers:session` (times on this browser's clock), shared by the tabs, so the
+ * "Stay signed in" offer (session-watch.ts) and the login page (why the session ended) agree.
  */
 export const TOKEN_NAME = 'jwt';
 const LOGIN_PATH = '/hrviewlogin';
@@ -49,6 +54,61 @@ export function clearToken(): void {
   document.cookie = `${TOKEN_NAME}=; ${cookieAttributes(0)}`;
 }
 
+const SESSION_RECORD = 'careers:session';
+/** Dispatched on window when this tab learns a new expiry (other tabs get a storage event). */
+export const SESSION_EVENT = 'careers:session';
+
+/** What the browser knows of its session: when it ends without activity, and at the latest. */
+export interface SessionRecord {
+  /** The user's id, for draft keys. */
+  user: number;
+  /** Epoch ms (this browser's clock). */
+  endsAt: number;
+  limitAt: number;
+}
+
+export function readSessionRecord(): SessionRecord | null {
+  try {
+    const v = JSON.parse(storage()?.getItem(SESSION_RECORD) ?? 'null');
+    return v && typeof v === 'object' && [v.user, v.endsAt, v.limitAt].every(Number.isFinite) ? { user: v.user, endsAt: v.endsAt, limitAt: v.limitAt } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Notes the time left the server announced (seconds from now). */
+export function noteSession(expiresIn: number, limitIn: number, user?: number): void {
+  const known = readSessionRecord();
+  const who = user ?? known?.user;
+  if (who === undefined || !Number.isFinite(expiresIn) || !Number.isFinite(limitIn)) return;
+  const now = Date.now();
+  const record: SessionRecord = { user: who, endsAt: now + expiresIn * 1000, limitAt: now + limitIn * 1000 };
+  storage()?.setItem(SESSION_RECORD, JSON.stringify(record));
+  window.dispatchEvent(new CustomEvent(SESSION_EVENT));
+}
+
+export function forgetSession(): void {
+  storage()?.removeItem(SESSION_RECORD);
+}
+
+/** Why the session of this browser ended by itself, once it has: 'idle' or 'limit'; null when it did not (or is unknown). */
+export function endedReason(record = readSessionRecord(), now = Date.now()): 'idle' | 'limit' | null {
+  if (!record || record.endsAt > now) return null;
+  return record.endsAt >= record.limitAt - 1000 ? 'limit' : 'idle';
+}
+
+function noteHeaders(res: Response): void {
+  const expiresIn = res.headers.get('X-Session-Expires-In');
+  const limitIn = res.headers.get('X-Session-Limit-In');
+  if (expiresIn !== null && limitIn !== null) noteSession(Number(expiresIn), Number(limitIn));
+}
+
+let signingIn = false;
+/** Whether this page is on its way to the login page after a 401: work is kept as drafts, so no "leave this page?" prompt. */
+export function leavingToSignIn(): boolean {
+  return signingIn;
+}
+
 /** The HR area is /hr and below; /hrviewlogin is not part of it. */
 function isHrPath(pathname: string): boolean {
   return pathname === '/hr' || pathname.startsWith('/hr/');
@@ -62,7 +122,19 @@ function loginUrl(): string {
 /** After a 401: forget the token and, inside the HR area, go to the login page. */
 function handleUnauthorized(): void {
   clearToken();
-  if (isHrPath(location.pathname)) location.assign(loginUrl());
+  // Ended by itself: the login page says why. Otherwise (signed out elsewhere, disabled) it says nothing.
+  if (!endedReason()) forgetSession();
+  if (isHrPath(location.pathname)) {
+    signingIn = true;
+    location.assign(loginUrl());
+  }
+}
+
+/** To the login page with this page as `next`, after the session ended (its work is kept as drafts). */
+export function signInAgain(): void {
+  clearToken();
+  signingIn = true;
+  location.assign(loginUrl());
 }
 
 /** fetch for HR calls: adds the Bearer header when the jwt cookie exists, handles 401. */
@@ -72,6 +144,7 @@ export async function hrFetch(input: string, init: RequestInit = {}): Promise<Re
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const res = await fetch(input, { ...init, headers, credentials: 'same-origin' });
   if (res.status === 401) handleUnauthorized();
+  else noteHeaders(res);
   return res;
 }
 
@@ -87,5 +160,6 @@ export async function logout(): Promise<void> {
     }).catch(() => undefined);
   }
   clearToken();
+  forgetSession();
   location.assign(LOGIN_PATH);
 }

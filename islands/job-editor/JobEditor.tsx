@@ -4,10 +4,12 @@
  */
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { ApiError, hrJson } from '../components/hr-api.js';
+import { useDraft } from '../components/drafts.js';
+import { DraftNote } from '../components/draft-note.js';
 import { flashNext } from '../components/flash.js';
 import { errorLines, fieldErrors } from '../../src/shared/api-errors.js';
 import type { HrJob } from '../../src/jobs/types.js';
-import { RELATED_FIELDS, emptyDraft, snapshot, toDraft, toPayload, withoutErrors, type Draft, type Props, type QuestionDraft, type SetField } from './draft.js';
+import { RELATED_FIELDS, emptyDraft, fromStoredDraft, snapshot, toDraft, toPayload, withoutErrors, type Draft, type Props, type QuestionDraft, type SetField } from './draft.js';
 import { useLeaveGuard } from './leave-guard.js';
 import { BasicsPanel, CompensationPanel, DescriptionPanel, NotificationsPanel, TabPanel } from './panels.js';
 import { QuestionsEditor } from './QuestionsEditor.js';
@@ -35,11 +37,16 @@ export function JobEditor(props: Props) {
   /** The form as loaded or last saved, and a state the user already agreed to leave behind. */
   const [initial] = useState(() => (draft ? snapshot(draft, mode) : null));
   const baseline = useRef<string | null>(initial);
+  /** The form as loaded or last saved, for "Discard draft". */
+  const savedForm = useRef<Draft | null>(null);
   const leaveConfirmed = useRef<string | null>(null);
   const unsaved = () => {
     const now = latest.current ? snapshot(latest.current, mode) : null;
     return now !== null && now !== baseline.current && now !== leaveConfirmed.current;
   };
+
+  // The unsaved fields are kept on this device until saved (issue 30); brought back once the job has loaded.
+  const kept = useDraft('job', jobId ?? 'new', draft, draft !== null && snapshot(draft, mode) !== baseline.current, fromStoredDraft, setDraft, draft !== null);
 
   useLeaveGuard(unsaved, () => {
     leaveConfirmed.current = latest.current ? snapshot(latest.current, mode) : null;
@@ -56,6 +63,7 @@ export function JobEditor(props: Props) {
       .then((job) => {
         const loaded = toDraft(job);
         baseline.current = snapshot(loaded, mode);
+        savedForm.current = loaded;
         setDraft(loaded);
         setSavedTitle(job.title);
       })
@@ -133,6 +141,7 @@ export function JobEditor(props: Props) {
       if (mode === 'create') {
         await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body });
         baseline.current = snapshot(draft, mode); // saved: nothing to ask about on the way out
+        kept.clear();
         flashNext(JOB_CREATED);
         location.assign('/hr/jobs/list');
         return;
@@ -140,6 +149,8 @@ export function JobEditor(props: Props) {
       const job = await hrJson<HrJob>(`/api/hr/jobs/${jobId}/`, { method: 'PUT', body });
       const savedDraft = toDraft(job, latest.current ?? undefined);
       baseline.current = snapshot(savedDraft, mode);
+      savedForm.current = savedDraft;
+      kept.clear();
       setDraft(savedDraft);
       setSavedTitle(job.title);
       document.title = `Edit Job: ${job.title}`;
@@ -188,6 +199,16 @@ export function JobEditor(props: Props) {
         <h1>{heading}</h1>
       </div>
 
+      {kept.restored && (
+        <DraftNote
+          id="job-draft-note"
+          onDiscard={() => {
+            kept.clear();
+            // Back to the job as saved (create: the empty form).
+            setDraft(savedForm.current ?? emptyDraft());
+          }}
+        />
+      )}
       <SaveBanner bannerRef={banner} failure={failure} saved={saved} />
 
       <div className="tabs" role="tablist" aria-label="Job sections" onKeyDown={onTabKey}>

@@ -211,3 +211,33 @@ export function snapshot(d: Draft, mode: Props['mode']): string {
 }
 
 export type SetField = <K extends keyof Draft>(key: K, value: Draft[K]) => void;
+
+/**
+ * A draft read back from localStorage (components/drafts.ts), field by field: strings and
+ * booleans of the right type, questions with their text fields and options; anything else is the
+ * empty form's value. Null when it is no form at all.
+ */
+export function fromStoredDraft(raw: unknown): Draft | null {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const r = raw as Record<string, unknown>;
+  const base = emptyDraft();
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(base)) {
+    if (k !== 'questions' && typeof r[k] === typeof v) out[k] = typeof v === 'string' ? (r[k] as string).slice(0, 100_000) : r[k];
+  }
+  const text = (q: Record<string, unknown>, k: string) => (typeof q[k] === 'string' ? (q[k] as string).slice(0, 10_000) : '');
+  out.questions = (Array.isArray(r.questions) ? r.questions : [])
+    .filter((q): q is Record<string, unknown> => !!q && typeof q === 'object' && !Array.isArray(q))
+    .slice(0, 200)
+    .map((q) => ({
+      ...emptyQuestion(),
+      id: Number.isInteger(q.id) ? (q.id as number) : null,
+      text: text(q, 'text'),
+      help_text: text(q, 'help_text'),
+      placeholder: text(q, 'placeholder'),
+      required: q.required === true,
+      answer_type: text(q, 'answer_type') || 'short_text',
+      options: Array.isArray(q.options) ? q.options.filter((o): o is string => typeof o === 'string').slice(0, 200) : [],
+    }));
+  return out as unknown as Draft;
+}

@@ -4,6 +4,7 @@
  * header) and Logout.
  */
 import { useEffect, useRef } from 'react';
+import { leavingToSignIn } from '../components/session.js';
 
 const LEAVE_MESSAGE = 'You have unsaved changes to this job. Leave this page and lose them?';
 
@@ -32,7 +33,8 @@ export function useLeaveGuard(unsaved: () => boolean, onLeaveConfirmed: () => vo
   callbacks.current = { unsaved, onLeaveConfirmed };
   useEffect(() => {
     const onBeforeUnload = (e: BeforeUnloadEvent) => {
-      if (!callbacks.current.unsaved()) return;
+      // A session that ended takes the page to the login page: the changes are kept as a draft.
+      if (!callbacks.current.unsaved() || leavingToSignIn()) return;
       e.preventDefault();
       e.returnValue = ''; // Chromium before 119 asks only with returnValue set
     };
