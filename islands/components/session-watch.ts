@@ -44,7 +44,7 @@ export function watchSession(source: HTMLElement): void {
   dialog.setAttribute('aria-describedby', 'session-dialog-text');
   const title = element('h2', { id: 'session-dialog-title' });
   const text = element('p', { id: 'session-dialog-text' });
-  const problem = element('p', { className: 'field-error', hidden: true });
+  const problem = element('p', { className: 'session-dialog-problem', hidden: true });
   problem.setAttribute('role', 'alert');
   const primary = element('button', { type: 'button', className: 'btn btn-primary' });
   const secondary = element('button', { type: 'button', className: 'btn btn-secondary', textContent: 'Sign out' });
