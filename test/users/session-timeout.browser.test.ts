@@ -64,6 +64,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     /** The session ends on the server, as after the idle timeout. */
     const endOnServer = (token: string) => s.ctx.db('hr_sessions').where({ token_hash: hashToken(token) }).update({ expires_at: '2001-01-01 00:00:00.000' });
     const dialog = (page: Page) => page.getByRole('alertdialog');
+    /** Opens a page and waits for its session watcher (a chunk loaded after the page) to know the session. */
+    const visit = async (page: Page, path: string) => {
+      await page.goto(s.baseUrl + path);
+      await page.locator('#session-dialog').waitFor({ state: 'attached' });
+    };
     /** Console errors, less the expected 401 (the ended session) and 404 (no resume; checked in afterEach). */
     const unexpectedErrors = () => tab!.errors.filter((e) => !/status of (401|404)/.test(e));
 
@@ -77,7 +82,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     for (const [width, height, label] of [[1280, 800, 'desktop'], [390, 844, 'phone']] as const) {
       it(`offers to stay signed in two minutes before the idle timeout, by keyboard, and renews on the server (${label})`, async () => {
         const { page, token } = await open(width, height);
-        await page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
+        await visit(page, `/hr/applicants/${appId}`);
         await page.locator('#note-new').click();
         await page.clock.fastForward('02:50');
         expect(await dialog(page).isVisible(), 'not yet: more than two minutes left').to.equal(false);
@@ -107,7 +112,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
       it(`says the session ended, and after signing in again returns to the page with the note being typed restored (${label})`, async () => {
         const { page, token } = await open(width, height);
-        await page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
+        await visit(page, `/hr/applicants/${appId}`);
         const note = `Strong on SQL; ask about the migration project (${label}).`;
         await page.locator('#note-new').fill(note);
         await endOnServer(token);
@@ -145,9 +150,31 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       });
     }
 
+    it('sends a link followed after the end to the login page with the reason, once the browser has dropped the cookie', async () => {
+      const { page, token } = await open(1280, 800);
+      await visit(page, `/hr/dashboard`);
+      await endOnServer(token);
+      await page.clock.fastForward('05:05');
+      await dialog(page).waitFor();
+      await page.keyboard.press('Escape');
+      // The cookie's Max-Age ran out with the session (the test's clock is the page's only).
+      await page.context().clearCookies({ name: 'jwt' });
+      await page.locator('nav[aria-label="HR"]').getByRole('link', { name: 'Applicants' }).click();
+      await page.waitForURL((u) => u.pathname === '/hrviewlogin');
+      expect(new URL(page.url()).searchParams.get('next')).to.equal('/hr/applicants');
+      expect(await page.locator('#signed-out').innerText()).to.equal(SIGNED_OUT);
+      // Signed out with Logout, the login page says nothing of the kind.
+      await signInAgain(page, '/hr/applicants');
+      await page.locator('nav[aria-label="HR"] [data-logout]').click();
+      await page.waitForURL((u) => u.pathname === '/hrviewlogin');
+      await page.locator('#login-username').waitFor();
+      expect(await page.locator('#signed-out').count()).to.equal(0);
+      expect(unexpectedErrors()).to.deep.equal([]);
+    });
+
     it('keeps the job editor\'s unsaved fields and the email being written through a session that ended', async () => {
       const { page, token } = await open(1280, 800);
-      await page.goto(`${s.baseUrl}/hr/jobs/${jobId}/edit`);
+      await visit(page, `/hr/jobs/${jobId}/edit`);
       await page.locator('#job-title').fill('Senior Backend Engineer (draft)');
       await page.locator('#job-location').fill('Lisbon');
       await endOnServer(token);
@@ -169,7 +196,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('careers:draft:')))).to.deep.equal([]);
 
       // The email being written: a template's text edited, kept over a reload, dropped by Discard draft.
-      await page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
+      await visit(page, `/hr/applicants/${appId}`);
       const template = page.locator('.applicant-email').getByLabel('Template');
       await template.selectOption({ index: 1 });
       await page.locator('.applicant-email').getByLabel('Subject').fill('About your interview next week');
@@ -187,7 +214,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     it('warns before the absolute limit without a renewal, and says so in its own words once it is reached', async () => {
       // Signed in 11 h 59 min ago: a minute left, which no renewal can extend.
       const { page, token } = await open(390, 844, 12 * 3_600_000 - 60_000, 60);
-      await page.goto(`${s.baseUrl}/hr/dashboard`);
+      await visit(page, `/hr/dashboard`);
       await page.clock.fastForward('00:01');
       await dialog(page).waitFor();
       expect(await dialog(page).getByRole('heading').innerText()).to.equal('Your session ends soon');
