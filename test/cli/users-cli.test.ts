@@ -127,7 +127,7 @@ for (const kind of databaseKinds()) {
       const r = cli(['user', 'list'], env);
       expect(r.code, r.err).to.equal(0);
       const lines = r.out.trim().split('\n');
-      expect(lines[0]).to.match(/^USERNAME\s+STATUS\s+CREATED\s+LAST LOGIN\s+ROLE$/);
+      expect(lines[0]).to.match(/^USERNAME\s+STATUS\s+CREATED\s+LAST LOGIN\s+ROLE\s+EMAIL$/);
       expect(lines[1]).to.match(/^ada\.hr\s+active\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+2026-03-04 05:06 UTC\s+admin$/);
       expect(lines[2]).to.match(/^bob\.hr\s+active\s+.+\s+never\s+admin$/);
     });
