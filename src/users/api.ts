@@ -5,6 +5,7 @@
  * - POST /api/auth/logout/  Bearer token -> 204, the session row is deleted
  * - GET  /api/auth/me/      Bearer or jwt cookie -> {username, role, expires_at}
  * - POST /api/auth/link/    {token, password}: uses a one-time sign-in link -> 200 {access}
+ *   (with OIDC_ONLY=true only an admin's link: 403 {detail} otherwise, the link left unused)
  * The team (admins only: app.ts mounts requireAdmin on ADMIN_API_PATHS; the rules are in team.ts):
  * - GET   /api/hr/users/                 the users, by username, paged
  * - POST  /api/hr/users/                 {username, role?, password?} -> 201 {user, sign_in_link}
@@ -38,7 +39,7 @@ import {
 } from './schema.js';
 import { endSession, findUser, startSession } from './service.js';
 import { oidcOnlyMessage } from './oidc.js';
-import { createTeamUser, getTeamUser, listTeam, resetWithLink, setTeamPassword, updateTeamUser, useSignInLink, type TeamDeps } from './team.js';
+import { createTeamUser, getTeamUser, listTeam, liveLink, resetWithLink, setTeamPassword, updateTeamUser, useSignInLink, type TeamDeps } from './team.js';
 
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
 const IP_LIMIT_FACTOR = 5;
@@ -121,6 +122,11 @@ export function usersApi(ctx: AppContext): Router {
 
   router.post('/api/auth/link/', perIpLinks, async (req, res) => {
     const { token, password } = validate(linkPasswordSchema(), req.body);
+    // OIDC_ONLY: a link sets a password and signs in, so it is for admins alone too (the link stays unused).
+    if (config.oidc?.only) {
+      const link = await liveLink(db, token, ctx.now());
+      if ((await findUser(db, link.username))?.role !== 'admin') throw new Forbidden(oidcOnlyMessage(config.oidc.providerName));
+    }
     const userId = await useSignInLink(team, token, password);
     const access = await startSession(db, userId, config.sessionTtlSeconds, ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access });

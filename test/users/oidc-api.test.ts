@@ -263,6 +263,18 @@ for (const kind of databaseKinds()) {
       res = await postToken(s.baseUrl, 'username=oidc.admin&password=' + encodeURIComponent(HR_PASSWORD));
       expect(res.status).to.equal(200);
       expect((await res.json()).access).to.be.a('string');
+      // A one-time link sets a password and signs in: an admin's only (a recruiter's stays unused).
+      const invited = await call('POST', '/api/hr/users/', admin, { username: 'invited.rec', email: 'invited@example.com' });
+      const linkToken = invited.body.sign_in_link.url.split('/').pop();
+      let link = await call('POST', '/api/auth/link/', null, { token: linkToken, password: 'a new password' });
+      expect(link).to.deep.include({ status: 403, body: { detail: oidcOnlyMessage(NAME) } });
+      const invitedAdmin = await call('POST', '/api/hr/users/', admin, { username: 'invited.admin', role: 'admin' });
+      link = await call('POST', '/api/auth/link/', null, { token: invitedAdmin.body.sign_in_link.url.split('/').pop(), password: 'a new password' });
+      expect(link.status).to.equal(200);
+      s.ctx.config.oidc!.only = false;
+      link = await call('POST', '/api/auth/link/', null, { token: linkToken, password: 'a new password' });
+      expect(link.status).to.equal(200);
+      s.ctx.config.oidc!.only = true;
       // Company sign-in still works for the recruiter.
       const r = await companySignIn('ada');
       expect(r.location).to.match(/^\/hrviewlogin\/oidc\/done\?/);
