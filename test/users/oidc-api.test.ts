@@ -9,7 +9,8 @@
  * users' email addresses on /api/hr/users/ and /hr/users.
  */
 import { expect } from 'chai';
-import { OIDC_CALLBACK_PATH, OIDC_ERROR_MESSAGES, OIDC_FLOW_COOKIE, oidcOnlyMessage } from '../../src/users/oidc.js';
+import { OIDC_CALLBACK_PATH, OIDC_ERROR_MESSAGES, OIDC_FLOW_COOKIE, OidcFailure, OidcSignIn, oidcOnlyMessage } from '../../src/users/oidc.js';
+import { oidcLoginLocals } from '../../src/users/oidc-pages.js';
 import { findUserByEmail, findUserByUsername } from '../../src/users/repo.js';
 import { AUTH_MESSAGES, USER_MESSAGES } from '../../src/users/schema.js';
 import { databaseKinds } from '../helpers/db.js';
@@ -323,6 +324,16 @@ for (const kind of databaseKinds()) {
       expect(f.code).to.equal('unreachable');
       expect(f.next).to.equal('/hr/jobs');
       expect(f.html).to.include(escaped(OIDC_ERROR_MESSAGES.unreachable(NAME)));
+
+      // A provider that cannot be discovered at all: the button's link answers the same way.
+      const dead = new OidcSignIn({ db: s.ctx.db, setting: { ...s.ctx.config.oidc!, issuer: 'http://127.0.0.1:9' }, publicBaseUrl: PUBLIC, serverKey: s.ctx.serverKey, log: s.ctx.log, now: () => new Date() });
+      const err = await dead.start('/hr/forms').then(() => null, (e: unknown) => e);
+      expect(err).to.be.instanceOf(OidcFailure);
+      expect(err).to.include({ code: 'unreachable', next: '/hr/forms' });
+    });
+
+    it('shows no company sign-in when OIDC_* is unset', () => {
+      expect(oidcLoginLocals({ oidc: null }, { oidc_error: 'unknown' }, '/hr/jobs')).to.deep.equal({ oidc: null, oidcError: null });
     });
   });
 }
