@@ -94,6 +94,10 @@ export function parseOidc(env: Env, problems: string[]): OidcSetting | null {
   if (!(OIDC_AUTO_CREATE_VALUES as readonly string[]).includes(auto)) {
     problems.push(`OIDC_AUTO_CREATE must be off or recruiter (got "${rawAuto}")`);
   }
+  // Issuers anyone can have an account at: auto-creating there would let the whole world in.
+  if (auto === 'recruiter' && issuer !== null && /^https:\/\/(accounts\.google\.com|login\.microsoftonline\.com\/(common|organizations|consumers))(\/|$)/i.test(issuer)) {
+    problems.push(`OIDC_AUTO_CREATE=recruiter must not be used with the public issuer ${issuer}: anyone with an account there could sign in; leave it off and add your colleagues' addresses on /hr/users`);
+  }
   let only = false;
   if (rawOnly !== null) {
     const v = rawOnly.toLowerCase();

@@ -50,6 +50,11 @@ describe('configuration: company sign-in (OIDC_*)', () => {
     expect(problems({ ...BASE, OIDC_PROVIDER_NAME: '<b>Acme</b>' })[0]).to.match(/^OIDC_PROVIDER_NAME must be at most 60 characters of plain text/);
     expect(problems({ ...BASE, OIDC_PROVIDER_NAME: 'x'.repeat(61) })[0]).to.match(/^OIDC_PROVIDER_NAME must be/);
     expect(problems({ ...BASE, OIDC_AUTO_CREATE: 'admin' })).to.deep.equal(['OIDC_AUTO_CREATE must be off or recruiter (got "admin")']);
+    expect(problems({ ...BASE, OIDC_ISSUER: 'https://accounts.google.com', OIDC_AUTO_CREATE: 'recruiter' })).to.deep.equal([
+      "OIDC_AUTO_CREATE=recruiter must not be used with the public issuer https://accounts.google.com: anyone with an account there could sign in; leave it off and add your colleagues' addresses on /hr/users",
+    ]);
+    expect(problems({ ...BASE, OIDC_ISSUER: 'https://login.microsoftonline.com/common/v2.0', OIDC_AUTO_CREATE: 'recruiter' })[0]).to.match(/^OIDC_AUTO_CREATE=recruiter must not be used with the public issuer/);
+    expect(problems({ ...BASE, OIDC_ISSUER: 'https://login.microsoftonline.com/0e5c9d0e-0000-4000-8000-000000000000/v2.0', OIDC_AUTO_CREATE: 'recruiter' })).to.deep.equal([]);
     expect(problems({ ...BASE, OIDC_ONLY: 'sometimes' })).to.deep.equal(['OIDC_ONLY must be true or false (got "sometimes")']);
   });
 
