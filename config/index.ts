@@ -11,6 +11,9 @@ import fs from 'node:fs';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import nodeCron from 'node-cron';
+import { OIDC_SETTINGS, type OidcSetting, parseOidc } from './oidc.js';
+
+export type { OidcSetting } from './oidc.js';
 
 type NodeEnv = 'development' | 'production' | 'test';
 
@@ -224,6 +227,8 @@ export interface Config {
   metricsToken: string | null;
   /** Uploaded files: DATA_DIR/uploads unless STORAGE_URL names a bucket (src/storage/create.ts). */
   storage: StorageSetting;
+  /** Company sign-in (OIDC_*, config/oidc.ts); null = off. */
+  oidc: OidcSetting | null;
   /** Project root: where views/, public/ and migrations live. */
   rootDir: string;
 }
@@ -334,6 +339,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'METRICS_TOKEN', default: '(unset: no /metrics)', secret: 'all' },
   { name: 'LOG_LEVEL', default: 'info (warn when NODE_ENV=test)' },
   { name: 'CAREERS_ENV_FILE', default: './.env' },
+  ...OIDC_SETTINGS,
 ];
 
 /**
@@ -568,6 +574,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     metricsToken,
     storage,
+    oidc: parseOidc(env, problems),
     rootDir,
     ...overrides,
   };

@@ -23,6 +23,24 @@ interface Props {
   /** SESSION_IDLE_MINUTES and SESSION_MAX_HOURS, to say why a session ended. */
   idleMinutes: number;
   maxHours: number;
+  /**
+   * Company sign-in's hand-off page (/hrviewlogin/oidc/done): the server set the jwt cookie;
+   * the token is stored in both places as after the form's sign-in, then the user goes on.
+   */
+  handoff?: boolean;
+}
+
+/** After company sign-in: the cookie's token into localStorage too, then `next`. */
+function Handoff({ next: given, ttlSeconds }: Props) {
+  const next = landingPath(given);
+  useEffect(() => {
+    const token = readCookie(TOKEN_NAME);
+    if (token) {
+      storeToken(token, ttlSeconds);
+      location.replace(next);
+    } else location.replace(`/hrviewlogin?next=${encodeURIComponent(next)}`);
+  }, [next, ttlSeconds]);
+  return <p role="status">Signing in...</p>;
 }
 
 const UNREACHABLE = 'Could not reach the server. Please check your connection and try again.';
@@ -143,4 +161,4 @@ function HrLogin({ next: given, ttlSeconds, idleMinutes, maxHours }: Props) {
   );
 }
 
-mountIsland('hr-login', HrLogin);
+mountIsland('hr-login', (props: Props) => (props.handoff ? <Handoff {...props} /> : <HrLogin {...props} />));

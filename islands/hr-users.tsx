@@ -1,6 +1,6 @@
 /**
  * Users (/hr/users, admins only): the table is rendered on the server; this island wires Add user,
- * and each row's Make admin / Make recruiter, Disable / Enable and Reset password. Each opens a
+ * and each row's Make admin / Make recruiter, Disable / Enable, Email and Reset password. Each opens a
  * modal dialog; a new user or a reset gets either a password typed here or a one-time sign-in link,
  * which is shown once (only its hash is kept) to copy and send. After a change the page reloads and
  * says what was done in its status region (announced to screen readers).
@@ -11,7 +11,7 @@ import { LocalTime } from './components/local-time.js';
 import { flashNext } from './components/flash.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
 import type { TeamUser, TeamUserResult, UserRole } from '../src/users/types.js';
 import './hr-users.css';
 
@@ -25,11 +25,12 @@ interface RowUser {
   username: string;
   role: UserRole;
   active: boolean;
+  email: string;
 }
 
 type Open =
   | { kind: 'add'; trigger: HTMLElement }
-  | { kind: 'role' | 'active' | 'reset'; user: RowUser; trigger: HTMLElement };
+  | { kind: 'role' | 'active' | 'reset' | 'email'; user: RowUser; trigger: HTMLElement };
 
 /** Reloads the page (or goes to `to`), which then shows `message` in its status region. */
 function reloadWith(message: string, to?: string): void {
@@ -52,8 +53,8 @@ function HrUsers({ me }: Props) {
     const onAction = (e: Event) => {
       const b = e.currentTarget as HTMLButtonElement;
       const row = b.closest<HTMLElement>('[data-user]')!;
-      const user: RowUser = { id: Number(row.dataset.user), username: row.dataset.username ?? '', role: row.dataset.role === 'admin' ? 'admin' : 'recruiter', active: row.dataset.active === '1' };
-      setOpen({ kind: b.dataset.userAction as 'role' | 'active' | 'reset', user, trigger: b });
+      const user: RowUser = { id: Number(row.dataset.user), username: row.dataset.username ?? '', role: row.dataset.role === 'admin' ? 'admin' : 'recruiter', active: row.dataset.active === '1', email: row.dataset.email ?? '' };
+      setOpen({ kind: b.dataset.userAction as 'role' | 'active' | 'reset' | 'email', user, trigger: b });
     };
     for (const b of buttons) {
       b.hidden = false;
@@ -72,6 +73,7 @@ function HrUsers({ me }: Props) {
   };
   if (open.kind === 'add') return <AddUserDialog onClose={close} />;
   if (open.kind === 'reset') return <ResetDialog user={open.user} onClose={close} />;
+  if (open.kind === 'email') return <EmailDialog user={open.user} onClose={close} />;
   return <ChangeDialog kind={open.kind} user={open.user} me={me} onClose={close} />;
 }
 
@@ -215,6 +217,7 @@ function LinkShown({ result, done }: { result: TeamUserResult; done: string }) {
 function AddUserDialog({ onClose }: { onClose: () => void }) {
   const id = useId();
   const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
   const [role, setRole] = useState<UserRole>('recruiter');
   const [method, setMethod] = useState<Method>('link');
   const [password, setPassword] = useState('');
@@ -232,7 +235,7 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
     if (Object.keys(own).length) return;
     setBusy(true);
     try {
-      const body = { username, role, ...(method === 'password' ? { password } : {}) };
+      const body = { username, role, email, ...(method === 'password' ? { password } : {}) };
       const r = await hrJson<TeamUserResult>('/api/hr/users/', { method: 'POST', body });
       if (r.sign_in_link) {
         setResult(r);
@@ -243,9 +246,9 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
     } catch (err) {
       setBusy(false);
       const fields = err instanceof ApiError ? fieldErrors(err.body) : {};
-      if (fields.username || fields.password) {
-        setErrors({ username: fields.username ?? '', password: fields.password ?? '' });
-        const rest = Object.entries(fields).filter(([k]) => k !== 'username' && k !== 'password').map(([, v]) => v);
+      if (fields.username || fields.password || fields.email) {
+        setErrors({ username: fields.username ?? '', password: fields.password ?? '', email: fields.email ?? '' });
+        const rest = Object.entries(fields).filter(([k]) => k !== 'username' && k !== 'password' && k !== 'email').map(([, v]) => v);
         setProblem(rest.length ? rest : null);
       } else {
         setProblem(failure(err));
@@ -268,6 +271,7 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
               <span id={`${id}-username-help`} className="help-text">3 to 150 characters: letters, digits and . _ @ + -</span>
               {errors.username && <p id={`${id}-username-err`} className="field-error">{errors.username}</p>}
             </div>
+            <EmailField id={`${id}-email`} value={email} setValue={setEmail} error={errors.email} />
             <fieldset className="choice-group">
               <legend className="label">Role</legend>
               <label>
@@ -348,6 +352,63 @@ function ResetDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
           </form>
         )
       }
+    </Modal>
+  );
+}
+
+/** A user's email address (optional): company sign-in matches it. */
+function EmailField({ id, value, setValue, error, autoFocus = false }: { id: string; value: string; setValue: (v: string) => void; error?: string; autoFocus?: boolean }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>Email (optional)</label>
+      {/* biome-ignore lint/a11y/noAutofocus: a dialog moves focus into itself when it opens (WAI-ARIA dialog pattern) */}
+      <input id={id} type="email" autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={USER_EMAIL_MAX_LENGTH} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={!!error} aria-describedby={`${id}-help${error ? ` ${id}-err` : ''}`} autoFocus={autoFocus} />
+      <span id={`${id}-help`} className="help-text">Their work address: company sign-in finds them by it.</span>
+      {error && <p id={`${id}-err`} className="field-error">{error}</p>}
+    </div>
+  );
+}
+
+/** Change or remove a user's email address: PATCH {email}. */
+function EmailDialog({ user, onClose }: { user: RowUser; onClose: () => void }) {
+  const id = useId();
+  const [email, setEmail] = useState(user.email);
+  const [error, setError] = useState<string | undefined>(undefined);
+  const [problem, setProblem] = useState<string[] | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setProblem(null);
+    try {
+      const u = await hrJson<TeamUser>(`/api/hr/users/${user.id}/`, { method: 'PATCH', body: { email } });
+      reloadWith(u.email ? `Email of ${u.username} is now ${u.email}.` : `${u.username} has no email address now.`);
+    } catch (err) {
+      setBusy(false);
+      const fields = err instanceof ApiError ? fieldErrors(err.body) : {};
+      if (fields.email) setError(fields.email);
+      else setProblem(failure(err));
+    }
+  };
+
+  return (
+    <Modal title={`Email: ${user.username}`} busy={busy} onClose={onClose}>
+      {(close) => (
+        <form className="users-form" onSubmit={(e) => void submit(e)} noValidate>
+          <Problem lines={problem} title="Nothing was changed." />
+          <EmailField id={`${id}-email`} value={email} setValue={setEmail} error={error} autoFocus />
+          <div className="modal-actions">
+            <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
+              {busy ? 'Saving…' : 'Save email'}
+            </button>
+            <button type="button" className="btn btn-secondary" disabled={busy} onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
     </Modal>
   );
 }

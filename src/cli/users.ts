@@ -8,7 +8,8 @@ import type { Command } from 'commander';
 import inquirer from 'inquirer';
 import type { Db } from '../db/knex.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
-import { USERNAME_PATTERN, USER_MESSAGES, USER_ROLES, normaliseUsername, passwordProblem, signInUrl, users, type UserRole } from '../users/index.js';
+import { emailError, storedEmail } from '../shared/application-rules.js';
+import { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, USER_ROLES, normaliseUsername, passwordProblem, signInUrl, users, type UserRole } from '../users/index.js';
 import { CliError, readStdin, withDb } from './context.js';
 import { printable, table } from './print.js';
 
@@ -35,6 +36,12 @@ function checkUsername(username: string): string {
   const name = normaliseUsername(username);
   if (!USERNAME_PATTERN.test(name)) throw new CliError(USER_MESSAGES.username, 2);
   return name;
+}
+
+function checkEmail(raw: string): string {
+  const email = storedEmail(raw);
+  if (!email || email.length > USER_EMAIL_MAX_LENGTH || emailError(email) !== null) throw new CliError(`--email: ${USER_MESSAGES.email} (got "${printable(raw)}")`, 2);
+  return email;
 }
 
 function checkRole(role: string): UserRole {
@@ -64,22 +71,25 @@ export function registerUsers(program: Command): void {
     .description('create an HR user (an admin unless --role recruiter); asks for the password with a hidden prompt')
     .requiredOption('--username <name>', 'sign-in name')
     .option('--role <role>', `${USER_ROLES.join(' or ')}`, 'admin')
+    .option('--email <address>', 'email address (company sign-in matches it)')
     .option('--password-stdin', 'read the password from standard input (for scripts)')
-    .action(async (opts: { username: string; role: string; passwordStdin?: boolean }) => {
+    .action(async (opts: { username: string; role: string; email?: string; passwordStdin?: boolean }) => {
       const username = checkUsername(opts.username);
       const role = checkRole(opts.role);
+      const email = opts.email === undefined ? null : checkEmail(opts.email);
       await withDb(async (db, config) => {
         await migrateLatest(db);
         if (await users.findUser(db, username)) throw new CliError(`User "${username}" already exists.`);
+        if (email !== null && (await users.findUserByEmail(db, email))) throw new CliError(`--email: ${USER_MESSAGES.emailTaken} (${email})`);
         const password = await askPassword(!!opts.passwordStdin);
-        await users.createUser(db, username, password, role);
+        await users.createUser(db, username, password, role, email);
         console.log(`Created HR user "${username}"${role === 'admin' ? '' : ` (${role})`}. Sign in at ${signInUrl(config)}`);
       });
     });
 
   user
     .command('list')
-    .description('list HR users: username, active or disabled, created, last sign-in, role')
+    .description('list HR users: username, active or disabled, created, last sign-in, role, email')
     .action(async () => {
       await withDb(async (db) => {
         await requireSchema(db);
@@ -89,8 +99,8 @@ export function registerUsers(program: Command): void {
           return;
         }
         console.log(table([
-          ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN', 'ROLE'],
-          ...all.map((u) => [printable(u.username), u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at), u.role]),
+          ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN', 'ROLE', 'EMAIL'],
+          ...all.map((u) => [printable(u.username), u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at), u.role, u.email ?? '-']),
         ]));
       });
     });

@@ -1,9 +1,11 @@
 /**
  * Sign-in and sessions (spec 01 'HR login', 'Session'; DESIGN.md section 3):
- * - POST /api/auth/token/   {username, password} (JSON or form-encoded) -> 200 {access}
+ * - POST /api/auth/token/   {username, password} (JSON or form-encoded) -> 200 {access}; with
+ *   OIDC_ONLY=true a right password of a non-admin is 403 {detail} (company sign-in only)
  * - POST /api/auth/logout/  Bearer token -> 204, the session row is deleted
  * - GET  /api/auth/me/      Bearer or jwt cookie -> {username, role, expires_at}
  * - POST /api/auth/link/    {token, password}: uses a one-time sign-in link -> 200 {access}
+ *   (with OIDC_ONLY=true only an admin's link: 403 {detail} otherwise, the link left unused)
  * - POST /api/hr/session/renew/  Bearer token -> {expires_at, expires_in, limit_at}: stay signed in
  *   (the guard renews the session on every request; this call does nothing else, for the page's
  *   "Stay signed in" button)
@@ -27,7 +29,7 @@
 import { createHash } from 'node:crypto';
 import express, { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
-import { Unauthorized } from '../http/errors.js';
+import { Forbidden, Unauthorized } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { authorizationBearer } from '../http/credentials.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
@@ -38,8 +40,9 @@ import {
   AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, USER_MESSAGES, credentialsSchema, linkPasswordSchema, newPasswordSchema, newUserSchema,
   normaliseUsername, userPatchSchema,
 } from './schema.js';
-import { endSession, sessionTimes, startSession } from './service.js';
-import { createTeamUser, getTeamUser, listTeam, resetWithLink, setTeamPassword, updateTeamUser, useSignInLink, type TeamDeps } from './team.js';
+import { endSession, findUser, sessionTimes, startSession } from './service.js';
+import { oidcOnlyMessage } from './oidc.js';
+import { createTeamUser, getTeamUser, listTeam, liveLink, resetWithLink, setTeamPassword, updateTeamUser, useSignInLink, type TeamDeps } from './team.js';
 
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
 const IP_LIMIT_FACTOR = 5;
@@ -91,6 +94,9 @@ export function usersApi(ctx: AppContext): Router {
     req.body = parseCredentials(req.body);
     const user = await authenticateLocal(auth, req, res);
     if (!user) throw new Unauthorized(AUTH_MESSAGES.loginFailed);
+    // OIDC_ONLY: a password is the break-glass path of admins alone (checked after the password, so
+    // only someone who knows it learns the account's role).
+    if (config.oidc?.only && (await findUser(db, user.username))?.role !== 'admin') throw new Forbidden(oidcOnlyMessage(config.oidc.providerName));
     const token = await startSession(db, user.id, sessionTimes(config), ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access: token });
   });
@@ -129,6 +135,11 @@ export function usersApi(ctx: AppContext): Router {
 
   router.post('/api/auth/link/', perIpLinks, async (req, res) => {
     const { token, password } = validate(linkPasswordSchema(), req.body);
+    // OIDC_ONLY: a link sets a password and signs in, so it is for admins alone too (the link stays unused).
+    if (config.oidc?.only) {
+      const link = await liveLink(db, token, ctx.now());
+      if ((await findUser(db, link.username))?.role !== 'admin') throw new Forbidden(oidcOnlyMessage(config.oidc.providerName));
+    }
     const userId = await useSignInLink(team, token, password);
     const access = await startSession(db, userId, sessionTimes(config), ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access });

@@ -13,6 +13,7 @@ import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
 import { LOGIN_PATH } from './guards.js';
+import { oidcLoginLocals } from './oidc-pages.js';
 import { firstLifetimeSeconds, sessionTimes, renewSession } from './service.js';
 import { SIGN_IN_LINK_PATH, liveLink, listTeam } from './team.js';
 import { ROLE_LABELS } from './types.js';
@@ -32,6 +33,7 @@ export function usersPages(ctx: AppContext): Router {
     // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
     if (cookie) res.clearCookie(TOKEN_COOKIE, { path: '/' });
     renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
+      ...oidcLoginLocals(config, req.query, next),
       // The idle timeout and the limit name the reason on the page when a session has just ended.
       props: { next, ttlSeconds: firstLifetimeSeconds(sessionTimes(config)), idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
     });

@@ -5,6 +5,7 @@
  * the row. One-time sign-in links (`hr_user_links`) are tokens of the same kind, used once.
  */
 import { normaliseUsername } from './schema.js';
+import { storedEmail } from '../shared/application-rules.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, toDbBool, toDbDate } from '../db/codecs.js';
@@ -17,6 +18,8 @@ export interface HrUser {
   password_hash: string;
   role: UserRole;
   is_active: boolean;
+  /** Stored trimmed with ASCII letters lower-cased (migration 025); null: none given. */
+  email: string | null;
   created_at: Date;
   last_login_at: Date | null;
 }
@@ -37,6 +40,7 @@ function mapUser(r: Record<string, any>): HrUser {
     password_hash: r.password_hash,
     role: toRole(r.role),
     is_active: fromDbBool(r.is_active),
+    email: r.email ?? null,
     created_at: fromDbDate(r.created_at)!,
     last_login_at: fromDbDate(r.last_login_at),
   };
@@ -66,11 +70,18 @@ export async function listUsersPage(db: Knex, page: { page: number; pageSize: nu
   return (await db('hr_users').orderBy('username').limit(page.pageSize).offset((page.page - 1) * page.pageSize)).map(mapUser);
 }
 
+/** The user of an email address (as storedEmail writes it: compared byte for byte), or null. */
+export async function findUserByEmail(db: Knex, email: string): Promise<HrUser | null> {
+  const row = await db('hr_users').where({ email: storedEmail(email) }).first();
+  return row ? mapUser(row) : null;
+}
+
 /** A new user: an admin unless told (the CLI's default, and the column's). */
-export async function insertUser(db: Knex, username: string, passwordHash: string, now = new Date(), role: UserRole = 'admin'): Promise<number> {
+export async function insertUser(db: Knex, username: string, passwordHash: string, now = new Date(), role: UserRole = 'admin', email: string | null = null): Promise<number> {
   const [id] = await db('hr_users').insert({
     username: normaliseUsername(username),
     password_hash: passwordHash,
+    email: email === null ? null : storedEmail(email),
     role,
     is_active: toDbBool(true),
     created_at: toDbDate(now),
@@ -85,6 +96,10 @@ export async function setPassword(db: Knex, id: number, passwordHash: string, no
 
 export async function setActive(db: Knex, id: number, active: boolean, now = new Date()): Promise<void> {
   await db('hr_users').where({ id }).update({ is_active: toDbBool(active), updated_at: toDbDate(now) });
+}
+
+export async function setEmail(db: Knex, id: number, email: string | null, now = new Date()): Promise<void> {
+  await db('hr_users').where({ id }).update({ email: email === null ? null : storedEmail(email), updated_at: toDbDate(now) });
 }
 
 export async function setRole(db: Knex, id: number, role: UserRole, now = new Date()): Promise<void> {

@@ -8,6 +8,7 @@
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
 import { isObject } from '../shared/input-rules.js';
+import { emailError, storedEmail } from '../shared/application-rules.js';
 import { USER_ROLES, type UserRole } from './types.js';
 
 /** Longest username or password looked at; anything longer is refused before hashing. */
@@ -60,13 +61,18 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
+/** The longest HR user's email address (the column's size, migration 025). */
+export const USER_EMAIL_MAX_LENGTH = 191;
+
 export const USER_MESSAGES = {
   username: 'Username must be 3 to 150 characters: letters, digits and . _ @ + -',
   usernameTaken: 'A user with that username already exists.',
   role: `Role must be one of ${USER_ROLES.join(', ')}.`,
   isActive: 'Must be true or false.',
   notObject: 'Expected a JSON object.',
-  emptyPatch: 'Send role or is_active to change.',
+  emptyPatch: 'Send role, is_active or email to change.',
+  email: `Enter a valid email address of at most ${USER_EMAIL_MAX_LENGTH} characters, or leave it empty.`,
+  emailTaken: 'Another user already has this email address.',
   notFound: 'User not found.',
   lastAdmin: 'At least one active admin must remain: make another user an admin first.',
   disabledLink: 'This user is disabled: enable them before sending a sign-in link.',
@@ -106,6 +112,24 @@ function passwordInput() {
   );
 }
 
+/**
+ * An HR user's email address (company sign-in matches it): null for none ('' or null), else the
+ * apply form's address rule, stored trimmed with ASCII letters lower-cased.
+ */
+function emailInput() {
+  return z.pipe(
+    z.transform((v: unknown) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? null : v)),
+    z.nullable(
+      z.pipe(
+        z.string({ error: USER_MESSAGES.email }).check(
+          z.refine((v) => v.trim().length <= USER_EMAIL_MAX_LENGTH && emailError(v) === null, USER_MESSAGES.email),
+        ),
+        z.transform(storedEmail),
+      ),
+    ),
+  );
+}
+
 const roleInput = () => z.enum(USER_ROLES, { error: USER_MESSAGES.role });
 
 export interface NewUserInput {
@@ -113,6 +137,8 @@ export interface NewUserInput {
   role: UserRole;
   /** null: the user gets a one-time sign-in link instead. */
   password: string | null;
+  /** null: none (company sign-in cannot find the user). */
+  email: string | null;
 }
 
 /** POST /api/hr/users/: {username, role?, password?}; role defaults to recruiter, no password means a sign-in link. */
@@ -123,6 +149,7 @@ export function newUserSchema(): z.ZodMiniType<NewUserInput> {
       username: usernameInput(),
       role: z.pipe(z.transform((v: unknown) => v ?? 'recruiter'), roleInput()),
       password: z.pipe(z.transform((v: unknown) => (v === '' ? null : (v ?? null))), z.nullable(passwordInput())),
+      email: emailInput(),
     }),
   ) as z.ZodMiniType<NewUserInput>;
 }
@@ -130,16 +157,19 @@ export function newUserSchema(): z.ZodMiniType<NewUserInput> {
 export interface UserPatchInput {
   role?: UserRole;
   is_active?: boolean;
+  /** null removes the address. */
+  email?: string | null;
 }
 
-/** PATCH /api/hr/users/{id}/: {role?, is_active?}, at least one. */
+/** PATCH /api/hr/users/{id}/: {role?, is_active?, email?}, at least one. */
 export function userPatchSchema(): z.ZodMiniType<UserPatchInput> {
   return z.pipe(
     body(),
     z.object({
       role: z.optional(roleInput()),
       is_active: z.optional(z.boolean({ error: USER_MESSAGES.isActive })),
-    }).check(z.refine((v) => v.role !== undefined || v.is_active !== undefined, USER_MESSAGES.emptyPatch)),
+      email: z.optional(emailInput()),
+    }).check(z.refine((v) => v.role !== undefined || v.is_active !== undefined || v.email !== undefined, USER_MESSAGES.emptyPatch)),
   ) as z.ZodMiniType<UserPatchInput>;
 }
 

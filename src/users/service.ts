@@ -90,8 +90,13 @@ export function countUsers(db: Db): Promise<number> {
   return repo.countUsers(db);
 }
 
-export async function createUser(db: Db, username: string, password: string, role: UserRole = 'admin'): Promise<void> {
-  await repo.insertUser(db, username, await hashPassword(password), new Date(), role);
+/** `password` null: the user has none (company sign-in only, or a link later). */
+export async function createUser(db: Db, username: string, password: string | null, role: UserRole = 'admin', email: string | null = null): Promise<void> {
+  await repo.insertUser(db, username, password === null ? repo.NO_PASSWORD : await hashPassword(password), new Date(), role, email);
+}
+
+export function findUserByEmail(db: Db, email: string): Promise<repo.HrUser | null> {
+  return repo.findUserByEmail(db, email);
 }
 
 /** Sets a new password and signs the user out everywhere; answers how many sessions ended. */

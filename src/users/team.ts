@@ -48,6 +48,7 @@ function teamUser(u: repo.HrUser): TeamUser {
     username: u.username,
     role: u.role,
     is_active: u.is_active,
+    email: u.email,
     password_set: u.password_hash.startsWith('scrypt$'),
     created_at: u.created_at.toISOString(),
     last_login_at: u.last_login_at?.toISOString() ?? null,
@@ -75,28 +76,45 @@ async function issueLink(deps: TeamDeps, db: Db, userId: number, purpose: repo.L
   return { url: deps.publicBaseUrl + SIGN_IN_LINK_PATH + token, expires_at: expiresAt.toISOString() };
 }
 
+const emailTaken = () => new ValidationError({ email: [USER_MESSAGES.emailTaken] });
+
 /** A new user with a password, or (no password) with a one-time link to set one. */
 export async function createTeamUser(deps: TeamDeps, input: NewUserInput, createdBy: number | null): Promise<TeamUserResult> {
   const hash = input.password === null ? repo.NO_PASSWORD : await hashPassword(input.password);
   const taken = () => new ValidationError({ username: [USER_MESSAGES.usernameTaken] });
   if (await repo.findUserByUsername(deps.db, input.username)) throw taken();
+  if (input.email !== null && (await repo.findUserByEmail(deps.db, input.email))) throw emailTaken();
   try {
     return await deps.db.transaction(async (trx) => {
-      const id = await repo.insertUser(trx, input.username, hash, deps.now(), input.role);
+      const id = await repo.insertUser(trx, input.username, hash, deps.now(), input.role, input.email);
       const link = input.password === null ? await issueLink(deps, trx, id, 'invite', createdBy) : null;
       return { user: teamUser((await repo.findUserById(trx, id))!), sign_in_link: link };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw taken(); // a second request with the same name won the race
+    // A second request with the same name (or email) won the race.
+    if (isUniqueViolation(err)) throw (await repo.findUserByUsername(deps.db, input.username)) ? taken() : emailTaken();
     throw err;
   }
 }
 
 /**
- * Changes a user's role and/or active state. Refuses (409) when no active admin would remain;
+ * Changes a user's role, active state and/or email address (unique: 400 when another user has it). Refuses (409) when no active admin would remain;
  * disabling ends the user's sessions and voids their unused links.
  */
 export async function updateTeamUser(deps: TeamDeps, id: number, patch: UserPatchInput): Promise<TeamUser> {
+  if (patch.email) {
+    const holder = await repo.findUserByEmail(deps.db, patch.email);
+    if (holder && holder.id !== id) throw emailTaken();
+  }
+  try {
+    return await updateInTransaction(deps, id, patch);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+}
+
+function updateInTransaction(deps: TeamDeps, id: number, patch: UserPatchInput): Promise<TeamUser> {
   return deps.db.transaction(async (trx) => {
     const admins = await repo.activeAdminIds(trx);
     const user = await userOr404(trx, id);
@@ -107,6 +125,7 @@ export async function updateTeamUser(deps: TeamDeps, id: number, patch: UserPatc
     const now = deps.now();
     if (role !== user.role) await repo.setRole(trx, id, role, now);
     if (active !== user.is_active) await repo.setActive(trx, id, active, now);
+    if (patch.email !== undefined && patch.email !== user.email) await repo.setEmail(trx, id, patch.email, now);
     if (!active) {
       await repo.revokeUserSessions(trx, id);
       await repo.deleteOpenLinks(trx, id);

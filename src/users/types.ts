@@ -13,6 +13,8 @@ export interface TeamUser {
   username: string;
   role: UserRole;
   is_active: boolean;
+  /** The address company sign-in matches (lower-cased ASCII letters); null: none. */
+  email: string | null;
   /** false until the user has set a password (a user invited with a link that is not used yet). */
   password_set: boolean;
   created_at: string;

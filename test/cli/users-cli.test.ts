@@ -113,6 +113,24 @@ for (const kind of databaseKinds()) {
       await t.db('hr_users').whereIn('username', ['rita.recruiter', 'adam.admin']).delete();
     });
 
+    it('sets an email address with --email (company sign-in matches it): stored lower-cased, one user per address, bad ones refused', async () => {
+      let r = cli(['user', 'create', '--username', 'eve.mail', '--role', 'recruiter', '--email', ' Eve.Mail@Example.COM ', '--password-stdin'], env, 'eve password 1\n');
+      expect(r.code, r.err).to.equal(0);
+      expect((await findUserByUsername(t.db, 'eve.mail'))!.email).to.equal('eve.mail@example.com');
+      expect(cli(['user', 'list'], env).out).to.match(/eve\.mail\s+active\s+.+\s+recruiter\s+eve\.mail@example\.com/);
+      r = cli(['user', 'create', '--username', 'eve.two', '--email', 'EVE.MAIL@example.com', '--password-stdin'], env, 'eve password 2\n');
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('--email: Another user already has this email address. (eve.mail@example.com)');
+      for (const bad of ['not-an-address', 'a@b', `${'x'.repeat(190)}@example.com`, '']) {
+        r = cli(['user', 'create', '--username', 'eve.bad', '--email', bad, '--password-stdin'], env, 'eve password 3\n');
+        expect(r.code, bad).to.equal(2);
+        expect(r.err).to.include(`--email: Enter a valid email address of at most 191 characters, or leave it empty.`);
+      }
+      expect(await findUserByUsername(t.db, 'eve.two')).to.equal(null);
+      expect(await findUserByUsername(t.db, 'eve.bad')).to.equal(null);
+      await t.db('hr_users').whereIn('username', ['eve.mail']).delete();
+    });
+
     it('refuses to prompt without a terminal', async () => {
       const r = cli(['user', 'create', '--username', 'no.tty'], env, 'whatever password\n');
       expect(r.code).to.equal(2);
@@ -127,9 +145,9 @@ for (const kind of databaseKinds()) {
       const r = cli(['user', 'list'], env);
       expect(r.code, r.err).to.equal(0);
       const lines = r.out.trim().split('\n');
-      expect(lines[0]).to.match(/^USERNAME\s+STATUS\s+CREATED\s+LAST LOGIN\s+ROLE$/);
-      expect(lines[1]).to.match(/^ada\.hr\s+active\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+2026-03-04 05:06 UTC\s+admin$/);
-      expect(lines[2]).to.match(/^bob\.hr\s+active\s+.+\s+never\s+admin$/);
+      expect(lines[0]).to.match(/^USERNAME\s+STATUS\s+CREATED\s+LAST LOGIN\s+ROLE\s+EMAIL$/);
+      expect(lines[1]).to.match(/^ada\.hr\s+active\s+\d{4}-\d\d-\d\d \d\d:\d\d UTC\s+2026-03-04 05:06 UTC\s+admin\s+-$/);
+      expect(lines[2]).to.match(/^bob\.hr\s+active\s+.+\s+never\s+admin\s+-$/);
     });
 
     it('changes a password and signs out that user only', async () => {

@@ -1,5 +1,14 @@
+/** A port free right now on 127.0.0.1 (for a server that must know its address before it starts). */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /** Starts the real app over real HTTP on a free port, on a fresh test database. */
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app.js';
 import { createContext, type AppContext } from '../../src/context.js';
@@ -18,13 +27,14 @@ export interface TestServer {
  * `ctxOverrides` may be a function of the fresh test database (e.g. a second Knex on the same
  * database through a proxy); a `db` it hands in is destroyed on close too.
  * The server has the production timeouts (src/http/listen.ts), unless a test that watches one
- * scales them down (`timeScale`); the interval at which Node checks them can be lowered.
+ * scales them down (`timeScale`); the interval at which Node checks them can be lowered. `port`:
+ * a port chosen beforehand (freePort), for a PUBLIC_BASE_URL that must be the server's own.
  */
 export async function startTestServer(
   kind: DbKind,
   env: Record<string, string> = {},
   ctxOverrides: Partial<AppContext> | ((t: TestDb) => Partial<AppContext>) = {},
-  opts: { connectionsCheckingIntervalMs?: number; timeScale?: number } = {},
+  opts: { connectionsCheckingIntervalMs?: number; timeScale?: number; port?: number } = {},
 ): Promise<TestServer> {
   const testDb = await createTestDb(kind, env);
   const overrides = typeof ctxOverrides === 'function' ? ctxOverrides(testDb) : ctxOverrides;

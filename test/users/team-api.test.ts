@@ -122,7 +122,7 @@ for (const kind of databaseKinds()) {
       expect(r.body.results.map((u: any) => [u.username, u.role, u.is_active, u.password_set])).to.deep.equal([
         ['team.admin', 'admin', true, true], ['team.recruiter', 'recruiter', true, true],
       ]);
-      expect(Object.keys(r.body.results[0])).to.deep.equal(['id', 'username', 'role', 'is_active', 'password_set', 'created_at', 'last_login_at']);
+      expect(Object.keys(r.body.results[0])).to.deep.equal(['id', 'username', 'role', 'is_active', 'email', 'password_set', 'created_at', 'last_login_at']);
       expect(JSON.stringify(r.body)).not.to.include('scrypt');
       const p2 = await call('GET', '/api/hr/users/?page_size=1&page=2', admin);
       expect(p2.body.results.map((u: any) => u.username)).to.deep.equal(['team.recruiter']);
