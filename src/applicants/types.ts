@@ -262,6 +262,10 @@ export interface TimelineEmail {
   status: 'PENDING' | 'SUCCESS' | 'FAILED';
   delivered_at: string | null;
   attempts: number;
+  /** Why the last attempt failed (FAILED, or PENDING after a failed try), else null. */
+  error: string | null;
+  /** An email to HR about the application (the new-application notification), not to the applicant: the page hides these unless asked. */
+  to_hr: boolean;
 }
 
 export interface ApplicationTimeline {

@@ -405,7 +405,12 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     db('application_skills').where('application_id', id).orderBy('position').select('name'),
     db('application_experiences').where('application_id', id).orderBy('position').select('company', 'role', 'start', 'end', 'notice_period', 'salary', 'description'),
     db('application_education').where('application_id', id).orderBy('position').select('school', 'degree', 'field', 'start', 'end'),
-    db('application_answers').where('application_id', id).orderBy('id').select('question_id', 'question_text', 'answer'),
+    // In the job's question order (an answer to a since-deleted question keeps its place by id, after them).
+    db('application_answers as x')
+      .leftJoin('job_questions as q', 'q.id', 'x.question_id')
+      .where('x.application_id', id)
+      .orderByRaw('CASE WHEN q.id IS NULL THEN 1 ELSE 0 END, q.position, q.id, x.id')
+      .select('x.question_id', 'x.question_text', 'x.answer'),
   ]);
   const hasResume = a.resume_file_id !== null && a.resume_id !== null;
   return {
