@@ -80,7 +80,7 @@ export async function axeViolations(page: Page, opts: { rules?: string[] } = {})
   const result = await page.evaluate(async (extra: string[]) => {
     const axe = (window as any).axe;
     const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-    const runOnly = extra.length ? { type: 'rule', values: [...axe.getRules(tags).map((r: any) => r.ruleId), ...extra] } : { type: 'tag', values: tags };
+    const runOnly = extra.length ? { type: 'rule', values: [...axe.getRules(tags).filter((r: any) => !r.tags.includes('experimental')).map((r: any) => r.ruleId), ...extra] } : { type: 'tag', values: tags };
     const r = await axe.run(document, { runOnly });
     return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   }, opts.rules ?? []);
