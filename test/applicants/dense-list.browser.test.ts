@@ -142,6 +142,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.locator('#e-date_to').isVisible()).to.equal(true);
     });
 
+    it('without JavaScript shows every filter (no disclosure button) and the chips', async () => {
+      tab = await openHrPage(browser, s.baseUrl, token, { width: 1280, height: 800, contextOptions: { javaScriptEnabled: false } });
+      const { page } = tab;
+      await page.goto(`${s.baseUrl}/hr/applicants?stage=Applied`);
+      expect(await page.locator('#f-from').isVisible()).to.equal(true);
+      expect(await page.locator('button[data-more-filters]').isVisible()).to.equal(false);
+      expect(await page.locator('[data-column-chooser]').isVisible()).to.equal(false);
+      expect(await page.locator('.filter-chip .chip-label').allInnerTexts()).to.deep.equal(['Stage: Applied']);
+      await Promise.all([page.waitForURL(`${s.baseUrl}/hr/applicants`), page.click('.filter-chip')]);
+    });
+
     it('remembers the columns each user chose across a reload', async () => {
       tab = await openHrPage(browser, s.baseUrl, token, { width: 1280, height: 800 });
       const { page } = tab;
