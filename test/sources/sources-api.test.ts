@@ -192,7 +192,7 @@ for (const kind of databaseKinds()) {
       const page = await fetch(`${s.baseUrl}/hr/applicants?source=linkedin`, { headers: { Cookie: `jwt=${token}` } });
       const html = await page.text();
       expect(html).to.include('value="linkedin"');
-      expect(html).to.include('>linkedin</td>');
+      expect(html).to.include('<span class="cell-text" title="linkedin">linkedin</span></td>');
       const xlsx = await fetch(`${s.baseUrl}/api/hr/applications/export/?source=linkedin`, { headers: { Authorization: `Bearer ${token}` } });
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as never);
