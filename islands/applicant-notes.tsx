@@ -51,6 +51,7 @@ function EmailDelivery({ email }: { email: TimelineEmail }) {
       ) : (
         <span className="status status-waiting">Waiting to be sent</span>
       )}
+      {email.status !== 'SUCCESS' && email.error && <span className="timeline-email-error"> {email.error}</span>}
     </span>
   );
 }
@@ -69,6 +70,8 @@ function ApplicantNotes({ id }: Props) {
   const [busy, setBusy] = useState(false);
   const [editing, setEditing] = useState<{ id: number; text: string; error: string | null } | null>(null);
   const [confirming, setConfirming] = useState<number | null>(null);
+  /** HR's own notifications about the application are left out of the history unless asked for. */
+  const [showHr, setShowHr] = useState(false);
   const newRef = useRef<HTMLTextAreaElement>(null);
   const editRef = useRef<HTMLTextAreaElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -200,6 +203,9 @@ function ApplicantNotes({ id }: Props) {
       cancelEdit(noteId);
     }
   };
+
+  const hrCount = timeline?.results.filter((e) => e.email?.to_hr).length ?? 0;
+  const shown = (timeline?.results ?? []).filter((e) => showHr || !e.email?.to_hr);
 
   return (
     <div className="applicant-notes">
@@ -356,11 +362,19 @@ function ApplicantNotes({ id }: Props) {
 
       <section className="history-section" aria-labelledby="history-heading">
         <h2 id="history-heading">History</h2>
-        <p className="muted history-zone">Newest first. Times in {zoneName}.</p>
+        <div className="history-tools">
+          <p className="muted history-zone">Newest first. Times in {zoneName}.</p>
+          {hrCount > 0 && (
+            <label className="history-toggle">
+              <input type="checkbox" checked={showHr} onChange={(e) => setShowHr(e.target.checked)} />
+              Show HR notifications ({hrCount})
+            </label>
+          )}
+        </div>
         {timeline === null && !loadError && <p className="muted">Loading history…</p>}
         {timeline && (
           <ol className="timeline">
-            {timeline.results.map((e) => (
+            {shown.map((e) => (
               <li key={e.id} className={`timeline-entry timeline-${e.type}`}>
                 <span className="timeline-type">{TYPE_LABEL[e.type]}</span>
                 <span className="timeline-body">

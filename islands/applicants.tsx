@@ -64,6 +64,7 @@ function Applicants(props: Props) {
   }, [props.downloadFailed, props.exportFailed]);
 
   useEffect(() => (props.page === 'list' ? wireList(setNotice) : wireDetail(props.id, setNotice)), [props]);
+  useEffect(() => (props.page === 'list' ? wireListLayout() : undefined), [props.page]);
   useEffect(() => (props.page === 'detail' ? wirePipeline(props.id, setNotice) : undefined), [props]);
   useEffect(() => (props.page === 'detail' ? wireResume() : undefined), [props.page]);
   useEffect(() => (props.page === 'detail' ? wireShortcuts() : undefined), [props.page]);
@@ -126,6 +127,119 @@ function wireList(setNotice: (n: Notice) => void): () => void {
     all.removeEventListener('change', onAll);
     for (const b of boxes) b.removeEventListener('change', sync);
     apply.removeEventListener('click', onApply);
+  };
+}
+
+/** The list's columns the chooser may hide (name, selection and actions always show). */
+const OPTIONAL_COLUMNS = ['email', 'phone', 'status', 'stage', 'source', 'applied', 'job'];
+
+/** localStorage key of one user's hidden columns, in this browser. */
+const columnsKey = (user: string) => `careers.applicants.hidden-columns.${user}`;
+
+function readHidden(key: string): string[] {
+  try {
+    const v: unknown = JSON.parse(localStorage.getItem(key) ?? '[]');
+    return Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string' && OPTIONAL_COLUMNS.includes(c)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The list's layout: the "More filters" disclosure, the column chooser (remembered per user in
+ * localStorage) and the cells whose value is cut (made focusable, the whole value shown on hover
+ * and focus and named to screen readers). Returns the clean-up.
+ */
+function wireListLayout(): () => void {
+  const offs: (() => void)[] = [];
+  const on = <K extends keyof HTMLElementEventMap>(el: HTMLElement | Document, type: K, fn: (e: HTMLElementEventMap[K]) => void) => {
+    el.addEventListener(type, fn as EventListener);
+    offs.push(() => el.removeEventListener(type, fn as EventListener));
+  };
+
+  const toggle = document.querySelector<HTMLButtonElement>('[data-more-filters]');
+  const panel = document.getElementById('more-filters');
+  if (toggle && panel) {
+    on(toggle, 'click', () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      toggle.setAttribute('aria-expanded', String(open));
+      panel.classList.toggle('is-open', open);
+      if (open) panel.querySelector<HTMLElement>('select, input')?.focus();
+    });
+  }
+
+  const table = document.querySelector<HTMLTableElement>('table.applicants-table');
+  const chooser = document.querySelector<HTMLElement>('[data-column-chooser]');
+  const markCut = () => {
+    for (const el of table?.querySelectorAll<HTMLElement>('td .cell-text') ?? []) {
+      const cut = el.offsetParent !== null && el.scrollWidth > el.clientWidth + 1;
+      el.classList.toggle('is-cut', cut);
+      if (el.tagName === 'A') continue; // a link is focusable already and its title names it whole
+      if (cut) {
+        el.tabIndex = 0;
+        el.dataset.full = el.textContent ?? '';
+        el.setAttribute('role', 'note');
+        el.setAttribute('aria-label', el.textContent ?? '');
+      } else if (el.tabIndex === 0) {
+        el.removeAttribute('tabindex');
+        el.removeAttribute('role');
+        el.removeAttribute('aria-label');
+      }
+    }
+    for (const el of table?.querySelectorAll<HTMLElement>('a.cell-text.is-cut') ?? []) el.dataset.full = el.textContent ?? '';
+  };
+  if (table && chooser) {
+    const key = columnsKey(chooser.dataset.user ?? '0');
+    const button = chooser.querySelector<HTMLButtonElement>('[data-columns-toggle]')!;
+    const choices = chooser.querySelector<HTMLElement>('#column-choices')!;
+    const boxes = [...chooser.querySelectorAll<HTMLInputElement>('input[data-column-choice]')];
+    const apply = (hidden: string[]) => {
+      for (const c of OPTIONAL_COLUMNS) table.classList.toggle(`hide-${c}`, hidden.includes(c));
+      for (const b of boxes) b.checked = !hidden.includes(b.value);
+      markCut();
+    };
+    apply(readHidden(key));
+    chooser.hidden = false;
+    const close = (focus: boolean) => {
+      choices.hidden = true;
+      button.setAttribute('aria-expanded', 'false');
+      if (focus) button.focus();
+    };
+    on(button, 'click', () => {
+      const open = choices.hidden;
+      choices.hidden = !open;
+      button.setAttribute('aria-expanded', String(open));
+      if (open) boxes[0]?.focus();
+    });
+    on(choices, 'keydown', (e) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        close(true);
+      }
+    });
+    on(document, 'click', (e) => {
+      if (!choices.hidden && !chooser.contains(e.target as Node)) close(false);
+    });
+    for (const b of boxes) {
+      on(b, 'change', () => {
+        // Columns of other pages (the Job column when a job is chosen) keep their choice.
+        const others = readHidden(key).filter((c) => !boxes.some((x) => x.value === c));
+        const hidden = [...others, ...boxes.filter((x) => !x.checked).map((x) => x.value)];
+        try {
+          localStorage.setItem(key, JSON.stringify(hidden));
+        } catch {
+          /* storage full or off: the choice lasts for this page */
+        }
+        apply(hidden);
+      });
+    }
+  }
+  markCut();
+  const onResize = () => markCut();
+  window.addEventListener('resize', onResize);
+  offs.push(() => window.removeEventListener('resize', onResize));
+  return () => {
+    for (const off of offs) off();
   };
 }
 
@@ -295,7 +409,30 @@ function wireResume(): () => void {
   const fail = (text: string) => {
     view.replaceChildren(Object.assign(document.createElement('p'), { className: 'muted', textContent: text }));
   };
-  void (async () => {
+  // A phone shows a framed PDF as a blank box: there the page offers "Open the resume" instead
+  // (CSS), and the PDF is fetched only once the page is wide enough to show it.
+  const narrow = window.matchMedia(NARROW);
+  if (view.dataset.resumeView === 'pdf' && narrow.matches) {
+    const onWide = () => {
+      if (narrow.matches) return;
+      narrow.removeEventListener('change', onWide);
+      void load();
+    };
+    narrow.addEventListener('change', onWide);
+    return () => {
+      gone = true;
+      narrow.removeEventListener('change', onWide);
+      if (url) URL.revokeObjectURL(url);
+    };
+  }
+  void load();
+  return () => {
+    gone = true;
+    if (url) URL.revokeObjectURL(url);
+  };
+
+  async function load() {
+    if (!view) return;
     try {
       const res = await hrFetch(view.dataset.src!);
       if (view.dataset.resumeView === 'pdf') {
@@ -324,11 +461,10 @@ function wireResume(): () => void {
     } catch {
       if (!gone) fail('The resume could not be loaded; download it.');
     }
-  })();
-  return () => {
-    gone = true;
-    if (url) URL.revokeObjectURL(url);
-  };
+  }
 }
+
+/** Below this width the PDF is not framed (islands/applicants.css shows "Open the resume"). */
+const NARROW = '(max-width: 720px)';
 
 mountIsland('applicants', Applicants);

@@ -274,12 +274,18 @@ function JobBoard(props: BoardProps) {
                       {!removed && (
                         <span className="board-card-actions">
                           {prev && (
-                            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void move(card, prev)} aria-label={`Move ${card.name} to ${prev.name}`}>
+                            // The name starts with the visible text (WCAG 2.5.3): "← Applied: move Asha Rao to Applied".
+                            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void move(card, prev)} aria-label={`← ${prev.name}: move ${card.name} to ${prev.name}`}>
                               ← {prev.name}
                             </button>
                           )}
                           {next && (
-                            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void move(card, next)} aria-label={`Move ${card.name} to ${next.name}`}>
+                            <button
+                              type="button"
+                              className="btn btn-secondary btn-sm"
+                              onClick={() => void move(card, next)}
+                              aria-label={col.stage_id === null ? `Restore to ${next.name}: move ${card.name} back to ${next.name}` : `${next.name} →: move ${card.name} to ${next.name}`}
+                            >
                               {col.stage_id === null ? `Restore to ${next.name}` : `${next.name} →`}
                             </button>
                           )}

@@ -15,7 +15,8 @@ import { htmlPageNumber } from '../http/paging.js';
 import { pathId } from '../http/validate.js';
 import { cachedPublicJob, listJobChoices, toPublicJob, toPublicQuestion } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
-import { formatters } from '../render/formatters.js';
+import { formatPhone, formatters } from '../render/formatters.js';
+import { salaryText } from '../shared/format.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
@@ -115,20 +116,25 @@ export function applicantsPages(ctx: AppContext): Router {
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
     const [jobs, stageNames] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx)]);
-    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], ...formatters(req), messages: APPLICANT_MESSAGES };
+    // The column chooser remembers its choice per user (the island keeps it in localStorage).
+    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], ...formatters(req), formatPhone, messages: APPLICANT_MESSAGES, userId: req.hr?.userId ?? 0, chips: [] as FilterChip[] };
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
       const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));
-      return renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true, status: 400 }, { ...common, form: raw, errors: fieldErrorsOf(parsed.error.issues), list: null });
+      const errors = fieldErrorsOf(parsed.error.issues);
+      return renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true, status: 400 }, { ...common, form: raw, errors, moreOpen: MORE_FILTERS.some((f) => errors[f]), list: null });
     }
     const filters = applicantFilters(parsed.data);
     const page = htmlPageNumber(req);
+    const jobChoice = filters.job_id === null ? null : jobs.find((j) => j.id === filters.job_id);
     const list = await listApplicants(ctx, filters, page, APPLICANTS_PAGE_SIZE, true);
     const link = (n: number) => `/hr/applicants${applicantFilterQuery(filters, n > 1 ? { page: String(n) } : {})}`;
     renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true }, {
       ...common,
       form: formValues(filters),
       errors: {},
+      moreOpen: false,
+      chips: filterChips(filters, jobChoice ? `${jobChoice.title} (${jobChoice.public_id})` : null),
       filters,
       list,
       page,
@@ -141,7 +147,7 @@ export function applicantsPages(ctx: AppContext): Router {
       exportHref: `/api/hr/applications/export/${applicantFilterQuery(filters)}`,
       // The sort buttons' form: the applied filters (not the form as edited), without page and ordering.
       sortFormFields: [...new URLSearchParams(applicantFilterQuery({ ...filters, ordering: '-created_at' }))],
-      jobTitle: filters.job_id === null ? null : (jobs.find((j) => j.id === filters.job_id)?.title ?? null),
+      jobTitle: jobChoice?.title ?? null,
     });
   });
 
@@ -167,6 +173,8 @@ export function applicantsPages(ctx: AppContext): Router {
       reasons,
       resumeView,
       previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,
+      formatPhone,
+      salaryText,
       statuses: APPLICATION_STATUSES,
       messages: APPLICANT_MESSAGES,
       listHref: `/hr/applicants${query}`,
@@ -191,6 +199,29 @@ const ORDERING_LABELS: [ApplicantOrdering, string][] = [
   ['status', 'Status (A to Z)'],
   ['-status', 'Status (Z to A)'],
 ];
+
+/** The filters behind the list's "More filters" disclosure (the first row has search, job and status). */
+const MORE_FILTERS = ['stage', 'source', 'date_from', 'date_to', 'ordering'];
+
+/** An active filter as a chip above the list: its words, and the list's link without it (page 1). */
+interface FilterChip {
+  label: string;
+  removeHref: string;
+}
+
+/** The chips of the applied filters, in the form's order; the sort order is not a filter (the headers show it). */
+function filterChips(f: ApplicantFilters, jobLabel: string | null): FilterChip[] {
+  const without = (change: Partial<ApplicantFilters>) => `/hr/applicants${applicantFilterQuery({ ...f, ...change })}`;
+  const chips: FilterChip[] = [];
+  if (f.q) chips.push({ label: `Search: ${f.q}`, removeHref: without({ q: '' }) });
+  if (f.job_id !== null) chips.push({ label: `Job: ${jobLabel ?? f.job_id}`, removeHref: without({ job_id: null }) });
+  if (f.status) chips.push({ label: `Status: ${f.status}`, removeHref: without({ status: null }) });
+  if (f.stage) chips.push({ label: `Stage: ${f.stage}`, removeHref: without({ stage: null }) });
+  if (f.source) chips.push({ label: `Source: ${f.source}`, removeHref: without({ source: null }) });
+  if (f.date_from) chips.push({ label: `From: ${f.date_from}`, removeHref: without({ date_from: null }) });
+  if (f.date_to) chips.push({ label: `To: ${f.date_to}`, removeHref: without({ date_to: null }) });
+  return chips;
+}
 
 /** What the filter form shows for parsed filters. */
 function formValues(f: ApplicantFilters): Record<string, string> {

@@ -118,13 +118,23 @@ async function insertAnswers(trx: Knex, applicationId: number, answers: AnswerRo
     answer_key: a.answer_key,
     answer_number: a.answer_number,
   });
-  // Answers without choice rows go in one statement; checkbox answers need their own ids.
-  const plain = answers.filter((a) => !a.choices.length);
-  if (plain.length) await trx('application_answers').insert(plain.map(row));
-  for (const a of answers.filter((x) => x.choices.length)) {
+  // In the questions' order (ids follow it): each run of answers without choice rows in one
+  // statement; a checkbox answer on its own, as its choice rows need its id.
+  let run: AnswerRow[] = [];
+  const flush = async () => {
+    if (run.length) await trx('application_answers').insert(run.map(row));
+    run = [];
+  };
+  for (const a of answers) {
+    if (!a.choices.length) {
+      run.push(a);
+      continue;
+    }
+    await flush();
     const answerId = insertedId(await trx('application_answers').insert(row(a)));
     await trx('application_answer_choices').insert(a.choices.map((choice) => ({ answer_id: answerId, question_id: a.question_id, choice })));
   }
+  await flush();
 }
 
 /** The application's search words (src/shared/search-words.ts), written with it. */

@@ -37,14 +37,19 @@ function label(action: string): string {
   return words ? words[0].toUpperCase() + words.slice(1) : 'Change';
 }
 
-const valueText = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : String(v));
+/** Values shown as words: an outcome is stored as REJECTED and read as Rejected. */
+const VALUE_WORDS: Record<string, string> = { REJECTED: 'Rejected' };
+const valueText = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : (VALUE_WORDS[String(v)] ?? String(v)));
+
+/** Row ids kept beside the names they stand for (a stage change's `from_id`, `to_id`): never shown, the names are. */
+const isIdKey = (key: string) => key === 'id' || key.endsWith('_id');
 
 /** The line of an audit entry that is not a note's: "Status changed from NEW to REVIEWED", with any other detail after it. */
 function changeText(action: string, details: Record<string, unknown>): { text: string; from: string | null; to: string | null } {
   const from = valueText(details.from);
   const to = valueText(details.to);
   const extras = Object.entries(details)
-    .filter(([k, v]) => k !== 'from' && k !== 'to' && v !== null && v !== undefined && typeof v !== 'object')
+    .filter(([k, v]) => k !== 'from' && k !== 'to' && !isIdKey(k) && v !== null && v !== undefined && typeof v !== 'object')
     .map(([k, v]) => `${label(k).toLowerCase()}: ${String(v)}`);
   const name = label(action);
   let text = name;
@@ -66,7 +71,12 @@ function emailName(p: OutboxPost): string {
   return p.template ? (EMAIL_TEMPLATES[p.template] ?? label(p.template)) : 'Email';
 }
 
-/** Entries of one outbox's posts: each queued, each attempt, or the post's outcome when its attempts were swept away. */
+/**
+ * Entries of one outbox's posts. An email is one entry (when it was queued) carrying its delivery
+ * as it is now (`email`: delivered when, or failed and why): its attempts are not entries of their
+ * own, so no email shows twice. A webhook post: queued, then each attempt (or the post's outcome
+ * when its attempts were swept away).
+ */
 function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: PostAttempt[], add: (e: Omit<Sortable, 'rank'>, delivery?: boolean) => void): void {
   const byId = new Map(posts.map((p) => [p.id, p]));
   const withAttempts = new Set(attempts.map((a) => a.post_id));
@@ -87,8 +97,12 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
     const why = [code ? `HTTP ${code}` : null, error ? oneLine(error, 120) : null].filter(Boolean).join(': ');
     return why ? `not delivered (${why})` : 'not delivered';
   };
+  const lastAttempt = new Map<number, PostAttempt>();
+  for (const a of attempts) if (!lastAttempt.has(a.post_id) || lastAttempt.get(a.post_id)!.id < a.id) lastAttempt.set(a.post_id, a);
   for (const p of posts) {
     const subject = kind === 'email' && p.subject ? `: ${oneLine(p.subject, 120)}` : '';
+    const last = lastAttempt.get(p.id);
+    const failure = last ? (last.status === 'SUCCESS' ? null : [last.status_code ? `HTTP ${last.status_code}` : null, last.error ? oneLine(last.error, 120) : null].filter(Boolean).join(': ') || null) : p.status === 'SUCCESS' ? null : p.error_message ? oneLine(p.error_message, 120) : null;
     const email: TimelineEmail | undefined =
       kind === 'email'
         ? {
@@ -98,17 +112,23 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
             status: p.status === 'SUCCESS' || p.status === 'FAILED' ? p.status : 'PENDING',
             delivered_at: p.delivered_at?.toISOString() ?? null,
             attempts: p.attempts,
+            error: failure,
+            to_hr: p.template === 'hr_notification',
           }
         : undefined;
     const by = p.sender ? ` by ${p.sender.username}` : '';
-    add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} queued${by}${subject}`, ...(email ? { email } : {}) });
+    if (email) {
+      add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)}${by}${subject}`, email });
+      continue;
+    }
+    add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} queued${by}${subject}` });
     if (!withAttempts.has(p.id) && p.attempts > 0 && p.status !== 'PENDING') {
       const at = p.delivered_at ?? p.updated_at;
       const ok = p.status === 'SUCCESS';
       add({ id: `${kind}-${p.id}-outcome`, type: kind, action: ok ? 'delivered' : 'failed', at: at.toISOString(), ms: at.getTime(), seq: p.id, actor: null, text: `${what(p)} ${outcome(p.status, p.status_code, p.error_message)}` }, true);
     }
   }
-  for (const a of attempts) {
+  for (const a of kind === 'webhook' ? attempts : []) {
     const p = byId.get(a.post_id);
     if (!p) continue; // a post older than the ones read (the timeline's limit)
     add({

@@ -108,6 +108,8 @@ export interface ApplicantDetail {
   job_id: number;
   job_title: string;
   job_public_id: string;
+  /** The job's currency (ISO 4217), for the salaries the applicant gave. */
+  job_currency: string | null;
   name: string;
   first_name: string;
   last_name: string;
@@ -119,7 +121,7 @@ export interface ApplicantDetail {
   outcome: Outcome | null;
   outcome_reason: string | null;
   /** Issue 21: where the applicant came from (null: directly). */
-  attribution: { source: string; medium: string; campaign: string; tracking_link_id: number | null } | null;
+  attribution: { source: string; medium: string; campaign: string; tracking_link_id: number | null; tracking_link_name: string | null } | null;
   created_at: string;
   updated_at: string;
   resume_download_url: string | null;
@@ -262,6 +264,10 @@ export interface TimelineEmail {
   status: 'PENDING' | 'SUCCESS' | 'FAILED';
   delivered_at: string | null;
   attempts: number;
+  /** Why the last attempt failed (FAILED, or PENDING after a failed try), else null. */
+  error: string | null;
+  /** An email to HR about the application (the new-application notification), not to the applicant: the page hides these unless asked. */
+  to_hr: boolean;
 }
 
 export interface ApplicationTimeline {

@@ -1,5 +1,6 @@
 /** Number, time and label formatters for HR pages: numbers in the visitor's language, times in their zone. */
 import type { Request } from 'express';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { enumLabel } from '../shared/enums.js';
 import { timeParts, type TimeKind } from '../shared/time-format.js';
 
@@ -39,3 +40,10 @@ export function formatters(req: Request) {
   return { num: (n: number) => numbers.format(n), label: enumLabel };
 }
 
+
+/** A phone number as people read it (issue 30): stored `+919876543210`, shown `+91 98765 43210`; anything that does not parse as stored. */
+export function formatPhone(stored: string | null | undefined): string {
+  const raw = (stored ?? '').trim();
+  const parsed = raw.startsWith('+') ? parsePhoneNumberFromString(raw) : undefined;
+  return parsed ? parsed.formatInternational() : raw;
+}

@@ -25,6 +25,20 @@ export function formatCount(n: number): string {
   return counts.format(n);
 }
 
+/**
+ * A salary as an applicant typed it (free text): a plain amount ("1200000", "85,000.50") is
+ * grouped, with the currency's symbol when the currency is known ("₹1,200,000"); any other text
+ * ("12 LPA", "80k + bonus") is shown as typed.
+ */
+export function salaryText(typed: string, currency: string | null): string {
+  const text = typed.trim();
+  if (!/^\d{1,3}(,\d{3})+(\.\d+)?$|^\d+(\.\d+)?$/.test(text)) return typed;
+  const amount = Number(text.replace(/,/g, ''));
+  if (!Number.isFinite(amount) || amount > Number.MAX_SAFE_INTEGER) return typed;
+  const withCents = !Number.isInteger(amount);
+  return currency ? currencyFormat(currency, withCents).format(amount) : new Intl.NumberFormat('en-US', { maximumFractionDigits: withCents ? 2 : 0 }).format(amount);
+}
+
 const PER_PERIOD: Record<string, string> = { YEAR: 'per year', MONTH: 'per month', HOUR: 'per hour' };
 
 /** "$80,000 – $120,000 per year" style range; null when no salary is set. */

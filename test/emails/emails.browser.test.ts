@@ -69,7 +69,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const jobId = job === 'a' ? seeded.jobA.id : seeded.jobB.id;
           await page.goto(`${s.baseUrl}/hr/applicants?job_id=${jobId}`);
           const section = page.locator('section.bulk-email');
-          await section.waitFor();
+          // The card takes room on the dense list only once rows are selected (issue 30).
+          await section.waitFor({ state: 'attached' });
+          expect(await section.isVisible()).to.equal(false);
           // Select by keyboard: focus each row's checkbox and press Space.
           for (const email of emails) {
             const id = seeded.ids.get(email)!;
@@ -155,9 +157,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await eventually(async () => void expect((await s.ctx.db('email_posts').where({ application_id: appId }).first()).status).to.equal('SUCCESS'), 10_000);
           // The History, read again: who sent what to whom, delivered.
           await page.reload();
-          const entry = page.locator('.timeline-entry', { hasText: '“Interview invitation” email' }).filter({ hasText: 'queued by' }).first();
+          // Each email once (issue 30): who sent it, with its delivery.
+          const entry = page.locator('.timeline-entry', { hasText: '“Interview invitation” email' }).filter({ hasText: 'by alice' });
           await entry.waitFor();
-          expect(await entry.locator('.timeline-text').innerText()).to.equal(`“Interview invitation” email to ${email} queued by alice: ${subject}`);
+          expect(await entry.count()).to.equal(1);
+          expect(await entry.locator('.timeline-text').innerText()).to.equal(`“Interview invitation” email to ${email} by alice: ${subject}`);
           expect(await entry.locator('.timeline-email-status').innerText()).to.match(/^Delivered [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M /);
           await entry.scrollIntoViewIfNeeded();
           await screenshot(page, `emails-detail-history-${label}${suffix}`);
@@ -232,10 +236,11 @@ describe('emails to candidates in Chromium without SMTP_URL [sqlite]', function 
     try {
       await page.goto(`${s.baseUrl}/hr/applicants?job_id=${seeded.jobA.id}`);
       const section = page.locator('section.bulk-email');
-      await section.locator('.email-off').waitFor();
-      expect(await section.locator('.email-off').innerText()).to.equal(OFF);
       await page.focus(`input[data-select][value="${seeded.ids.get('liam.smith@example.com')}"]`);
       await page.keyboard.press('Space');
+      // The card shows once a row is selected (issue 30), saying why it cannot send.
+      await section.locator('.email-off').waitFor();
+      expect(await section.locator('.email-off').innerText()).to.equal(OFF);
       const reject = section.getByRole('button', { name: 'Reject and email 1 selected…' });
       expect(await reject.getAttribute('aria-disabled')).to.equal('true');
       expect(await reject.getAttribute('aria-describedby')).to.equal(await section.locator('.email-off').getAttribute('id'));

@@ -70,15 +70,20 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-/** Runs axe-core (WCAG 2 A/AA rules) and returns readable violations; [] means clean. */
-export async function axeViolations(page: Page): Promise<string[]> {
+/**
+ * Runs axe-core (WCAG 2 A/AA rules) and returns readable violations; [] means clean.
+ * `rules`: rules to run besides, by id, e.g. axe's experimental 'label-content-name-mismatch' (WCAG 2.5.3).
+ */
+export async function axeViolations(page: Page, opts: { rules?: string[] } = {}): Promise<string[]> {
   // evaluate() runs through the DevTools protocol, so the page's CSP does not block axe.
   await page.evaluate(axeSource);
-  const result = await page.evaluate(async () => {
+  const result = await page.evaluate(async (extra: string[]) => {
     const axe = (window as any).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+    const runOnly = extra.length ? { type: 'rule', values: [...axe.getRules(tags).filter((r: any) => !r.tags.includes('experimental')).map((r: any) => r.ruleId), ...extra] } : { type: 'tag', values: tags };
+    const r = await axe.run(document, { runOnly });
     return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
-  });
+  }, opts.rules ?? []);
   return result as string[];
 }
 

@@ -99,8 +99,10 @@ describe('HR tables at 390 and 1280 px [sqlite]', function () {
           if (width === 390) {
             // Cards: the header is hidden and every cell shows its column's label.
             expect(await tab.page.locator('table.data thead').evaluate((h) => getComputedStyle(h).position), path).to.equal('absolute');
+            // The applicants list's cards are short (issue 30): name, job, stage and applied day, without labels.
             const label = await tab.page.locator('table.data tbody td[data-label]').first().evaluate((td) => getComputedStyle(td, '::before').content);
-            expect(label, path).to.not.equal('none');
+            if (path.startsWith('/hr/applicants')) expect(label, path).to.equal('none');
+            else expect(label, path).to.not.equal('none');
           }
           await screenshot(tab.page, `hr-table-${path.split('?')[0].replace(/\W+/g, '-').replace(/^-|-$/g, '')}-${width}`);
         }

@@ -66,7 +66,7 @@ for (const kind of databaseKinds()) {
       expect(app).to.include({ source: 'linkedin', medium: 'social', campaign: 'spring' });
       expect(app.tracking_link_id).to.equal(null);
       const detail = await hr(`/api/hr/applications/${app.id}/`);
-      expect(detail.body.attribution).to.deep.equal({ source: 'linkedin', medium: 'social', campaign: 'spring', tracking_link_id: null });
+      expect(detail.body.attribution).to.deep.equal({ source: 'linkedin', medium: 'social', campaign: 'spring', tracking_link_id: null, tracking_link_name: null });
     });
 
     it('a page answered from memory still sets the cookie for a new visitor; src= counts as a source', async () => {
@@ -135,6 +135,8 @@ for (const kind of databaseKinds()) {
       const cookie = setCookie(go)!;
       const app = await apply(job, cookie);
       expect(app).to.include({ source: 'referral', medium: 'employee', campaign: null, tracking_link_id: created.body.id });
+      // The detail names the link beside the source (issue 30).
+      expect((await hr(`/api/hr/applications/${app.id}/`)).body.attribution).to.deep.equal({ source: 'referral', medium: 'employee', campaign: '', tracking_link_id: created.body.id, tracking_link_name: 'Referral: Priya Sharma' });
       // Upper case and a link to the list: the job list.
       const upper = await fetch(`${s.baseUrl}/go/REFERRAL-PRIYA-SHARMA-2`, { redirect: 'manual' });
       expect(upper.headers.get('location')).to.equal('/careers');
@@ -190,7 +192,7 @@ for (const kind of databaseKinds()) {
       const page = await fetch(`${s.baseUrl}/hr/applicants?source=linkedin`, { headers: { Cookie: `jwt=${token}` } });
       const html = await page.text();
       expect(html).to.include('value="linkedin"');
-      expect(html).to.include('>linkedin</td>');
+      expect(html).to.include('<span class="cell-text" title="linkedin">linkedin</span></td>');
       const xlsx = await fetch(`${s.baseUrl}/api/hr/applications/export/?source=linkedin`, { headers: { Authorization: `Bearer ${token}` } });
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as never);

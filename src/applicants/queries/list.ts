@@ -398,14 +398,21 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     .join('jobs as j', 'j.id', 'a.job_id')
     .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
     .leftJoin('job_stages as s', 's.id', 'a.stage_id')
+    // The tracking link's name, shown with the source (a read-only join of the sources' table).
+    .leftJoin('tracking_links as tl', 'tl.id', 'a.tracking_link_id')
     .where('a.id', id)
-    .first('a.*', 'j.title as job_title', 'j.public_id as job_public_id', 'f.id as resume_id', 'f.content_type as resume_content_type', 's.name as stage_name')) as Row | undefined;
+    .first('a.*', 'tl.name as tracking_link_name', 'j.title as job_title', 'j.public_id as job_public_id', 'j.currency as job_currency', 'f.id as resume_id', 'f.content_type as resume_content_type', 's.name as stage_name')) as Row | undefined;
   if (!a) return null;
   const [skills, experiences, education, answers]: Row[][] = await Promise.all([
     db('application_skills').where('application_id', id).orderBy('position').select('name'),
     db('application_experiences').where('application_id', id).orderBy('position').select('company', 'role', 'start', 'end', 'notice_period', 'salary', 'description'),
     db('application_education').where('application_id', id).orderBy('position').select('school', 'degree', 'field', 'start', 'end'),
-    db('application_answers').where('application_id', id).orderBy('id').select('question_id', 'question_text', 'answer'),
+    // In the job's question order (an answer to a since-deleted question keeps its place by id, after them).
+    db('application_answers as x')
+      .leftJoin('job_questions as q', 'q.id', 'x.question_id')
+      .where('x.application_id', id)
+      .orderByRaw('CASE WHEN q.id IS NULL THEN 1 ELSE 0 END, q.position, q.id, x.id')
+      .select('x.question_id', 'x.question_text', 'x.answer'),
   ]);
   const hasResume = a.resume_file_id !== null && a.resume_id !== null;
   return {
@@ -413,6 +420,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     job_id: Number(a.job_id),
     job_title: a.job_title,
     job_public_id: a.job_public_id,
+    job_currency: a.job_currency ?? null,
     name: fullName(a),
     first_name: a.first_name,
     last_name: a.last_name,
@@ -423,7 +431,7 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     stage: a.stage_name ?? null,
     outcome: a.outcome ?? null,
     outcome_reason: a.outcome_reason ?? null,
-    attribution: a.source === null || a.source === undefined ? null : { source: String(a.source), medium: a.medium ?? '', campaign: a.campaign ?? '', tracking_link_id: a.tracking_link_id === null || a.tracking_link_id === undefined ? null : Number(a.tracking_link_id) },
+    attribution: a.source === null || a.source === undefined ? null : { source: String(a.source), medium: a.medium ?? '', campaign: a.campaign ?? '', tracking_link_id: a.tracking_link_id === null || a.tracking_link_id === undefined ? null : Number(a.tracking_link_id), tracking_link_name: a.tracking_link_name ?? null },
     created_at: fromDbDate(a.created_at)!.toISOString(),
     updated_at: fromDbDate(a.updated_at)!.toISOString(),
     resume_download_url: hasResume ? resumeUrl(id) : null,
