@@ -89,19 +89,26 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
   };
   for (const p of posts) {
     const subject = kind === 'email' && p.subject ? `: ${oneLine(p.subject, 120)}` : '';
+    const scheduled = p.status === 'PENDING' && p.send_after !== null && p.attempts === 0;
     const email: TimelineEmail | undefined =
       kind === 'email'
         ? {
+            id: p.id,
             to: p.target,
             subject: p.subject ?? '',
             template: p.template_name ?? emailName(p),
-            status: p.status === 'SUCCESS' || p.status === 'FAILED' ? p.status : 'PENDING',
+            status: p.status === 'SUCCESS' || p.status === 'FAILED' || p.status === 'CANCELLED' ? p.status : scheduled ? 'SCHEDULED' : 'PENDING',
+            send_after: p.send_after?.toISOString() ?? null,
             delivered_at: p.delivered_at?.toISOString() ?? null,
             attempts: p.attempts,
           }
         : undefined;
     const by = p.sender ? ` by ${p.sender.username}` : '';
-    add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} queued${by}${subject}`, ...(email ? { email } : {}) });
+    const queued = p.send_after ? `scheduled for ${p.send_after.toISOString()}` : 'queued';
+    add({ id: `${kind}-${p.id}`, type: kind, action: p.send_after ? 'scheduled' : 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} ${queued}${by}${subject}`, ...(email ? { email } : {}) });
+    if (p.status === 'CANCELLED' && p.cancelled_at) {
+      add({ id: `${kind}-${p.id}-cancelled`, type: kind, action: 'cancelled', at: p.cancelled_at.toISOString(), ms: p.cancelled_at.getTime(), seq: p.id, actor: null, text: `${what(p)} cancelled before it was sent` }, true);
+    }
     if (!withAttempts.has(p.id) && p.attempts > 0 && p.status !== 'PENDING') {
       const at = p.delivered_at ?? p.updated_at;
       const ok = p.status === 'SUCCESS';

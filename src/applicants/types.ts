@@ -255,11 +255,15 @@ export interface TimelineEntry {
 }
 
 export interface TimelineEmail {
+  /** The email's id (`POST /api/hr/emails/{id}/cancel/` while it is SCHEDULED). */
+  id: number;
   to: string;
   subject: string;
   /** The template's name (HR's emails) or what the email is (the application's own). */
   template: string;
-  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  /** SCHEDULED: waiting for its time (`send_after`); CANCELLED: cancelled before it was sent. */
+  status: 'PENDING' | 'SCHEDULED' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+  send_after: string | null;
   delivered_at: string | null;
   attempts: number;
 }

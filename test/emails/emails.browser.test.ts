@@ -189,7 +189,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await form.getByLabel('Subject').fill(`Let's talk, {firstname} (${label})`);
           await form.getByRole('button', { name: 'Save template' }).focus();
           await page.keyboard.press('Enter');
-          expect(await form.locator('.field-error').innerText()).to.equal('Unknown variable {firstname}: use {first_name}, {last_name}, {job_title} or {company_name}.');
+          expect(await form.locator('.field-error').innerText()).to.equal('Unknown variable {firstname}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.');
           expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).to.equal('true');
           await page.keyboard.press('Control+A');
           await page.keyboard.type(`Let's talk, {first_name} (${label})`);
