@@ -10,6 +10,7 @@
 import { useEffect, useId, useState } from 'react';
 import { ApiError, hrJson } from './hr-api.js';
 import { errorLines } from '../../src/shared/api-errors.js';
+import { formatTime } from '../../src/shared/time-format.js';
 import { DELAY_CHOICES, EMAIL_LIMITS, EMAIL_MESSAGES } from '../../src/emails/schema.js';
 import type { BulkEmailResult, BulkPreview, EmailChoices, EmailTemplate } from '../../src/emails/types.js';
 import './reject-email.css';
@@ -255,6 +256,5 @@ export function emailResultText(result: BulkEmailResult): string {
   if (!result.queued) return `No email sent.${skipped}`;
   const n = result.queued === 1 ? '1 email' : `${result.queued} emails`;
   if (!result.send_after) return `${n} queued.${skipped}`;
-  const at = new Date(result.send_after).toLocaleString('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
-  return `${n} scheduled for ${at}${zoneName ? ` (${zoneName})` : ''}: it can be cancelled until then.${skipped}`;
+  return `${n} scheduled for ${formatTime(result.send_after)}: it can be cancelled until then.${skipped}`;
 }

@@ -104,7 +104,8 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
           }
         : undefined;
     const by = p.sender ? ` by ${p.sender.username}` : '';
-    const queued = p.send_after ? `scheduled for ${p.send_after.toISOString()}` : 'queued';
+    // The time itself is the entry's `email.send_after` (screens show it in the viewer's zone).
+    const queued = p.send_after ? 'scheduled' : 'queued';
     add({ id: `${kind}-${p.id}`, type: kind, action: p.send_after ? 'scheduled' : 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} ${queued}${by}${subject}`, ...(email ? { email } : {}) });
     if (p.status === 'CANCELLED' && p.cancelled_at) {
       add({ id: `${kind}-${p.id}-cancelled`, type: kind, action: 'cancelled', at: p.cancelled_at.toISOString(), ms: p.cancelled_at.getTime(), seq: p.id, actor: null, text: `${what(p)} cancelled before it was sent` }, true);

@@ -109,7 +109,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const person = emails[0] === 'jose.muller@example.com' ? { first: 'José', title: 'Backend Engineer' } : { first: 'Björn', title: 'Data Analyst' };
           const mail = mailTo(emails[0])!;
           expect(header(mail, 'To')).to.equal(emails[0]);
-          expect(header(mail, 'From')).to.equal('Acme Careers <careers@acme.example>');
+          expect(header(mail, 'From')).to.equal('alice via Acme Careers <careers@acme.example>'); // issue 30: the sender's name
           expect(mail).to.match(new RegExp(`Subject: .*Your application for ${person.title} at Acme Test Corp`));
           expect(mail).to.include('not to move forward with your application').and.include(`<p>Dear ${person.first},</p>`);
           await screenshot(page, `emails-bulk-done-${label}${suffix}`);
