@@ -191,7 +191,11 @@ function JobBoard(props: BoardProps) {
       }
     }
     await move(card, board.columns.find((c) => c.stage_id === null)!, reason);
-    if (emailed) setSaid((s) => `${s} ${emailed}`);
+    if (emailed) {
+      setSaid((s) => `${s} ${emailed}`);
+      // Seen as well as heard: a scheduled email is cancelled from the applicant's page.
+      setNotice({ kind: 'success', lines: [`${card.name}: ${emailed}`] });
+    }
   };
 
   const cancelReject = () => {

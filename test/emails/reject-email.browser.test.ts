@@ -75,6 +75,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await confirm.click();
           await page.waitForFunction(() => /email scheduled for/.test(document.body.textContent ?? ''));
           const said = await page.locator('.board [role="status"], [aria-live="polite"]').allInnerTexts();
+          expect(await page.locator('.alert-success').innerText()).to.match(/: 1 email scheduled for .+: it can be cancelled until then\./);
           expect(said.join(' ')).to.match(/moved to Rejected \(.+\)\..*1 email scheduled for .+ GMT\+[12]: it can be cancelled until then\./);
           const app = await s.ctx.db('applications').where({ id }).first();
           expect(app.outcome).to.equal('REJECTED');
