@@ -329,6 +329,20 @@ for (const kind of databaseKinds()) {
       expect(await workers[0].digest()).to.equal(false);
     });
 
+    it("MAIL_REPLY_TO_SENDER=true: the Reply-To is the sender's own address once HR users have one (hr_users.email), MAIL_REPLY_TO otherwise", async function () {
+      // HR users' email addresses come with company sign-in (another change of issue 30): without the column, MAIL_REPLY_TO alone (the first test).
+      if (!(await db().schema.hasColumn('hr_users', 'email'))) this.skip();
+      await db()('hr_users').where({ id: users.ravi.id }).update({ email: 'ravi@acme.example' });
+      const rejection = await template('rejection');
+      const id = appId('mia.rossi@example.it');
+      const sent = await as(users.ravi)(`/api/hr/applications/${id}/emails/`, { method: 'POST', body: { template_id: rejection.id, send_at: null } });
+      expect(sent.status).to.equal(201);
+      await runBoth();
+      const [mail] = mailsTo('mia.rossi@example.it');
+      expect(header(mail, 'Reply-To')).to.equal('ravi@acme.example');
+      expect(header(mail, 'From')).to.equal('ravi via Acme Careers <jobs@acme.example>');
+    });
+
     it('every new route answers 401 signed out', async () => {
       const id = appId('mia.rossi@example.it');
       for (const [method, path] of [['GET', `/api/hr/applications/${id}/emails/scheduled/`], ['POST', '/api/hr/emails/1/cancel/'], ['POST', '/api/hr/applications/emails/bulk/preview/']]) {
