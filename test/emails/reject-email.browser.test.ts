@@ -6,7 +6,8 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { axeViolations, releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
+import path from 'node:path';
+import { ARTIFACTS, axeViolations, releaseBrowser, sharedBrowser, screenshot } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -85,6 +86,38 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           expect(at).to.be.within(before + 2 * DAY - 5000, Date.now() + 2 * DAY + 5000);
           expect(smtp.mails.filter((m) => m.to.includes(boardEmail))).to.have.length(0);
           await screenshot(page, `reject-email-board-done-${label}`);
+          expect(errors).to.deep.equal([]);
+        } finally {
+          await close();
+        }
+      });
+
+      it(`applicants list: the bulk rejection's preview counts the already rejected and emails them again only when ticked (${label})`, async () => {
+        const { page, errors, close } = await open(width, height);
+        try {
+          // The board's test above rejected boardEmail; the other one is new.
+          const rejected = seeded.ids.get(boardEmail)!;
+          const other = seeded.ids.get(label === 'desktop' ? 'jose.muller@example.com' : 'bjorn@example.no')!;
+          const jobId = (await s.ctx.db('applications').where({ id: rejected }).first()).job_id;
+          await page.goto(`${s.baseUrl}/hr/applicants?job_id=${jobId}`);
+          const section = page.locator('section.bulk-email');
+          await section.waitFor();
+          for (const id of [rejected, other]) await page.locator(`input[data-select][value="${id}"]`).check();
+          await section.getByRole('button', { name: 'Reject and email 2 selected…' }).click();
+          const preview = section.locator('.email-preview');
+          await preview.waitFor();
+          expect(await preview.locator('.alert-warning').innerText()).to.include('1 of the 2 selected is already rejected: it gets no second email unless you tick below.');
+          await section.getByRole('button', { name: 'Reject 2 and send 1 email' }).waitFor();
+          await preview.getByLabel('Email them again').check();
+          await section.getByRole('button', { name: 'Reject 2 and send 2 emails' }).waitFor();
+          await preview.getByLabel('Email them again').uncheck();
+          expect(await axeViolations(page)).to.deep.equal([]);
+          await screenshot(page, `reject-email-bulk-already-${label}`);
+          await section.screenshot({ path: path.join(ARTIFACTS, `reject-email-bulk-section-${label}.png`) });
+          await section.getByRole('button', { name: 'Reject 2 and send 1 email' }).click();
+          await page.waitForFunction(() => /already rejected got no second email/.test(document.querySelector('section.bulk-email [role="status"]')?.textContent ?? ''));
+          expect(await section.locator('[role="status"]').innerText()).to.equal('2 applicants rejected (Not a fit). 1 email queued. 1 already rejected got no second email.');
+          expect(await s.ctx.db('email_posts').where({ application_id: other })).to.have.length(1);
           expect(errors).to.deep.equal([]);
         } finally {
           await close();
