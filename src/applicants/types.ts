@@ -237,7 +237,7 @@ export interface ApplicationNote {
  * - `applied`: the application arrived;
  * - `change`: an audit entry of the application (`action`: status, stage, outcome, ...; `from`, `to`);
  * - `note`: `action` added, edited or deleted (`note_id`);
- * - `email` / `webhook`: `action` queued, delivered or failed (one per delivery attempt).
+ * - `email` / `webhook`: `action` queued (an email sent later: scheduled), delivered or failed (one per delivery attempt), or cancelled (an email cancelled before it was sent).
  * `text` is a short plain-text line saying what happened.
  */
 export interface TimelineEntry {

@@ -11,7 +11,7 @@
 import type { Db } from '../db/knex.js';
 import type { Config } from '../../config/index.js';
 import { htmlOfText, oneLine } from './mail.js';
-import { applicationsBetween } from './queries.js';
+import { applicationsBetween, digestWritten } from './queries.js';
 import { enqueueDigestOnce } from './repo.js';
 
 /** Applications listed in one digest (the count says how many there were in all). */
@@ -32,6 +32,8 @@ export async function queueDueDigest(deps: { db: Db; config: Pick<Config, 'mail'
   if (!mail.smtpUrl || !mail.hrNotifyEmail || mail.hrNotifyDigest === 'off') return false;
   const now = deps.now();
   const { start, end } = lastPeriod(mail.hrNotifyDigest, now);
+  // The sweep asks every minute: once written, a period costs one indexed read.
+  if (await digestWritten(deps.db, mail.hrNotifyEmail, start)) return false;
   const { total, rows } = await applicationsBetween(deps.db, start, end, LISTED);
   if (!total) return false;
   const when = mail.hrNotifyDigest === 'hourly'

@@ -255,3 +255,8 @@ export async function applicationsBetween(db: Knex, from: Date, to: Date, limit:
     rows: rows.map((r) => ({ id: Number(r.id), first_name: String(r.first_name ?? ''), last_name: String(r.last_name ?? ''), job_title: String(r.job_title), job_public_id: String(r.job_public_id), created_at: fromDbDate(r.created_at)! })),
   };
 }
+
+/** Whether HR's digest of this period was written already (by this process or another). */
+export async function digestWritten(db: Knex, recipient: string, periodStart: Date): Promise<boolean> {
+  return !!(await db('hr_notify_digests').where({ recipient, period_start: toDbDate(periodStart) }).first('id'));
+}

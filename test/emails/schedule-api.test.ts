@@ -20,6 +20,7 @@ import { hr, seedPeople, type Seeded } from '../applicants/helpers.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { header, readable, startSmtp } from '../helpers/smtp.js';
 import { createDelivery } from '../../src/posts/index.js';
+import { toDbDate } from '../../src/db/codecs.js';
 
 const DAY = 86_400_000;
 const TOKEN_TTL = 90 * 86_400;
@@ -327,6 +328,22 @@ for (const kind of databaseKinds()) {
       // An hour without applications sends nothing.
       clock = new Date(clock.getTime() + 3_600_000);
       expect(await workers[0].digest()).to.equal(false);
+
+      // HR_NOTIFY_DIGEST=daily: once the UTC day has ended, one digest of the day's applications.
+      const daily = createDelivery({ db: db(), config: { ...s.ctx.config, mail: { ...s.ctx.config.mail, hrNotifyDigest: 'daily' } }, now: () => clock, log: () => undefined });
+      try {
+        const dayStart = Math.floor(clock.getTime() / DAY) * DAY;
+        const inDay = Number((await db()('applications').where('created_at', '>=', toDbDate(new Date(dayStart))).where('created_at', '<', toDbDate(new Date(dayStart + DAY))).count({ n: '*' }))[0].n);
+        clock = new Date(dayStart + DAY + 60_000);
+        expect(await daily.digest()).to.equal(true);
+        expect(await daily.digest()).to.equal(false);
+        await daily.worker.runDue();
+        const last = mailsTo('hr@acme.example').at(-1)!;
+        expect(header(last, 'Subject')).to.equal(`${inDay} new ${inDay === 1 ? 'application' : 'applications'} yesterday`);
+        expect(last).to.include(`on ${new Date(dayStart).toISOString().slice(0, 10)} (UTC)`);
+      } finally {
+        await daily.close();
+      }
     });
 
     it("MAIL_REPLY_TO_SENDER=true: the Reply-To is the sender's own address once HR users have one (hr_users.email), MAIL_REPLY_TO otherwise", async function () {
