@@ -77,6 +77,9 @@ const APPLY_CONSENT_TEXT_MAX = 2000;
 /** LOG_LEVEL's values (pino's levels). */
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+const HR_NOTIFY_DIGESTS = ['hourly', 'daily', 'off'] as const;
+/** HR_NOTIFY_DIGEST: off = one notification per application (as before); hourly or daily = one digest per period. */
+type HrNotifyDigest = (typeof HR_NOTIFY_DIGESTS)[number];
 
 /** Where uploads go: a folder (DATA_DIR/uploads), or an S3-compatible bucket (STORAGE_URL). */
 type StorageSetting = { kind: 'local'; root: string } | S3Setting;
@@ -214,7 +217,12 @@ export interface Config {
   postsRetrySchedule: number[];
   /** Days an attempt of a post is kept (attempts also go with their post). */
   postsAttemptRetentionDays: number;
-  mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
+  /**
+   * replyTo: MAIL_REPLY_TO, the Reply-To of emails to candidates (null: none); replyToSender:
+   * MAIL_REPLY_TO_SENDER, the sending HR user's own address instead when they have one;
+   * hrNotifyDigest: HR_NOTIFY_DIGEST, one HR notification per hour or day instead of one per application.
+   */
+  mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null; replyTo: string | null; replyToSender: boolean; hrNotifyDigest: HrNotifyDigest };
   /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
   /** APPLY_CONSENT_TEXT: what an applicant must agree to on the wizard's review step; null = no consent asked. */
@@ -325,6 +333,9 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'SMTP_URL', default: '(unset: no email)', secret: 'url' },
   { name: 'MAIL_FROM', default: 'careers@example.com' },
   { name: 'HR_NOTIFY_EMAIL', default: '(unset)' },
+  { name: 'HR_NOTIFY_DIGEST', default: 'off' },
+  { name: 'MAIL_REPLY_TO', default: '(unset)' },
+  { name: 'MAIL_REPLY_TO_SENDER', default: 'false' },
   { name: 'COMPANY_NAME', default: 'Acme Corporation' },
   { name: 'COMPANY_ABOUT_URL', default: 'https://www.example.com/about' },
   { name: 'COMPANY_NETWORK_URL', default: 'https://www.linkedin.com/company/example' },
@@ -496,6 +507,10 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     problems.push(`MAIL_FROM must be an email address, optionally with a name: "Careers <careers@example.com>" (got "${mailFrom}")`);
   }
   const hrNotify = env.HR_NOTIFY_EMAIL?.trim() ? email('HR_NOTIFY_EMAIL', '') : null;
+  const replyTo = env.MAIL_REPLY_TO?.trim() ? email('MAIL_REPLY_TO', '') : null;
+  const rawDigest = str('HR_NOTIFY_DIGEST', 'off').toLowerCase();
+  const hrNotifyDigest: HrNotifyDigest = (HR_NOTIFY_DIGESTS as readonly string[]).includes(rawDigest) ? (rawDigest as HrNotifyDigest) : 'off';
+  if (hrNotifyDigest !== rawDigest) problems.push(`HR_NOTIFY_DIGEST must be hourly, daily or off (got "${env.HR_NOTIFY_DIGEST}")`);
   // Published in every job page: an address with a user name or password would publish those too.
   const logoUrl = env.COMPANY_LOGO_URL?.trim() ? url('COMPANY_LOGO_URL', '', ['http:', 'https:']) : null;
   if (logoUrl && URL.canParse(logoUrl) && (new URL(logoUrl).username || new URL(logoUrl).password)) {
@@ -560,7 +575,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     postsWorker: bool('POSTS_WORKER', true),
     postsRetrySchedule: problems.some((p) => p.startsWith('POSTS_RETRY_SCHEDULE')) ? DEFAULT_RETRY_SCHEDULE : schedule.map(Number),
     postsAttemptRetentionDays: int('POSTS_ATTEMPT_RETENTION_DAYS', 90, 1, 3650),
-    mail: { smtpUrl, from: mailFrom, hrNotifyEmail: hrNotify },
+    mail: { smtpUrl, from: mailFrom, hrNotifyEmail: hrNotify, replyTo, replyToSender: bool('MAIL_REPLY_TO_SENDER', false), hrNotifyDigest },
     company: {
       name: str('COMPANY_NAME', 'Acme Corporation'),
       aboutUrl: url('COMPANY_ABOUT_URL', 'https://www.example.com/about', ['http:', 'https:']),

@@ -12,6 +12,7 @@ import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { EMAIL_LIMITS } from '../src/emails/schema.js';
 import type { EmailChoices, QueuedEmail, RenderedEmail } from '../src/emails/types.js';
+import { SendLater, emailResultText, sendAtOf, type SendWhen } from './components/reject-email.js';
 import './emails.css';
 
 type Props = { id: number };
@@ -67,6 +68,8 @@ function ApplicantEmail({ id }: Props) {
     },
     choices !== null,
   );
+  // Issue 30: send now or later (the template's default delay first).
+  const [when, setWhen] = useState<SendWhen>({ kind: 'delay', minutes: 0 });
 
   useEffect(() => {
     hrJson<EmailChoices>('/api/hr/applications/emails/')
@@ -84,6 +87,7 @@ function ApplicantEmail({ id }: Props) {
     setTemplateId(t ? t.id : null);
     setSubject(t?.subject ?? '');
     setBody(t?.body ?? '');
+    setWhen({ kind: 'delay', minutes: t?.default_delay_minutes ?? 0 });
     setPreview(null);
     setErrors({});
     setProblem(null);
@@ -115,10 +119,16 @@ function ApplicantEmail({ id }: Props) {
 
   const send = async () => {
     if (busy || !preview) return;
+    const at = sendAtOf(when);
+    if (at.problem) {
+      setProblem([at.problem]);
+      return;
+    }
     setBusy(true);
     try {
-      const queued = await hrJson<QueuedEmail>(`/api/hr/applications/${id}/emails/`, { method: 'POST', body: request() });
-      setMessage(`${queued.detail} “${queued.subject}” to ${queued.to}.`);
+      const queued = await hrJson<QueuedEmail>(`/api/hr/applications/${id}/emails/`, { method: 'POST', body: { ...request(), send_at: at.sendAt } });
+      const detail = queued.send_after ? emailResultText({ queued: 1, queued_ids: [queued.id], rejected_ids: [], not_found: [], skipped_ids: [], send_after: queued.send_after, detail: queued.detail }) : queued.detail;
+      setMessage(`${detail} “${queued.subject}” to ${queued.to}.`);
       setPreview(null);
       setSent(JSON.stringify(writing));
       kept.clear();
@@ -184,9 +194,10 @@ function ApplicantEmail({ id }: Props) {
       {preview && (
         <>
           <EmailPreview email={preview} headingId={`${uid}-preview`} />
+          <SendLater idPrefix={uid} when={when} templateDelay={choices?.templates.find((t) => t.id === templateId)?.default_delay_minutes ?? null} onChange={setWhen} />
           <div className="email-actions">
             <button ref={sendRef} type="button" className="btn btn-primary" onClick={() => void send()} disabled={!!off} aria-describedby={off ? offId : undefined} aria-busy={busy}>
-              {busy ? 'Sending…' : 'Send email'}
+              {busy ? 'Sending…' : sendAtOf(when).sendAt ? 'Schedule email' : 'Send email'}
             </button>
           </div>
         </>

@@ -48,6 +48,10 @@ function EmailDelivery({ email }: { email: TimelineEmail }) {
         <span className="status status-delivered">Delivered{email.delivered_at && <> <LocalTime iso={email.delivered_at} /></>}</span>
       ) : email.status === 'FAILED' ? (
         <span className="status status-failed">Not delivered ({email.attempts} {email.attempts === 1 ? 'attempt' : 'attempts'})</span>
+      ) : email.status === 'SCHEDULED' && email.send_after ? (
+        <span className="status status-waiting">Scheduled for <LocalTime iso={email.send_after} /></span>
+      ) : email.status === 'CANCELLED' ? (
+        <span className="status status-failed">Cancelled</span>
       ) : (
         <span className="status status-waiting">Waiting to be sent</span>
       )}

@@ -10,7 +10,8 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
-import type { EmailChoices, BulkEmailResult, RenderedEmail } from '../src/emails/types.js';
+import type { EmailChoices, BulkEmailResult, BulkPreview } from '../src/emails/types.js';
+import { SendLater, emailResultText, sendAtOf, type SendWhen } from './components/reject-email.js';
 import './emails.css';
 
 const selectedBoxes = () => [...document.querySelectorAll<HTMLInputElement>('table.applicants-table input[data-select]:checked')];
@@ -23,7 +24,10 @@ function BulkEmail() {
   const [templateId, setTemplateId] = useState('');
   const [reason, setReason] = useState('');
   const [selected, setSelected] = useState(0);
-  const [preview, setPreview] = useState<{ email: RenderedEmail; ids: number[] } | null>(null);
+  const [preview, setPreview] = useState<{ result: BulkPreview; ids: number[] } | null>(null);
+  // Issue 30: when to send, and whether those already rejected get the email again.
+  const [when, setWhen] = useState<SendWhen>({ kind: 'delay', minutes: 0 });
+  const [emailAgain, setEmailAgain] = useState(false);
   const [message, setMessage] = useState('');
   const [problem, setProblem] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,6 +41,7 @@ function BulkEmail() {
         setReason(r.reasons[0]?.name ?? '');
         const first = c.templates.find((t) => t.purpose === 'rejection') ?? c.templates[0];
         setTemplateId(first ? String(first.id) : '');
+        setWhen({ kind: 'delay', minutes: first?.default_delay_minutes ?? 0 });
       })
       .catch((err) => {
         if (!(err instanceof ApiError && err.status === 401)) setProblem(['Reject with email is not available: the templates could not be loaded.']);
@@ -76,8 +81,9 @@ function BulkEmail() {
     setProblem(null);
     setMessage('');
     try {
-      const email = await hrJson<RenderedEmail>(`/api/hr/applications/${ids[0]}/emails/preview/`, { method: 'POST', body: { template_id: Number(templateId) } });
-      setPreview({ email, ids });
+      const result = await hrJson<BulkPreview>('/api/hr/applications/emails/bulk/preview/', { method: 'POST', body: { ids, template_id: Number(templateId) } });
+      setEmailAgain(false);
+      setPreview({ result, ids });
     } catch (err) {
       failure(err, 'The preview could not be made.');
     }
@@ -86,10 +92,18 @@ function BulkEmail() {
 
   const send = async () => {
     if (busy || !preview) return;
+    const at = sendAtOf(when);
+    if (at.problem) {
+      setProblem([at.problem]);
+      return;
+    }
     setBusy(true);
     try {
-      const result = await hrJson<BulkEmailResult>('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: preview.ids, template_id: Number(templateId), outcome: 'REJECTED', reason } });
-      const done = new Set(result.queued_ids);
+      const result = await hrJson<BulkEmailResult>('/api/hr/applications/emails/bulk/', {
+        method: 'POST',
+        body: { ids: preview.ids, template_id: Number(templateId), outcome: 'REJECTED', reason, send_at: at.sendAt, email_again: emailAgain },
+      });
+      const done = new Set([...result.queued_ids, ...result.skipped_ids]);
       for (const box of selectedBoxes()) {
         if (!done.has(Number(box.value))) continue;
         const row = box.closest('tr')!;
@@ -104,7 +118,7 @@ function BulkEmail() {
         box.dispatchEvent(new Event('change', { bubbles: true }));
       }
       const missing = result.not_found.length ? ` ${plural(result.not_found.length, 'application was', 'applications were')} not found.` : '';
-      setMessage(`${plural(result.queued, 'applicant', 'applicants')} rejected (${reason}). ${result.detail}${missing}`);
+      setMessage(`${plural(done.size, 'applicant', 'applicants')} rejected (${reason}). ${emailResultText(result)}${missing}`);
       setPreview(null);
     } catch (err) {
       failure(err, 'Nothing was rejected or sent.');
@@ -131,32 +145,56 @@ function BulkEmail() {
         </div>
         <div className="field">
           <label htmlFor={`${uid}-template`}>Email</label>
-          <select id={`${uid}-template`} value={templateId} onChange={(e) => { setTemplateId(e.target.value); setPreview(null); }}>
+          <select
+            id={`${uid}-template`}
+            value={templateId}
+            onChange={(e) => {
+              setTemplateId(e.target.value);
+              setWhen({ kind: 'delay', minutes: choices.templates.find((t) => String(t.id) === e.target.value)?.default_delay_minutes ?? 0 });
+              setPreview(null);
+            }}
+          >
             {choices.templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
           </select>
         </div>
+        <SendLater idPrefix={uid} when={when} templateDelay={choices.templates.find((t) => String(t.id) === templateId)?.default_delay_minutes ?? null} onChange={setWhen} />
         <button type="button" className="btn btn-secondary" onClick={() => void review()} aria-disabled={off || selected === 0} aria-describedby={off ? offId : undefined} aria-busy={busy && !preview}>
           {selected ? `Reject and email ${selected} selected…` : 'Reject and email…'}
         </button>
       </div>
-      {preview && (
-        <div className="email-preview">
-          <h3 id={`${uid}-preview`}>Preview for the first of {plural(preview.ids.length, 'applicant', 'applicants')}</h3>
-          <dl>
-            <dt>To</dt>
-            <dd>{preview.email.to}</dd>
-            <dt>Subject</dt>
-            <dd>{preview.email.subject}</dd>
-          </dl>
-          <pre className="email-text">{preview.email.text}</pre>
-          <div className="email-actions">
-            <button ref={confirmRef} type="button" className="btn btn-danger" onClick={() => void send()} aria-busy={busy}>
-              {busy ? 'Sending…' : `Reject ${preview.ids.length} and send ${plural(preview.ids.length, 'email', 'emails')}`}
-            </button>
-            <button type="button" className="btn btn-secondary" onClick={() => setPreview(null)}>Cancel</button>
+      {preview && (() => {
+        const { result } = preview;
+        const again = result.already_rejected;
+        const emails = again && !emailAgain ? result.count - again : result.count;
+        const later = sendAtOf(when).sendAt;
+        return (
+          <div className="email-preview">
+            <h3 id={`${uid}-preview`}>{again ? `Preview for ${result.email.to}, one of ${plural(result.count, 'applicant', 'applicants')}` : `Preview for the first of ${plural(result.count, 'applicant', 'applicants')}`}</h3>
+            {again > 0 && (
+              <div className="alert alert-warning">
+                <p>{again} of the {result.count} selected {again === 1 ? 'is' : 'are'} already rejected: {again === 1 ? 'it gets' : 'they get'} no second email unless you tick below.</p>
+                <div className="checkbox-field">
+                  <input id={`${uid}-again`} type="checkbox" checked={emailAgain} onChange={(e) => setEmailAgain(e.target.checked)} />
+                  <label htmlFor={`${uid}-again`}>Email {again === 1 ? 'them' : `those ${again}`} again</label>
+                </div>
+              </div>
+            )}
+            <dl>
+              <dt>To</dt>
+              <dd>{result.email.to}</dd>
+              <dt>Subject</dt>
+              <dd>{result.email.subject}</dd>
+            </dl>
+            <pre className="email-text">{result.email.text}</pre>
+            <div className="email-actions">
+              <button ref={confirmRef} type="button" className="btn btn-danger" onClick={() => void send()} aria-busy={busy}>
+                {busy ? 'Sending…' : `Reject ${result.count} and ${later ? 'schedule' : 'send'} ${plural(emails, 'email', 'emails')}`}
+              </button>
+              <button type="button" className="btn btn-secondary" onClick={() => setPreview(null)}>Cancel</button>
+            </div>
           </div>
-        </div>
-      )}
+        );
+      })()}
     </section>
   );
 }

@@ -8,12 +8,19 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
-import { EMAIL_LIMITS, EMAIL_MESSAGES, unknownVariables } from '../src/emails/schema.js';
+import { DELAY_CHOICES, EMAIL_LIMITS, EMAIL_MESSAGES, unknownVariables } from '../src/emails/schema.js';
 import { TEMPLATE_VARIABLES, type EmailTemplate } from '../src/emails/types.js';
 import './emails.css';
 
 type Props = { templates: EmailTemplate[]; offReason: string | null };
-type Draft = { id: number | null; name: string; subject: string; body: string };
+type Draft = { id: number | null; name: string; subject: string; body: string; delay: number | null };
+/** "In 2 days" (a choice of the list) or the minutes a template was given through the API. */
+function delayText(minutes: number): string {
+  const known = DELAY_CHOICES.find((c) => c.minutes === minutes);
+  if (known) return minutes ? known.label : 'Now';
+  return minutes % 1440 === 0 ? `In ${minutes / 1440} days` : minutes % 60 === 0 ? `In ${minutes / 60} hours` : `In ${minutes} minutes`;
+}
+
 type Errors = Partial<Record<'name' | 'subject' | 'body', string>>;
 
 /** What the API would refuse, checked here first. */
@@ -54,7 +61,7 @@ function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: Email
     }
     setBusy(true);
     try {
-      const body = { name: d.name, subject: d.subject, body: d.body };
+      const body = { name: d.name, subject: d.subject, body: d.body, default_delay_minutes: d.delay };
       const saved = d.id === null
         ? await hrJson<EmailTemplate>('/api/hr/email-templates/', { method: 'POST', body })
         : await hrJson<EmailTemplate>(`/api/hr/email-templates/${d.id}/`, { method: 'PUT', body });
@@ -100,6 +107,15 @@ function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: Email
         <textarea rows={12} {...field('body')} onChange={(e) => setD({ ...d, body: e.target.value })} />
         <p className="help-text">Variables: {TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(', ')}.</p>
         {error('body')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-delay`}>Send by default</label>
+        <select id={`${id}-delay`} value={d.delay ?? 0} onChange={(e) => setD({ ...d, delay: Number(e.target.value) || null })} aria-describedby={`${id}-delay-help`}>
+          {[...new Set([...DELAY_CHOICES.map((c) => c.minutes), ...(d.delay ? [d.delay] : [])])].sort((a, b) => a - b).map((m) => (
+            <option key={m} value={m}>{delayText(m)}</option>
+          ))}
+        </select>
+        <p id={`${id}-delay-help`} className="help-text">What the Send choice starts with when this template is sent; HR can change it for each email.</p>
       </div>
       <div className="email-actions">
         <button type="submit" className="btn btn-primary" aria-busy={busy}>{busy ? 'Saving…' : 'Save template'}</button>
@@ -147,7 +163,7 @@ function EmailTemplates({ templates: initial }: Props) {
       <div className="emails-message" role="status" aria-live="polite">{message}</div>
       {problem && <p className="alert alert-error" role="alert">{problem}</p>}
       <div className="email-actions">
-        <button ref={newRef} type="button" className="btn btn-primary" onClick={() => { setMessage(''); setEditing({ id: null, name: '', subject: '', body: '' }); }}>
+        <button ref={newRef} type="button" className="btn btn-primary" onClick={() => { setMessage(''); setEditing({ id: null, name: '', subject: '', body: '', delay: null }); }}>
           New template
         </button>
       </div>
@@ -158,6 +174,7 @@ function EmailTemplates({ templates: initial }: Props) {
           <li key={t.id} className="card">
             <h2>{t.name}</h2>
             <p className="subject"><strong>Subject:</strong> {t.subject}</p>
+            {t.default_delay_minutes ? <p className="subject"><strong>Sent by default:</strong> {delayText(t.default_delay_minutes).toLowerCase()}</p> : null}
             <pre className="email-text">{t.body}</pre>
             {confirming?.id === t.id ? (
               <fieldset className="email-actions email-confirm">
@@ -167,7 +184,7 @@ function EmailTemplates({ templates: initial }: Props) {
               </fieldset>
             ) : (
               <div className="email-actions">
-                <button id={`template-edit-${t.id}`} type="button" className="btn btn-secondary btn-sm" onClick={() => { setMessage(''); setEditing({ id: t.id, name: t.name, subject: t.subject, body: t.body }); }}>
+                <button id={`template-edit-${t.id}`} type="button" className="btn btn-secondary btn-sm" onClick={() => { setMessage(''); setEditing({ id: t.id, name: t.name, subject: t.subject, body: t.body, delay: t.default_delay_minutes }); }}>
                   Edit<span className="visually-hidden"> {t.name}</span>
                 </button>
                 <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(t)}>

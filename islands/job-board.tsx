@@ -12,6 +12,7 @@ import { LocalTime } from './components/local-time.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import { formatCount } from '../src/shared/format.js';
+import { RejectEmailOptions, emailOptionsProblem, emailResultText, initialEmailOptions, rejectWithEmail, sendAtOf, useEmailChoices, type EmailOptionsState } from './components/reject-email.js';
 import { APPLICANT_LIMITS, type ApplicantDetail, type Board, type BoardCard, type BoardColumn, type BoardProps, type RejectionReason, type Stage, type StageList } from '../src/applicants/types.js';
 import './job-board.css';
 
@@ -60,6 +61,9 @@ function JobBoard(props: BoardProps) {
   const [notice, setNotice] = useState<Notice>(null);
   const [reject, setReject] = useState<Reject>(null);
   const [reason, setReason] = useState('');
+  // Issue 30: the Reject dialog can send the rejection email (now or later), as the list's bulk reject does.
+  const { choices: emailChoices } = useEmailChoices();
+  const [emailState, setEmailState] = useState<EmailOptionsState>(() => initialEmailOptions(null));
   const [dragOver, setDragOver] = useState<string | null>(null);
   const focusAfter = useRef<number | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
@@ -99,6 +103,7 @@ function JobBoard(props: BoardProps) {
     if (from.key === to.key) return;
     if (to.stage_id === null && rejectReason === undefined) {
       setReason(board.reasons[0] ?? '');
+      setEmailState(initialEmailOptions(emailChoices));
       setReject({ card, from: from.key });
       return;
     }
@@ -168,12 +173,29 @@ function JobBoard(props: BoardProps) {
     void reload(draft);
   };
 
-  const confirmReject = (e: FormEvent) => {
+  const confirmReject = async (e: FormEvent) => {
     e.preventDefault();
     if (!reject) return;
     const { card } = reject;
+    if (emailState.send && emailOptionsProblem(emailState)) return;
     setReject(null);
-    void move(card, board.columns.find((c) => c.stage_id === null)!, reason);
+    let emailed = '';
+    if (emailState.send) {
+      // The rejection and its email in one request; the move below then finds it done and places the card.
+      try {
+        emailed = emailResultText(await rejectWithEmail([card.id], reason, emailState));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) return;
+        setNotice({ kind: 'error', lines: [`${card.name} was not rejected and no email was sent.`, ...problem(err)] });
+        return;
+      }
+    }
+    await move(card, board.columns.find((c) => c.stage_id === null)!, reason);
+    if (emailed) {
+      setSaid((s) => `${s} ${emailed}`);
+      // Seen as well as heard: a scheduled email is cancelled from the applicant's page.
+      setNotice({ kind: 'success', lines: [`${card.name}: ${emailed}`] });
+    }
   };
 
   const cancelReject = () => {
@@ -312,7 +334,7 @@ function JobBoard(props: BoardProps) {
       </div>
       <dialog ref={dialog} className="board-dialog" aria-labelledby="reject-title" onCancel={cancelReject}>
         {reject && (
-          <form onSubmit={confirmReject}>
+          <form onSubmit={(e) => void confirmReject(e)}>
             <h2 id="reject-title">Reject {reject.card.name}</h2>
             <div className="field">
               <label htmlFor="reject-reason">Reason</label>
@@ -324,9 +346,10 @@ function JobBoard(props: BoardProps) {
                 ))}
               </select>
             </div>
+            {emailChoices && <RejectEmailOptions ids={[reject.card.id]} choices={emailChoices} state={emailState} onChange={setEmailState} />}
             <div className="dialog-actions">
-              <button type="submit" className="btn btn-danger">
-                Reject
+              <button type="submit" className="btn btn-danger" aria-disabled={emailState.send && !!emailOptionsProblem(emailState)}>
+                {emailState.send ? (sendAtOf(emailState.when).sendAt ? 'Reject and schedule email' : 'Reject and send email') : 'Reject'}
               </button>
               <button type="button" className="btn btn-secondary" onClick={cancelReject}>
                 Cancel

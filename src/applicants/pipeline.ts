@@ -140,7 +140,7 @@ export async function changePipeline(
   ids: number[],
   change: PipelineChange,
   userId: number | null,
-  alongside?: (trx: Db, found: number[]) => Promise<void>,
+  alongside?: (trx: Db, found: number[], rejectedBefore: number[]) => Promise<void>,
 ): Promise<{ changed: number[]; missing: number[] }> {
   const now = deps.now();
   return withDbRetry(() =>
@@ -192,7 +192,8 @@ export async function changePipeline(
         await bumpCounter(trx, 'applications.stage');
         if (statusChanged) await bumpCounter(trx, 'applications.status');
       }
-      if (alongside) await alongside(trx, [...found].sort((a, b) => a - b));
+      // With the ids that were rejected before this change (a bulk rejection emails them again only when asked).
+      if (alongside) await alongside(trx, [...found].sort((a, b) => a - b), apps.filter((a) => a.outcome === 'REJECTED').map((a) => a.id).sort((a, b) => a - b));
       const changed = [...groups.values()].flatMap((g) => g.ids).sort((a, b) => a - b);
       return { changed, missing: ids.filter((id) => !found.has(id)) };
     }, readCommitted(deps.db)),

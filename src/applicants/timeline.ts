@@ -103,13 +103,16 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
     const subject = kind === 'email' && p.subject ? `: ${oneLine(p.subject, 120)}` : '';
     const last = lastAttempt.get(p.id);
     const failure = last ? (last.status === 'SUCCESS' ? null : [last.status_code ? `HTTP ${last.status_code}` : null, last.error ? oneLine(last.error, 120) : null].filter(Boolean).join(': ') || null) : p.status === 'SUCCESS' ? null : p.error_message ? oneLine(p.error_message, 120) : null;
+    const scheduled = p.status === 'PENDING' && p.send_after !== null && p.attempts === 0;
     const email: TimelineEmail | undefined =
       kind === 'email'
         ? {
+            id: p.id,
             to: p.target,
             subject: p.subject ?? '',
             template: p.template_name ?? emailName(p),
-            status: p.status === 'SUCCESS' || p.status === 'FAILED' ? p.status : 'PENDING',
+            status: p.status === 'SUCCESS' || p.status === 'FAILED' || p.status === 'CANCELLED' ? p.status : scheduled ? 'SCHEDULED' : 'PENDING',
+            send_after: p.send_after?.toISOString() ?? null,
             delivered_at: p.delivered_at?.toISOString() ?? null,
             attempts: p.attempts,
             error: failure,
@@ -118,7 +121,11 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
         : undefined;
     const by = p.sender ? ` by ${p.sender.username}` : '';
     if (email) {
-      add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)}${by}${subject}`, email });
+      // A scheduled email's time is the entry's `email.send_after` (screens show it in the viewer's zone).
+      add({ id: `${kind}-${p.id}`, type: kind, action: p.send_after ? 'scheduled' : 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)}${p.send_after ? ' scheduled' : ''}${by}${subject}`, email });
+      if (p.status === 'CANCELLED' && p.cancelled_at) {
+        add({ id: `${kind}-${p.id}-cancelled`, type: kind, action: 'cancelled', at: p.cancelled_at.toISOString(), ms: p.cancelled_at.getTime(), seq: p.id, actor: null, text: `${what(p)} cancelled before it was sent` }, true);
+      }
       continue;
     }
     add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} queued${by}${subject}` });

@@ -239,7 +239,7 @@ export interface ApplicationNote {
  * - `applied`: the application arrived;
  * - `change`: an audit entry of the application (`action`: status, stage, outcome, ...; `from`, `to`);
  * - `note`: `action` added, edited or deleted (`note_id`);
- * - `email` / `webhook`: `action` queued, delivered or failed (one per delivery attempt).
+ * - `email` / `webhook`: `action` queued (an email sent later: scheduled), delivered or failed (one per delivery attempt), or cancelled (an email cancelled before it was sent).
  * `text` is a short plain-text line saying what happened.
  */
 export interface TimelineEntry {
@@ -257,11 +257,15 @@ export interface TimelineEntry {
 }
 
 export interface TimelineEmail {
+  /** The email's id (`POST /api/hr/emails/{id}/cancel/` while it is SCHEDULED). */
+  id: number;
   to: string;
   subject: string;
   /** The template's name (HR's emails) or what the email is (the application's own). */
   template: string;
-  status: 'PENDING' | 'SUCCESS' | 'FAILED';
+  /** SCHEDULED: waiting for its time (`send_after`); CANCELLED: cancelled before it was sent. */
+  status: 'PENDING' | 'SCHEDULED' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
+  send_after: string | null;
   delivered_at: string | null;
   attempts: number;
   /** Why the last attempt failed (FAILED, or PENDING after a failed try), else null. */

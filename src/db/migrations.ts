@@ -29,6 +29,7 @@ import * as m021 from '../../migrations/021_job_funnel_counts.js';
 import * as m022 from '../../migrations/022_email_payload_size.js';
 import * as m023 from '../../migrations/023_stages_of_new_jobs.js';
 import * as m025 from '../../migrations/025_user_emails.js';
+import * as m027 from '../../migrations/027_scheduled_emails.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -55,6 +56,7 @@ const migrations: Record<string, Knex.Migration> = {
   '022_email_payload_size': m022,
   '023_stages_of_new_jobs': m023,
   '025_user_emails': m025,
+  '027_scheduled_emails': m027,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -113,6 +115,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '022_email_payload_size': null,
   '023_stages_of_new_jobs': null,
   '025_user_emails': "every HR user's email address",
+  '027_scheduled_emails': "table hr_notify_digests, every email's scheduled time and cancellation, and templates' default delays",
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

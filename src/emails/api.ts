@@ -6,15 +6,21 @@
  *   `/api/hr/applications/emails/bulk/`: a template's email to many applications, optionally
  *   rejecting them with a reason in the same transaction;
  * - `/api/hr/applications/{id}/emails/preview/` and `/api/hr/applications/{id}/emails/`: one
- *   application's email, previewed and sent.
+ *   application's email, previewed and sent (now, or at `send_at`);
+ * - `/api/hr/applications/emails/bulk/preview/`: a bulk send's first email and how many of the
+ *   selection are already rejected;
+ * - `/api/hr/applications/{id}/emails/scheduled/`: its emails waiting for their time, and
+ *   `/api/hr/emails/{id}/cancel/`: cancels one until it is sent (its sender or an admin).
  */
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { pathId, validate } from '../http/validate.js';
-import { EMAIL_MESSAGES, bulkSchema, sendSchema, templateSchema } from './schema.js';
-import { createTemplate, emailChoices, previewEmail, removeTemplate, replaceTemplate, sendBulk, sendEmail, template, templates } from './service.js';
+import { EMAIL_MESSAGES, bulkPreviewSchema, bulkSchema, sendSchema, templateSchema } from './schema.js';
+import {
+  applicationScheduledEmails, cancelScheduledEmail, createTemplate, emailChoices, previewBulk, previewEmail, removeTemplate, replaceTemplate, sendBulk, sendEmail, template, templates,
+} from './service.js';
 
-const FIELD_ORDER = ['name', 'subject', 'body', 'ids', 'template_id', 'outcome', 'reason'] as const;
+const FIELD_ORDER = ['name', 'subject', 'body', 'default_delay_minutes', 'ids', 'template_id', 'outcome', 'reason', 'send_at', 'email_again'] as const;
 
 export function emailsApi(ctx: AppContext): Router {
   const router = Router();
@@ -51,9 +57,21 @@ export function emailsApi(ctx: AppContext): Router {
     res.json(await sendBulk(ctx, validate(bulkSchema(), req.body, FIELD_ORDER), req.hr!.userId));
   });
 
+  router.post('/api/hr/applications/emails/bulk/preview/', async (req, res) => {
+    res.json(await previewBulk(ctx, validate(bulkPreviewSchema(), req.body, FIELD_ORDER), req.hr!.userId));
+  });
+
   router.post('/api/hr/applications/:id/emails/preview/', async (req, res) => {
     const id = pathId(req.params.id);
-    res.json(await previewEmail(ctx, id, validate(sendSchema(), req.body, FIELD_ORDER)));
+    res.json(await previewEmail(ctx, id, validate(sendSchema(), req.body, FIELD_ORDER), req.hr!.userId));
+  });
+
+  router.get('/api/hr/applications/:id/emails/scheduled/', async (req, res) => {
+    res.json(await applicationScheduledEmails(ctx, pathId(req.params.id), { userId: req.hr!.userId, admin: req.hr!.role === 'admin' }));
+  });
+
+  router.post('/api/hr/emails/:id/cancel/', async (req, res) => {
+    res.json(await cancelScheduledEmail(ctx, pathId(req.params.id, EMAIL_MESSAGES.notFound), { userId: req.hr!.userId, admin: req.hr!.role === 'admin' }));
   });
 
   router.post('/api/hr/applications/:id/emails/', async (req, res) => {

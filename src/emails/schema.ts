@@ -10,7 +10,21 @@ import { FIELD_MESSAGES } from '../shared/field-errors.js';
 import { isRowId, oneLineCheck } from '../shared/input-rules.js';
 import { TEMPLATE_VARIABLES } from './types.js';
 
-export const EMAIL_LIMITS = { name: 100, subject: 200, body: 10_000, reason: 100, bulk: 500, templates: 100 } as const;
+export const EMAIL_LIMITS = { name: 100, subject: 200, body: 10_000, reason: 100, bulk: 500, templates: 100, scheduleDays: 30 } as const;
+
+/** The longest delay or schedule: 30 days, in minutes. */
+export const MAX_DELAY_MINUTES = EMAIL_LIMITS.scheduleDays * 24 * 60;
+
+/** The "Send later" choices screens offer, in minutes (0: at once). */
+export const DELAY_CHOICES: { minutes: number; label: string }[] = [
+  { minutes: 0, label: 'Now' },
+  { minutes: 60, label: 'In 1 hour' },
+  { minutes: 4 * 60, label: 'In 4 hours' },
+  { minutes: 24 * 60, label: 'In 1 day' },
+  { minutes: 2 * 24 * 60, label: 'In 2 days' },
+  { minutes: 3 * 24 * 60, label: 'In 3 days' },
+  { minutes: 7 * 24 * 60, label: 'In 1 week' },
+];
 
 const variableList = TEMPLATE_VARIABLES.map((v) => `{${v}}`);
 const listed = `${variableList.slice(0, -1).join(', ')} or ${variableList.at(-1)}`;
@@ -38,6 +52,19 @@ export const EMAIL_MESSAGES = {
   queuedOne: 'Email queued.',
   queuedMany: (n: number) => `${n} ${n === 1 ? 'email' : 'emails'} queued.`,
   notObject: FIELD_MESSAGES.notObject,
+  delay: `The default delay must be a whole number of minutes from 0 to ${MAX_DELAY_MINUTES.toLocaleString('en')} (${EMAIL_LIMITS.scheduleDays} days), or null.`,
+  sendAt: 'The time to send must be a date and time with its time zone, such as 2026-12-01T09:00:00+01:00, or null to send now.',
+  sendAtPast: 'The time to send must be in the future.',
+  sendAtFar: `The time to send may be at most ${EMAIL_LIMITS.scheduleDays} days ahead.`,
+  emailAgain: 'email_again must be true or false.',
+  scheduledOne: (at: string) => `Email scheduled for ${at}.`,
+  scheduledMany: (n: number, at: string) => `${n} ${n === 1 ? 'email' : 'emails'} scheduled for ${at}.`,
+  cancelled: 'Email cancelled: it will not be sent.',
+  cancelForbidden: 'Only the sender of this email or an admin may cancel it.',
+  cancelSent: 'This email has already been sent: it can no longer be cancelled.',
+  cancelFailed: 'This email could not be sent and is not waiting: nothing to cancel.',
+  cancelDone: 'This email was already cancelled.',
+  cancelSending: 'This email is being sent right now: it can no longer be cancelled.',
 } as const;
 
 const MB = 1024 * 1024;
@@ -127,12 +154,27 @@ const mustBeObject = { error: EMAIL_MESSAGES.notObject };
 
 const rowId = (message: string) => z.pipe(z.unknown().check(z.refine((v) => isRowId(v), message)), z.transform((v) => Number(v)));
 
-/** POST and PUT /api/hr/email-templates/: every field. */
+/** A template's default delay: null (or 0) is at once; whole minutes up to MAX_DELAY_MINUTES. */
+const delayField = () =>
+  z.pipe(
+    z.unknown().check(z.refine((v) => v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_DELAY_MINUTES), EMAIL_MESSAGES.delay)),
+    z.transform((v) => (v === null || v === 0 ? null : (v as number))),
+  );
+
+/** An ISO 8601 date and time with its zone (Z or ±hh:mm), as a Date; null is "now". The window (future, 30 days) is checked by the service, against its clock. */
+const sendAtField = () =>
+  z.pipe(
+    z.unknown().check(z.refine((v) => v === null || (typeof v === 'string' && v.length <= 40 && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))), EMAIL_MESSAGES.sendAt)),
+    z.transform((v) => (v === null ? null : new Date(v as string))),
+  );
+
+/** POST and PUT /api/hr/email-templates/: every field (`default_delay_minutes` left out is null). */
 export function templateSchema() {
   return z.object({
     name: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), nameField()),
     subject: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), subjectField()),
     body: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), bodyField()),
+    default_delay_minutes: z.optional(delayField()),
   }, mustBeObject);
 }
 export type TemplateInput = z.output<ReturnType<typeof templateSchema>>;
@@ -146,6 +188,7 @@ export function sendSchema() {
     template_id: rowId(EMAIL_MESSAGES.templateId),
     subject: z.optional(subjectField()),
     body: z.optional(bodyField()),
+    send_at: z.optional(sendAtField()),
   }, mustBeObject);
 }
 export type SendInput = z.output<ReturnType<typeof sendSchema>>;
@@ -168,12 +211,35 @@ export function bulkSchema() {
         z.overwrite((s) => s.trim()),
         z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.reason && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), EMAIL_MESSAGES.reason),
       ))),
+      send_at: z.optional(sendAtField()),
+      email_again: z.optional(z.unknown().check(z.refine((v) => typeof v === 'boolean', EMAIL_MESSAGES.emailAgain))),
     }, mustBeObject),
     z.transform((v, ctx) => {
       if (v.outcome !== undefined && v.reason === undefined) ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reason });
       if (v.reason !== undefined && v.outcome === undefined) ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reasonWithoutOutcome });
-      return { ids: v.ids, templateId: v.template_id, rejection: v.outcome !== undefined && v.reason !== undefined ? { reason: v.reason } : null };
+      return {
+        ids: v.ids,
+        templateId: v.template_id,
+        rejection: v.outcome !== undefined && v.reason !== undefined ? { reason: v.reason } : null,
+        sendAt: v.send_at,
+        emailAgain: v.email_again === true,
+      };
     }),
   );
 }
 export type BulkInput = z.output<ReturnType<typeof bulkSchema>>;
+
+/** A bulk send's preview: the selection and the template. */
+export function bulkPreviewSchema() {
+  return z.object({
+    ids: z.pipe(
+      z.array(z.unknown(), { error: EMAIL_MESSAGES.ids }).check(
+        z.minLength(1, EMAIL_MESSAGES.ids),
+        z.maxLength(EMAIL_LIMITS.bulk, EMAIL_MESSAGES.ids),
+        z.refine((ids) => ids.every((v) => isRowId(v)), EMAIL_MESSAGES.id),
+      ),
+      z.transform((ids) => [...new Set(ids.map(Number))]),
+    ),
+    template_id: rowId(EMAIL_MESSAGES.templateId),
+  }, mustBeObject);
+}

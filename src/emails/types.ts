@@ -1,7 +1,7 @@
 /** The emails feature's shapes, shared with its islands; Node-free. */
 
 /** The variables a template may use, in the order they are listed to HR. */
-export const TEMPLATE_VARIABLES = ['first_name', 'last_name', 'job_title', 'company_name'] as const;
+export const TEMPLATE_VARIABLES = ['first_name', 'last_name', 'job_title', 'company_name', 'sender_name', 'stage', 'application_date', 'job_url'] as const;
 
 /** The defaults' purposes: the rejection one is offered first for a bulk rejection. */
 export type TemplatePurpose = 'receipt' | 'rejection' | 'interview';
@@ -13,6 +13,8 @@ export interface EmailTemplate {
   subject: string;
   body: string;
   purpose: TemplatePurpose | null;
+  /** The delay a screen offers first when sending it (issue 30); null: at once. */
+  default_delay_minutes: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -44,6 +46,8 @@ export interface QueuedEmail {
   template_id: number | null;
   template_name: string | null;
   status: 'PENDING';
+  /** When it is to be sent (a scheduled email), or null: at once. */
+  send_after: string | null;
   detail: string;
 }
 
@@ -54,5 +58,38 @@ export interface BulkEmailResult {
   /** Applications rejected by this request (with `outcome`); those already rejected with the reason are left as they are. */
   rejected_ids: number[];
   not_found: number[];
+  /** Applications already rejected before this request that got no email (`email_again` was not set). */
+  skipped_ids: number[];
+  send_after: string | null;
+  detail: string;
+}
+
+/** `POST /api/hr/applications/emails/bulk/preview/`'s answer: the first applicant's email, and how many are already rejected. */
+export interface BulkPreview {
+  email: RenderedEmail;
+  /** Applications found among those selected. */
+  count: number;
+  already_rejected: number;
+  already_rejected_ids: number[];
+  not_found: number[];
+}
+
+/** An email waiting to be sent at its time (`GET /api/hr/applications/{id}/emails/scheduled/`). */
+export interface ScheduledEmail {
+  id: number;
+  application_id: number;
+  to: string;
+  subject: string;
+  template_name: string | null;
+  send_after: string;
+  sent_by: { id: number; username: string } | null;
+  /** Whether this user may cancel it: its sender, or an admin. */
+  can_cancel: boolean;
+}
+
+/** `POST /api/hr/emails/{id}/cancel/`'s answer. */
+export interface CancelledEmail {
+  id: number;
+  status: 'CANCELLED';
   detail: string;
 }

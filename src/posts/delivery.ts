@@ -4,6 +4,7 @@
  * as a safety net and, hourly, removes attempts past their retention (POSTS_ATTEMPT_RETENTION_DAYS)
  * and rate-limit windows that have ended (their rows hold only keyed hashes, but none is kept longer
  * than it counts).
+ * With HR_NOTIFY_DIGEST=hourly|daily the sweep also writes HR's notification digest (digest.ts).
  * The server runs it unless POSTS_WORKER=off; `careers-admin cron` runs it without HTTP.
  */
 import type { Db } from '../db/knex.js';
@@ -14,6 +15,7 @@ import type { Config } from '../../config/index.js';
 import { PostsWorker, type DeliveryKind, type WorkerOptions } from './engine.js';
 import { createHttpSender, type LookupAll } from './http-sender.js';
 import { applicationPostKind, emailKind, formPostKind } from './kinds.js';
+import { queueDueDigest } from './digest.js';
 import { createMailTransport } from './mail.js';
 import { purgeAttempts } from './repo.js';
 import type { OutboxSignal } from './signal.js';
@@ -33,6 +35,8 @@ export interface Delivery {
   worker: PostsWorker;
   /** Removes attempts older than the retention; answers how many. */
   purge(): Promise<number>;
+  /** Queues HR's digest of the period that ended last (HR_NOTIFY_DIGEST), once across processes; answers whether this call did. */
+  digest(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -46,6 +50,7 @@ export function createDelivery(deps: DeliveryDeps, opts: WorkerOptions = {}): De
   return {
     worker,
     purge: () => purgeAttempts(deps.db, new Date(deps.now().getTime() - config.postsAttemptRetentionDays * 86_400_000)),
+    digest: () => queueDueDigest(deps),
     async close() {
       await worker.stop();
       await sender.close();
@@ -68,6 +73,10 @@ export function startDelivery(deps: DeliveryDeps, signal: OutboxSignal | null, o
   const task = deps.config.postsSweepCron
     ? nodeCron.schedule(deps.config.postsSweepCron, () => {
         delivery.worker.wake();
+        // HR's digest: its period's row makes it once whichever process asks first; queued, it wakes the worker.
+        if (deps.config.mail.hrNotifyDigest !== 'off') {
+          delivery.digest().then((made) => made && delivery.worker.wake(), (err) => (deps.log ?? warnLine)(`[posts] the HR digest failed: ${describeDbError(err)}`));
+        }
         if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
         lastPurge = Date.now();
         delivery.purge().catch((err) => (deps.log ?? warnLine)(`[posts] removing old attempts failed: ${describeDbError(err)}`));

@@ -6,7 +6,7 @@ import { postsPages } from './pages.js';
 
 export { applicationPostPayload, enqueueApplicationPost, enqueueFormPost } from './repo.js';
 export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from './mail.js';
-export { enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
+export { cancelEmail, enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
 export { OutboxSignal } from './signal.js';
 export { createDelivery, startDelivery,  } from './delivery.js';
 export { applicationPostsExport, formPosts, formPostsExport, outboxesHealth, parseFormPostStatus, retryPosts, parsePostStatus, verifyMail } from './service.js';

@@ -132,6 +132,15 @@ function smtpResult(err: unknown, durationMs: number): SendResult {
   };
 }
 
+/**
+ * MAIL_FROM's address under the name an email carries (HR's emails: "Alice via Acme Careers",
+ * made when it was written): the address stays MAIL_FROM's, so SPF and DKIM still hold.
+ */
+function namedFrom(from: string, name: string): { name: string; address: string } {
+  const m = /<([^<>]+)>\s*$/.exec(from);
+  return { name, address: m ? m[1].trim() : from.trim() };
+}
+
 /** Email, sent by nodemailer through SMTP_URL. */
 export function emailKind(transport: Transporter, from: string): DeliveryKind {
   return {
@@ -151,7 +160,14 @@ export function emailKind(transport: Transporter, from: string): DeliveryKind {
           async send() {
             const started = performance.now();
             try {
-              await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });
+              await transport.sendMail({
+                from: message.fromName ? namedFrom(from, message.fromName) : from,
+                to: message.to,
+                subject: message.subject,
+                text: message.text,
+                html: message.html,
+                ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+              });
               return { ok: true, statusCode: 250, error: null, durationMs: performance.now() - started };
             } catch (err) {
               return smtpResult(err, performance.now() - started);

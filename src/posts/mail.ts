@@ -8,6 +8,9 @@ import { createRequire } from 'node:module';
 import type Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../../config/index.js';
+import { FILLED_LIMITS, fillVariables } from '../emails/schema.js';
+import type { TEMPLATE_VARIABLES } from '../emails/types.js';
+import { receiptSource } from './queries.js';
 import { enqueueEmails, type EmailMessage } from './repo.js';
 
 export type MailConfig = Pick<Config, 'mail' | 'company' | 'publicBaseUrl'>;
@@ -54,17 +57,46 @@ export function htmlOfText(text: string): string {
   return html(text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean));
 }
 
-/** Queues the application's emails, when email is on; run inside the application's transaction. */
+/**
+ * The receipt from HR's "Application received" template (issue 30: editing it changes what
+ * applicants get), its variables filled in; the built-in text when the template was deleted or
+ * its filled text is over the limits of an email HR sends.
+ */
+function receiptEmail(config: MailConfig, source: Awaited<ReturnType<typeof receiptSource>>, job: { title: string; public_id: string }, app: { first_name: string; last_name: string; email: string }, now: Date): EmailMessage {
+  if (!source.template) return confirmationEmail(config, job, app);
+  const company = oneLine(config.company.name);
+  const values: Record<(typeof TEMPLATE_VARIABLES)[number], string> = {
+    first_name: oneLine(app.first_name),
+    last_name: oneLine(app.last_name),
+    job_title: job.title,
+    company_name: company,
+    sender_name: `${company} Careers`,
+    stage: oneLine(source.stage),
+    application_date: now.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
+    job_url: `${config.publicBaseUrl}/careers/${encodeURIComponent(job.public_id)}`,
+  };
+  const subject = oneLine(fillVariables(source.template.subject, values));
+  const body = fillVariables(source.template.body, values);
+  if (!subject || [...subject].length > FILLED_LIMITS.subject || [...body].length > FILLED_LIMITS.body) return confirmationEmail(config, job, app);
+  const text = `${body}\n`;
+  return { to: app.email, subject, text, html: htmlOfText(text) };
+}
+
+/**
+ * Queues the application's emails, when email is on; run inside the application's transaction.
+ * With HR_NOTIFY_DIGEST=hourly or daily, HR's notification waits for the digest (digest.ts).
+ */
 export async function enqueueApplicationEmails(
   trx: Db,
   config: MailConfig,
-  a: { applicationId: number; job: { title: string; public_id: string }; applicant: { first_name: string; last_name: string; email: string }; now: Date },
+  a: { applicationId: number; job: { id: number; title: string; public_id: string }; applicant: { first_name: string; last_name: string; email: string }; now: Date },
 ): Promise<void> {
   if (!config.mail.smtpUrl) return;
   // A title saved before one-line fields refused line breaks still reads as one line, body and subject.
   const job = { ...a.job, title: oneLine(a.job.title) };
-  const emails = [{ template: 'applicant_confirmation', message: confirmationEmail(config, job, a.applicant) }];
-  if (config.mail.hrNotifyEmail) emails.push({ template: 'hr_notification', message: hrNotificationEmail(config, config.mail.hrNotifyEmail, job, a.applicant, a.applicationId) });
+  const receipt = receiptEmail(config, await receiptSource(trx, a.job.id), job, a.applicant, a.now);
+  const emails = [{ template: 'applicant_confirmation', message: receipt }];
+  if (config.mail.hrNotifyEmail && config.mail.hrNotifyDigest === 'off') emails.push({ template: 'hr_notification', message: hrNotificationEmail(config, config.mail.hrNotifyEmail, job, a.applicant, a.applicationId) });
   await enqueueEmails(trx, a.applicationId, emails, a.now);
 }
 

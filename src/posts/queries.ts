@@ -225,3 +225,38 @@ export async function outboxHealth(db: Knex, table: OutboxTable, now: Date): Pro
   ]);
   return { oldestDue: fromDbDate(due?.at), failed: Number(failed?.n ?? 0) };
 }
+
+/**
+ * What the application receipt is written from: HR's "Application received" template (the
+ * emails feature's default with purpose `receipt`, as HR edited it; null once deleted) and the
+ * name of the job's first stage (for `{stage}`). Read in the application's transaction.
+ */
+export async function receiptSource(db: Knex, jobId: number): Promise<{ template: { subject: string; body: string } | null; stage: string }> {
+  const [template, stage] = await Promise.all([
+    db('email_templates').where('purpose', 'receipt').orderBy('id').first('subject', 'body'),
+    db('job_stages').where('job_id', jobId).orderBy([{ column: 'position' }, { column: 'id' }]).first('name'),
+  ]);
+  return { template: template ? { subject: String(template.subject), body: String(template.body) } : null, stage: stage ? String(stage.name) : '' };
+}
+
+/** The applications that came in [from, to): the newest `limit` with their job, and how many in all (the HR digest). */
+export async function applicationsBetween(db: Knex, from: Date, to: Date, limit: number): Promise<{ total: number; rows: { id: number; first_name: string; last_name: string; job_title: string; job_public_id: string; created_at: Date }[] }> {
+  const range = (q: Knex.QueryBuilder) => q.where('a.created_at', '>=', toDbDate(from)).where('a.created_at', '<', toDbDate(to));
+  const [count] = (await range(db('applications as a')).count({ n: '*' })) as Row[];
+  const total = Number(count?.n ?? 0);
+  if (!total) return { total, rows: [] };
+  const rows: Row[] = await range(db('applications as a').join('jobs as j', 'j.id', 'a.job_id'))
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit)
+    .select('a.id', 'a.first_name', 'a.last_name', 'a.created_at', { job_title: 'j.title', job_public_id: 'j.public_id' });
+  return {
+    total,
+    rows: rows.map((r) => ({ id: Number(r.id), first_name: String(r.first_name ?? ''), last_name: String(r.last_name ?? ''), job_title: String(r.job_title), job_public_id: String(r.job_public_id), created_at: fromDbDate(r.created_at)! })),
+  };
+}
+
+/** Whether HR's digest of this period was written already (by this process or another). */
+export async function digestWritten(db: Knex, recipient: string, periodStart: Date): Promise<boolean> {
+  return !!(await db('hr_notify_digests').where({ recipient, period_start: toDbDate(periodStart) }).first('id'));
+}

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { fromDbDate, toDbDate, toDbJson } from '../db/codecs.js';
-import { withDbRetry } from '../db/errors.js';
+import { isUniqueViolation, withDbRetry } from '../db/errors.js';
 import { isMysql } from '../db/knex.js';
 import type { Attribution } from '../shared/campaign.js';
 import type { StoredApplicationPost } from './types.js';
@@ -65,6 +65,9 @@ export interface EmailMessage {
   subject: string;
   text: string;
   html: string;
+  /** HR's emails to candidates: the Reply-To (MAIL_REPLY_TO or the sender's address), and the sender's name put before MAIL_FROM's ("Alice via Acme Careers"). */
+  replyTo?: string;
+  fromName?: string;
 }
 
 /** Who sent an email and from which template (HR's emails to candidates); none for the application's own. */
@@ -80,13 +83,15 @@ const HR_TEMPLATE = 'hr_template';
 /** Rows inserted per statement: a row holds a whole message, text and HTML. */
 const EMAIL_INSERT_CHUNK = 100;
 
-const emailRow = (applicationId: number | null, e: { template: string; message: EmailMessage; sender?: EmailSender }, now: string) => ({
+const emailRow = (applicationId: number | null, e: { template: string; message: EmailMessage; sender?: EmailSender; sendAfter?: Date | null }, now: string) => ({
   application_id: applicationId,
   template: e.template,
   payload: toDbJson(e.message),
   status: 'PENDING',
   attempts: 0,
-  next_attempt_at: now,
+  // A scheduled email is due at its time: the claim (dueRows) leaves it alone until then.
+  next_attempt_at: e.sendAfter ? toDbDate(e.sendAfter) : now,
+  send_after: e.sendAfter ? toDbDate(e.sendAfter) : null,
   created_at: now,
   updated_at: now,
   sent_by: e.sender?.sentBy ?? null,
@@ -101,18 +106,42 @@ export async function enqueueEmails(trx: Knex, applicationId: number | null, ema
   await trx('email_posts').insert(emails.map((e) => emailRow(applicationId, e, now)));
 }
 
-/** HR's email to one application, due now; run inside the caller's transaction. Answers its id. */
-export async function enqueueSentEmail(trx: Knex, email: { applicationId: number; message: EmailMessage; sender: EmailSender }, at: Date): Promise<number> {
+/** HR's email to one application, due now or at `sendAfter`; run inside the caller's transaction. Answers its id. */
+export async function enqueueSentEmail(trx: Knex, email: { applicationId: number; message: EmailMessage; sender: EmailSender; sendAfter?: Date | null }, at: Date): Promise<number> {
   const [id] = await trx('email_posts').insert(emailRow(email.applicationId, { template: HR_TEMPLATE, ...email }, toDbDate(at)));
   return Number(id);
 }
 
-/** HR's emails to many applications (a bulk send), due now, in chunks; run inside the caller's transaction. */
-export async function enqueueSentEmails(trx: Knex, emails: { applicationId: number; message: EmailMessage; sender: EmailSender }[], at: Date): Promise<void> {
+/** HR's emails to many applications (a bulk send), due now or at their `sendAfter`, in chunks; run inside the caller's transaction. */
+export async function enqueueSentEmails(trx: Knex, emails: { applicationId: number; message: EmailMessage; sender: EmailSender; sendAfter?: Date | null }[], at: Date): Promise<void> {
   const now = toDbDate(at);
   for (let i = 0; i < emails.length; i += EMAIL_INSERT_CHUNK) {
     await trx('email_posts').insert(emails.slice(i, i + EMAIL_INSERT_CHUNK).map((e) => emailRow(e.applicationId, { template: HR_TEMPLATE, ...e }, now)));
   }
+}
+
+/** What cancelling an email found: it was cancelled now, or why not. */
+export type CancelOutcome = { kind: 'cancelled' } | { kind: 'missing' } | { kind: 'forbidden' } | { kind: 'done'; status: string } | { kind: 'sending' };
+
+/**
+ * Cancels HR's email `id` before it is sent: only a PENDING email never attempted and not claimed
+ * by a worker right now (a claimed one may be on the wire), in one UPDATE guarded by those
+ * conditions, so a worker's claim and a cancel never both win. Only its sender or an admin
+ * (`anyone`) may cancel it.
+ */
+export async function cancelEmail(db: Knex, id: number, by: { userId: number; anyone: boolean }, at: Date): Promise<CancelOutcome> {
+  const row = await db('email_posts').where({ id }).whereNotNull('sent_by').first('id', 'sent_by', 'status', 'claim_token', 'attempts');
+  if (!row) return { kind: 'missing' };
+  if (!by.anyone && Number(row.sent_by) !== by.userId) return { kind: 'forbidden' };
+  const now = toDbDate(at);
+  const n = await db('email_posts')
+    .where({ id, status: 'PENDING', attempts: 0 })
+    .whereNull('claim_token')
+    .update({ status: 'CANCELLED', next_attempt_at: null, locked_until: null, cancelled_at: now, cancelled_by: by.userId, updated_at: now });
+  if (n > 0) return { kind: 'cancelled' };
+  const after = await db('email_posts').where({ id }).first('status', 'claim_token');
+  if (!after) return { kind: 'missing' };
+  return after.status === 'PENDING' ? { kind: 'sending' } : { kind: 'done', status: String(after.status) };
 }
 
 /**
@@ -304,4 +333,22 @@ export async function makePostsDue(db: Knex, table: OutboxTable, ids: number[], 
 /** Removes attempts older than `before`; answers how many. */
 export async function purgeAttempts(db: Knex, before: Date): Promise<number> {
   return db('post_attempts').where('created_at', '<', toDbDate(before)).delete();
+}
+
+/**
+ * Writes HR's digest of one period with its email, once: the (recipient, period_start) row is
+ * unique, so when several processes reach the same period only the first writes it; the others
+ * answer false and queue nothing.
+ */
+export async function enqueueDigestOnce(db: Knex, digest: { recipient: string; periodStart: Date; applications: number; message: EmailMessage }, at: Date): Promise<boolean> {
+  try {
+    await db.transaction(async (trx) => {
+      await trx('hr_notify_digests').insert({ recipient: digest.recipient, period_start: toDbDate(digest.periodStart), applications: digest.applications, created_at: toDbDate(at) });
+      await enqueueEmails(trx, null, [{ template: 'hr_digest', message: digest.message }], at);
+    });
+    return true;
+  } catch (err) {
+    if (isUniqueViolation(err)) return false;
+    throw err;
+  }
 }

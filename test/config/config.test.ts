@@ -81,6 +81,14 @@ describe('configuration', () => {
     for (const [env, message] of refused) expect(() => loadConfig(env), JSON.stringify(env).slice(0, 80)).to.throw(ConfigError, message);
   });
 
+  it('reads MAIL_REPLY_TO, MAIL_REPLY_TO_SENDER and HR_NOTIFY_DIGEST (issue 30), and refuses bad values with clear messages', () => {
+    expect(loadConfig({}).mail).to.deep.include({ replyTo: null, replyToSender: false, hrNotifyDigest: 'off' });
+    expect(loadConfig({ MAIL_REPLY_TO: ' jobs@acme.example ', MAIL_REPLY_TO_SENDER: 'true', HR_NOTIFY_DIGEST: 'Daily' }).mail).to.deep.include({ replyTo: 'jobs@acme.example', replyToSender: true, hrNotifyDigest: 'daily' });
+    expect(() => loadConfig({ HR_NOTIFY_DIGEST: 'weekly' })).to.throw(ConfigError, 'HR_NOTIFY_DIGEST must be hourly, daily or off (got "weekly")');
+    expect(() => loadConfig({ MAIL_REPLY_TO: 'not an address' })).to.throw(ConfigError, 'MAIL_REPLY_TO must be an email address (got "not an address")');
+    expect(() => loadConfig({ MAIL_REPLY_TO_SENDER: 'sometimes' })).to.throw(ConfigError, 'MAIL_REPLY_TO_SENDER must be true or false (got "sometimes")');
+  });
+
   it('reads APPLY_CONSENT_TEXT as one trimmed line, unset (no consent asked) by default', () => {
     expect(loadConfig({}).applyConsentText).to.equal(null);
     for (const blank of ['', '  \n ']) expect(loadConfig({ APPLY_CONSENT_TEXT: blank }).applyConsentText, JSON.stringify(blank)).to.equal(null);

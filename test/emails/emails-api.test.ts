@@ -87,8 +87,8 @@ for (const kind of databaseKinds()) {
         const post = (body: unknown) => as(admin)('/api/hr/email-templates/', { method: 'POST', body });
         const cases: [unknown, Record<string, string[]>][] = [
           [{ name: 'A', subject: 'Hello {firstname}', body: 'Hi {first_name} from {team} and {team}' }, {
-            subject: ['Unknown variable {firstname}: use {first_name}, {last_name}, {job_title} or {company_name}.'],
-            body: ['Unknown variable {team}: use {first_name}, {last_name}, {job_title} or {company_name}.'],
+            subject: ['Unknown variable {firstname}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.'],
+            body: ['Unknown variable {team}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.'],
           }],
           [{ name: 'B', subject: 'Hello\r\nBcc: victim@example.com', body: 'x' }, { subject: ['The subject must be one line: no line breaks.'] }],
           [{ name: 'C', subject: 'Hello\nthere', body: 'x' }, { subject: ['The subject must be one line: no line breaks.'] }],
@@ -177,7 +177,8 @@ for (const kind of databaseKinds()) {
         expect(Number(row.sent_by)).to.equal(recruiter.id);
         expect(Number(row.template_id)).to.equal(rejection.id);
         const message = payloadOf(row);
-        expect(message).to.deep.equal({ to: 'html@example.com', subject: editedPreview.body.subject, text: editedPreview.body.text, html: editedPreview.body.html });
+        // Issue 30: the sender's name goes in From ("rita via <company> Careers"); no Reply-To without MAIL_REPLY_TO.
+        expect(message).to.deep.equal({ to: 'html@example.com', subject: editedPreview.body.subject, text: editedPreview.body.text, html: editedPreview.body.html, fromName: 'rita via Acme & Sons Careers' });
         expect(message.subject).to.not.match(/[\r\n]/);
         expect(message.html).to.include('Dear &#60;script&#62;alert(1)&#60;/script&#62; O&#39;Brien &#38; Co,');
         expect((await as(admin)(`/api/hr/email-templates/${rejection.id}/`)).body.subject).to.equal(rejection.subject);
@@ -187,7 +188,7 @@ for (const kind of databaseKinds()) {
         const entry = timeline.body.results.find((e: any) => e.id === `email-${sent.body.id}`);
         expect(entry).to.deep.include({ type: 'email', action: 'queued', actor: { id: recruiter.id, username: 'rita' } });
         expect(entry.text).to.equal('“Rejection” email to html@example.com queued by rita: About Night <Shift> Bcc: victim@example.com');
-        expect(entry.email).to.deep.equal({ to: 'html@example.com', subject: 'About Night <Shift> Bcc: victim@example.com', template: 'Rejection', status: 'PENDING', delivered_at: null, attempts: 0 });
+        expect(entry.email).to.deep.equal({ id: sent.body.id, send_after: null, to: 'html@example.com', subject: 'About Night <Shift> Bcc: victim@example.com', template: 'Rejection', status: 'PENDING', delivered_at: null, attempts: 0 });
         // Delivered: the entry says so, with the time.
         const deliveredAt = new Date('2026-03-01T10:00:00.000Z');
         await s.ctx.db('email_posts').where({ id: sent.body.id }).update({ status: 'SUCCESS', attempts: 1, delivered_at: '2026-03-01 10:00:00.000', next_attempt_at: null });
@@ -208,7 +209,7 @@ for (const kind of databaseKinds()) {
           [{ template_id: 'abc' }, { template_id: ['Select a valid template.'] }],
           [{ template_id: 999_999 }, { template_id: ['This template no longer exists. Choose another.'] }],
           [{ template_id: rejection.id, subject: 'Hi\r\nBcc: x@example.com' }, { subject: ['The subject must be one line: no line breaks.'] }],
-          [{ template_id: rejection.id, body: 'Hello {nickname}' }, { body: ['Unknown variable {nickname}: use {first_name}, {last_name}, {job_title} or {company_name}.'] }],
+          [{ template_id: rejection.id, body: 'Hello {nickname}' }, { body: ['Unknown variable {nickname}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.'] }],
           [{ template_id: rejection.id, body: 'x'.repeat(10_001) }, { body: ['Ensure this field has no more than 10000 characters.'] }],
           [[1], { detail: 'Must be an object.' } as never],
         ];
@@ -229,7 +230,7 @@ for (const kind of databaseKinds()) {
         const rejection = await templateByPurpose('rejection');
         const res = await as(recruiter)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: [...ids, 888_888, ids[0]], template_id: rejection.id, outcome: 'REJECTED', reason: 'Position filled' } });
         expect(res.status, JSON.stringify(res.body)).to.equal(200);
-        expect(res.body).to.deep.equal({ queued: 3, queued_ids: [...ids].sort((a, b) => a - b), rejected_ids: [...ids].sort((a, b) => a - b), not_found: [888_888], detail: '3 emails queued.' });
+        expect(res.body).to.deep.equal({ queued: 3, queued_ids: [...ids].sort((a, b) => a - b), rejected_ids: [...ids].sort((a, b) => a - b), not_found: [888_888], skipped_ids: [], send_after: null, detail: '3 emails queued.' });
         const apps = await s.ctx.db('applications').whereIn('id', ids);
         for (const a of apps) expect(a).to.include({ outcome: 'REJECTED', outcome_reason: 'Position filled', status: 'ARCHIVED' });
         const rows = await s.ctx.db('email_posts').whereIn('application_id', ids).orderBy('application_id');
@@ -248,7 +249,7 @@ for (const kind of databaseKinds()) {
         const before = await s.ctx.db('applications').where({ id }).first();
         const res = await as(admin)('/api/hr/applications/emails/bulk/', { method: 'POST', body: { ids: [id], template_id: interview.id } });
         expect(res.status).to.equal(200);
-        expect(res.body).to.deep.equal({ queued: 1, queued_ids: [id], rejected_ids: [], not_found: [], detail: '1 email queued.' });
+        expect(res.body).to.deep.equal({ queued: 1, queued_ids: [id], rejected_ids: [], not_found: [], skipped_ids: [], send_after: null, detail: '1 email queued.' });
         const after = await s.ctx.db('applications').where({ id }).first();
         expect(after.status).to.equal(before.status);
         expect(after.outcome).to.equal(null);
@@ -289,7 +290,7 @@ for (const kind of databaseKinds()) {
         expect(await snapshot()).to.deep.equal(before);
         // Only ids that do not exist: nothing to send, said so.
         const none = await bulk({ ids: [777_777], template_id: rejection.id, outcome: 'REJECTED', reason: 'Not a fit' });
-        expect(none.body).to.deep.equal({ queued: 0, queued_ids: [], rejected_ids: [], not_found: [777_777], detail: '0 emails queued.' });
+        expect(none.body).to.deep.equal({ queued: 0, queued_ids: [], rejected_ids: [], not_found: [777_777], skipped_ids: [], send_after: null, detail: '0 emails queued.' });
         expect(await snapshot()).to.deep.equal(before);
       });
 

@@ -111,7 +111,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const person = emails[0] === 'jose.muller@example.com' ? { first: 'José', title: 'Backend Engineer' } : { first: 'Björn', title: 'Data Analyst' };
           const mail = mailTo(emails[0])!;
           expect(header(mail, 'To')).to.equal(emails[0]);
-          expect(header(mail, 'From')).to.equal('Acme Careers <careers@acme.example>');
+          expect(header(mail, 'From')).to.equal('alice via Acme Careers <careers@acme.example>'); // issue 30: the sender's name
           expect(mail).to.match(new RegExp(`Subject: .*Your application for ${person.title} at Acme Test Corp`));
           expect(mail).to.include('not to move forward with your application').and.include(`<p>Dear ${person.first},</p>`);
           await screenshot(page, `emails-bulk-done-${label}${suffix}`);
@@ -193,14 +193,21 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await form.getByLabel('Subject').fill(`Let's talk, {firstname} (${label})`);
           await form.getByRole('button', { name: 'Save template' }).focus();
           await page.keyboard.press('Enter');
-          expect(await form.locator('.field-error').innerText()).to.equal('Unknown variable {firstname}: use {first_name}, {last_name}, {job_title} or {company_name}.');
+          expect(await form.locator('.field-error').innerText()).to.equal('Unknown variable {firstname}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.');
           expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).to.equal('true');
+          // Issue 30: the template's default delay ("Send by default").
+          await form.getByLabel('Send by default').selectOption({ label: 'In 2 days' });
+          await screenshot(page, `emails-template-editor-${label}${suffix}`);
+          await form.getByLabel('Subject').focus();
           await page.keyboard.press('Control+A');
           await page.keyboard.type(`Let's talk, {first_name} (${label})`);
           await page.keyboard.press('Enter'); // submits the form from the subject field
           await page.waitForFunction(() => /saved/.test(document.querySelector('.email-templates [role="status"]')?.textContent ?? ''));
           expect(await page.locator('.email-templates [role="status"]').innerText()).to.equal('Template “Interview invitation” saved.');
-          expect((await s.ctx.db('email_templates').where({ purpose: 'interview' }).first()).subject).to.equal(`Let's talk, {first_name} (${label})`);
+          const saved = await s.ctx.db('email_templates').where({ purpose: 'interview' }).first();
+          expect(saved.subject).to.equal(`Let's talk, {first_name} (${label})`);
+          expect(Number(saved.default_delay_minutes)).to.equal(2880);
+          expect(await page.locator('.template-list li', { hasText: 'Interview invitation' }).innerText()).to.include('Sent by default: in 2 days');
           expect(await axeViolations(page)).to.deep.equal([]);
           await screenshot(page, `emails-templates-${label}${suffix}`);
           expect(errors).to.deep.equal([]);

@@ -56,7 +56,8 @@ for (const kind of databaseKinds()) {
       expect(header(confirmation, 'To')).to.equal('meera@example.com');
       expect(header(confirmation, 'From')).to.equal('Acme Careers <careers@acme.example>');
       expect(header(confirmation, 'Content-Type')).to.match(/^multipart\/alternative/);
-      expect(confirmation).to.include('Dear Meera,').and.include('Acme Test Corp').and.include('What happens next').and.include('<p>Dear Meera,</p>');
+      // Written from the "Application received" template (issue 30): its default wording.
+      expect(confirmation).to.include('Dear Meera,').and.include('Acme Test Corp').and.include('Our hiring team reviews every application').and.include('<p>Dear Meera,</p>');
       const notice = texts.find((t) => header(t, 'Subject') === 'New application: Meera Iyer for Platform Engineer')!;
       expect(header(notice, 'To')).to.equal('hr@acme.example');
       expect(notice).to.include(`Open the application: https://careers.acme.example/hr/applicants/${app.id}`);

@@ -41,6 +41,9 @@ export interface OutboxPost {
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
+  /** email_posts: the time HR scheduled it for, and when it was cancelled. */
+  send_after: Date | null;
+  cancelled_at: Date | null;
 }
 
 export interface PostAttempt {
@@ -72,6 +75,8 @@ function toPost(r: Row): OutboxPost {
     created_at: fromDbDate(r.created_at)!,
     updated_at: fromDbDate(r.updated_at)!,
     delivered_at: fromDbDate(r.delivered_at),
+    send_after: fromDbDate(r.send_after),
+    cancelled_at: fromDbDate(r.cancelled_at),
   };
 }
 
@@ -115,7 +120,7 @@ export async function timelineSources(db: Knex, applicationId: number, limit: nu
       .where('e.application_id', applicationId)
       .orderBy([{ column: 'e.id', order: 'desc' }, { column: 't.id', order: 'desc' }])
       .limit(limit)
-      .select('e.id', 'e.template', 'e.status', 'e.status_code', 'e.error_message', 'e.attempts', 'e.created_at', 'e.updated_at', 'e.delivered_at', 'e.template_name', 'e.sent_by', ...attemptColumns, {
+      .select('e.id', 'e.template', 'e.status', 'e.status_code', 'e.error_message', 'e.attempts', 'e.created_at', 'e.updated_at', 'e.delivered_at', 'e.template_name', 'e.sent_by', 'e.send_after', 'e.cancelled_at', ...attemptColumns, {
         sender_username: 'su.username',
         target: jsonMember(db, 'e.payload', 'to'),
         subject: jsonMember(db, 'e.payload', 'subject'),
