@@ -52,6 +52,8 @@ function ScheduledEmails({ id }: Props) {
     setProblem(null);
     try {
       const done = await hrJson<CancelledEmail>(`/api/hr/emails/${email.id}/cancel/`, { method: 'POST' });
+      // Gone from the list with the message, not a reload later.
+      setEmails((list) => list.filter((e) => e.id !== email.id));
       setMessage(`“${email.subject}”: ${done.detail}`);
       document.dispatchEvent(new CustomEvent('applicant:changed'));
     } catch (err) {

@@ -36,6 +36,8 @@ export function watchSession(source: HTMLElement): void {
     return;
   }
   noteSession(data.expiresIn, data.limitIn, data.user);
+  // Says the watcher runs (it is a chunk loaded after the page): what a test waits for before moving the clock.
+  document.documentElement.dataset.sessionWatch = 'on';
   const lead = offerLeadMs(data);
 
   const dialog = element('dialog', { className: 'session-dialog', id: 'session-dialog' });
@@ -51,7 +53,6 @@ export function watchSession(source: HTMLElement): void {
   const actions = element('div', { className: 'session-dialog-actions' });
   actions.append(primary, secondary);
   dialog.append(title, text, problem, actions);
-  document.body.append(dialog);
 
   let shown: Shown | null = null;
   /** What the user closed with Escape: not shown again until something else is to be said. */
@@ -90,6 +91,8 @@ export function watchSession(source: HTMLElement): void {
       primary.textContent = 'Sign in again';
     }
     shown = kind;
+    // Into the page only when first needed: most pages never show it.
+    if (!dialog.isConnected) document.body.append(dialog);
     if (!dialog.open) {
       returnFocus = document.activeElement;
       dialog.showModal();

@@ -187,8 +187,8 @@ for (const kind of databaseKinds()) {
         const timeline = await as(admin)(`/api/hr/applications/${appId}/timeline/`);
         const entry = timeline.body.results.find((e: any) => e.id === `email-${sent.body.id}`);
         expect(entry).to.deep.include({ type: 'email', action: 'queued', actor: { id: recruiter.id, username: 'rita' } });
-        expect(entry.text).to.equal('“Rejection” email to html@example.com queued by rita: About Night <Shift> Bcc: victim@example.com');
-        expect(entry.email).to.deep.equal({ id: sent.body.id, send_after: null, to: 'html@example.com', subject: 'About Night <Shift> Bcc: victim@example.com', template: 'Rejection', status: 'PENDING', delivered_at: null, attempts: 0 });
+        expect(entry.text).to.equal('“Rejection” email to html@example.com by rita: About Night <Shift> Bcc: victim@example.com');
+        expect(entry.email).to.deep.equal({ id: sent.body.id, send_after: null, to: 'html@example.com', subject: 'About Night <Shift> Bcc: victim@example.com', template: 'Rejection', status: 'PENDING', delivered_at: null, attempts: 0, error: null, to_hr: false });
         // Delivered: the entry says so, with the time.
         const deliveredAt = new Date('2026-03-01T10:00:00.000Z');
         await s.ctx.db('email_posts').where({ id: sent.body.id }).update({ status: 'SUCCESS', attempts: 1, delivered_at: '2026-03-01 10:00:00.000', next_attempt_at: null });

@@ -101,7 +101,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const jobId = (await s.ctx.db('applications').where({ id: rejected }).first()).job_id;
           await page.goto(`${s.baseUrl}/hr/applicants?job_id=${jobId}`);
           const section = page.locator('section.bulk-email');
-          await section.waitFor();
+          // The card shows on the dense list once rows are selected.
+          await section.waitFor({ state: 'attached' });
           for (const id of [rejected, other]) await page.locator(`input[data-select][value="${id}"]`).check();
           await section.getByRole('button', { name: 'Reject and email 2 selected…' }).click();
           const preview = section.locator('.email-preview');

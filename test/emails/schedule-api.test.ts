@@ -13,7 +13,7 @@
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { databaseKinds } from '../helpers/db.js';
-import { createHrUser, liveToken } from '../helpers/hr.js';
+import { createHrUser } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
 import { hr, seedPeople, type Seeded } from '../applicants/helpers.js';
@@ -21,9 +21,9 @@ import { toFormData, validFields } from '../fixtures/apply.js';
 import { header, readable, startSmtp } from '../helpers/smtp.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { toDbDate } from '../../src/db/codecs.js';
+import { createSession } from '../../src/users/repo.js';
 
 const DAY = 86_400_000;
-const TOKEN_TTL = 90 * 86_400;
 
 for (const kind of databaseKinds()) {
   describe(`emails sent later, Reply-To, variables, bulk skips, receipt and digest [${kind}]`, function () {
@@ -33,7 +33,7 @@ for (const kind of databaseKinds()) {
     let seeded: Seeded;
     // The clock of the server and of the workers: moved forward by the tests.
     let clock = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 5 * 60_000);
-    const users: Record<'admin' | 'rita' | 'ravi', { id: number; token: string }> = {} as never;
+    const users: Record<'admin' | 'rita' | 'ravi', { id: number }> = {} as never;
     let workers: ReturnType<typeof createDelivery>[] = [];
 
     before(async () => {
@@ -51,8 +51,7 @@ for (const kind of databaseKinds()) {
       }, { now: () => clock });
       seeded = await seedPeople(s.ctx.db);
       for (const [name, role] of [['admin', 'admin'], ['rita', 'recruiter'], ['ravi', 'recruiter']] as const) {
-        const id = await createHrUser(s.ctx.db, name, { role });
-        users[name] = { id, token: await liveToken(s.ctx.db, id, TOKEN_TTL) };
+        users[name] = { id: await createHrUser(s.ctx.db, name, { role }) };
       }
       const log = () => undefined;
       // Two workers on one database, as two processes would run them.
@@ -64,7 +63,8 @@ for (const kind of databaseKinds()) {
       await smtp.close();
     });
 
-    const as = (who: { token: string }) => (p: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, who.token, p, init);
+    // Days pass on the server's clock: each call signs in afresh at that time (sessions slide up to SESSION_MAX_HOURS).
+    const as = (who: { id: number }) => async (p: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, (await createSession(s.ctx.db, who.id, 3600, clock)).token, p, init);
     const runBoth = () => Promise.all(workers.map((w) => w.worker.runDue()));
     const template = async (purpose: string) => (await as(users.admin)('/api/hr/email-templates/')).body.results.find((t: any) => t.purpose === purpose);
     const mailsTo = (to: string) => smtp.mails.filter((m) => m.to.includes(to)).map((m) => readable(m.raw));
@@ -124,7 +124,7 @@ for (const kind of databaseKinds()) {
       const two = await as(users.rita)(`/api/hr/applications/${id}/emails/`, { method: 'POST', body: { template_id: rejection.id, send_at: at.toISOString() } });
       expect([one.status, two.status]).to.deep.equal([201, 201]);
 
-      const cancel = (who: { token: string }, emailId: unknown) => as(who)(`/api/hr/emails/${emailId}/cancel/`, { method: 'POST' });
+      const cancel = (who: { id: number }, emailId: unknown) => as(who)(`/api/hr/emails/${emailId}/cancel/`, { method: 'POST' });
       const other = await cancel(users.ravi, one.body.id);
       expect(other.status).to.equal(403);
       expect(other.body).to.deep.equal({ detail: 'Only the sender of this email or an admin may cancel it.' });
@@ -215,7 +215,7 @@ for (const kind of databaseKinds()) {
 
     it("uses the template's default delay when no time is given (admins set it; null sends now); refuses bad delays", async () => {
       const interview = await template('interview');
-      const put = (who: { token: string }, delay: unknown) => as(who)(`/api/hr/email-templates/${interview.id}/`, { method: 'PUT', body: { name: interview.name, subject: interview.subject, body: interview.body, default_delay_minutes: delay } });
+      const put = (who: { id: number }, delay: unknown) => as(who)(`/api/hr/email-templates/${interview.id}/`, { method: 'PUT', body: { name: interview.name, subject: interview.subject, body: interview.body, default_delay_minutes: delay } });
       expect((await put(users.rita, 2880)).status).to.equal(403);
       const MESSAGE = 'The default delay must be a whole number of minutes from 0 to 43,200 (30 days), or null.';
       for (const bad of [-1, 1.5, '60', 43_201, true, 1e100]) {

@@ -67,7 +67,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     /** Opens a page and waits for its session watcher (a chunk loaded after the page) to know the session. */
     const visit = async (page: Page, path: string) => {
       await page.goto(s.baseUrl + path);
-      await page.locator('#session-dialog').waitFor({ state: 'attached' });
+      await page.locator('html[data-session-watch]').waitFor({ state: 'attached' });
     };
     /** Console errors, less the expected 401 (the ended session) and 404 (no resume; checked in afterEach). */
     const unexpectedErrors = () => tab!.errors.filter((e) => !/status of (401|404)/.test(e));
