@@ -21,6 +21,7 @@ import { Progress } from './Progress.js';
 import { QuestionsStep } from './QuestionsStep.js';
 import { ReviewStep } from './ReviewStep.js';
 import { funnelReporter } from './funnel.js';
+import { WIZARD_SUBMIT_HEADER } from '../../src/funnel/types.js';
 import { SkillsInput } from './SkillsInput.js';
 import { clearDraft, loadDraft, saveDraft } from './draft.js';
 import {
@@ -225,7 +226,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
 
     let res: Response;
     try {
-      res = await fetch(`/api/jobs/${encodeURIComponent(job.public_id)}/apply/`, { method: 'POST', body: fd, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      res = await fetch(`/api/jobs/${encodeURIComponent(job.public_id)}/apply/`, { method: 'POST', body: fd, headers: { Accept: 'application/json', [WIZARD_SUBMIT_HEADER]: '1' }, credentials: 'same-origin' });
     } catch {
       return fail({ message: NETWORK_MESSAGE, lines: [], banner: NETWORK_MESSAGE, keys: [] }, {});
     }
