@@ -14,7 +14,7 @@ import { XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 import { listExportRows } from '../../src/applicants/queries/list.js';
 
-const HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Job', 'Job Public ID', 'Resume', 'Source'];
+const HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)', 'Job', 'Job Public ID', 'Resume', 'Source'];
 
 async function sheetRows(res: Response): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
@@ -55,7 +55,7 @@ for (const kind of databaseKinds()) {
       expect(res.headers.get('content-disposition')).to.equal('attachment; filename="applicants.xlsx"');
       const rows = await sheetRows(res);
       expect(rows[0]).to.deep.equal(HEADERS);
-      expect(rows.slice(1).map((r) => [r[1], r[5], r[7], r[8]])).to.deep.equal([
+      expect(rows.slice(1).map((r) => [r[1], r[5], r[10], r[11]])).to.deep.equal([
         ['Dana', 'NEW', 'Beta Designer', b.public_id],
         ['Asha', 'NEW', 'Alpha Engineer', a.public_id],
       ]);

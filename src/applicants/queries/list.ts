@@ -25,7 +25,7 @@ import type { ApplicationStatus } from '../../shared/enums.js';
 import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantOrderColumn, type ApplicantOrdering, type ApplicantRow } from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
-import { APPLICANT_COLUMNS, sourceCell } from './export.js';
+import { APPLICANT_COLUMNS, pipelineCells, sourceCell } from './export.js';
 
 const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
@@ -509,16 +509,17 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
   const search = await planSearch(db, f.q);
   let cursor: unknown[] | null = null;
   for (;;) {
-    const q = ordered(filteredApplications(db, f, search), f.ordering).select(LIST_COLUMNS).limit(batchSize);
+    const q = ordered(filteredApplications(db, f, search), f.ordering).select([...LIST_COLUMNS, 'a.outcome_reason']).limit(batchSize);
     if (cursor) afterKey(db, q, f.ordering, cursor);
     const rows: Row[] = await q;
     if (!rows.length) return;
-    const [jobs, fileTypes] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows)]);
+    const [jobs, fileTypes, stageNames] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows), stageNamesOf(db, rows)]);
     yield rows.map((r) => {
       const job = jobs.get(Number(r.job_id));
       const type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
       const resume = type === undefined ? '' : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type: type });
-      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume, sourceCell(r)];
+      const stage = r.stage_id === null ? null : stageNames.get(Number(r.stage_id));
+      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, ...pipelineCells(stage, r.outcome, r.outcome_reason), fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume, sourceCell(r)];
     });
     if (rows.length < batchSize) return;
     cursor = keyOf(rows[rows.length - 1], f.ordering);
