@@ -28,6 +28,7 @@ import * as m020 from '../../migrations/020_source_attribution.js';
 import * as m021 from '../../migrations/021_job_funnel_counts.js';
 import * as m022 from '../../migrations/022_email_payload_size.js';
 import * as m023 from '../../migrations/023_stages_of_new_jobs.js';
+import * as m028 from '../../migrations/028_job_public_id_draft.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -53,6 +54,7 @@ const migrations: Record<string, Knex.Migration> = {
   '021_job_funnel_counts': m021,
   '022_email_payload_size': m022,
   '023_stages_of_new_jobs': m023,
+  '028_job_public_id_draft': m028,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -110,6 +112,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '021_job_funnel_counts': "table job_funnel_counts (the apply funnel's counts)",
   '022_email_payload_size': null,
   '023_stages_of_new_jobs': null,
+  '028_job_public_id_draft': "every job's public_id_draft mark (a duplicate not yet saved then keeps its copy-of-… public id)",
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -206,14 +206,13 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   // with or without the trailing slash, in any case.
   router.get('/hr', (_req, res) => res.redirect(302, DEFAULT_LANDING));
 
-  router.get('/hr/jobs', async (req, res) => {
-    const list = await jobsPage(req);
-    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs', ...(list.statusError ? { status: 400 } : {}) }, { ...list, ...formatters(req) });
-  });
-
-  router.get('/hr/jobs/list', async (req, res) => {
-    renderPage(req, res, 'pages/hr/jobs-list', { title: 'All Job Posts' }, { ...(await jobsPage(req)), ...formatters(req) });
-  });
+  // One job list under two names (spec 02: Manage Jobs and All Job Posts): the same rows and actions.
+  for (const [path, heading] of [['/hr/jobs', 'Manage Jobs'], ['/hr/jobs/list', 'All Job Posts']] as const) {
+    router.get(path, async (req, res) => {
+      const list = await jobsPage(req);
+      renderPage(req, res, 'pages/hr/jobs', { title: heading, ...(list.statusError ? { status: 400 } : {}) }, { ...list, heading, path, listPage: path === '/hr/jobs/list', ...formatters(req) });
+    });
+  }
 
   router.get('/hr/jobs/new', async (req, res) => {
     renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) } });

@@ -198,16 +198,23 @@ const DEFAULT_STAGES: { name: string; kind: string | null }[] = [
 ];
 
 /** Inserts a job, its questions and its default stages; run inside the caller's transaction. */
-export async function insertJob(trx: Knex, publicId: string, input: JobInput, now: Date): Promise<number> {
-  const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, views: 0, created_at: toDbDate(now) });
+export async function insertJob(trx: Knex, publicId: string, input: JobInput, now: Date, publicIdDraft = false): Promise<number> {
+  const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, ...(publicIdDraft ? { public_id_draft: toDbBool(true) } : {}), views: 0, created_at: toDbDate(now) });
   const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
   await replaceQuestions(trx, jobId, input.questions);
   await trx('job_stages').insert(DEFAULT_STAGES.map((s, position) => ({ job_id: jobId, name: s.name, position, kind: s.kind })));
   return jobId;
 }
 
-export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date): Promise<void> {
-  await trx('jobs').where({ id: jobId }).update(jobColumns(input, now));
+/** Whether the job's public id is still to be made from its title at its first save (migration 028). */
+export async function hasDraftPublicId(db: Knex, jobId: number): Promise<boolean> {
+  const row = await db('jobs').where({ id: jobId }).first('public_id_draft');
+  return !!row && Boolean(Number(row.public_id_draft));
+}
+
+/** `publicId`: the job's public id made again at its first save (the draft mark is cleared with it). */
+export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date, publicId?: string): Promise<void> {
+  await trx('jobs').where({ id: jobId }).update({ ...jobColumns(input, now), ...(publicId === undefined ? {} : { public_id: publicId, public_id_draft: toDbBool(false) }) });
   await replaceQuestions(trx, jobId, input.questions);
 }
 
