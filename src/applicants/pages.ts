@@ -21,10 +21,10 @@ import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import { applicantNeighbours, getApplicant, jobStages, listApplicants, listStageNames, loadBoard, loadDashboard, loadJobInsights, rejectionReasons } from './service.js';
+import { applicantNeighbours, getApplicant, jobStages, listApplicants, listSourcesSeen, listStageNames, loadBoard, loadDashboard, loadJobInsights, rejectionReasons } from './service.js';
 import { previewKind } from './resume-preview.js';
 import { allowBlobFrames } from '../http/security.js';
-import { REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
+import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
 import type { WizardJob } from './types.js';
 
 const APPLY_PAGE_TEXT = {
@@ -114,8 +114,8 @@ export function applicantsPages(ctx: AppContext): Router {
 
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const [jobs, stageNames] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx)]);
-    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], ...formatters(req), messages: APPLICANT_MESSAGES };
+    const [jobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);
+    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], sources: [DIRECT_SOURCE, ...sources], ...formatters(req), messages: APPLICANT_MESSAGES };
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
       const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));

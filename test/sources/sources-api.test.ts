@@ -201,6 +201,28 @@ for (const kind of databaseKinds()) {
       expect(rows[1].at(-1)).to.equal('linkedin / social / spring');
     });
 
+    it('the source filter ignores case on both databases, and its list offers each source seen once', async () => {
+      const job = (await s.ctx.db('jobs').first('id')).id;
+      const base = { job_id: job, first_name: 'Case', last_name: 'Test', phone: '+919876543210', status: 'NEW', created_at: new Date(), updated_at: new Date() };
+      await s.ctx.db('applications').insert([
+        { ...base, email: 'case1@example.com', source: 'LinkedIn' },
+        { ...base, email: 'case2@example.com', source: 'LINKEDIN' },
+        { ...base, email: 'case3@example.com', source: 'Xing<script>' },
+      ]);
+      for (const q of ['linkedin', 'LinkedIn', 'LINKEDIN']) {
+        const res = await hr(`/api/hr/applications/?source=${q}`);
+        expect(res.body.results.map((r: { source: string }) => r.source).sort(), q).to.deep.equal(['LINKEDIN', 'LinkedIn', 'linkedin']);
+      }
+      const html = await (await fetch(`${s.baseUrl}/hr/applicants`, { headers: { Cookie: `jwt=${token}` } })).text();
+      const options = [.../<datalist id="f-source-options">([\s\S]*?)<\/datalist>/.exec(html)![1].matchAll(/<option value="([^"]*)">/g)].map((m) => m[1]);
+      // One spelling per source (the most used, or the first seen on a tie), (direct) first, hostile text escaped.
+      expect(options[0]).to.equal('(direct)');
+      expect(options.filter((o) => o.toLowerCase() === 'linkedin')).to.have.length(1);
+      expect(options).to.include('Xing&lt;script&gt;');
+      expect(html).to.include('list="f-source-options"');
+      await s.ctx.db('applications').where('first_name', 'Case').del();
+    });
+
     it('the webhook payload carries the source only for a job that opted in', async () => {
       const cookie = setCookie(await fetch(`${s.baseUrl}/careers/hooked?utm_source=indeed&utm_medium=feed`))!;
       const app = await apply(hooked, cookie);
