@@ -7,7 +7,7 @@ import type { Db } from '../db/knex.js';
 import { ValidationError } from '../http/errors.js';
 import { DEMO_JOBS } from './demo.js';
 import * as repo from './repo.js';
-import type { JobInput } from './schema.js';
+import { JOB_MESSAGES, type JobInput } from './schema.js';
 import { newJobPublicId, parseJobInput, type JobInputOptions } from './service.js';
 
 export interface SeedProblem {
@@ -26,13 +26,18 @@ interface ParsedRecords {
   problems: SeedProblem[];
 }
 
-function parseJobRecords(records: unknown, opts: JobInputOptions = {}): ParsedRecords {
+function parseJobRecords(records: unknown, opts: JobInputOptions = {}, now = new Date()): ParsedRecords {
   if (!Array.isArray(records)) throw new SeedError([{ index: -1, errors: { detail: 'The file must hold a JSON array of job objects.' } }]);
   const parsed: ParsedRecords = { inputs: [], problems: [] };
   const seenIds = new Map<string, number>();
   records.forEach((rec, index) => {
     try {
       const input = parseJobInput(rec, opts);
+      // As the API refuses it on create: a job that would be closed from the start.
+      if (input.closes_at && input.closes_at.getTime() <= now.getTime()) {
+        parsed.problems.push({ index, errors: { closes_at: [JOB_MESSAGES.closesAtPast] } });
+        return;
+      }
       if (input.public_id) {
         if (seenIds.has(input.public_id)) parsed.problems.push({ index, errors: { public_id: [`Duplicate of record ${seenIds.get(input.public_id)}.`] } });
         else seenIds.set(input.public_id, index);
@@ -68,7 +73,7 @@ async function takenPublicIds(db: Db, inputs: ParsedRecords['inputs']): Promise<
  * none (the CLI's `jobs seed --file`).
  */
 export async function importJobRecords(db: Db, records: unknown, opts: JobInputOptions = {}, now = new Date()): Promise<number> {
-  const { inputs, problems } = parseJobRecords(records, opts);
+  const { inputs, problems } = parseJobRecords(records, opts, now);
   problems.push(...(await takenPublicIds(db, inputs)));
   if (problems.length) throw new SeedError(problems.sort((a, b) => a.index - b.index));
   return importJobs(db, inputs.map((r) => r.input), now);
@@ -104,4 +109,53 @@ export async function seedDemoJobs(db: Db, now = new Date()): Promise<number> {
 
 export function countJobs(db: Db): Promise<number> {
   return repo.countJobs(db);
+}
+
+/** A demo job `removeDemoJobs` left in place, and why. */
+export interface KeptDemoJob {
+  id: number;
+  public_id: string;
+  title: string;
+  reason: string;
+}
+
+/**
+ * `careers-admin jobs remove-demo`: removes the jobs `jobs seed --demo` made and nothing else. A
+ * demo job is one with a demo public id and its demo title that no one has saved since (no
+ * job.update in the audit log: a seeded job has none) and that has no application (removing a job
+ * removes its applications): the others are kept and said why. `dryRun`: only says what it would do.
+ */
+export async function removeDemoJobs(db: Db, dryRun = false): Promise<{ removed: { id: number; public_id: string; title: string }[]; kept: KeptDemoJob[] }> {
+  const demo = new Map(validateJobRecords(DEMO_JOBS).map((j) => [j.public_id!, j.title]));
+  const rows: { id: number; public_id: string; title: string }[] = (await db('jobs').whereIn('public_id', [...demo.keys()]).select('id', 'public_id', 'title').orderBy('id')).map((r: Record<string, unknown>) => ({ id: Number(r.id), public_id: String(r.public_id), title: String(r.title) }));
+  const candidates = rows.filter((r) => demo.get(r.public_id) === r.title);
+  const kept: KeptDemoJob[] = rows.filter((r) => demo.get(r.public_id) !== r.title).map((r) => ({ ...r, reason: 'its title is not the demo title' }));
+  const removed: typeof rows = [];
+  if (candidates.length) {
+    const ids = candidates.map((c) => c.id);
+    const [apps, edits] = await Promise.all([
+      db('applications').whereIn('job_id', ids).select('job_id').count({ n: '*' }).groupBy('job_id'),
+      db('audit_log').where({ entity: 'job', action: 'job.update' }).whereIn('entity_id', ids).distinct('entity_id'),
+    ]);
+    const appCount = new Map(apps.map((r: Record<string, unknown>) => [Number(r.job_id), Number(r.n)]));
+    const edited = new Set(edits.map((r: Record<string, unknown>) => Number(r.entity_id)));
+    for (const c of candidates) {
+      const n = appCount.get(c.id) ?? 0;
+      if (n) kept.push({ ...c, reason: `it has ${n} application${n === 1 ? '' : 's'}` });
+      else if (edited.has(c.id)) kept.push({ ...c, reason: 'it was edited after seeding' });
+      else removed.push(c);
+    }
+  }
+  if (removed.length && !dryRun) {
+    await db.transaction(async (trx) => {
+      // Again inside the transaction: an application that came in meanwhile keeps its job.
+      const ids = removed.map((r) => r.id);
+      const late = new Set((await trx('applications').whereIn('job_id', ids).distinct('job_id')).map((r: Record<string, unknown>) => Number(r.job_id)));
+      for (const r of removed.filter((x) => late.has(x.id))) kept.push({ ...r, reason: 'an application came in meanwhile' });
+      const gone = ids.filter((id) => !late.has(id));
+      if (gone.length) await trx('jobs').whereIn('id', gone).del();
+      removed.splice(0, removed.length, ...removed.filter((x) => !late.has(x.id)));
+    });
+  }
+  return { removed, kept: kept.sort((a, b) => a.id - b.id) };
 }
