@@ -270,3 +270,34 @@ export async function insertJobAudit(trx: Knex, entry: AuditEntry, now: Date): P
     created_at: toDbDate(now),
   });
 }
+
+/** Id, public id and title of the jobs with these public ids, by id. */
+export async function jobsByPublicIds(db: Knex, publicIds: string[]): Promise<{ id: number; public_id: string; title: string }[]> {
+  if (!publicIds.length) return [];
+  const rows: Row[] = await db('jobs').whereIn('public_id', publicIds).select('id', 'public_id', 'title').orderBy('id');
+  return rows.map((r) => ({ id: Number(r.id), public_id: String(r.public_id), title: String(r.title) }));
+}
+
+/** Applications per job, for these jobs (a job without any is absent). */
+export async function applicationCountsOf(db: Knex, jobIds: number[]): Promise<Map<number, number>> {
+  if (!jobIds.length) return new Map();
+  const rows: Row[] = await db('applications').whereIn('job_id', jobIds).select('job_id').count({ n: '*' }).groupBy('job_id');
+  return new Map(rows.map((r) => [Number(r.job_id), Number(r.n)]));
+}
+
+/** Those of these jobs someone saved after they were made (a job.update in the audit log). */
+export async function editedJobIds(db: Knex, jobIds: number[]): Promise<Set<number>> {
+  if (!jobIds.length) return new Set();
+  const rows: Row[] = await db('audit_log').where({ entity: 'job', action: 'job.update' }).whereIn('entity_id', jobIds).distinct('entity_id');
+  return new Set(rows.map((r) => Number(r.entity_id)));
+}
+
+/** Deletes those of these jobs that have no application, in one transaction; answers their ids. */
+export function deleteJobsWithoutApplications(db: Knex, jobIds: number[]): Promise<number[]> {
+  return db.transaction(async (trx) => {
+    const busy = new Set(((await trx('applications').whereIn('job_id', jobIds).distinct('job_id')) as Row[]).map((r) => Number(r.job_id)));
+    const gone = jobIds.filter((id) => !busy.has(id));
+    if (gone.length) await trx('jobs').whereIn('id', gone).del();
+    return gone;
+  });
+}

@@ -127,35 +127,23 @@ export interface KeptDemoJob {
  */
 export async function removeDemoJobs(db: Db, dryRun = false): Promise<{ removed: { id: number; public_id: string; title: string }[]; kept: KeptDemoJob[] }> {
   const demo = new Map(validateJobRecords(DEMO_JOBS).map((j) => [j.public_id!, j.title]));
-  const rows: { id: number; public_id: string; title: string }[] = (await db('jobs').whereIn('public_id', [...demo.keys()]).select('id', 'public_id', 'title').orderBy('id')).map((r: Record<string, unknown>) => ({ id: Number(r.id), public_id: String(r.public_id), title: String(r.title) }));
+  const rows = await repo.jobsByPublicIds(db, [...demo.keys()]);
   const candidates = rows.filter((r) => demo.get(r.public_id) === r.title);
   const kept: KeptDemoJob[] = rows.filter((r) => demo.get(r.public_id) !== r.title).map((r) => ({ ...r, reason: 'its title is not the demo title' }));
-  const removed: typeof rows = [];
-  if (candidates.length) {
-    const ids = candidates.map((c) => c.id);
-    const [apps, edits] = await Promise.all([
-      db('applications').whereIn('job_id', ids).select('job_id').count({ n: '*' }).groupBy('job_id'),
-      db('audit_log').where({ entity: 'job', action: 'job.update' }).whereIn('entity_id', ids).distinct('entity_id'),
-    ]);
-    const appCount = new Map(apps.map((r: Record<string, unknown>) => [Number(r.job_id), Number(r.n)]));
-    const edited = new Set(edits.map((r: Record<string, unknown>) => Number(r.entity_id)));
-    for (const c of candidates) {
-      const n = appCount.get(c.id) ?? 0;
-      if (n) kept.push({ ...c, reason: `it has ${n} application${n === 1 ? '' : 's'}` });
-      else if (edited.has(c.id)) kept.push({ ...c, reason: 'it was edited after seeding' });
-      else removed.push(c);
-    }
+  let removed: typeof rows = [];
+  const ids = candidates.map((c) => c.id);
+  const [appCount, edited] = await Promise.all([repo.applicationCountsOf(db, ids), repo.editedJobIds(db, ids)]);
+  for (const c of candidates) {
+    const n = appCount.get(c.id) ?? 0;
+    if (n) kept.push({ ...c, reason: `it has ${n} application${n === 1 ? '' : 's'}` });
+    else if (edited.has(c.id)) kept.push({ ...c, reason: 'it was edited after seeding' });
+    else removed.push(c);
   }
   if (removed.length && !dryRun) {
-    await db.transaction(async (trx) => {
-      // Again inside the transaction: an application that came in meanwhile keeps its job.
-      const ids = removed.map((r) => r.id);
-      const late = new Set((await trx('applications').whereIn('job_id', ids).distinct('job_id')).map((r: Record<string, unknown>) => Number(r.job_id)));
-      for (const r of removed.filter((x) => late.has(x.id))) kept.push({ ...r, reason: 'an application came in meanwhile' });
-      const gone = ids.filter((id) => !late.has(id));
-      if (gone.length) await trx('jobs').whereIn('id', gone).del();
-      removed.splice(0, removed.length, ...removed.filter((x) => !late.has(x.id)));
-    });
+    // An application that came in meanwhile keeps its job.
+    const gone = new Set(await repo.deleteJobsWithoutApplications(db, removed.map((r) => r.id)));
+    for (const r of removed.filter((x) => !gone.has(x.id))) kept.push({ ...r, reason: 'an application came in meanwhile' });
+    removed = removed.filter((x) => gone.has(x.id));
   }
   return { removed, kept: kept.sort((a, b) => a.id - b.id) };
 }
