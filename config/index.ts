@@ -251,20 +251,40 @@ export interface Settings {
   fromFile: Set<string>;
 }
 
-/**
- * Reads the settings file (CAREERS_ENV_FILE, else `.env` in `cwd`) under `env`, without touching
- * process.env: a variable set in the environment, even to '', is never replaced. A missing `.env`
- * is no problem; a CAREERS_ENV_FILE that cannot be read is (it was asked for by name).
- */
-export function readSettings(env: Env = process.env, cwd = process.cwd()): Settings {
-  const named = env.CAREERS_ENV_FILE?.trim();
-  const file = path.resolve(cwd, named || '.env');
-  let text: string;
+/** The settings file of an installed site: the systemd unit's EnvironmentFile, read by the CLI too (README "systemd"). */
+export const SYSTEM_SETTINGS_FILE = '/etc/careers/careers.env';
+
+/** The file's text, or null when it does not exist; any other failure throws. */
+function readIfThere(file: string): string | null {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if (!named && (err as NodeJS.ErrnoException).code === 'ENOENT') return { env, file: null, fromFile: new Set() };
-    throw new ConfigError([`CAREERS_ENV_FILE: cannot read the settings file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * Reads the settings file under `env`, without touching process.env: a variable set in the
+ * environment, even to '', is never replaced. One file is read, the first of: CAREERS_ENV_FILE
+ * (a named file that cannot be read is an error), `.env` in `cwd`, SYSTEM_SETTINGS_FILE (what the
+ * systemd unit reads, so `careers-admin` over SSH needs no extra flag); none is no problem.
+ */
+export function readSettings(env: Env = process.env, cwd = process.cwd(), systemFile = SYSTEM_SETTINGS_FILE): Settings {
+  const named = env.CAREERS_ENV_FILE?.trim();
+  let file = path.resolve(cwd, named || '.env');
+  let text: string | null;
+  try {
+    text = readIfThere(file);
+    if (text === null && named) throw Object.assign(new Error('not found'), { code: 'ENOENT' });
+    if (text === null) {
+      file = systemFile;
+      text = readIfThere(file);
+      if (text === null) return { env, file: null, fromFile: new Set() };
+    }
+  } catch (err) {
+    const what = named ? 'CAREERS_ENV_FILE: cannot read the settings file' : 'cannot read the settings file';
+    throw new ConfigError([`${what} ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
   }
   const fromFile = new Set<string>();
   const merged: Env = { ...env };
