@@ -252,7 +252,7 @@ export interface Settings {
 }
 
 /** The settings file of an installed site: the systemd unit's EnvironmentFile, read by the CLI too (README "systemd"). */
-export const SYSTEM_SETTINGS_FILE = '/etc/careers/careers.env';
+const SYSTEM_SETTINGS_FILE = '/etc/careers/careers.env';
 
 /** The file's text, or null when it does not exist; any other failure throws. */
 function readIfThere(file: string): string | null {
