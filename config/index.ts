@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import nodeCron from 'node-cron';
+import { PHONE_RULES, type PhoneRule } from '../src/shared/phone-rule-names.js';
 
 type NodeEnv = 'development' | 'production' | 'test';
 
@@ -208,6 +209,8 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null };
   /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
+  /** PHONE_RULE: the spec's dial code + 10 digits ('ten-digits'), or any number valid for its country, stored in E.164 ('international'). */
+  phoneRule: PhoneRule;
   /** APPLY_CONSENT_TEXT: what an applicant must agree to on the wizard's review step; null = no consent asked. */
   applyConsentText: string | null;
   /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
@@ -339,6 +342,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'CAREERS_EMAIL', default: 'careers@example.com' },
   { name: 'COMPANY_LOGO_URL', default: '(unset)' },
   { name: 'APPLY_CONSENT_TEXT', default: '(unset: no consent asked)' },
+  { name: 'PHONE_RULE', default: 'ten-digits' },
   { name: 'STORAGE_URL', default: '(unset: DATA_DIR/uploads)', secret: 'url' },
   { name: 'AWS_ACCESS_KEY_ID', default: "(unset: the AWS SDK's default credentials)" },
   { name: 'AWS_SECRET_ACCESS_KEY', default: '(unset)', secret: 'all' },
@@ -424,6 +428,9 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   if (rawEnv === 'development' || rawEnv === 'production' || rawEnv === 'test') nodeEnv = rawEnv;
   else problems.push(`NODE_ENV must be development, production or test (got "${rawEnv}")`);
 
+  const rawPhoneRule = str('PHONE_RULE', 'ten-digits').toLowerCase();
+  const phoneRule: PhoneRule = (PHONE_RULES as readonly string[]).includes(rawPhoneRule) ? (rawPhoneRule as PhoneRule) : 'ten-digits';
+  if (phoneRule !== rawPhoneRule) problems.push(`PHONE_RULE must be one of ${PHONE_RULES.join(', ')} (got "${rawPhoneRule}")`);
   const rawLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info').toLowerCase();
   const logLevel: LogLevel = (LOG_LEVELS as readonly string[]).includes(rawLevel) ? (rawLevel as LogLevel) : 'info';
   if (logLevel !== rawLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
@@ -550,6 +557,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       logoUrl,
     },
     applyConsentText: consentText,
+    phoneRule,
     logLevel,
     // Positive: 0 would cut every request in flight; systemd's TimeoutStopSec must stay above it.
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),

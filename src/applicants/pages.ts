@@ -69,6 +69,7 @@ export function applicantsPages(ctx: AppContext): Router {
     renderPage(req, res, 'pages/public/apply', { title: `Apply: ${job.title} — ${config.company.name} Careers`, noindex: true }, {
       job: wizardJobProps(job),
       consentText: config.applyConsentText,
+      phoneRule: config.phoneRule,
       jobHref: jobPath(job.public_id),
     });
   });
