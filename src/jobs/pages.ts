@@ -55,16 +55,21 @@ const NO_DEPARTMENT_HEADING = 'Other roles';
  * NO_DEPARTMENT_HEADING; each keeps the list's newest-first order. No headings (null) when no job
  * on the page has a department.
  */
-export function byDepartment(jobs: PublicJobSummary[]): { heading: string; jobs: PublicJobSummary[] }[] | null {
+export function byDepartment(jobs: PublicJobSummary[], spellings: readonly string[] = []): { heading: string; jobs: PublicJobSummary[] }[] | null {
   if (!jobs.some((j) => j.department)) return null;
-  const groups = new Map<string, PublicJobSummary[]>();
+  // One group per department whatever its case, headed by the filter's spelling of it (`spellings`),
+  // else the first spelling on the page.
+  const canonical = new Map(spellings.map((s) => [s.toLocaleLowerCase('en'), s]));
+  const groups = new Map<string, { heading: string; jobs: PublicJobSummary[] }>();
   for (const job of jobs) {
-    const key = job.department ?? '';
-    groups.set(key, [...(groups.get(key) ?? []), job]);
+    const key = job.department?.toLocaleLowerCase('en') ?? '';
+    const group = groups.get(key) ?? { heading: key ? (canonical.get(key) ?? job.department!) : NO_DEPARTMENT_HEADING, jobs: [] };
+    group.jobs.push(job);
+    groups.set(key, group);
   }
-  const names = [...groups.keys()].filter(Boolean).sort((a, b) => a.localeCompare(b, 'en'));
-  if (groups.has('')) names.push('');
-  return names.map((name) => ({ heading: name || NO_DEPARTMENT_HEADING, jobs: groups.get(name)! }));
+  const keys = [...groups.keys()].filter(Boolean).sort((a, b) => groups.get(a)!.heading.localeCompare(groups.get(b)!.heading, 'en', { sensitivity: 'base' }));
+  if (groups.has('')) keys.push('');
+  return keys.map((k) => groups.get(k)!);
 }
 
 /** The HR lists' status of a job: 'Closed' once an active job's closing date has passed. */
@@ -118,7 +123,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       ],
     }, {
       jobs,
-      groups: byDepartment(jobs),
+      groups: byDepartment(jobs, departments),
       count,
       filters,
       locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,

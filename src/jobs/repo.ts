@@ -66,7 +66,11 @@ function whereOpen(q: Knex.QueryBuilder, now: Date): Knex.QueryBuilder {
 
 function applyPublicFilters(q: Knex.QueryBuilder, f: PublicJobFilters, now: Date): Knex.QueryBuilder {
   whereOpen(q, now);
-  if (f.department) q.where('department', f.department);
+  // Any case on both databases: MariaDB's collation ignores it, SQLite is told to.
+  if (f.department) {
+    if ((q as unknown as { client: { config: { client: string } } }).client.config.client === 'mysql2') q.where('department', f.department);
+    else q.whereRaw('department = ? COLLATE NOCASE', [f.department]);
+  }
   if (f.title) q.whereRaw('title LIKE ? ESCAPE ?', [likeContains(f.title), '!']);
   if (f.location) q.whereRaw('location LIKE ? ESCAPE ?', [likeContains(f.location), '!']);
   if (f.job_type) q.where('job_type', f.job_type);
@@ -96,16 +100,34 @@ export async function listActiveLocations(db: Knex, now: Date): Promise<string[]
   return rows.map((r: Row) => r.location as string);
 }
 
-/** The departments of the jobs taking applications, for the list page's filter. */
-export async function listActiveDepartments(db: Knex, now: Date): Promise<string[]> {
-  const rows = await whereOpen(db('jobs').distinct('department'), now).whereNotNull('department').whereNot('department', '').orderBy('department');
-  return rows.map((r: Row) => r.department as string);
+/**
+ * Departments as one list whatever their case ('Engineering' and 'engineering' are one), each
+ * spelled as most of its jobs spell it (the first by name on a tie), by name. MariaDB groups them
+ * by its case-insensitive collation already (one row each, any spelling); SQLite returns each
+ * spelling, folded here.
+ */
+function oneSpellingEach(rows: Row[]): string[] {
+  const best = new Map<string, { name: string; n: number }>();
+  for (const r of rows) {
+    const name = String(r.department);
+    const n = Number(r.n);
+    const key = name.toLocaleLowerCase('en');
+    const seen = best.get(key);
+    if (!seen || n > seen.n || (n === seen.n && name < seen.name)) best.set(key, { name, n: Math.max(n, seen?.n ?? 0) });
+  }
+  return [...best.values()].map((b) => b.name).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
-/** The departments of every job that is still a job post (not REMOVED): the editor's suggestions. */
+/** The departments of the jobs taking applications, for the list page's filter: one spelling each. */
+export async function listActiveDepartments(db: Knex, now: Date): Promise<string[]> {
+  const rows = await whereOpen(db('jobs').select('department').count({ n: '*' }).groupBy('department'), now).whereNotNull('department').whereNot('department', '');
+  return oneSpellingEach(rows);
+}
+
+/** The departments of every job that is still a job post (not REMOVED): the editor's suggestions, one spelling each. */
 export async function listDepartmentsInUse(db: Knex): Promise<string[]> {
-  const rows = await db('jobs').distinct('department').whereNot('status', 'REMOVED').whereNotNull('department').whereNot('department', '').orderBy('department');
-  return rows.map((r: Row) => r.department as string);
+  const rows = await db('jobs').select('department').count({ n: '*' }).groupBy('department').whereNot('status', 'REMOVED').whereNotNull('department').whereNot('department', '');
+  return oneSpellingEach(rows);
 }
 
 /** The earliest closing instant after `now` among active jobs: when the public lists next change without a write. */
