@@ -44,10 +44,11 @@ export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardS
   for (const n of byJob.values()) total += n;
   return {
     total_jobs: jobs.length,
-    active_jobs: jobs.filter((j) => j.status === 'ACTIVE').length,
+    // Active and still taking applications: a job past its closing date is not counted.
+    active_jobs: jobs.filter((j) => j.status === 'ACTIVE' && (j.closes_at === null || Date.parse(j.closes_at) > Date.now())).length,
     new_applicants: newCount,
     total_applicants: total,
-    job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views })),
+    job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views, closes_at: j.closes_at })),
     stage_stats: stages,
     rejected_applicants: rejected,
   };

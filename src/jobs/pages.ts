@@ -182,7 +182,13 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       ogType: 'article',
       jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
       noindex: availability !== 'available',
-    }, { job: publicJob, sections, closesAt: job.closes_at ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null });
+    }, {
+      job: publicJob,
+      sections,
+      // Shown while the job takes applications ("Applications close …") or once its date has passed
+      // ("Applications closed …"); not for an inactive job whose date is still ahead (it never closed then).
+      closesAt: job.closes_at && (publicJob.accepting_applications || job.closes_at.getTime() <= Date.now()) ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null,
+    });
   }
 
   /**

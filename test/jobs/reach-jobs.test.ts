@@ -200,6 +200,13 @@ for (const kind of databaseKinds()) {
         }
       });
 
+      it('an inactive job whose closing date is still ahead does not say "Applications closed" with that date', async () => {
+        await makeJob(s.ctx, { public_id: 'paused-1', title: 'Paused Role', closes_at: '2099-12-31T17:30:00Z', status: 'INACTIVE' });
+        const page = await html('/careers/paused-1');
+        expect(page).to.include('This job post has stopped taking application');
+        expect(page).to.not.include('Applications closed').and.not.include('Applications close<').and.not.include('31 Dec 2099');
+      });
+
       it('a job past its closing date stays ACTIVE but takes no applications and leaves the list, locations and sitemap', async () => {
         await makeJob(s.ctx, { public_id: 'closed-1', title: 'Closed Role', location: 'Closedville, Iceland', department: 'Closed Dept', closes_at: '2026-01-02T00:00:00Z', status: 'ACTIVE' }, new Date('2026-01-01T00:00:00Z'));
         const hrRow = await s.ctx.db('jobs').where({ public_id: 'closed-1' }).first();
