@@ -71,6 +71,27 @@ for (const kind of databaseKinds()) {
       expect((await fetch(`${s.baseUrl}/api/hr/applications/export/`)).status).to.equal(401);
     });
 
+    it("writes the dates in the viewer's zone (?tz=), named in the header row; an unknown zone is a 400", async () => {
+      const auth = { Authorization: `Bearer ${token}` };
+      const rows = await sheetRows(await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=Asia/Kolkata`, { headers: auth }));
+      expect(rows[0][9]).to.equal('Applied At (Asia/Kolkata)');
+      // 09:00 UTC is 14:30 in Kolkata: the cell shows the wall clock there.
+      expect((rows[1][9] as Date).toISOString()).to.equal('2026-03-01T14:30:00.000Z');
+      const job = await sheetRows(await fetch(`${s.baseUrl}/api/hr/jobs/${a.id}/export-basic/?tz=America/New_York`, { headers: auth }));
+      expect(job[0][9]).to.equal('Applied At (America/New_York)');
+      expect((job[1][9] as Date).toISOString()).to.equal('2026-03-01T04:00:00.000Z');
+      const utc = await sheetRows(await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=UTC`, { headers: auth }));
+      expect(utc[0][9]).to.equal('Applied At (UTC)');
+      expect((utc[1][9] as Date).toISOString()).to.equal('2026-03-01T09:00:00.000Z');
+      for (const tz of ['Mars/Olympus', '<script>', 'x'.repeat(100), 'Europe/Paris/../..']) {
+        const bad = await fetch(`${s.baseUrl}/api/hr/applications/export/?tz=${encodeURIComponent(tz)}`, { headers: auth });
+        expect(bad.status, tz).to.equal(400);
+        expect(await bad.json()).to.deep.equal({ tz: ['Unknown time zone: use an IANA name such as Europe/Paris.'] });
+      }
+      const twice = await fetch(`${s.baseUrl}/api/hr/applications/export/?tz=UTC&tz=Asia/Kolkata`, { headers: auth });
+      expect(twice.status).to.equal(400);
+    });
+
     it('batches follow each other in both orders without losing or repeating a row', async () => {
       const filters = { job_id: null, q: '', status: null, date_from: null, date_to: null } as const;
       for (const ordering of ['created_at', '-created_at'] as const) {
