@@ -109,7 +109,13 @@ export function applicantsPages(ctx: AppContext): Router {
     const parsed = boardQuerySchema.safeParse({ q: req.query.q, status: req.query.status });
     const query = parsed.success ? parsed.data : boardQuerySchema.parse({});
     const [{ board }, { stages }] = await Promise.all([loadBoard(ctx, id, { ...query, column: null, offset: 0 }), jobStages(ctx, id)]);
-    const props: BoardProps = { board, stages, filters: { q: query.q, status: query.status ?? '' } };
+    const stage = typeof req.query.stage === 'string' ? req.query.stage.slice(0, 100) : '';
+    const props: BoardProps = {
+      board,
+      stages,
+      filters: { q: query.q, status: query.status ?? '', date_from: query.date_from ?? '', date_to: query.date_to ?? '', source: query.source ?? '', stage },
+      sources: [DIRECT_SOURCE, ...(await listSourcesSeen(ctx))],
+    };
     renderPage(req, res, 'pages/hr/job-board', { title: `Board: ${board.job.title}`, noindex: true }, { props, statuses: APPLICATION_STATUSES });
   });
 

@@ -591,6 +591,10 @@ const wholeParam = (max: number, message: string, fallback: number) =>
 export const boardQuerySchema = zod.object({
   q: param.refine((v) => !v || [...v].length <= APPLICANT_Q_MAX, APPLICANT_MESSAGES.q).transform((v) => v ?? ''),
   status: param.refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status).transform((v) => (v || null) as ApplicationStatus | null),
+  // The applicants list's filters too (issue 30): applied between two days, from a source.
+  date_from: optionalDay,
+  date_to: optionalDay,
+  source: param.refine((v) => !v || [...v].length <= CAMPAIGN_MAX_LENGTH, APPLICANT_MESSAGES.source).transform((v) => v?.trim() || null),
   column: param.refine((v) => !v || v === 'rejected' || isRowId(v), PIPELINE_MESSAGES.column).transform((v) => (!v ? null : v === 'rejected' ? ('rejected' as const) : Number(v))),
   offset: wholeParam(100_000, PIPELINE_MESSAGES.offset, 0),
   limit: wholeParam(BOARD_CARDS_MAX, PIPELINE_MESSAGES.limit, BOARD_CARDS).refine((v) => v >= 1, PIPELINE_MESSAGES.limit),
