@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import nodeCron from 'node-cron';
+import { PHONE_RULES, type PhoneRule } from '../src/shared/phone-rule-names.js';
 import { OIDC_SETTINGS, type OidcSetting, parseOidc } from './oidc.js';
 
 export type { OidcSetting } from './oidc.js';
@@ -225,6 +226,8 @@ export interface Config {
   mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null; replyTo: string | null; replyToSender: boolean; hrNotifyDigest: HrNotifyDigest };
   /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
+  /** PHONE_RULE: the spec's dial code + 10 digits ('ten-digits'), or any number valid for its country, stored in E.164 ('international'). */
+  phoneRule: PhoneRule;
   /** APPLY_CONSENT_TEXT: what an applicant must agree to on the wizard's review step; null = no consent asked. */
   applyConsentText: string | null;
   /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
@@ -270,20 +273,40 @@ export interface Settings {
   fromFile: Set<string>;
 }
 
-/**
- * Reads the settings file (CAREERS_ENV_FILE, else `.env` in `cwd`) under `env`, without touching
- * process.env: a variable set in the environment, even to '', is never replaced. A missing `.env`
- * is no problem; a CAREERS_ENV_FILE that cannot be read is (it was asked for by name).
- */
-export function readSettings(env: Env = process.env, cwd = process.cwd()): Settings {
-  const named = env.CAREERS_ENV_FILE?.trim();
-  const file = path.resolve(cwd, named || '.env');
-  let text: string;
+/** The settings file of an installed site: the systemd unit's EnvironmentFile, read by the CLI too (README "systemd"). */
+const SYSTEM_SETTINGS_FILE = '/etc/careers/careers.env';
+
+/** The file's text, or null when it does not exist; any other failure throws. */
+function readIfThere(file: string): string | null {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    return fs.readFileSync(file, 'utf8');
   } catch (err) {
-    if (!named && (err as NodeJS.ErrnoException).code === 'ENOENT') return { env, file: null, fromFile: new Set() };
-    throw new ConfigError([`CAREERS_ENV_FILE: cannot read the settings file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * Reads the settings file under `env`, without touching process.env: a variable set in the
+ * environment, even to '', is never replaced. One file is read, the first of: CAREERS_ENV_FILE
+ * (a named file that cannot be read is an error), `.env` in `cwd`, SYSTEM_SETTINGS_FILE (what the
+ * systemd unit reads, so `careers-admin` over SSH needs no extra flag); none is no problem.
+ */
+export function readSettings(env: Env = process.env, cwd = process.cwd(), systemFile = SYSTEM_SETTINGS_FILE): Settings {
+  const named = env.CAREERS_ENV_FILE?.trim();
+  let file = path.resolve(cwd, named || '.env');
+  let text: string | null;
+  try {
+    text = readIfThere(file);
+    if (text === null && named) throw Object.assign(new Error('not found'), { code: 'ENOENT' });
+    if (text === null) {
+      file = systemFile;
+      text = readIfThere(file);
+      if (text === null) return { env, file: null, fromFile: new Set() };
+    }
+  } catch (err) {
+    const what = named ? 'CAREERS_ENV_FILE: cannot read the settings file' : 'cannot read the settings file';
+    throw new ConfigError([`${what} ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`]);
   }
   const fromFile = new Set<string>();
   const merged: Env = { ...env };
@@ -342,6 +365,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'CAREERS_EMAIL', default: 'careers@example.com' },
   { name: 'COMPANY_LOGO_URL', default: '(unset)' },
   { name: 'APPLY_CONSENT_TEXT', default: '(unset: no consent asked)' },
+  { name: 'PHONE_RULE', default: 'ten-digits' },
   { name: 'STORAGE_URL', default: '(unset: DATA_DIR/uploads)', secret: 'url' },
   { name: 'AWS_ACCESS_KEY_ID', default: "(unset: the AWS SDK's default credentials)" },
   { name: 'AWS_SECRET_ACCESS_KEY', default: '(unset)', secret: 'all' },
@@ -454,6 +478,9 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   if (rawEnv === 'development' || rawEnv === 'production' || rawEnv === 'test') nodeEnv = rawEnv;
   else problems.push(`NODE_ENV must be development, production or test (got "${rawEnv}")`);
 
+  const rawPhoneRule = str('PHONE_RULE', 'ten-digits').toLowerCase();
+  const phoneRule: PhoneRule = (PHONE_RULES as readonly string[]).includes(rawPhoneRule) ? (rawPhoneRule as PhoneRule) : 'ten-digits';
+  if (phoneRule !== rawPhoneRule) problems.push(`PHONE_RULE must be one of ${PHONE_RULES.join(', ')} (got "${rawPhoneRule}")`);
   const rawLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info').toLowerCase();
   const logLevel: LogLevel = (LOG_LEVELS as readonly string[]).includes(rawLevel) ? (rawLevel as LogLevel) : 'info';
   if (logLevel !== rawLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
@@ -584,6 +611,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       logoUrl,
     },
     applyConsentText: consentText,
+    phoneRule,
     logLevel,
     // Positive: 0 would cut every request in flight; systemd's TimeoutStopSec must stay above it.
     shutdownTimeoutSeconds: int('SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),

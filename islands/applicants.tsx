@@ -22,7 +22,7 @@ import { useEffect, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { hrFetch } from './components/session.js';
-import { saveResponse } from './job-insights/download.js';
+import { exportUrl, saveResponse } from './job-insights/download.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import type { ApplicantDetail } from '../src/applicants/types.js';
 import './applicants.css';
@@ -52,7 +52,7 @@ function Applicants(props: Props) {
       e.preventDefault();
       const isExport = link.hasAttribute('data-export-download');
       try {
-        const res = await hrFetch(link.href);
+        const res = await hrFetch(isExport ? exportUrl(link.href) : link.href);
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         await saveResponse(res, isExport ? 'applicants.xlsx' : 'resume');
       } catch {

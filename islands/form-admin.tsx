@@ -10,7 +10,7 @@ import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { flashNext } from './components/flash.js';
 import { hrFetch } from './components/session.js';
-import { saveResponse } from './job-insights/download.js';
+import { exportUrl, saveResponse } from './job-insights/download.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import { FORM_MESSAGES } from '../src/forms/schema.js';
 import './form-admin.css';
@@ -84,7 +84,7 @@ function FormAdmin({ downloadFailed }: { page: string; downloadFailed?: string }
           }
         }),
       ),
-      wire('button[data-export-url]', (b) => void busy(b, () => download(b.dataset.exportUrl!, b.dataset.exportName!, FORM_MESSAGES.exportFailed))),
+      wire('button[data-export-url]', (b) => void busy(b, () => download(exportUrl(b.dataset.exportUrl!), b.dataset.exportName!, FORM_MESSAGES.exportFailed))),
       wire('a[data-download-file]', (a, e) => {
         e.preventDefault();
         void busy(a, () => download((a as HTMLAnchorElement).href, a.getAttribute('download') ?? 'file', downloadFailed ?? FORM_MESSAGES.downloadFailed));

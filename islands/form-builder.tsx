@@ -12,7 +12,7 @@ import { useEffect, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { flashNext } from './components/flash.js';
-import { FORM_LIMITS, FORM_MESSAGES, duplicatesMessage, shapeFieldName } from '../src/forms/schema.js';
+import { FORM_LIMITS, FORM_MESSAGES, duplicatesMessage, fieldNameFromLabel, shapeFieldName } from '../src/forms/schema.js';
 import { CHOICE_FIELD_TYPES, type FieldType, type Form } from '../src/forms/types.js';
 import './form-builder.css';
 
@@ -37,6 +37,8 @@ interface DraftField {
   options: string;
   maxMb: string;
   extensions: string;
+  /** Characters the name input left out on the last keystroke, said beside it. */
+  dropped?: string;
 }
 
 interface DraftSection {
@@ -244,6 +246,16 @@ function FormBuilder(props: Props) {
     setSection(i, { fields: draft.sections[i].fields.map((f, k) => (k === j ? { ...f, ...patch } : f)) });
     if (keys.length) setErrors((old) => Object.fromEntries(Object.entries(old).filter(([k]) => !keys.some((x) => k === `s${i}.f${j}.${x}`))));
   };
+  const setFieldName = (i: number, j: number, typed: string) => {
+    const { name, dropped } = shapeFieldName(typed);
+    setField(i, j, { name, dropped }, ['name']);
+  };
+  // The name follows the label while it is blank or still the one the label made.
+  const setFieldLabel = (i: number, j: number, label: string) => {
+    const f = draft.sections[i].fields[j];
+    const follows = f.name === '' || f.name === fieldNameFromLabel(f.label);
+    setField(i, j, follows ? { label, name: fieldNameFromLabel(label), dropped: '' } : { label }, follows ? ['label', 'name'] : ['label']);
+  };
   const allNames = [...new Set(draft.sections.flatMap((s) => s.fields.map((f) => f.name)).filter(Boolean))];
 
   const save = async () => {
@@ -278,7 +290,7 @@ function FormBuilder(props: Props) {
   };
 
   const err = (k: string) => errors[k];
-  const input = (id: string, label: string, value: string, onChange: (v: string) => void, opts: { max?: number; required?: boolean; error?: string; hint?: string; type?: string; readOnly?: boolean; step?: string; min?: string } = {}) => (
+  const input = (id: string, label: string, value: string, onChange: (v: string) => void, opts: { max?: number; required?: boolean; error?: string; hint?: string; type?: string; readOnly?: boolean; step?: string; min?: string; hintLive?: boolean } = {}) => (
     <div className="field">
       <label htmlFor={id}>
         {label}
@@ -296,7 +308,7 @@ function FormBuilder(props: Props) {
         aria-describedby={[opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
         onChange={(e) => onChange(e.target.value)}
       />
-      {opts.hint && <p className="help-text" id={`${id}-hint`}>{opts.hint}</p>}
+      {opts.hint && <p className="help-text" id={`${id}-hint`} aria-live={opts.hintLive ? 'polite' : undefined}>{opts.hint}</p>}
       {opts.error && <p className="field-error" id={`${id}-error`}>{opts.error}</p>}
     </div>
   );
@@ -369,8 +381,8 @@ function FormBuilder(props: Props) {
                     <fieldset key={f.key} className="builder-field">
                       <legend>Field {j + 1}</legend>
                       <div className="grid-2">
-                        {input(`fb-s${i}-f${j}-name`, 'Field Name', f.name, (v) => setField(i, j, { name: shapeFieldName(v) }, ['name']), { max: FORM_LIMITS.fieldName, required: true, error: err(`s${i}.f${j}.name`), hint: 'Lowercase letters, digits and underscores.' })}
-                        {input(`fb-s${i}-f${j}-label`, 'Field Label', f.label, (v) => setField(i, j, { label: v }, ['label']), { max: FORM_LIMITS.text, required: true, error: err(`s${i}.f${j}.label`) })}
+                        {input(`fb-s${i}-f${j}-name`, 'Field Name', f.name, (v) => setFieldName(i, j, v), { max: FORM_LIMITS.fieldName, required: true, error: err(`s${i}.f${j}.name`), hint: f.dropped ? `Lowercase letters, digits and underscores: left out ${f.dropped}` : 'Lowercase letters, digits and underscores; made from the label until you change it.', hintLive: true })}
+                        {input(`fb-s${i}-f${j}-label`, 'Field Label', f.label, (v) => setFieldLabel(i, j, v), { max: FORM_LIMITS.text, required: true, error: err(`s${i}.f${j}.label`) })}
                         <div className="field">
                           <label htmlFor={`fb-s${i}-f${j}-type`}>Field type</label>
                           <select id={`fb-s${i}-f${j}-type`} value={f.field_type} onChange={(e) => setField(i, j, { field_type: e.target.value as FieldType })}>

@@ -10,7 +10,7 @@ import { wireButtons } from './components/wire-buttons.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { flashNext } from './components/flash.js';
 import { hrFetch } from './components/session.js';
-import { saveResponse } from './job-insights/download.js';
+import { exportUrl, saveResponse } from './job-insights/download.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import { POST_MESSAGES } from '../src/posts/schema.js';
 import type { PostAttemptRecord, PostStatus } from '../src/posts/types.js';
@@ -34,7 +34,7 @@ function HrPosts({ status }: Props) {
       b.setAttribute('aria-busy', 'true');
       problem.hidden = true;
       try {
-        const res = await hrFetch(`/api/hr/application-posts/export/?status=${encodeURIComponent(status)}`);
+        const res = await hrFetch(exportUrl(`/api/hr/application-posts/export/?status=${encodeURIComponent(status)}`));
         if (!res.ok) throw new Error(`export answered ${res.status}`);
         await saveResponse(res, `application_posts_${status}.xlsx`);
       } catch {

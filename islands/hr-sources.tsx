@@ -128,6 +128,10 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
   const total = report ? report.totals.reduce((sum, t) => sum + t.applications, 0) : 0;
   const sourcesLine = (list: SourceCount[]) => list.map((s) => `${sourceName(s.source)} ${number.format(s.applications)}`).join(' · ') || '–';
 
+  // Until the first answer, only the server's own "Loading…" line: the page is then written in one
+  // go, so nothing already shown moves (the island's box keeps the footer below the fold meanwhile).
+  if (!report && !links && !problem) return <p className="help-text">Loading…</p>;
+
   return (
     <div className="sources">
       {problem && <p className="alert alert-error" role="alert">{problem}</p>}
@@ -160,7 +164,7 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
 
       <section aria-labelledby="by-job">
         <h2 id="by-job">By job</h2>
-        <p className="help-text">Views are counted since each job was posted, so the conversion (applications per 100 views) shows for All time.</p>
+        <p className="help-text">Views: since each job was posted. Conversion: of the job page visits counted in the period, the share that sent an application from the form (visitors who refuse tracking are in neither).</p>
         {report && report.jobs.length === 0 && <p className="empty-state">No views or applications yet.</p>}
         {report && report.jobs.length > 0 && (
           <div className="table-wrap">
@@ -170,7 +174,11 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
               <tbody>
                 {report.jobs.map((j) => (
                   <tr key={j.job_id}>
-                    <th scope="row"><a href={`/hr/jobs/${j.job_id}/edit`}>{j.title}</a></th>
+                    <th scope="row">
+                      <a href={`/hr/jobs/${j.job_id}/edit`}>{j.title}</a>
+                      {/* Two jobs with one title are told apart by their public ids. */}
+                      {report.jobs.some((o) => o.job_id !== j.job_id && o.title === j.title) && <small className="job-public-id"> ({j.public_id})</small>}
+                    </th>
                     <td className="num" data-label="Views">{number.format(j.views)}</td>
                     <td className="num" data-label="Applications">{number.format(j.applications)}</td>
                     <td className="num" data-label="Conversion">{j.conversion === null ? '–' : `${j.conversion}%`}</td>

@@ -24,10 +24,12 @@ const plural = (n: number) => `${formatCount(n)} ${n === 1 ? 'applicant' : 'appl
 type Reject = { card: BoardCard; from: string } | null;
 type Notice = { kind: 'error' | 'success'; lines: string[] } | null;
 
-function boardUrl(jobId: number, filters: { q: string; status: string }, extra: Record<string, string> = {}): string {
+/** The filters the server applies (the stage filter only picks the columns shown). */
+const SERVER_FILTERS = ['q', 'status', 'date_from', 'date_to', 'source'] as const;
+
+function boardUrl(jobId: number, filters: BoardProps['filters'], extra: Record<string, string> = {}): string {
   const p = new URLSearchParams();
-  if (filters.q) p.set('q', filters.q);
-  if (filters.status) p.set('status', filters.status);
+  for (const k of SERVER_FILTERS) if (filters[k]) p.set(k, filters[k]);
   for (const [k, v] of Object.entries(extra)) p.set(k, v);
   const s = p.toString();
   return `/api/hr/jobs/${jobId}/board/${s ? `?${s}` : ''}`;
@@ -229,6 +231,34 @@ function JobBoard(props: BoardProps) {
             ))}
           </select>
         </div>
+        <div className="field">
+          <label htmlFor="b-stage">Stage</label>
+          <select id="b-stage" value={draft.stage} onChange={(e) => setDraft({ ...draft, stage: e.target.value })}>
+            <option value="">All stages</option>
+            {board.columns.map((c) => (
+              <option key={c.key} value={c.name}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="b-source">Source</label>
+          <input id="b-source" type="search" list="b-source-options" autoComplete="off" maxLength={100} value={draft.source} placeholder="e.g. linkedin or (direct)" onChange={(e) => setDraft({ ...draft, source: e.target.value })} />
+          <datalist id="b-source-options">
+            {(props.sources ?? []).map((src) => (
+              <option key={src} value={src} />
+            ))}
+          </datalist>
+        </div>
+        <div className="field">
+          <label htmlFor="b-date_from">Applied from</label>
+          <input id="b-date_from" type="date" value={draft.date_from} onChange={(e) => setDraft({ ...draft, date_from: e.target.value })} />
+        </div>
+        <div className="field">
+          <label htmlFor="b-date_to">Applied to</label>
+          <input id="b-date_to" type="date" value={draft.date_to} onChange={(e) => setDraft({ ...draft, date_to: e.target.value })} />
+        </div>
         <div className="filter-actions">
           <button className="btn btn-primary" type="submit">
             Filter
@@ -249,7 +279,7 @@ function JobBoard(props: BoardProps) {
         </div>
       )}
       <div className="board">
-        {board.columns.map((col) => (
+        {board.columns.filter((col) => !filters.stage || col.name.toLocaleLowerCase('en') === filters.stage.toLocaleLowerCase('en')).map((col) => (
           <section
             key={col.key}
             className={`board-column${col.stage_id === null ? ' is-rejected' : ''}${dragOver === col.key ? ' is-over' : ''}`}

@@ -9,7 +9,7 @@ import { useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { LocalTime } from './components/local-time.js';
 import { hrFetch } from './components/session.js';
-import { saveResponse } from './job-insights/download.js';
+import { exportUrl, saveResponse } from './job-insights/download.js';
 import { Funnel } from './job-insights/Funnel.js';
 import { enumLabel } from '../src/shared/enums.js';
 import { questionPlainText } from '../src/shared/question-text.js';
@@ -122,7 +122,7 @@ function JobInsights({ job, analytics }: Props) {
     setExporting(true);
     setFailed(false);
     try {
-      const res = await hrFetch(`/api/hr/jobs/${job.id}/export-basic/`);
+      const res = await hrFetch(exportUrl(`/api/hr/jobs/${job.id}/export-basic/`));
       if (!res.ok) throw new Error(`export answered ${res.status}`);
       await saveResponse(res, `applicants_job_${job.id}.xlsx`);
     } catch {

@@ -1,5 +1,7 @@
 /**
- * Manage Jobs (/hr/jobs): the table is rendered on the server; this island wires its row actions.
+ * The HR job list (Manage Jobs /hr/jobs and All Job Posts /hr/jobs/list): the table is rendered on
+ * the server; this island wires each row's menu (More: Applicants, Board, View, Duplicate, Remove
+ * or Restore) and its actions.
  * - Remove asks 'Remove this job? This sets status to REMOVED.' in a modal dialog, then loads the
  *   job and PUTs it back in full with status REMOVED (spec 02 section 4).
  * - Restore (removed jobs) asks first too, then PUTs the job back as INACTIVE: a restored job is
@@ -13,6 +15,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { flashNext } from './components/flash.js';
 import { wireButtons } from './components/wire-buttons.js';
+import { menuButtonOf, wireMenuButtons } from './components/menu-button.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import { JOB_LIMITS } from '../src/jobs/schema.js';
@@ -44,6 +47,8 @@ function copyOf(job: HrJob, withWebhook: boolean): Record<string, unknown> {
     ...(withWebhook ? {} : { webhook_enabled: false, webhook_url: null, webhook_secret: null, webhook_include_source: false }),
     title: Array.from(`Copy of ${job.title}`).slice(0, JOB_LIMITS.text).join(''),
     public_id: null,
+    // Made from "Copy of …" now, and again from the title the copy has when it is first saved.
+    public_id_draft: true,
     status: 'INACTIVE',
     // A closing date already past would be refused on create; the copy takes none until set.
     closes_at: job.closes_at && Date.parse(job.closes_at) > Date.now() ? job.closes_at : null,
@@ -62,6 +67,7 @@ function ManageJobs({ canChangeWebhook }: { canChangeWebhook: boolean }) {
       setCopying(b.dataset.jobTitle ?? '');
       setCopyProblem(null);
       b.disabled = true;
+      menuButtonOf(b)?.focus();
       try {
         const job = await hrJson<HrJob>(`/api/hr/jobs/${id}/`);
         await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body: copyOf(job, canChangeWebhook) });
@@ -75,9 +81,12 @@ function ManageJobs({ canChangeWebhook }: { canChangeWebhook: boolean }) {
         setCopyProblem(errorLines(err instanceof ApiError ? err.body : null));
       }
     };
+    // Focus comes back to the row's menu button once the dialog closes (the item is in a closed menu).
+    const triggerOf = (b: HTMLButtonElement) => menuButtonOf(b) ?? b;
     const unwire = [
-      wireButtons('button[data-remove-job]', (b) => setTarget({ action: 'remove', id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
-      wireButtons('button[data-restore-job]', (b) => setTarget({ action: 'restore', id: b.dataset.restoreJob!, title: b.dataset.jobTitle ?? '', trigger: b })),
+      wireMenuButtons(),
+      wireButtons('button[data-remove-job]', (b) => setTarget({ action: 'remove', id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: triggerOf(b) })),
+      wireButtons('button[data-restore-job]', (b) => setTarget({ action: 'restore', id: b.dataset.restoreJob!, title: b.dataset.jobTitle ?? '', trigger: triggerOf(b) })),
       wireButtons('button[data-duplicate-job]', (b) => void duplicate(b)),
     ];
     return () => {

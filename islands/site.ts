@@ -35,6 +35,16 @@ for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-m
   document.addEventListener('click', (e) => {
     if (menu.open && !menu.contains(e.target as Node)) menu.open = false;
   });
+  // The HR header's groups: one open at a time, and a group closes when focus moves out of it.
+  if (menu.hasAttribute('data-nav-group')) {
+    menu.addEventListener('toggle', () => {
+      if (!menu.open) return;
+      for (const other of document.querySelectorAll<HTMLDetailsElement>('details[data-nav-group][open]')) if (other !== menu) other.open = false;
+    });
+    menu.addEventListener('focusout', (e) => {
+      if (menu.open && e.relatedTarget instanceof Node && !menu.contains(e.relatedTarget)) menu.open = false;
+    });
+  }
 }
 
 // Signed-in HR pages: the "Stay signed in" offer (its own chunk, so public pages never load it).

@@ -19,7 +19,7 @@ const KERNEL = ['src/db/', 'src/documents/', 'src/http/', 'src/log/', 'src/rende
 const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms', 'emails', 'ops', 'embeds', 'sources', 'funnel'];
 const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts'];
 /** npm packages that run in a browser: the only ones src/shared/ and islands/ may import. */
-const BROWSER_PACKAGES = ['react', 'react-dom', '@tiptap/pm', '@tiptap/react', '@tiptap/starter-kit', 'zod', 'sanitize-html', '@sindresorhus/slugify'];
+const BROWSER_PACKAGES = ['react', 'react-dom', '@tiptap/pm', '@tiptap/react', '@tiptap/starter-kit', 'zod', 'sanitize-html', '@sindresorhus/slugify', 'libphonenumber-js'];
 /** Files other than repo.ts / queries.ts / queries/*.ts that may import knex: src/db/**, migrations and the two that create the db. */
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];
 /** A feature's (or storage's) own SQL: repo.ts, queries.ts, or a file in a queries/ folder. */

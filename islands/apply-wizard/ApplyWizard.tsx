@@ -21,6 +21,8 @@ import { Progress } from './Progress.js';
 import { QuestionsStep } from './QuestionsStep.js';
 import { ReviewStep } from './ReviewStep.js';
 import { funnelReporter } from './funnel.js';
+import { WIZARD_SUBMIT_HEADER } from '../../src/funnel/types.js';
+import { PHONE_RULE_MESSAGES, type PhoneRule } from '../../src/shared/phone-rule-names.js';
 import { SkillsInput } from './SkillsInput.js';
 import { clearDraft, loadDraft, saveDraft } from './draft.js';
 import {
@@ -61,7 +63,10 @@ interface Failure {
 
 const hasKeys = (o: object) => Object.keys(o).length > 0;
 
-export function ApplyWizard({ job, consentText = null }: { job: WizardJob; consentText?: string | null }) {
+/** PHONE_RULE=international's check, loaded as its own chunk only on sites that use it. */
+type InternationalPhone = (raw: string, country?: string) => string | null;
+
+export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' }: { job: WizardJob; consentText?: string | null; phoneRule?: PhoneRule }) {
   const steps = useMemo(() => stepsFor(job), [job]);
   const years = useMemo(() => yearOptions(), []);
   const questions = job.questions;
@@ -87,6 +92,11 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
   const [modalOpen, setModalOpen] = useState(false);
   const [announcement, setAnnouncement] = useState('');
   const [focusRequest, setFocusRequest] = useState<{ target: 'heading' | 'invalid' | 'submit'; n: number } | null>(null);
+  const [intlPhone, setIntlPhone] = useState<InternationalPhone | null>(null);
+  useEffect(() => {
+    if (phoneRule !== 'international') return;
+    void import('../../src/shared/phone-rule.js').then((m) => setIntlPhone(() => m.internationalPhone));
+  }, [phoneRule]);
 
   const dirty = useRef(false);
   /** Set while a submission is in flight (a double click must not send twice) and after it succeeded. */
@@ -103,6 +113,12 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
   const resume = resumeFile ? { name: resumeFile.name, size: resumeFile.size } : null;
   const validate = (s: StepKey): Errors => {
     const found = validateStep(s, form, resume, questions, unparsed);
+    // PHONE_RULE=international: any number valid for the chosen country instead of 10 digits (the
+    // server judges it the same way; until the check has loaded, the server's answer stands).
+    if (s === 'basic' && phoneRule === 'international' && form.phone) {
+      delete found.phone;
+      if (intlPhone && !intlPhone(form.phone, form.phone_country)) found.phone = PHONE_RULE_MESSAGES.invalid;
+    }
     return s === 'review' && consentText && !consented ? { ...found, [CONSENT_FIELD]: MESSAGES.consentRequired } : found;
   };
 
@@ -214,7 +230,8 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
     fd.append('first_name', form.first_name.trim());
     fd.append('last_name', form.last_name.trim());
     fd.append('email', form.email.trim());
-    fd.append('phone', joinPhone(dialCodeOf(form.phone_country), form.phone));
+    // Under PHONE_RULE=international the number as E.164 (a national number's leading 0 dropped).
+    fd.append('phone', (phoneRule === 'international' && intlPhone?.(form.phone, form.phone_country)) || joinPhone(dialCodeOf(form.phone_country), form.phone));
     if (resumeFile) fd.append('resume', resumeFile, resumeFile.name);
     fd.append('professional_experiences', JSON.stringify(form.experiences));
     fd.append('education', JSON.stringify(form.education));
@@ -225,7 +242,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
 
     let res: Response;
     try {
-      res = await fetch(`/api/jobs/${encodeURIComponent(job.public_id)}/apply/`, { method: 'POST', body: fd, headers: { Accept: 'application/json' }, credentials: 'same-origin' });
+      res = await fetch(`/api/jobs/${encodeURIComponent(job.public_id)}/apply/`, { method: 'POST', body: fd, headers: { Accept: 'application/json', [WIZARD_SUBMIT_HEADER]: '1' }, credentials: 'same-origin' });
     } catch {
       return fail({ message: NETWORK_MESSAGE, lines: [], banner: NETWORK_MESSAGE, keys: [] }, {});
     }
@@ -307,6 +324,7 @@ export function ApplyWizard({ job, consentText = null }: { job: WizardJob; conse
       case 'basic':
         return (
           <BasicStep
+            phoneRule={phoneRule}
             form={form}
             errors={errors}
             update={update}

@@ -2,12 +2,15 @@
 import { EMAIL_MAX, NAME_MAX, PHONE_DIGITS, RESUME_EXTENSIONS, shapeEmail, shapeName, shapePhone } from '../../src/shared/application-rules.js';
 import { DIAL_CODES } from '../../src/shared/dial-codes.js';
 import { ErrorText, RequiredMark, TextField, controlProps, describedBy } from './fields.js';
+import { INTERNATIONAL_PHONE_DIGITS, PHONE_RULE_MESSAGES, type PhoneRule } from '../../src/shared/phone-rule-names.js';
 import { errorId, fieldId, formatBytes, type Errors, type FormState, type ResumeFile } from './state.js';
 
 export const RESUME_LABEL = 'Resume (PDF/DOC/DOCX, under 10 MB)';
 const ACCEPT = RESUME_EXTENSIONS.map((e) => `.${e}`).join(',');
 
 interface Props {
+  /** PHONE_RULE: the help under the phone input says what is asked. */
+  phoneRule?: PhoneRule;
   form: FormState;
   errors: Errors;
   update: (patch: Partial<FormState>, keys: string[]) => void;
@@ -16,7 +19,7 @@ interface Props {
   restored: boolean;
 }
 
-export function BasicStep({ form, errors, update, resume, onResume, restored }: Props) {
+export function BasicStep({ form, errors, update, resume, onResume, restored, phoneRule = 'ten-digits' }: Props) {
   const phoneHelp = `${fieldId('phone')}-help`;
   const resumeHelp = `${fieldId('resume')}-help`;
   return (
@@ -77,10 +80,10 @@ export function BasicStep({ form, errors, update, resume, onResume, restored }: 
             autoComplete="tel-national"
             aria-required="true"
             value={form.phone}
-            onChange={(e) => update({ phone: shapePhone(e.target.value) }, ['phone'])}
+            onChange={(e) => update({ phone: shapePhone(e.target.value, phoneRule === 'international' ? INTERNATIONAL_PHONE_DIGITS : PHONE_DIGITS) }, ['phone'])}
           />
           <p className="help-text" id={phoneHelp}>
-            {PHONE_DIGITS} digits, without the country code.
+            {phoneRule === 'international' ? PHONE_RULE_MESSAGES.help : `${PHONE_DIGITS} digits, without the country code.`}
           </p>
           <ErrorText fieldKey="phone" error={errors.phone} />
         </div>

@@ -13,6 +13,7 @@ const FUNNEL_TEXTS = {
   loading: 'Loading the funnel…',
   failed: 'The funnel could not be loaded. Please reload the page.',
   empty: 'Nothing counted in this period yet.',
+  direct: (n: string) => `Applications without the wizard (the API, other sites' forms), not in the funnel: ${n}`,
   note: 'Counted without cookies or personal data; visitors whose browser sends Do Not Track or Global Privacy Control are left out.',
 } as const;
 
@@ -115,6 +116,7 @@ export function Funnel({ jobId }: { jobId: number }) {
         <>
           {figures.views === 0 && figures.lines.every((l) => l.count === 0) && <p className="qa-empty">{FUNNEL_TEXTS.empty}</p>}
           <FunnelTable figures={figures} caption={`${viewLabel}, ${funnel.from} to ${funnel.to} (UTC)`} />
+          <p className="funnel-direct" data-testid="funnel-direct">{FUNNEL_TEXTS.direct(grouped.format(figures.submitted_direct))}</p>
         </>
       )}
     </section>

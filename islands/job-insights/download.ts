@@ -1,3 +1,5 @@
+import { viewerTimeZone } from '../../src/shared/time-format.js';
+
 /**
  * Saving a file that an HR call returns (exports, resumes, uploaded files): the response is read
  * into a Blob and saved under the name from its Content-Disposition header.
@@ -33,4 +35,13 @@ export async function saveResponse(res: Response, fallbackName: string): Promise
   // The download has started from the click; the object URL is only needed until then.
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   return name;
+}
+
+/** An export's URL with the viewer's time zone (`tz`), so its dates are written in it and the zone named. */
+export function exportUrl(url: string): string {
+  const zone = viewerTimeZone();
+  if (!zone || zone === 'UTC') return url;
+  const u = new URL(url, location.href);
+  u.searchParams.set('tz', zone);
+  return u.origin === location.origin ? `${u.pathname}${u.search}` : u.href;
 }

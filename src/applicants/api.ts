@@ -15,6 +15,7 @@ import { pageLink, pageResponse, parsePaging } from '../http/paging.js';
 import { readAttribution } from '../http/attribution.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob } from '../jobs/index.js';
+import { WIZARD_SUBMIT_HEADER } from '../funnel/index.js';
 import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, boardQuerySchema, bulkStatusSchema, noteSchema, reasonsPutSchema, stagesPutSchema, statusChangeSchema } from './schema.js';
 import {
   APPLY_MESSAGES, APPLY_UPLOAD, applicantListExport, applicantsExport, assertAcceptingApplications, changePipeline, changeStatuses, getApplicant, jobStages, listApplicants, loadBoard, loadDashboard, loadJobInsights,
@@ -37,8 +38,9 @@ export function applicantsApi(ctx: AppContext): Router {
     // A filled honeypot gets the same answer as a real application, so a bot learns nothing.
     const attribution = await readAttribution(req, ctx.serverKey).catch(() => null);
     const outcome = await submitApplication(ctx, job, form, { ip: req.ip, attribution });
-    // The funnel's last stage; a honeypot's discarded form is not an application.
-    if (outcome.kind === 'created') ctx.funnel.countRequest(job.id, 'submitted', req.headers);
+    // The funnel's last stage when the wizard sent it, counted apart otherwise; a honeypot's
+    // discarded form is not an application.
+    if (outcome.kind === 'created') ctx.funnel.countRequest(job.id, req.get(WIZARD_SUBMIT_HEADER) === '1' ? 'submitted' : 'submitted_direct', req.headers);
     res.status(201).json({ detail: APPLY_MESSAGES.submitted });
   });
 

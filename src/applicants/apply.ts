@@ -24,6 +24,7 @@ import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHea
 import { insertApplication, type NewApplication } from './repo.js';
 import type { Attribution } from '../shared/campaign.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
+import type { PhoneRule } from '../shared/phone-rule-names.js';
 import { type Logger, processLog } from '../log/logger.js';
 
 export interface ApplyDeps {
@@ -36,7 +37,7 @@ export interface ApplyDeps {
    * Email settings: with SMTP_URL set, the confirmation and HR notification are queued too. With
    * APPLY_CONSENT_TEXT set, an application must carry `consent`, and the text is kept with it.
    */
-  config?: MailConfig & { applyConsentText?: string | null };
+  config?: MailConfig & { applyConsentText?: string | null; phoneRule?: PhoneRule };
   /** Wakes this process's delivery worker once the application's posts are committed. */
   outbox?: OutboxSignal;
   /** Keys the hash of the client address kept with the application (none: no hash). */
@@ -116,7 +117,7 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
     return await withOwnedFiles(deps.storage, keys, async () => {
       const now = deps.now();
       const bag = new FieldErrorBag();
-      const { input } = parseApplicationFields(form.fields, form.repeated, job.questions, now, bag);
+      const { input } = parseApplicationFields(form.fields, form.repeated, job.questions, now, bag, deps.config?.phoneRule);
       const kind = resume ? await resumeKind(deps.storage, resume) : null;
       if (!resume) bag.add('resume', MESSAGES.resumeRequired);
       else if (!kind) bag.add('resume', MESSAGES.resumeType);

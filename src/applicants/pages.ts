@@ -22,10 +22,10 @@ import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import { applicantNeighbours, getApplicant, jobStages, listApplicants, listStageNames, loadBoard, loadDashboard, loadJobInsights, rejectionReasons } from './service.js';
+import { applicantNeighbours, getApplicant, jobStages, listApplicants, listSourcesSeen, listStageNames, loadBoard, loadDashboard, loadJobInsights, rejectionReasons } from './service.js';
 import { previewKind } from './resume-preview.js';
 import { allowBlobFrames } from '../http/security.js';
-import { REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
+import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
 import type { WizardJob } from './types.js';
 
 const APPLY_PAGE_TEXT = {
@@ -70,6 +70,7 @@ export function applicantsPages(ctx: AppContext): Router {
     renderPage(req, res, 'pages/public/apply', { title: `Apply: ${job.title} — ${config.company.name} Careers`, noindex: true }, {
       job: wizardJobProps(job),
       consentText: config.applyConsentText,
+      phoneRule: config.phoneRule,
       jobHref: jobPath(job.public_id),
     });
   });
@@ -109,15 +110,21 @@ export function applicantsPages(ctx: AppContext): Router {
     const parsed = boardQuerySchema.safeParse({ q: req.query.q, status: req.query.status });
     const query = parsed.success ? parsed.data : boardQuerySchema.parse({});
     const [{ board }, { stages }] = await Promise.all([loadBoard(ctx, id, { ...query, column: null, offset: 0 }), jobStages(ctx, id)]);
-    const props: BoardProps = { board, stages, filters: { q: query.q, status: query.status ?? '' } };
+    const stage = typeof req.query.stage === 'string' ? req.query.stage.slice(0, 100) : '';
+    const props: BoardProps = {
+      board,
+      stages,
+      filters: { q: query.q, status: query.status ?? '', date_from: query.date_from ?? '', date_to: query.date_to ?? '', source: query.source ?? '', stage },
+      sources: [DIRECT_SOURCE, ...(await listSourcesSeen(ctx))],
+    };
     renderPage(req, res, 'pages/hr/job-board', { title: `Board: ${board.job.title}`, noindex: true }, { props, statuses: APPLICATION_STATUSES });
   });
 
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const [jobs, stageNames] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx)]);
+    const [jobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);
     // The column chooser remembers its choice per user (the island keeps it in localStorage).
-    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], ...formatters(req), formatPhone, messages: APPLICANT_MESSAGES, userId: req.hr?.userId ?? 0, chips: [] as FilterChip[] };
+    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], sources: [DIRECT_SOURCE, ...sources], ...formatters(req), formatPhone, messages: APPLICANT_MESSAGES, userId: req.hr?.userId ?? 0, chips: [] as FilterChip[] };
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
       const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));

@@ -217,8 +217,9 @@ export async function loadBoard({ db, cache }: { db: Db; cache: ReadCache }, job
     // Kept while the stamp (read before the columns, so a change in between only makes the next
     // request count again) is unchanged: never stale, and a board opened by several HR users, or
     // polled, is counted once per change rather than once per request.
-    const key = JSON.stringify([query.q, query.status, query.limit, only, stages.map((st) => [st.id, st.name, st.kind])]);
-    const columns = await cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(q, jobId, stages, { q: query.q, status: query.status }, query.limit, only));
+    const f = { q: query.q, status: query.status, date_from: query.date_from, date_to: query.date_to, source: query.source };
+    const key = JSON.stringify([f, query.limit, only, stages.map((st) => [st.id, st.name, st.kind])]);
+    const columns = await cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(q, jobId, stages, f, query.limit, only));
     return { board: { job: { id: job.id, title: job.title, public_id: job.public_id, status: job.status }, columns, reasons }, stages };
   };
   // MySQL: the reads go out at once on the pool's connections. SQLite (one connection): one

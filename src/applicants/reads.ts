@@ -18,7 +18,7 @@ import { unavailableOr, type Download } from '../http/download.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
 import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
-import { LIST_EXPORT_COLUMNS, findApplicant, findResume, listExportRows, neighbours, pageApplicants, type ApplicantPage } from './queries/list.js';
+import { LIST_EXPORT_COLUMNS, findApplicant, findResume, listExportRows, neighbours, pageApplicants, sourcesSeen, type ApplicantPage } from './queries/list.js';
 import { APPLICANT_MESSAGES } from './schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
 import { type Logger, processLog } from '../log/logger.js';
@@ -44,10 +44,11 @@ export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardS
   for (const n of byJob.values()) total += n;
   return {
     total_jobs: jobs.length,
-    active_jobs: jobs.filter((j) => j.status === 'ACTIVE').length,
+    // Active and still taking applications: a job past its closing date is not counted.
+    active_jobs: jobs.filter((j) => j.status === 'ACTIVE' && (j.closes_at === null || Date.parse(j.closes_at) > Date.now())).length,
     new_applicants: newCount,
     total_applicants: total,
-    job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views })),
+    job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views, closes_at: j.closes_at })),
     stage_stats: stages,
     rejected_applicants: rejected,
   };
@@ -155,4 +156,9 @@ export async function applicantsExport({ db }: { db: Db }, jobId: number): Promi
 /** The applicants list's workbook for its filters (the list's Export), with a job column, in the list's order. */
 export function applicantListExport({ db }: { db: Db }, filters: ApplicantFilters): WorkbookSpec {
   return { filename: 'applicants.xlsx', sheetName: 'Applicants', columns: LIST_EXPORT_COLUMNS, rows: listExportRows(db, filters) };
+}
+
+/** The sources applications came from, one spelling each (any case is one source), for the source filter's list. */
+export function listSourcesSeen({ db }: { db: Db }): Promise<string[]> {
+  return sourcesSeen(db);
 }

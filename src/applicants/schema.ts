@@ -29,6 +29,8 @@ import {
 import { DIAL_CODES, splitPhone } from '../shared/dial-codes.js';
 import type { JobQuestion } from '../jobs/types.js';
 import type { AnswerRow } from './repo.js';
+import { internationalPhone } from '../shared/phone-rule.js';
+import { PHONE_RULE_MESSAGES, type PhoneRule } from '../shared/phone-rule-names.js';
 
 /** Hidden field of the wizard that people leave empty and form-filling bots do not. */
 export const HONEYPOT_FIELD = 'website';
@@ -80,10 +82,18 @@ function cleanText(v: string): string {
   return v.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
 }
 
-/** Empty or just the dial code: "can't be empty"; otherwise a known dial code and exactly 10 digits. */
-function parsePhone(raw: string): { phone: string } | { error: string } {
+/**
+ * Empty or just the dial code: "can't be empty"; otherwise, under PHONE_RULE ten-digits (the
+ * spec's), a known dial code and exactly 10 digits; under international, any number valid for
+ * its country, stored in E.164 (src/shared/phone-rule.ts).
+ */
+function parsePhone(raw: string, rule: PhoneRule): { phone: string } | { error: string } {
   const compact = raw.replace(/[\s()-]/g, '');
   if (!compact || DIAL_CODES.some((d) => d.code === compact)) return { error: MESSAGES.phoneRequired };
+  if (rule === 'international') {
+    const e164 = internationalPhone(compact);
+    return e164 ? { phone: e164 } : { error: PHONE_RULE_MESSAGES.invalid };
+  }
   const split = splitPhone(compact);
   return split ? { phone: `${split.code}${split.digits}` } : { error: MESSAGES.phoneInvalid };
 }
@@ -277,17 +287,17 @@ function basic(shape: (v: string) => string, rule: (v: string) => string | null,
   ));
 }
 
-let fixedFields: ReturnType<typeof buildFixedFields> | undefined;
+const fixedFields = new Map<PhoneRule, ReturnType<typeof buildFixedFields>>();
 
-/** The fields whose rules do not depend on the job or the date, built once (building costs more than a parse). */
-function buildFixedFields() {
+/** The fields whose rules do not depend on the job or the date, built once per phone rule (building costs more than a parse). */
+function buildFixedFields(rule: PhoneRule) {
   return {
     first_name: basic(shapeName, firstNameError, (v) => v.trim()),
     last_name: basic(shapeName, (v) => lastNameError(v.trim() ? v : ''), (v) => v.trim()),
     email: basic(shapeEmail, emailError, storedEmail),
     // "Phone keeps only digits": stray control characters go with the separators.
     phone: z.transform((v: string | undefined, ctx) => {
-      const phone = parsePhone(cleanText(v ?? ''));
+      const phone = parsePhone(cleanText(v ?? ''), rule);
       if ('phone' in phone) return phone.phone;
       ctx.issues.push(issue(v, phone.error));
       return '';
@@ -303,9 +313,12 @@ function buildFixedFields() {
  * the spec's shaping (section 5), so control characters reach the rules; the lists as JSON; dates
  * judged against `now`, answers against the job's questions.
  */
-export function applicationSchema(questions: JobQuestion[], now: Date) {
-  fixedFields ??= buildFixedFields();
-  const fixed = fixedFields;
+export function applicationSchema(questions: JobQuestion[], now: Date, phoneRule: PhoneRule = 'ten-digits') {
+  let fixed = fixedFields.get(phoneRule);
+  if (!fixed) {
+    fixed = buildFixedFields(phoneRule);
+    fixedFields.set(phoneRule, fixed);
+  }
   return z.object({
     first_name: fixed.first_name,
     last_name: fixed.last_name,
@@ -325,9 +338,10 @@ export function parseApplicationFields(
   questions: JobQuestion[],
   now: Date,
   bag = new FieldErrorBag(),
+  phoneRule: PhoneRule = 'ten-digits',
 ): { input: ApplicationInput | null; bag: FieldErrorBag } {
   for (const name of repeated) if (KNOWN_TEXT_FIELDS.has(name)) bag.add(name, EXTRA_MESSAGES.repeated);
-  const result = applicationSchema(questions, now).safeParse(Object.fromEntries(fields));
+  const result = applicationSchema(questions, now, phoneRule).safeParse(Object.fromEntries(fields));
   if (result.success) {
     const { first_name, last_name, email, phone, professional_experiences: experiences, education, skills, answers } = result.data;
     return { input: { first_name, last_name, email, phone, experiences, education, skills, answers }, bag };
@@ -577,6 +591,10 @@ const wholeParam = (max: number, message: string, fallback: number) =>
 export const boardQuerySchema = zod.object({
   q: param.refine((v) => !v || [...v].length <= APPLICANT_Q_MAX, APPLICANT_MESSAGES.q).transform((v) => v ?? ''),
   status: param.refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status).transform((v) => (v || null) as ApplicationStatus | null),
+  // The applicants list's filters too (issue 30): applied between two days, from a source.
+  date_from: optionalDay,
+  date_to: optionalDay,
+  source: param.refine((v) => !v || [...v].length <= CAMPAIGN_MAX_LENGTH, APPLICANT_MESSAGES.source).transform((v) => v?.trim() || null),
   column: param.refine((v) => !v || v === 'rejected' || isRowId(v), PIPELINE_MESSAGES.column).transform((v) => (!v ? null : v === 'rejected' ? ('rejected' as const) : Number(v))),
   offset: wholeParam(100_000, PIPELINE_MESSAGES.offset, 0),
   limit: wholeParam(BOARD_CARDS_MAX, PIPELINE_MESSAGES.limit, BOARD_CARDS).refine((v) => v >= 1, PIPELINE_MESSAGES.limit),

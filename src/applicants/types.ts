@@ -209,7 +209,9 @@ export interface Board {
 export interface BoardProps {
   board: Board;
   stages: Stage[];
-  filters: { q: string; status: string };
+  filters: { q: string; status: string; date_from: string; date_to: string; source: string; stage: string };
+  /** The sources applications came from (the applicants list's), for the source filter's list. */
+  sources?: string[];
 }
 
 // ---- Notes and the timeline (issue 20) ----

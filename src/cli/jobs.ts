@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { applicantCounts } from '../applicants/index.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
 import type { Db } from '../db/knex.js';
-import { SeedError, importJobRecords, jobIdOf, jobOptionSchema, listJobChoices, seedDemoJobs } from '../jobs/index.js';
+import { SeedError, importJobRecords, jobIdOf, jobOptionSchema, listJobChoices, removeDemoJobs, seedDemoJobs } from '../jobs/index.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
 
@@ -74,6 +74,23 @@ export function registerJobs(program: Command): void {
         } catch (err) {
           throw err instanceof SeedError ? reportSeedError(err) : err;
         }
+      });
+    });
+  jobs
+    .command('remove-demo')
+    .description('remove the demo jobs "jobs seed --demo" added, and nothing else (a demo job edited since, or with applications, is kept)')
+    .option('--dry-run', 'only list what would be removed and kept')
+    .action(async (opts: { dryRun?: boolean }) => {
+      await withDb(async (db) => {
+        if (!(await hasSchema(db, 'jobs'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
+        const { removed, kept } = await removeDemoJobs(db, !!opts.dryRun);
+        const name = (j: { public_id: string; title: string }) => `${printable(j.public_id)} (${printable(j.title)})`;
+        if (!removed.length && !kept.length) {
+          console.log('No demo jobs to remove.');
+          return;
+        }
+        if (removed.length) console.log(`${opts.dryRun ? 'Would remove' : 'Removed'} ${removed.length} demo job${removed.length === 1 ? '' : 's'}: ${removed.map(name).join(', ')}.`);
+        for (const k of kept) console.log(`Kept ${name(k)}: ${k.reason}.`);
       });
     });
 }

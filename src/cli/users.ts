@@ -13,19 +13,31 @@ import { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, USER_ROLES, nor
 import { CliError, readStdin, withDb } from './context.js';
 import { printable, table } from './print.js';
 
-/** A new password from stdin (--password-stdin) or a hidden prompt asked twice. */
+/** Tries at typing the same password twice before the prompt gives up. */
+const PASSWORD_TRIES = 3;
+
+/**
+ * A new password from stdin (--password-stdin) or a hidden prompt asked twice; when the two differ
+ * it says so and asks for both again, up to PASSWORD_TRIES times.
+ */
 async function askPassword(fromStdin: boolean): Promise<string> {
   let password: string;
   if (fromStdin) {
     password = await readStdin();
   } else {
     if (!process.stdin.isTTY) throw new CliError('No terminal to ask for the password: pass it on standard input with --password-stdin.', 2);
-    const answers = await inquirer.prompt<{ password: string; confirm: string }>([
-      { type: 'password', name: 'password', message: 'Password:', validate: (v: string) => passwordProblem(v) ?? true },
-      { type: 'password', name: 'confirm', message: 'Repeat password:' },
-    ]);
-    if (answers.password !== answers.confirm) throw new CliError('The passwords do not match.');
-    password = answers.password;
+    for (let attempt = 1; ; attempt++) {
+      const answers = await inquirer.prompt<{ password: string; confirm: string }>([
+        { type: 'password', name: 'password', message: 'Password:', validate: (v: string) => passwordProblem(v) ?? true },
+        { type: 'password', name: 'confirm', message: 'Repeat password:' },
+      ]);
+      if (answers.password === answers.confirm) {
+        password = answers.password;
+        break;
+      }
+      if (attempt === PASSWORD_TRIES) throw new CliError(`The passwords do not match (${PASSWORD_TRIES} tries); nothing was changed.`);
+      console.error('The passwords do not match. Type the password again, twice.');
+    }
   }
   const problem = passwordProblem(password);
   if (problem) throw new CliError(problem);

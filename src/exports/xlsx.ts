@@ -59,6 +59,32 @@ export interface WorkbookSpec {
   sheetName: string;
   columns: ExportColumn[];
   rows: AsyncIterable<CellValue[][]>;
+  /**
+   * The IANA zone the date cells are written in (the viewer's, `?tz=` on an HR export), named in
+   * the headers in place of "(UTC)"; unset: UTC.
+   */
+  timeZone?: string | null;
+}
+
+/** The message of a `?tz=` that names no time zone. */
+const TIME_ZONE_MESSAGE = 'Unknown time zone: use an IANA name such as Europe/Paris.';
+
+/** `?tz=` of an export: null for none (UTC), the zone's name, or undefined when it names no zone. */
+function exportTimeZone(raw: unknown): string | null | undefined {
+  if (raw === undefined || raw === '' || raw === 'UTC') return null;
+  if (typeof raw !== 'string' || raw.length > 64 || !/^[A-Za-z0-9_+\-/]+$/.test(raw)) return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+    return raw; // named as the viewer's browser names it (ICU would say Asia/Calcutta for Asia/Kolkata)
+  } catch {
+    return undefined;
+  }
+}
+
+/** A date as the wall clock of `fmt`'s zone shows it, as the UTC date Excel's serial numbers read. */
+function wallClock(d: Date, fmt: Intl.DateTimeFormat): Date {
+  const p = Object.fromEntries(fmt.formatToParts(d).map((x) => [x.type, x.value]));
+  return new Date(Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour) % 24, Number(p.minute), Number(p.second), d.getUTCMilliseconds()));
 }
 
 /**
@@ -83,7 +109,9 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(book.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = book.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));
-  const header = sheet.addRow(book.columns.map((c) => textCell(c.header)));
+  const zone = book.timeZone ?? null;
+  const zoneFormat = zone ? new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }) : null;
+  const header = sheet.addRow(book.columns.map((c) => textCell(zone ? c.header.replace(/\(UTC\)$/, `(${zone})`) : c.header)));
   header.font = { bold: true };
   header.commit();
   const dateFormat = book.columns.map((c) => c.numFmt ?? 'yyyy-mm-dd hh:mm');
@@ -94,7 +122,7 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
   try {
     for (; !batch.done; batch = await next) {
       for (const values of batch.value) {
-        const row = sheet.addRow(values.map((v) => (typeof v === 'number' || v instanceof Date || v === null ? v : textCell(v))));
+        const row = sheet.addRow(values.map((v) => (v instanceof Date ? (zoneFormat ? wallClock(v, zoneFormat) : v) : typeof v === 'number' || v === null ? v : textCell(v))));
         values.forEach((v, i) => {
           if (v instanceof Date) row.getCell(i + 1).numFmt = dateFormat[i];
         });
@@ -158,6 +186,13 @@ class ExportAborted extends Error {
  * download.
  */
 export async function sendWorkbook(res: Response, book: WorkbookSpec): Promise<void> {
+  // The viewer's zone (`?tz=Europe/Paris`, the pages add it): dates written in it, named in the headers.
+  const tz = exportTimeZone(res.req?.query?.tz);
+  if (tz === undefined) {
+    res.status(400).json({ tz: [TIME_ZONE_MESSAGE] });
+    return;
+  }
+  if (tz) book = { ...book, timeZone: tz };
   attachmentHeaders(res, book.filename);
   try {
     await writeWorkbook(res, book);

@@ -122,9 +122,21 @@ export const FORM_ERROR_ORDER = [
   'fields', 'name', 'label', 'field_type', 'required', 'placeholder', 'help_text', 'options', 'order', 'max_file_size', 'allowed_extensions',
 ] as const;
 
-/** The builder's name input keeps only lowercase letters, digits and underscore (spec 02 section 5). */
-export function shapeFieldName(v: string): string {
-  return v.replace(/[^a-z0-9_]/g, '').slice(0, FORM_LIMITS.fieldName);
+/**
+ * What the builder's name input makes of typed text (spec 02 section 5: lowercase letters, digits
+ * and underscore): capitals are lowered, accents dropped, spaces and dashes become an underscore;
+ * any other character is left out and named in `dropped`, so the builder can say so.
+ */
+export function shapeFieldName(v: string): { name: string; dropped: string } {
+  const plain = v.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[\s-]/g, '_');
+  const dropped = [...new Set(plain.replace(/[a-z0-9_]/g, ''))].join('');
+  return { name: plain.replace(/[^a-z0-9_]/g, '').slice(0, FORM_LIMITS.fieldName), dropped };
+}
+
+/** A field name made from its label: "Referrer Name" → `referrer_name` (at most 64 characters). */
+export function fieldNameFromLabel(label: string): string {
+  const { name } = shapeFieldName(label.replace(/[^\p{L}\p{N}]+/gu, ' ').trim());
+  return name.replace(/_+/g, '_').replace(/^_|_$/g, '');
 }
 
 const FIELD_NAME_PATTERN = /^[a-z0-9_]{1,64}$/;

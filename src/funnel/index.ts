@@ -6,3 +6,4 @@
  */
 export { funnelApi as funnelRoutes } from './api.js';
 export { FunnelCounter } from './service.js';
+export { WIZARD_SUBMIT_HEADER } from './types.js';

@@ -58,7 +58,7 @@ export class FunnelCounter {
    * A page served or an application accepted, counted under the device class of the request's
    * User-Agent; nothing when the request says DNT: 1 or Sec-GPC: 1.
    */
-  countRequest(jobId: number, stage: 'view' | 'apply' | 'submitted', headers: IncomingHttpHeaders): void {
+  countRequest(jobId: number, stage: 'view' | 'apply' | 'submitted' | 'submitted_direct', headers: IncomingHttpHeaders): void {
     const device = funnelDevice(headers);
     if (device) this.count(jobId, stage, 'reached', device);
   }
@@ -98,12 +98,16 @@ export async function recordBeacon(deps: FunnelDeps, publicId: string, beacon: F
   deps.funnel.countAll(job.id, beacon.events, device);
 }
 
-/** Each line with what was lost since the line before it. */
+/**
+ * Each line with what was lost since the line before it. A line may count more than the one
+ * before it (a visitor counted on a step but not on the one before, counts from before the wizard
+ * counted its own submissions apart): that is no loss, so the drop is never below 0.
+ */
 function withDrops(lines: { key: string; label: string; count: number }[]): FunnelLine[] {
   return lines.map((line, i) => {
     if (i === 0) return { ...line, drop: null, drop_percent: null };
     const before = lines[i - 1].count;
-    const drop = before - line.count;
+    const drop = Math.max(0, before - line.count);
     return { ...line, drop, drop_percent: before > 0 ? Math.round((drop / before) * 1000) / 10 : null };
   });
 }
@@ -113,6 +117,7 @@ function figures(sums: FunnelSum[], steps: readonly WizardStep[]): FunnelFigures
   const views = total('view', 'reached');
   const applyClicks = total('apply', 'reached');
   const submitted = total('submitted', 'reached');
+  const submittedDirect = total('submitted_direct', 'reached');
   const stepFigures = steps.map((step) => ({ step, label: WIZARD_STEP_LABELS[step], reached: total(step, 'reached'), completed: total(step, 'completed') }));
   const lines = withDrops([
     { key: 'views', label: 'Job page views', count: views },
@@ -123,7 +128,7 @@ function figures(sums: FunnelSum[], steps: readonly WizardStep[]): FunnelFigures
     ]),
     { key: 'submitted', label: 'Submitted', count: submitted },
   ]);
-  return { views, apply_clicks: applyClicks, steps: stepFigures, submitted, lines };
+  return { views, apply_clicks: applyClicks, steps: stepFigures, submitted, submitted_direct: submittedDirect, lines };
 }
 
 /**

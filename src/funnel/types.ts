@@ -20,17 +20,24 @@ export type FunnelEvent = (typeof FUNNEL_EVENTS)[number];
 export const DEVICES = ['phone', 'desktop'] as const;
 export type Device = (typeof DEVICES)[number];
 
-/** Every counted stage: the job page, its Apply page, the wizard's steps, an accepted application. */
-export type FunnelStage = 'view' | 'apply' | WizardStep | 'submitted';
+/**
+ * Every counted stage: the job page, its Apply page, the wizard's steps, an application accepted
+ * from the wizard ('submitted') and one that came another way ('submitted_direct': the API, another
+ * site's form), counted apart so the funnel's drops stay those of the wizard.
+ */
+export type FunnelStage = 'view' | 'apply' | WizardStep | 'submitted' | 'submitted_direct';
+
+/** The request header the wizard's POST carries, telling its applications from the API's. */
+export const WIZARD_SUBMIT_HEADER = 'X-Apply-Wizard';
 
 /** One line of the funnel: a count and what was lost since the line before it. */
 export interface FunnelLine {
   key: string;
   label: string;
   count: number;
-  /** The line before it minus this one (null on the first line). */
+  /** The line before it minus this one, never below 0 (null on the first line). */
   drop: number | null;
-  /** That drop as a percent of the line before it (null on the first line or when it was 0). */
+  /** That drop as a percent of the line before it, 0 to 100 (null on the first line or when it was 0). */
   drop_percent: number | null;
 }
 
@@ -39,6 +46,8 @@ export interface FunnelFigures {
   apply_clicks: number;
   steps: { step: WizardStep; label: string; reached: number; completed: number }[];
   submitted: number;
+  /** Applications accepted without the wizard (the API, other sites' forms): not part of the lines. */
+  submitted_direct: number;
   /** Views, Apply clicks, each step reached and completed, submitted, in order. */
   lines: FunnelLine[];
 }

@@ -46,7 +46,9 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   router.post('/api/hr/jobs/', async (req, res) => {
     const input = parseJobInput(req.body, inputOptions);
     assertWebhookUnchanged(req.hr!.role === 'admin', input);
-    const job = await createJob(ctx, input, ctx.now(), req.hr!.userId);
+    // `public_id_draft: true` (Manage Jobs' Duplicate): the public id is made again from the title at the first save.
+    const draft = typeof req.body === 'object' && req.body !== null && (req.body as { public_id_draft?: unknown }).public_id_draft === true;
+    const job = await createJob(ctx, input, ctx.now(), req.hr!.userId, draft);
     res.status(201).json(toHrJob(job));
   });
 

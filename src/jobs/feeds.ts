@@ -11,7 +11,7 @@ import type { Config } from '../../config/index.js';
 import type { JobType, WorkMode } from '../shared/enums.js';
 import { enumLabel } from '../shared/enums.js';
 import { htmlToText, salaryDisplay } from '../shared/format.js';
-import { parseLocation, postingHtml } from './seo.js';
+import { parseLocation, postingHtml, remoteCountry } from './seo.js';
 import type { Job } from './types.js';
 
 export const FEED_KINDS = ['json', 'rss', 'indeed'] as const;
@@ -154,6 +154,9 @@ function rssFeed(config: FeedConfig, jobs: Job[], now: Date): string {
   return writeXml(rss);
 }
 
+/** Indeed's location fields, written even when empty. */
+const ALWAYS_THERE = new Set(['state', 'country']);
+
 function indeedFeed(config: FeedConfig, jobs: Job[], now: Date): string {
   const root = create({ version: '1.0', encoding: 'utf-8' }).ele('source');
   textElement(root, 'publisher', `${config.company.name} Careers`);
@@ -161,6 +164,12 @@ function indeedFeed(config: FeedConfig, jobs: Job[], now: Date): string {
   textElement(root, 'lastBuildDate', now.toUTCString());
   for (const job of jobs) {
     const place = parseLocation(job.location);
+    // A fully remote job: the country its location names ('Remote — United States'), else the
+    // first of the countries its applicants may live in; its location text is no city.
+    const remote = job.work_mode === 'REMOTE';
+    const remoteWhere = remote && !place.country ? remoteCountry(job.location)?.code ?? job.applicant_countries[0] ?? null : null;
+    const country = place.country?.code ?? remoteWhere;
+    const city = remote && !place.country ? null : (place.locality ?? null);
     const fields: [string, string | null][] = [
       ['title', job.title],
       ['date', job.created_at.toISOString()],
@@ -169,9 +178,11 @@ function indeedFeed(config: FeedConfig, jobs: Job[], now: Date): string {
       ['url', jobLink(config, job, 'indeed')],
       ['company', config.company.name],
       ['sourcename', config.company.name],
-      ['city', place.locality ?? null],
-      ['state', place.region ?? null],
-      ['country', place.country?.code ?? null],
+      ['city', city],
+      // Always there (Indeed reads the location from city, state and country): empty when the
+      // location names no region or no country.
+      ['state', place.region ?? ''],
+      ['country', country ?? ''],
       ['description', postingHtml(job)],
       ['salary', salaryDisplay(job.currency, job.min_salary, job.max_salary, job.salary_period)],
       ['jobtype', INDEED_JOB_TYPE[job.job_type] ?? null],
@@ -181,7 +192,7 @@ function indeedFeed(config: FeedConfig, jobs: Job[], now: Date): string {
       ['remotetype', INDEED_REMOTE_TYPE[job.work_mode]],
     ];
     const node = root.ele('job');
-    for (const [name, value] of fields) if (value) cdata(node.ele(name), value);
+    for (const [name, value] of fields) if (value || (value === '' && ALWAYS_THERE.has(name))) cdata(node.ele(name), value);
   }
   return writeXml(root);
 }

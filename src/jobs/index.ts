@@ -8,7 +8,7 @@ export { keptJobPages } from './pages.js';
 import type { ApplicantCounts } from './queries.js';
 
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';
-export { SeedError, countJobs, importJobRecords, seedDemoJobs } from './seed.js';
+export { SeedError, countJobs, importJobRecords, removeDemoJobs, seedDemoJobs } from './seed.js';
 export {
   ViewCounter, cachedPublicJob, getPublicJob, jobIdOf, listJobsForSitemap, listPublicJobs, requireJob, toPublicJob, toPublicQuestion, type Availability,
 } from './service.js';

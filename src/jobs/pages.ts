@@ -55,16 +55,21 @@ const NO_DEPARTMENT_HEADING = 'Other roles';
  * NO_DEPARTMENT_HEADING; each keeps the list's newest-first order. No headings (null) when no job
  * on the page has a department.
  */
-export function byDepartment(jobs: PublicJobSummary[]): { heading: string; jobs: PublicJobSummary[] }[] | null {
+export function byDepartment(jobs: PublicJobSummary[], spellings: readonly string[] = []): { heading: string; jobs: PublicJobSummary[] }[] | null {
   if (!jobs.some((j) => j.department)) return null;
-  const groups = new Map<string, PublicJobSummary[]>();
+  // One group per department whatever its case, headed by the filter's spelling of it (`spellings`),
+  // else the first spelling on the page.
+  const canonical = new Map(spellings.map((s) => [s.toLocaleLowerCase('en'), s]));
+  const groups = new Map<string, { heading: string; jobs: PublicJobSummary[] }>();
   for (const job of jobs) {
-    const key = job.department ?? '';
-    groups.set(key, [...(groups.get(key) ?? []), job]);
+    const key = job.department?.toLocaleLowerCase('en') ?? '';
+    const group = groups.get(key) ?? { heading: key ? (canonical.get(key) ?? job.department!) : NO_DEPARTMENT_HEADING, jobs: [] };
+    group.jobs.push(job);
+    groups.set(key, group);
   }
-  const names = [...groups.keys()].filter(Boolean).sort((a, b) => a.localeCompare(b, 'en'));
-  if (groups.has('')) names.push('');
-  return names.map((name) => ({ heading: name || NO_DEPARTMENT_HEADING, jobs: groups.get(name)! }));
+  const keys = [...groups.keys()].filter(Boolean).sort((a, b) => groups.get(a)!.heading.localeCompare(groups.get(b)!.heading, 'en', { sensitivity: 'base' }));
+  if (groups.has('')) keys.push('');
+  return keys.map((k) => groups.get(k)!);
 }
 
 /** The HR lists' status of a job: 'Closed' once an active job's closing date has passed. */
@@ -118,7 +123,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       ],
     }, {
       jobs,
-      groups: byDepartment(jobs),
+      groups: byDepartment(jobs, departments),
       count,
       filters,
       locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
@@ -177,7 +182,13 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       ogType: 'article',
       jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
       noindex: availability !== 'available',
-    }, { job: publicJob, sections, closesAt: job.closes_at ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null });
+    }, {
+      job: publicJob,
+      sections,
+      // Shown while the job takes applications ("Applications close …") or once its date has passed
+      // ("Applications closed …"); not for an inactive job whose date is still ahead (it never closed then).
+      closesAt: job.closes_at && (publicJob.accepting_applications || job.closes_at.getTime() <= Date.now()) ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null,
+    });
   }
 
   /**
@@ -206,14 +217,13 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   // with or without the trailing slash, in any case.
   router.get('/hr', (_req, res) => res.redirect(302, DEFAULT_LANDING));
 
-  router.get('/hr/jobs', async (req, res) => {
-    const list = await jobsPage(req);
-    renderPage(req, res, 'pages/hr/jobs', { title: 'Manage Jobs', ...(list.statusError ? { status: 400 } : {}) }, { ...list, ...formatters(req) });
-  });
-
-  router.get('/hr/jobs/list', async (req, res) => {
-    renderPage(req, res, 'pages/hr/jobs-list', { title: 'All Job Posts' }, { ...(await jobsPage(req)), ...formatters(req) });
-  });
+  // One job list under two names (spec 02: Manage Jobs and All Job Posts): the same rows and actions.
+  for (const [path, heading] of [['/hr/jobs', 'Manage Jobs'], ['/hr/jobs/list', 'All Job Posts']] as const) {
+    router.get(path, async (req, res) => {
+      const list = await jobsPage(req);
+      renderPage(req, res, 'pages/hr/jobs', { title: heading, ...(list.statusError ? { status: 400 } : {}) }, { ...list, heading, path, listPage: path === '/hr/jobs/list', ...formatters(req) });
+    });
+  }
 
   router.get('/hr/jobs/new', async (req, res) => {
     renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) } });

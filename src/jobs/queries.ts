@@ -65,6 +65,6 @@ export async function listJobChoices(db: Knex): Promise<Pick<JobStat, 'id' | 'pu
 
 /** Every job that is still a job post (not REMOVED), newest first: the dashboard's job rows. */
 export async function listJobStats(db: Knex): Promise<JobStat[]> {
-  const rows: Row[] = await db('jobs').select('id', 'public_id', 'title', 'status', 'views').whereNot('status', 'REMOVED').orderBy([...NEWEST_FIRST]);
-  return rows.map((j) => ({ id: Number(j.id), public_id: j.public_id, title: j.title, status: j.status, views: Number(j.views ?? 0) }));
+  const rows: Row[] = await db('jobs').select('id', 'public_id', 'title', 'status', 'views', 'closes_at').whereNot('status', 'REMOVED').orderBy([...NEWEST_FIRST]);
+  return rows.map((j) => ({ id: Number(j.id), public_id: j.public_id, title: j.title, status: j.status, views: Number(j.views ?? 0), closes_at: fromDbDate(j.closes_at)?.toISOString() ?? null }));
 }

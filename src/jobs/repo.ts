@@ -66,7 +66,11 @@ function whereOpen(q: Knex.QueryBuilder, now: Date): Knex.QueryBuilder {
 
 function applyPublicFilters(q: Knex.QueryBuilder, f: PublicJobFilters, now: Date): Knex.QueryBuilder {
   whereOpen(q, now);
-  if (f.department) q.where('department', f.department);
+  // Any case on both databases: MariaDB's collation ignores it, SQLite is told to.
+  if (f.department) {
+    if ((q as unknown as { client: { config: { client: string } } }).client.config.client === 'mysql2') q.where('department', f.department);
+    else q.whereRaw('department = ? COLLATE NOCASE', [f.department]);
+  }
   if (f.title) q.whereRaw('title LIKE ? ESCAPE ?', [likeContains(f.title), '!']);
   if (f.location) q.whereRaw('location LIKE ? ESCAPE ?', [likeContains(f.location), '!']);
   if (f.job_type) q.where('job_type', f.job_type);
@@ -96,16 +100,34 @@ export async function listActiveLocations(db: Knex, now: Date): Promise<string[]
   return rows.map((r: Row) => r.location as string);
 }
 
-/** The departments of the jobs taking applications, for the list page's filter. */
-export async function listActiveDepartments(db: Knex, now: Date): Promise<string[]> {
-  const rows = await whereOpen(db('jobs').distinct('department'), now).whereNotNull('department').whereNot('department', '').orderBy('department');
-  return rows.map((r: Row) => r.department as string);
+/**
+ * Departments as one list whatever their case ('Engineering' and 'engineering' are one), each
+ * spelled as most of its jobs spell it (the first by name on a tie), by name. MariaDB groups them
+ * by its case-insensitive collation already (one row each, any spelling); SQLite returns each
+ * spelling, folded here.
+ */
+function oneSpellingEach(rows: Row[]): string[] {
+  const best = new Map<string, { name: string; n: number }>();
+  for (const r of rows) {
+    const name = String(r.department);
+    const n = Number(r.n);
+    const key = name.toLocaleLowerCase('en');
+    const seen = best.get(key);
+    if (!seen || n > seen.n || (n === seen.n && name < seen.name)) best.set(key, { name, n: Math.max(n, seen?.n ?? 0) });
+  }
+  return [...best.values()].map((b) => b.name).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
-/** The departments of every job that is still a job post (not REMOVED): the editor's suggestions. */
+/** The departments of the jobs taking applications, for the list page's filter: one spelling each. */
+export async function listActiveDepartments(db: Knex, now: Date): Promise<string[]> {
+  const rows = await whereOpen(db('jobs').select('department').count({ n: '*' }).groupBy('department'), now).whereNotNull('department').whereNot('department', '');
+  return oneSpellingEach(rows);
+}
+
+/** The departments of every job that is still a job post (not REMOVED): the editor's suggestions, one spelling each. */
 export async function listDepartmentsInUse(db: Knex): Promise<string[]> {
-  const rows = await db('jobs').distinct('department').whereNot('status', 'REMOVED').whereNotNull('department').whereNot('department', '').orderBy('department');
-  return rows.map((r: Row) => r.department as string);
+  const rows = await db('jobs').select('department').count({ n: '*' }).groupBy('department').whereNot('status', 'REMOVED').whereNotNull('department').whereNot('department', '');
+  return oneSpellingEach(rows);
 }
 
 /** The earliest closing instant after `now` among active jobs: when the public lists next change without a write. */
@@ -198,16 +220,23 @@ const DEFAULT_STAGES: { name: string; kind: string | null }[] = [
 ];
 
 /** Inserts a job, its questions and its default stages; run inside the caller's transaction. */
-export async function insertJob(trx: Knex, publicId: string, input: JobInput, now: Date): Promise<number> {
-  const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, views: 0, created_at: toDbDate(now) });
+export async function insertJob(trx: Knex, publicId: string, input: JobInput, now: Date, publicIdDraft = false): Promise<number> {
+  const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, ...(publicIdDraft ? { public_id_draft: toDbBool(true) } : {}), views: 0, created_at: toDbDate(now) });
   const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
   await replaceQuestions(trx, jobId, input.questions);
   await trx('job_stages').insert(DEFAULT_STAGES.map((s, position) => ({ job_id: jobId, name: s.name, position, kind: s.kind })));
   return jobId;
 }
 
-export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date): Promise<void> {
-  await trx('jobs').where({ id: jobId }).update(jobColumns(input, now));
+/** Whether the job's public id is still to be made from its title at its first save (migration 028). */
+export async function hasDraftPublicId(db: Knex, jobId: number): Promise<boolean> {
+  const row = await db('jobs').where({ id: jobId }).first('public_id_draft');
+  return !!row && Boolean(Number(row.public_id_draft));
+}
+
+/** `publicId`: the job's public id made again at its first save (the draft mark is cleared with it). */
+export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date, publicId?: string): Promise<void> {
+  await trx('jobs').where({ id: jobId }).update({ ...jobColumns(input, now), ...(publicId === undefined ? {} : { public_id: publicId, public_id_draft: toDbBool(false) }) });
   await replaceQuestions(trx, jobId, input.questions);
 }
 
@@ -261,5 +290,36 @@ export async function insertJobAudit(trx: Knex, entry: AuditEntry, now: Date): P
     entity_id: entry.entityId,
     details: toDbJson(entry.details),
     created_at: toDbDate(now),
+  });
+}
+
+/** Id, public id and title of the jobs with these public ids, by id. */
+export async function jobsByPublicIds(db: Knex, publicIds: string[]): Promise<{ id: number; public_id: string; title: string }[]> {
+  if (!publicIds.length) return [];
+  const rows: Row[] = await db('jobs').whereIn('public_id', publicIds).select('id', 'public_id', 'title').orderBy('id');
+  return rows.map((r) => ({ id: Number(r.id), public_id: String(r.public_id), title: String(r.title) }));
+}
+
+/** Applications per job, for these jobs (a job without any is absent). */
+export async function applicationCountsOf(db: Knex, jobIds: number[]): Promise<Map<number, number>> {
+  if (!jobIds.length) return new Map();
+  const rows: Row[] = await db('applications').whereIn('job_id', jobIds).select('job_id').count({ n: '*' }).groupBy('job_id');
+  return new Map(rows.map((r) => [Number(r.job_id), Number(r.n)]));
+}
+
+/** Those of these jobs someone saved after they were made (a job.update in the audit log). */
+export async function editedJobIds(db: Knex, jobIds: number[]): Promise<Set<number>> {
+  if (!jobIds.length) return new Set();
+  const rows: Row[] = await db('audit_log').where({ entity: 'job', action: 'job.update' }).whereIn('entity_id', jobIds).distinct('entity_id');
+  return new Set(rows.map((r) => Number(r.entity_id)));
+}
+
+/** Deletes those of these jobs that have no application, in one transaction; answers their ids. */
+export function deleteJobsWithoutApplications(db: Knex, jobIds: number[]): Promise<number[]> {
+  return db.transaction(async (trx) => {
+    const busy = new Set(((await trx('applications').whereIn('job_id', jobIds).distinct('job_id')) as Row[]).map((r) => Number(r.job_id)));
+    const gone = jobIds.filter((id) => !busy.has(id));
+    if (gone.length) await trx('jobs').whereIn('id', gone).del();
+    return gone;
   });
 }

@@ -7,7 +7,7 @@ import type { Db } from '../db/knex.js';
 import { ValidationError } from '../http/errors.js';
 import { DEMO_JOBS } from './demo.js';
 import * as repo from './repo.js';
-import type { JobInput } from './schema.js';
+import { JOB_MESSAGES, type JobInput } from './schema.js';
 import { newJobPublicId, parseJobInput, type JobInputOptions } from './service.js';
 
 export interface SeedProblem {
@@ -26,13 +26,18 @@ interface ParsedRecords {
   problems: SeedProblem[];
 }
 
-function parseJobRecords(records: unknown, opts: JobInputOptions = {}): ParsedRecords {
+function parseJobRecords(records: unknown, opts: JobInputOptions = {}, now = new Date()): ParsedRecords {
   if (!Array.isArray(records)) throw new SeedError([{ index: -1, errors: { detail: 'The file must hold a JSON array of job objects.' } }]);
   const parsed: ParsedRecords = { inputs: [], problems: [] };
   const seenIds = new Map<string, number>();
   records.forEach((rec, index) => {
     try {
       const input = parseJobInput(rec, opts);
+      // As the API refuses it on create: a job that would be closed from the start.
+      if (input.closes_at && input.closes_at.getTime() <= now.getTime()) {
+        parsed.problems.push({ index, errors: { closes_at: [JOB_MESSAGES.closesAtPast] } });
+        return;
+      }
       if (input.public_id) {
         if (seenIds.has(input.public_id)) parsed.problems.push({ index, errors: { public_id: [`Duplicate of record ${seenIds.get(input.public_id)}.`] } });
         else seenIds.set(input.public_id, index);
@@ -68,7 +73,7 @@ async function takenPublicIds(db: Db, inputs: ParsedRecords['inputs']): Promise<
  * none (the CLI's `jobs seed --file`).
  */
 export async function importJobRecords(db: Db, records: unknown, opts: JobInputOptions = {}, now = new Date()): Promise<number> {
-  const { inputs, problems } = parseJobRecords(records, opts);
+  const { inputs, problems } = parseJobRecords(records, opts, now);
   problems.push(...(await takenPublicIds(db, inputs)));
   if (problems.length) throw new SeedError(problems.sort((a, b) => a.index - b.index));
   return importJobs(db, inputs.map((r) => r.input), now);
@@ -104,4 +109,41 @@ export async function seedDemoJobs(db: Db, now = new Date()): Promise<number> {
 
 export function countJobs(db: Db): Promise<number> {
   return repo.countJobs(db);
+}
+
+/** A demo job `removeDemoJobs` left in place, and why. */
+export interface KeptDemoJob {
+  id: number;
+  public_id: string;
+  title: string;
+  reason: string;
+}
+
+/**
+ * `careers-admin jobs remove-demo`: removes the jobs `jobs seed --demo` made and nothing else. A
+ * demo job is one with a demo public id and its demo title that no one has saved since (no
+ * job.update in the audit log: a seeded job has none) and that has no application (removing a job
+ * removes its applications): the others are kept and said why. `dryRun`: only says what it would do.
+ */
+export async function removeDemoJobs(db: Db, dryRun = false): Promise<{ removed: { id: number; public_id: string; title: string }[]; kept: KeptDemoJob[] }> {
+  const demo = new Map(validateJobRecords(DEMO_JOBS).map((j) => [j.public_id!, j.title]));
+  const rows = await repo.jobsByPublicIds(db, [...demo.keys()]);
+  const candidates = rows.filter((r) => demo.get(r.public_id) === r.title);
+  const kept: KeptDemoJob[] = rows.filter((r) => demo.get(r.public_id) !== r.title).map((r) => ({ ...r, reason: 'its title is not the demo title' }));
+  let removed: typeof rows = [];
+  const ids = candidates.map((c) => c.id);
+  const [appCount, edited] = await Promise.all([repo.applicationCountsOf(db, ids), repo.editedJobIds(db, ids)]);
+  for (const c of candidates) {
+    const n = appCount.get(c.id) ?? 0;
+    if (n) kept.push({ ...c, reason: `it has ${n} application${n === 1 ? '' : 's'}` });
+    else if (edited.has(c.id)) kept.push({ ...c, reason: 'it was edited after seeding' });
+    else removed.push(c);
+  }
+  if (removed.length && !dryRun) {
+    // An application that came in meanwhile keeps its job.
+    const gone = new Set(await repo.deleteJobsWithoutApplications(db, removed.map((r) => r.id)));
+    for (const r of removed.filter((x) => !gone.has(x.id))) kept.push({ ...r, reason: 'an application came in meanwhile' });
+    removed = removed.filter((x) => gone.has(x.id));
+  }
+  return { removed, kept: kept.sort((a, b) => a.id - b.id) };
 }

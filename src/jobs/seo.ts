@@ -159,7 +159,7 @@ export function parseLocation(location: string): ParsedLocation {
  * The country a remote job's location names, if any: 'Remote — United States', 'Remote (UK)',
  * 'Austin, TX, United States', 'India (Remote)'. 'Remote — Europe' and 'Anywhere' name none.
  */
-function remoteCountry(location: string): Country | null {
+export function remoteCountry(location: string): Country | null {
   const parts = location
     .replace(/\b(?:remote|work from home|wfh)\b/gi, ' ')
     // Separators around the word 'Remote': dashes between spaces, brackets, colons, slashes.

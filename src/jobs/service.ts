@@ -215,8 +215,12 @@ export async function newJobPublicId(db: Db, title: string, reserved: ReadonlySe
 /** Tries of a create whose made id was taken meanwhile by another create (the unique index's answer). */
 const CREATE_ATTEMPTS = 8;
 
-/** Creates a job; a blank public_id is made from the title (newJobPublicId). `userId` goes to the audit log. */
-export async function createJob({ db, cache }: JobDeps, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
+/**
+ * Creates a job; a blank public_id is made from the title (newJobPublicId). `userId` goes to the
+ * audit log. `publicIdDraft` (a duplicate, titled "Copy of …"): the made id is made again from the
+ * title at the job's first save (updateJob).
+ */
+export async function createJob({ db, cache }: JobDeps, input: JobInput, now = new Date(), userId: number | null = null, publicIdDraft = false): Promise<Job> {
   assertClosingDateAhead(input, now);
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     // The last tries use a random id, so a storm of creates with one title still ends.
@@ -226,7 +230,7 @@ export async function createJob({ db, cache }: JobDeps, input: JobInput, now = n
     }
     try {
       const id = await db.transaction(async (trx) => {
-        const jobId = await repo.insertJob(trx, publicId, input, now);
+        const jobId = await repo.insertJob(trx, publicId, input, now, publicIdDraft && !input.public_id);
         await repo.insertJobAudit(trx, { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } }, now);
         return jobId;
       });
@@ -274,10 +278,27 @@ export async function updateJob({ db, cache }: JobDeps, current: Job, input: Job
   if ((current.closes_at?.getTime() ?? null) !== (input.closes_at?.getTime() ?? null)) changed.push('closes_at');
   if (current.applicant_countries.join() !== input.applicant_countries.join()) changed.push('applicant_countries');
   if (JSON.stringify(current.questions.map(({ id: _id, ...q }) => q)) !== JSON.stringify(input.questions.map(({ id: _id, ...q }) => q))) changed.push('questions');
-  await db.transaction(async (trx) => {
-    await repo.updateJob(trx, current.id, input, now);
-    await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: current.public_id, changed } }, now);
-  });
+  // A duplicate's first save: its public id made again from the title it has now (kept when the
+  // title still makes the same one).
+  let publicId: string | undefined;
+  if (await repo.hasDraftPublicId(db, current.id)) {
+    const base = slugPublicId(input.title, JOB_LIMITS.publicId);
+    publicId = base && base !== current.public_id ? await newJobPublicId(db, input.title) : current.public_id;
+    if (publicId !== current.public_id) changed.push('public_id');
+  }
+  try {
+    await db.transaction(async (trx) => {
+      await repo.updateJob(trx, current.id, input, now, publicId);
+      await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: publicId ?? current.public_id, changed } }, now);
+    });
+  } catch (err) {
+    // Another job took the made id meanwhile: the job keeps its public id, the rest is saved.
+    if (!isUniqueViolation(err) || publicId === undefined) throw err;
+    await db.transaction(async (trx) => {
+      await repo.updateJob(trx, current.id, input, now, current.public_id);
+      await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: current.public_id, changed: changed.filter((c) => c !== 'public_id') } }, now);
+    });
+  }
   // After the commit too (see createJob): nothing read before it may stay cached.
   cache.clear('public-jobs');
   return (await repo.findJobById(db, current.id))!;

@@ -123,4 +123,6 @@ export interface JobStat {
   title: string;
   status: RecordStatus;
   views: number;
+  /** The closing instant (ISO), or null: past it an ACTIVE job takes no applications. */
+  closes_at: string | null;
 }

@@ -83,8 +83,8 @@ export function shapeEmail(v: string): string {
   return v.trim();
 }
 
-export function shapePhone(v: string): string {
-  return v.replace(/\D/g, '').slice(0, PHONE_DIGITS);
+export function shapePhone(v: string, max: number = PHONE_DIGITS): string {
+  return v.replace(/\D/g, '').slice(0, max);
 }
 
 // ---- Field rules ----

@@ -42,13 +42,24 @@ export async function slugExists(db: Knex, slug: string): Promise<boolean> {
   return !!(await db('tracking_links').where({ slug }).first('id'));
 }
 
-/** Applications since `since` (all time: null) per job and source, and every job's views. */
-export async function sourceCounts(db: Knex, since: Date | null): Promise<{ counts: { job_id: number; source: string | null; n: number }[]; jobs: { id: number; title: string; views: number }[] }> {
+/**
+ * Applications since `since` (all time: null) per job and source; every job's views; and per job
+ * the funnel's counted job page views and wizard applications from the UTC day `fromDay` on (the
+ * apply funnel's daily counts, migration 021: the same visitors on both sides).
+ */
+export async function sourceCounts(db: Knex, since: Date | null, fromDay: string | null): Promise<{
+  counts: { job_id: number; source: string | null; n: number }[];
+  jobs: { id: number; public_id: string; title: string; views: number }[];
+  visits: { job_id: number; step: string; n: number }[];
+}> {
   const counts = db('applications').select('job_id', 'source').count({ n: '*' }).groupBy('job_id', 'source');
   if (since) counts.where('created_at', '>=', toDbDate(since));
-  const [countRows, jobRows] = await Promise.all([counts, db('jobs').whereNot('status', 'REMOVED').orWhere('views', '>', 0).select('id', 'title', 'views')]);
+  const visits = db('job_funnel_counts').where('event', 'reached').whereIn('step', ['view', 'submitted']).select('job_id', 'step').sum({ n: 'count' }).groupBy('job_id', 'step');
+  if (fromDay) visits.where('day', '>=', fromDay);
+  const [countRows, jobRows, visitRows] = await Promise.all([counts, db('jobs').whereNot('status', 'REMOVED').orWhere('views', '>', 0).select('id', 'public_id', 'title', 'views'), visits]);
   return {
     counts: countRows.map((r: Row) => ({ job_id: Number(r.job_id), source: r.source === null ? null : String(r.source), n: Number(r.n) })),
-    jobs: jobRows.map((r: Row) => ({ id: Number(r.id), title: String(r.title), views: Number(r.views) })),
+    jobs: jobRows.map((r: Row) => ({ id: Number(r.id), public_id: String(r.public_id), title: String(r.title), views: Number(r.views) })),
+    visits: visitRows.map((r: Row) => ({ job_id: Number(r.job_id), step: String(r.step), n: Number(r.n ?? 0) })),
   };
 }

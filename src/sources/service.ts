@@ -89,7 +89,10 @@ export async function sourcesReport({ db }: SourcesDeps, query: unknown, now = n
   const { days: raw } = validate(sourcesQuerySchema, query);
   const days = raw ? Number(raw) : null;
   const since = days ? new Date(now.getTime() - days * 86_400_000) : null;
-  const { counts, jobs } = await sourceCounts(db, since);
+  // The funnel counts per UTC day: the last `days` days, today included (as the insights funnel reads them).
+  const fromDay = days ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1))).toISOString().slice(0, 10) : null;
+  const { counts, jobs, visits } = await sourceCounts(db, since, fromDay);
+  const visitsOf = new Map<string, number>(visits.map((v) => [`${v.job_id}:${v.step}`, v.n]));
   const perJob = new Map<number, SourceCount[]>();
   const totals = new Map<string | null, number>();
   for (const c of counts) {
@@ -100,11 +103,14 @@ export async function sourcesReport({ db }: SourcesDeps, query: unknown, now = n
     .map((j) => {
       const sources = (perJob.get(j.id) ?? []).sort(byApplications);
       const applications = sources.reduce((sum, s) => sum + s.applications, 0);
-      // Views are counted since the job was posted: a conversion is only true of all time.
-      const conversion = days === null && j.views > 0 ? Math.round((applications / j.views) * 1000) / 10 : null;
-      return { job_id: j.id, title: j.title, views: j.views, applications, conversion, sources };
+      // Of the period's counted visits (the funnel's job page views), how many sent an application
+      // from the wizard: the same visitors on both sides, so never above 100 %.
+      const visited = visitsOf.get(`${j.id}:view`) ?? 0;
+      const applied = visitsOf.get(`${j.id}:submitted`) ?? 0;
+      const conversion = visited > 0 ? Math.min(100, Math.round((applied / visited) * 1000) / 10) : null;
+      return { job_id: j.id, public_id: j.public_id, title: j.title, views: j.views, counted_views: visited, applications, conversion, sources };
     })
-    .filter((j) => j.applications > 0 || j.views > 0)
+    .filter((j) => j.applications > 0 || j.views > 0 || j.counted_views > 0)
     .sort((a, b) => b.applications - a.applications || b.views - a.views || a.title.localeCompare(b.title));
   return { days, totals: [...totals].map(([source, applications]) => ({ source, applications })).sort(byApplications), jobs: rows };
 }

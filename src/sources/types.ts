@@ -25,10 +25,17 @@ export interface SourceCount {
 /** A job's row of the Sources report: views (all time), applications in the period and by source. */
 export interface JobSources {
   job_id: number;
+  /** Tells two jobs with one title apart. */
+  public_id: string;
   title: string;
   views: number;
+  /** Job page views the apply funnel counted in the period (visitors sending DNT or GPC are not counted). */
+  counted_views: number;
   applications: number;
-  /** Applications per 100 views, one decimal; null without views or for a period (views are all time). */
+  /**
+   * Of those counted views, the share that sent an application from the wizard, per 100, one
+   * decimal, at most 100; null without counted views in the period.
+   */
   conversion: number | null;
   sources: SourceCount[];
 }

@@ -55,6 +55,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       tab = await openHrPage(browser, s.baseUrl, token, { width: 1280, height: 900 });
       const { page } = tab;
       await page.goto(`${s.baseUrl}/hr/jobs/list`);
+      // Board is in the job row's More menu.
+      await page.getByRole('button', { name: 'More actions for Payroll Specialist' }).click();
       await page.click(`a[aria-label="Board of Payroll Specialist"]`);
       await page.waitForURL(`**/hr/jobs/${job.id}/board`);
       expect(await page.locator('h1').innerText()).to.equal('Board: Payroll Specialist');
@@ -126,6 +128,20 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.press('#b-q', 'Enter');
       await page.waitForFunction(() => document.querySelector('section[data-column="Applied"] [data-count]')?.textContent === '7');
       expect(await page.locator('.board-card a').allInnerTexts()).to.satisfy((names: string[]) => names.every((n) => n.startsWith('Asha')));
+      // The applicants list's filters too (issue 30): stage (the columns shown), source, dates.
+      expect(await page.locator('.board-filters label').allInnerTexts()).to.deep.equal(['Search', 'Status', 'Stage', 'Source', 'Applied from', 'Applied to']);
+      expect(await page.locator('#b-source-options option').first().getAttribute('value')).to.equal('(direct)');
+      await page.selectOption('#b-stage', 'Applied');
+      await page.press('#b-q', 'Enter');
+      await page.waitForFunction(() => document.querySelectorAll('section[data-column]').length === 1);
+      expect(await page.locator('section[data-column]').getAttribute('data-column')).to.equal('Applied');
+      await page.fill('#b-date_from', '2099-01-01');
+      await page.press('#b-q', 'Enter');
+      await page.waitForFunction(() => document.querySelector('section[data-column="Applied"] [data-count]')?.textContent === '0');
+      await page.fill('#b-date_from', '');
+      await page.selectOption('#b-stage', '');
+      await page.press('#b-q', 'Enter');
+      await page.waitForFunction(() => document.querySelectorAll('section[data-column]').length > 1 && document.querySelector('section[data-column="Applied"] [data-count]')?.textContent === '7');
       expect(await axeViolations(page, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
       // The columns scroll sideways inside the board; the page is never wider than the screen.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);

@@ -43,10 +43,16 @@ for (const kind of databaseKinds()) {
       const body = await (await api()).json();
       expect(body).to.deep.include({ total_jobs: 3, active_jobs: 2, new_applicants: 1205, total_applicants: 1244 });
       expect(body.job_stats).to.deep.equal([
-        { id: c.id, public_id: 'dash-c', title: 'Gamma', status: 'ACTIVE', applicants: 0, views: 4321 },
-        { id: b.id, public_id: 'dash-b', title: 'Beta', status: 'INACTIVE', applicants: 7, views: 0 },
-        { id: a.id, public_id: 'dash-a', title: 'Alpha', status: 'ACTIVE', applicants: 1234, views: 0 },
+        { id: c.id, public_id: 'dash-c', title: 'Gamma', status: 'ACTIVE', applicants: 0, views: 4321, closes_at: null },
+        { id: b.id, public_id: 'dash-b', title: 'Beta', status: 'INACTIVE', applicants: 7, views: 0, closes_at: null },
+        { id: a.id, public_id: 'dash-a', title: 'Alpha', status: 'ACTIVE', applicants: 1234, views: 0, closes_at: null },
       ]);
+      // An active job past its closing date takes no applications: not counted as Active.
+      await db('jobs').where({ id: c.id }).update({ closes_at: new Date(Date.now() - 60_000) });
+      expect((await (await api()).json()).active_jobs).to.equal(1);
+      await db('jobs').where({ id: c.id }).update({ closes_at: new Date(Date.now() + 86_400_000) });
+      expect((await (await api()).json()).active_jobs).to.equal(2);
+      await db('jobs').where({ id: c.id }).update({ closes_at: null });
     });
 
     it('renders the page with the buttons, tiles and table, numbers grouped for the visitor locale', async () => {
@@ -60,6 +66,10 @@ for (const kind of databaseKinds()) {
         expect(html).to.match(new RegExp(`<a class="btn[^"]*" href="${href}">${text}</a>`));
       }
       for (const tile of ['Total Jobs', 'Active Jobs', 'New Applicants', 'Total Applicants', 'Job Statistics']) expect(html).to.include(tile);
+      // Each summary tile leads to what it counts.
+      for (const [label, href] of [['Total Jobs', '/hr/jobs/list'], ['Active Jobs', '/hr/jobs/list?status=ACTIVE'], ['New Applicants', '/hr/applicants?status=NEW'], ['Total Applicants', '/hr/applicants']]) {
+        expect(html).to.include(`<a class="stat-link" href="${href}"><span class="stat-label">${label}</span>`);
+      }
       expect(html).to.match(/<th scope="col">Public ID<\/th><th scope="col">Title<\/th><th scope="col">Status<\/th><th scope="col" class="num">Applicants<\/th>/);
       expect(html).to.include('<span class="stat-value">1,244</span>').and.include('<span class="stat-value">1,205</span>');
       expect(html).to.include('dash-a').and.include('Gamma').and.not.include('dash-r');

@@ -9,7 +9,7 @@ import { PassThrough } from 'node:stream';
 import { escapeCell, textCell, writeWorkbook, XLSX_CONTENT_TYPE, type CellValue } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 
-const FIXED_HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source'];
+const FIXED_HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source'];
 
 async function readSheet(buf: ArrayBuffer): Promise<ExcelJS.Worksheet> {
   const wb = new ExcelJS.Workbook();
@@ -111,19 +111,35 @@ for (const kind of databaseKinds()) {
       const asha = rowValues(sheet, 2);
       expect(asha.slice(1, 6)).to.deep.equal(['Asha', "D'Souza", 'asha@example.com', '+919876543210', 'REVIEWED']);
       expect(asha[0]).to.be.a('number');
-      expect((asha[6] as Date).toISOString()).to.equal('2026-03-01T10:30:00.000Z');
-      expect(asha[7]).to.equal('TypeScript, SQL');
-      expect(asha[8]).to.equal('Engineer at Initech, 2019-04 – 2022-08; notice period: 30 days; salary: 20 LPA; Built the TPS service.\nLead at Hooli, 2022-09 – Present');
-      expect(asha[9]).to.equal('B.Tech, Computer Science — IIT Bombay, 2015-07 – 2019-05');
+      expect((asha[9] as Date).toISOString()).to.equal('2026-03-01T10:30:00.000Z');
+      expect(asha[10]).to.equal('TypeScript, SQL');
+      expect(asha[11]).to.equal('Engineer at Initech, 2019-04 – 2022-08; notice period: 30 days; salary: 20 LPA; Built the TPS service.\nLead at Hooli, 2022-09 – Present');
+      expect(asha[12]).to.equal('B.Tech, Computer Science — IIT Bombay, 2015-07 – 2019-05');
       // The resume column holds the download name (the person and the job), not the name sent.
-      expect(asha[10]).to.equal(`Asha-D-Souza-Export-Job.pdf`);
+      expect(asha[13]).to.equal(`Asha-D-Souza-Export-Job.pdf`);
       // Issue 21: where the applicant came from; empty for a direct application.
-      expect(asha[11] ?? '').to.equal('');
-      expect(asha.slice(12)).to.deep.equal(['Because of the mission.', 7, 'Yes', 'Mon, Wed']);
+      expect(asha[14] ?? '').to.equal('');
+      expect(asha.slice(15)).to.deep.equal(['Because of the mission.', 7, 'Yes', 'Mon, Wed']);
 
       const quiet = rowValues(sheet, 4);
       expect(quiet[1]).to.equal('Noanswers');
-      expect(quiet.slice(7).every((v) => v === undefined || v === '')).to.equal(true);
+      expect(quiet.slice(10).every((v) => v === undefined || v === '')).to.equal(true);
+    });
+
+    it("carries each applicant's stage, outcome and rejection reason", async () => {
+      const before = rowValues(await readSheet(await (await get(`/api/hr/jobs/${job.id}/export-basic/`)).arrayBuffer()), 3);
+      expect([6, 7, 8].map((i) => before[i] ?? '')).to.deep.equal(['Applied', '', '']);
+      const mallory = await s.ctx.db('applications').where({ job_id: job.id, first_name: 'Mallory' }).first('id');
+      const res = await fetch(`${s.baseUrl}/api/hr/applications/${mallory.id}/`, { method: 'PATCH', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ outcome: 'REJECTED', reason: 'Not a fit' }) });
+      expect(res.status).to.equal(200);
+      const sheet = await readSheet(await (await get(`/api/hr/jobs/${job.id}/export-basic/`)).arrayBuffer());
+      expect(rowValues(sheet, 3).slice(5, 9)).to.deep.equal(['ARCHIVED', 'Applied', 'Rejected', 'Not a fit']);
+      expect([6, 7, 8].map((i) => rowValues(sheet, 2)[i] ?? '')).to.deep.equal(['Applied', '', '']);
+      // The list's export says the same.
+      const list = await readSheet(await (await get(`/api/hr/applications/export/?job_id=${job.id}&ordering=created_at`)).arrayBuffer());
+      expect(rowValues(list, 1).slice(5, 10)).to.deep.equal(['Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)']);
+      expect(rowValues(list, 3).slice(5, 9)).to.deep.equal(['ARCHIVED', 'Applied', 'Rejected', 'Not a fit']);
+      await s.ctx.db('applications').where('id', mallory.id).update({ outcome: null, outcome_reason: null, status: 'NEW' });
     });
 
     it('escapes formula-like cells and strips characters XML cannot carry', async () => {
@@ -132,11 +148,11 @@ for (const kind of databaseKinds()) {
       const m = rowValues(sheet, 3);
       expect(m[1]).to.equal('Mallory');
       expect(m[4]).to.equal('+919812345678'); // a plain number computes nothing
-      expect(m[7]).to.equal("'@SUM(A1:A9), -2+3");
-      expect(m[8]).to.equal("'+cmd|calc at =1+1, 2020-01 – 2021-01");
-      expect(m[9]).to.equal("'\tDeg — Tab\tSchool, 2010-01 – 2014-01");
-      expect(m[10]).to.equal(`Mallory-Hostile-Export-Job.pdf`);
-      expect(m[12]).to.equal(`'=HYPERLINK("http://evil.example","click")`);
+      expect(m[10]).to.equal("'@SUM(A1:A9), -2+3");
+      expect(m[11]).to.equal("'+cmd|calc at =1+1, 2020-01 – 2021-01");
+      expect(m[12]).to.equal("'\tDeg — Tab\tSchool, 2010-01 – 2014-01");
+      expect(m[13]).to.equal(`Mallory-Hostile-Export-Job.pdf`);
+      expect(m[15]).to.equal(`'=HYPERLINK("http://evil.example","click")`);
       sheet.eachRow((row) => row.eachCell((cell) => expect(cell.type, String(cell.address)).to.not.equal(ExcelJS.ValueType.Formula)));
     });
 
@@ -151,7 +167,7 @@ for (const kind of databaseKinds()) {
       expect(ids.size).to.equal(1234);
       expect([...ids].sort((a, b) => a - b)).to.deep.equal(expected.sort((a, b) => a - b));
       // Oldest first.
-      const dates = Array.from({ length: 1234 }, (_, i) => (sheet.getRow(i + 2).getCell(7).value as Date).getTime());
+      const dates = Array.from({ length: 1234 }, (_, i) => (sheet.getRow(i + 2).getCell(10).value as Date).getTime());
       expect(dates).to.deep.equal([...dates].sort((a, b) => a - b));
     });
 

@@ -119,10 +119,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     });
 
     it('exports: shows Preparing…, ignores clicks meanwhile, saves a workbook that opens', async () => {
+      // A viewer in Kolkata: the workbook's dates are in that zone, named in the header row.
+      await tab.context.close();
+      tab = await openHrPage(browser, s.baseUrl, token, { timezoneId: 'Asia/Kolkata' });
       const { page } = tab;
       let requests = 0;
       // Hold the export back a moment so the busy state can be seen.
-      await page.route('**/export-basic/', async (route) => {
+      await page.route(/\/export-basic\/\?tz=Asia%2F(Kolkata|Calcutta)$/, async (route) => {
         requests += 1;
         await new Promise((r) => setTimeout(r, 1500));
         await route.continue();
@@ -151,7 +154,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const sheet = wb.worksheets[0];
       expect(sheet.rowCount).to.equal(1235);
       expect((sheet.getRow(1).values as unknown[]).slice(1, 3)).to.deep.equal(['ID', 'First Name']);
-      expect(sheet.getRow(1).cellCount).to.equal(12 + 5);
+      expect(sheet.getRow(1).cellCount).to.equal(15 + 5);
+      expect(sheet.getRow(1).getCell(10).value).to.be.oneOf(['Applied At (Asia/Kolkata)', 'Applied At (Asia/Calcutta)']);
     });
 
     it('shows the export failure text when the export fails', async () => {

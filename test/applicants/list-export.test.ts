@@ -14,7 +14,7 @@ import { XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 import { listExportRows } from '../../src/applicants/queries/list.js';
 
-const HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Job', 'Job Public ID', 'Resume', 'Source'];
+const HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)', 'Job', 'Job Public ID', 'Resume', 'Source'];
 
 async function sheetRows(res: Response): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
@@ -55,7 +55,7 @@ for (const kind of databaseKinds()) {
       expect(res.headers.get('content-disposition')).to.equal('attachment; filename="applicants.xlsx"');
       const rows = await sheetRows(res);
       expect(rows[0]).to.deep.equal(HEADERS);
-      expect(rows.slice(1).map((r) => [r[1], r[5], r[7], r[8]])).to.deep.equal([
+      expect(rows.slice(1).map((r) => [r[1], r[5], r[10], r[11]])).to.deep.equal([
         ['Dana', 'NEW', 'Beta Designer', b.public_id],
         ['Asha', 'NEW', 'Alpha Engineer', a.public_id],
       ]);
@@ -69,6 +69,27 @@ for (const kind of databaseKinds()) {
       expect(bad.status).to.equal(400);
       expect(await bad.json()).to.have.property('status');
       expect((await fetch(`${s.baseUrl}/api/hr/applications/export/`)).status).to.equal(401);
+    });
+
+    it("writes the dates in the viewer's zone (?tz=), named in the header row; an unknown zone is a 400", async () => {
+      const auth = { Authorization: `Bearer ${token}` };
+      const rows = await sheetRows(await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=Asia/Kolkata`, { headers: auth }));
+      expect(rows[0][9]).to.equal('Applied At (Asia/Kolkata)');
+      // 09:00 UTC is 14:30 in Kolkata: the cell shows the wall clock there.
+      expect((rows[1][9] as Date).toISOString()).to.equal('2026-03-01T14:30:00.000Z');
+      const job = await sheetRows(await fetch(`${s.baseUrl}/api/hr/jobs/${a.id}/export-basic/?tz=America/New_York`, { headers: auth }));
+      expect(job[0][9]).to.equal('Applied At (America/New_York)');
+      expect((job[1][9] as Date).toISOString()).to.equal('2026-03-01T04:00:00.000Z');
+      const utc = await sheetRows(await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=UTC`, { headers: auth }));
+      expect(utc[0][9]).to.equal('Applied At (UTC)');
+      expect((utc[1][9] as Date).toISOString()).to.equal('2026-03-01T09:00:00.000Z');
+      for (const tz of ['Mars/Olympus', '<script>', 'x'.repeat(100), 'Europe/Paris/../..']) {
+        const bad = await fetch(`${s.baseUrl}/api/hr/applications/export/?tz=${encodeURIComponent(tz)}`, { headers: auth });
+        expect(bad.status, tz).to.equal(400);
+        expect(await bad.json()).to.deep.equal({ tz: ['Unknown time zone: use an IANA name such as Europe/Paris.'] });
+      }
+      const twice = await fetch(`${s.baseUrl}/api/hr/applications/export/?tz=UTC&tz=Asia/Kolkata`, { headers: auth });
+      expect(twice.status).to.equal(400);
     });
 
     it('batches follow each other in both orders without losing or repeating a row', async () => {

@@ -250,7 +250,15 @@ for (const kind of databaseKinds()) {
       r = await call(`/api/hr/jobs/${job.id}/board/?q=kiran&status=NEW`);
       const expected = people.filter((p, i) => p.first_name === 'Kiran' && i > 3 && p.status === 'NEW').length;
       expect(r.body.columns[0].count).to.equal(expected);
-      for (const bad of ['status=OPEN', 'column=abc', `column=${(await stagesOf(seeded.jobA.id))[0].id}`, 'limit=0', 'limit=101', 'offset=-1', `q=${'x'.repeat(101)}`]) {
+      // The applicants list's filters: applied between two days (UTC), from a source (any case).
+      r = await call(`/api/hr/jobs/${job.id}/board/?date_from=2026-01-10&date_to=2026-01-12`);
+      expect(r.body.columns.reduce((n: number, c: any) => n + c.count, 0)).to.equal(3);
+      await s.ctx.db('applications').whereIn('id', ids.slice(20, 22)).update({ source: 'LinkedIn' });
+      r = await call(`/api/hr/jobs/${job.id}/board/?source=linkedin`);
+      expect(r.body.columns[0].cards.map((c: any) => c.id).sort()).to.deep.equal(ids.slice(20, 22).sort());
+      r = await call(`/api/hr/jobs/${job.id}/board/?source=(direct)&date_from=2026-01-21`);
+      expect(r.body.columns.reduce((n: number, c: any) => n + c.count, 0)).to.equal(8);
+      for (const bad of ['status=OPEN', 'column=abc', `column=${(await stagesOf(seeded.jobA.id))[0].id}`, 'limit=0', 'limit=101', 'offset=-1', `q=${'x'.repeat(101)}`, 'date_from=2026-02-30', 'date_to=yesterday', `source=${'s'.repeat(101)}`, 'source=a&source=b']) {
         expect((await call(`/api/hr/jobs/${job.id}/board/?${bad}`)).status, bad).to.equal(400);
       }
       expect((await call('/api/hr/jobs/999999/board/')).status).to.equal(404);

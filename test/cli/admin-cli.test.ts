@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { cliSync } from '../helpers/child-server.js';
+import { insertApplications } from '../helpers/applications.js';
 
 const cli = cliSync;
 
@@ -66,6 +67,47 @@ for (const kind of databaseKinds()) {
       for (const line of lines.slice(1)) expect(line.slice(lines[0].indexOf('STATUS'))).to.match(/^(ACTIVE|INACTIVE) +\d+$/);
     });
 
+    it('jobs remove-demo removes the seeded demo jobs and nothing else, keeping (and naming) edited ones and ones with applications', async () => {
+      const rows: { id: number; public_id: string }[] = await t.db('jobs').whereIn('public_id', ['senior-backend-engineer', 'frontend-engineer-react']).select('id', 'public_id');
+      const ids: Record<string, number> = Object.fromEntries(rows.map((r) => [r.public_id, Number(r.id)]));
+      expect(Object.keys(ids)).to.have.length.at.least(2);
+      const total = Number((await t.db('jobs').count({ n: '*' }))[0].n);
+      // One demo job got an application, one was saved by HR (its audit entry), one renamed in place.
+      await insertApplications(t.db, ids['senior-backend-engineer'], [{ first_name: 'Asha', last_name: 'Rao', email: 'asha@example.com', phone: '+919876543210', created_at: new Date(), resume_name: null }], []);
+      await t.db('audit_log').insert({ user_id: null, action: 'job.update', entity: 'job', entity_id: ids['frontend-engineer-react'], details: '{}', created_at: new Date() });
+      const renamed = (await t.db('jobs').whereNotIn('id', Object.values(ids)).where('status', 'INACTIVE').first('id', 'public_id'))!;
+      await t.db('jobs').where('id', renamed.id).update({ title: 'Our own title' });
+      // A job of HR's own, not from the demo set, is never touched.
+      await t.db('jobs').insert({ public_id: 'hr-own-job', title: 'HR Own Job', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', currency: 'USD', description: '', responsibilities: '', requirements: '', perks_benefits: '', experience_required: '', views: 0, created_at: new Date(), updated_at: new Date() });
+
+      let r = cli(['jobs', 'remove-demo', '--dry-run'], env);
+      expect(r.code, r.err).to.equal(0);
+      expect(r.out).to.match(/^Would remove 9 demo jobs: /);
+      expect(Number((await t.db('jobs').count({ n: '*' }))[0].n)).to.equal(total + 1);
+      r = cli(['jobs', 'remove-demo'], env);
+      expect(r.code, r.err).to.equal(0);
+      const lines = r.out.trim().split('\n');
+      expect(lines[0]).to.match(/^Removed 9 demo jobs: [a-z-]+ \(.+\)(, [a-z-]+ \(.+\)){8}\.$/);
+      expect(lines.slice(1).sort()).to.deep.equal([
+        `Kept ${renamed.public_id} (Our own title): its title is not the demo title.`,
+        'Kept frontend-engineer-react (Frontend Engineer (React)): it was edited after seeding.',
+        'Kept senior-backend-engineer (Senior Backend Engineer): it has 1 application.',
+      ].sort());
+      const left = (await t.db('jobs').orderBy('id').pluck('public_id')) as string[];
+      expect(left.sort()).to.deep.equal(['frontend-engineer-react', 'hr-own-job', renamed.public_id, 'senior-backend-engineer'].sort());
+      expect(Number((await t.db('applications').count({ n: '*' }))[0].n)).to.equal(1);
+      // Again: nothing more to remove; the kept ones are still named.
+      r = cli(['jobs', 'remove-demo'], env);
+      expect(r.out).not.to.include('Removed');
+      expect(r.out).to.include('Kept senior-backend-engineer');
+      // The demo set comes back for the tests after this one.
+      await t.db('applications').del();
+      await t.db('jobs').del();
+      expect(cli(['jobs', 'seed', '--demo'], env).out).to.include('Added 12 demo jobs.');
+      r = cli(['jobs', 'remove-demo', '--nonsense'], env);
+      expect(r.code).to.equal(2);
+    });
+
     it('imports a valid file and refuses a bad one entirely, reporting every bad record', async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-'));
       const good = path.join(dir, 'good.json');
@@ -117,6 +159,17 @@ for (const kind of databaseKinds()) {
       expect(r.code, r.err).to.equal(0);
       expect(await t.db('jobs').where({ public_id: 'on-prem-0' }).first()).to.include({ webhook_url: 'http://10.0.0.5/hook' });
       expect(await t.db('jobs').where({ public_id: 'on-prem-2' }).first()).to.include({ webhook_url: 'http://192.0.2.1/hook' });
+
+      // A closing date already past is refused, as the API refuses it.
+      const past = path.join(dir, 'past.json');
+      fs.writeFileSync(past, JSON.stringify([
+        { title: 'Closes later', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', closes_at: '2099-01-01T00:00:00Z' },
+        { title: 'Closed already', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', closes_at: '2020-01-01T00:00:00Z' },
+      ]));
+      r = cli(['jobs', 'seed', '--file', past], env);
+      expect(r.code).to.equal(1);
+      expect(r.err).to.include('1 invalid job record(s); nothing was imported').and.include('record 1: closes_at: The closing date must be in the future.');
+      expect(await t.db('jobs').where({ title: 'Closes later' }).first()).to.equal(undefined);
 
       fs.writeFileSync(bad, '{not json');
       r = cli(['jobs', 'seed', '--file', bad], env);

@@ -107,4 +107,29 @@ describe('careers-admin config and the .env file', function () {
     // An empty value in the environment still wins over the file.
     expect(readSettings({ COMPANY_NAME: '' }, dir).env.COMPANY_NAME).to.equal('');
   });
+
+  it("without CAREERS_ENV_FILE or ./.env, the system settings file (the systemd unit's) is read; precedence: environment, CAREERS_ENV_FILE, ./.env, the system file", () => {
+    const sys = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-sys-'));
+    const systemFile = path.join(sys, 'careers.env');
+    fs.writeFileSync(systemFile, 'COMPANY_NAME=System Co\nPORT=4300\nSYSTEM_ONLY=yes\n');
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-cwd-'));
+    let settings = readSettings({ PORT: '5000' }, empty, systemFile);
+    expect(settings.file).to.equal(systemFile);
+    expect(settings.env).to.include({ COMPANY_NAME: 'System Co', PORT: '5000' });
+    expect([...settings.fromFile]).to.deep.equal(['COMPANY_NAME', 'SYSTEM_ONLY']);
+    // A .env in the working folder comes first (the system file is then not read at all).
+    settings = readSettings({}, dir, systemFile);
+    expect(settings.file).to.equal(path.join(dir, '.env'));
+    expect(settings.env.COMPANY_NAME).to.equal('Env File Co');
+    expect(settings.env.SYSTEM_ONLY).to.equal(undefined);
+    // CAREERS_ENV_FILE comes before both; one that cannot be read is an error, never a fallback.
+    expect(readSettings({ CAREERS_ENV_FILE: systemFile }, dir, '/nonexistent').env.COMPANY_NAME).to.equal('System Co');
+    expect(() => readSettings({ CAREERS_ENV_FILE: 'missing.env' }, empty, systemFile)).to.throw(/CAREERS_ENV_FILE: cannot read the settings file .*missing\.env \(ENOENT\)/);
+    // No file anywhere: nothing read, no error.
+    expect(readSettings({}, empty, path.join(sys, 'none.env')).file).to.equal(null);
+    // A system file that exists but cannot be read (a folder here) is said plainly.
+    expect(() => readSettings({}, empty, sys)).to.throw(/cannot read the settings file .* \(EISDIR\)/);
+    fs.rmSync(sys, { recursive: true, force: true });
+    fs.rmSync(empty, { recursive: true, force: true });
+  });
 });

@@ -61,8 +61,8 @@ for (const kind of databaseKinds()) {
       expect(r.err).to.equal('');
       expect(r.out).to.equal(`${file}: 2 rows\n`);
       const rows = await readRows(file);
-      expect(rows[0]).to.deep.equal(['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source', 'Why us?']);
-      expect(rows.slice(1).map((x) => [x[1], x[12]])).to.deep.equal([['Asha', 'Asha likes data'], ['Bala', 'Bala likes data']]);
+      expect(rows[0]).to.deep.equal(['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source', 'Why us?']);
+      expect(rows.slice(1).map((x) => [x[1], x[15]])).to.deep.equal([['Asha', 'Asha likes data'], ['Bala', 'Bala likes data']]);
       // Nothing else left behind (no temporary file).
       expect(fs.readdirSync(dir)).to.deep.equal([path.basename(file)]);
     });
@@ -74,7 +74,7 @@ for (const kind of databaseKinds()) {
       expect(r.out + r.err).to.equal('');
       const rows = await readRows(out);
       expect(rows[0]).to.include.members(['ID', 'Status', 'Job']);
-      expect(rows.slice(1).map((x) => [x[1], x[5], x[7]])).to.deep.equal([['Asha', 'NEW', 'Data Engineer']]);
+      expect(rows.slice(1).map((x) => [x[1], x[5], x[10]])).to.deep.equal([['Asha', 'NEW', 'Data Engineer']]);
     });
 
     it('posts, entries and form-posts: the screens’ workbooks', async () => {

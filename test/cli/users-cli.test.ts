@@ -215,13 +215,29 @@ for (const kind of databaseKinds()) {
       expect(r.out, 'the password is never echoed').to.not.include('typed secret');
       expect(await checkCredentials(t.db, 'pty.user', 'typed secret 9')).to.not.equal(null);
 
+      // A mismatch asks for both again; three mismatches give up and change nothing.
       r = await ptyRun(['user', 'passwd', '--username', 'pty.user'], env, [
         ['Password:', 'new secret 10\r'],
         ['Repeat password:', 'not the same\r'],
+        ['Password:', 'new secret 10\r'],
+        ['Repeat password:', 'still not it\r'],
+        ['Password:', 'new secret 10\r'],
+        ['Repeat password:', 'nor this\r'],
       ]);
       expect(r.code, r.out).to.equal(1);
-      expect(r.out).to.include('The passwords do not match.');
+      expect(r.out.match(/The passwords do not match\. Type the password again, twice\./g)).to.have.length(2);
+      expect(r.out).to.include('The passwords do not match (3 tries); nothing was changed.');
       expect(await checkCredentials(t.db, 'pty.user', 'typed secret 9')).to.not.equal(null);
+      // user create: a mismatch, then the same twice: created with the second password.
+      r = await ptyRun(['user', 'create', '--username', 'pty.again'], env, [
+        ['Password:', 'first secret 1\r'],
+        ['Repeat password:', 'first secret 2\r'],
+        ['Password:', 'second secret 3\r'],
+        ['Repeat password:', 'second secret 3\r'],
+      ]);
+      expect(r.code, r.out).to.equal(0);
+      expect(r.out).to.include('Created HR user "pty.again".');
+      expect(await checkCredentials(t.db, 'pty.again', 'second secret 3')).to.not.equal(null);
 
       r = await ptyRun(['user', 'passwd', '--username', 'pty.user'], env, [
         ['Password:', 'new secret 10\r'],

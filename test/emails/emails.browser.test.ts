@@ -179,7 +179,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         const { page, errors, close } = await open(width, height);
         try {
           await page.goto(`${s.baseUrl}/hr/dashboard`);
-          if (label === 'desktop') await page.locator('nav.nav-hr a', { hasText: 'Emails' }).click();
+          // Emails is in the header's Settings group (issue 30).
+          if (label === 'desktop') {
+            await page.locator('nav.nav-hr summary', { hasText: 'Settings' }).click();
+            await page.locator('nav.nav-hr a', { hasText: 'Emails' }).click();
+          }
           else {
             await page.locator('details.nav-mobile summary').click();
             await page.locator('nav.nav-drawer a', { hasText: 'Emails' }).click();

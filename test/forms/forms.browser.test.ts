@@ -65,9 +65,15 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.getByRole('tab').allInnerTexts()).to.deep.equal(['Details', 'Sections & Fields', 'API Post']);
       await page.fill('#fb-title', 'Open Day RSVP');
       await page.getByRole('tab', { name: 'Sections & Fields' }).click();
-      // The name keeps only lowercase letters, digits and underscores.
-      await page.fill('#fb-s0-f0-name', 'Full Name!');
-      expect(await page.inputValue('#fb-s0-f0-name')).to.equal('ullame');
+      // The name is made from the label until changed; typed capitals and spaces are lowered and
+      // become underscores, and what cannot be kept is named beside it, never dropped silently.
+      await page.fill('#fb-s0-f0-label', 'Referrer Name');
+      expect(await page.inputValue('#fb-s0-f0-name')).to.equal('referrer_name');
+      await page.fill('#fb-s0-f0-label', '');
+      expect(await page.inputValue('#fb-s0-f0-name')).to.equal('');
+      await page.locator('#fb-s0-f0-name').pressSequentially('Full Name!');
+      expect(await page.inputValue('#fb-s0-f0-name')).to.equal('full_name');
+      expect(await page.locator('#fb-s0-f0-name-hint').innerText()).to.equal('Lowercase letters, digits and underscores: left out !');
       await page.fill('#fb-s0-f0-name', 'guest');
       await page.getByRole('button', { name: 'Add Field' }).click();
       await page.fill('#fb-s0-f1-name', 'guest');

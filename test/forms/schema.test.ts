@@ -4,15 +4,25 @@
  * value check with the spec's messages.
  */
 import { expect } from 'chai';
-import { duplicateFieldNames, duplicatesMessage, fieldValueError, shapeFieldName } from '../../src/forms/schema.js';
+import { duplicateFieldNames, duplicatesMessage, fieldNameFromLabel, fieldValueError, shapeFieldName } from '../../src/forms/schema.js';
 import type { FormField } from '../../src/forms/types.js';
 
 const field = (f: Partial<FormField>): FormField => ({ name: 'f', label: 'F', field_type: 'short_text', required: false, placeholder: '', help_text: '', options: [], order: 0, max_file_size: null, allowed_extensions: [], ...f });
 
 describe('form rules shared by the islands and the server', () => {
-  it('keeps only lowercase letters, digits and underscores in a field name, at most 64', () => {
-    expect(shapeFieldName('First Name-2!é_x')).to.equal('irstame2_x');
-    expect(shapeFieldName('a'.repeat(70))).to.have.length(64);
+  it('lowers capitals, drops accents and turns spaces into underscores in a typed field name, naming what it leaves out, at most 64', () => {
+    expect(shapeFieldName('First Name-2!é_x?!')).to.deep.equal({ name: 'first_name_2e_x', dropped: '!?' });
+    expect(shapeFieldName('Referrer Name')).to.deep.equal({ name: 'referrer_name', dropped: '' });
+    expect(shapeFieldName('<script>')).to.deep.equal({ name: 'script', dropped: '<>' });
+    expect(shapeFieldName('a'.repeat(70)).name).to.have.length(64);
+  });
+
+  it('makes a field name from a label', () => {
+    expect(fieldNameFromLabel('Referrer Name')).to.equal('referrer_name');
+    expect(fieldNameFromLabel('  Your e-mail (work)? ')).to.equal('your_e_mail_work');
+    expect(fieldNameFromLabel('Année  de naissance')).to.equal('annee_de_naissance');
+    expect(fieldNameFromLabel('!!!')).to.equal('');
+    expect(fieldNameFromLabel('Word '.repeat(30))).to.have.length.at.most(64);
   });
 
   it('lists repeated names per section, a name of an earlier section included, and says so as the spec words it', () => {

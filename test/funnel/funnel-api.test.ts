@@ -116,8 +116,11 @@ for (const kind of databaseKinds() as DbKind[]) {
       const viewsBefore = Number((await s.ctx.db('jobs').where('id', other.id).first('views')).views);
       for (const ua of [PHONE_UA, DESKTOP_UA, DESKTOP_UA]) expect((await fetch(`${s.baseUrl}/careers/${other.public_id}`, { headers: { 'User-Agent': ua } })).status).to.equal(200);
       expect((await fetch(`${s.baseUrl}/careers/${other.public_id}/apply`, { headers: { 'User-Agent': PHONE_UA } })).status).to.equal(200);
-      const applied = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, { method: 'POST', body: toFormData(validFields()), headers: { 'User-Agent': PHONE_UA } });
+      const applied = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, { method: 'POST', body: toFormData(validFields()), headers: { 'User-Agent': PHONE_UA, 'X-Apply-Wizard': '1' } });
       expect(applied.status).to.equal(201);
+      // An application without the wizard's header (the API, another site's form) is counted apart.
+      const direct = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ email: 'direct@example.com' })), headers: { 'User-Agent': DESKTOP_UA, 'X-Apply-Wizard': 'yes' } });
+      expect(direct.status).to.equal(201);
       // A honeypot's discarded form is not an application.
       const bot = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ website: 'spam', email: 'bot@example.com' })), headers: { 'User-Agent': PHONE_UA } });
       expect(bot.status).to.equal(201);
@@ -128,6 +131,7 @@ for (const kind of databaseKinds() as DbKind[]) {
       expect(await counts(s.ctx.db, other.id)).to.deep.equal([
         { step: 'apply', event: 'reached', device: 'phone', day: TODAY, count: 1 },
         { step: 'submitted', event: 'reached', device: 'phone', day: TODAY, count: 1 },
+        { step: 'submitted_direct', event: 'reached', device: 'desktop', day: TODAY, count: 1 },
         { step: 'view', event: 'reached', device: 'desktop', day: TODAY, count: 2 },
         { step: 'view', event: 'reached', device: 'phone', day: TODAY, count: 1 },
       ]);
@@ -310,6 +314,21 @@ for (const kind of databaseKinds() as DbKind[]) {
       const empty = await makeJob(s.ctx, {});
       const none = (await funnel(empty.id)).body.overall;
       expect(none.lines.every((l) => l.count === 0 && (l.drop === null || l.drop === 0) && l.drop_percent === null)).to.equal(true);
+      expect(none.submitted_direct).to.equal(0);
+    });
+
+    it('HR funnel: applications without the wizard are counted apart, and a line above the one before it is no negative drop', async () => {
+      const j = await makeJob(s.ctx, { title: 'Mostly API' });
+      const c = (step: string, count: number) => ({ jobId: j.id, day: TODAY, step, event: 'reached', device: 'desktop', count }) as Parameters<typeof addFunnelCounts>[1][number];
+      // Counts like those from before the wizard's submissions were told apart: 20 submitted after 4 Review completions.
+      await addFunnelCounts(s.ctx.db, [c('view', 10), c('apply', 4), c('basic', 4), c('review', 4), { ...c('review', 4), event: 'completed' }, c('submitted', 20), c('submitted_direct', 375)]);
+      const o = (await funnel(j.id, '?days=7')).body.overall;
+      expect(o.submitted).to.equal(20);
+      expect(o.submitted_direct).to.equal(375);
+      const submitted = o.lines.find((l) => l.key === 'submitted');
+      expect(submitted).to.deep.include({ count: 20, drop: 0, drop_percent: 0 });
+      expect(o.lines.every((l) => l.drop === null || (l.drop >= 0 && (l.drop_percent === null || (l.drop_percent >= 0 && l.drop_percent <= 100))))).to.equal(true);
+      expect(o.lines.map((l) => l.key)).to.not.include('submitted_direct');
     });
   });
 

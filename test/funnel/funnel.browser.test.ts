@@ -221,6 +221,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           ['Review: completed', '1', '0', '0%'],
           ['Submitted', '1', '0', '0%'],
         ]);
+        // Only the wizard's applications are in the funnel; the others are counted apart (none here).
+        expect(await page.getByTestId('funnel-direct').innerText()).to.equal("Applications without the wizard (the API, other sites' forms), not in the funnel: 0");
         expect(await axeViolations(page)).to.deep.equal([]);
         await screenshot(page, `funnel-insights-${width}${suffix}`);
         // The device switch, by keyboard.

@@ -112,9 +112,28 @@ for (const kind of databaseKinds()) {
       expect(child(payroll, 'remotetype')).to.equal(undefined);
       const remote = jobs.find((j) => text(j, 'referencenumber') === 'remote-eng')!;
       expect(text(remote, 'remotetype')).to.equal('Fully remote');
+      // 'Remote — Europe' is no city and names no country or region: the fields are there, empty.
+      expect(child(remote, 'city')).to.equal(undefined);
+      expect([text(remote, 'state'), text(remote, 'country')]).to.deep.equal(['', '']);
       expect(text(remote, 'jobtype')).to.equal('contract');
       // A title holding the CDATA end marker still parses, its text kept as it is.
       expect(text(remote, 'title')).to.equal('Remote <b>Engineer</b> ]]> & "quotes"');
+    });
+
+    it('Indeed: a location without a region has an empty <state>; a remote job takes its country from its location or its applicant countries', async () => {
+      const extra = [
+        await makeJob(s.ctx.db, { title: 'Pune Analyst', location: 'Pune, India', public_id: 'pune-an', status: 'ACTIVE' }),
+        await makeJob(s.ctx.db, { title: 'US Remote', location: 'Remote — United States', work_mode: 'REMOTE', public_id: 'us-remote', status: 'ACTIVE' }),
+        await makeJob(s.ctx.db, { title: 'Anywhere Dev', location: 'Anywhere', work_mode: 'REMOTE', applicant_countries: ['CA', 'MX'], public_id: 'any-dev', status: 'ACTIVE' }),
+      ];
+      s.ctx.cache.clear('public-jobs'); // the feed is kept for PUBLIC_CACHE_SECONDS here
+      const jobs = children(parseXml(await (await fetch(`${s.baseUrl}/feeds/indeed.xml`)).text()), 'job');
+      await s.ctx.db('jobs').whereIn('id', extra.map((j) => j.id)).del();
+      s.ctx.cache.clear('public-jobs');
+      const of = (id: string) => jobs.find((j) => text(j, 'referencenumber') === id)!;
+      expect([text(of('pune-an'), 'city'), text(of('pune-an'), 'state'), text(of('pune-an'), 'country')]).to.deep.equal(['Pune', '', 'IN']);
+      expect([child(of('us-remote'), 'city'), text(of('us-remote'), 'country')]).to.deep.equal([undefined, 'US']);
+      expect([child(of('any-dev'), 'city'), text(of('any-dev'), 'state'), text(of('any-dev'), 'country')]).to.deep.equal([undefined, '', 'CA']);
     });
 
     it("takes the list's filters; an unknown choice is a 400; unknown parameters are ignored", async () => {

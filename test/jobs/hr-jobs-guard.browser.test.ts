@@ -202,7 +202,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await s.ctx.db('jobs').where({ id: job.id }).update({ description: deep });
       await s.ctx.db('job_questions').where({ id: job.questions[0].id }).update({ text: deep });
       await page.goto(`${s.baseUrl}/hr/jobs`);
-      await page.getByRole('button', { name: 'Remove Legacy Deep' }).click();
+      await page.getByRole('button', { name: 'More actions for Legacy Deep' }).click();
+      await page.getByRole('menuitem', { name: 'Remove Legacy Deep' }).click();
       const dialog = page.getByRole('dialog', { name: 'Remove job' });
       await dialog.waitFor();
       await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Remove', exact: true }).click()]);

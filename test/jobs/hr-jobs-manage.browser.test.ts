@@ -1,7 +1,7 @@
 /**
  * HR dashboard and job management in real Chromium: dashboard, Manage Jobs, All Job Posts, the job
  * editor creating a job (TipTap rich text, questions of every type, webhook) and editing one, list
- * spacing in the editor, Remove with its confirmation and the public list afterwards, 375 px.
+ * spacing in the editor, Remove with its confirmation and the public list afterwards, 390 px.
  * Screenshots in test/artifacts/hr-jobs-*. Saving's failures and prompts: hr-jobs-saving.browser.test.ts.
  */
 import { expect } from 'chai';
@@ -79,23 +79,57 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/hr/jobs`);
       expect(await page.locator('h1').innerText()).to.equal('Manage Jobs');
       expect(await page.getByRole('link', { name: 'New Job' }).getAttribute('href')).to.equal('/hr/jobs/new');
+      expect(await texts(page, 'table.data th')).to.deep.equal(['Public ID', 'Title', 'Status', 'Applicants', 'Views', 'Actions']);
       const row = page.locator('tr', { hasText: 'Backend Engineer' });
+      // The title links to the job; Edit and Insights are the row's two buttons, the rest is in its menu.
+      expect(await row.getByRole('link', { name: 'Backend Engineer', exact: true }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/edit$/);
       expect(await row.getByRole('link', { name: 'Edit Backend Engineer' }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/edit$/);
-      const view = row.getByRole('link', { name: /View Backend Engineer/ });
+      expect(await row.getByRole('link', { name: 'Insights for Backend Engineer' }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/insights$/);
+      const more = row.getByRole('button', { name: 'More actions for Backend Engineer' });
+      await more.waitFor();
+      expect(await row.locator('.row-actions > .btn').allInnerTexts()).to.deep.equal(['Edit', 'Insights']);
+      expect(await row.getByRole('button').allInnerTexts()).to.deep.equal(['More']);
+      expect(await more.getAttribute('aria-expanded')).to.equal('false');
+      // By keyboard: Enter opens the menu on its first item, arrows move, Escape closes it back on the button.
+      await more.focus();
+      await page.keyboard.press('Enter');
+      const menu = page.getByRole('menu');
+      expect(await more.getAttribute('aria-expanded')).to.equal('true');
+      expect(await menu.getByRole('menuitem').allInnerTexts()).to.deep.equal(['Applicants', 'Board', 'View', 'Duplicate', 'Remove…']);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Applicants');
+      await page.keyboard.press('ArrowUp');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Remove…');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowDown');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Board');
+      const view = menu.getByRole('menuitem', { name: /View Backend Engineer/ });
       expect(await view.getAttribute('href')).to.equal('/careers/backend-1');
       expect(await view.getAttribute('target')).to.equal('_blank');
       expect(await view.getAttribute('rel')).to.equal('noopener');
-      // Remove and Duplicate are offered once the island is up; a removed job is restored, not removed.
-      await row.getByRole('button', { name: 'Remove Backend Engineer' }).waitFor();
-      expect(await row.getByRole('button').allInnerTexts()).to.deep.equal(['Duplicate', 'Remove']);
-      expect(await page.locator('tr', { hasText: 'Old Role' }).getByRole('button').allInnerTexts()).to.deep.equal(['Duplicate', 'Restore']);
-      expect(await page.locator('tr', { hasText: 'Old Role' }).innerText()).to.include('Removed');
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `hr-jobs-manage-menu${suffix}`);
+      await page.keyboard.press('Escape');
+      expect(await more.getAttribute('aria-expanded')).to.equal('false');
+      expect(await menu.count()).to.equal(0);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('More actions for Backend Engineer');
+      // A removed job is restored, not removed.
+      const old = page.locator('tr', { hasText: 'Old Role' });
+      await old.getByRole('button', { name: 'More actions for Old Role' }).click();
+      expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).to.deep.equal(['Applicants', 'Board', 'View', 'Duplicate', 'Restore…']);
+      // A click elsewhere closes it.
+      await page.locator('h1').click();
+      expect(await page.getByRole('menu').count()).to.equal(0);
+      expect(await old.innerText()).to.include('Removed');
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-manage${suffix}`);
+      const manageRows = await texts(page, 'table.data tbody tr');
 
       await page.goto(`${s.baseUrl}/hr/jobs/list`);
       expect(await page.locator('h1').innerText()).to.equal('All Job Posts');
       expect(await texts(page, 'table.data th')).to.deep.equal(['Public ID', 'Title', 'Status', 'Applicants', 'Views', 'Actions']);
+      // One job list: the same rows as Manage Jobs.
+      await page.getByRole('button', { name: 'More actions for Backend Engineer' }).waitFor();
+      expect(await texts(page, 'table.data tbody tr')).to.deep.equal(manageRows);
       const listRow = page.locator('tr', { hasText: 'Backend Engineer' });
       expect(await listRow.innerText()).to.include('1,250').and.include('5,678');
       expect(await listRow.getByRole('link', { name: 'Insights for Backend Engineer' }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/insights$/);
@@ -337,7 +371,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/careers`);
       expect(await page.locator('main').innerText()).to.include('Removable Writer');
       await page.goto(`${s.baseUrl}/hr/jobs`);
-      const remove = page.getByRole('button', { name: 'Remove Removable Writer' });
+      // The red Remove is only in the confirmation: the row's menu holds a plain "Remove…".
+      const more = page.getByRole('button', { name: 'More actions for Removable Writer' });
+      const remove = page.getByRole('menuitem', { name: 'Remove Removable Writer' });
+      await more.click();
       await remove.click();
       const dialog = page.getByRole('dialog', { name: 'Remove job' });
       await dialog.waitFor();
@@ -347,19 +384,23 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // Cancel (and Escape) leave it alone and return focus to the button.
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });
-      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('Remove Removable Writer');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('More actions for Removable Writer');
+      await more.click();
       await remove.click();
       await dialog.waitFor();
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       expect((await s.ctx.db('jobs').where({ public_id: 'remove-me' }).first()).status).to.equal('ACTIVE');
 
+      await more.click();
       await remove.click();
       await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Remove', exact: true }).click()]);
       const row = page.locator('tr', { hasText: 'Removable Writer' });
       expect(await row.innerText()).to.include('Removed');
       // A removed job can be restored or copied, not removed again; the page says what was done.
-      expect(await row.getByRole('button').allInnerTexts()).to.deep.equal(['Duplicate', 'Restore']);
+      await row.getByRole('button', { name: 'More actions for Removable Writer' }).click();
+      expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).to.deep.equal(['Applicants', 'Board', 'View', 'Duplicate', 'Restore…']);
+      await page.keyboard.press('Escape');
       await page.locator('#jobs-message .alert-success').waitFor();
       expect(await page.locator('#jobs-message').innerText()).to.equal('Job removed.');
       expect((await s.ctx.db('jobs').where({ public_id: 'remove-me' }).first()).status).to.equal('REMOVED');
@@ -394,7 +435,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
       // Restore asks first, then brings the job back as Inactive (not published).
       await page.goto(`${s.baseUrl}/hr/jobs?status=REMOVED`);
-      await page.getByRole('button', { name: 'Restore Restorable Analyst' }).click();
+      await page.getByRole('button', { name: 'More actions for Restorable Analyst' }).click();
+      await page.getByRole('menuitem', { name: 'Restore Restorable Analyst' }).click();
       const dialog = page.getByRole('dialog', { name: 'Restore job' });
       await dialog.waitFor();
       expect(await dialog.locator('p').first().innerText()).to.equal('Restore this job? It comes back as Inactive: make it Active in the editor to publish it again.');
@@ -407,15 +449,16 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
       // Duplicate: a copy with the same texts and questions, Inactive, a public id of its own, first in the whole list.
       await page.goto(`${s.baseUrl}/hr/jobs?status=ACTIVE`);
-      await Promise.all([page.waitForURL(`${s.baseUrl}/hr/jobs`), page.getByRole('button', { name: 'Duplicate Copyable Engineer' }).click()]);
+      await page.getByRole('button', { name: 'More actions for Copyable Engineer' }).click();
+      await Promise.all([page.waitForURL(`${s.baseUrl}/hr/jobs`), page.getByRole('menuitem', { name: 'Duplicate Copyable Engineer' }).click()]);
       await page.locator('#jobs-message .alert-success').waitFor();
       expect(await page.locator('#jobs-message').innerText()).to.equal('Job duplicated: the copy is the first row, saved as Inactive.');
       const first = page.locator('tbody tr').first();
-      expect(await first.locator('td[data-label="Title"]').innerText()).to.equal('Copy of Copyable Engineer');
+      expect(await first.locator('td[data-label="Title"] a').innerText()).to.equal('Copy of Copyable Engineer');
       expect(await first.locator('td[data-label="Status"]').innerText()).to.equal('Inactive');
       const copy = (await db('jobs').where({ title: 'Copy of Copyable Engineer' }).first())!;
       const [original, copied] = [await findJobById(db, source.id), await findJobById(db, Number(copy.id))];
-      expect(copied!.public_id).to.be.a('string').and.not.equal(original!.public_id);
+      expect(copied!.public_id).to.equal('copy-of-copyable-engineer');
       expect(copied!.status).to.equal('INACTIVE');
       expect(copied!.description).to.equal(original!.description);
       expect(copied!.questions.map((q) => [q.text, q.answer_type, q.options, q.required])).to.deep.equal(original!.questions.map((q) => [q.text, q.answer_type, q.options, q.required]));
@@ -423,15 +466,29 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect((await findJobById(db, source.id))!.status).to.equal('ACTIVE');
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-duplicated${suffix}`);
+      // Renamed in the editor and saved: the copy's public id comes from its new title.
+      await first.getByRole('link', { name: 'Copy of Copyable Engineer', exact: true }).click();
+      await page.locator('#job-title').waitFor();
+      await page.fill('#job-title', 'Staff Engineer');
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
+      expect((await findJobById(db, Number(copy.id)))!.public_id).to.equal('staff-engineer');
     });
 
-    it('fits the editor on a 375 px screen', async () => {
+    it('fits the editor and its tabs on a 390 px screen', async () => {
       await tab.context.close();
-      tab = await hrTab(375);
+      tab = await hrTab(390);
       const { page } = tab;
       const job = await makeJob(s.ctx.db, { public_id: 'mobile-1', title: 'Mobile Developer', questions: [{ text: '<p>Pick one</p>', answer_type: 'single_choice', options: ['A', 'B'] }] });
       await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/edit`);
       await page.locator('#job-title').waitFor();
+      // Every tab in view at once, none past the screen's edge.
+      const tabBoxes = await page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+      expect(tabBoxes).to.have.length(5);
+      for (const box of tabBoxes) {
+        expect(box.left).to.be.at.least(0);
+        expect(box.right).to.be.at.most(390);
+      }
       for (const name of ['Basics', 'Description', 'Questions']) {
         await page.getByRole('tab', { name }).click();
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -178,6 +178,29 @@ for (const kind of databaseKinds()) {
       expect((await s.ctx.db('jobs').where({ id: job.id }).first()).public_id).to.equal('fixed-id');
     });
 
+    it("a duplicate (public_id_draft) gets its public id from its title at its first save, then keeps it", async () => {
+      const copy = await create(payload({ title: 'Copy of Data Engineer', public_id_draft: true }));
+      expect(copy.public_id).to.equal('copy-of-data-engineer');
+      let res = await call('PUT', `/api/hr/jobs/${copy.id}/`, { ...copy, title: 'Senior Data Engineer' });
+      expect(res.status).to.equal(200);
+      expect((await res.json()).public_id).to.equal('senior-data-engineer');
+      // The first save made it: a later rename keeps it.
+      res = await call('PUT', `/api/hr/jobs/${copy.id}/`, { ...copy, public_id: 'senior-data-engineer', title: 'Lead Data Engineer' });
+      expect((await res.json()).public_id).to.equal('senior-data-engineer');
+      // A title whose id is taken gets the next number; a copy saved under its "Copy of" title keeps its id.
+      const second = await create(payload({ title: 'Copy of Data Engineer', public_id_draft: true }));
+      expect(second.public_id).to.equal('copy-of-data-engineer');
+      res = await call('PUT', `/api/hr/jobs/${second.id}/`, { ...second, title: 'Senior Data Engineer' });
+      expect((await res.json()).public_id).to.equal('senior-data-engineer-2');
+      const third = await create(payload({ title: 'Copy of Analyst', public_id_draft: true }));
+      res = await call('PUT', `/api/hr/jobs/${third.id}/`, third);
+      expect((await res.json()).public_id).to.equal('copy-of-analyst');
+      // Anything but true marks nothing; a plain job keeps its public id on rename.
+      const plain = await create(payload({ title: 'Plain Role', public_id_draft: 'yes' }));
+      res = await call('PUT', `/api/hr/jobs/${plain.id}/`, { ...plain, title: 'Renamed Role' });
+      expect((await res.json()).public_id).to.equal('plain-role');
+    });
+
     it('refuses a duplicate public id with a field error', async () => {
       await create(payload({ public_id: 'dup-1' }));
       const before = await jobCount();

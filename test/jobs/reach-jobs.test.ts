@@ -124,6 +124,27 @@ for (const kind of databaseKinds()) {
         expect(job).to.include('<dt>Department</dt><dd>Sales &amp; &lt;Ops&gt;</dd>');
       });
 
+      it('departments ignore case on both databases: one group, one filter entry, one suggestion, each spelled one way', async () => {
+        await makeJob(s.ctx, { public_id: 'c-1', title: 'Case Job One', department: 'Customer Care', status: 'ACTIVE' });
+        await makeJob(s.ctx, { public_id: 'c-2', title: 'Case Job Two', department: 'customer care', status: 'ACTIVE' });
+        await makeJob(s.ctx, { public_id: 'c-3', title: 'Case Job Three', department: 'Customer Care', status: 'ACTIVE' });
+        const page = await html('/careers');
+        const headings = [...page.matchAll(/<h2 class="job-group-heading"[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
+        expect(headings.filter((h) => h.toLowerCase() === 'customer care')).to.deep.equal(['Customer Care']);
+        const options = [...page.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1]).filter((o) => o.toLowerCase() === 'customer care');
+        expect(options).to.deep.equal(['Customer Care']);
+        for (const q of ['Customer Care', 'customer care', 'CUSTOMER CARE']) {
+          const api = await (await get(`/api/jobs/?department=${encodeURIComponent(q)}`)).json();
+          expect(api.results.map((j: any) => j.public_id).sort(), q).to.deep.equal(['c-1', 'c-2', 'c-3']);
+          const list = await html(`/careers?department=${encodeURIComponent(q)}`);
+          expect(list).to.include('Case Job One').and.include('Case Job Two').and.include('Case Job Three');
+        }
+        const suggestions = await (await call('GET', '/api/hr/jobs/departments/')).json();
+        const list = Array.isArray(suggestions) ? suggestions : suggestions.results;
+        expect(list.filter((d: string) => d.toLowerCase() === 'customer care')).to.deep.equal(['Customer Care']);
+        await s.ctx.db('jobs').whereIn('public_id', ['c-1', 'c-2', 'c-3']).del();
+      });
+
       it('the demo jobs and `jobs seed --file` records carry departments', async () => {
         const { seedDemoJobs, importJobRecords } = await import('../../src/jobs/index.js');
         await seedDemoJobs(s.ctx.db);
@@ -146,7 +167,8 @@ for (const kind of databaseKinds()) {
         const pub = await (await get(`/api/jobs/${job.public_id}/`)).json();
         expect(pub).to.include({ closes_at: '2099-12-31T17:30:00.000Z', accepting_applications: true });
         const hr = await (await fetch(`${s.baseUrl}/hr/jobs`, { headers: { Cookie: `jwt=${token}` } })).text();
-        expect(hr).to.include('Closes <time datetime="2099-12-31T17:30:00.000Z">31 Dec 2099, 17:30 UTC</time>');
+        // Written in UTC with the instant, rewritten in the viewer's zone by the page's script (data-local).
+        expect(hr).to.match(/Closes <time datetime="2099-12-31T17:30:00\.000Z" data-local="time"><span class="time-part">Dec 31, 2099,<\/span> <span class="time-part">5:30 PM<\/span> <span class="time-part">UTC<\/span><\/time>/);
         // Without a closing date, no validThrough.
         const open = await create(payload({ title: 'No Closing', status: 'ACTIVE' }));
         expect(jsonLdOf(await html(`/careers/${open.public_id}`))).to.not.have.property('validThrough');
@@ -176,6 +198,13 @@ for (const kind of databaseKinds()) {
           expect(r.status, String(closes_at)).to.equal(400);
           expect(r.body.closes_at, String(closes_at)).to.deep.equal(['Enter a date and time with its time zone, such as 2026-12-31T17:00:00Z.']);
         }
+      });
+
+      it('an inactive job whose closing date is still ahead does not say "Applications closed" with that date', async () => {
+        await makeJob(s.ctx, { public_id: 'paused-1', title: 'Paused Role', closes_at: '2099-12-31T17:30:00Z', status: 'INACTIVE' });
+        const page = await html('/careers/paused-1');
+        expect(page).to.include('This job post has stopped taking application');
+        expect(page).to.not.include('Applications closed').and.not.include('Applications close<').and.not.include('31 Dec 2099');
       });
 
       it('a job past its closing date stays ACTIVE but takes no applications and leaves the list, locations and sitemap', async () => {

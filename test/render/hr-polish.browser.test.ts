@@ -137,13 +137,18 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       }
     });
 
-    it('links job titles to the job editor on the dashboard, All Job Posts, posts and the applicant page', async () => {
+    it('links job titles to the job editor on the dashboard, both job lists, the applicants list, posts and the applicant page', async () => {
       const page = await hrTab();
       const edit = `/hr/jobs/${job.id}/edit`;
       await page.goto(`${s.baseUrl}/hr/dashboard`);
       expect(await page.getByRole('link', { name: 'Payroll Specialist', exact: true }).getAttribute('href')).to.equal(edit);
       await page.goto(`${s.baseUrl}/hr/jobs/list`);
       expect(await page.getByRole('link', { name: 'Payroll Specialist', exact: true }).getAttribute('href')).to.equal(edit);
+      await page.goto(`${s.baseUrl}/hr/jobs`);
+      expect(await page.getByRole('link', { name: 'Payroll Specialist', exact: true }).getAttribute('href')).to.equal(edit);
+      // The applicants list's job column (issue 30).
+      await page.goto(`${s.baseUrl}/hr/applicants`);
+      expect(await page.locator('td[data-label="Job"]').getByRole('link', { name: 'Payroll Specialist', exact: true }).first().getAttribute('href')).to.equal(edit);
       await page.goto(`${s.baseUrl}/hr/posts?status=FAILED`);
       const postLinks = page.locator(`a[href="${edit}"]`);
       expect(await postLinks.first().evaluate((a) => (a.textContent ?? '').replace(/\s+/g, ' '))).to.equal(`${job.public_id}: Payroll Specialist`);

@@ -8,6 +8,7 @@
  */
 import ExcelJS from 'exceljs';
 import { expect } from 'chai';
+import { addFunnelCounts } from '../../src/funnel/repo.js';
 import { fromDbJson } from '../../src/db/codecs.js';
 import type { Job } from '../../src/jobs/types.js';
 import { databaseKinds } from '../helpers/db.js';
@@ -182,6 +183,30 @@ for (const kind of databaseKinds()) {
       for (const bad of ['0', '3651', 'abc', '1.5', '-1']) expect((await hr(`/api/hr/sources/?days=${bad}`)).status, bad).to.equal(400);
     });
 
+    it('the conversion is of the period\'s counted visits, for every period, never above 100 %; two jobs with one title carry their public ids', async () => {
+      const a = await makeJob(s.ctx.db, { public_id: 'twin-a', title: 'Twin Role' });
+      const b = await makeJob(s.ctx.db, { public_id: 'twin-b', title: 'Twin Role' });
+      const today = new Date().toISOString().slice(0, 10);
+      const old = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
+      const c = (jobId: number, day: string, step: string, count: number) => ({ jobId, day, step, event: 'reached', device: 'desktop', count }) as Parameters<typeof addFunnelCounts>[1][number];
+      await addFunnelCounts(s.ctx.db, [c(a.id, today, 'view', 40), c(a.id, today, 'submitted', 10), c(a.id, old, 'view', 60), c(a.id, old, 'submitted', 5), c(b.id, today, 'view', 2), c(b.id, today, 'submitted', 7)]);
+      // Many applications of all time and few views: the old reading gave more than 100 %.
+      await s.ctx.db('jobs').where('id', a.id).update({ views: 3 });
+      const row = async (q: string, id: number) => (await hr(`/api/hr/sources/${q}`)).body.jobs.find((j: { job_id: number }) => j.job_id === id);
+      expect(await row('?days=30', a.id)).to.deep.include({ public_id: 'twin-a', title: 'Twin Role', views: 3, counted_views: 40, conversion: 25 });
+      expect(await row('?days=90', a.id)).to.deep.include({ counted_views: 100, conversion: 15 });
+      expect(await row('', a.id)).to.deep.include({ counted_views: 100, conversion: 15 });
+      // More wizard applications than counted views (counts from before views were counted): capped at 100.
+      expect(await row('?days=7', b.id)).to.deep.include({ public_id: 'twin-b', counted_views: 2, conversion: 100 });
+      // No counted view in the period: no conversion.
+      const quiet = await makeJob(s.ctx.db, { public_id: 'quiet-one', title: 'Quiet' });
+      await s.ctx.db('jobs').where('id', quiet.id).update({ views: 9 });
+      expect(await row('?days=7', quiet.id)).to.deep.include({ counted_views: 0, conversion: null });
+      // The tracking link form tells the twins apart too.
+      const html = await (await fetch(`${s.baseUrl}/hr/sources`, { headers: { Cookie: `jwt=${token}` } })).text();
+      expect(html).to.include('Twin Role (twin-a)').and.include('Twin Role (twin-b)');
+    });
+
     it('the applicants list filters by source (and by none), shows it, and exports it', async () => {
       const linkedin = await hr('/api/hr/applications/?source=linkedin');
       expect(linkedin.body.results.map((r: { source: string }) => r.source)).to.deep.equal(['linkedin']);
@@ -201,6 +226,28 @@ for (const kind of databaseKinds()) {
       expect(rows[0].at(-1)).to.equal('Source');
       expect(rows).to.have.length(2);
       expect(rows[1].at(-1)).to.equal('linkedin / social / spring');
+    });
+
+    it('the source filter ignores case on both databases, and its list offers each source seen once', async () => {
+      const job = (await s.ctx.db('jobs').first('id')).id;
+      const base = { job_id: job, first_name: 'Case', last_name: 'Test', phone: '+919876543210', status: 'NEW', created_at: new Date(), updated_at: new Date() };
+      await s.ctx.db('applications').insert([
+        { ...base, email: 'case1@example.com', source: 'LinkedIn' },
+        { ...base, email: 'case2@example.com', source: 'LINKEDIN' },
+        { ...base, email: 'case3@example.com', source: 'Xing<script>' },
+      ]);
+      for (const q of ['linkedin', 'LinkedIn', 'LINKEDIN']) {
+        const res = await hr(`/api/hr/applications/?source=${q}`);
+        expect(res.body.results.map((r: { source: string }) => r.source).sort(), q).to.deep.equal(['LINKEDIN', 'LinkedIn', 'linkedin']);
+      }
+      const html = await (await fetch(`${s.baseUrl}/hr/applicants`, { headers: { Cookie: `jwt=${token}` } })).text();
+      const options = [.../<datalist id="f-source-options">([\s\S]*?)<\/datalist>/.exec(html)![1].matchAll(/<option value="([^"]*)">/g)].map((m) => m[1]);
+      // One spelling per source (the most used, or the first seen on a tie), (direct) first, hostile text escaped.
+      expect(options[0]).to.equal('(direct)');
+      expect(options.filter((o) => o.toLowerCase() === 'linkedin')).to.have.length(1);
+      expect(options).to.include('Xing&lt;script&gt;');
+      expect(html).to.include('list="f-source-options"');
+      await s.ctx.db('applications').where('first_name', 'Case').del();
     });
 
     it('the webhook payload carries the source only for a job that opted in', async () => {

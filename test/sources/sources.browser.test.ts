@@ -33,12 +33,39 @@ describe('Sources in a browser', function () {
     files?.cleanup();
   });
 
+  for (const width of [390, 1280]) {
+    it(`loads without moving (layout shift under 0.05) at ${width} px, the twins told apart, axe clean`, async () => {
+      await makeJob(s.ctx.db, { public_id: `twin-${width}-a`, title: `Twin ${width}` });
+      await makeJob(s.ctx.db, { public_id: `twin-${width}-b`, title: `Twin ${width}` });
+      await s.ctx.db('jobs').where('public_id', 'like', `twin-${width}-%`).update({ views: 12 });
+      const hr = await openHrPage(browser, s.baseUrl, token, { width, height: width === 390 ? 844 : 800 });
+      const { page } = hr;
+      await page.addInitScript(() => {
+        (window as unknown as { cls: number }).cls = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto(`${s.baseUrl}/hr/sources`);
+      await page.locator('.links-table, .sources .empty-state').first().waitFor();
+      await page.getByRole('rowheader', { name: `Twin ${width} (twin-${width}-a)` }).waitFor();
+      await page.waitForTimeout(300);
+      const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
+      expect(cls, 'cumulative layout shift').to.be.below(0.05);
+      expect(await page.locator('#link-job_id option', { hasText: `Twin ${width}` }).allInnerTexts()).to.deep.equal([`Twin ${width} (twin-${width}-a)`, `Twin ${width} (twin-${width}-b)`]);
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `sources-${width}`);
+      await hr.context.close();
+    });
+  }
+
   it('a link made on /hr/sources brings an application that shows under its source', async () => {
     const hr = await openHrPage(browser, s.baseUrl, token);
     const { page } = hr;
     await page.goto(`${s.baseUrl}/hr/sources`);
     await page.getByRole('heading', { name: 'Tracking links' }).waitFor();
-    expect(await page.locator('nav[aria-label="HR"] a[aria-current="page"]').innerText()).to.equal('Sources');
+    // In the header's Reports group (closed), marked as the current page.
+    expect(await page.locator('nav[aria-label="HR"] a[aria-current="page"]').textContent()).to.equal('Sources');
     // Keyboard only: fill the form and press Enter.
     await page.locator('#link-name').focus();
     await page.keyboard.type('Referral: Priya Sharma');

@@ -10,14 +10,15 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, hrSession, liveToken } from '../helpers/hr.js';
 
+/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Sources) and the Settings group (Manage Jobs, API Posts, and Users and Emails for admins). */
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
   ['Jobs', '/hr/jobs/list'],
-  ['Manage Jobs', '/hr/jobs'],
   ['Applicants', '/hr/applicants'],
   ['Forms', '/hr/forms'],
-  ['API Posts', '/hr/posts'],
   ['Sources', '/hr/sources'],
+  ['Manage Jobs', '/hr/jobs'],
+  ['API Posts', '/hr/posts'],
 ];
 /** What a signed-in admin sees (hrSession makes an admin); recruiters see HR_LINKS. */
 const ADMIN_LINKS = [...HR_LINKS, ['Users', '/hr/users'], ['Emails', '/hr/settings/email-templates']];

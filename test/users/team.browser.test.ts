@@ -28,7 +28,14 @@ async function visibleNavLinks(page: Page, narrow: boolean): Promise<string[]> {
     await page.locator('details.nav-mobile summary').click();
     return links;
   }
-  return page.locator('nav[aria-label=HR] a').allInnerTexts();
+  // Wide: the links in view and, opened in turn, those of the Reports and Settings groups.
+  const links = await page.locator('nav[aria-label=HR] > a').allInnerTexts();
+  for (const group of await page.locator('nav[aria-label=HR] details[data-nav-group]').all()) {
+    await group.locator('summary').click();
+    links.push(...(await group.locator('a').allInnerTexts()));
+    await group.locator('summary').click();
+  }
+  return links;
 }
 
 for (const kind of browserDatabaseKinds(import.meta.url)) {

@@ -17,6 +17,9 @@ type Row = Record<string, any>;
 interface BoardFilters {
   q: string;
   status: ApplicationStatus | null;
+  date_from?: string | null;
+  date_to?: string | null;
+  source?: string | null;
 }
 
 const CARD_COLUMNS = ['a.id', 'a.first_name', 'a.last_name', 'a.status', 'a.created_at', 'a.stage_id', 'a.outcome_reason'];
@@ -42,7 +45,7 @@ export async function boardColumns(
   limit: number,
   only: { column: number | 'rejected'; offset: number } | null,
 ): Promise<BoardColumn[]> {
-  const filters = { job_id: jobId, q: f.q, status: f.status, date_from: null, date_to: null, ordering: '-created_at' as const };
+  const filters = { job_id: jobId, q: f.q, status: f.status, date_from: f.date_from ?? null, date_to: f.date_to ?? null, source: f.source ?? null, ordering: '-created_at' as const };
   const search = await planSearch(db, f.q);
   const base = () => filteredApplications(db, filters, search);
   const countRows: Row[] = await base().select('a.outcome', 'a.stage_id').count({ n: '*' }).groupBy('a.outcome', 'a.stage_id');

@@ -28,8 +28,17 @@ export const APPLICANT_COLUMNS: ExportColumn[] = [
   { header: 'Email', width: 30 },
   { header: 'Phone', width: 16 },
   { header: 'Status', width: 11 },
+  { header: 'Stage', width: 14 },
+  { header: 'Outcome', width: 10 },
+  { header: 'Rejection Reason', width: 24 },
   { header: 'Applied At (UTC)', width: 17, numFmt: 'yyyy-mm-dd hh:mm' },
 ];
+
+/** Stage, Outcome and Rejection Reason cells of an application ('' for what it does not have). */
+export function pipelineCells(stage: string | null | undefined, outcome: string | null | undefined, reason: string | null | undefined): CellValue[] {
+  const rejected = outcome === 'REJECTED';
+  return [stage ?? '', rejected ? 'Rejected' : (outcome ?? ''), rejected ? (reason ?? '') : ''];
+}
 
 export function applicantColumns(job: Job): ExportColumn[] {
   return [
@@ -90,7 +99,8 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
   for (;;) {
     const q = db('applications as a')
       .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
-      .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.source', 'a.medium', 'a.campaign', 'f.content_type as resume_type')
+      .leftJoin('job_stages as st', 'st.id', 'a.stage_id')
+      .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.source', 'a.medium', 'a.campaign', 'a.outcome', 'a.outcome_reason', 'st.name as stage_name', 'f.content_type as resume_type')
       .where('a.job_id', job.id)
       .orderBy([{ column: 'a.created_at' }, { column: 'a.id' }])
       .limit(batchSize);
@@ -125,6 +135,7 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
         a.email,
         a.phone,
         a.status,
+        ...pipelineCells(a.stage_name, a.outcome, a.outcome_reason),
         fromDbDate(a.created_at),
         (skillBy.get(id) ?? []).map((s) => s.name).join(', '),
         experienceText(expBy.get(id) ?? []),

@@ -25,7 +25,7 @@ import type { ApplicationStatus } from '../../shared/enums.js';
 import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantOrderColumn, type ApplicantOrdering, type ApplicantRow } from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
-import { APPLICANT_COLUMNS, sourceCell } from './export.js';
+import { APPLICANT_COLUMNS, pipelineCells, sourceCell } from './export.js';
 
 const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
@@ -178,10 +178,39 @@ function whereStage(db: Knex, q: Knex.QueryBuilder, stage: string): void {
   else q.whereIn('a.stage_id', db('job_stages').select('id').where('name', stage)).whereNull('a.outcome');
 }
 
-/** `a` from the source named (any case, as stored), or that came directly for DIRECT_SOURCE. */
-function whereSource(q: Knex.QueryBuilder, source: string): void {
+/**
+ * `a` from the source named, in any case on both databases ('LinkedIn' finds 'linkedin': MariaDB's
+ * collation ignores case, SQLite is told to), or that came directly for DIRECT_SOURCE.
+ */
+function whereSource(db: Knex, q: Knex.QueryBuilder, source: string): void {
   if (source === DIRECT_SOURCE) q.whereNull('a.source');
-  else q.where('a.source', source);
+  else if (db.client.config.client === 'mysql2') q.where('a.source', source);
+  else q.whereRaw('a.source = ? COLLATE NOCASE', [source]);
+}
+
+/** How many sources the filter's list offers at most (the most used ones). */
+const SOURCES_SEEN_MAX = 200;
+
+/**
+ * The sources applications came from, for the source filter's list: one entry per source whatever
+ * its case, spelled as most of its applications spell it, by name; the most used first when there
+ * are more than SOURCES_SEEN_MAX.
+ */
+export async function sourcesSeen(db: Knex): Promise<string[]> {
+  const rows: Row[] = await db('applications').whereNotNull('source').select('source').count({ n: '*' }).groupBy('source').orderBy('n', 'desc').limit(SOURCES_SEEN_MAX * 4);
+  const best = new Map<string, { name: string; n: number; total: number }>();
+  for (const r of rows) {
+    const name = String(r.source);
+    const n = Number(r.n);
+    const key = name.toLocaleLowerCase('en');
+    const seen = best.get(key);
+    if (!seen) best.set(key, { name, n, total: n });
+    else {
+      seen.total += n;
+      if (n > seen.n) Object.assign(seen, { name, n });
+    }
+  }
+  return [...best.values()].sort((a, b) => b.total - a.total).slice(0, SOURCES_SEEN_MAX).map((s) => s.name).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
 /** `applications AS a` narrowed by the filters (no ordering, no columns). */
@@ -191,7 +220,7 @@ export function filteredApplications(db: Knex, f: ApplicantFilters, search: Sear
   if (f.status) q.where('a.status', f.status);
   // A stage by name, across jobs (the ranges of applications_stage_idx), not rejected; or the rejected ones.
   if (f.stage) whereStage(db, q, f.stage);
-  if (f.source !== undefined && f.source !== null) whereSource(q, f.source);
+  if (f.source !== undefined && f.source !== null) whereSource(db, q, f.source);
   if (f.date_from) q.where('a.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('a.created_at', '<', nextDayStart(f.date_to));
   if (search) {
@@ -288,7 +317,7 @@ async function walkIds(db: Knex, f: ApplicantFilters, walk: NonNullable<SearchPl
   if (f.status || f.stage || f.source) q.join('applications as a', 'a.id', 'w.application_id');
   if (f.status) q.where('a.status', f.status);
   if (f.stage) whereStage(db, q, f.stage);
-  if (f.source) whereSource(q, f.source);
+  if (f.source) whereSource(db, q, f.source);
   for (const other of walk.others) {
     q.whereExists(db('application_search_words as o').select('o.application_id').where('o.application_id', db.ref('w.application_id')).andWhere('o.word', '>=', other).andWhere('o.word', '<', prefixEnd(other)));
   }
@@ -517,16 +546,17 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
   const search = await planSearch(db, f.q);
   let cursor: unknown[] | null = null;
   for (;;) {
-    const q = ordered(filteredApplications(db, f, search), f.ordering).select(LIST_COLUMNS).limit(batchSize);
+    const q = ordered(filteredApplications(db, f, search), f.ordering).select([...LIST_COLUMNS, 'a.outcome_reason']).limit(batchSize);
     if (cursor) afterKey(db, q, f.ordering, cursor);
     const rows: Row[] = await q;
     if (!rows.length) return;
-    const [jobs, fileTypes] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows)]);
+    const [jobs, fileTypes, stageNames] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows), stageNamesOf(db, rows)]);
     yield rows.map((r) => {
       const job = jobs.get(Number(r.job_id));
       const type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
       const resume = type === undefined ? '' : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type: type });
-      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume, sourceCell(r)];
+      const stage = r.stage_id === null ? null : stageNames.get(Number(r.stage_id));
+      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, ...pipelineCells(stage, r.outcome, r.outcome_reason), fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume, sourceCell(r)];
     });
     if (rows.length < batchSize) return;
     cursor = keyOf(rows[rows.length - 1], f.ordering);
