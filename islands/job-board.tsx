@@ -11,6 +11,7 @@ import { mountIsland } from './components/mount.js';
 import { LocalTime } from './components/local-time.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
+import { CAMPAIGN_MAX_LENGTH } from '../src/shared/campaign.js';
 import { formatCount } from '../src/shared/format.js';
 import { RejectEmailOptions, emailOptionsProblem, emailResultText, initialEmailOptions, rejectWithEmail, sendAtOf, useEmailChoices, type EmailOptionsState } from './components/reject-email.js';
 import { APPLICANT_LIMITS, type ApplicantDetail, type Board, type BoardCard, type BoardColumn, type BoardProps, type RejectionReason, type Stage, type StageList } from '../src/applicants/types.js';
@@ -244,7 +245,7 @@ function JobBoard(props: BoardProps) {
         </div>
         <div className="field">
           <label htmlFor="b-source">Source</label>
-          <input id="b-source" type="search" list="b-source-options" autoComplete="off" maxLength={100} value={draft.source} placeholder="e.g. linkedin or (direct)" onChange={(e) => setDraft({ ...draft, source: e.target.value })} />
+          <input id="b-source" type="search" list="b-source-options" autoComplete="off" maxLength={CAMPAIGN_MAX_LENGTH} value={draft.source} placeholder="e.g. linkedin or (direct)" onChange={(e) => setDraft({ ...draft, source: e.target.value })} />
           <datalist id="b-source-options">
             {(props.sources ?? []).map((src) => (
               <option key={src} value={src} />

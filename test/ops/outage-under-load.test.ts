@@ -2,7 +2,8 @@
  * The database going away under a steady load of applications with files, then coming back
  * (issue 18): during the outage applications answer 503 with Retry-After, afterwards they are
  * taken again, and no 2xx is lost (each 201 has its row and the bytes sent; no other row or file
- * is left). MySQL through a TCP proxy that cuts every connection and refuses new ones, as a
+ * is left, but the file of an application whose COMMIT could not be confirmed: it is kept, as the
+ * row may exist, for the files sweep). MySQL through a TCP proxy that cuts every connection and refuses new ones, as a
  * MariaDB restart does (the real server is shared with other tests, so it is not restarted);
  * SQLite with its file made impossible to open (test/helpers/db-faults.ts).
  */
@@ -15,6 +16,7 @@ import { makeJob } from '../helpers/factories.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { eventually, listFiles, sha256 } from '../fixtures/apply.js';
 import { captureLog } from '../helpers/log.js';
+import { APPLY_MESSAGES } from '../../src/applicants/apply.js';
 
 for (const kind of databaseKinds()) {
   describe(`the database away under a load of applications [${kind}]`, function () {
@@ -30,6 +32,8 @@ for (const kind of databaseKinds()) {
     it('503 with Retry-After while it is away, applications again once it is back, no 2xx lost', async () => {
       const accepted = new Map<string, string>();
       const sentDigests = new Map<string, string>();
+      /** Applications answered 503 "could not confirm": their COMMIT was cut with its outcome unknown. */
+      const unconfirmed = new Set<string>();
       const statuses = new Map<number, number>();
       let retryAfterMissing = 0;
       let phase: 'before' | 'away' | 'back' = 'before';
@@ -45,7 +49,8 @@ for (const kind of databaseKinds()) {
           sentDigests.set(email, sha256(resume));
           const at = phase;
           const res = await fetch(`${f.s.baseUrl}/api/jobs/outage-job/apply/`, { method: 'POST', body });
-          await res.arrayBuffer();
+          const answer = await res.text();
+          if (res.status === 503 && answer.includes(APPLY_MESSAGES.unconfirmed)) unconfirmed.add(email);
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
           seenIn[at].add(res.status);
           if (res.status === 201) accepted.set(email, sha256(resume));
@@ -84,9 +89,16 @@ for (const kind of databaseKinds()) {
       const stored = new Set(rows.map((r) => r.email));
       for (const email of accepted.keys()) expect(stored.has(email), email).to.equal(true);
       for (const r of rows) expect(sha256(fs.readFileSync(path.join(uploads, r.storage_key))), r.email).to.equal(sentDigests.get(r.email));
-      // A refused upload removes its file: only the rows' files are left.
+      // A refused upload removes its file: only the rows' files are left, and those of unconfirmed
+      // applications without a row (each file ends with its applicant's email).
+      const rowKeys = new Set(rows.map((r) => r.storage_key));
       await eventually(() => {
-        expect(listFiles(uploads).sort()).to.deep.equal(rows.map((r) => r.storage_key).sort());
+        const files = listFiles(uploads);
+        for (const key of rowKeys) expect(files, key).to.include(key);
+        for (const key of files.filter((k) => !rowKeys.has(k))) {
+          const email = /%(\S+@example\.com)\n$/.exec(fs.readFileSync(path.join(uploads, key), 'latin1'))?.[1];
+          expect(unconfirmed.has(email ?? ''), `${key} (${email}) has no row and its application was not answered "could not confirm"`).to.equal(true);
+        }
       });
     });
   });
