@@ -283,14 +283,7 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
             </fieldset>
             <MethodChoice method={method} setMethod={setMethod} legend="How they sign in the first time" />
             {method === 'password' && <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />}
-            <div className="modal-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
-                {busy ? 'Creating…' : 'Create user'}
-              </button>
-              <button type="button" className="btn btn-secondary" disabled={busy} onClick={close}>
-                Cancel
-              </button>
-            </div>
+            <SubmitActions busy={busy} label="Create user" busyLabel="Creating…" close={close} />
           </form>
         )
       }
@@ -341,14 +334,7 @@ function ResetDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
             <Problem lines={problem} title="The password could not be reset." />
             <MethodChoice method={method} setMethod={setMethod} legend="New password by" />
             {method === 'password' && <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />}
-            <div className="modal-actions">
-              <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
-                {busy ? 'Resetting…' : method === 'link' ? 'Make link' : 'Set password'}
-              </button>
-              <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} data-autofocus>
-                Cancel
-              </button>
-            </div>
+            <SubmitActions busy={busy} label={method === 'link' ? 'Make link' : 'Set password'} busyLabel="Resetting…" close={close} focusCancel />
           </form>
         )
       }
@@ -399,14 +385,7 @@ function EmailDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
         <form className="users-form" onSubmit={(e) => void submit(e)} noValidate>
           <Problem lines={problem} title="Nothing was changed." />
           <EmailField id={`${id}-email`} value={email} setValue={setEmail} error={error} autoFocus />
-          <div className="modal-actions">
-            <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
-              {busy ? 'Saving…' : 'Save email'}
-            </button>
-            <button type="button" className="btn btn-secondary" disabled={busy} onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <SubmitActions busy={busy} label="Save email" busyLabel="Saving…" close={close} />
         </form>
       )}
     </Modal>
@@ -465,3 +444,17 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
 }
 
 mountIsland('hr-users', HrUsers);
+
+/** A dialog form's Submit (its label while busy) and Cancel. */
+function SubmitActions({ busy, label, busyLabel, close, focusCancel }: { busy: boolean; label: string; busyLabel: string; close: () => void; focusCancel?: boolean }) {
+  return (
+    <div className="modal-actions">
+      <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>
+        {busy ? busyLabel : label}
+      </button>
+      <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} data-autofocus={focusCancel || undefined}>
+        Cancel
+      </button>
+    </div>
+  );
+}
