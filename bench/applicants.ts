@@ -18,7 +18,7 @@
  * --profile DIR runs the server under V8's CPU profiler (file in DIR) and prints where the CPU
  * time of a request went (bench/cpu-profile.ts): use it with --only and one scenario.
  */
-import { execFileSync, } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,7 +74,13 @@ async function prepare(db: Knex): Promise<void> {
   const until = new Date('2026-11-01T00:00:00Z');
   for (const [i, job] of jobs.entries()) {
     // No answers: this bench is about the list, search and retention; bench/hr.ts covers answers.
-    await insertApplications(db, Number(job.id), realisticApplications(counts[i], [], { seed: 5000 + i, emailTag: `j${job.id}`, until, days: 730 }), [], { batchSize: 2500 });
+    await insertApplications(
+      db,
+      Number(job.id),
+      realisticApplications(counts[i], [], { seed: 5000 + i, emailTag: `j${job.id}`, until, days: 730 }),
+      [],
+      { batchSize: 2500 },
+    );
   }
   console.log(`  ${totalApplications.toLocaleString('en-US')} applications in ${elapsed(t)}`);
 }
@@ -82,7 +88,11 @@ async function prepare(db: Knex): Promise<void> {
 /** Gives the `n` oldest applications real resume files (valid keys, small files), for the purge. */
 async function realFiles(db: Knex, uploads: string, n: number): Promise<void> {
   const storage = new LocalDiskStorage(uploads);
-  const rows: { id: number }[] = await db('applications as a').join('stored_files as f', 'f.id', 'a.resume_file_id').orderBy('a.created_at').limit(n).select('f.id');
+  const rows: { id: number }[] = await db('applications as a')
+    .join('stored_files as f', 'f.id', 'a.resume_file_id')
+    .orderBy('a.created_at')
+    .limit(n)
+    .select('f.id');
   const body = Buffer.alloc(2048, 0x25);
   for (let i = 0; i < rows.length; i += 1000) {
     const chunk = rows.slice(i, i + 1000).map((row) => ({ id: Number(row.id), key: storage.newKey() }));
@@ -90,30 +100,45 @@ async function realFiles(db: Knex, uploads: string, n: number): Promise<void> {
       fs.mkdirSync(path.join(uploads, c.key.slice(0, 2)), { recursive: true });
       fs.writeFileSync(path.join(uploads, c.key), body);
     }
-    await db.raw(`UPDATE stored_files SET storage_key = CASE id ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} END WHERE id IN (${chunk.map(() => '?').join(', ')})`, [
-      ...chunk.flatMap((c) => [c.id, c.key]),
-      ...chunk.map((c) => c.id),
-    ]);
+    await db.raw(
+      `UPDATE stored_files SET storage_key = CASE id ${chunk.map(() => 'WHEN ? THEN ?').join(' ')} END WHERE id IN (${chunk.map(() => '?').join(', ')})`,
+      [...chunk.flatMap((c) => [c.id, c.key]), ...chunk.map((c) => c.id)],
+    );
   }
 }
-
-
 
 /** The child process of the purge: removes the applications older than `cutoff`, prints JSON. */
 async function purgeChild(env: Record<string, string>, cutoff: string): Promise<void> {
   const config = loadConfig({ ...env });
   const db = createDb(config);
   const t = process.hrtime.bigint();
-  const result = await removeApplications({ db, storage: createStorage(config), now: () => new Date() }, { createdBefore: new Date(cutoff) }, { action: 'purge' });
+  const result = await removeApplications(
+    { db, storage: createStorage(config), now: () => new Date() },
+    { createdBefore: new Date(cutoff) },
+    { action: 'purge' },
+  );
   const seconds = Number(process.hrtime.bigint() - t) / 1e9;
   await db.destroy();
-  console.log(JSON.stringify({ seconds, applications: result.applications, files: result.files, filesLeft: result.filesLeft.length, maxRssMb: process.resourceUsage().maxRSS / 1024 }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      applications: result.applications,
+      files: result.files,
+      filesLeft: result.filesLeft.length,
+      maxRssMb: process.resourceUsage().maxRSS / 1024,
+    }),
+  );
 }
 
 async function main(): Promise<void> {
   const reusing = reuse !== '';
   const dataDir = reusing && !reuse.startsWith('mysql:') ? reuse : fs.mkdtempSync(path.join(os.tmpdir(), 'careers-applicants-bench-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_SWEEP_CRON: 'off', PUBLIC_BASE_URL: 'http://127.0.0.1' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_SWEEP_CRON: 'off',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  };
   let dbName: string | null = null;
   if (reuse.startsWith('mysql:')) {
     env.DATABASE_URL = reuse;
@@ -128,7 +153,9 @@ async function main(): Promise<void> {
   let t: bigint;
   if (reusing) {
     await db.migrate.latest();
-    console.log(`Reusing ${label} at ${reuse}: ${Number((await db('applications').count({ n: '*' }))[0].n).toLocaleString('en-US')} applications`);
+    console.log(
+      `Reusing ${label} at ${reuse}: ${Number((await db('applications').count({ n: '*' }))[0].n).toLocaleString('en-US')} applications`,
+    );
   } else {
     if (!env.DATABASE_URL) await db.raw('PRAGMA cache_size = -262144');
     console.log(`Preparing ${label}: ${jobCount} jobs, ${totalApplications.toLocaleString('en-US')} applications...`);
@@ -148,16 +175,28 @@ async function main(): Promise<void> {
 
   // What the scenarios look for: a middle-sized job, one applicant's email and phone, and a
   // real PDF for the resume download.
-  const job = (await db('applications').select('job_id').count({ n: '*' }).groupBy('job_id').orderBy('n', 'desc').offset(500).first()) as { job_id: number };
-  const one = (await db('applications').where('job_id', job.job_id).orderBy('id').first('id', 'email', 'phone', 'resume_file_id')) as { id: number; email: string; phone: string; resume_file_id: number };
+  const job = (await db('applications').select('job_id').count({ n: '*' }).groupBy('job_id').orderBy('n', 'desc').offset(500).first()) as {
+    job_id: number;
+  };
+  const one = (await db('applications').where('job_id', job.job_id).orderBy('id').first('id', 'email', 'phone', 'resume_file_id')) as {
+    id: number;
+    email: string;
+    phone: string;
+    resume_file_id: number;
+  };
   const storage = new LocalDiskStorage(path.join(dataDir, 'uploads'));
   const resumeKey = storage.newKey();
   fs.mkdirSync(path.join(dataDir, 'uploads', resumeKey.slice(0, 2)), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'uploads', resumeKey), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(150_000, 0x20)]));
   await db('stored_files').where({ id: one.resume_file_id }).update({ storage_key: resumeKey, size: 150_009 });
   const { token } = await hrSession(db, 'bench-hr', 86_400);
-  const cutoffRow = (await db('applications').orderBy([{ column: 'created_at' }, { column: 'id' }]).offset(purgeCount).first('created_at')) as { created_at: unknown };
-  const cutoff = new Date(cutoffRow.created_at instanceof Date ? cutoffRow.created_at : `${String(cutoffRow.created_at).replace(' ', 'T')}Z`);
+  const cutoffRow = (await db('applications')
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])
+    .offset(purgeCount)
+    .first('created_at')) as { created_at: unknown };
+  const cutoff = new Date(
+    cutoffRow.created_at instanceof Date ? cutoffRow.created_at : `${String(cutoffRow.created_at).replace(' ', 'T')}Z`,
+  );
   const purging = purgeCount > 0 && !keep && !reusing;
   if (purging) {
     t = process.hrtime.bigint();
@@ -173,7 +212,11 @@ async function main(): Promise<void> {
     ['list job', `/api/hr/applications/?job_id=${job.job_id}`, 'api'],
     ['list status', '/api/hr/applications/?status=ARCHIVED', 'api'],
     ['list days', '/api/hr/applications/?date_from=2026-03-01&date_to=2026-03-31', 'api'],
-    ['list all filters', `/api/hr/applications/?job_id=${job.job_id}&status=NEW&date_from=2025-11-01&date_to=2026-10-31&ordering=created_at`, 'api'],
+    [
+      'list all filters',
+      `/api/hr/applications/?job_id=${job.job_id}&status=NEW&date_from=2025-11-01&date_to=2026-10-31&ordering=created_at`,
+      'api',
+    ],
     ['list detailed p.3', '/api/hr/applications/?detailed=true&page=3', 'api'],
     ['sort name', '/api/hr/applications/?ordering=name', 'api'],
     ['sort name p.40', '/api/hr/applications/?ordering=-name&page=40', 'api'],
@@ -197,7 +240,9 @@ async function main(): Promise<void> {
   console.log('Building dist/ ...');
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' });
   const port = 3990 + (process.pid % 9);
-  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `applicants-${process.pid}.cpuprofile`] : [];
+  const profiling = profileDir
+    ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `applicants-${process.pid}.cpuprofile`]
+    : [];
   const server = await startProcess([...profiling, 'dist/server.js'], { ...env, PORT: String(port) });
   const results: [string, string, LoadResult][] = [];
   for (const [name, url, kind] of picked) {
@@ -207,18 +252,29 @@ async function main(): Promise<void> {
   }
   await stopProcess(server);
 
-  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('scenario               req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');
   let ok = true;
   for (const [name, , r] of results) {
     const pass = r.p95 < GOAL_MS && r.errors === 0 && r.non2xx === 0;
     ok &&= pass;
-    console.log(`${name.padEnd(20)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`);
+    console.log(
+      `${name.padEnd(20)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`,
+    );
   }
   console.log(`migration 005 on ${totalApplications.toLocaleString('en-US')} applications: ${migrationTime}`);
   if (profileDir) {
     console.log(`\nCPU profile of the server over ${results.map(([name]) => name).join(', ')} (warm-up included):`);
-    for (const line of summariseProfile(path.join(profileDir, `applicants-${process.pid}.cpuprofile`), results.reduce((n, [, , r]) => n + r.answered, 0))) console.log(`  ${line}`);
+    for (const line of summariseProfile(
+      path.join(profileDir, `applicants-${process.pid}.cpuprofile`),
+      results.reduce((n, [, , r]) => n + r.answered, 0),
+    ))
+      console.log(`  ${line}`);
   }
   if (!purging) {
     if (keep || reusing) console.log(`\nKept: ${env.DATABASE_URL ?? dataDir} (measure again with --reuse ${env.DATABASE_URL ?? dataDir})`);
@@ -228,8 +284,18 @@ async function main(): Promise<void> {
   }
 
   console.log(`\nPurging the ${purgeCount.toLocaleString('en-US')} oldest applications (applied before ${cutoff.toISOString()}) ...`);
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/applicants.ts', '--purge-child', JSON.stringify(env), cutoff.toISOString()], { cwd: root, encoding: 'utf8' });
-  const purge = JSON.parse(out.trim().split('\n').at(-1)!) as { seconds: number; applications: number; files: number; filesLeft: number; maxRssMb: number };
+  const out = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', 'bench/applicants.ts', '--purge-child', JSON.stringify(env), cutoff.toISOString()],
+    { cwd: root, encoding: 'utf8' },
+  );
+  const purge = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    seconds: number;
+    applications: number;
+    files: number;
+    filesLeft: number;
+    maxRssMb: number;
+  };
   console.log(
     `purge: ${purge.applications.toLocaleString('en-US')} applications and ${purge.files.toLocaleString('en-US')} files in ${purge.seconds.toFixed(1)} s (${purge.filesLeft} files left), peak RSS ${purge.maxRssMb.toFixed(0)} MB`,
   );

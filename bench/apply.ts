@@ -116,7 +116,11 @@ async function buildServer(): Promise<void> {
 }
 
 function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const script = [...serverNodeOptions, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []), ...(fromSource ? ['--import', 'tsx', 'src/server.ts'] : [BUNDLE])];
+  const script = [
+    ...serverNodeOptions,
+    ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : []),
+    ...(fromSource ? ['--import', 'tsx', 'src/server.ts'] : [BUNDLE]),
+  ];
   return startProcess(script, env);
 }
 
@@ -173,7 +177,6 @@ function machineBusySeconds(): number {
   const [user, nice, system, , , irq, softirq, steal] = v;
   return (user + nice + system + irq + softirq + steal) / 100;
 }
-
 
 /** One load run against one server. */
 interface LoadResult {
@@ -259,7 +262,17 @@ async function main(): Promise<void> {
       { question_id: ids[3], answer: 'Yes' },
       { question_id: ids[4], answer: ['Remote', 'Hybrid'] },
     ]);
-    const experiences = JSON.stringify([{ company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '', description: 'TPS reports' }]);
+    const experiences = JSON.stringify([
+      {
+        company: 'Initech',
+        role: 'Engineer',
+        start: '2019-04',
+        end: '2022-08',
+        notice_period: '30 days',
+        salary: '',
+        description: 'TPS reports',
+      },
+    ]);
     const education = JSON.stringify([{ school: 'IIT Bombay', degree: 'B.Tech', field: 'CS', start: '2015-07', end: '2019-05' }]);
 
     // The load generator writes each multipart body itself over keep-alive connections (Node's
@@ -269,11 +282,20 @@ async function main(): Promise<void> {
     const text = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const pdfBody = template.subarray(PDF_HEAD_BYTES);
     /** The wizard's beacon of one applicant, as a browser sends it on Submit (the job has questions). */
-    const BEACON = JSON.stringify({ events: ['basic', 'experience', 'education_skills', 'questions', 'review'].flatMap((step) => [{ step, event: 'reached' }, { step, event: 'completed' }]) });
+    const BEACON = JSON.stringify({
+      events: ['basic', 'experience', 'education_skills', 'questions', 'review'].flatMap((step) => [
+        { step, event: 'reached' },
+        { step, event: 'completed' },
+      ]),
+    });
     let campaignCookie = '';
     function beacon(agent: http.Agent, url: string, body: string): Promise<number> {
       return new Promise((resolve, reject) => {
-        const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': Buffer.byteLength(body) } });
+        const req = http.request(url, {
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'text/plain;charset=UTF-8', 'content-length': Buffer.byteLength(body) },
+        });
         req.on('response', (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));
@@ -299,7 +321,11 @@ async function main(): Promise<void> {
         const req = http.request(url, {
           method: 'POST',
           agent,
-          headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + pdf.length + pdfBody.length + tail.length, ...(cookie ? { cookie } : {}) },
+          headers: {
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': head.length + pdf.length + pdfBody.length + tail.length,
+            ...(cookie ? { cookie } : {}),
+          },
         });
         req.on('response', (res) => {
           res.resume();
@@ -319,7 +345,11 @@ async function main(): Promise<void> {
      * (the app or the true limit): the same emails and the same PDFs each time, with the wizard's
      * beacon and cookie when `withWizard`. `onTenth` runs once 10% of COUNT have been answered.
      */
-    async function load(url: string, pid: number, opts: { onTenth?: () => void; from?: number; to?: number; withWizard?: boolean } = {}): Promise<LoadResult> {
+    async function load(
+      url: string,
+      pid: number,
+      opts: { onTenth?: () => void; from?: number; to?: number; withWizard?: boolean } = {},
+    ): Promise<LoadResult> {
       const { onTenth = () => undefined, from = 0, to = COUNT, withWizard = false } = opts;
       const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
       // A browser sends a beacon on a connection of its own, beside the application's.
@@ -365,7 +395,11 @@ async function main(): Promise<void> {
         sorted: latencies.sort((a, b) => a - b),
         accepted,
         failures,
-        serverCpu: { user: serverCpu1.user - serverCpu0.user, system: serverCpu1.system - serverCpu0.system, main: serverCpu1.main - serverCpu0.main },
+        serverCpu: {
+          user: serverCpu1.user - serverCpu0.user,
+          system: serverCpu1.system - serverCpu0.system,
+          main: serverCpu1.main - serverCpu0.main,
+        },
         clientSeconds: (clientCpu.user + clientCpu.system) / 1e6,
         machineBusy,
       };
@@ -375,7 +409,9 @@ async function main(): Promise<void> {
       const first = await fetch(`http://127.0.0.1:${port}/careers/${PUBLIC_ID}?utm_source=bench&utm_medium=cpc&utm_campaign=load`);
       campaignCookie = (first.headers.getSetCookie().find((c) => c.startsWith('careers_src=')) ?? '').split(';')[0];
       if (!campaignCookie) throw new Error('the campaign link set no careers_src cookie');
-      console.log(`With the wizard in half of ${WIZARD_ORDER.length} rounds after a warm-up: a beacon of ten step events with each application, which carries the first-touch cookie.`);
+      console.log(
+        `With the wizard in half of ${WIZARD_ORDER.length} rounds after a warm-up: a beacon of ten step events with each application, which carries the first-touch cookie.`,
+      );
     }
     console.log(`Sending ${COUNT} applications with ${(SIZE / 1048576).toFixed(1)} MB PDFs over ${CONCURRENCY} connections to the app ...`);
     let warmRss = 0; // after the first 10% of the applications
@@ -388,7 +424,11 @@ async function main(): Promise<void> {
       warmUp = await load(applyUrl, server.pid!, { onTenth, to: first });
       const size = (COUNT - first) / WIZARD_ORDER.length;
       for (const [r, withWizard] of WIZARD_ORDER.entries()) {
-        const run = await load(applyUrl, server.pid!, { withWizard, from: first + Math.round(r * size), to: first + Math.round((r + 1) * size) });
+        const run = await load(applyUrl, server.pid!, {
+          withWizard,
+          from: first + Math.round(r * size),
+          to: first + Math.round((r + 1) * size),
+        });
         rounds.push({ withWizard, run });
       }
     }
@@ -403,7 +443,9 @@ async function main(): Promise<void> {
     const db = createDb(loadConfig({ ...env }));
     const problems: string[] = [];
     const expectedHash = new Map([...accepted].map(([email, i]) => [email, expectedSha256(template, i)]));
-    const apps = await db('applications as a').join('stored_files as f', 'f.id', 'a.resume_file_id').select('a.email', 'f.storage_key', 'f.sha256', 'f.size');
+    const apps = await db('applications as a')
+      .join('stored_files as f', 'f.id', 'a.resume_file_id')
+      .select('a.email', 'f.storage_key', 'f.sha256', 'f.size');
     const emails = new Set<string>();
     for (const a of apps) {
       if (emails.has(a.email)) problems.push(`two rows for ${a.email}`);
@@ -442,7 +484,10 @@ async function main(): Promise<void> {
       const withWizard = rounds.filter((r) => r.withWizard).reduce((sum, r) => sum + r.run.accepted.size, 0);
       const attributed = Number(((await db('applications').where('source', 'bench').count({ n: '*' }).first()) as { n: unknown }).n);
       if (attributed !== withWizard) problems.push(`${attributed} applications with the cookie's source, ${withWizard} were sent with it`);
-      const events = Number(((await db('job_funnel_counts').whereNotIn('step', ['view', 'apply', 'submitted']).sum({ n: 'count' }).first()) as { n: unknown }).n ?? 0);
+      const events = Number(
+        ((await db('job_funnel_counts').whereNotIn('step', ['view', 'apply', 'submitted']).sum({ n: 'count' }).first()) as { n: unknown })
+          .n ?? 0,
+      );
       if (events !== 10 * withWizard) problems.push(`the funnel counted ${events} step events, ${10 * withWizard} were sent`);
     }
     for (const [table, want] of Object.entries(expected)) {
@@ -459,7 +504,11 @@ async function main(): Promise<void> {
     // ---- The true limit: the same requests to a bare server that only streams the file to disk with fsync. ----
     console.log('... and the same applications to the true limit (bench/bare-apply.ts) ...');
     const barePort = await freePort();
-    bare = await startProcess(['--import', 'tsx', 'bench/bare-apply.ts'], { PORT: String(barePort), BARE_APPLY_DIR: limitDir }, /bare apply listening/);
+    bare = await startProcess(
+      ['--import', 'tsx', 'bench/bare-apply.ts'],
+      { PORT: String(barePort), BARE_APPLY_DIR: limitDir },
+      /bare apply listening/,
+    );
     const limitRun = await load(`http://127.0.0.1:${barePort}/api/jobs/${PUBLIC_ID}/apply/`, bare.pid!);
     await stopProcess(bare);
     bare = null;
@@ -474,12 +523,18 @@ async function main(): Promise<void> {
     const limitRate = limitRun.accepted.size / limitRun.seconds;
     const ratio = rate / limitRate;
     const p = (run: LoadResult, q: number) => percentile(run.sorted, q).toFixed(0);
-    console.log(`\n${wizard ? `In a warm-up and ${WIZARD_ORDER.length} rounds, half with the wizard's traffic, ` : ''}${useMysql ? 'MySQL' : 'SQLite'}, ${s3 ? 'resumes in S3 (s3rver on 127.0.0.1)' : 'resumes on local disk'}, server ${fromSource ? 'from source (tsx)' : 'production bundle'}, ${os.cpus().length} cores, ${CONCURRENCY} connections`);
+    console.log(
+      `\n${wizard ? `In a warm-up and ${WIZARD_ORDER.length} rounds, half with the wizard's traffic, ` : ''}${useMysql ? 'MySQL' : 'SQLite'}, ${s3 ? 'resumes in S3 (s3rver on 127.0.0.1)' : 'resumes on local disk'}, server ${fromSource ? 'from source (tsx)' : 'production bundle'}, ${os.cpus().length} cores, ${CONCURRENCY} connections`,
+    );
     console.log(`applications accepted   ${n} of ${COUNT} in ${seconds.toFixed(1)} s`);
     console.log(`applications/second     ${rate.toFixed(1)}`);
     console.log(`latency p50 / p99       ${p(appRun, 50)} ms / ${p(appRun, 99)} ms (max ${sorted[sorted.length - 1]?.toFixed(0)} ms)`);
-    console.log(`server RSS              ${(mem.baseline.rss / 1024).toFixed(0)} MB at start, peak ${(m.peakRss / 1024).toFixed(0)} MB (VmHWM ${(m.hwm / 1024).toFixed(0)} MB), ${(m.endRss / 1024).toFixed(0)} MB at the end`);
-    console.log(`RSS growth              ${growthMb.toFixed(0)} MB from the idle start to the peak (${((m.peakRss - warmRss) / 1024).toFixed(0)} MB after the first 10% of the applications)`);
+    console.log(
+      `server RSS              ${(mem.baseline.rss / 1024).toFixed(0)} MB at start, peak ${(m.peakRss / 1024).toFixed(0)} MB (VmHWM ${(m.hwm / 1024).toFixed(0)} MB), ${(m.endRss / 1024).toFixed(0)} MB at the end`,
+    );
+    console.log(
+      `RSS growth              ${growthMb.toFixed(0)} MB from the idle start to the peak (${((m.peakRss - warmRss) / 1024).toFixed(0)} MB after the first 10% of the applications)`,
+    );
     const perApp = (sec: number, count = n) => `${((sec / Math.max(count, 1)) * 1000).toFixed(1)} ms`;
     const cpuLine = (run: LoadResult) => {
       const total = run.serverCpu.user + run.serverCpu.system;
@@ -495,25 +550,41 @@ async function main(): Promise<void> {
     };
     console.log(`other processes         ${others(appRun)}`);
     console.log(`errors                  ${errors}${errors ? ` (${[...failures].map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`);
-    console.log(`verification            ${problems.length ? `${problems.length} problems:\n  ${problems.slice(0, 20).join('\n  ')}` : `OK: ${n} rows, ${files.length} files, no orphans, no extra rows`}`);
+    console.log(
+      `verification            ${problems.length ? `${problems.length} problems:\n  ${problems.slice(0, 20).join('\n  ')}` : `OK: ${n} rows, ${files.length} files, no orphans, no extra rows`}`,
+    );
     console.log('\ntrue limit (bench/bare-apply.ts: busboy -> file beside DATA_DIR, fsync, close, 201; same requests)');
-    console.log(`applications/second     ${limitRate.toFixed(1)} (${limitRun.accepted.size} of ${COUNT} in ${limitRun.seconds.toFixed(1)} s, ${limitFiles} files)`);
+    console.log(
+      `applications/second     ${limitRate.toFixed(1)} (${limitRun.accepted.size} of ${COUNT} in ${limitRun.seconds.toFixed(1)} s, ${limitFiles} files)`,
+    );
     console.log(`latency p50 / p99       ${p(limitRun, 50)} ms / ${p(limitRun, 99)} ms`);
     console.log(`server CPU              ${cpuLine(limitRun)}`);
     console.log(`other processes         ${others(limitRun)}`);
-    console.log(`errors                  ${limitErrors}${limitErrors ? ` (${[...limitRun.failures].map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`);
+    console.log(
+      `errors                  ${limitErrors}${limitErrors ? ` (${[...limitRun.failures].map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`,
+    );
     const ratioPass = ratio >= 0.5 && limitErrors === 0 && limitFiles === COUNT;
-    console.log(`\nratio app / limit       ${ratio.toFixed(2)} (${rate.toFixed(1)} / ${limitRate.toFixed(1)} per second; p99 ${p(appRun, 99)} / ${p(limitRun, 99)} ms)`);
+    console.log(
+      `\nratio app / limit       ${ratio.toFixed(2)} (${rate.toFixed(1)} / ${limitRate.toFixed(1)} per second; p99 ${p(appRun, 99)} / ${p(limitRun, 99)} ms)`,
+    );
     console.log(`goal (ratio >= 0.5x):   ${ratioPass ? 'PASS' : 'MISS'}`);
     if (wizard) {
       const half = (withWizard: boolean) => mergeRuns(rounds.filter((r) => r.withWizard === withWizard).map((r) => r.run));
       const [plain, withTraffic] = [half(false), half(true)];
       const rateOf = (run: LoadResult) => run.accepted.size / run.seconds;
       const below = 1 - rateOf(withTraffic) / rateOf(plain);
-      console.log(`\nthe wizard's traffic (a beacon of ten step events and the first-touch cookie per application), same server, rounds ${WIZARD_ORDER.map((w) => (w ? 'B' : 'A')).join('')} after the warm-up`);
-      console.log(`without                 ${rateOf(plain).toFixed(1)} applications/s, p50 ${p(plain, 50)} ms, server CPU ${cpuLine(plain)}`);
-      console.log(`with                    ${rateOf(withTraffic).toFixed(1)} applications/s, p50 ${p(withTraffic, 50)} ms, server CPU ${cpuLine(withTraffic)}`);
-      console.log(`rounds (applications/s) ${rounds.map((r) => `${r.withWizard ? 'with' : 'without'} ${rateOf(r.run).toFixed(1)}`).join(', ')}`);
+      console.log(
+        `\nthe wizard's traffic (a beacon of ten step events and the first-touch cookie per application), same server, rounds ${WIZARD_ORDER.map((w) => (w ? 'B' : 'A')).join('')} after the warm-up`,
+      );
+      console.log(
+        `without                 ${rateOf(plain).toFixed(1)} applications/s, p50 ${p(plain, 50)} ms, server CPU ${cpuLine(plain)}`,
+      );
+      console.log(
+        `with                    ${rateOf(withTraffic).toFixed(1)} applications/s, p50 ${p(withTraffic, 50)} ms, server CPU ${cpuLine(withTraffic)}`,
+      );
+      console.log(
+        `rounds (applications/s) ${rounds.map((r) => `${r.withWizard ? 'with' : 'without'} ${rateOf(r.run).toFixed(1)}`).join(', ')}`,
+      );
       console.log(`goal (with the wizard under 5 % below without): ${(below * 100).toFixed(1)} % below: ${below < 0.05 ? 'PASS' : 'MISS'}`);
     }
     const pass = rate >= 100 && growthMb < 100 && errors === 0 && problems.length === 0;

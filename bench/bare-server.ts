@@ -42,11 +42,20 @@ const listLocals = {
   nextLink: count > 30 ? '/careers?page=2' : null,
 };
 const sections = (
-  [['Job Description', job.description], ['Responsibilities', job.responsibilities], ['Requirements', job.requirements], ['Perks & Benefits', job.perks_benefits]] as const
+  [
+    ['Job Description', job.description],
+    ['Responsibilities', job.responsibilities],
+    ['Requirements', job.requirements],
+    ['Perks & Benefits', job.perks_benefits],
+  ] as const
 )
   .filter(([, html]) => hasRichContent(html))
   .map(([heading, html]) => ({ heading, html }));
-const jobLocals = { job: toPublicJob(job), sections, closesAt: job.closes_at ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null };
+const jobLocals = {
+  job: toPublicJob(job),
+  sections,
+  closesAt: job.closes_at ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null,
+};
 const listMeta = {
   title: `Careers at ${config.company.name}`,
   canonicalPath: '/careers',
@@ -55,13 +64,24 @@ const listMeta = {
     { title: `Jobs at ${config.company.name} (JSON Feed)`, href: FEEDS.json.path, type: 'application/feed+json' },
   ],
 };
-const jobMeta = { title: `${job.title} — ${config.company.name} Careers`, canonicalPath: `/careers/${job.public_id}`, ogType: 'article', jsonLd: jobPostingJsonLd(job, config) };
+const jobMeta = {
+  title: `${job.title} — ${config.company.name} Careers`,
+  canonicalPath: `/careers/${job.public_id}`,
+  ogType: 'article',
+  jsonLd: jobPostingJsonLd(job, config),
+};
 
 const app = express();
 app.set('view engine', 'ejs');
 app.set('views', path.join(config.rootDir, 'views'));
 app.set('view cache', true);
-Object.assign(app.locals, { assets: loadManifest(config.rootDir), company: config.company, publicBaseUrl: config.publicBaseUrl, year: new Date().getUTCFullYear(), safeJson });
+Object.assign(app.locals, {
+  assets: loadManifest(config.rootDir),
+  company: config.company,
+  publicBaseUrl: config.publicBaseUrl,
+  year: new Date().getUTCFullYear(),
+  safeJson,
+});
 
 app.get('/careers', (req, res) => renderPage(req, res, 'pages/public/careers', listMeta, listLocals));
 app.get('/careers/:id', (req, res) => renderPage(req, res, 'pages/public/job', jobMeta, jobLocals));

@@ -44,12 +44,16 @@ async function prepare(db: Knex): Promise<{ jobId: number; appliedId: number }> 
   const until = new Date('2026-11-01T00:00:00Z');
   for (let i = 0; i < 20; i++) {
     const other = await makeJob(db, { title: `Other job ${i}`, public_id: `board-other-${i}` });
-    await insertApplications(db, other.id, realisticApplications(1000, [], { seed: 100 + i, emailTag: `o${i}`, until }), [], { batchSize: 2500 });
+    await insertApplications(db, other.id, realisticApplications(1000, [], { seed: 100 + i, emailTag: `o${i}`, until }), [], {
+      batchSize: 2500,
+    });
   }
   const job = await makeJob(db, { title: 'Board bench job', public_id: 'board-bench' });
   await insertApplications(db, job.id, realisticApplications(total, [], { seed: 42, emailTag: 'board', until }), [], { batchSize: 2500 });
   const stages: { id: number; name: string }[] = await db('job_stages').where({ job_id: job.id }).orderBy('position').select('id', 'name');
-  const ids: number[] = (await db('applications').where({ job_id: job.id }).orderBy('id').select('id')).map((r: { id: number }) => Number(r.id));
+  const ids: number[] = (await db('applications').where({ job_id: job.id }).orderBy('id').select('id')).map((r: { id: number }) =>
+    Number(r.id),
+  );
   // Spread them as a real pipeline is: most early on, a few far along, some rejected.
   const r = rng(9);
   const groups = new Map<string, number[]>();
@@ -69,11 +73,14 @@ async function prepare(db: Knex): Promise<{ jobId: number; appliedId: number }> 
   return { jobId: job.id, appliedId: stages[0].id };
 }
 
-
-
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-board-bench-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_SWEEP_CRON: 'off', PUBLIC_BASE_URL: 'http://127.0.0.1' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_SWEEP_CRON: 'off',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  };
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_boardbench_${process.pid}`;
@@ -85,8 +92,14 @@ async function main(): Promise<void> {
   console.log(`Preparing ${label}: a job of ${total.toLocaleString('en-US')} applications beside 20 of 1,000 ...`);
   const t0 = process.hrtime.bigint();
   const { jobId, appliedId } = await prepare(db);
-  const counts = await db('applications').where({ job_id: jobId }).select('outcome', 'stage_id').count({ n: '*' }).groupBy('outcome', 'stage_id');
-  console.log(`  ready in ${elapsed(t0)}; the job's (outcome, stage) counts: ${counts.map((c: Record<string, unknown>) => `${c.outcome ?? c.stage_id}=${c.n}`).join(' ')}`);
+  const counts = await db('applications')
+    .where({ job_id: jobId })
+    .select('outcome', 'stage_id')
+    .count({ n: '*' })
+    .groupBy('outcome', 'stage_id');
+  console.log(
+    `  ready in ${elapsed(t0)}; the job's (outcome, stage) counts: ${counts.map((c: Record<string, unknown>) => `${c.outcome ?? c.stage_id}=${c.n}`).join(' ')}`,
+  );
   const { token } = await hrSession(db, 'bench-hr', 86_400);
   await db.destroy();
 
@@ -115,13 +128,20 @@ async function main(): Promise<void> {
     await stopProcess(server);
   }
 
-  console.log(`\n${label}${fresh ? ' (--fresh: no kept boards)' : ''}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\n${label}${fresh ? ' (--fresh: no kept boards)' : ''}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('scenario                 req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');
   let ok = true;
   for (const [name, r] of results) {
     const pass = r.p95 < GOAL_MS && r.errors === 0 && r.non2xx === 0;
     ok &&= pass;
-    console.log(`${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`);
+    console.log(
+      `${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`,
+    );
   }
   if (dbName) {
     await dropMysqlDatabase(mysqlBase, dbName);

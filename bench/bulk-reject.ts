@@ -51,7 +51,11 @@ async function startSmtp(): Promise<{ port: number; received: () => number; clos
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.server.address() as AddressInfo).port, received: () => count, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    received: () => count,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function main(): Promise<void> {
@@ -79,13 +83,19 @@ async function main(): Promise<void> {
   const jobIds: number[] = [];
   for (let i = 0; i < JOBS; i++) {
     const job = await makeJob(db, { title: `Bulk bench job ${i}`, public_id: `bulk-bench-${i}` });
-    await insertApplications(db, job.id, realisticApplications(PER_JOB, [], { seed: 300 + i, emailTag: `b${i}`, until }), [], { batchSize: 2500 });
+    await insertApplications(db, job.id, realisticApplications(PER_JOB, [], { seed: 300 + i, emailTag: `b${i}`, until }), [], {
+      batchSize: 2500,
+    });
     jobIds.push(job.id);
   }
   const template = Number((await db('email_templates').where({ purpose: 'rejection' }).first('id')).id);
   const picks: number[][] = [];
   for (let r = 0; r < rounds; r++) {
-    const rows: { id: number }[] = await db('applications').where({ job_id: jobIds[r % JOBS] }).orderBy('created_at', 'desc').limit(BULK).select('id');
+    const rows: { id: number }[] = await db('applications')
+      .where({ job_id: jobIds[r % JOBS] })
+      .orderBy('created_at', 'desc')
+      .limit(BULK)
+      .select('id');
     picks.push(rows.map((x) => Number(x.id)));
   }
   const { token } = await hrSession(db, 'bench-hr', 86_400);
@@ -124,9 +134,20 @@ async function main(): Promise<void> {
   const sorted = [...times].sort((a, b) => a - b);
   const worst = sorted.at(-1)!;
   const pass = worst < GOAL_MS && failures === 0;
-  console.log(`\n${label}, ${os.cpus().length} cores, ${rounds} rounds of ${BULK} beside ${(JOBS * PER_JOB).toLocaleString('en-US')} applications; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  console.log(`answer: median ${percentile(sorted, 50).toFixed(0)} ms, worst ${worst.toFixed(0)} ms (goal < ${GOAL_MS} ms) ${pass ? 'PASS' : 'MISS'}`);
-  console.log(Number.isNaN(deliveredMs) ? `delivery: only ${smtp.received()} of ${rounds * BULK} emails reached the SMTP server in 300 s` : `delivery: all ${rounds * BULK} emails reached the SMTP server ${(deliveredMs / 1000).toFixed(1)} s after the first request`);
+  console.log(
+    `\n${label}, ${os.cpus().length} cores, ${rounds} rounds of ${BULK} beside ${(JOBS * PER_JOB).toLocaleString('en-US')} applications; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `answer: median ${percentile(sorted, 50).toFixed(0)} ms, worst ${worst.toFixed(0)} ms (goal < ${GOAL_MS} ms) ${pass ? 'PASS' : 'MISS'}`,
+  );
+  console.log(
+    Number.isNaN(deliveredMs)
+      ? `delivery: only ${smtp.received()} of ${rounds * BULK} emails reached the SMTP server in 300 s`
+      : `delivery: all ${rounds * BULK} emails reached the SMTP server ${(deliveredMs / 1000).toFixed(1)} s after the first request`,
+  );
   if (dbName) await dropMysqlDatabase(mysqlBase, dbName);
   fs.rmSync(dataDir, { recursive: true, force: true });
   process.exitCode = pass ? 0 : 1;

@@ -111,7 +111,14 @@ async function load(url: string, acceptEncoding: string, pid?: number): Promise<
   const cpu0 = pid ? busySeconds(pid) : 0;
   const r = await autocannon({ url, connections, duration, headers });
   const cpuUs = pid ? ((busySeconds(pid) - cpu0) / Math.max(r.requests.total, 1)) * 1e6 : Number.NaN;
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx, cpuUs, answered: warm.requests.total + r.requests.total };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    bad: r.errors + r.timeouts + r.non2xx,
+    cpuUs,
+    answered: warm.requests.total + r.requests.total,
+  };
 }
 
 const rows: string[] = [];
@@ -134,11 +141,17 @@ async function profileApp(env: Record<string, string>, cacheSeconds: string, job
       const label = `${jobs}-jobs-cache-${cacheSeconds}-${page}-${encodingName.replace(/\W+/g, '')}`;
       const dir = path.join(profileDir, label);
       const port = await freePort();
-      const app = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, 'dist/server.js'], { ...env, PORT: String(port), PUBLIC_CACHE_SECONDS: cacheSeconds });
+      const app = await startProcess(['--cpu-prof', '--cpu-prof-dir', dir, 'dist/server.js'], {
+        ...env,
+        PORT: String(port),
+        PUBLIC_CACHE_SECONDS: cacheSeconds,
+      });
       const r = await load(`http://127.0.0.1:${port}${p}`, acceptEncoding);
       await stopProcess(app);
       const file = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
-      rows.push(`${jobs} jobs, cache ${Number(cacheSeconds) > 0 ? `${cacheSeconds} s` : 'off'}, ${page}, ${encodingName}: ${r.rps.toFixed(0)} req/s under the profiler`);
+      rows.push(
+        `${jobs} jobs, cache ${Number(cacheSeconds) > 0 ? `${cacheSeconds} s` : 'off'}, ${page}, ${encodingName}: ${r.rps.toFixed(0)} req/s under the profiler`,
+      );
       rows.push(...summariseProfile(file, r.answered).map((line) => `    ${line}`));
     }
   }
@@ -164,19 +177,24 @@ async function runApp(env: Record<string, string>, cacheSeconds: string, jobs: n
     const listRatios: Record<string, number> = {};
     const listCpuRatios: Record<string, number> = {};
     const cpuRatio = (r: { a: Result; l: Result }) => r.l.cpuUs / r.a.cpuUs;
-    const medianRound = (all: { a: Result; l: Result }[], ratio: (r: { a: Result; l: Result }) => number) => [...all].sort((x, y) => ratio(x) - ratio(y))[Math.floor((all.length - 1) / 2)];
+    const medianRound = (all: { a: Result; l: Result }[], ratio: (r: { a: Result; l: Result }) => number) =>
+      [...all].sort((x, y) => ratio(x) - ratio(y))[Math.floor((all.length - 1) / 2)];
     for (const page of Object.keys(PAGES)) {
       const ratios: number[] = [];
       for (const encodingName of Object.keys(ENCODINGS)) {
         const all = runs.get(`${page}|${encodingName}`)!;
         const { a, l } = medianRound(all, (r) => r.a.rps / r.l.rps);
         const label = `${jobs} jobs, cache ${cached ? `${cacheSeconds} s` : 'off'}, ${page}, ${encodingName}`;
-        const eachRound = () => rounds > 1 && rows.push(`${''.padEnd(40)} median of rounds ${all.map((r) => `${(r.a.rps / r.l.rps).toFixed(2)}x`).join(', ')}`);
+        const eachRound = () =>
+          rounds > 1 && rows.push(`${''.padEnd(40)} median of rounds ${all.map((r) => `${(r.a.rps / r.l.rps).toFixed(2)}x`).join(', ')}`);
         // Server CPU per request, which the machine's noise moves far less than the rates: the
         // limit's as a share of the app's (1.0: the app spends no more than sending the bytes).
         const byCpu = medianRound(all, cpuRatio);
         const cpu = cpuRatio(byCpu);
-        const cpuLine = (extra = '') => rows.push(`${''.padEnd(40)} CPU per request: app ${byCpu.a.cpuUs.toFixed(0)} µs, limit ${byCpu.l.cpuUs.toFixed(0)} µs; limit/app ${cpu.toFixed(2)} (median)${extra}`);
+        const cpuLine = (extra = '') =>
+          rows.push(
+            `${''.padEnd(40)} CPU per request: app ${byCpu.a.cpuUs.toFixed(0)} µs, limit ${byCpu.l.cpuUs.toFixed(0)} µs; limit/app ${cpu.toFixed(2)} (median)${extra}`,
+          );
         if (page === 'list' || page === 'job') {
           const ratio = report(label, a, l, cached ? GOALS.cached : GOALS.uncached);
           eachRound();
@@ -200,7 +218,9 @@ async function runApp(env: Record<string, string>, cacheSeconds: string, jobs: n
       const [plain, compressed] = ratios;
       const pass = compressed >= plain * 0.95; // within the runs' noise
       allPass &&= pass;
-      rows.push(`${''.padEnd(40)} compressed ${compressed.toFixed(2)}x vs plain ${plain.toFixed(2)}x of their limits -> ${pass ? 'PASS' : 'MISS'} (no slower)`);
+      rows.push(
+        `${''.padEnd(40)} compressed ${compressed.toFixed(2)}x vs plain ${plain.toFixed(2)}x of their limits -> ${pass ? 'PASS' : 'MISS'} (no slower)`,
+      );
     }
   } finally {
     await stopProcess(limit.child);
@@ -215,7 +235,12 @@ async function runEjsBare(env: Record<string, string>, jobs: number): Promise<vo
   const limit = await startTrueLimit(`http://127.0.0.1:${port}`, Object.values(PAGES), ['']);
   try {
     for (const [page, p] of Object.entries(PAGES).slice(0, 2)) {
-      report(`${jobs} jobs, EJS bare server, ${page}, plain`, await load(`http://127.0.0.1:${port}${p}`, ''), await load(`${limit.baseUrl}${p}`, ''), null);
+      report(
+        `${jobs} jobs, EJS bare server, ${page}, plain`,
+        await load(`http://127.0.0.1:${port}${p}`, ''),
+        await load(`${limit.baseUrl}${p}`, ''),
+        null,
+      );
     }
   } finally {
     await stopProcess(limit.child);
@@ -239,7 +264,9 @@ async function main(): Promise<void> {
       await drop();
     }
   }
-  console.log(`\n${connections} connections, ${duration} s per run after 2 s warm-up, ${os.cpus().length} cores, ${useMysql ? 'MySQL' : 'SQLite'}`);
+  console.log(
+    `\n${connections} connections, ${duration} s per run after 2 s warm-up, ${os.cpus().length} cores, ${useMysql ? 'MySQL' : 'SQLite'}`,
+  );
   if (!profileDir) console.log(`${'run'.padEnd(40)} ${'app/s'.padStart(6)}  p50  p99 | ${'limit'.padStart(6)}  p50  p99  app/limit  bad`);
   for (const row of rows) console.log(row);
   process.exitCode = allPass ? 0 : 1;

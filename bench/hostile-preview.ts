@@ -34,7 +34,11 @@ const HEALTH_GOAL_MS = 1000;
 const RESUMES = {
   'real DOC': { data: fs.readFileSync(DOC_SAMPLE_PATH), filename: 'cv.doc', type: 'application/msword' },
   'looping DOC': { data: loopingDocBytes(), filename: 'cv.doc', type: 'application/msword' },
-  'DOCX, 500,000 paragraphs': { data: emptyParagraphsDocxBytes(500_000), filename: 'cv.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+  'DOCX, 500,000 paragraphs': {
+    data: emptyParagraphsDocxBytes(500_000),
+    filename: 'cv.docx',
+    type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  },
 };
 
 /** Polls `url` every 50 ms while `work` runs; the slowest answer in ms (Infinity if one failed). */
@@ -44,7 +48,10 @@ async function slowestWhile<T>(url: string, work: () => Promise<T>): Promise<{ r
   const poll = (async () => {
     while (running) {
       const t = performance.now();
-      const ok = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(url, { signal: AbortSignal.timeout(10_000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       slowestMs = Math.max(slowestMs, ok ? performance.now() - t : Number.POSITIVE_INFINITY);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -59,7 +66,14 @@ async function slowestWhile<T>(url: string, work: () => Promise<T>): Promise<{ r
 
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-hostile-bench-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_SWEEP_CRON: 'off', POSTS_WORKER: 'off', APPLY_RATE_LIMIT: '0', PUBLIC_BASE_URL: 'http://127.0.0.1' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_SWEEP_CRON: 'off',
+    POSTS_WORKER: 'off',
+    APPLY_RATE_LIMIT: '0',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  };
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_hostile_${process.pid}`;
@@ -87,9 +101,14 @@ async function main(): Promise<void> {
     const ids: Record<string, number> = {};
     for (const [name, resume] of Object.entries(RESUMES)) {
       const email = `${name.replace(/\W+/g, '-').toLowerCase()}@bench.example`;
-      const res = await fetch(`${base}/api/jobs/hostile-bench/apply/`, { method: 'POST', body: toFormData(validFields({ email, resume })) });
+      const res = await fetch(`${base}/api/jobs/hostile-bench/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ email, resume })),
+      });
       if (res.status !== 201) throw new Error(`apply with the ${name}: ${res.status} ${await res.text()}`);
-      const list = (await (await fetch(`${base}/api/hr/applications/?q=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { results: { id: number; email: string }[] };
+      const list = (await (
+        await fetch(`${base}/api/hr/applications/?q=${encodeURIComponent(email)}`, { headers: { Authorization: `Bearer ${token}` } })
+      ).json()) as { results: { id: number; email: string }[] };
       ids[name] = list.results.find((r) => r.email === email)!.id;
     }
     console.log(`\n${label}, ${os.cpus().length} cores, server RSS ${rssMb(server.pid!).toFixed(0)} MB after start and three applications`);
@@ -98,18 +117,34 @@ async function main(): Promise<void> {
       for (let round = 1; round <= rounds; round++) {
         const before = rssMb(server.pid!);
         const t = performance.now();
-        const { result: { result: status, slowestMs }, peakMb } = await peakRss(server.pid!, () =>
-          slowestWhile(`${base}/healthz`, async () => (await fetch(`${base}/api/hr/applications/${id}/resume/preview/`, { headers: { Authorization: `Bearer ${token}` } })).status),
+        const {
+          result: { result: status, slowestMs },
+          peakMb,
+        } = await peakRss(server.pid!, () =>
+          slowestWhile(
+            `${base}/healthz`,
+            async () =>
+              (await fetch(`${base}/api/hr/applications/${id}/resume/preview/`, { headers: { Authorization: `Bearer ${token}` } })).status,
+          ),
         );
         const ms = performance.now() - t;
         const expected = name === 'real DOC' ? 200 : 422;
         ok &&= status === expected && slowestMs < HEALTH_GOAL_MS;
-        console.log(`${name.padEnd(27)} ${String(round).padStart(5)} ${String(status).padStart(7)} ${ms.toFixed(0).padStart(11)} ${slowestMs.toFixed(0).padStart(20)} ${before.toFixed(0).padStart(11)} ${peakMb.toFixed(0).padStart(12)}`);
+        console.log(
+          `${name.padEnd(27)} ${String(round).padStart(5)} ${String(status).padStart(7)} ${ms.toFixed(0).padStart(11)} ${slowestMs.toFixed(0).padStart(20)} ${before.toFixed(0).padStart(11)} ${peakMb.toFixed(0).padStart(12)}`,
+        );
       }
     }
-    const alive = server.exitCode === null && (await fetch(`${base}/healthz`).then((r) => r.ok, () => false));
+    const alive =
+      server.exitCode === null &&
+      (await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ));
     ok &&= alive;
-    console.log(`\nServer alive after: ${alive ? 'yes' : 'NO'}; RSS now ${rssMb(server.pid!).toFixed(0)} MB. Goal: /healthz < ${HEALTH_GOAL_MS} ms throughout, hostile previews 422: ${ok ? 'PASS' : 'MISS'}`);
+    console.log(
+      `\nServer alive after: ${alive ? 'yes' : 'NO'}; RSS now ${rssMb(server.pid!).toFixed(0)} MB. Goal: /healthz < ${HEALTH_GOAL_MS} ms throughout, hostile previews 422: ${ok ? 'PASS' : 'MISS'}`,
+    );
   } finally {
     await stopProcess(server);
     if (dbName) await dropMysqlDatabase(mysqlBase, dbName);

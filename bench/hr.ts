@@ -49,7 +49,16 @@ import type { CellValue, ExportColumn } from '../src/exports/xlsx.js';
 import { DEMO_JOBS } from '../src/jobs/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { type LoadResult, loadUrl, root, startProcess, startTrueLimit, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
+import {
+  type LoadResult,
+  loadUrl,
+  root,
+  startProcess,
+  startTrueLimit,
+  stopProcess,
+  createMysqlDatabase,
+  dropMysqlDatabase,
+} from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -82,7 +91,12 @@ async function prepareDatabase(db: Knex): Promise<{ bigJobId: number; token: str
   const records = Array.from({ length: jobCount }, (_, i) => {
     const base = DEMO_JOBS[i === 0 ? 0 : i % DEMO_JOBS.length] as Record<string, unknown>;
     const roll = r();
-    return { ...base, public_id: `hr-bench-${i}`, title: `${base.title} ${i}`, status: i === 0 || roll < 0.7 ? 'ACTIVE' : roll < 0.9 ? 'INACTIVE' : 'REMOVED' };
+    return {
+      ...base,
+      public_id: `hr-bench-${i}`,
+      title: `${base.title} ${i}`,
+      status: i === 0 || roll < 0.7 ? 'ACTIVE' : roll < 0.9 ? 'INACTIVE' : 'REMOVED',
+    };
   });
   let t = process.hrtime.bigint();
   await importJobs(db, validateJobRecords(records));
@@ -100,12 +114,20 @@ async function prepareDatabase(db: Knex): Promise<{ bigJobId: number; token: str
 
   t = process.hrtime.bigint();
   const bigQuestions = await loadQuestions(db, bigJobId);
-  await insertApplications(db, bigJobId, realisticApplications(bigApplications, bigQuestions, { seed: 1, emailTag: 'big' }), bigQuestions, { batchSize: 2500 });
+  await insertApplications(db, bigJobId, realisticApplications(bigApplications, bigQuestions, { seed: 1, emailTag: 'big' }), bigQuestions, {
+    batchSize: 2500,
+  });
   console.log(`  ${bigApplications.toLocaleString('en-US')} applications of the big job in ${elapsed(t)}`);
   t = process.hrtime.bigint();
   for (const [i, job] of others.entries()) {
     const questions = await loadQuestions(db, Number(job.id));
-    await insertApplications(db, Number(job.id), realisticApplications(counts[i], questions, { seed: 1000 + i, emailTag: `j${job.id}` }), questions, { batchSize: 2500 });
+    await insertApplications(
+      db,
+      Number(job.id),
+      realisticApplications(counts[i], questions, { seed: 1000 + i, emailTag: `j${job.id}` }),
+      questions,
+      { batchSize: 2500 },
+    );
   }
   console.log(`  ${rest.toLocaleString('en-US')} applications over ${others.length} other jobs in ${elapsed(t)}`);
   const token = (await hrSession(db, 'bench-hr', 86_400)).token;
@@ -114,7 +136,14 @@ async function prepareDatabase(db: Knex): Promise<{ bigJobId: number; token: str
 
 async function tableSizes(db: Knex): Promise<string> {
   const out: string[] = [];
-  for (const t of ['applications', 'application_answers', 'application_answer_choices', 'application_skills', 'application_experiences', 'application_education']) {
+  for (const t of [
+    'applications',
+    'application_answers',
+    'application_answer_choices',
+    'application_skills',
+    'application_experiences',
+    'application_education',
+  ]) {
     const [{ n }] = await db(t).count({ n: '*' });
     out.push(`${t} ${Number(n).toLocaleString('en-US')}`);
   }
@@ -126,14 +155,17 @@ function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   return m ? Number(m[1]) : NaN;
 }
 
-
 /** A load run with the HR Bearer token. */
 function load(url: string, token: string): Promise<LoadResult> {
   return loadUrl(url, { Authorization: `Bearer ${token}` }, connections, duration);
 }
 
 /** Downloads the export, sampling the server's RSS, and checks the workbook with a streaming reader. */
-async function measureExport(url: string, token: string, pid: number): Promise<{ seconds: number; bytes: number; rows: number; hwmBeforeMb: number; hwmAfterMb: number; rssMaxMb: number }> {
+async function measureExport(
+  url: string,
+  token: string,
+  pid: number,
+): Promise<{ seconds: number; bytes: number; rows: number; hwmBeforeMb: number; hwmAfterMb: number; rssMaxMb: number }> {
   const hwmBefore = procStatusKb(pid, 'VmHWM');
   let rssMax = 0;
   const sampler = setInterval(() => {
@@ -154,7 +186,12 @@ async function measureExport(url: string, token: string, pid: number): Promise<{
   clearInterval(sampler);
   const hwmAfter = procStatusKb(pid, 'VmHWM');
   let rows = 0;
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, { worksheets: 'emit', sharedStrings: 'ignore', styles: 'ignore', hyperlinks: 'ignore' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file, {
+    worksheets: 'emit',
+    sharedStrings: 'ignore',
+    styles: 'ignore',
+    hyperlinks: 'ignore',
+  });
   for await (const sheet of reader) for await (const _row of sheet) rows += 1;
   fs.rmSync(file, { force: true });
   return { seconds, bytes, rows, hwmBeforeMb: hwmBefore / 1024, hwmAfterMb: hwmAfter / 1024, rssMaxMb: rssMax / 1024 };
@@ -193,7 +230,12 @@ async function exceljsFromMemory(columns: ExportColumn[], batches: CellValue[][]
 async function main(): Promise<void> {
   const reusing = reuse !== '';
   const dataDir = reusing && !reuse.startsWith('mysql:') ? reuse : fs.mkdtempSync(path.join(os.tmpdir(), 'careers-hr-bench-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_SWEEP_CRON: 'off', PUBLIC_BASE_URL: 'http://127.0.0.1' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_SWEEP_CRON: 'off',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  };
   let dbName: string | null = null;
   if (reuse.startsWith('mysql:')) {
     env.DATABASE_URL = reuse;
@@ -215,7 +257,9 @@ async function main(): Promise<void> {
     token = (await hrSession(db, `bench-hr-${process.pid}`, 86_400)).token;
     console.log(`Reusing ${label} at ${reuse}: ${await tableSizes(db)}`);
   } else {
-    console.log(`Preparing ${label}: ${jobCount} jobs, ${totalApplications.toLocaleString('en-US')} applications (${bigApplications.toLocaleString('en-US')} in one job)...`);
+    console.log(
+      `Preparing ${label}: ${jobCount} jobs, ${totalApplications.toLocaleString('en-US')} applications (${bigApplications.toLocaleString('en-US')} in one job)...`,
+    );
     const t0 = process.hrtime.bigint();
     ({ bigJobId, token } = await prepareDatabase(db));
     console.log(`  ready in ${elapsed(t0)}: ${await tableSizes(db)}`);
@@ -252,7 +296,8 @@ async function main(): Promise<void> {
     fresh: `/api/hr/jobs/${bigJobId}/analytics/`,
     exportRssMb: `/api/hr/jobs/${bigJobId}/export-basic/`,
   };
-  const profile = (name: string) => (profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `hr-${name}-${process.pid}.cpuprofile`] : []);
+  const profile = (name: string) =>
+    profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `hr-${name}-${process.pid}.cpuprofile`] : [];
 
   const measured = (['dashboard', 'jobs', 'analytics', 'fresh'] as const).filter((n) => only.has(n));
   const results: Partial<Record<Measured, LoadResult>> = {};
@@ -262,7 +307,14 @@ async function main(): Promise<void> {
   if (cachedRuns.length) {
     const server = await startProcess([...profile('cached'), 'dist/server.js'], { ...env, PORT: String(port) });
     const withLimit = cachedRuns.filter((n): n is 'dashboard' | 'jobs' => n === 'dashboard' || n === 'jobs');
-    const limit = withLimit.length ? await startTrueLimit(base, withLimit.map((n) => targets[n]), [''], { Authorization: `Bearer ${token}` }) : null;
+    const limit = withLimit.length
+      ? await startTrueLimit(
+          base,
+          withLimit.map((n) => targets[n]),
+          [''],
+          { Authorization: `Bearer ${token}` },
+        )
+      : null;
     try {
       for (const name of cachedRuns) {
         console.log(`Loading ${targets[name]} (${connections} connections, ${duration} s)...`);
@@ -280,7 +332,11 @@ async function main(): Promise<void> {
   if (measured.includes('fresh')) {
     // The stamped cache off for insights in this server only (STAMPED_CACHE_OFF, see README): every
     // request reads the job's stamp as usual, then computes the analytics afresh.
-    const server = await startProcess([...profile('fresh'), 'dist/server.js'], { ...env, PORT: String(port), STAMPED_CACHE_OFF: 'insights' });
+    const server = await startProcess([...profile('fresh'), 'dist/server.js'], {
+      ...env,
+      PORT: String(port),
+      STAMPED_CACHE_OFF: 'insights',
+    });
     try {
       console.log(`Loading ${targets.fresh} computed afresh (STAMPED_CACHE_OFF=insights, ${connections} connections, ${duration} s)...`);
       results.fresh = await load(base + targets.fresh, token);
@@ -297,9 +353,15 @@ async function main(): Promise<void> {
     // SQLite with its page cache as configured (64 MB) and as SQLite ships it (2 MB); MySQL once.
     for (const cacheMb of env.DATABASE_URL ? [null] : [64, 2]) {
       // A fresh server, so the first export's peak RSS belongs to the export alone.
-      const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port), ...(cacheMb ? { SQLITE_CACHE_MB: String(cacheMb) } : {}) });
+      const server = await startProcess(['dist/server.js'], {
+        ...env,
+        PORT: String(port),
+        ...(cacheMb ? { SQLITE_CACHE_MB: String(cacheMb) } : {}),
+      });
       try {
-        console.log(`Exporting ${targets.exportRssMb}${cacheMb ? ` (SQLITE_CACHE_MB=${cacheMb})` : ''}, then the limit, a second export and the limit again ...`);
+        console.log(
+          `Exporting ${targets.exportRssMb}${cacheMb ? ` (SQLITE_CACHE_MB=${cacheMb})` : ''}, then the limit, a second export and the limit again ...`,
+        );
         const cold = await measureExport(base + targets.exportRssMb, token, server.pid!);
         // The limit right before and right after the timed export, so both see the same machine.
         const before = await exceljsFromMemory(columns, exportRows);
@@ -312,7 +374,12 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per endpoint; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per endpoint; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('endpoint                                   req/s   p50 ms   p95 ms   p99 ms   max ms  errors non-2xx  goal');
   let ok = true;
   const row = (label: string, r: LoadResult, tail: string) =>
@@ -329,7 +396,9 @@ async function main(): Promise<void> {
     if (limit) row('  true limit (same bytes, bare Express)', limit, `app/limit ${(r.rps / limit.rps).toFixed(2)}x`);
   }
   for (const from of ['tallies', 'answers'] as const) {
-    console.log(`analytics computed afresh from the ${from === 'tallies' ? 'answer tallies' : 'answers (counted)'} (in-process, one at a time, 7 runs): median ${computeMs[from][3].toFixed(1)} ms, max ${computeMs[from][6].toFixed(1)} ms`);
+    console.log(
+      `analytics computed afresh from the ${from === 'tallies' ? 'answer tallies' : 'answers (counted)'} (in-process, one at a time, 7 runs): median ${computeMs[from][3].toFixed(1)} ms, max ${computeMs[from][6].toFixed(1)} ms`,
+    );
   }
   console.log(`the two give the same figures: ${sameFigures ? 'yes' : 'NO'}`);
   ok &&= sameFigures;

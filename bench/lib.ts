@@ -88,7 +88,12 @@ const PER_CONNECTION = new Set(['date', 'connection', 'keep-alive', 'transfer-en
  * Fetches each path from the running app with each Accept-Encoding value (and `headers`), then
  * starts bench/true-limit.ts answering those exact responses from memory on its own port.
  */
-export async function startTrueLimit(appBaseUrl: string, paths: string[], acceptEncodings: string[], headers: Record<string, string> = {}): Promise<{ child: ChildProcess; baseUrl: string }> {
+export async function startTrueLimit(
+  appBaseUrl: string,
+  paths: string[],
+  acceptEncodings: string[],
+  headers: Record<string, string> = {},
+): Promise<{ child: ChildProcess; baseUrl: string }> {
   const captured = [];
   for (const p of paths) {
     for (const acceptEncoding of acceptEncodings) {
@@ -100,12 +105,19 @@ export async function startTrueLimit(appBaseUrl: string, paths: string[], accept
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'true-limit-')), 'responses.json');
   fs.writeFileSync(file, JSON.stringify(captured));
   const port = await freePort();
-  const child = await startProcess(['--import', 'tsx', 'bench/true-limit.ts'], { PORT: String(port), TRUE_LIMIT_RESPONSES: file }, /true limit listening/);
+  const child = await startProcess(
+    ['--import', 'tsx', 'bench/true-limit.ts'],
+    { PORT: String(port), TRUE_LIMIT_RESPONSES: file },
+    /true limit listening/,
+  );
   return { child, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 /** One GET as sent on the wire: the body is kept as received (still compressed), unlike fetch. */
-export function rawGet(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+export function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {

@@ -66,7 +66,12 @@ async function prepareDatabase(env: Record<string, string>): Promise<{ jobId: nu
   const jobId = Number(jobs.find((j) => j.public_id === 'senior-backend-engineer')!.id);
   for (const [i, job] of jobs.entries()) {
     const questions = await loadQuestions(db, Number(job.id));
-    await insertApplications(db, Number(job.id), realisticApplications(Number(job.id) === jobId ? 120 : 15, questions, { seed: 100 + i, emailTag: `j${job.id}` }), questions);
+    await insertApplications(
+      db,
+      Number(job.id),
+      realisticApplications(Number(job.id) === jobId ? 120 : 15, questions, { seed: 100 + i, emailTag: `j${job.id}` }),
+      questions,
+    );
   }
   // Job webhook posts for /hr/posts (the worker is off: they stay pending).
   const hookJob = await webhookJob(db, 'https://hooks.example.com/careers', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw');
@@ -82,15 +87,22 @@ async function prepareForm(baseUrl: string, token: string): Promise<{ formId: nu
   const created = await fetch(`${baseUrl}/api/hr/forms/`, {
     method: 'POST',
     headers: { ...auth, 'Content-Type': 'application/json' },
-    body: JSON.stringify(everyFieldForm({ api_enabled: true, api_url: 'https://hooks.example.com/forms', api_mapping: { name: 'full_name', mail: 'email' } })),
+    body: JSON.stringify(
+      everyFieldForm({ api_enabled: true, api_url: 'https://hooks.example.com/forms', api_mapping: { name: 'full_name', mail: 'email' } }),
+    ),
   });
   if (created.status !== 201) throw new Error(`form: HTTP ${created.status} ${await created.text()}`);
   const form = (await created.json()) as { id: number; public_id: string };
   for (let i = 0; i < 12; i++) {
-    const res = await fetch(`${baseUrl}/api/forms/${form.public_id}/submit/`, { method: 'POST', body: submission({ ...GOOD_VALUES, email: `person${i}@example.com` }, { cv: cvPdf() }) });
+    const res = await fetch(`${baseUrl}/api/forms/${form.public_id}/submit/`, {
+      method: 'POST',
+      body: submission({ ...GOOD_VALUES, email: `person${i}@example.com` }, { cv: cvPdf() }),
+    });
     if (res.status !== 201) throw new Error(`form entry: HTTP ${res.status} ${await res.text()}`);
   }
-  const entries = (await (await fetch(`${baseUrl}/api/hr/forms/${form.id}/entries/`, { headers: auth })).json()) as { results: { id: number }[] };
+  const entries = (await (await fetch(`${baseUrl}/api/hr/forms/${form.id}/entries/`, { headers: auth })).json()) as {
+    results: { id: number }[];
+  };
   return { formId: form.id, publicId: form.public_id, entryId: entries.results[0].id };
 }
 
@@ -157,7 +169,14 @@ async function main(): Promise<void> {
   if (!fs.existsSync(chromePath)) throw new Error(`Chromium not found at ${chromePath} (apt-get install chromium, or set CHROMIUM_PATH)`);
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-lighthouse-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_WORKER: 'off', POSTS_SWEEP_CRON: 'off', FORM_RATE_LIMIT: '0', LOG_LEVEL: 'warn' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_WORKER: 'off',
+    POSTS_SWEEP_CRON: 'off',
+    FORM_RATE_LIMIT: '0',
+    LOG_LEVEL: 'warn',
+  };
   console.log('Preparing the database...');
   const { jobId, applicationId } = await prepareDatabase(env);
   const db = createDb(loadConfig(env));
@@ -189,7 +208,8 @@ async function main(): Promise<void> {
         if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
         const { lhr } = result;
         if (lhr.runtimeError) throw new Error(`${page.path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
-        if (lhr.finalDisplayedUrl !== `${baseUrl}${page.path}`) throw new Error(`${page.path} ended at ${lhr.finalDisplayedUrl} (signed out?)`);
+        if (lhr.finalDisplayedUrl !== `${baseUrl}${page.path}`)
+          throw new Error(`${page.path} ended at ${lhr.finalDisplayedUrl} (signed out?)`);
         measures.push(measureOf(lhr));
         if (saveDir) fs.writeFileSync(path.join(saveDir, `${page.name}-${i + 1}.json`), JSON.stringify(lhr));
       }
@@ -209,7 +229,9 @@ async function main(): Promise<void> {
     await stopProcess(app);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`\n${'page'.padEnd(16)} ${'score'.padStart(5)} ${'FCP'.padStart(8)} ${'LCP'.padStart(8)} ${'TBT'.padStart(8)} ${'CLS'.padStart(6)}  goal`);
+  console.log(
+    `\n${'page'.padEnd(16)} ${'score'.padStart(5)} ${'FCP'.padStart(8)} ${'LCP'.padStart(8)} ${'TBT'.padStart(8)} ${'CLS'.padStart(6)}  goal`,
+  );
   for (const row of rows) console.log(row);
   process.exitCode = allPass ? 0 : 1;
 }

@@ -41,10 +41,12 @@ async function startReceiver(mode: 'ok' | 'hang'): Promise<{ url: string; child:
     s.listen(0, '127.0.0.1', () => console.log('port ' + s.address().port));
   `;
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve) => child.stdout!.on('data', (d) => {
-    const m = /port (\d+)/.exec(String(d));
-    if (m) resolve(Number(m[1]));
-  }));
+  const port = await new Promise<number>((resolve) =>
+    child.stdout!.on('data', (d) => {
+      const m = /port (\d+)/.exec(String(d));
+      if (m) resolve(Number(m[1]));
+    }),
+  );
   return { url: `http://127.0.0.1:${port}/hook`, child };
 }
 
@@ -61,7 +63,11 @@ async function waitDelivered(t: TestDb, ids: number[]): Promise<number> {
   for (;;) {
     let done = 0;
     for (let i = 0; i < ids.length; i += 1000) {
-      const [{ n }] = await t.db('application_posts').whereIn('id', ids.slice(i, i + 1000)).where('status', 'SUCCESS').count({ n: '*' });
+      const [{ n }] = await t
+        .db('application_posts')
+        .whereIn('id', ids.slice(i, i + 1000))
+        .where('status', 'SUCCESS')
+        .count({ n: '*' });
       done += Number(n);
     }
     if (done === ids.length) return performance.now() - started;
@@ -72,7 +78,10 @@ async function waitDelivered(t: TestDb, ids: number[]): Promise<number> {
 async function delays(t: TestDb, ids: number[]): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < ids.length; i += 1000) {
-    const rows = await t.db('application_posts').select('created_at', 'delivered_at').whereIn('id', ids.slice(i, i + 1000));
+    const rows = await t
+      .db('application_posts')
+      .select('created_at', 'delivered_at')
+      .whereIn('id', ids.slice(i, i + 1000));
     for (const r of rows) out.push(fromDbDate(r.delivered_at)!.getTime() - fromDbDate(r.created_at)!.getTime());
   }
   return out.sort((a, b) => a - b);
@@ -85,7 +94,13 @@ async function main(): Promise<void> {
   const results: string[] = [];
   let ok = true;
   try {
-    const config = loadConfig({ ...process.env, WEBHOOK_ALLOW_PRIVATE: 'true', POSTS_SWEEP_CRON: 'off', DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) });
+    const config = loadConfig({
+      ...process.env,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      POSTS_SWEEP_CRON: 'off',
+      DATA_DIR: t.dataDir,
+      ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+    });
 
     // 1. One fast receiver.
     const job = await webhookJob(t.db, fast.url);
@@ -96,7 +111,9 @@ async function main(): Promise<void> {
     const ms = await waitDelivered(t, ids);
     const rate = COUNT / (ms / 1000);
     const d = await delays(t, ids);
-    results.push(`${t.kind}: ${COUNT} posts to one receiver in ${(ms / 1000).toFixed(2)} s: ${rate.toFixed(0)} posts/s; delay p50 ${percentile(d, 50)} ms, p95 ${percentile(d, 95)} ms (all created at once, ${(performance.now() - started).toFixed(0)} ms in all); peak RSS ${peakRssMb()} MB`);
+    results.push(
+      `${t.kind}: ${COUNT} posts to one receiver in ${(ms / 1000).toFixed(2)} s: ${rate.toFixed(0)} posts/s; delay p50 ${percentile(d, 50)} ms, p95 ${percentile(d, 95)} ms (all created at once, ${(performance.now() - started).toFixed(0)} ms in all); peak RSS ${peakRssMb()} MB`,
+    );
     if (rate < 300) ok = false;
 
     // 1b. Posts written one by one at a steady rate, each waking the worker as the apply API does:
@@ -108,16 +125,26 @@ async function main(): Promise<void> {
     for (let i = 0; i < apps.length; i += perTick) {
       await t.db.transaction(async (trx) => {
         for (const a of apps.slice(i, i + perTick)) {
-          await enqueueApplicationPost(trx, { applicationId: a.application_id, jobId: job.id, targetUrl: fast.url, payload: applicationPostPayload(job, { email: 'a@example.com', first_name: 'A', last_name: 'B', phone: '+1' }), now: new Date() });
+          await enqueueApplicationPost(trx, {
+            applicationId: a.application_id,
+            jobId: job.id,
+            targetUrl: fast.url,
+            payload: applicationPostPayload(job, { email: 'a@example.com', first_name: 'A', last_name: 'B', phone: '+1' }),
+            now: new Date(),
+          });
         }
       });
       signal.notify();
       await new Promise((r) => setTimeout(r, 10));
     }
-    const pacedIds = (await t.db('application_posts').select('id').where('job_id', job.id).whereNotIn('id', ids)).map((r: { id: number }) => Number(r.id));
+    const pacedIds = (await t.db('application_posts').select('id').where('job_id', job.id).whereNotIn('id', ids)).map((r: { id: number }) =>
+      Number(r.id),
+    );
     await waitDelivered(t, pacedIds);
     const dp = await delays(t, pacedIds);
-    results.push(`${t.kind}: ${pacedIds.length} posts written one transaction at a time at about ${PACED_RATE}/s: delay p50 ${percentile(dp, 50)} ms, p95 ${percentile(dp, 95)} ms, max ${dp[dp.length - 1]} ms`);
+    results.push(
+      `${t.kind}: ${pacedIds.length} posts written one transaction at a time at about ${PACED_RATE}/s: delay p50 ${percentile(dp, 50)} ms, p95 ${percentile(dp, 95)} ms, max ${dp[dp.length - 1]} ms`,
+    );
 
     // 2. Half the posts to a receiver that never answers, half to the fast one, interleaved by id.
     const slowJob = await webhookJob(t.db, hanging.url);
@@ -132,7 +159,9 @@ async function main(): Promise<void> {
     const rate2 = half / (ms2 / 1000);
     const d2 = await delays(t, fastIds);
     const slowSent = await t.db('application_posts').whereIn('id', slowIds.slice(0, 1000)).whereNotNull('claim_token').count({ n: '*' });
-    results.push(`${t.kind}: beside a hanging receiver (${half} posts waiting on it, ${Number(slowSent[0].n)} of its first 1000 claimed): ${half} posts to the fast receiver in ${(ms2 / 1000).toFixed(2)} s: ${rate2.toFixed(0)} posts/s; delay p95 ${percentile(d2, 95)} ms (${(performance.now() - started2).toFixed(0)} ms in all); peak RSS ${peakRssMb()} MB`);
+    results.push(
+      `${t.kind}: beside a hanging receiver (${half} posts waiting on it, ${Number(slowSent[0].n)} of its first 1000 claimed): ${half} posts to the fast receiver in ${(ms2 / 1000).toFixed(2)} s: ${rate2.toFixed(0)} posts/s; delay p95 ${percentile(d2, 95)} ms (${(performance.now() - started2).toFixed(0)} ms in all); peak RSS ${peakRssMb()} MB`,
+    );
     if (rate2 < 300) ok = false;
     hanging.child.kill(); // the hanging sends fail now, so the worker stops at once
     await delivery.close();

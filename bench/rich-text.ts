@@ -53,8 +53,28 @@ const DEEP_LEGACY = sanitizeRichText('<b>x'.repeat(14_000));
 async function prepare(env: Record<string, string>): Promise<{ token: string; ids: Record<string, number> }> {
   const db = createDb(loadConfig({ ...env, NODE_ENV: 'production' }));
   await db.migrate.latest();
-  const [worst] = validateJobRecords([{ public_id: 'worst-allowed', title: 'Worst allowed', location: 'Berlin', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', description: WORST_ALLOWED }]);
-  const [deep] = validateJobRecords([{ public_id: 'deep-legacy', title: 'Deep legacy', location: 'Berlin', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', description: '<p>placeholder</p>' }]);
+  const [worst] = validateJobRecords([
+    {
+      public_id: 'worst-allowed',
+      title: 'Worst allowed',
+      location: 'Berlin',
+      job_type: 'FULL_TIME',
+      work_mode: 'ONSITE',
+      status: 'ACTIVE',
+      description: WORST_ALLOWED,
+    },
+  ]);
+  const [deep] = validateJobRecords([
+    {
+      public_id: 'deep-legacy',
+      title: 'Deep legacy',
+      location: 'Berlin',
+      job_type: 'FULL_TIME',
+      work_mode: 'ONSITE',
+      status: 'ACTIVE',
+      description: '<p>placeholder</p>',
+    },
+  ]);
   await importJobs(db, [worst, deep]);
   // Written as a job saved before the nesting limit would have stored it.
   await db('jobs').where({ public_id: 'deep-legacy' }).update({ description: DEEP_LEGACY });
@@ -66,7 +86,11 @@ async function prepare(env: Record<string, string>): Promise<{ token: string; id
 }
 
 function start(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: serverRoot, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: serverRoot,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the server did not start')), 60_000);
     child.stdout!.on('data', (d: Buffer) => {
@@ -103,7 +127,9 @@ async function main(): Promise<void> {
     env.DATABASE_URL = `${mysqlBase.replace(/\/$/, '')}/${dbName}`;
   }
   const stored = sanitizeRichText(WORST_ALLOWED);
-  console.log(`worst allowed: ${WORST_ALLOWED.length} characters sent, ${stored.length} stored, depth ${richTextDepth(stored)} (limit ${RICH_TEXT_MAX_DEPTH})`);
+  console.log(
+    `worst allowed: ${WORST_ALLOWED.length} characters sent, ${stored.length} stored, depth ${richTextDepth(stored)} (limit ${RICH_TEXT_MAX_DEPTH})`,
+  );
   console.log(`deep legacy:   ${DEEP_LEGACY.length} characters stored, depth ${richTextDepth(DEEP_LEGACY)}`);
   const { token, ids } = await prepare(env);
   const port = 3950 + (process.pid % 40);
@@ -123,10 +149,14 @@ async function main(): Promise<void> {
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  console.log(`\nserver from ${serverRoot}; ${useMysql ? 'MySQL' : 'SQLite'}; ${connections} connections, ${duration} s per run, ${os.cpus().length} cores`);
+  console.log(
+    `\nserver from ${serverRoot}; ${useMysql ? 'MySQL' : 'SQLite'}; ${connections} connections, ${duration} s per run, ${os.cpus().length} cores`,
+  );
   console.log(`${'target'.padEnd(40)} ${'req/s'.padStart(8)} ${'p99 ms'.padStart(8)} ${'errors'.padStart(7)} ${'non-2xx'.padStart(8)}`);
   for (const [name, r] of rows) {
-    console.log(`${name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(8)}`);
+    console.log(
+      `${name.padEnd(40)} ${r.rps.toFixed(0).padStart(8)} ${r.p99.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(8)}`,
+    );
   }
   process.exitCode = rows.every(([, r]) => r.errors === 0 && r.non2xx === 0) ? 0 : 1;
 }

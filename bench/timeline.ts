@@ -62,7 +62,14 @@ interface Batch {
 }
 
 async function newBatch(db: Knex): Promise<Batch> {
-  return { audits: [], notes: [], emails: [], hooks: [], attempts: [], ids: { note: await maxId(db, 'application_notes'), email: await maxId(db, 'email_posts'), hook: await maxId(db, 'application_posts') } };
+  return {
+    audits: [],
+    notes: [],
+    emails: [],
+    hooks: [],
+    attempts: [],
+    ids: { note: await maxId(db, 'application_notes'), email: await maxId(db, 'email_posts'), hook: await maxId(db, 'application_posts') },
+  };
 }
 
 /** Writes the rows, parents before the attempts that point at them. */
@@ -74,7 +81,13 @@ async function writeBatch(db: Knex, b: Batch): Promise<void> {
   await insertChunked(db, 'post_attempts', b.attempts);
 }
 
-function history(b: Batch, app: { id: number; job_id: number }, userId: number, n: { statuses: number; stages: number; notes: number; edited: number; emails: number; hooks: number }, start: number): void {
+function history(
+  b: Batch,
+  app: { id: number; job_id: number },
+  userId: number,
+  n: { statuses: number; stages: number; notes: number; edited: number; emails: number; hooks: number },
+  start: number,
+): void {
   let t = start;
   // Each event a minute after the one before.
   const at = () => {
@@ -83,24 +96,77 @@ function history(b: Batch, app: { id: number; job_id: number }, userId: number, 
   };
   const { audits, notes, emails, hooks, attempts } = b;
   const statuses = ['NEW', 'REVIEWED', 'ARCHIVED'];
-  for (let i = 0; i < n.statuses; i++) audits.push({ user_id: userId, action: 'status', entity: 'application', entity_id: app.id, details: JSON.stringify({ from: statuses[i % 3], to: statuses[(i + 1) % 3] }), created_at: at() });
+  for (let i = 0; i < n.statuses; i++)
+    audits.push({
+      user_id: userId,
+      action: 'status',
+      entity: 'application',
+      entity_id: app.id,
+      details: JSON.stringify({ from: statuses[i % 3], to: statuses[(i + 1) % 3] }),
+      created_at: at(),
+    });
   const stages = ['Applied', 'Screen', 'Interview', 'Offer'];
-  for (let i = 0; i < n.stages; i++) audits.push({ user_id: userId, action: 'stage', entity: 'application', entity_id: app.id, details: JSON.stringify({ from: stages[i % 4], to: stages[(i + 1) % 4] }), created_at: at() });
+  for (let i = 0; i < n.stages; i++)
+    audits.push({
+      user_id: userId,
+      action: 'stage',
+      entity: 'application',
+      entity_id: app.id,
+      details: JSON.stringify({ from: stages[i % 4], to: stages[(i + 1) % 4] }),
+      created_at: at(),
+    });
   const firstNote = b.ids.note + 1;
   b.ids.note += n.notes;
   for (let i = 0; i < n.notes; i++) {
     const created = at();
-    notes.push({ id: firstNote + i, application_id: app.id, user_id: userId, text: `Note ${i}: ${'Spoke with the candidate about the role, salary and notice period. '.repeat(3)}`, created_at: created, updated_at: created });
-    audits.push({ user_id: userId, action: 'note_added', entity: 'application', entity_id: app.id, details: JSON.stringify({ note_id: firstNote + i }), created_at: created });
+    notes.push({
+      id: firstNote + i,
+      application_id: app.id,
+      user_id: userId,
+      text: `Note ${i}: ${'Spoke with the candidate about the role, salary and notice period. '.repeat(3)}`,
+      created_at: created,
+      updated_at: created,
+    });
+    audits.push({
+      user_id: userId,
+      action: 'note_added',
+      entity: 'application',
+      entity_id: app.id,
+      details: JSON.stringify({ note_id: firstNote + i }),
+      created_at: created,
+    });
   }
-  for (let i = 0; i < n.edited; i++) audits.push({ user_id: userId, action: 'note_edited', entity: 'application', entity_id: app.id, details: JSON.stringify({ note_id: firstNote + i }), created_at: at() });
+  for (let i = 0; i < n.edited; i++)
+    audits.push({
+      user_id: userId,
+      action: 'note_edited',
+      entity: 'application',
+      entity_id: app.id,
+      details: JSON.stringify({ note_id: firstNote + i }),
+      created_at: at(),
+    });
   const firstEmail = b.ids.email + 1;
   b.ids.email += n.emails;
   for (let i = 0; i < n.emails; i++) {
     const created = at();
     const sent = at();
     const html = `<!doctype html><html><body>${'<p>Thank you for applying. Our team reviews every application.</p>'.repeat(20)}</body></html>`;
-    emails.push({ id: firstEmail + i, application_id: app.id, template: 'applicant_confirmation', payload: JSON.stringify({ to: `person${app.id}@example.com`, subject: `Update ${i} on your application`, text: 'Thank you. '.repeat(100), html }), status: 'SUCCESS', attempts: 1, delivered_at: sent, created_at: created, updated_at: sent });
+    emails.push({
+      id: firstEmail + i,
+      application_id: app.id,
+      template: 'applicant_confirmation',
+      payload: JSON.stringify({
+        to: `person${app.id}@example.com`,
+        subject: `Update ${i} on your application`,
+        text: 'Thank you. '.repeat(100),
+        html,
+      }),
+      status: 'SUCCESS',
+      attempts: 1,
+      delivered_at: sent,
+      created_at: created,
+      updated_at: sent,
+    });
     attempts.push({ email_post_id: firstEmail + i, status: 'SUCCESS', duration_ms: 40, created_at: sent });
   }
   const firstHook = b.ids.hook + 1;
@@ -109,8 +175,28 @@ function history(b: Batch, app: { id: number; job_id: number }, userId: number, 
     const created = at();
     const failed = at();
     const sent = at();
-    hooks.push({ id: firstHook + i, application_id: app.id, job_id: app.job_id, target_url: 'https://hooks.example.com/careers', payload: '{}', message_id: `msg_bench_${firstHook + i}`, status: 'SUCCESS', status_code: 200, attempts: 2, delivered_at: sent, created_at: created, updated_at: sent });
-    attempts.push({ application_post_id: firstHook + i, status: 'FAILED', status_code: 503, error: 'Service Unavailable', duration_ms: 80, created_at: failed });
+    hooks.push({
+      id: firstHook + i,
+      application_id: app.id,
+      job_id: app.job_id,
+      target_url: 'https://hooks.example.com/careers',
+      payload: '{}',
+      message_id: `msg_bench_${firstHook + i}`,
+      status: 'SUCCESS',
+      status_code: 200,
+      attempts: 2,
+      delivered_at: sent,
+      created_at: created,
+      updated_at: sent,
+    });
+    attempts.push({
+      application_post_id: firstHook + i,
+      status: 'FAILED',
+      status_code: 503,
+      error: 'Service Unavailable',
+      duration_ms: 80,
+      created_at: failed,
+    });
     attempts.push({ application_post_id: firstHook + i, status: 'SUCCESS', status_code: 200, duration_ms: 60, created_at: sent });
   }
 }
@@ -119,23 +205,36 @@ async function prepare(db: Knex, userId: number): Promise<number> {
   await db.migrate.latest();
   const job = await makeJob(db, { title: 'Payroll Specialist', public_id: 'timeline-bench' });
   const until = new Date('2026-06-01T00:00:00Z');
-  await insertApplications(db, job.id, realisticApplications(totalApplications, [], { seed: 20, emailTag: 'tl', until, days: 365 }), [], { batchSize: 2500 });
+  await insertApplications(db, job.id, realisticApplications(totalApplications, [], { seed: 20, emailTag: 'tl', until, days: 365 }), [], {
+    batchSize: 2500,
+  });
   const apps: { id: number; job_id: number }[] = await db('applications').select('id', 'job_id').orderBy('id');
   // Everyone else has a short history: 6 audit entries, a note, an email and a webhook post.
   const start = Date.parse('2026-06-02T00:00:00Z');
   const batch = await newBatch(db);
-  for (const app of apps.slice(1)) history(batch, app, userId, { statuses: 3, stages: 2, notes: 1, edited: 0, emails: 1, hooks: 1 }, start + app.id * 1000);
+  for (const app of apps.slice(1))
+    history(batch, app, userId, { statuses: 3, stages: 2, notes: 1, edited: 0, emails: 1, hooks: 1 }, start + app.id * 1000);
   // The one measured: 1 (applied) + 59 + 30 + 40 + 10 + 2 * 15 + 3 * 10 = 200 entries.
-  history(batch, apps[0], userId, { statuses: 59, stages: 30, notes: 40, edited: 10, emails: 15, hooks: 10 }, Date.parse('2026-07-01T00:00:00Z'));
+  history(
+    batch,
+    apps[0],
+    userId,
+    { statuses: 59, stages: 30, notes: 40, edited: 10, emails: 15, hooks: 10 },
+    Date.parse('2026-07-01T00:00:00Z'),
+  );
   await writeBatch(db, batch);
   return apps[0].id;
 }
 
-
-
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-timeline-bench-'));
-  const env: Record<string, string> = { DATA_DIR: dataDir, NODE_ENV: 'production', POSTS_SWEEP_CRON: 'off', POSTS_WORKER: 'off', PUBLIC_BASE_URL: 'http://127.0.0.1' };
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_SWEEP_CRON: 'off',
+    POSTS_WORKER: 'off',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  };
   let dbName: string | null = null;
   if (useMysql) {
     dbName = `careers_tlbench_${process.pid}`;
@@ -153,7 +252,9 @@ async function main(): Promise<void> {
     const t = process.hrtime.bigint();
     appId = await prepare(db, session.userId);
     const count = async (table: string) => Number((await db(table).count({ n: '*' }))[0].n).toLocaleString('en-US');
-    console.log(`${label}: ${await count('applications')} applications, ${await count('audit_log')} audit entries, ${await count('application_notes')} notes, ${await count('email_posts')} emails, ${await count('application_posts')} webhook posts, ${await count('post_attempts')} attempts in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`);
+    console.log(
+      `${label}: ${await count('applications')} applications, ${await count('audit_log')} audit entries, ${await count('application_notes')} notes, ${await count('email_posts')} emails, ${await count('application_posts')} webhook posts, ${await count('post_attempts')} attempts in ${(Number(process.hrtime.bigint() - t) / 1e9).toFixed(1)} s`,
+    );
   } finally {
     await db.destroy();
   }
@@ -164,7 +265,9 @@ async function main(): Promise<void> {
   const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
   const results: [string, LoadResult][] = [];
   try {
-    const check = (await (await fetch(`http://127.0.0.1:${port}/api/hr/applications/${appId}/timeline/`, { headers: { Authorization: `Bearer ${token}` } })).json()) as { count: number; truncated: boolean };
+    const check = (await (
+      await fetch(`http://127.0.0.1:${port}/api/hr/applications/${appId}/timeline/`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json()) as { count: number; truncated: boolean };
     console.log(`The measured timeline: ${check.count} entries (truncated: ${check.truncated})`);
     if (check.count !== 200) throw new Error(`expected 200 timeline entries, got ${check.count}`);
     const scenarios: [string, string, 'api' | 'page'][] = [
@@ -174,7 +277,15 @@ async function main(): Promise<void> {
     ];
     for (const [name, url, kind] of scenarios) {
       console.log(`Loading ${name}: ${url}`);
-      results.push([name, await loadUrl(`http://127.0.0.1:${port}${url}`, kind === 'api' ? { Authorization: `Bearer ${token}` } : { Cookie: `jwt=${token}` }, connections, duration)]);
+      results.push([
+        name,
+        await loadUrl(
+          `http://127.0.0.1:${port}${url}`,
+          kind === 'api' ? { Authorization: `Bearer ${token}` } : { Cookie: `jwt=${token}` },
+          connections,
+          duration,
+        ),
+      ]);
     }
   } finally {
     await stopProcess(server);
@@ -184,13 +295,20 @@ async function main(): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  console.log(`\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `\n${label}, ${os.cpus().length} cores, ${connections} connections, ${duration} s per scenario; load average now ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('scenario          req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');
   let ok = true;
   for (const [name, r] of results) {
     const pass = r.p95 < GOAL_MS && r.errors === 0 && r.non2xx === 0;
     ok &&= pass;
-    console.log(`${name.padEnd(15)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`);
+    console.log(
+      `${name.padEnd(15)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`,
+    );
   }
   process.exitCode = ok ? 0 : 1;
 }

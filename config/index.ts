@@ -47,7 +47,10 @@ function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (['true', 'yes', 'on'].includes(lower)) return 1;
   if (/^\d+$/.test(v)) {
     const hops = Number(v);
-    if (hops > MAX_PROXY_HOPS) throw new Error(`TRUST_PROXY must be a hop count from 0 to ${MAX_PROXY_HOPS}, true (one hop) or a comma-separated list of proxy addresses/CIDRs (got "${raw}")`);
+    if (hops > MAX_PROXY_HOPS)
+      throw new Error(
+        `TRUST_PROXY must be a hop count from 0 to ${MAX_PROXY_HOPS}, true (one hop) or a comma-separated list of proxy addresses/CIDRs (got "${raw}")`,
+      );
     return hops === 0 ? false : hops;
   }
   const entries = v.split(',').map((e) => e.trim());
@@ -124,19 +127,32 @@ function parseStorageUrl(raw: string): { problems: string[]; s3?: Omit<S3Setting
   if (!URL.canParse(raw)) return fail(`must be an s3:// URL such as ${STORAGE_URL_EXAMPLE}`);
   const u = new URL(raw);
   if (u.protocol !== 's3:') return fail(`must start with s3:// (an S3-compatible bucket), such as ${STORAGE_URL_EXAMPLE}`);
-  if (u.username || u.password) return fail('must not contain a user name or password: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
+  if (u.username || u.password)
+    return fail('must not contain a user name or password: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
   if (u.port || u.hash) return fail('must be s3://bucket/prefix with no port or #fragment (the server goes in ?endpoint=)');
   const bucket = u.hostname;
-  if (!isBucketName(bucket)) return fail('must name a valid bucket: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit');
+  if (!isBucketName(bucket))
+    return fail(
+      'must name a valid bucket: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit',
+    );
   const path = decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, '');
   // URL resolves . and .. segments (s3://b/a/../c is s3://b/c): refuse them as written.
   const dotSegment = /\/(\.|%2e){1,2}(\/|$)/i.test(raw.split(/[?#]/)[0]);
-  if (dotSegment || (path && (path.length > 512 || !/^[A-Za-z0-9!_.*'()-]+(\/[A-Za-z0-9!_.*'()-]+)*$/.test(path) || path.split('/').some((p) => p === '.' || p === '..')))) {
-    return fail("must have a prefix of letters, digits and ! _ . * ' ( ) - separated by single slashes, without . or .. parts, at most 512 characters");
+  if (
+    dotSegment ||
+    (path &&
+      (path.length > 512 ||
+        !/^[A-Za-z0-9!_.*'()-]+(\/[A-Za-z0-9!_.*'()-]+)*$/.test(path) ||
+        path.split('/').some((p) => p === '.' || p === '..')))
+  ) {
+    return fail(
+      "must have a prefix of letters, digits and ! _ . * ' ( ) - separated by single slashes, without . or .. parts, at most 512 characters",
+    );
   }
   const params = u.searchParams;
   const unknown = [...params.keys()].filter((k) => !STORAGE_URL_PARAMS.includes(k));
-  if (unknown.length) return fail(`has unknown parameters ${unknown.map((k) => `"${k}"`).join(', ')} (it takes ${STORAGE_URL_PARAMS.join(', ')})`);
+  if (unknown.length)
+    return fail(`has unknown parameters ${unknown.map((k) => `"${k}"`).join(', ')} (it takes ${STORAGE_URL_PARAMS.join(', ')})`);
   let endpoint: string | null = null;
   const rawEndpoint = params.get('endpoint');
   if (rawEndpoint !== null) {
@@ -144,11 +160,13 @@ function parseStorageUrl(raw: string): { problems: string[]; s3?: Omit<S3Setting
     if (!e || (e.protocol !== 'http:' && e.protocol !== 'https:') || e.pathname !== '/' || e.search || e.hash) {
       return fail('must have an endpoint that is an http:// or https:// URL of the server alone, such as endpoint=http://127.0.0.1:9000');
     }
-    if (e.username || e.password) return fail('must not have a user name or password in its endpoint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
+    if (e.username || e.password)
+      return fail('must not have a user name or password in its endpoint: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
     endpoint = e.origin;
   }
   const region = params.get('region') ?? 'us-east-1';
-  if (!/^[a-z0-9-]{1,32}$/.test(region)) return fail('must have a region of lower-case letters, digits and hyphens, such as region=eu-west-1');
+  if (!/^[a-z0-9-]{1,32}$/.test(region))
+    return fail('must have a region of lower-case letters, digits and hyphens, such as region=eu-west-1');
   const style = params.get('force_path_style')?.toLowerCase();
   if (style !== undefined && !['true', 'false'].includes(style)) return fail('must have force_path_style=true or force_path_style=false');
   // S3-compatible servers (MinIO, R2...) are usually reached by path; AWS by bucket host name.
@@ -223,7 +241,14 @@ export interface Config {
    * MAIL_REPLY_TO_SENDER, the sending HR user's own address instead when they have one;
    * hrNotifyDigest: HR_NOTIFY_DIGEST, one HR notification per hour or day instead of one per application.
    */
-  mail: { smtpUrl: string | null; from: string; hrNotifyEmail: string | null; replyTo: string | null; replyToSender: boolean; hrNotifyDigest: HrNotifyDigest };
+  mail: {
+    smtpUrl: string | null;
+    from: string;
+    hrNotifyEmail: string | null;
+    replyTo: string | null;
+    replyToSender: boolean;
+    hrNotifyDigest: HrNotifyDigest;
+  };
   /** logoUrl: the company logo in JobPosting JSON-LD (`hiringOrganization.logo`); null = none. */
   company: { name: string; aboutUrl: string; networkUrl: string; careersEmail: string; logoUrl: string | null };
   /** PHONE_RULE: the spec's dial code + 10 digits ('ten-digits'), or any number valid for its country, stored in E.164 ('international'). */
@@ -409,7 +434,11 @@ const SESSION_MAX_HOURS_MAX = 30 * 24;
  * timeout (from when a session simply ended that long after sign-in), still counts when
  * SESSION_IDLE_MINUTES is unset, in whole minutes, so an existing settings file keeps working.
  */
-function sessionTimes(env: Env, int: (name: string, fallback: number, min: number, max: number) => number, problems: string[]): Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'> {
+function sessionTimes(
+  env: Env,
+  int: (name: string, fallback: number, min: number, max: number) => number,
+  problems: string[],
+): Pick<Config, 'sessionIdleMinutes' | 'sessionMaxHours'> {
   const set = (name: string) => env[name] !== undefined && env[name]!.trim() !== '';
   let idle = int('SESSION_IDLE_MINUTES', 60, 1, SESSION_IDLE_MINUTES_MAX);
   if (set('SESSION_TTL_SECONDS')) {
@@ -417,7 +446,10 @@ function sessionTimes(env: Env, int: (name: string, fallback: number, min: numbe
       problems.push('SESSION_TTL_SECONDS is the older name of SESSION_IDLE_MINUTES (in seconds): set only SESSION_IDLE_MINUTES');
     } else {
       const seconds = int('SESSION_TTL_SECONDS', 3600, 60, SESSION_IDLE_MINUTES_MAX * 60);
-      if (seconds % 60) problems.push(`SESSION_TTL_SECONDS must be a whole number of minutes in seconds (got "${env.SESSION_TTL_SECONDS}"); better, set SESSION_IDLE_MINUTES instead`);
+      if (seconds % 60)
+        problems.push(
+          `SESSION_TTL_SECONDS must be a whole number of minutes in seconds (got "${env.SESSION_TTL_SECONDS}"); better, set SESSION_IDLE_MINUTES instead`,
+        );
       else idle = seconds / 60;
     }
   }
@@ -488,7 +520,9 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   const port = int('PORT', 3000, 0, 65535);
   const databaseUrl = env.DATABASE_URL?.trim() ? env.DATABASE_URL.trim() : null;
   if (databaseUrl && !/^mysql2?:\/\//.test(databaseUrl)) {
-    problems.push(`DATABASE_URL must start with mysql:// (got "${databaseUrl.replace(/\/\/[^@]*@/, '//***@')}"); leave it unset for the embedded SQLite database`);
+    problems.push(
+      `DATABASE_URL must start with mysql:// (got "${databaseUrl.replace(/\/\/[^@]*@/, '//***@')}"); leave it unset for the embedded SQLite database`,
+    );
   }
   const dataDir = path.resolve(rootDir, str('DATA_DIR', './data'));
   const embedOrigins = embedOriginList(str('EMBED_ORIGINS', ''), problems);
@@ -497,7 +531,9 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   if (URL.canParse(publicBaseUrl)) {
     const base = new URL(publicBaseUrl);
     if (base.pathname !== '/' || base.search || base.hash || base.username || base.password) {
-      problems.push(`PUBLIC_BASE_URL must be only a scheme, host and optional port, such as https://careers.example.com (got "${publicBaseUrl}"); the site is served from the root of its host`);
+      problems.push(
+        `PUBLIC_BASE_URL must be only a scheme, host and optional port, such as https://careers.example.com (got "${publicBaseUrl}"); the site is served from the root of its host`,
+      );
     }
   }
 
@@ -507,9 +543,13 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   });
 
   // Off only to measure what the cache saves (bench/hr.ts --fresh): results are never stale either way.
-  const stampedCacheOff = str('STAMPED_CACHE_OFF', '').split(',').map((p) => p.trim()).filter(Boolean) as StampedSpace[];
+  const stampedCacheOff = str('STAMPED_CACHE_OFF', '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean) as StampedSpace[];
   const unknownSpaces = stampedCacheOff.filter((p) => !(STAMPED_SPACES as readonly string[]).includes(p));
-  if (unknownSpaces.length) problems.push(`STAMPED_CACHE_OFF must be a comma-separated list of ${STAMPED_SPACES.join(', ')} (got "${env.STAMPED_CACHE_OFF}")`);
+  if (unknownSpaces.length)
+    problems.push(`STAMPED_CACHE_OFF must be a comma-separated list of ${STAMPED_SPACES.join(', ')} (got "${env.STAMPED_CACHE_OFF}")`);
 
   let trustProxy: TrustProxy = false;
   try {
@@ -520,12 +560,16 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
 
   const cron = str('POSTS_SWEEP_CRON', '* * * * *');
   if (cron !== 'off' && !nodeCron.validate(cron)) {
-    problems.push(`POSTS_SWEEP_CRON must be a cron expression node-cron accepts (5 or 6 fields, e.g. "* * * * *"), or "off" (got "${cron}")`);
+    problems.push(
+      `POSTS_SWEEP_CRON must be a cron expression node-cron accepts (5 or 6 fields, e.g. "* * * * *"), or "off" (got "${cron}")`,
+    );
   }
   const rawSchedule = str('POSTS_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE.join(','));
   const schedule = rawSchedule.split(',').map((p) => p.trim());
   if (schedule.length > 20 || schedule.some((p) => !/^\d{1,7}$/.test(p) || Number(p) < 1 || Number(p) > 7 * 86_400)) {
-    problems.push(`POSTS_RETRY_SCHEDULE must be up to 20 comma-separated numbers of seconds from 1 to 604800, e.g. "${DEFAULT_RETRY_SCHEDULE.join(',')}" (got "${rawSchedule}")`);
+    problems.push(
+      `POSTS_RETRY_SCHEDULE must be up to 20 comma-separated numbers of seconds from 1 to 604800, e.g. "${DEFAULT_RETRY_SCHEDULE.join(',')}" (got "${rawSchedule}")`,
+    );
   }
   const smtpUrl = env.SMTP_URL?.trim() ? url('SMTP_URL', '', ['smtp:', 'smtps:']) : null;
   // An address, or a display name with the address in angle brackets: "Acme Careers <jobs@acme.com>".
@@ -536,7 +580,9 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   const hrNotify = env.HR_NOTIFY_EMAIL?.trim() ? email('HR_NOTIFY_EMAIL', '') : null;
   const replyTo = env.MAIL_REPLY_TO?.trim() ? email('MAIL_REPLY_TO', '') : null;
   const rawDigest = str('HR_NOTIFY_DIGEST', 'off').toLowerCase();
-  const hrNotifyDigest: HrNotifyDigest = (HR_NOTIFY_DIGESTS as readonly string[]).includes(rawDigest) ? (rawDigest as HrNotifyDigest) : 'off';
+  const hrNotifyDigest: HrNotifyDigest = (HR_NOTIFY_DIGESTS as readonly string[]).includes(rawDigest)
+    ? (rawDigest as HrNotifyDigest)
+    : 'off';
   if (hrNotifyDigest !== rawDigest) problems.push(`HR_NOTIFY_DIGEST must be hourly, daily or off (got "${env.HR_NOTIFY_DIGEST}")`);
   // Published in every job page: an address with a user name or password would publish those too.
   const logoUrl = env.COMPANY_LOGO_URL?.trim() ? url('COMPANY_LOGO_URL', '', ['http:', 'https:']) : null;
@@ -547,13 +593,17 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   // Shown beside a checkbox and kept with every application: one plain line of text.
   const consentText = env.APPLY_CONSENT_TEXT?.trim() ? env.APPLY_CONSENT_TEXT.trim().replace(/\s+/g, ' ') : null;
   if (consentText !== null && consentText.length > APPLY_CONSENT_TEXT_MAX) {
-    problems.push(`APPLY_CONSENT_TEXT must be at most ${APPLY_CONSENT_TEXT_MAX} characters (got ${consentText.length}); leave it unset to ask no consent`);
+    problems.push(
+      `APPLY_CONSENT_TEXT must be at most ${APPLY_CONSENT_TEXT_MAX} characters (got ${consentText.length}); leave it unset to ask no consent`,
+    );
   }
 
   // Sent as `Authorization: Bearer <token>`: header-safe characters only, and long enough not to be guessed.
   const metricsToken = env.METRICS_TOKEN?.trim() ? env.METRICS_TOKEN.trim() : null;
   if (metricsToken !== null && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(metricsToken)) {
-    problems.push(`METRICS_TOKEN must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ + / = - (got ${metricsToken.length} characters${/[^A-Za-z0-9._~+/=-]/.test(metricsToken) ? ', some of them not allowed' : ''}); leave it unset to turn /metrics off`);
+    problems.push(
+      `METRICS_TOKEN must be 16 to 256 characters of A-Z a-z 0-9 . _ ~ + / = - (got ${metricsToken.length} characters${/[^A-Za-z0-9._~+/=-]/.test(metricsToken) ? ', some of them not allowed' : ''}); leave it unset to turn /metrics off`,
+    );
   }
 
   let storage: StorageSetting = { kind: 'local', root: path.join(dataDir, 'uploads') };
@@ -564,7 +614,10 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     // The .env file's values count too, so they are passed on rather than left to the SDK (which reads only process.env).
     const keyId = env.AWS_ACCESS_KEY_ID?.trim();
     const secret = env.AWS_SECRET_ACCESS_KEY?.trim();
-    if (!keyId !== !secret) problems.push('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (for STORAGE_URL), or both left unset for the AWS SDK\'s default credentials');
+    if (!keyId !== !secret)
+      problems.push(
+        "AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together (for STORAGE_URL), or both left unset for the AWS SDK's default credentials",
+      );
     const sessionToken = env.AWS_SESSION_TOKEN?.trim();
     const credentials = keyId && secret ? { accessKeyId: keyId, secretAccessKey: secret, ...(sessionToken ? { sessionToken } : {}) } : null;
     if (parsed.s3) storage = { ...parsed.s3, credentials };

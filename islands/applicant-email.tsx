@@ -59,7 +59,9 @@ function ApplicantEmail({ id }: Props) {
     edited,
     (raw) => {
       const t = choices?.templates.find((x) => raw && typeof raw === 'object' && x.id === (raw as { template_id?: unknown }).template_id);
-      return t ? { template_id: t.id, subject: draftText(raw, 'subject', EMAIL_LIMITS.subject), body: draftText(raw, 'body', EMAIL_LIMITS.body) } : null;
+      return t
+        ? { template_id: t.id, subject: draftText(raw, 'subject', EMAIL_LIMITS.subject), body: draftText(raw, 'body', EMAIL_LIMITS.body) }
+        : null;
     },
     (d) => {
       setTemplateId(d.template_id);
@@ -126,8 +128,21 @@ function ApplicantEmail({ id }: Props) {
     }
     setBusy(true);
     try {
-      const queued = await hrJson<QueuedEmail>(`/api/hr/applications/${id}/emails/`, { method: 'POST', body: { ...request(), send_at: at.sendAt } });
-      const detail = queued.send_after ? emailResultText({ queued: 1, queued_ids: [queued.id], rejected_ids: [], not_found: [], skipped_ids: [], send_after: queued.send_after, detail: queued.detail }) : queued.detail;
+      const queued = await hrJson<QueuedEmail>(`/api/hr/applications/${id}/emails/`, {
+        method: 'POST',
+        body: { ...request(), send_at: at.sendAt },
+      });
+      const detail = queued.send_after
+        ? emailResultText({
+            queued: 1,
+            queued_ids: [queued.id],
+            rejected_ids: [],
+            not_found: [],
+            skipped_ids: [],
+            send_after: queued.send_after,
+            detail: queued.detail,
+          })
+        : queued.detail;
       setMessage(`${detail} “${queued.subject}” to ${queued.to}.`);
       setPreview(null);
       setSent(JSON.stringify(writing));
@@ -144,12 +159,24 @@ function ApplicantEmail({ id }: Props) {
   return (
     <section className="card applicant-email" aria-labelledby={`${uid}-title`}>
       <h2 id={`${uid}-title`}>Email the applicant</h2>
-      <div className="emails-message" role="status" aria-live="polite">{message}</div>
-      {loadFailed && <p className="alert alert-error" role="alert">The email templates could not be loaded. Reload the page to try again.</p>}
-      {off && <p id={offId} className="alert alert-warning email-off">{choices.off_reason}</p>}
+      <div className="emails-message" role="status" aria-live="polite">
+        {message}
+      </div>
+      {loadFailed && (
+        <p className="alert alert-error" role="alert">
+          The email templates could not be loaded. Reload the page to try again.
+        </p>
+      )}
+      {off && (
+        <p id={offId} className="alert alert-warning email-off">
+          {choices.off_reason}
+        </p>
+      )}
       {problem && (
         <div className="alert alert-error" role="alert">
-          {problem.map((l) => <div key={l}>{l}</div>)}
+          {problem.map((l) => (
+            <div key={l}>{l}</div>
+          ))}
         </div>
       )}
       {choices && (
@@ -165,38 +192,98 @@ function ApplicantEmail({ id }: Props) {
           )}
           <div className="field">
             <label htmlFor={`${uid}-template`}>Template</label>
-            <select id={`${uid}-template`} value={templateId ?? ''} onChange={(e) => choose(e.target.value)} aria-invalid={errors.template_id ? true : undefined} aria-describedby={errors.template_id ? `${uid}-template-err` : undefined}>
+            <select
+              id={`${uid}-template`}
+              value={templateId ?? ''}
+              onChange={(e) => choose(e.target.value)}
+              aria-invalid={errors.template_id ? true : undefined}
+              aria-describedby={errors.template_id ? `${uid}-template-err` : undefined}
+            >
               <option value="">Choose a template…</option>
-              {choices.templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+              {choices.templates.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
             </select>
-            {errors.template_id && <p id={`${uid}-template-err`} className="field-error">{errors.template_id}</p>}
+            {errors.template_id && (
+              <p id={`${uid}-template-err`} className="field-error">
+                {errors.template_id}
+              </p>
+            )}
           </div>
           {templateId !== null && (
             <>
               <div className="field">
                 <label htmlFor={`${uid}-subject`}>Subject</label>
-                <input id={`${uid}-subject`} type="text" maxLength={EMAIL_LIMITS.subject} value={subject} onChange={(e) => { setSubject(e.target.value); setPreview(null); }} aria-invalid={errors.subject ? true : undefined} aria-describedby={errors.subject ? `${uid}-subject-err` : undefined} />
-                {errors.subject && <p id={`${uid}-subject-err`} className="field-error">{errors.subject}</p>}
+                <input
+                  id={`${uid}-subject`}
+                  type="text"
+                  maxLength={EMAIL_LIMITS.subject}
+                  value={subject}
+                  onChange={(e) => {
+                    setSubject(e.target.value);
+                    setPreview(null);
+                  }}
+                  aria-invalid={errors.subject ? true : undefined}
+                  aria-describedby={errors.subject ? `${uid}-subject-err` : undefined}
+                />
+                {errors.subject && (
+                  <p id={`${uid}-subject-err`} className="field-error">
+                    {errors.subject}
+                  </p>
+                )}
               </div>
               <div className="field">
                 <label htmlFor={`${uid}-body`}>Message</label>
-                <textarea id={`${uid}-body`} rows={10} value={body} onChange={(e) => { setBody(e.target.value); setPreview(null); }} aria-invalid={errors.body ? true : undefined} aria-describedby={errors.body ? `${uid}-body-err` : `${uid}-body-help`} />
-                <p id={`${uid}-body-help`} className="help-text">Edits apply to this email only; the template stays as it is.</p>
-                {errors.body && <p id={`${uid}-body-err`} className="field-error">{errors.body}</p>}
+                <textarea
+                  id={`${uid}-body`}
+                  rows={10}
+                  value={body}
+                  onChange={(e) => {
+                    setBody(e.target.value);
+                    setPreview(null);
+                  }}
+                  aria-invalid={errors.body ? true : undefined}
+                  aria-describedby={errors.body ? `${uid}-body-err` : `${uid}-body-help`}
+                />
+                <p id={`${uid}-body-help`} className="help-text">
+                  Edits apply to this email only; the template stays as it is.
+                </p>
+                {errors.body && (
+                  <p id={`${uid}-body-err`} className="field-error">
+                    {errors.body}
+                  </p>
+                )}
               </div>
             </>
           )}
           <div className="email-actions">
-            <button type="submit" className="btn btn-secondary" disabled={templateId === null} aria-busy={busy && !preview}>Preview</button>
+            <button type="submit" className="btn btn-secondary" disabled={templateId === null} aria-busy={busy && !preview}>
+              Preview
+            </button>
           </div>
         </form>
       )}
       {preview && (
         <>
           <EmailPreview email={preview} headingId={`${uid}-preview`} />
-          <SendLater idPrefix={uid} when={when} templateDelay={choices?.templates.find((t) => t.id === templateId)?.default_delay_minutes ?? null} onChange={setWhen} />
+          <SendLater
+            idPrefix={uid}
+            when={when}
+            templateDelay={choices?.templates.find((t) => t.id === templateId)?.default_delay_minutes ?? null}
+            onChange={setWhen}
+          />
           <div className="email-actions">
-            <button ref={sendRef} type="button" className="btn btn-primary" onClick={() => void send()} disabled={!!off} aria-describedby={off ? offId : undefined} aria-busy={busy}>
+            <button
+              ref={sendRef}
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void send()}
+              disabled={!!off}
+              aria-describedby={off ? offId : undefined}
+              aria-busy={busy}
+            >
               {busy ? 'Sending…' : sendAtOf(when).sendAt ? 'Schedule email' : 'Send email'}
             </button>
           </div>

@@ -45,11 +45,23 @@ function EmailDelivery({ email }: { email: TimelineEmail }) {
   return (
     <span className="timeline-email-status">
       {email.status === 'SUCCESS' ? (
-        <span className="status status-delivered">Delivered{email.delivered_at && <> <LocalTime iso={email.delivered_at} /></>}</span>
+        <span className="status status-delivered">
+          Delivered
+          {email.delivered_at && (
+            <>
+              {' '}
+              <LocalTime iso={email.delivered_at} />
+            </>
+          )}
+        </span>
       ) : email.status === 'FAILED' ? (
-        <span className="status status-failed">Not delivered ({email.attempts} {email.attempts === 1 ? 'attempt' : 'attempts'})</span>
+        <span className="status status-failed">
+          Not delivered ({email.attempts} {email.attempts === 1 ? 'attempt' : 'attempts'})
+        </span>
       ) : email.status === 'SCHEDULED' && email.send_after ? (
-        <span className="status status-waiting">Scheduled for <LocalTime iso={email.send_after} /></span>
+        <span className="status status-waiting">
+          Scheduled for <LocalTime iso={email.send_after} />
+        </span>
       ) : email.status === 'CANCELLED' ? (
         <span className="status status-failed">Cancelled</span>
       ) : (
@@ -60,7 +72,13 @@ function EmailDelivery({ email }: { email: TimelineEmail }) {
   );
 }
 
-const TYPE_LABEL: Record<TimelineEntry['type'], string> = { applied: 'Applied', change: 'Change', note: 'Note', email: 'Email', webhook: 'Webhook' };
+const TYPE_LABEL: Record<TimelineEntry['type'], string> = {
+  applied: 'Applied',
+  change: 'Change',
+  note: 'Note',
+  email: 'Email',
+  webhook: 'Webhook',
+};
 
 function ApplicantNotes({ id }: Props) {
   const base = `/api/hr/applications/${id}`;
@@ -80,7 +98,14 @@ function ApplicantNotes({ id }: Props) {
   const editRef = useRef<HTMLTextAreaElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   // The note being typed is kept on this device until it is added (issue 30).
-  const kept = useDraft('note', id, draft, draft.trim() !== '', (raw) => (typeof raw === 'string' && raw.trim() ? raw.slice(0, NOTE_TEXT_MAX) : null), setDraft);
+  const kept = useDraft(
+    'note',
+    id,
+    draft,
+    draft.trim() !== '',
+    (raw) => (typeof raw === 'string' && raw.trim() ? raw.slice(0, NOTE_TEXT_MAX) : null),
+    setDraft,
+  );
   /** Where focus goes after the list is drawn again: an Edit button's note id, or 'new'. */
   const focusNext = useRef<number | 'new' | null>(null);
 
@@ -91,7 +116,10 @@ function ApplicantNotes({ id }: Props) {
   const load = useCallback(async () => {
     setLoadError(false);
     try {
-      const [page] = await Promise.all([hrJson<{ results: ApplicationNote[]; next: string | null }>(`${base}/notes/?page_size=${NOTES_PAGE}`), loadTimeline()]);
+      const [page] = await Promise.all([
+        hrJson<{ results: ApplicationNote[]; next: string | null }>(`${base}/notes/?page_size=${NOTES_PAGE}`),
+        loadTimeline(),
+      ]);
       setNotes(page.results);
       setMore(page.next);
     } catch (err) {
@@ -178,7 +206,8 @@ function ApplicantNotes({ id }: Props) {
       setNotice({ kind: 'success', text: 'Note deleted.' });
       void refreshTimeline();
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) setNotice({ kind: 'error', text: `The note could not be deleted. ${problemOf(err)}` });
+      if (!(err instanceof ApiError && err.status === 401))
+        setNotice({ kind: 'error', text: `The note could not be deleted. ${problemOf(err)}` });
     }
     setBusy(false);
   };
@@ -192,7 +221,8 @@ function ApplicantNotes({ id }: Props) {
       setNotes((list) => [...(list ?? []), ...page.results.filter((n) => !(list ?? []).some((m) => m.id === n.id))]);
       setMore(page.next);
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) setNotice({ kind: 'error', text: `Older notes could not be loaded. ${problemOf(err)}` });
+      if (!(err instanceof ApiError && err.status === 401))
+        setNotice({ kind: 'error', text: `Older notes could not be loaded. ${problemOf(err)}` });
     }
     setBusy(false);
   };
@@ -328,7 +358,12 @@ function ApplicantNotes({ id }: Props) {
                         >
                           Edit
                         </button>
-                        <button type="button" className="btn btn-secondary btn-sm" aria-describedby={`note-meta-${n.id}`} onClick={() => setConfirming(n.id)}>
+                        <button
+                          type="button"
+                          className="btn btn-secondary btn-sm"
+                          aria-describedby={`note-meta-${n.id}`}
+                          onClick={() => setConfirming(n.id)}
+                        >
                           Delete
                         </button>
                       </div>
@@ -336,7 +371,14 @@ function ApplicantNotes({ id }: Props) {
                     {n.mine && confirming === n.id && (
                       <div className="note-actions">
                         <span id={`note-confirm-${n.id}`}>Delete this note?</span>
-                        <button type="button" ref={confirmRef} className="btn btn-danger btn-sm" aria-describedby={`note-confirm-${n.id}`} aria-busy={busy || undefined} onClick={() => void remove(n.id)}>
+                        <button
+                          type="button"
+                          ref={confirmRef}
+                          className="btn btn-danger btn-sm"
+                          aria-describedby={`note-confirm-${n.id}`}
+                          aria-busy={busy || undefined}
+                          onClick={() => void remove(n.id)}
+                        >
                           Delete note
                         </button>
                         <button

@@ -71,7 +71,10 @@ function Applicants(props: Props) {
 
   if (!notice) return <div className="applicants-notice" role="status" aria-live="polite" />;
   return (
-    <div className={`alert ${notice.kind === 'error' ? 'alert-error' : 'alert-success'}`} role={notice.kind === 'error' ? 'alert' : 'status'}>
+    <div
+      className={`alert ${notice.kind === 'error' ? 'alert-error' : 'alert-success'}`}
+      role={notice.kind === 'error' ? 'alert' : 'status'}
+    >
       {notice.lines.map((line, i) => (
         <div key={i}>{line}</div>
       ))}
@@ -106,12 +109,18 @@ function wireList(setNotice: (n: Notice) => void): () => void {
     if (!ids.length || apply.getAttribute('aria-busy') === 'true') return;
     apply.setAttribute('aria-busy', 'true');
     try {
-      const result = await hrJson<{ status: string; updated_ids: number[] }>('/api/hr/applications/bulk-status/', { method: 'POST', body: { ids, status: select.value } });
+      const result = await hrJson<{ status: string; updated_ids: number[] }>('/api/hr/applications/bulk-status/', {
+        method: 'POST',
+        body: { ids, status: select.value },
+      });
       for (const b of boxes.filter((x) => x.checked)) {
         showStatus(b.closest('tr')!.querySelector('[data-status]'), result.status);
         b.checked = false;
       }
-      setNotice({ kind: 'success', lines: [`Status set to ${result.status} for ${ids.length} ${ids.length === 1 ? 'applicant' : 'applicants'}.`] });
+      setNotice({
+        kind: 'success',
+        lines: [`Status set to ${result.status} for ${ids.length} ${ids.length === 1 ? 'applicant' : 'applicants'}.`],
+      });
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return; // on the way to the login page
       setNotice({ kind: 'error', lines: ['The status could not be changed.', ...problem(err)] });
@@ -351,7 +360,8 @@ function wirePipeline(id: number, setNotice: (n: Notice) => void): () => void {
       setNotice({ kind: 'success', lines: [done(app)] });
       document.dispatchEvent(new CustomEvent('applicant:changed'));
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) setNotice({ kind: 'error', lines: ['The application could not be changed.', ...problem(err)] });
+      if (!(err instanceof ApiError && err.status === 401))
+        setNotice({ kind: 'error', lines: ['The application could not be changed.', ...problem(err)] });
     }
     busy = false;
     form.removeAttribute('aria-busy');
@@ -456,7 +466,13 @@ function wireResume(): () => void {
       text.setAttribute('aria-label', "The resume's text");
       text.textContent = body.text || '(No text in this file.)';
       const parts: Node[] = [text];
-      if (body.truncated) parts.push(Object.assign(document.createElement('p'), { className: 'muted', textContent: 'The text is cut here; download the resume for the rest.' }));
+      if (body.truncated)
+        parts.push(
+          Object.assign(document.createElement('p'), {
+            className: 'muted',
+            textContent: 'The text is cut here; download the resume for the rest.',
+          }),
+        );
       view.replaceChildren(...parts);
     } catch {
       if (!gone) fail('The resume could not be loaded; download it.');

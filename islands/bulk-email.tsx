@@ -34,7 +34,10 @@ function BulkEmail() {
   const confirmRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
-    Promise.all([hrJson<EmailChoices>('/api/hr/applications/emails/'), hrJson<{ reasons: { name: string }[] }>('/api/hr/rejection-reasons/')])
+    Promise.all([
+      hrJson<EmailChoices>('/api/hr/applications/emails/'),
+      hrJson<{ reasons: { name: string }[] }>('/api/hr/rejection-reasons/'),
+    ])
       .then(([c, r]) => {
         setChoices(c);
         setReasons(r.reasons.map((x) => x.name));
@@ -44,7 +47,8 @@ function BulkEmail() {
         setWhen({ kind: 'delay', minutes: first?.default_delay_minutes ?? 0 });
       })
       .catch((err) => {
-        if (!(err instanceof ApiError && err.status === 401)) setProblem(['Reject with email is not available: the templates could not be loaded.']);
+        if (!(err instanceof ApiError && err.status === 401))
+          setProblem(['Reject with email is not available: the templates could not be loaded.']);
       });
   }, []);
 
@@ -65,7 +69,12 @@ function BulkEmail() {
     if (preview) confirmRef.current?.focus();
   }, [preview]);
 
-  if (!choices) return problem ? <p className="alert alert-error" role="alert">{problem[0]}</p> : null;
+  if (!choices)
+    return problem ? (
+      <p className="alert alert-error" role="alert">
+        {problem[0]}
+      </p>
+    ) : null;
   const off = !choices.email_on;
   const offId = `${uid}-off`;
 
@@ -81,7 +90,10 @@ function BulkEmail() {
     setProblem(null);
     setMessage('');
     try {
-      const result = await hrJson<BulkPreview>('/api/hr/applications/emails/bulk/preview/', { method: 'POST', body: { ids, template_id: Number(templateId) } });
+      const result = await hrJson<BulkPreview>('/api/hr/applications/emails/bulk/preview/', {
+        method: 'POST',
+        body: { ids, template_id: Number(templateId) },
+      });
       setEmailAgain(false);
       setPreview({ result, ids });
     } catch (err) {
@@ -101,7 +113,14 @@ function BulkEmail() {
     try {
       const result = await hrJson<BulkEmailResult>('/api/hr/applications/emails/bulk/', {
         method: 'POST',
-        body: { ids: preview.ids, template_id: Number(templateId), outcome: 'REJECTED', reason, send_at: at.sendAt, email_again: emailAgain },
+        body: {
+          ids: preview.ids,
+          template_id: Number(templateId),
+          outcome: 'REJECTED',
+          reason,
+          send_at: at.sendAt,
+          email_again: emailAgain,
+        },
       });
       const done = new Set([...result.queued_ids, ...result.skipped_ids]);
       for (const box of selectedBoxes()) {
@@ -117,7 +136,9 @@ function BulkEmail() {
         box.checked = false;
         box.dispatchEvent(new Event('change', { bubbles: true }));
       }
-      const missing = result.not_found.length ? ` ${plural(result.not_found.length, 'application was', 'applications were')} not found.` : '';
+      const missing = result.not_found.length
+        ? ` ${plural(result.not_found.length, 'application was', 'applications were')} not found.`
+        : '';
       setMessage(`${plural(done.size, 'applicant', 'applicants')} rejected (${reason}). ${emailResultText(result)}${missing}`);
       setPreview(null);
     } catch (err) {
@@ -128,19 +149,40 @@ function BulkEmail() {
 
   return (
     <section className="bulk-email card" aria-labelledby={`${uid}-title`}>
-      <h2 id={`${uid}-title`} className="h3">Reject with email</h2>
-      <div className="emails-message" role="status" aria-live="polite">{message}</div>
-      {off && <p id={offId} className="alert alert-warning email-off">{choices.off_reason}</p>}
+      <h2 id={`${uid}-title`} className="h3">
+        Reject with email
+      </h2>
+      <div className="emails-message" role="status" aria-live="polite">
+        {message}
+      </div>
+      {off && (
+        <p id={offId} className="alert alert-warning email-off">
+          {choices.off_reason}
+        </p>
+      )}
       {problem && (
         <div className="alert alert-error" role="alert">
-          {problem.map((l) => <div key={l}>{l}</div>)}
+          {problem.map((l) => (
+            <div key={l}>{l}</div>
+          ))}
         </div>
       )}
       <div className="bulk-email-row">
         <div className="field">
           <label htmlFor={`${uid}-reason`}>Reason</label>
-          <select id={`${uid}-reason`} value={reason} onChange={(e) => { setReason(e.target.value); setPreview(null); }}>
-            {reasons.map((r) => <option key={r} value={r}>{r}</option>)}
+          <select
+            id={`${uid}-reason`}
+            value={reason}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setPreview(null);
+            }}
+          >
+            {reasons.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         </div>
         <div className="field">
@@ -150,51 +192,80 @@ function BulkEmail() {
             value={templateId}
             onChange={(e) => {
               setTemplateId(e.target.value);
-              setWhen({ kind: 'delay', minutes: choices.templates.find((t) => String(t.id) === e.target.value)?.default_delay_minutes ?? 0 });
+              setWhen({
+                kind: 'delay',
+                minutes: choices.templates.find((t) => String(t.id) === e.target.value)?.default_delay_minutes ?? 0,
+              });
               setPreview(null);
             }}
           >
-            {choices.templates.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            {choices.templates.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
           </select>
         </div>
-        <SendLater idPrefix={uid} when={when} templateDelay={choices.templates.find((t) => String(t.id) === templateId)?.default_delay_minutes ?? null} onChange={setWhen} />
-        <button type="button" className="btn btn-secondary" onClick={() => void review()} aria-disabled={off || selected === 0} aria-describedby={off ? offId : undefined} aria-busy={busy && !preview}>
+        <SendLater
+          idPrefix={uid}
+          when={when}
+          templateDelay={choices.templates.find((t) => String(t.id) === templateId)?.default_delay_minutes ?? null}
+          onChange={setWhen}
+        />
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={() => void review()}
+          aria-disabled={off || selected === 0}
+          aria-describedby={off ? offId : undefined}
+          aria-busy={busy && !preview}
+        >
           {selected ? `Reject and email ${selected} selected…` : 'Reject and email…'}
         </button>
       </div>
-      {preview && (() => {
-        const { result } = preview;
-        const again = result.already_rejected;
-        const emails = again && !emailAgain ? result.count - again : result.count;
-        const later = sendAtOf(when).sendAt;
-        return (
-          <div className="email-preview">
-            <h3 id={`${uid}-preview`}>{again ? `Preview for ${result.email.to}, one of ${plural(result.count, 'applicant', 'applicants')}` : `Preview for the first of ${plural(result.count, 'applicant', 'applicants')}`}</h3>
-            {again > 0 && (
-              <div className="alert alert-warning">
-                <p>{again} of the {result.count} selected {again === 1 ? 'is' : 'are'} already rejected: {again === 1 ? 'it gets' : 'they get'} no second email unless you tick below.</p>
-                <div className="checkbox-field">
-                  <input id={`${uid}-again`} type="checkbox" checked={emailAgain} onChange={(e) => setEmailAgain(e.target.checked)} />
-                  <label htmlFor={`${uid}-again`}>Email {again === 1 ? 'them' : `those ${again}`} again</label>
+      {preview &&
+        (() => {
+          const { result } = preview;
+          const again = result.already_rejected;
+          const emails = again && !emailAgain ? result.count - again : result.count;
+          const later = sendAtOf(when).sendAt;
+          return (
+            <div className="email-preview">
+              <h3 id={`${uid}-preview`}>
+                {again
+                  ? `Preview for ${result.email.to}, one of ${plural(result.count, 'applicant', 'applicants')}`
+                  : `Preview for the first of ${plural(result.count, 'applicant', 'applicants')}`}
+              </h3>
+              {again > 0 && (
+                <div className="alert alert-warning">
+                  <p>
+                    {again} of the {result.count} selected {again === 1 ? 'is' : 'are'} already rejected:{' '}
+                    {again === 1 ? 'it gets' : 'they get'} no second email unless you tick below.
+                  </p>
+                  <div className="checkbox-field">
+                    <input id={`${uid}-again`} type="checkbox" checked={emailAgain} onChange={(e) => setEmailAgain(e.target.checked)} />
+                    <label htmlFor={`${uid}-again`}>Email {again === 1 ? 'them' : `those ${again}`} again</label>
+                  </div>
                 </div>
+              )}
+              <dl>
+                <dt>To</dt>
+                <dd>{result.email.to}</dd>
+                <dt>Subject</dt>
+                <dd>{result.email.subject}</dd>
+              </dl>
+              <pre className="email-text">{result.email.text}</pre>
+              <div className="email-actions">
+                <button ref={confirmRef} type="button" className="btn btn-danger" onClick={() => void send()} aria-busy={busy}>
+                  {busy ? 'Sending…' : `Reject ${result.count} and ${later ? 'schedule' : 'send'} ${plural(emails, 'email', 'emails')}`}
+                </button>
+                <button type="button" className="btn btn-secondary" onClick={() => setPreview(null)}>
+                  Cancel
+                </button>
               </div>
-            )}
-            <dl>
-              <dt>To</dt>
-              <dd>{result.email.to}</dd>
-              <dt>Subject</dt>
-              <dd>{result.email.subject}</dd>
-            </dl>
-            <pre className="email-text">{result.email.text}</pre>
-            <div className="email-actions">
-              <button ref={confirmRef} type="button" className="btn btn-danger" onClick={() => void send()} aria-busy={busy}>
-                {busy ? 'Sending…' : `Reject ${result.count} and ${later ? 'schedule' : 'send'} ${plural(emails, 'email', 'emails')}`}
-              </button>
-              <button type="button" className="btn btn-secondary" onClick={() => setPreview(null)}>Cancel</button>
             </div>
-          </div>
-        );
-      })()}
+          );
+        })()}
     </section>
   );
 }

@@ -40,7 +40,15 @@ function problems(d: Draft): Errors {
   return out;
 }
 
-function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: EmailTemplate, created: boolean) => void; onCancel: () => void }) {
+function Editor({
+  draft,
+  onSaved,
+  onCancel,
+}: {
+  draft: Draft;
+  onSaved: (t: EmailTemplate, created: boolean) => void;
+  onCancel: () => void;
+}) {
   const id = useId();
   const [d, setD] = useState(draft);
   const [errors, setErrors] = useState<Errors>({});
@@ -62,9 +70,10 @@ function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: Email
     setBusy(true);
     try {
       const body = { name: d.name, subject: d.subject, body: d.body, default_delay_minutes: d.delay };
-      const saved = d.id === null
-        ? await hrJson<EmailTemplate>('/api/hr/email-templates/', { method: 'POST', body })
-        : await hrJson<EmailTemplate>(`/api/hr/email-templates/${d.id}/`, { method: 'PUT', body });
+      const saved =
+        d.id === null
+          ? await hrJson<EmailTemplate>('/api/hr/email-templates/', { method: 'POST', body })
+          : await hrJson<EmailTemplate>(`/api/hr/email-templates/${d.id}/`, { method: 'PUT', body });
       onSaved(saved, d.id === null);
     } catch (err) {
       setBusy(false);
@@ -81,7 +90,12 @@ function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: Email
     'aria-invalid': errors[key] ? true : undefined,
     'aria-describedby': errors[key] ? `${id}-${key}-err` : undefined,
   });
-  const error = (key: keyof Errors) => errors[key] && <p id={`${id}-${key}-err`} className="field-error">{errors[key]}</p>;
+  const error = (key: keyof Errors) =>
+    errors[key] && (
+      <p id={`${id}-${key}-err`} className="field-error">
+        {errors[key]}
+      </p>
+    );
 
   return (
     <form className="card email-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
@@ -89,17 +103,30 @@ function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: Email
       {problem && (
         <div className="alert alert-error" role="alert">
           <div>The template was not saved.</div>
-          {problem.map((l) => <div key={l}>{l}</div>)}
+          {problem.map((l) => (
+            <div key={l}>{l}</div>
+          ))}
         </div>
       )}
       <div className="field">
         <label htmlFor={`${id}-name`}>Name</label>
-        <input ref={nameRef} type="text" maxLength={EMAIL_LIMITS.name} {...field('name')} onChange={(e) => setD({ ...d, name: e.target.value })} />
+        <input
+          ref={nameRef}
+          type="text"
+          maxLength={EMAIL_LIMITS.name}
+          {...field('name')}
+          onChange={(e) => setD({ ...d, name: e.target.value })}
+        />
         {error('name')}
       </div>
       <div className="field">
         <label htmlFor={`${id}-subject`}>Subject</label>
-        <input type="text" maxLength={EMAIL_LIMITS.subject} {...field('subject')} onChange={(e) => setD({ ...d, subject: e.target.value })} />
+        <input
+          type="text"
+          maxLength={EMAIL_LIMITS.subject}
+          {...field('subject')}
+          onChange={(e) => setD({ ...d, subject: e.target.value })}
+        />
         {error('subject')}
       </div>
       <div className="field">
@@ -110,16 +137,31 @@ function Editor({ draft, onSaved, onCancel }: { draft: Draft; onSaved: (t: Email
       </div>
       <div className="field">
         <label htmlFor={`${id}-delay`}>Send by default</label>
-        <select id={`${id}-delay`} value={d.delay ?? 0} onChange={(e) => setD({ ...d, delay: Number(e.target.value) || null })} aria-describedby={`${id}-delay-help`}>
-          {[...new Set([...DELAY_CHOICES.map((c) => c.minutes), ...(d.delay ? [d.delay] : [])])].sort((a, b) => a - b).map((m) => (
-            <option key={m} value={m}>{delayText(m)}</option>
-          ))}
+        <select
+          id={`${id}-delay`}
+          value={d.delay ?? 0}
+          onChange={(e) => setD({ ...d, delay: Number(e.target.value) || null })}
+          aria-describedby={`${id}-delay-help`}
+        >
+          {[...new Set([...DELAY_CHOICES.map((c) => c.minutes), ...(d.delay ? [d.delay] : [])])]
+            .sort((a, b) => a - b)
+            .map((m) => (
+              <option key={m} value={m}>
+                {delayText(m)}
+              </option>
+            ))}
         </select>
-        <p id={`${id}-delay-help`} className="help-text">What the Send choice starts with when this template is sent; HR can change it for each email.</p>
+        <p id={`${id}-delay-help`} className="help-text">
+          What the Send choice starts with when this template is sent; HR can change it for each email.
+        </p>
       </div>
       <div className="email-actions">
-        <button type="submit" className="btn btn-primary" aria-busy={busy}>{busy ? 'Saving…' : 'Save template'}</button>
-        <button type="button" className="btn btn-secondary" onClick={onCancel}>Cancel</button>
+        <button type="submit" className="btn btn-primary" aria-busy={busy}>
+          {busy ? 'Saving…' : 'Save template'}
+        </button>
+        <button type="button" className="btn btn-secondary" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   );
@@ -153,17 +195,33 @@ function EmailTemplates({ templates: initial }: Props) {
       newRef.current?.focus();
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
-      setProblem(`The template could not be deleted. ${err instanceof ApiError ? errorLines(err.body).join(' ') : 'The server could not be reached.'}`);
+      setProblem(
+        `The template could not be deleted. ${err instanceof ApiError ? errorLines(err.body).join(' ') : 'The server could not be reached.'}`,
+      );
     }
     setConfirming(null);
   };
 
   return (
     <div className="email-templates">
-      <div className="emails-message" role="status" aria-live="polite">{message}</div>
-      {problem && <p className="alert alert-error" role="alert">{problem}</p>}
+      <div className="emails-message" role="status" aria-live="polite">
+        {message}
+      </div>
+      {problem && (
+        <p className="alert alert-error" role="alert">
+          {problem}
+        </p>
+      )}
       <div className="email-actions">
-        <button ref={newRef} type="button" className="btn btn-primary" onClick={() => { setMessage(''); setEditing({ id: null, name: '', subject: '', body: '', delay: null }); }}>
+        <button
+          ref={newRef}
+          type="button"
+          className="btn btn-primary"
+          onClick={() => {
+            setMessage('');
+            setEditing({ id: null, name: '', subject: '', body: '', delay: null });
+          }}
+        >
           New template
         </button>
       </div>
@@ -173,18 +231,36 @@ function EmailTemplates({ templates: initial }: Props) {
         {list.map((t) => (
           <li key={t.id} className="card">
             <h2>{t.name}</h2>
-            <p className="subject"><strong>Subject:</strong> {t.subject}</p>
-            {t.default_delay_minutes ? <p className="subject"><strong>Sent by default:</strong> {delayText(t.default_delay_minutes).toLowerCase()}</p> : null}
+            <p className="subject">
+              <strong>Subject:</strong> {t.subject}
+            </p>
+            {t.default_delay_minutes ? (
+              <p className="subject">
+                <strong>Sent by default:</strong> {delayText(t.default_delay_minutes).toLowerCase()}
+              </p>
+            ) : null}
             <pre className="email-text">{t.body}</pre>
             {confirming?.id === t.id ? (
               <fieldset className="email-actions email-confirm">
                 <legend>Delete “{t.name}”? Emails already sent keep its name.</legend>
-                <button ref={confirmRef} type="button" className="btn btn-danger btn-sm" onClick={() => void remove(t)}>Delete</button>
-                <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(null)}>Cancel</button>
+                <button ref={confirmRef} type="button" className="btn btn-danger btn-sm" onClick={() => void remove(t)}>
+                  Delete
+                </button>
+                <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(null)}>
+                  Cancel
+                </button>
               </fieldset>
             ) : (
               <div className="email-actions">
-                <button id={`template-edit-${t.id}`} type="button" className="btn btn-secondary btn-sm" onClick={() => { setMessage(''); setEditing({ id: t.id, name: t.name, subject: t.subject, body: t.body, delay: t.default_delay_minutes }); }}>
+                <button
+                  id={`template-edit-${t.id}`}
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  onClick={() => {
+                    setMessage('');
+                    setEditing({ id: t.id, name: t.name, subject: t.subject, body: t.body, delay: t.default_delay_minutes });
+                  }}
+                >
                   Edit<span className="visually-hidden"> {t.name}</span>
                 </button>
                 <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(t)}>

@@ -61,33 +61,44 @@ async function download(url: string, fallbackName: string, failed: string): Prom
 function FormAdmin({ downloadFailed }: { page: string; downloadFailed?: string }) {
   useEffect(() => {
     const offs = [
-      wire('button[data-form-status]', (b) =>
-        void busy(b, async () => {
-          try {
-            await hrJson(`/api/hr/forms/${b.dataset.formId}/`, { method: 'PATCH', body: { status: b.dataset.formStatus } });
-            flashNext(b.dataset.formStatus === 'ACTIVE' ? 'Form activated: it takes submissions.' : 'Form deactivated: it takes no submissions.');
-            location.reload();
-          } catch (err) {
-            if (!(err instanceof ApiError && err.status === 401)) showProblem(errorLines(err instanceof ApiError ? err.body : null));
-          }
-        }),
+      wire(
+        'button[data-form-status]',
+        (b) =>
+          void busy(b, async () => {
+            try {
+              await hrJson(`/api/hr/forms/${b.dataset.formId}/`, { method: 'PATCH', body: { status: b.dataset.formStatus } });
+              flashNext(
+                b.dataset.formStatus === 'ACTIVE' ? 'Form activated: it takes submissions.' : 'Form deactivated: it takes no submissions.',
+              );
+              location.reload();
+            } catch (err) {
+              if (!(err instanceof ApiError && err.status === 401)) showProblem(errorLines(err instanceof ApiError ? err.body : null));
+            }
+          }),
       ),
-      wire('button[data-form-remove]', (b) =>
-        void busy(b, async () => {
-          if (!window.confirm(`${REMOVE_FORM_CONFIRM}\n\n${b.dataset.formTitle ?? ''}`)) return;
-          try {
-            await hrJson(`/api/hr/forms/${b.dataset.formRemove}/`, { method: 'DELETE' });
-            flashNext('Form removed.');
-            location.reload();
-          } catch (err) {
-            if (!(err instanceof ApiError && err.status === 401)) showProblem(errorLines(err instanceof ApiError ? err.body : null));
-          }
-        }),
+      wire(
+        'button[data-form-remove]',
+        (b) =>
+          void busy(b, async () => {
+            if (!window.confirm(`${REMOVE_FORM_CONFIRM}\n\n${b.dataset.formTitle ?? ''}`)) return;
+            try {
+              await hrJson(`/api/hr/forms/${b.dataset.formRemove}/`, { method: 'DELETE' });
+              flashNext('Form removed.');
+              location.reload();
+            } catch (err) {
+              if (!(err instanceof ApiError && err.status === 401)) showProblem(errorLines(err instanceof ApiError ? err.body : null));
+            }
+          }),
       ),
-      wire('button[data-export-url]', (b) => void busy(b, () => download(exportUrl(b.dataset.exportUrl!), b.dataset.exportName!, FORM_MESSAGES.exportFailed))),
+      wire(
+        'button[data-export-url]',
+        (b) => void busy(b, () => download(exportUrl(b.dataset.exportUrl!), b.dataset.exportName!, FORM_MESSAGES.exportFailed)),
+      ),
       wire('a[data-download-file]', (a, e) => {
         e.preventDefault();
-        void busy(a, () => download((a as HTMLAnchorElement).href, a.getAttribute('download') ?? 'file', downloadFailed ?? FORM_MESSAGES.downloadFailed));
+        void busy(a, () =>
+          download((a as HTMLAnchorElement).href, a.getAttribute('download') ?? 'file', downloadFailed ?? FORM_MESSAGES.downloadFailed),
+        );
       }),
     ];
     return () => {

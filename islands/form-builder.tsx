@@ -70,12 +70,35 @@ const TABS: { key: Tab; label: string }[] = [
 ];
 
 let nextKey = 1;
-const newField = (): DraftField => ({ key: nextKey++, name: '', label: '', field_type: 'short_text', required: false, placeholder: '', help_text: '', options: '', maxMb: '', extensions: '' });
+const newField = (): DraftField => ({
+  key: nextKey++,
+  name: '',
+  label: '',
+  field_type: 'short_text',
+  required: false,
+  placeholder: '',
+  help_text: '',
+  options: '',
+  maxMb: '',
+  extensions: '',
+});
 const newSection = (order: number): DraftSection => ({ key: nextKey++, title: '', order: String(order), fields: [newField()] });
 
 function toDraft(form: Form | null, bytesPerMb: number): Draft {
   if (!form) {
-    return { public_id: '', title: '', description: '', success_message: '', inactive_notice: '', status: 'INACTIVE', api_enabled: false, api_url: '', api_secret: '', mappings: [], sections: [newSection(0)] };
+    return {
+      public_id: '',
+      title: '',
+      description: '',
+      success_message: '',
+      inactive_notice: '',
+      status: 'INACTIVE',
+      api_enabled: false,
+      api_url: '',
+      api_secret: '',
+      mappings: [],
+      sections: [newSection(0)],
+    };
   }
   return {
     public_id: form.public_id,
@@ -140,10 +163,21 @@ function toPayload(d: Draft, mode: Props['mode'], bytesPerMb: number) {
           required: f.required,
           placeholder: f.placeholder,
           help_text: f.help_text,
-          options: choice ? f.options.split('\n').map((o) => o.trim()).filter(Boolean) : [],
+          options: choice
+            ? f.options
+                .split('\n')
+                .map((o) => o.trim())
+                .filter(Boolean)
+            : [],
           order: j,
           max_file_size: f.field_type === 'file' ? mbToBytes(f.maxMb, bytesPerMb) : null,
-          allowed_extensions: f.field_type === 'file' ? f.extensions.split(',').map((e) => e.trim()).filter(Boolean) : [],
+          allowed_extensions:
+            f.field_type === 'file'
+              ? f.extensions
+                  .split(',')
+                  .map((e) => e.trim())
+                  .filter(Boolean)
+              : [],
         };
       }),
     })),
@@ -226,25 +260,35 @@ function FormBuilder(props: Props) {
   if (loadFailed) {
     return (
       <>
-        <div className="page-title"><h1>Edit Form</h1></div>
-        <div className="alert alert-error" role="alert">The form could not be loaded. <a href="/hr/forms">Back to forms</a></div>
+        <div className="page-title">
+          <h1>Edit Form</h1>
+        </div>
+        <div className="alert alert-error" role="alert">
+          The form could not be loaded. <a href="/hr/forms">Back to forms</a>
+        </div>
       </>
     );
   }
   if (!draft) {
     return (
       <>
-        <div className="page-title"><h1>Edit Form</h1></div>
-        <p className="help-text" role="status">Loading the form…</p>
+        <div className="page-title">
+          <h1>Edit Form</h1>
+        </div>
+        <p className="help-text" role="status">
+          Loading the form…
+        </p>
       </>
     );
   }
 
   const set = (patch: Partial<Draft>) => setDraft({ ...draft, ...patch });
-  const setSection = (i: number, patch: Partial<DraftSection>) => set({ sections: draft.sections.map((s, k) => (k === i ? { ...s, ...patch } : s)) });
+  const setSection = (i: number, patch: Partial<DraftSection>) =>
+    set({ sections: draft.sections.map((s, k) => (k === i ? { ...s, ...patch } : s)) });
   const setField = (i: number, j: number, patch: Partial<DraftField>, keys: string[] = []) => {
     setSection(i, { fields: draft.sections[i].fields.map((f, k) => (k === j ? { ...f, ...patch } : f)) });
-    if (keys.length) setErrors((old) => Object.fromEntries(Object.entries(old).filter(([k]) => !keys.some((x) => k === `s${i}.f${j}.${x}`))));
+    if (keys.length)
+      setErrors((old) => Object.fromEntries(Object.entries(old).filter(([k]) => !keys.some((x) => k === `s${i}.f${j}.${x}`))));
   };
   const setFieldName = (i: number, j: number, typed: string) => {
     const { name, dropped } = shapeFieldName(typed);
@@ -290,11 +334,32 @@ function FormBuilder(props: Props) {
   };
 
   const err = (k: string) => errors[k];
-  const input = (id: string, label: string, value: string, onChange: (v: string) => void, opts: { max?: number; required?: boolean; error?: string; hint?: string; type?: string; readOnly?: boolean; step?: string; min?: string; hintLive?: boolean } = {}) => (
+  const input = (
+    id: string,
+    label: string,
+    value: string,
+    onChange: (v: string) => void,
+    opts: {
+      max?: number;
+      required?: boolean;
+      error?: string;
+      hint?: string;
+      type?: string;
+      readOnly?: boolean;
+      step?: string;
+      min?: string;
+      hintLive?: boolean;
+    } = {},
+  ) => (
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {opts.required && <span className="required" aria-hidden="true"> *</span>}
+        {opts.required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       <input
         id={id}
@@ -308,15 +373,35 @@ function FormBuilder(props: Props) {
         aria-describedby={[opts.hint ? `${id}-hint` : '', opts.error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
         onChange={(e) => onChange(e.target.value)}
       />
-      {opts.hint && <p className="help-text" id={`${id}-hint`} aria-live={opts.hintLive ? 'polite' : undefined}>{opts.hint}</p>}
-      {opts.error && <p className="field-error" id={`${id}-error`}>{opts.error}</p>}
+      {opts.hint && (
+        <p className="help-text" id={`${id}-hint`} aria-live={opts.hintLive ? 'polite' : undefined}>
+          {opts.hint}
+        </p>
+      )}
+      {opts.error && (
+        <p className="field-error" id={`${id}-error`}>
+          {opts.error}
+        </p>
+      )}
     </div>
   );
   const area = (id: string, label: string, value: string, onChange: (v: string) => void, max: number, error?: string) => (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <textarea id={id} rows={3} value={value} maxLength={max} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} onChange={(e) => onChange(e.target.value)} />
-      {error && <p className="field-error" id={`${id}-error`}>{error}</p>}
+      <textarea
+        id={id}
+        rows={3}
+        value={value}
+        maxLength={max}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
     </div>
   );
 
@@ -325,19 +410,38 @@ function FormBuilder(props: Props) {
       <div className="page-title">
         <h1>{heading}</h1>
         <div className="page-actions">
-          <a className="btn btn-secondary" href="/hr/forms">Back</a>
+          <a className="btn btn-secondary" href="/hr/forms">
+            Back
+          </a>
           <button type="button" className="btn btn-primary" onClick={() => void save()} disabled={saving}>
             {saving ? 'Saving…' : 'Save'}
           </button>
         </div>
       </div>
       <div ref={bannerRef} tabIndex={-1} className="banner-slot">
-        {banner?.kind === 'success' && <div className="alert alert-success" role="status">{banner.text}</div>}
-        {banner?.kind === 'error' && <div className="alert alert-error" role="alert">{banner.text}</div>}
+        {banner?.kind === 'success' && (
+          <div className="alert alert-success" role="status">
+            {banner.text}
+          </div>
+        )}
+        {banner?.kind === 'error' && (
+          <div className="alert alert-error" role="alert">
+            {banner.text}
+          </div>
+        )}
       </div>
       <div className="tabs" role="tablist" aria-label="Form builder">
         {TABS.map((t) => (
-          <button key={t.key} type="button" role="tab" id={`tab-${t.key}`} aria-selected={tab === t.key} aria-controls={`panel-${t.key}`} className="tab" onClick={() => setTab(t.key)}>
+          <button
+            key={t.key}
+            type="button"
+            role="tab"
+            id={`tab-${t.key}`}
+            aria-selected={tab === t.key}
+            aria-controls={`panel-${t.key}`}
+            className="tab"
+            onClick={() => setTab(t.key)}
+          >
             {t.label}
           </button>
         ))}
@@ -346,16 +450,48 @@ function FormBuilder(props: Props) {
         <div className="tab-panel card" role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`}>
           {tab === 'details' && (
             <>
-              {input('fb-public_id', 'Public ID', draft.public_id, (v) => set({ public_id: v }), { max: 64, readOnly: mode === 'edit', error: err('public_id'), hint: mode === 'edit' ? 'Fixed once the form is created.' : 'Optional: made from the title when blank.' })}
-              {input('fb-title', 'Title', draft.title, (v) => set({ title: v }), { max: FORM_LIMITS.text, required: true, error: err('title') })}
-              {area('fb-description', 'Description', draft.description, (v) => set({ description: v }), FORM_LIMITS.description, err('description'))}
-              {area('fb-success_message', 'Success message', draft.success_message, (v) => set({ success_message: v }), FORM_LIMITS.message, err('success_message'))}
-              {area('fb-inactive_notice', 'Inactive notice', draft.inactive_notice, (v) => set({ inactive_notice: v }), FORM_LIMITS.message, err('inactive_notice'))}
+              {input('fb-public_id', 'Public ID', draft.public_id, (v) => set({ public_id: v }), {
+                max: 64,
+                readOnly: mode === 'edit',
+                error: err('public_id'),
+                hint: mode === 'edit' ? 'Fixed once the form is created.' : 'Optional: made from the title when blank.',
+              })}
+              {input('fb-title', 'Title', draft.title, (v) => set({ title: v }), {
+                max: FORM_LIMITS.text,
+                required: true,
+                error: err('title'),
+              })}
+              {area(
+                'fb-description',
+                'Description',
+                draft.description,
+                (v) => set({ description: v }),
+                FORM_LIMITS.description,
+                err('description'),
+              )}
+              {area(
+                'fb-success_message',
+                'Success message',
+                draft.success_message,
+                (v) => set({ success_message: v }),
+                FORM_LIMITS.message,
+                err('success_message'),
+              )}
+              {area(
+                'fb-inactive_notice',
+                'Inactive notice',
+                draft.inactive_notice,
+                (v) => set({ inactive_notice: v }),
+                FORM_LIMITS.message,
+                err('inactive_notice'),
+              )}
               <div className="field">
                 <label htmlFor="fb-status">Status</label>
                 <select id="fb-status" value={draft.status} onChange={(e) => set({ status: e.target.value })}>
                   {props.statuses.map((s) => (
-                    <option key={s.value} value={s.value}>{s.label}</option>
+                    <option key={s.value} value={s.value}>
+                      {s.label}
+                    </option>
                   ))}
                 </select>
               </div>
@@ -368,9 +504,31 @@ function FormBuilder(props: Props) {
                   <div className="builder-section-head">
                     <h2 id={`fb-s${i}-heading`}>Section {i + 1}</h2>
                     <div className="row-actions">
-                      <button type="button" className="btn btn-secondary btn-sm" disabled={i === 0} onClick={() => set({ sections: move(draft.sections, i, i - 1) })} aria-label={`Move section ${i + 1} up`}>↑</button>
-                      <button type="button" className="btn btn-secondary btn-sm" disabled={i === draft.sections.length - 1} onClick={() => set({ sections: move(draft.sections, i, i + 1) })} aria-label={`Move section ${i + 1} down`}>↓</button>
-                      <button type="button" className="btn btn-danger btn-sm" onClick={() => set({ sections: draft.sections.filter((_, k) => k !== i) })}>Delete Section</button>
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        disabled={i === 0}
+                        onClick={() => set({ sections: move(draft.sections, i, i - 1) })}
+                        aria-label={`Move section ${i + 1} up`}
+                      >
+                        ↑
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        disabled={i === draft.sections.length - 1}
+                        onClick={() => set({ sections: move(draft.sections, i, i + 1) })}
+                        aria-label={`Move section ${i + 1} down`}
+                      >
+                        ↓
+                      </button>
+                      <button
+                        type="button"
+                        className="btn btn-danger btn-sm"
+                        onClick={() => set({ sections: draft.sections.filter((_, k) => k !== i) })}
+                      >
+                        Delete Section
+                      </button>
                     </div>
                   </div>
                   <div className="grid-2">
@@ -381,71 +539,198 @@ function FormBuilder(props: Props) {
                     <fieldset key={f.key} className="builder-field">
                       <legend>Field {j + 1}</legend>
                       <div className="grid-2">
-                        {input(`fb-s${i}-f${j}-name`, 'Field Name', f.name, (v) => setFieldName(i, j, v), { max: FORM_LIMITS.fieldName, required: true, error: err(`s${i}.f${j}.name`), hint: f.dropped ? `Lowercase letters, digits and underscores: left out ${f.dropped}` : 'Lowercase letters, digits and underscores; made from the label until you change it.', hintLive: true })}
-                        {input(`fb-s${i}-f${j}-label`, 'Field Label', f.label, (v) => setFieldLabel(i, j, v), { max: FORM_LIMITS.text, required: true, error: err(`s${i}.f${j}.label`) })}
+                        {input(`fb-s${i}-f${j}-name`, 'Field Name', f.name, (v) => setFieldName(i, j, v), {
+                          max: FORM_LIMITS.fieldName,
+                          required: true,
+                          error: err(`s${i}.f${j}.name`),
+                          hint: f.dropped
+                            ? `Lowercase letters, digits and underscores: left out ${f.dropped}`
+                            : 'Lowercase letters, digits and underscores; made from the label until you change it.',
+                          hintLive: true,
+                        })}
+                        {input(`fb-s${i}-f${j}-label`, 'Field Label', f.label, (v) => setFieldLabel(i, j, v), {
+                          max: FORM_LIMITS.text,
+                          required: true,
+                          error: err(`s${i}.f${j}.label`),
+                        })}
                         <div className="field">
                           <label htmlFor={`fb-s${i}-f${j}-type`}>Field type</label>
-                          <select id={`fb-s${i}-f${j}-type`} value={f.field_type} onChange={(e) => setField(i, j, { field_type: e.target.value as FieldType })}>
+                          <select
+                            id={`fb-s${i}-f${j}-type`}
+                            value={f.field_type}
+                            onChange={(e) => setField(i, j, { field_type: e.target.value as FieldType })}
+                          >
                             {props.fieldTypes.map((t) => (
-                              <option key={t.value} value={t.value}>{t.label}</option>
+                              <option key={t.value} value={t.value}>
+                                {t.label}
+                              </option>
                             ))}
                           </select>
                         </div>
-                        {input(`fb-s${i}-f${j}-placeholder`, 'Placeholder', f.placeholder, (v) => setField(i, j, { placeholder: v }), { max: FORM_LIMITS.text, error: err(`s${i}.f${j}.placeholder`) })}
+                        {input(`fb-s${i}-f${j}-placeholder`, 'Placeholder', f.placeholder, (v) => setField(i, j, { placeholder: v }), {
+                          max: FORM_LIMITS.text,
+                          error: err(`s${i}.f${j}.placeholder`),
+                        })}
                       </div>
                       <div className="check-field">
-                        <input type="checkbox" id={`fb-s${i}-f${j}-required`} checked={f.required} onChange={(e) => setField(i, j, { required: e.target.checked })} />
+                        <input
+                          type="checkbox"
+                          id={`fb-s${i}-f${j}-required`}
+                          checked={f.required}
+                          onChange={(e) => setField(i, j, { required: e.target.checked })}
+                        />
                         <label htmlFor={`fb-s${i}-f${j}-required`}>Required</label>
                       </div>
-                      {area(`fb-s${i}-f${j}-help`, 'Help text', f.help_text, (v) => setField(i, j, { help_text: v }), FORM_LIMITS.message, err(`s${i}.f${j}.help_text`))}
-                      {CHOICE_FIELD_TYPES.includes(f.field_type) && area(`fb-s${i}-f${j}-options`, 'Options (one per line)', f.options, (v) => setField(i, j, { options: v }, ['options']), 20_000, err(`s${i}.f${j}.options`))}
+                      {area(
+                        `fb-s${i}-f${j}-help`,
+                        'Help text',
+                        f.help_text,
+                        (v) => setField(i, j, { help_text: v }),
+                        FORM_LIMITS.message,
+                        err(`s${i}.f${j}.help_text`),
+                      )}
+                      {CHOICE_FIELD_TYPES.includes(f.field_type) &&
+                        area(
+                          `fb-s${i}-f${j}-options`,
+                          'Options (one per line)',
+                          f.options,
+                          (v) => setField(i, j, { options: v }, ['options']),
+                          20_000,
+                          err(`s${i}.f${j}.options`),
+                        )}
                       {f.field_type === 'file' && (
                         <div className="grid-2">
-                          {input(`fb-s${i}-f${j}-maxmb`, 'Max file size (MB)', f.maxMb, (v) => setField(i, j, { maxMb: v }, ['max_file_size']), { type: 'number', step: '0.1', min: '0.1', error: err(`s${i}.f${j}.max_file_size`), hint: 'Blank: 10 MB.' })}
-                          {input(`fb-s${i}-f${j}-ext`, 'Allowed extensions', f.extensions, (v) => setField(i, j, { extensions: v }, ['allowed_extensions']), { error: err(`s${i}.f${j}.allowed_extensions`), hint: 'Comma separated, e.g. pdf, docx. Blank: any type.' })}
+                          {input(
+                            `fb-s${i}-f${j}-maxmb`,
+                            'Max file size (MB)',
+                            f.maxMb,
+                            (v) => setField(i, j, { maxMb: v }, ['max_file_size']),
+                            { type: 'number', step: '0.1', min: '0.1', error: err(`s${i}.f${j}.max_file_size`), hint: 'Blank: 10 MB.' },
+                          )}
+                          {input(
+                            `fb-s${i}-f${j}-ext`,
+                            'Allowed extensions',
+                            f.extensions,
+                            (v) => setField(i, j, { extensions: v }, ['allowed_extensions']),
+                            { error: err(`s${i}.f${j}.allowed_extensions`), hint: 'Comma separated, e.g. pdf, docx. Blank: any type.' },
+                          )}
                         </div>
                       )}
                       <div className="row-actions">
-                        <button type="button" className="btn btn-secondary btn-sm" disabled={j === 0} onClick={() => setSection(i, { fields: move(s.fields, j, j - 1) })} aria-label={`Move field ${j + 1} of section ${i + 1} up`}>↑</button>
-                        <button type="button" className="btn btn-secondary btn-sm" disabled={j === s.fields.length - 1} onClick={() => setSection(i, { fields: move(s.fields, j, j + 1) })} aria-label={`Move field ${j + 1} of section ${i + 1} down`}>↓</button>
-                        <button type="button" className="btn btn-danger btn-sm" onClick={() => setSection(i, { fields: s.fields.filter((_, k) => k !== j) })}>Delete Field</button>
+                        <button
+                          type="button"
+                          className="btn btn-secondary btn-sm"
+                          disabled={j === 0}
+                          onClick={() => setSection(i, { fields: move(s.fields, j, j - 1) })}
+                          aria-label={`Move field ${j + 1} of section ${i + 1} up`}
+                        >
+                          ↑
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-secondary btn-sm"
+                          disabled={j === s.fields.length - 1}
+                          onClick={() => setSection(i, { fields: move(s.fields, j, j + 1) })}
+                          aria-label={`Move field ${j + 1} of section ${i + 1} down`}
+                        >
+                          ↓
+                        </button>
+                        <button
+                          type="button"
+                          className="btn btn-danger btn-sm"
+                          onClick={() => setSection(i, { fields: s.fields.filter((_, k) => k !== j) })}
+                        >
+                          Delete Field
+                        </button>
                       </div>
                     </fieldset>
                   ))}
-                  <button type="button" className="btn btn-secondary" onClick={() => setSection(i, { fields: [...s.fields, newField()] })}>Add Field</button>
+                  <button type="button" className="btn btn-secondary" onClick={() => setSection(i, { fields: [...s.fields, newField()] })}>
+                    Add Field
+                  </button>
                 </section>
               ))}
-              <button type="button" className="btn btn-secondary" onClick={() => set({ sections: [...draft.sections, newSection(draft.sections.length)] })}>Add Section</button>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={() => set({ sections: [...draft.sections, newSection(draft.sections.length)] })}
+              >
+                Add Section
+              </button>
             </>
           )}
           {tab === 'api' && (
             <>
               {!props.canChangeApi && <p className="alert alert-warning api-locked">{FORM_MESSAGES.apiReadOnly}</p>}
               <div className="check-field">
-                <input type="checkbox" id="fb-api_enabled" disabled={!props.canChangeApi} checked={draft.api_enabled} onChange={(e) => set({ api_enabled: e.target.checked })} />
+                <input
+                  type="checkbox"
+                  id="fb-api_enabled"
+                  disabled={!props.canChangeApi}
+                  checked={draft.api_enabled}
+                  onChange={(e) => set({ api_enabled: e.target.checked })}
+                />
                 <label htmlFor="fb-api_enabled">Post each entry to an API</label>
               </div>
-              {input('fb-api_url', 'API URL', draft.api_url, (v) => set({ api_url: v }), { type: 'url', max: 2048, required: draft.api_enabled, error: err('api_url'), readOnly: !props.canChangeApi })}
-              {input('fb-api_secret', 'Secret (optional)', draft.api_secret, (v) => set({ api_secret: v }), { max: FORM_LIMITS.apiSecret, error: err('api_secret'), readOnly: !props.canChangeApi, hint: 'At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post.' })}
+              {input('fb-api_url', 'API URL', draft.api_url, (v) => set({ api_url: v }), {
+                type: 'url',
+                max: 2048,
+                required: draft.api_enabled,
+                error: err('api_url'),
+                readOnly: !props.canChangeApi,
+              })}
+              {input('fb-api_secret', 'Secret (optional)', draft.api_secret, (v) => set({ api_secret: v }), {
+                max: FORM_LIMITS.apiSecret,
+                error: err('api_secret'),
+                readOnly: !props.canChangeApi,
+                hint: 'At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post.',
+              })}
               <h2 className="subheading">Field mappings</h2>
-              <p className="help-text">Each entry is posted as JSON: one key per mapping, with the value of its field (a file as its name, size and type).</p>
+              <p className="help-text">
+                Each entry is posted as JSON: one key per mapping, with the value of its field (a file as its name, size and type).
+              </p>
               {err('api_mapping') && <p className="field-error">{err('api_mapping')}</p>}
               {draft.mappings.map((m, k) => (
                 <div key={m.key} className="mapping-row">
-                  {input(`fb-map-${k}-key`, 'External key', m.external, (v) => set({ mappings: draft.mappings.map((x, n) => (n === k ? { ...x, external: v } : x)) }), { max: FORM_LIMITS.text })}
+                  {input(
+                    `fb-map-${k}-key`,
+                    'External key',
+                    m.external,
+                    (v) => set({ mappings: draft.mappings.map((x, n) => (n === k ? { ...x, external: v } : x)) }),
+                    { max: FORM_LIMITS.text },
+                  )}
                   <div className="field">
                     <label htmlFor={`fb-map-${k}-field`}>Form field</label>
-                    <select id={`fb-map-${k}-field`} value={m.field} onChange={(e) => set({ mappings: draft.mappings.map((x, n) => (n === k ? { ...x, field: e.target.value } : x)) })}>
+                    <select
+                      id={`fb-map-${k}-field`}
+                      value={m.field}
+                      onChange={(e) => set({ mappings: draft.mappings.map((x, n) => (n === k ? { ...x, field: e.target.value } : x)) })}
+                    >
                       <option value="">Choose a field…</option>
                       {allNames.map((n) => (
-                        <option key={n} value={n}>{n}</option>
+                        <option key={n} value={n}>
+                          {n}
+                        </option>
                       ))}
                     </select>
                   </div>
-                  <button type="button" className="btn btn-danger btn-sm" onClick={() => set({ mappings: draft.mappings.filter((_, n) => n !== k) })} aria-label={`Delete mapping ${k + 1}`}>Delete</button>
+                  <button
+                    type="button"
+                    className="btn btn-danger btn-sm"
+                    onClick={() => set({ mappings: draft.mappings.filter((_, n) => n !== k) })}
+                    aria-label={`Delete mapping ${k + 1}`}
+                  >
+                    Delete
+                  </button>
                 </div>
               ))}
-              <button type="button" className="btn btn-secondary" onClick={() => set({ mappings: [...draft.mappings, { key: nextKey++, external: '', field: '' }] })}>Add Mapping</button>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={() => set({ mappings: [...draft.mappings, { key: nextKey++, external: '', field: '' }] })}
+              >
+                Add Mapping
+              </button>
             </>
           )}
         </div>
@@ -454,9 +739,27 @@ function FormBuilder(props: Props) {
           {draft.sections.length > 0 && (
             <>
               <div className="preview-nav">
-                <button type="button" className="btn btn-secondary btn-sm" disabled={previewSection === 0} onClick={() => setPreviewSection(previewSection - 1)} aria-label="Previous section in the preview">‹</button>
-                <span>{Math.min(previewSection, draft.sections.length - 1) + 1} / {draft.sections.length}</span>
-                <button type="button" className="btn btn-secondary btn-sm" disabled={previewSection >= draft.sections.length - 1} onClick={() => setPreviewSection(previewSection + 1)} aria-label="Next section in the preview">›</button>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  disabled={previewSection === 0}
+                  onClick={() => setPreviewSection(previewSection - 1)}
+                  aria-label="Previous section in the preview"
+                >
+                  ‹
+                </button>
+                <span>
+                  {Math.min(previewSection, draft.sections.length - 1) + 1} / {draft.sections.length}
+                </span>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-sm"
+                  disabled={previewSection >= draft.sections.length - 1}
+                  onClick={() => setPreviewSection(previewSection + 1)}
+                  aria-label="Next section in the preview"
+                >
+                  ›
+                </button>
               </div>
               <Preview section={draft.sections[Math.min(previewSection, draft.sections.length - 1)]} title={draft.title} />
             </>
@@ -474,11 +777,21 @@ function Preview({ section, title }: { section: DraftSection; title: string }) {
       <p className="preview-section">{section.title || 'Untitled section'}</p>
       {section.fields.map((f) => (
         <div key={f.key} className="preview-field">
-          <span className="preview-label">{f.label || f.name || 'Unnamed field'}{f.required ? ' *' : ''}</span>
+          <span className="preview-label">
+            {f.label || f.name || 'Unnamed field'}
+            {f.required ? ' *' : ''}
+          </span>
           {CHOICE_FIELD_TYPES.includes(f.field_type) ? (
-            <span className="preview-options">{f.options.split('\n').filter((o) => o.trim()).join(' · ') || 'No options yet'}</span>
+            <span className="preview-options">
+              {f.options
+                .split('\n')
+                .filter((o) => o.trim())
+                .join(' · ') || 'No options yet'}
+            </span>
           ) : (
-            <span className="preview-input">{f.field_type === 'file' ? 'Choose a file' : f.placeholder || f.field_type.replace('_', ' ')}</span>
+            <span className="preview-input">
+              {f.field_type === 'file' ? 'Choose a file' : f.placeholder || f.field_type.replace('_', ' ')}
+            </span>
           )}
         </div>
       ))}

@@ -20,8 +20,6 @@ interface Props {
   status: PostStatus;
 }
 
-
-
 function HrPosts({ status }: Props) {
   const [attemptsOf, setAttemptsOf] = useState<{ id: string; trigger: HTMLButtonElement } | null>(null);
   const exporting = useRef(false);

@@ -56,7 +56,11 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
       setLinks(l.results);
       setProblem(null);
     } catch (err) {
-      setProblem(err instanceof ApiError ? errorLines(err.body).join(' ') || 'Could not load the sources.' : 'Could not reach the server. Please try again.');
+      setProblem(
+        err instanceof ApiError
+          ? errorLines(err.body).join(' ') || 'Could not load the sources.'
+          : 'Could not reach the server. Please try again.',
+      );
     }
   }, [days]);
 
@@ -68,7 +72,10 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
     e.preventDefault();
     setPending(true);
     try {
-      const link = await hrJson<TrackingLink>('/api/hr/sources/links/', { method: 'POST', body: { ...draft, job_id: draft.job_id || null } });
+      const link = await hrJson<TrackingLink>('/api/hr/sources/links/', {
+        method: 'POST',
+        body: { ...draft, job_id: draft.job_id || null },
+      });
       setDraft(EMPTY_LINK);
       setErrors({});
       say(`Tracking link created: ${link.url}`);
@@ -117,16 +124,27 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
         maxLength={opts.maxLength}
         required={opts.required}
         aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={[errors[name] ? `link-${name}-error` : '', opts.hint ? `link-${name}-hint` : ''].filter(Boolean).join(' ') || undefined}
+        aria-describedby={
+          [errors[name] ? `link-${name}-error` : '', opts.hint ? `link-${name}-hint` : ''].filter(Boolean).join(' ') || undefined
+        }
         onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
       />
-      {opts.hint && <p className="help-text" id={`link-${name}-hint`}>{opts.hint}</p>}
-      {errors[name] && <p className="field-error" id={`link-${name}-error`}>{errors[name]}</p>}
+      {opts.hint && (
+        <p className="help-text" id={`link-${name}-hint`}>
+          {opts.hint}
+        </p>
+      )}
+      {errors[name] && (
+        <p className="field-error" id={`link-${name}-error`}>
+          {errors[name]}
+        </p>
+      )}
     </div>
   );
 
   const total = report ? report.totals.reduce((sum, t) => sum + t.applications, 0) : 0;
-  const sourcesLine = (list: SourceCount[]) => list.map((s) => `${sourceName(s.source)} ${number.format(s.applications)}`).join(' · ') || '–';
+  const sourcesLine = (list: SourceCount[]) =>
+    list.map((s) => `${sourceName(s.source)} ${number.format(s.applications)}`).join(' · ') || '–';
 
   // Until the first answer, only the server's own "Loading…" line: the page is then written in one
   // go, so nothing already shown moves (the island's box keeps the footer below the fold meanwhile).
@@ -134,12 +152,18 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
 
   return (
     <div className="sources">
-      {problem && <p className="alert alert-error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="alert alert-error" role="alert">
+          {problem}
+        </p>
+      )}
       <div className="field sources-period">
         <label htmlFor="sources-days">Period</label>
         <select id="sources-days" value={days} onChange={(e) => setDays(e.target.value)}>
           {PERIODS.map((p) => (
-            <option key={p.value} value={p.value}>{p.label}</option>
+            <option key={p.value} value={p.value}>
+              {p.label}
+            </option>
           ))}
         </select>
       </div>
@@ -151,10 +175,28 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
           <div className="table-wrap">
             <table className="data">
               <caption className="visually-hidden">Applications by source</caption>
-              <thead><tr><th scope="col">Source</th><th scope="col" className="num">Applications</th><th scope="col" className="num">Share</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Source</th>
+                  <th scope="col" className="num">
+                    Applications
+                  </th>
+                  <th scope="col" className="num">
+                    Share
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {report.totals.map((t) => (
-                  <tr key={t.source ?? ''}><th scope="row">{sourceName(t.source)}</th><td className="num" data-label="Applications">{number.format(t.applications)}</td><td className="num" data-label="Share">{share(t.applications, total)}</td></tr>
+                  <tr key={t.source ?? ''}>
+                    <th scope="row">{sourceName(t.source)}</th>
+                    <td className="num" data-label="Applications">
+                      {number.format(t.applications)}
+                    </td>
+                    <td className="num" data-label="Share">
+                      {share(t.applications, total)}
+                    </td>
+                  </tr>
                 ))}
               </tbody>
             </table>
@@ -164,24 +206,49 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
 
       <section aria-labelledby="by-job">
         <h2 id="by-job">By job</h2>
-        <p className="help-text">Views: since each job was posted. Conversion: of the job page visits counted in the period, the share that sent an application from the form (visitors who refuse tracking are in neither).</p>
+        <p className="help-text">
+          Views: since each job was posted. Conversion: of the job page visits counted in the period, the share that sent an application
+          from the form (visitors who refuse tracking are in neither).
+        </p>
         {report && report.jobs.length === 0 && <p className="empty-state">No views or applications yet.</p>}
         {report && report.jobs.length > 0 && (
           <div className="table-wrap">
             <table className="data">
               <caption className="visually-hidden">Views, applications and sources by job</caption>
-              <thead><tr><th scope="col">Job</th><th scope="col" className="num">Views</th><th scope="col" className="num">Applications</th><th scope="col" className="num">Conversion</th><th scope="col">Sources</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Job</th>
+                  <th scope="col" className="num">
+                    Views
+                  </th>
+                  <th scope="col" className="num">
+                    Applications
+                  </th>
+                  <th scope="col" className="num">
+                    Conversion
+                  </th>
+                  <th scope="col">Sources</th>
+                </tr>
+              </thead>
               <tbody>
                 {report.jobs.map((j) => (
                   <tr key={j.job_id}>
                     <th scope="row">
                       <a href={`/hr/jobs/${j.job_id}/edit`}>{j.title}</a>
                       {/* Two jobs with one title are told apart by their public ids. */}
-                      {report.jobs.some((o) => o.job_id !== j.job_id && o.title === j.title) && <small className="job-public-id"> ({j.public_id})</small>}
+                      {report.jobs.some((o) => o.job_id !== j.job_id && o.title === j.title) && (
+                        <small className="job-public-id"> ({j.public_id})</small>
+                      )}
                     </th>
-                    <td className="num" data-label="Views">{number.format(j.views)}</td>
-                    <td className="num" data-label="Applications">{number.format(j.applications)}</td>
-                    <td className="num" data-label="Conversion">{j.conversion === null ? '–' : `${j.conversion}%`}</td>
+                    <td className="num" data-label="Views">
+                      {number.format(j.views)}
+                    </td>
+                    <td className="num" data-label="Applications">
+                      {number.format(j.applications)}
+                    </td>
+                    <td className="num" data-label="Conversion">
+                      {j.conversion === null ? '–' : `${j.conversion}%`}
+                    </td>
                     <td data-label="Sources">{sourcesLine(j.sources)}</td>
                   </tr>
                 ))}
@@ -193,7 +260,9 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
 
       <section aria-labelledby="links-heading">
         <h2 id="links-heading">Tracking links</h2>
-        <p className="help-text">A link per channel or per referring employee. Share it; whoever follows it and applies within 30 days is counted for it.</p>
+        <p className="help-text">
+          A link per channel or per referring employee. Share it; whoever follows it and applies within 30 days is counted for it.
+        </p>
         <form className="link-form" onSubmit={create} noValidate>
           <div className="grid-3">
             {field('name', 'Name', { required: true, maxLength: LINK_NAME_MAX_LENGTH, hint: 'For you, e.g. "Referral: Priya Sharma".' })}
@@ -202,37 +271,77 @@ function HrSources({ jobs, publicBaseUrl }: Props) {
             {field('campaign', 'Campaign', { maxLength: CAMPAIGN_MAX_LENGTH })}
             <div className="field">
               <label htmlFor="link-job_id">Leads to</label>
-              <select id="link-job_id" value={draft.job_id} aria-invalid={errors.job_id ? true : undefined} aria-describedby={errors.job_id ? 'link-job_id-error' : undefined} onChange={(e) => setDraft({ ...draft, job_id: e.target.value })}>
+              <select
+                id="link-job_id"
+                value={draft.job_id}
+                aria-invalid={errors.job_id ? true : undefined}
+                aria-describedby={errors.job_id ? 'link-job_id-error' : undefined}
+                onChange={(e) => setDraft({ ...draft, job_id: e.target.value })}
+              >
                 <option value="">The job list</option>
                 {jobs.map((j) => (
-                  <option key={j.id} value={String(j.id)}>{j.title}</option>
+                  <option key={j.id} value={String(j.id)}>
+                    {j.title}
+                  </option>
                 ))}
               </select>
-              {errors.job_id && <p className="field-error" id="link-job_id-error">{errors.job_id}</p>}
+              {errors.job_id && (
+                <p className="field-error" id="link-job_id-error">
+                  {errors.job_id}
+                </p>
+              )}
             </div>
             {field('slug', 'Link name (optional)', { maxLength: 64, hint: `${publicBaseUrl}/go/… (made from the name when empty)` })}
           </div>
-          <button type="submit" className="btn btn-primary" disabled={pending}>Create link</button>
+          <button type="submit" className="btn btn-primary" disabled={pending}>
+            Create link
+          </button>
         </form>
         {links && links.length === 0 && <p className="empty-state">No tracking links yet.</p>}
         {links && links.length > 0 && (
           <div className="table-wrap">
             <table className="data links-table">
               <caption className="visually-hidden">Tracking links</caption>
-              <thead><tr><th scope="col">Name</th><th scope="col">Link</th><th scope="col">Source</th><th scope="col">Leads to</th><th scope="col" className="num">Clicks</th><th scope="col" className="num">Applications</th><th scope="col">Actions</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Link</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">Leads to</th>
+                  <th scope="col" className="num">
+                    Clicks
+                  </th>
+                  <th scope="col" className="num">
+                    Applications
+                  </th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
               <tbody>
                 {links.map((l) => (
                   <tr key={l.id}>
                     <th scope="row">{l.name}</th>
-                    <td data-label="Link"><code>{l.url}</code></td>
+                    <td data-label="Link">
+                      <code>{l.url}</code>
+                    </td>
                     <td data-label="Source">{[l.source, l.medium, l.campaign].filter(Boolean).join(' / ')}</td>
                     <td data-label="Leads to">{l.job ? l.job.title : 'The job list'}</td>
-                    <td className="num" data-label="Clicks">{number.format(l.clicks)}</td>
-                    <td className="num" data-label="Applications">{number.format(l.applications)}</td>
-                    <td data-label="Actions"><div className="row-actions">
-                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => void copy(l)}>Copy<span className="visually-hidden"> link {l.name}</span></button>
-                      <button type="button" className="btn btn-danger btn-sm" onClick={() => void remove(l)}>Remove<span className="visually-hidden"> link {l.name}</span></button>
-                    </div></td>
+                    <td className="num" data-label="Clicks">
+                      {number.format(l.clicks)}
+                    </td>
+                    <td className="num" data-label="Applications">
+                      {number.format(l.applications)}
+                    </td>
+                    <td data-label="Actions">
+                      <div className="row-actions">
+                        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void copy(l)}>
+                          Copy<span className="visually-hidden"> link {l.name}</span>
+                        </button>
+                        <button type="button" className="btn btn-danger btn-sm" onClick={() => void remove(l)}>
+                          Remove<span className="visually-hidden"> link {l.name}</span>
+                        </button>
+                      </div>
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -11,7 +11,14 @@ import { LocalTime } from './components/local-time.js';
 import { flashNext } from './components/flash.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, USERNAME_MAX_LENGTH, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, passwordProblem } from '../src/users/schema.js';
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USER_EMAIL_MAX_LENGTH,
+  USER_MESSAGES,
+  passwordProblem,
+} from '../src/users/schema.js';
 import type { TeamUser, TeamUserResult, UserRole } from '../src/users/types.js';
 import './hr-users.css';
 
@@ -28,9 +35,7 @@ interface RowUser {
   email: string;
 }
 
-type Open =
-  | { kind: 'add'; trigger: HTMLElement }
-  | { kind: 'role' | 'active' | 'reset' | 'email'; user: RowUser; trigger: HTMLElement };
+type Open = { kind: 'add'; trigger: HTMLElement } | { kind: 'role' | 'active' | 'reset' | 'email'; user: RowUser; trigger: HTMLElement };
 
 /** Reloads the page (or goes to `to`), which then shows `message` in its status region. */
 function reloadWith(message: string, to?: string): void {
@@ -53,7 +58,13 @@ function HrUsers({ me }: Props) {
     const onAction = (e: Event) => {
       const b = e.currentTarget as HTMLButtonElement;
       const row = b.closest<HTMLElement>('[data-user]')!;
-      const user: RowUser = { id: Number(row.dataset.user), username: row.dataset.username ?? '', role: row.dataset.role === 'admin' ? 'admin' : 'recruiter', active: row.dataset.active === '1', email: row.dataset.email ?? '' };
+      const user: RowUser = {
+        id: Number(row.dataset.user),
+        username: row.dataset.username ?? '',
+        role: row.dataset.role === 'admin' ? 'admin' : 'recruiter',
+        active: row.dataset.active === '1',
+        email: row.dataset.email ?? '',
+      };
       setOpen({ kind: b.dataset.userAction as 'role' | 'active' | 'reset' | 'email', user, trigger: b });
     };
     for (const b of buttons) {
@@ -78,7 +89,19 @@ function HrUsers({ me }: Props) {
 }
 
 /** A native modal <dialog>: focus moves in, Escape closes it unless busy. */
-function Modal({ title, busy, onClose, children, className = '' }: { title: string; busy: boolean; onClose: () => void; children: (close: () => void) => ReactNode; className?: string }) {
+function Modal({
+  title,
+  busy,
+  onClose,
+  children,
+  className = '',
+}: {
+  title: string;
+  busy: boolean;
+  onClose: () => void;
+  children: (close: () => void) => ReactNode;
+  className?: string;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -138,20 +161,62 @@ function checkPasswords(password: string, repeat: string): Record<string, string
   return {};
 }
 
-function PasswordFields({ password, repeat, setPassword, setRepeat, errors }: { password: string; repeat: string; setPassword: (v: string) => void; setRepeat: (v: string) => void; errors: Record<string, string> }) {
+function PasswordFields({
+  password,
+  repeat,
+  setPassword,
+  setRepeat,
+  errors,
+}: {
+  password: string;
+  repeat: string;
+  setPassword: (v: string) => void;
+  setRepeat: (v: string) => void;
+  errors: Record<string, string>;
+}) {
   const id = useId();
   return (
     <>
       <div className="field">
         <label htmlFor={`${id}-pw`}>Password</label>
-        <input id={`${id}-pw`} type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX_LENGTH} value={password} onChange={(e) => setPassword(e.target.value)} aria-invalid={!!errors.password} aria-describedby={`${id}-pw-help${errors.password ? ` ${id}-pw-err` : ''}`} />
-        <span id={`${id}-pw-help`} className="help-text">At least {PASSWORD_MIN_LENGTH} characters.</span>
-        {errors.password && <p id={`${id}-pw-err`} className="field-error">{errors.password}</p>}
+        <input
+          id={`${id}-pw`}
+          type="password"
+          autoComplete="new-password"
+          required
+          maxLength={PASSWORD_MAX_LENGTH}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-invalid={!!errors.password}
+          aria-describedby={`${id}-pw-help${errors.password ? ` ${id}-pw-err` : ''}`}
+        />
+        <span id={`${id}-pw-help`} className="help-text">
+          At least {PASSWORD_MIN_LENGTH} characters.
+        </span>
+        {errors.password && (
+          <p id={`${id}-pw-err`} className="field-error">
+            {errors.password}
+          </p>
+        )}
       </div>
       <div className="field">
         <label htmlFor={`${id}-repeat`}>Repeat password</label>
-        <input id={`${id}-repeat`} type="password" autoComplete="new-password" required maxLength={PASSWORD_MAX_LENGTH} value={repeat} onChange={(e) => setRepeat(e.target.value)} aria-invalid={!!errors.repeat} aria-describedby={errors.repeat ? `${id}-repeat-err` : undefined} />
-        {errors.repeat && <p id={`${id}-repeat-err`} className="field-error">{errors.repeat}</p>}
+        <input
+          id={`${id}-repeat`}
+          type="password"
+          autoComplete="new-password"
+          required
+          maxLength={PASSWORD_MAX_LENGTH}
+          value={repeat}
+          onChange={(e) => setRepeat(e.target.value)}
+          aria-invalid={!!errors.repeat}
+          aria-describedby={errors.repeat ? `${id}-repeat-err` : undefined}
+        />
+        {errors.repeat && (
+          <p id={`${id}-repeat-err`} className="field-error">
+            {errors.repeat}
+          </p>
+        )}
       </div>
     </>
   );
@@ -165,10 +230,12 @@ function MethodChoice({ method, setMethod, legend }: { method: Method; setMethod
     <fieldset className="choice-group">
       <legend className="label">{legend}</legend>
       <label>
-        <input type="radio" name={name} value="link" checked={method === 'link'} onChange={() => setMethod('link')} /> A one-time sign-in link (they choose a password)
+        <input type="radio" name={name} value="link" checked={method === 'link'} onChange={() => setMethod('link')} /> A one-time sign-in
+        link (they choose a password)
       </label>
       <label>
-        <input type="radio" name={name} value="password" checked={method === 'password'} onChange={() => setMethod('password')} /> A password I set now
+        <input type="radio" name={name} value="password" checked={method === 'password'} onChange={() => setMethod('password')} /> A
+        password I set now
       </label>
     </fieldset>
   );
@@ -195,13 +262,16 @@ function LinkShown({ result, done }: { result: TeamUserResult; done: string }) {
   return (
     <>
       <p>
-        Send this link to <strong>{result.user.username}</strong> (by email or chat). It works once, until <LocalTime iso={link.expires_at} />; it is not shown again.
+        Send this link to <strong>{result.user.username}</strong> (by email or chat). It works once, until{' '}
+        <LocalTime iso={link.expires_at} />; it is not shown again.
       </p>
       <div className="field">
         <label htmlFor={`${id}-link`}>Sign-in link</label>
         <input id={`${id}-link`} ref={input} className="link-output" type="text" readOnly value={link.url} />
       </div>
-      <p className="copy-status" role="status">{copied ? 'Copied.' : ''}</p>
+      <p className="copy-status" role="status">
+        {copied ? 'Copied.' : ''}
+      </p>
       <div className="modal-actions">
         <button type="button" className="btn btn-secondary" onClick={() => void copy()}>
           Copy link
@@ -248,7 +318,9 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
       const fields = err instanceof ApiError ? fieldErrors(err.body) : {};
       if (fields.username || fields.password || fields.email) {
         setErrors({ username: fields.username ?? '', password: fields.password ?? '', email: fields.email ?? '' });
-        const rest = Object.entries(fields).filter(([k]) => k !== 'username' && k !== 'password' && k !== 'email').map(([, v]) => v);
+        const rest = Object.entries(fields)
+          .filter(([k]) => k !== 'username' && k !== 'password' && k !== 'email')
+          .map(([, v]) => v);
         setProblem(rest.length ? rest : null);
       } else {
         setProblem(failure(err));
@@ -266,23 +338,52 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
             <Problem lines={problem} title="The user could not be created." />
             <div className="field">
               <label htmlFor={`${id}-username`}>Username</label>
-              {/* biome-ignore lint/a11y/noAutofocus: a dialog moves focus into itself when it opens (WAI-ARIA dialog pattern) */}
-              <input id={`${id}-username`} type="text" autoComplete="off" autoCapitalize="none" spellCheck={false} required maxLength={USERNAME_MAX_LENGTH} value={username} onChange={(e) => setUsername(e.target.value)} aria-invalid={!!errors.username} aria-describedby={`${id}-username-help${errors.username ? ` ${id}-username-err` : ''}`} autoFocus />
-              <span id={`${id}-username-help`} className="help-text">3 to 150 characters: letters, digits and . _ @ + -</span>
-              {errors.username && <p id={`${id}-username-err`} className="field-error">{errors.username}</p>}
+              <input
+                id={`${id}-username`}
+                type="text"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                required
+                maxLength={USERNAME_MAX_LENGTH}
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+                aria-invalid={!!errors.username}
+                aria-describedby={`${id}-username-help${errors.username ? ` ${id}-username-err` : ''}`}
+                // biome-ignore lint/a11y/noAutofocus: a dialog moves focus into itself when it opens (WAI-ARIA dialog pattern)
+                autoFocus
+              />
+              <span id={`${id}-username-help`} className="help-text">
+                3 to 150 characters: letters, digits and . _ @ + -
+              </span>
+              {errors.username && (
+                <p id={`${id}-username-err`} className="field-error">
+                  {errors.username}
+                </p>
+              )}
             </div>
             <EmailField id={`${id}-email`} value={email} setValue={setEmail} error={errors.email} />
             <fieldset className="choice-group">
               <legend className="label">Role</legend>
               <label>
-                <input type="radio" name={`${id}-role`} value="recruiter" checked={role === 'recruiter'} onChange={() => setRole('recruiter')} /> Recruiter: everything but users and settings
+                <input
+                  type="radio"
+                  name={`${id}-role`}
+                  value="recruiter"
+                  checked={role === 'recruiter'}
+                  onChange={() => setRole('recruiter')}
+                />{' '}
+                Recruiter: everything but users and settings
               </label>
               <label>
-                <input type="radio" name={`${id}-role`} value="admin" checked={role === 'admin'} onChange={() => setRole('admin')} /> Admin: everything
+                <input type="radio" name={`${id}-role`} value="admin" checked={role === 'admin'} onChange={() => setRole('admin')} /> Admin:
+                everything
               </label>
             </fieldset>
             <MethodChoice method={method} setMethod={setMethod} legend="How they sign in the first time" />
-            {method === 'password' && <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />}
+            {method === 'password' && (
+              <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />
+            )}
             <SubmitActions busy={busy} label="Create user" busyLabel="Creating…" close={close} />
           </form>
         )
@@ -333,8 +434,16 @@ function ResetDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
             <p>They are signed out everywhere. With a link, their old password stops working now.</p>
             <Problem lines={problem} title="The password could not be reset." />
             <MethodChoice method={method} setMethod={setMethod} legend="New password by" />
-            {method === 'password' && <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />}
-            <SubmitActions busy={busy} label={method === 'link' ? 'Make link' : 'Set password'} busyLabel="Resetting…" close={close} focusCancel />
+            {method === 'password' && (
+              <PasswordFields password={password} repeat={repeat} setPassword={setPassword} setRepeat={setRepeat} errors={errors} />
+            )}
+            <SubmitActions
+              busy={busy}
+              label={method === 'link' ? 'Make link' : 'Set password'}
+              busyLabel="Resetting…"
+              close={close}
+              focusCancel
+            />
           </form>
         )
       }
@@ -343,14 +452,44 @@ function ResetDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
 }
 
 /** A user's email address (optional): company sign-in matches it. */
-function EmailField({ id, value, setValue, error, autoFocus = false }: { id: string; value: string; setValue: (v: string) => void; error?: string; autoFocus?: boolean }) {
+function EmailField({
+  id,
+  value,
+  setValue,
+  error,
+  autoFocus = false,
+}: {
+  id: string;
+  value: string;
+  setValue: (v: string) => void;
+  error?: string;
+  autoFocus?: boolean;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>Email (optional)</label>
-      {/* biome-ignore lint/a11y/noAutofocus: a dialog moves focus into itself when it opens (WAI-ARIA dialog pattern) */}
-      <input id={id} type="email" autoComplete="off" autoCapitalize="none" spellCheck={false} maxLength={USER_EMAIL_MAX_LENGTH} value={value} onChange={(e) => setValue(e.target.value)} aria-invalid={!!error} aria-describedby={`${id}-help${error ? ` ${id}-err` : ''}`} autoFocus={autoFocus} />
-      <span id={`${id}-help`} className="help-text">Their work address: company sign-in finds them by it.</span>
-      {error && <p id={`${id}-err`} className="field-error">{error}</p>}
+      <input
+        id={id}
+        type="email"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        maxLength={USER_EMAIL_MAX_LENGTH}
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        aria-invalid={!!error}
+        aria-describedby={`${id}-help${error ? ` ${id}-err` : ''}`}
+        // biome-ignore lint/a11y/noAutofocus: a dialog moves focus into itself when it opens (WAI-ARIA dialog pattern)
+        autoFocus={autoFocus}
+      />
+      <span id={`${id}-help`} className="help-text">
+        Their work address: company sign-in finds them by it.
+      </span>
+      {error && (
+        <p id={`${id}-err`} className="field-error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -414,7 +553,10 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
     try {
       const body = kind === 'role' ? { role } : { is_active: !user.active };
       const u = await hrJson<TeamUser>(`/api/hr/users/${user.id}/`, { method: 'PATCH', body });
-      const done = kind === 'role' ? `${u.username} is now ${u.role === 'admin' ? 'an admin' : 'a recruiter'}.` : `${u.username} ${u.is_active ? 'enabled' : 'disabled'}.`;
+      const done =
+        kind === 'role'
+          ? `${u.username} is now ${u.role === 'admin' ? 'an admin' : 'a recruiter'}.`
+          : `${u.username} ${u.is_active ? 'enabled' : 'disabled'}.`;
       // Demoted, the page is no longer ours to see; disabled, our session has ended.
       reloadWith(done, self && kind === 'role' ? '/hr/dashboard' : undefined);
     } catch (err) {
@@ -430,7 +572,12 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
           <p>{text}</p>
           <Problem lines={problem} title="Nothing was changed." />
           <div className="modal-actions">
-            <button type="button" className={`btn ${kind === 'active' && user.active ? 'btn-danger' : 'btn-primary'}`} disabled={busy} onClick={() => void apply()}>
+            <button
+              type="button"
+              className={`btn ${kind === 'active' && user.active ? 'btn-danger' : 'btn-primary'}`}
+              disabled={busy}
+              onClick={() => void apply()}
+            >
               {busy ? 'Saving…' : action}
             </button>
             <button type="button" className="btn btn-secondary" disabled={busy} onClick={close} data-autofocus>
@@ -446,7 +593,19 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
 mountIsland('hr-users', HrUsers);
 
 /** A dialog form's Submit (its label while busy) and Cancel. */
-function SubmitActions({ busy, label, busyLabel, close, focusCancel }: { busy: boolean; label: string; busyLabel: string; close: () => void; focusCancel?: boolean }) {
+function SubmitActions({
+  busy,
+  label,
+  busyLabel,
+  close,
+  focusCancel,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  close: () => void;
+  focusCancel?: boolean;
+}) {
   return (
     <div className="modal-actions">
       <button type="submit" className="btn btn-primary" disabled={busy} aria-busy={busy}>

@@ -13,8 +13,27 @@ import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import { CAMPAIGN_MAX_LENGTH } from '../src/shared/campaign.js';
 import { formatCount } from '../src/shared/format.js';
-import { RejectEmailOptions, emailOptionsProblem, emailResultText, initialEmailOptions, rejectWithEmail, sendAtOf, useEmailChoices, type EmailOptionsState } from './components/reject-email.js';
-import { APPLICANT_LIMITS, type ApplicantDetail, type Board, type BoardCard, type BoardColumn, type BoardProps, type RejectionReason, type Stage, type StageList } from '../src/applicants/types.js';
+import {
+  RejectEmailOptions,
+  emailOptionsProblem,
+  emailResultText,
+  initialEmailOptions,
+  rejectWithEmail,
+  sendAtOf,
+  useEmailChoices,
+  type EmailOptionsState,
+} from './components/reject-email.js';
+import {
+  APPLICANT_LIMITS,
+  type ApplicantDetail,
+  type Board,
+  type BoardCard,
+  type BoardColumn,
+  type BoardProps,
+  type RejectionReason,
+  type Stage,
+  type StageList,
+} from '../src/applicants/types.js';
 import './job-board.css';
 
 const STATUSES = ['NEW', 'REVIEWED', 'ARCHIVED'] as const;
@@ -37,7 +56,14 @@ function boardUrl(jobId: number, filters: BoardProps['filters'], extra: Record<s
 }
 
 /** The board after `card` moved to the column `toKey` as `app` now is (counts, order, the status filter). */
-function placed(columns: BoardColumn[], card: BoardCard, fromKey: string, toKey: string, app: ApplicantDetail, statusFilter: string): BoardColumn[] {
+function placed(
+  columns: BoardColumn[],
+  card: BoardCard,
+  fromKey: string,
+  toKey: string,
+  app: ApplicantDetail,
+  statusFilter: string,
+): BoardColumn[] {
   const moved: BoardCard = { ...card, status: app.status, stage_id: app.stage_id, outcome_reason: app.outcome_reason };
   const stays = !statusFilter || statusFilter === app.status;
   return columns.map((c) => {
@@ -118,7 +144,9 @@ function JobBoard(props: BoardProps) {
       const target = columns.find((c) => c.key === to.key)!;
       const shown = target.cards.some((x) => x.id === card.id);
       focusAfter.current = shown ? card.id : null;
-      setSaid(`${card.name} moved to ${to.name}${rejectReason ? ` (${rejectReason})` : ''}. ${to.name} has ${plural(target.count)}; ${from.name} has ${plural(from.count - 1)}.${shown ? '' : ' The card is outside the current filters or page.'}`);
+      setSaid(
+        `${card.name} moved to ${to.name}${rejectReason ? ` (${rejectReason})` : ''}. ${to.name} has ${plural(target.count)}; ${from.name} has ${plural(from.count - 1)}.${shown ? '' : ' The card is outside the current filters or page.'}`,
+      );
       setNotice(null);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
@@ -160,9 +188,18 @@ function JobBoard(props: BoardProps) {
 
   const showMore = async (col: BoardColumn) => {
     try {
-      const more = await hrJson<Board>(boardUrl(jobId, filters, { column: col.stage_id === null ? 'rejected' : String(col.stage_id), offset: String(col.cards.length) }));
+      const more = await hrJson<Board>(
+        boardUrl(jobId, filters, { column: col.stage_id === null ? 'rejected' : String(col.stage_id), offset: String(col.cards.length) }),
+      );
       const extra = more.columns[0];
-      setBoard({ ...board, columns: board.columns.map((c) => (c.key === col.key ? { ...c, cards: [...c.cards, ...extra.cards.filter((x) => !c.cards.some((y) => y.id === x.id))], has_more: extra.has_more } : c)) });
+      setBoard({
+        ...board,
+        columns: board.columns.map((c) =>
+          c.key === col.key
+            ? { ...c, cards: [...c.cards, ...extra.cards.filter((x) => !c.cards.some((y) => y.id === x.id))], has_more: extra.has_more }
+            : c,
+        ),
+      });
       setSaid(`${extra.cards.length} more in ${col.name}.`);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) return;
@@ -211,15 +248,26 @@ function JobBoard(props: BoardProps) {
       <div className="page-title">
         <h1>Board: {board.job.title}</h1>
         <nav className="page-actions" aria-label="Job links">
-          <a className="btn btn-secondary" href={`/hr/applicants?job_id=${jobId}`}>Applicants list</a>
-          <a className="btn btn-secondary" href={`/hr/jobs/${jobId}/insights`}>Insights</a>
+          <a className="btn btn-secondary" href={`/hr/applicants?job_id=${jobId}`}>
+            Applicants list
+          </a>
+          <a className="btn btn-secondary" href={`/hr/jobs/${jobId}/insights`}>
+            Insights
+          </a>
         </nav>
       </div>
       {removed && <p className="alert alert-error">This job was removed: its applications cannot move.</p>}
       <form className="filter-bar board-filters" aria-label="Filter the board" onSubmit={onFilter}>
         <div className="field">
           <label htmlFor="b-q">Search</label>
-          <input id="b-q" type="search" value={draft.q} maxLength={APPLICANT_LIMITS.search} placeholder="Name, email or phone" onChange={(e) => setDraft({ ...draft, q: e.target.value })} />
+          <input
+            id="b-q"
+            type="search"
+            value={draft.q}
+            maxLength={APPLICANT_LIMITS.search}
+            placeholder="Name, email or phone"
+            onChange={(e) => setDraft({ ...draft, q: e.target.value })}
+          />
         </div>
         <div className="field">
           <label htmlFor="b-status">Status</label>
@@ -245,7 +293,16 @@ function JobBoard(props: BoardProps) {
         </div>
         <div className="field">
           <label htmlFor="b-source">Source</label>
-          <input id="b-source" type="search" list="b-source-options" autoComplete="off" maxLength={CAMPAIGN_MAX_LENGTH} value={draft.source} placeholder="e.g. linkedin or (direct)" onChange={(e) => setDraft({ ...draft, source: e.target.value })} />
+          <input
+            id="b-source"
+            type="search"
+            list="b-source-options"
+            autoComplete="off"
+            maxLength={CAMPAIGN_MAX_LENGTH}
+            value={draft.source}
+            placeholder="e.g. linkedin or (direct)"
+            onChange={(e) => setDraft({ ...draft, source: e.target.value })}
+          />
           <datalist id="b-source-options">
             {(props.sources ?? []).map((src) => (
               <option key={src} value={src} />
@@ -267,7 +324,8 @@ function JobBoard(props: BoardProps) {
         </div>
       </form>
       <p className="board-help" id="board-help">
-        Drag a card to another column, or focus a card and press the right or left arrow key to move it to the next or previous stage, or R to reject.
+        Drag a card to another column, or focus a card and press the right or left arrow key to move it to the next or previous stage, or R
+        to reject.
       </p>
       <output className="board-live visually-hidden" aria-live="polite">
         {said}
@@ -280,88 +338,110 @@ function JobBoard(props: BoardProps) {
         </div>
       )}
       <div className="board">
-        {board.columns.filter((col) => !filters.stage || col.name.toLocaleLowerCase('en') === filters.stage.toLocaleLowerCase('en')).map((col) => (
-          <section
-            key={col.key}
-            className={`board-column${col.stage_id === null ? ' is-rejected' : ''}${dragOver === col.key ? ' is-over' : ''}`}
-            aria-labelledby={`col-${col.key}`}
-            data-column={col.name}
-            onDragOver={(e) => {
-              e.preventDefault();
-              setDragOver(col.key);
-            }}
-            onDragLeave={() => setDragOver((k) => (k === col.key ? null : k))}
-            onDrop={(e) => onDrop(e, col)}
-          >
-            <h2 id={`col-${col.key}`} className="board-column-title">
-              <span>{col.name}</span> <span className="board-count" data-count>{formatCount(col.count)}</span>
-              <span className="visually-hidden"> {col.count === 1 ? 'applicant' : 'applicants'}</span>
-            </h2>
-            <ul className="board-cards">
-              {col.cards.map((card) => {
-                const next = neighbour(card, 1);
-                const prev = col.stage_id === null ? null : neighbour(card, -1);
-                return (
-                  <li key={card.id}>
-                    <article
-                      className="board-card"
-                      // biome-ignore lint/a11y/noNoninteractiveTabindex: the card itself takes the focus so its keys (arrows, R) move it; its help text is tied by aria-describedby
-                      tabIndex={0}
-                      draggable={!removed}
-                      data-card={card.id}
-                      aria-label={`${card.name}, ${col.name}`}
-                      aria-describedby="board-help"
-                      onDragStart={(e) => {
-                        e.dataTransfer.setData('text/plain', String(card.id));
-                        e.dataTransfer.effectAllowed = 'move';
-                      }}
-                      onKeyDown={(e) => onCardKey(e, card)}
-                    >
-                      <a className="board-card-name" href={`/hr/applicants/${card.id}?job_id=${jobId}`}>
-                        {card.name}
-                      </a>
-                      <span className="board-card-meta">
-                        Applied <LocalTime iso={card.created_at} kind="date" /> · <span className={`status status-${card.status.toLowerCase()}`}>{card.status}</span>
-                      </span>
-                      {card.outcome_reason && col.stage_id === null && <span className="board-card-meta">Reason: {card.outcome_reason}</span>}
-                      {!removed && (
-                        <span className="board-card-actions">
-                          {prev && (
-                            // The name starts with the visible text (WCAG 2.5.3): "← Applied: move Asha Rao to Applied".
-                            <button type="button" className="btn btn-secondary btn-sm" onClick={() => void move(card, prev)} aria-label={`← ${prev.name}: move ${card.name} to ${prev.name}`}>
-                              ← {prev.name}
-                            </button>
-                          )}
-                          {next && (
-                            <button
-                              type="button"
-                              className="btn btn-secondary btn-sm"
-                              onClick={() => void move(card, next)}
-                              aria-label={col.stage_id === null ? `Restore to ${next.name}: move ${card.name} back to ${next.name}` : `${next.name} →: move ${card.name} to ${next.name}`}
-                            >
-                              {col.stage_id === null ? `Restore to ${next.name}` : `${next.name} →`}
-                            </button>
-                          )}
-                          {col.stage_id !== null && (
-                            <button type="button" className="btn btn-danger btn-sm" onClick={() => void move(card, board.columns.find((c) => c.stage_id === null)!)} aria-label={`Reject ${card.name}`}>
-                              Reject
-                            </button>
-                          )}
+        {board.columns
+          .filter((col) => !filters.stage || col.name.toLocaleLowerCase('en') === filters.stage.toLocaleLowerCase('en'))
+          .map((col) => (
+            <section
+              key={col.key}
+              className={`board-column${col.stage_id === null ? ' is-rejected' : ''}${dragOver === col.key ? ' is-over' : ''}`}
+              aria-labelledby={`col-${col.key}`}
+              data-column={col.name}
+              onDragOver={(e) => {
+                e.preventDefault();
+                setDragOver(col.key);
+              }}
+              onDragLeave={() => setDragOver((k) => (k === col.key ? null : k))}
+              onDrop={(e) => onDrop(e, col)}
+            >
+              <h2 id={`col-${col.key}`} className="board-column-title">
+                <span>{col.name}</span>{' '}
+                <span className="board-count" data-count>
+                  {formatCount(col.count)}
+                </span>
+                <span className="visually-hidden"> {col.count === 1 ? 'applicant' : 'applicants'}</span>
+              </h2>
+              <ul className="board-cards">
+                {col.cards.map((card) => {
+                  const next = neighbour(card, 1);
+                  const prev = col.stage_id === null ? null : neighbour(card, -1);
+                  return (
+                    <li key={card.id}>
+                      <article
+                        className="board-card"
+                        // biome-ignore lint/a11y/noNoninteractiveTabindex: the card itself takes the focus so its keys (arrows, R) move it; its help text is tied by aria-describedby
+                        tabIndex={0}
+                        draggable={!removed}
+                        data-card={card.id}
+                        aria-label={`${card.name}, ${col.name}`}
+                        aria-describedby="board-help"
+                        onDragStart={(e) => {
+                          e.dataTransfer.setData('text/plain', String(card.id));
+                          e.dataTransfer.effectAllowed = 'move';
+                        }}
+                        onKeyDown={(e) => onCardKey(e, card)}
+                      >
+                        <a className="board-card-name" href={`/hr/applicants/${card.id}?job_id=${jobId}`}>
+                          {card.name}
+                        </a>
+                        <span className="board-card-meta">
+                          Applied <LocalTime iso={card.created_at} kind="date" /> ·{' '}
+                          <span className={`status status-${card.status.toLowerCase()}`}>{card.status}</span>
                         </span>
-                      )}
-                    </article>
-                  </li>
-                );
-              })}
-            </ul>
-            {col.cards.length === 0 && <p className="board-empty">No applicants</p>}
-            {col.has_more && (
-              <button type="button" className="btn btn-secondary btn-sm board-more" onClick={() => void showMore(col)}>
-                Show more<span className="visually-hidden"> in {col.name}</span>
-              </button>
-            )}
-          </section>
-        ))}
+                        {card.outcome_reason && col.stage_id === null && (
+                          <span className="board-card-meta">Reason: {card.outcome_reason}</span>
+                        )}
+                        {!removed && (
+                          <span className="board-card-actions">
+                            {prev && (
+                              // The name starts with the visible text (WCAG 2.5.3): "← Applied: move Asha Rao to Applied".
+                              <button
+                                type="button"
+                                className="btn btn-secondary btn-sm"
+                                onClick={() => void move(card, prev)}
+                                aria-label={`← ${prev.name}: move ${card.name} to ${prev.name}`}
+                              >
+                                ← {prev.name}
+                              </button>
+                            )}
+                            {next && (
+                              <button
+                                type="button"
+                                className="btn btn-secondary btn-sm"
+                                onClick={() => void move(card, next)}
+                                aria-label={
+                                  col.stage_id === null
+                                    ? `Restore to ${next.name}: move ${card.name} back to ${next.name}`
+                                    : `${next.name} →: move ${card.name} to ${next.name}`
+                                }
+                              >
+                                {col.stage_id === null ? `Restore to ${next.name}` : `${next.name} →`}
+                              </button>
+                            )}
+                            {col.stage_id !== null && (
+                              <button
+                                type="button"
+                                className="btn btn-danger btn-sm"
+                                onClick={() => void move(card, board.columns.find((c) => c.stage_id === null)!)}
+                                aria-label={`Reject ${card.name}`}
+                              >
+                                Reject
+                              </button>
+                            )}
+                          </span>
+                        )}
+                      </article>
+                    </li>
+                  );
+                })}
+              </ul>
+              {col.cards.length === 0 && <p className="board-empty">No applicants</p>}
+              {col.has_more && (
+                <button type="button" className="btn btn-secondary btn-sm board-more" onClick={() => void showMore(col)}>
+                  Show more<span className="visually-hidden"> in {col.name}</span>
+                </button>
+              )}
+            </section>
+          ))}
       </div>
       <dialog ref={dialog} className="board-dialog" aria-labelledby="reject-title" onCancel={cancelReject}>
         {reject && (
@@ -377,7 +457,9 @@ function JobBoard(props: BoardProps) {
                 ))}
               </select>
             </div>
-            {emailChoices && <RejectEmailOptions ids={[reject.card.id]} choices={emailChoices} state={emailState} onChange={setEmailState} />}
+            {emailChoices && (
+              <RejectEmailOptions ids={[reject.card.id]} choices={emailChoices} state={emailState} onChange={setEmailState} />
+            )}
             <div className="dialog-actions">
               <button type="submit" className="btn btn-danger" aria-disabled={emailState.send && !!emailOptionsProblem(emailState)}>
                 {emailState.send ? (sendAtOf(emailState.when).sendAt ? 'Reject and schedule email' : 'Reject and send email') : 'Reject'}
@@ -412,7 +494,13 @@ interface Row {
 }
 
 /** An ordered list of names to rename, add, move and remove, saved as a whole. */
-function ListEditor(props: { title: string; noun: string; maxLength: number; rows: Row[]; onSave: (rows: Row[]) => Promise<string[] | null> }) {
+function ListEditor(props: {
+  title: string;
+  noun: string;
+  maxLength: number;
+  rows: Row[];
+  onSave: (rows: Row[]) => Promise<string[] | null>;
+}) {
   const [rows, setRows] = useState<Row[]>(props.rows);
   const [lines, setLines] = useState<{ kind: 'error' | 'success'; lines: string[] } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -441,15 +529,37 @@ function ListEditor(props: { title: string; noun: string; maxLength: number; row
               <label className="visually-hidden" htmlFor={`${props.noun}-${r.key}`}>
                 {props.noun} {i + 1}
               </label>
-              <input id={`${props.noun}-${r.key}`} value={r.name} maxLength={props.maxLength} onChange={(e) => setRows(rows.map((x) => (x.key === r.key ? { ...x, name: e.target.value } : x)))} />
+              <input
+                id={`${props.noun}-${r.key}`}
+                value={r.name}
+                maxLength={props.maxLength}
+                onChange={(e) => setRows(rows.map((x) => (x.key === r.key ? { ...x, name: e.target.value } : x)))}
+              />
               {r.note && <span className="list-note">{r.note}</span>}
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => swap(i, i - 1)} disabled={i === 0} aria-label={`Move ${r.name || props.noun} up`}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => swap(i, i - 1)}
+                disabled={i === 0}
+                aria-label={`Move ${r.name || props.noun} up`}
+              >
                 Up
               </button>
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => swap(i, i + 1)} disabled={i === rows.length - 1} aria-label={`Move ${r.name || props.noun} down`}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => swap(i, i + 1)}
+                disabled={i === rows.length - 1}
+                aria-label={`Move ${r.name || props.noun} down`}
+              >
                 Down
               </button>
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setRows(rows.filter((x) => x.key !== r.key))} aria-label={`Remove ${r.name || props.noun}`}>
+              <button
+                type="button"
+                className="btn btn-secondary btn-sm"
+                onClick={() => setRows(rows.filter((x) => x.key !== r.key))}
+                aria-label={`Remove ${r.name || props.noun}`}
+              >
                 Remove
               </button>
             </li>
@@ -487,7 +597,10 @@ function ListEditor(props: { title: string; noun: string; maxLength: number; row
 const failure = (err: unknown) => (err instanceof ApiError && err.status === 401 ? [] : ['Not saved.', ...problem(err)]);
 
 function StageEditor(props: { jobId: number; stages: Stage[]; onSaved: (list: StageList) => void }) {
-  const rows = useMemo(() => props.stages.map((s) => ({ key: `s-${s.id}`, id: s.id, name: s.name, note: plural(s.applicants) })), [props.stages]);
+  const rows = useMemo(
+    () => props.stages.map((s) => ({ key: `s-${s.id}`, id: s.id, name: s.name, note: plural(s.applicants) })),
+    [props.stages],
+  );
   return (
     <ListEditor
       title="Stages"
@@ -496,7 +609,12 @@ function StageEditor(props: { jobId: number; stages: Stage[]; onSaved: (list: St
       rows={rows}
       onSave={async (list) => {
         try {
-          props.onSaved(await hrJson<StageList>(`/api/hr/jobs/${props.jobId}/stages/`, { method: 'PUT', body: { stages: list.map((r) => ({ id: r.id, name: r.name })) } }));
+          props.onSaved(
+            await hrJson<StageList>(`/api/hr/jobs/${props.jobId}/stages/`, {
+              method: 'PUT',
+              body: { stages: list.map((r) => ({ id: r.id, name: r.name })) },
+            }),
+          );
           return null;
         } catch (err) {
           return failure(err);
@@ -522,7 +640,10 @@ function ReasonEditor(props: { onSaved: (reasons: RejectionReason[]) => void }) 
       rows={rows}
       onSave={async (list) => {
         try {
-          const saved = await hrJson<{ reasons: RejectionReason[] }>('/api/hr/rejection-reasons/', { method: 'PUT', body: { reasons: list.map((r) => ({ id: r.id, name: r.name })) } });
+          const saved = await hrJson<{ reasons: RejectionReason[] }>('/api/hr/rejection-reasons/', {
+            method: 'PUT',
+            body: { reasons: list.map((r) => ({ id: r.id, name: r.name })) },
+          });
           setRows(saved.reasons.map((x) => ({ key: `r-${x.id}`, id: x.id, name: x.name })));
           props.onSaved(saved.reasons);
           return null;

@@ -32,7 +32,6 @@ const percentFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 
 const num = (n: number) => grouped.format(n);
 const pct = (p: number) => `${percentFormat.format(p)}%`;
 
-
 function TopAnswers({ stats, headingId }: { stats: TextStats; headingId: string }) {
   if (!stats.top_answers.length) return <p className="qa-empty">No answers yet.</p>;
   return (
@@ -65,7 +64,8 @@ function Bars({ stats, headingId }: { stats: DistributionStats; headingId: strin
     <>
       {stats.numbers && (
         <p className="qa-numbers">
-          Min <strong>{num(stats.numbers.min)}</strong> · Median <strong>{num(stats.numbers.median)}</strong> · Max <strong>{num(stats.numbers.max)}</strong>
+          Min <strong>{num(stats.numbers.min)}</strong> · Median <strong>{num(stats.numbers.median)}</strong> · Max{' '}
+          <strong>{num(stats.numbers.max)}</strong>
         </p>
       )}
       <BarList stats={stats} headingId={headingId} />

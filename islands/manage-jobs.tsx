@@ -85,8 +85,12 @@ function ManageJobs({ canChangeWebhook }: { canChangeWebhook: boolean }) {
     const triggerOf = (b: HTMLButtonElement) => menuButtonOf(b) ?? b;
     const unwire = [
       wireMenuButtons(),
-      wireButtons('button[data-remove-job]', (b) => setTarget({ action: 'remove', id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: triggerOf(b) })),
-      wireButtons('button[data-restore-job]', (b) => setTarget({ action: 'restore', id: b.dataset.restoreJob!, title: b.dataset.jobTitle ?? '', trigger: triggerOf(b) })),
+      wireButtons('button[data-remove-job]', (b) =>
+        setTarget({ action: 'remove', id: b.dataset.removeJob!, title: b.dataset.jobTitle ?? '', trigger: triggerOf(b) }),
+      ),
+      wireButtons('button[data-restore-job]', (b) =>
+        setTarget({ action: 'restore', id: b.dataset.restoreJob!, title: b.dataset.jobTitle ?? '', trigger: triggerOf(b) }),
+      ),
       wireButtons('button[data-duplicate-job]', (b) => void duplicate(b)),
     ];
     return () => {
@@ -121,8 +125,26 @@ function ManageJobs({ canChangeWebhook }: { canChangeWebhook: boolean }) {
 }
 
 const DIALOG = {
-  remove: { title: 'Remove job', text: REMOVE_CONFIRM, button: 'Remove', busy: 'Removing…', failed: 'The job could not be removed.', status: 'REMOVED', done: 'removed', tone: 'btn-danger' },
-  restore: { title: 'Restore job', text: RESTORE_CONFIRM, button: 'Restore', busy: 'Restoring…', failed: 'The job could not be restored.', status: 'INACTIVE', done: 'restored', tone: 'btn-primary' },
+  remove: {
+    title: 'Remove job',
+    text: REMOVE_CONFIRM,
+    button: 'Remove',
+    busy: 'Removing…',
+    failed: 'The job could not be removed.',
+    status: 'REMOVED',
+    done: 'removed',
+    tone: 'btn-danger',
+  },
+  restore: {
+    title: 'Restore job',
+    text: RESTORE_CONFIRM,
+    button: 'Restore',
+    busy: 'Restoring…',
+    failed: 'The job could not be restored.',
+    status: 'INACTIVE',
+    done: 'restored',
+    tone: 'btn-primary',
+  },
 } as const;
 
 function ConfirmDialog({ target, onClose }: { target: Target; onClose: () => void }) {

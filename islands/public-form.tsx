@@ -22,7 +22,9 @@ function loadDraft(publicId: string): Values {
   try {
     const raw = JSON.parse(window.localStorage.getItem(draftKey(publicId)) ?? '{}');
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-    return Object.fromEntries(Object.entries(raw).filter(([, v]) => typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string')))) as Values;
+    return Object.fromEntries(
+      Object.entries(raw).filter(([, v]) => typeof v === 'string' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))),
+    ) as Values;
   } catch {
     return {};
   }
@@ -141,7 +143,12 @@ function PublicFormIsland({ form }: { form: PublicForm }) {
     setBanner(null);
     const body = new FormData();
     const all = sections.flatMap((s) => s.fields);
-    body.append('values', JSON.stringify(Object.fromEntries(all.filter((f) => f.field_type !== 'file' && values[f.name] !== undefined).map((f) => [f.name, values[f.name]]))));
+    body.append(
+      'values',
+      JSON.stringify(
+        Object.fromEntries(all.filter((f) => f.field_type !== 'file' && values[f.name] !== undefined).map((f) => [f.name, values[f.name]])),
+      ),
+    );
     body.append('website', honeypot.current?.value ?? '');
     for (const f of all) {
       const file = files[f.name];
@@ -205,7 +212,15 @@ function PublicFormIsland({ form }: { form: PublicForm }) {
           </div>
         )}
         {section.fields.map((f) => (
-          <FieldControl key={f.name} field={f} value={values[f.name]} file={files[f.name] ?? null} error={errors[f.name]} onValue={(v) => set(f.name, v)} onFile={(file) => setFile(f.name, file)} />
+          <FieldControl
+            key={f.name}
+            field={f}
+            value={values[f.name]}
+            file={files[f.name] ?? null}
+            error={errors[f.name]}
+            onValue={(v) => set(f.name, v)}
+            onFile={(file) => setFile(f.name, file)}
+          />
         ))}
         <div className="hp-field" aria-hidden="true">
           <label htmlFor="pf-website">Website</label>
@@ -235,13 +250,25 @@ function Intro({ form }: { form: PublicForm }) {
   );
 }
 
-function FieldControl(p: { field: FormField; value: string | string[] | undefined; file: File | null; error?: string; onValue: (v: string | string[]) => void; onFile: (f: File | null) => void }) {
+function FieldControl(p: {
+  field: FormField;
+  value: string | string[] | undefined;
+  file: File | null;
+  error?: string;
+  onValue: (v: string | string[]) => void;
+  onFile: (f: File | null) => void;
+}) {
   const { field: f, error } = p;
   const id = `pf-${f.name}`;
   const helpId = useId();
   const errorId = `${id}-error`;
   const describedBy = [f.help_text ? helpId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, 'aria-required': f.required || undefined };
+  const common = {
+    id,
+    'aria-describedby': describedBy,
+    'aria-invalid': error ? true : undefined,
+    'aria-required': f.required || undefined,
+  };
   const text = typeof p.value === 'string' ? p.value : '';
   const list = Array.isArray(p.value) ? p.value : [];
   const label = (
@@ -287,7 +314,14 @@ function FieldControl(p: { field: FormField; value: string | string[] | undefine
       return group(
         f.options.map((o) => (
           <label key={o} className="choice">
-            <input type="checkbox" name={f.name} value={o} checked={list.includes(o)} onChange={(e) => p.onValue(e.target.checked ? [...list, o] : list.filter((x) => x !== o))} /> {o}
+            <input
+              type="checkbox"
+              name={f.name}
+              value={o}
+              checked={list.includes(o)}
+              onChange={(e) => p.onValue(e.target.checked ? [...list, o] : list.filter((x) => x !== o))}
+            />{' '}
+            {o}
           </label>
         )),
       );

@@ -11,7 +11,13 @@ import { mountIsland } from './components/mount.js';
 import { ApiError } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import {
-  RejectEmailOptions, emailOptionsProblem, emailResultText, initialEmailOptions, rejectWithEmail, useEmailChoices, type EmailOptionsState,
+  RejectEmailOptions,
+  emailOptionsProblem,
+  emailResultText,
+  initialEmailOptions,
+  rejectWithEmail,
+  useEmailChoices,
+  type EmailOptionsState,
 } from './components/reject-email.js';
 
 type Props = { id: number };
@@ -70,7 +76,10 @@ function RejectEmail({ id }: Props) {
         })
         .catch((err) => {
           if (err instanceof ApiError && err.status === 401) return;
-          setProblem(['Nothing was rejected or sent.', ...(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.'])]);
+          setProblem([
+            'Nothing was rejected or sent.',
+            ...(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.']),
+          ]);
         })
         .finally(() => {
           live.current.busy = false;

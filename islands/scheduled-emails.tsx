@@ -57,7 +57,11 @@ function ScheduledEmails({ id }: Props) {
       setMessage(`“${email.subject}”: ${done.detail}`);
       document.dispatchEvent(new CustomEvent('applicant:changed'));
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) setProblem(['The email could not be cancelled.', ...(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.'])]);
+      if (!(err instanceof ApiError && err.status === 401))
+        setProblem([
+          'The email could not be cancelled.',
+          ...(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.']),
+        ]);
     }
     setBusy(null);
     await load();
@@ -65,11 +69,17 @@ function ScheduledEmails({ id }: Props) {
 
   return (
     <section className="scheduled-emails card" aria-labelledby={`${uid}-title`} hidden={!emails.length && !message && !problem}>
-      <h2 id={`${uid}-title`} className="h3">Scheduled emails</h2>
-      <div className="emails-message" role="status" aria-live="polite">{message}</div>
+      <h2 id={`${uid}-title`} className="h3">
+        Scheduled emails
+      </h2>
+      <div className="emails-message" role="status" aria-live="polite">
+        {message}
+      </div>
       {problem && (
         <div className="alert alert-error" role="alert">
-          {problem.map((l) => <div key={l}>{l}</div>)}
+          {problem.map((l) => (
+            <div key={l}>{l}</div>
+          ))}
         </div>
       )}
       {emails.length ? (

@@ -83,7 +83,9 @@ function SignInLink({ token, username, ttlSeconds }: Props) {
           // biome-ignore lint/a11y/noAutofocus: the page's only task starts in this field
           autoFocus
         />
-        <span id="link-password-help" className="help-text">At least {PASSWORD_MIN_LENGTH} characters.</span>
+        <span id="link-password-help" className="help-text">
+          At least {PASSWORD_MIN_LENGTH} characters.
+        </span>
         {errors.password && (
           <p id="link-password-error" className="field-error">
             {errors.password}

@@ -39,7 +39,8 @@ for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-m
   if (menu.hasAttribute('data-nav-group')) {
     menu.addEventListener('toggle', () => {
       if (!menu.open) return;
-      for (const other of document.querySelectorAll<HTMLDetailsElement>('details[data-nav-group][open]')) if (other !== menu) other.open = false;
+      for (const other of document.querySelectorAll<HTMLDetailsElement>('details[data-nav-group][open]'))
+        if (other !== menu) other.open = false;
     });
     menu.addEventListener('focusout', (e) => {
       if (menu.open && e.relatedTarget instanceof Node && !menu.contains(e.relatedTarget)) menu.open = false;

@@ -323,10 +323,26 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    'audit_log', 'rate_limit_hits', 'form_posts', 'form_entry_files', 'form_entries', 'form_fields',
-    'form_sections', 'forms', 'application_posts', 'application_answer_choices', 'application_answers',
-    'application_skills', 'application_education', 'application_experiences', 'applications',
-    'stored_files', 'job_questions', 'jobs', 'hr_sessions', 'hr_users',
+    'audit_log',
+    'rate_limit_hits',
+    'form_posts',
+    'form_entry_files',
+    'form_entries',
+    'form_fields',
+    'form_sections',
+    'forms',
+    'application_posts',
+    'application_answer_choices',
+    'application_answers',
+    'application_skills',
+    'application_education',
+    'application_experiences',
+    'applications',
+    'stored_files',
+    'job_questions',
+    'jobs',
+    'hr_sessions',
+    'hr_users',
   ]) {
     await knex.schema.dropTableIfExists(table);
   }

@@ -30,9 +30,19 @@ import type { Knex } from 'knex';
 
 /** [table, column, nullable] made MEDIUMTEXT on MySQL. */
 const MEDIUM_TEXT_COLUMNS: Record<string, [string, boolean][]> = {
-  job_questions: [['text', false], ['help_text', true]],
-  application_answers: [['question_text', false], ['answer', false]],
-  forms: [['description', true], ['success_message', true], ['inactive_notice', true]],
+  job_questions: [
+    ['text', false],
+    ['help_text', true],
+  ],
+  application_answers: [
+    ['question_text', false],
+    ['answer', false],
+  ],
+  forms: [
+    ['description', true],
+    ['success_message', true],
+    ['inactive_notice', true],
+  ],
   form_fields: [['help_text', true]],
   form_posts: [['payload', false]],
 };

@@ -60,7 +60,9 @@ export async function up(knex: Knex): Promise<void> {
 
   let after = 0;
   for (;;) {
-    const apps: { id: number; first_name: string; last_name: string; email: string; phone: string; created_at: unknown }[] = await knex('applications')
+    const apps: { id: number; first_name: string; last_name: string; email: string; phone: string; created_at: unknown }[] = await knex(
+      'applications',
+    )
       .select('id', 'first_name', 'last_name', 'email', 'phone', 'created_at')
       .where('id', '>', after)
       .orderBy('id')
@@ -73,7 +75,10 @@ export async function up(knex: Knex): Promise<void> {
     });
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      await knex.raw(`INSERT INTO application_search_words (word, application_id, created_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`, chunk.flat());
+      await knex.raw(
+        `INSERT INTO application_search_words (word, application_id, created_at) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+        chunk.flat(),
+      );
     }
   }
   // The indexes are built once the words are in: one sort each instead of millions of inserts

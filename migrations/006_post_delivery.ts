@@ -29,7 +29,10 @@ export async function up(knex: Knex): Promise<void> {
   };
   const concat = (prefix: string) => (mysql ? `CONCAT('${prefix}', id)` : `'${prefix}' || id`);
 
-  for (const [table, prefix, group] of [['application_posts', 'msg_app_', 'job_id'], ['form_posts', 'msg_form_', 'form_id']] as const) {
+  for (const [table, prefix, group] of [
+    ['application_posts', 'msg_app_', 'job_id'],
+    ['form_posts', 'msg_form_', 'form_id'],
+  ] as const) {
     await knex.schema.alterTable(table, (t) => {
       t.string('message_id', 64).nullable();
       t.string('claim_token', 32).nullable();
@@ -80,7 +83,10 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.dropTableIfExists('post_attempts');
   await knex.schema.dropTableIfExists('email_posts');
-  for (const [table, group] of [['application_posts', 'job_id'], ['form_posts', 'form_id']] as const) {
+  for (const [table, group] of [
+    ['application_posts', 'job_id'],
+    ['form_posts', 'form_id'],
+  ] as const) {
     await knex.schema.alterTable(table, (t) => {
       t.dropIndex([group, 'next_attempt_at'], `${table}_group_next_idx`);
       t.dropIndex(['next_attempt_at'], `${table}_next_idx`);

@@ -10,7 +10,9 @@
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`UPDATE application_posts SET payload = JSON_REMOVE(payload, '$.secret_key') WHERE payload LIKE '%secret_key%' AND JSON_VALID(payload)`);
+  await knex.raw(
+    `UPDATE application_posts SET payload = JSON_REMOVE(payload, '$.secret_key') WHERE payload LIKE '%secret_key%' AND JSON_VALID(payload)`,
+  );
 }
 
 export async function down(): Promise<void> {}

@@ -13,7 +13,8 @@ const isMysql = (knex: Knex) => knex.client.config.client === 'mysql2';
 
 async function setEmailCollation(knex: Knex, collation: 'utf8mb4_bin' | 'utf8mb4_unicode_ci'): Promise<void> {
   // MODIFY keeps the unique (job_id, email) and the email indexes.
-  if (isMysql(knex)) await knex.raw(`ALTER TABLE \`applications\` MODIFY \`email\` VARCHAR(254) CHARACTER SET utf8mb4 COLLATE ${collation} NOT NULL`);
+  if (isMysql(knex))
+    await knex.raw(`ALTER TABLE \`applications\` MODIFY \`email\` VARCHAR(254) CHARACTER SET utf8mb4 COLLATE ${collation} NOT NULL`);
 }
 
 export async function up(knex: Knex): Promise<void> {

@@ -57,9 +57,15 @@ export async function up(knex: Knex): Promise<void> {
   await knex('change_counters').insert({ name: 'applications.stage', value: 0 });
   // One statement per default stage: every job gets it at once, whatever the number of jobs.
   for (const [position, name] of STAGES.entries()) {
-    await knex.raw('INSERT INTO job_stages (job_id, name, position, kind) SELECT id, ?, ?, ? FROM jobs ORDER BY id', [name, position, name === 'Hired' ? 'HIRED' : null]);
+    await knex.raw('INSERT INTO job_stages (job_id, name, position, kind) SELECT id, ?, ?, ? FROM jobs ORDER BY id', [
+      name,
+      position,
+      name === 'Hired' ? 'HIRED' : null,
+    ]);
   }
-  await knex.raw('UPDATE applications SET stage_id = (SELECT s.id FROM job_stages s WHERE s.job_id = applications.job_id AND s.position = 0)');
+  await knex.raw(
+    'UPDATE applications SET stage_id = (SELECT s.id FROM job_stages s WHERE s.job_id = applications.job_id AND s.position = 0)',
+  );
 
   await knex.schema.alterTable('applications', (t) => {
     t.index(['job_id', 'outcome', 'stage_id', 'created_at', 'id'], 'applications_board_idx');

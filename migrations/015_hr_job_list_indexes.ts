@@ -13,7 +13,9 @@ const NEWEST = 'jobs_hr_list_idx';
 export async function up(knex: Knex): Promise<void> {
   if (knex.client.config.client === 'mysql2') return;
   await knex.raw(`CREATE INDEX ${BY_TITLE} ON jobs (title, id, public_id, status)`);
-  await knex.raw(`CREATE INDEX ${NEWEST} ON jobs (created_at, id, public_id, title, location, job_type, work_mode, status, views, updated_at)`);
+  await knex.raw(
+    `CREATE INDEX ${NEWEST} ON jobs (created_at, id, public_id, title, location, job_type, work_mode, status, views, updated_at)`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -15,7 +15,8 @@ import type { Knex } from 'knex';
 const DEPARTMENT_INDEX = 'jobs_status_department_idx';
 const CLOSING_INDEX = 'jobs_status_closes_idx';
 const PUBLIC_LIST_INDEX = 'jobs_public_list_idx';
-const LIST_COLUMNS_BEFORE = 'status, created_at, id, public_id, title, location, job_type, work_mode, currency, min_salary, max_salary, experience_required, duration, updated_at';
+const LIST_COLUMNS_BEFORE =
+  'status, created_at, id, public_id, title, location, job_type, work_mode, currency, min_salary, max_salary, experience_required, duration, updated_at';
 const HR_LIST_INDEX = 'jobs_hr_list_idx';
 const HR_LIST_COLUMNS_BEFORE = 'created_at, id, public_id, title, location, job_type, work_mode, status, views, updated_at';
 
@@ -54,7 +55,8 @@ export async function down(knex: Knex): Promise<void> {
   await knex.raw(`DROP INDEX IF EXISTS ${CLOSING_INDEX}`);
   await knex.raw(`DROP INDEX IF EXISTS ${PUBLIC_LIST_INDEX}`);
   await knex.raw(`DROP INDEX IF EXISTS ${HR_LIST_INDEX}`);
-  for (const column of ['department', 'closes_at', 'salary_period', 'applicant_countries']) await knex.raw(`ALTER TABLE jobs DROP COLUMN ${column}`);
+  for (const column of ['department', 'closes_at', 'salary_period', 'applicant_countries'])
+    await knex.raw(`ALTER TABLE jobs DROP COLUMN ${column}`);
   await knex.raw(`CREATE INDEX ${PUBLIC_LIST_INDEX} ON jobs (${LIST_COLUMNS_BEFORE})`);
   await knex.raw(`CREATE INDEX ${HR_LIST_INDEX} ON jobs (${HR_LIST_COLUMNS_BEFORE})`);
 }

@@ -15,11 +15,31 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SCANNED = ['src', 'islands', 'bin', 'config', 'migrations'];
-const KERNEL = ['src/db/', 'src/documents/', 'src/http/', 'src/log/', 'src/render/', 'src/storage/', 'src/exports/', 'src/shared/', 'config/'];
+const KERNEL = [
+  'src/db/',
+  'src/documents/',
+  'src/http/',
+  'src/log/',
+  'src/render/',
+  'src/storage/',
+  'src/exports/',
+  'src/shared/',
+  'config/',
+];
 const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms', 'emails', 'ops', 'embeds', 'sources', 'funnel'];
 const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts'];
 /** npm packages that run in a browser: the only ones src/shared/ and islands/ may import. */
-const BROWSER_PACKAGES = ['react', 'react-dom', '@tiptap/pm', '@tiptap/react', '@tiptap/starter-kit', 'zod', 'sanitize-html', '@sindresorhus/slugify', 'libphonenumber-js'];
+const BROWSER_PACKAGES = [
+  'react',
+  'react-dom',
+  '@tiptap/pm',
+  '@tiptap/react',
+  '@tiptap/starter-kit',
+  'zod',
+  'sanitize-html',
+  '@sindresorhus/slugify',
+  'libphonenumber-js',
+];
 /** Files other than repo.ts / queries.ts / queries/*.ts that may import knex: src/db/**, migrations and the two that create the db. */
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];
 /** A feature's (or storage's) own SQL: repo.ts, queries.ts, or a file in a queries/ folder. */
@@ -57,7 +77,9 @@ export function brokenRules(from, to) {
   if (typeof to === 'object') {
     const pkg = packageName(to.pkg);
     if (pkg === 'knex' && !isQueryFile(from) && !KNEX_ALLOWED.some((re) => re.test(from))) {
-      broken.push('(a) knex only in repo.ts, queries.ts, queries/, src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)');
+      broken.push(
+        '(a) knex only in repo.ts, queries.ts, queries/, src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)',
+      );
     }
     const browserSide = from.startsWith('src/shared/')
       ? '(b) src/shared/'
@@ -73,12 +95,26 @@ export function brokenRules(from, to) {
     return broken;
   }
   const dst = layer(to);
-  if (from.startsWith('src/shared/') && !to.startsWith('src/shared/')) broken.push('(b) src/shared/ imports only src/shared/ and browser packages');
-  if (src?.kind === 'islands' && !(dst?.kind === 'islands' || to.startsWith('src/shared/') || (dst?.kind === 'feature' && ['types.ts', 'schema.ts'].includes(featureFile(to))))) {
+  if (from.startsWith('src/shared/') && !to.startsWith('src/shared/'))
+    broken.push('(b) src/shared/ imports only src/shared/ and browser packages');
+  if (
+    src?.kind === 'islands' &&
+    !(
+      dst?.kind === 'islands' ||
+      to.startsWith('src/shared/') ||
+      (dst?.kind === 'feature' && ['types.ts', 'schema.ts'].includes(featureFile(to)))
+    )
+  ) {
     broken.push("(c) islands import only islands/, src/shared/ and a feature's types.ts or schema.ts");
   }
-  if (src?.kind === 'kernel' && ['feature', 'shell', 'cli'].includes(dst?.kind)) broken.push('(d) the kernel never imports a feature, the app shell or the CLI');
-  if (src?.kind === 'feature' && dst?.kind === 'feature' && src.name !== dst.name && !['index.ts', 'types.ts', 'schema.ts'].includes(featureFile(to))) {
+  if (src?.kind === 'kernel' && ['feature', 'shell', 'cli'].includes(dst?.kind))
+    broken.push('(d) the kernel never imports a feature, the app shell or the CLI');
+  if (
+    src?.kind === 'feature' &&
+    dst?.kind === 'feature' &&
+    src.name !== dst.name &&
+    !['index.ts', 'types.ts', 'schema.ts'].includes(featureFile(to))
+  ) {
     broken.push(`(e) another feature only through src/${dst.name}/index.ts, types.ts or schema.ts`);
   }
   if (dst?.kind === 'cli' && !['cli', 'bin'].includes(src?.kind)) broken.push('(f) only bin/ and src/cli/ import src/cli/');
@@ -173,8 +209,14 @@ export async function checkImports(root) {
   for (const file of SCANNED.flatMap((dir) => sourceFiles(root, dir))) {
     if (file.startsWith('src/') && !layer(file)) lines.add(`${file} -> (none): not in the layout (kernel, feature, src/cli/ or app shell)`);
     if (file.startsWith('src/') && !isQueryFile(file) && !KNEX_ALLOWED.some((re) => re.test(file))) {
-      const lineNo = fs.readFileSync(path.join(root, file), 'utf8').split('\n').findIndex((l) => QUERY_CALL.test(l) && !/^\s*(?:\/\/|\*)/.test(l));
-      if (lineNo >= 0) lines.add(`${file}:${lineNo + 1} -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/`);
+      const lineNo = fs
+        .readFileSync(path.join(root, file), 'utf8')
+        .split('\n')
+        .findIndex((l) => QUERY_CALL.test(l) && !/^\s*(?:\/\/|\*)/.test(l));
+      if (lineNo >= 0)
+        lines.add(
+          `${file}:${lineNo + 1} -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/`,
+        );
     }
   }
   return [...lines].sort();

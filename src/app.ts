@@ -65,7 +65,10 @@ export function createApp(ctx: AppContext): Express {
   // Hashed bundle names change with their content, so browsers may keep them for a year.
   app.use('/assets', express.static(path.join(config.rootDir, 'public', 'assets'), { index: false, immutable: true, maxAge: '365d' }));
   app.get('/favicon.svg', (_req, res) => res.sendFile(path.join(config.rootDir, 'public', 'favicon.svg'), { maxAge: '1d' }));
-  app.use('/og', express.static(path.join(config.rootDir, 'public', 'og'), { index: false, redirect: false, immutable: true, maxAge: '365d' })); // Open Graph images: a new picture gets a new file name
+  app.use(
+    '/og',
+    express.static(path.join(config.rootDir, 'public', 'og'), { index: false, redirect: false, immutable: true, maxAge: '365d' }),
+  ); // Open Graph images: a new picture gets a new file name
   app.use('/api', (_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

@@ -55,6 +55,10 @@ export function createContext(config: Config, overrides: Partial<AppContext> = {
 }
 
 export async function closeContext(ctx: AppContext): Promise<void> {
-  await Promise.all([ctx.views.flush().catch(() => undefined), ctx.funnel.flush().catch(() => undefined), ctx.documents.close().catch(() => undefined)]);
+  await Promise.all([
+    ctx.views.flush().catch(() => undefined),
+    ctx.funnel.flush().catch(() => undefined),
+    ctx.documents.close().catch(() => undefined),
+  ]);
   await ctx.db.destroy();
 }

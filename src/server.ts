@@ -18,7 +18,9 @@ import { processLog, warnLine } from './log/logger.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
-  return config.databaseUrl ? `DATABASE_URL=${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}` : `the SQLite file in DATA_DIR=${config.dataDir}`;
+  return config.databaseUrl
+    ? `DATABASE_URL=${config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@')}`
+    : `the SQLite file in DATA_DIR=${config.dataDir}`;
 }
 
 /** The start-up line saying whose address the rate limits see (TRUST_PROXY); null when off. */
@@ -69,7 +71,9 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     log.warn('No HR user yet. Create one with: npx careers-admin user create --username <name>');
   }
   const server = await listenHttp(createApp(ctx), { port: config.port });
-  log.info(`Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`);
+  log.info(
+    `Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`,
+  );
   log.info(`HR sign-in: ${signInUrl(config)}`);
   if (config.storage.kind === 's3') log.info(`Uploads in ${describeStorage(ctx.storage)}`);
   const proxyNote = describeTrustProxy(config.trustProxy);
@@ -166,7 +170,10 @@ async function main(): Promise<void> {
   onStopSignal((signal) => {
     const seconds = config.shutdownTimeoutSeconds;
     processLog().info(`${signal}: closing (waiting up to ${seconds} s for requests in flight; send it again to exit now)`);
-    exitAfter(seconds * 1000 + STOP_GRACE_MS, `Still closing ${STOP_GRACE_MS / 1000} s after SHUTDOWN_TIMEOUT_SECONDS (${seconds} s): exiting`);
+    exitAfter(
+      seconds * 1000 + STOP_GRACE_MS,
+      `Still closing ${STOP_GRACE_MS / 1000} s after SHUTDOWN_TIMEOUT_SECONDS (${seconds} s): exiting`,
+    );
     started
       .then(({ close }) => close())
       .then(

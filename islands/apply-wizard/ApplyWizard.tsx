@@ -66,7 +66,15 @@ const hasKeys = (o: object) => Object.keys(o).length > 0;
 /** PHONE_RULE=international's check, loaded as its own chunk only on sites that use it. */
 type InternationalPhone = (raw: string, country?: string) => string | null;
 
-export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' }: { job: WizardJob; consentText?: string | null; phoneRule?: PhoneRule }) {
+export function ApplyWizard({
+  job,
+  consentText = null,
+  phoneRule = 'ten-digits',
+}: {
+  job: WizardJob;
+  consentText?: string | null;
+  phoneRule?: PhoneRule;
+}) {
   const steps = useMemo(() => stepsFor(job), [job]);
   const years = useMemo(() => yearOptions(), []);
   const questions = job.questions;
@@ -155,7 +163,10 @@ export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' 
     else if (focusRequest.target === 'invalid') {
       const invalid = sections.current[current]?.querySelector<HTMLElement>('[aria-invalid="true"]');
       // A radio or checkbox group is invalid as a whole: focus its checked (or first) input.
-      const target = invalid && !/^(INPUT|SELECT|TEXTAREA)$/.test(invalid.tagName) ? (invalid.querySelector<HTMLElement>('input:checked') ?? invalid.querySelector<HTMLElement>('input')) : invalid;
+      const target =
+        invalid && !/^(INPUT|SELECT|TEXTAREA)$/.test(invalid.tagName)
+          ? (invalid.querySelector<HTMLElement>('input:checked') ?? invalid.querySelector<HTMLElement>('input'))
+          : invalid;
       (target ?? headings.current[current])?.focus();
     }
   }, [focusRequest, current]);
@@ -177,7 +188,8 @@ export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' 
   const update = (patch: Partial<FormState>, keys: string[] = []) => {
     dirty.current = true;
     setForm((f) => ({ ...f, ...patch }));
-    if (keys.some((k) => k in serverErrors)) setServerErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
+    if (keys.some((k) => k in serverErrors))
+      setServerErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
   };
 
   /** A list changed shape (add/remove): its server messages no longer line up with the entries. */
@@ -231,7 +243,11 @@ export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' 
     fd.append('last_name', form.last_name.trim());
     fd.append('email', form.email.trim());
     // Under PHONE_RULE=international the number as E.164 (a national number's leading 0 dropped).
-    fd.append('phone', (phoneRule === 'international' && intlPhone?.(form.phone, form.phone_country)) || joinPhone(dialCodeOf(form.phone_country), form.phone));
+    fd.append(
+      'phone',
+      (phoneRule === 'international' && intlPhone?.(form.phone, form.phone_country)) ||
+        joinPhone(dialCodeOf(form.phone_country), form.phone),
+    );
     if (resumeFile) fd.append('resume', resumeFile, resumeFile.name);
     fd.append('professional_experiences', JSON.stringify(form.experiences));
     fd.append('education', JSON.stringify(form.education));
@@ -242,7 +258,12 @@ export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' 
 
     let res: Response;
     try {
-      res = await fetch(`/api/jobs/${encodeURIComponent(job.public_id)}/apply/`, { method: 'POST', body: fd, headers: { Accept: 'application/json', [WIZARD_SUBMIT_HEADER]: '1' }, credentials: 'same-origin' });
+      res = await fetch(`/api/jobs/${encodeURIComponent(job.public_id)}/apply/`, {
+        method: 'POST',
+        body: fd,
+        headers: { Accept: 'application/json', [WIZARD_SUBMIT_HEADER]: '1' },
+        credentials: 'same-origin',
+      });
     } catch {
       return fail({ message: NETWORK_MESSAGE, lines: [], banner: NETWORK_MESSAGE, keys: [] }, {});
     }
@@ -389,7 +410,13 @@ export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' 
               ]}
             />
             <h3 className="sub-heading">Skills</h3>
-            <SkillsInput skills={form.skills} error={errors.skills} onChange={(skills) => update({ skills }, ['skills'])} text={skillText} onText={setSkillText} />
+            <SkillsInput
+              skills={form.skills}
+              error={errors.skills}
+              onChange={(skills) => update({ skills }, ['skills'])}
+              text={skillText}
+              onText={setSkillText}
+            />
           </>
         );
       case 'questions':
@@ -409,13 +436,22 @@ export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' 
             resume={resume}
             questions={questions}
             onEdit={(s) => goTo(steps.indexOf(s))}
-            consent={consentText ? { text: consentText, given: consented, error: errors[CONSENT_FIELD], onChange: (given) => {
-              setConsented(given);
-              setServerErrors((e) => {
-                const { [CONSENT_FIELD]: _drop, ...rest } = e;
-                return rest;
-              });
-            } } : null}
+            consent={
+              consentText
+                ? {
+                    text: consentText,
+                    given: consented,
+                    error: errors[CONSENT_FIELD],
+                    onChange: (given) => {
+                      setConsented(given);
+                      setServerErrors((e) => {
+                        const { [CONSENT_FIELD]: _drop, ...rest } = e;
+                        return rest;
+                      });
+                    },
+                  }
+                : null
+            }
           />
         );
     }
@@ -442,17 +478,34 @@ export function ApplyWizard({ job, consentText = null, phoneRule = 'ten-digits' 
           )}
           {steps.map((s, i) => (
             // Every step stays mounted (hidden when not current) so the chosen file stays in its input.
-            <section key={s} hidden={s !== current} ref={(el) => { sections.current[s] = el; }} aria-labelledby={`step-${s}-title`} className="wizard-step">
+            <section
+              key={s}
+              hidden={s !== current}
+              ref={(el) => {
+                sections.current[s] = el;
+              }}
+              aria-labelledby={`step-${s}-title`}
+              className="wizard-step"
+            >
               <p className="step-count">
                 Step {i + 1} of {steps.length}
               </p>
-              <h2 id={`step-${s}-title`} tabIndex={-1} ref={(el) => { headings.current[s] = el; }}>
+              <h2
+                id={`step-${s}-title`}
+                tabIndex={-1}
+                ref={(el) => {
+                  headings.current[s] = el;
+                }}
+              >
                 {STEP_LABELS[s]}
               </h2>
               <p className="step-intro">{STEP_INTROS[s]}</p>
               {s !== 'review' && (
                 <p className="required-note">
-                  Fields marked <span className="required-mark" aria-hidden="true">*</span>
+                  Fields marked{' '}
+                  <span className="required-mark" aria-hidden="true">
+                    *
+                  </span>
                   <span className="visually-hidden">with an asterisk</span> are required.
                 </p>
               )}

@@ -1,5 +1,13 @@
 /** Step 1, Basic Info: names, email, dial code + phone digits, resume (spec 01 section 5). */
-import { EMAIL_MAX, NAME_MAX, PHONE_DIGITS, RESUME_EXTENSIONS, shapeEmail, shapeName, shapePhone } from '../../src/shared/application-rules.js';
+import {
+  EMAIL_MAX,
+  NAME_MAX,
+  PHONE_DIGITS,
+  RESUME_EXTENSIONS,
+  shapeEmail,
+  shapeName,
+  shapePhone,
+} from '../../src/shared/application-rules.js';
 import { DIAL_CODES } from '../../src/shared/dial-codes.js';
 import { ErrorText, RequiredMark, TextField, controlProps, describedBy } from './fields.js';
 import { INTERNATIONAL_PHONE_DIGITS, PHONE_RULE_MESSAGES, type PhoneRule } from '../../src/shared/phone-rule-names.js';
@@ -60,7 +68,12 @@ export function BasicStep({ form, errors, update, resume, onResume, restored, ph
       <div className="phone-row">
         <div className="field">
           <label htmlFor="f-phone_code">Country code</label>
-          <select id="f-phone_code" value={form.phone_country} autoComplete="tel-country-code" onChange={(e) => update({ phone_country: e.target.value }, ['phone'])}>
+          <select
+            id="f-phone_code"
+            value={form.phone_country}
+            autoComplete="tel-country-code"
+            onChange={(e) => update({ phone_country: e.target.value }, ['phone'])}
+          >
             {DIAL_CODES.map((d) => (
               <option key={d.iso} value={d.iso}>
                 {d.country} ({d.code})
@@ -80,7 +93,11 @@ export function BasicStep({ form, errors, update, resume, onResume, restored, ph
             autoComplete="tel-national"
             aria-required="true"
             value={form.phone}
-            onChange={(e) => update({ phone: shapePhone(e.target.value, phoneRule === 'international' ? INTERNATIONAL_PHONE_DIGITS : PHONE_DIGITS) }, ['phone'])}
+            onChange={(e) =>
+              update({ phone: shapePhone(e.target.value, phoneRule === 'international' ? INTERNATIONAL_PHONE_DIGITS : PHONE_DIGITS) }, [
+                'phone',
+              ])
+            }
           />
           <p className="help-text" id={phoneHelp}>
             {phoneRule === 'international' ? PHONE_RULE_MESSAGES.help : `${PHONE_DIGITS} digits, without the country code.`}

@@ -27,7 +27,19 @@ function asBlock(html: string): string {
   return /^\s*<(p|ul|ol)[\s>]/i.test(html) ? html : `<p>${html}</p>`;
 }
 
-function Question({ q, value, error, onAnswer, onUnparsed }: { q: WizardQuestion; value: AnswerValue | undefined; error?: string; onAnswer: (v: AnswerValue) => void; onUnparsed: (unparsed: boolean) => void }) {
+function Question({
+  q,
+  value,
+  error,
+  onAnswer,
+  onUnparsed,
+}: {
+  q: WizardQuestion;
+  value: AnswerValue | undefined;
+  error?: string;
+  onAnswer: (v: AnswerValue) => void;
+  onUnparsed: (unparsed: boolean) => void;
+}) {
   const key = `answers.${q.id}`;
   const id = fieldId(key);
   const labelId = `${id}-label`;
@@ -43,10 +55,32 @@ function Question({ q, value, error, onAnswer, onUnparsed }: { q: WizardQuestion
   let control: ReactNode;
   switch (q.answer_type) {
     case 'short_text':
-      control = <input {...aria} id={id} type="text" value={text} placeholder={q.placeholder || undefined} maxLength={LIMITS.answerText} aria-required={q.required || undefined} onChange={(e) => onAnswer(e.target.value)} />;
+      control = (
+        <input
+          {...aria}
+          id={id}
+          type="text"
+          value={text}
+          placeholder={q.placeholder || undefined}
+          maxLength={LIMITS.answerText}
+          aria-required={q.required || undefined}
+          onChange={(e) => onAnswer(e.target.value)}
+        />
+      );
       break;
     case 'long_text':
-      control = <textarea {...aria} id={id} value={text} placeholder={q.placeholder || undefined} maxLength={LIMITS.answerText} rows={5} aria-required={q.required || undefined} onChange={(e) => onAnswer(e.target.value)} />;
+      control = (
+        <textarea
+          {...aria}
+          id={id}
+          value={text}
+          placeholder={q.placeholder || undefined}
+          maxLength={LIMITS.answerText}
+          rows={5}
+          aria-required={q.required || undefined}
+          onChange={(e) => onAnswer(e.target.value)}
+        />
+      );
       break;
     case 'number':
       control = (
@@ -92,7 +126,9 @@ function Question({ q, value, error, onAnswer, onUnparsed }: { q: WizardQuestion
                 id={`${id}-${i}`}
                 value={o}
                 checked={list.includes(o)}
-                onChange={(e) => onAnswer(e.target.checked ? q.options.filter((x) => x === o || list.includes(x)) : list.filter((x) => x !== o))}
+                onChange={(e) =>
+                  onAnswer(e.target.checked ? q.options.filter((x) => x === o || list.includes(x)) : list.filter((x) => x !== o))
+                }
               />
               <span>{o}</span>
             </label>
@@ -122,7 +158,14 @@ export function QuestionsStep({ questions, answers, errors, onAnswer, onUnparsed
   return (
     <div className="step-fields questions">
       {questions.map((q) => (
-        <Question key={q.id} q={q} value={answers[String(q.id)]} error={errors[`answers.${q.id}`]} onAnswer={(v) => onAnswer(q.id, v)} onUnparsed={(u) => onUnparsed(q.id, u)} />
+        <Question
+          key={q.id}
+          q={q}
+          value={answers[String(q.id)]}
+          error={errors[`answers.${q.id}`]}
+          onAnswer={(v) => onAnswer(q.id, v)}
+          onUnparsed={(u) => onUnparsed(q.id, u)}
+        />
       ))}
     </div>
   );

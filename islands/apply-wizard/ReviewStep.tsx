@@ -28,7 +28,13 @@ function ConsentBox({ consent }: { consent: Consent }) {
   return (
     <div className="field consent-field">
       <div className="consent-choice">
-        <input type="checkbox" {...controlProps('consent', consent.error, helpId)} aria-required checked={consent.given} onChange={(e) => consent.onChange(e.target.checked)} />
+        <input
+          type="checkbox"
+          {...controlProps('consent', consent.error, helpId)}
+          aria-required
+          checked={consent.given}
+          onChange={(e) => consent.onChange(e.target.checked)}
+        />
         <label htmlFor="f-consent">
           {consent.text}
           <RequiredMark />

@@ -85,7 +85,12 @@ export function loadDraft(publicId: string, questions: WizardQuestion[]): FormSt
         start: date(o.start),
         end: date(o.end),
       })),
-      skills: Array.isArray(f.skills) ? f.skills.filter((s): s is string => typeof s === 'string' && s.trim() !== '').slice(0, LIMITS.skills).map((s) => s.slice(0, LIMITS.skillLength)) : [],
+      skills: Array.isArray(f.skills)
+        ? f.skills
+            .filter((s): s is string => typeof s === 'string' && s.trim() !== '')
+            .slice(0, LIMITS.skills)
+            .map((s) => s.slice(0, LIMITS.skillLength))
+        : [],
       answers: answers(f.answers, questions),
     };
   } catch {

@@ -9,7 +9,8 @@ export function RequiredMark() {
   return (
     <>
       <span className="required-mark" aria-hidden="true">
-        {' '}*
+        {' '}
+        *
       </span>
       <span className="visually-hidden"> (required)</span>
     </>

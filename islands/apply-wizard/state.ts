@@ -55,7 +55,9 @@ export const STEP_MESSAGES: Record<StepKey, string | null> = {
 
 /** DESIGN.md: the Questions step only when the job has questions (4 steps otherwise). */
 export function stepsFor(job: WizardJob): StepKey[] {
-  return job.questions.length ? ['basic', 'experience', 'education_skills', 'questions', 'review'] : ['basic', 'experience', 'education_skills', 'review'];
+  return job.questions.length
+    ? ['basic', 'experience', 'education_skills', 'questions', 'review']
+    : ['basic', 'experience', 'education_skills', 'review'];
 }
 
 export const DEFAULT_COUNTRY = DIAL_CODES.find((d) => d.code === DEFAULT_PHONE_CODE)!.iso;
@@ -65,10 +67,28 @@ export function dialCodeOf(iso: string): string {
 }
 
 export function emptyForm(): FormState {
-  return { first_name: '', last_name: '', email: '', phone_country: DEFAULT_COUNTRY, phone: '', experiences: [], education: [], skills: [], answers: {} };
+  return {
+    first_name: '',
+    last_name: '',
+    email: '',
+    phone_country: DEFAULT_COUNTRY,
+    phone: '',
+    experiences: [],
+    education: [],
+    skills: [],
+    answers: {},
+  };
 }
 
-export const emptyExperience = (): ExperienceEntry => ({ company: '', role: '', start: '', end: '', notice_period: '', salary: '', description: '' });
+export const emptyExperience = (): ExperienceEntry => ({
+  company: '',
+  role: '',
+  start: '',
+  end: '',
+  notice_period: '',
+  salary: '',
+  description: '',
+});
 export const emptyEducation = (): EducationEntry => ({ school: '', degree: '', field: '', start: '', end: '' });
 
 // ---- Month + year pickers keep a possibly half-chosen date as "YYYY-", "-MM" or "YYYY-MM" ----
@@ -102,7 +122,14 @@ function prefixed(name: string, list: EntryErrors[]): Errors {
  * questions whose input the browser could not read as a number (`validity.badInput`: the input's
  * value is then '', which would pass for unanswered).
  */
-export function validateStep(step: StepKey, form: FormState, resume: ResumeFile | null, questions: WizardQuestion[], unparsed: ReadonlySet<number> = new Set(), now = new Date()): Errors {
+export function validateStep(
+  step: StepKey,
+  form: FormState,
+  resume: ResumeFile | null,
+  questions: WizardQuestion[],
+  unparsed: ReadonlySet<number> = new Set(),
+  now = new Date(),
+): Errors {
   switch (step) {
     case 'basic':
       return validateBasic(form, resume);
@@ -132,7 +159,10 @@ export function stepOfKey(key: string): StepKey | null {
 }
 
 /** Answers as the API takes them: only the questions answered, in the job's order. */
-export function answersPayload(questions: WizardQuestion[], answers: Record<string, AnswerValue>): { question_id: number; answer: AnswerValue }[] {
+export function answersPayload(
+  questions: WizardQuestion[],
+  answers: Record<string, AnswerValue>,
+): { question_id: number; answer: AnswerValue }[] {
   const out: { question_id: number; answer: AnswerValue }[] = [];
   for (const q of questions) {
     const v = answers[String(q.id)];
@@ -157,7 +187,20 @@ export function formatBytes(n: number): string {
   return `${(n / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** "2020-04" -> "April 2020"; '' -> ''. */
 export function formatYearMonth(v: string): string {

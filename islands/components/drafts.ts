@@ -70,7 +70,15 @@ export interface Draft {
  * the first render a stored draft is checked by `parse` (null: unusable) and handed to `restore`.
  * `ready`: the form holds its saved state (e.g. the job has loaded), so a draft may go over it.
  */
-export function useDraft<T>(kind: string, id: string | number, value: T, dirty: boolean, parse: (raw: unknown) => T | null, restore: (draft: T) => void, ready = true): Draft {
+export function useDraft<T>(
+  kind: string,
+  id: string | number,
+  value: T,
+  dirty: boolean,
+  parse: (raw: unknown) => T | null,
+  restore: (draft: T) => void,
+  ready = true,
+): Draft {
   const [key] = useState(() => draftKey(kind, id));
   const [restored, setRestored] = useState(false);
   const checked = useRef(false);

@@ -29,7 +29,11 @@ async function readBody(res: Response): Promise<unknown> {
 export async function hrJson<T>(url: string, opts: { method?: string; body?: unknown } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await hrFetch(url, { method: opts.method ?? 'GET', headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await hrFetch(url, {
+    method: opts.method ?? 'GET',
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const body = await readBody(res);
   if (!res.ok) throw new ApiError(res.status, body);
   return body as T;

@@ -49,11 +49,13 @@ export function initialEmailOptions(choices: EmailChoices | null): EmailOptionsS
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** A Date as the value of a datetime-local input, in the viewer's zone. */
-const localValue = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+const localValue = (d: Date) =>
+  `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 
 /** `send_at` for the API (null: now), or the problem with the chosen time. */
 export function sendAtOf(when: SendWhen, now = new Date()): { sendAt: string | null; problem: string | null } {
-  if (when.kind === 'delay') return { sendAt: when.minutes > 0 ? new Date(now.getTime() + when.minutes * 60_000).toISOString() : null, problem: null };
+  if (when.kind === 'delay')
+    return { sendAt: when.minutes > 0 ? new Date(now.getTime() + when.minutes * 60_000).toISOString() : null, problem: null };
   const at = when.local ? new Date(when.local) : null;
   if (!at || Number.isNaN(at.getTime())) return { sendAt: null, problem: 'Enter the date and time to send it.' };
   if (at.getTime() <= now.getTime()) return { sendAt: null, problem: EMAIL_MESSAGES.sendAtPast };
@@ -79,7 +81,17 @@ const zoneName = (() => {
 })();
 
 /** The "Send" choice: now, after a delay, or at a date and time in the viewer's zone. */
-export function SendLater({ when, onChange, templateDelay, idPrefix }: { when: SendWhen; onChange: (w: SendWhen) => void; templateDelay: number | null; idPrefix: string }) {
+export function SendLater({
+  when,
+  onChange,
+  templateDelay,
+  idPrefix,
+}: {
+  when: SendWhen;
+  onChange: (w: SendWhen) => void;
+  templateDelay: number | null;
+  idPrefix: string;
+}) {
   const minutes = [...new Set([...DELAY_CHOICES.map((c) => c.minutes), ...(templateDelay ? [templateDelay] : [])])].sort((a, b) => a - b);
   const value = when.kind === 'at' ? 'at' : String(when.minutes);
   const problem = when.kind === 'at' && when.local ? sendAtOf(when).problem : null;
@@ -91,7 +103,13 @@ export function SendLater({ when, onChange, templateDelay, idPrefix }: { when: S
         <select
           id={`${idPrefix}-when`}
           value={value}
-          onChange={(e) => onChange(e.target.value === 'at' ? { kind: 'at', local: localValue(new Date(now.getTime() + 86_400_000)) } : { kind: 'delay', minutes: Number(e.target.value) })}
+          onChange={(e) =>
+            onChange(
+              e.target.value === 'at'
+                ? { kind: 'at', local: localValue(new Date(now.getTime() + 86_400_000)) }
+                : { kind: 'delay', minutes: Number(e.target.value) },
+            )
+          }
         >
           {minutes.map((m) => (
             <option key={m} value={m}>
@@ -130,7 +148,17 @@ export function SendLater({ when, onChange, templateDelay, idPrefix }: { when: S
  * The email part of a Reject dialog: "Send the rejection email", the template, when, and the
  * preview for `ids` (read again when the template changes).
  */
-export function RejectEmailOptions({ ids, choices, state, onChange }: { ids: number[]; choices: EmailChoices; state: EmailOptionsState; onChange: (s: EmailOptionsState) => void }) {
+export function RejectEmailOptions({
+  ids,
+  choices,
+  state,
+  onChange,
+}: {
+  ids: number[];
+  choices: EmailChoices;
+  state: EmailOptionsState;
+  onChange: (s: EmailOptionsState) => void;
+}) {
   const uid = useId();
   const [preview, setPreview] = useState<BulkPreview | null>(null);
   const [problem, setProblem] = useState<string[] | null>(null);
@@ -141,11 +169,17 @@ export function RejectEmailOptions({ ids, choices, state, onChange }: { ids: num
     const chosen = key ? key.split(',').map(Number) : [];
     if (!state.send || state.templateId === null || !chosen.length) return;
     let live = true;
-    hrJson<BulkPreview>('/api/hr/applications/emails/bulk/preview/', { method: 'POST', body: { ids: chosen, template_id: state.templateId } })
+    hrJson<BulkPreview>('/api/hr/applications/emails/bulk/preview/', {
+      method: 'POST',
+      body: { ids: chosen, template_id: state.templateId },
+    })
       .then((p) => live && setPreview(p))
       .catch((err) => {
         if (!live || (err instanceof ApiError && err.status === 401)) return;
-        setProblem(['The preview could not be made.', ...(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.'])]);
+        setProblem([
+          'The preview could not be made.',
+          ...(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.']),
+        ]);
       });
     return () => {
       live = false;
@@ -194,7 +228,12 @@ export function RejectEmailOptions({ ids, choices, state, onChange }: { ids: num
                 ))}
               </select>
             </div>
-            <SendLater idPrefix={uid} when={state.when} templateDelay={template?.default_delay_minutes ?? null} onChange={(when) => onChange({ ...state, when })} />
+            <SendLater
+              idPrefix={uid}
+              when={state.when}
+              templateDelay={template?.default_delay_minutes ?? null}
+              onChange={(when) => onChange({ ...state, when })}
+            />
           </div>
           {again > 0 && (
             <div className="alert alert-warning reject-email-again">
@@ -204,7 +243,12 @@ export function RejectEmailOptions({ ids, choices, state, onChange }: { ids: num
                   : `${again} of the ${preview!.count} selected ${again === 1 ? 'is' : 'are'} already rejected: ${again === 1 ? 'it gets' : 'they get'} no second email.`}
               </p>
               <div className="checkbox-field">
-                <input id={`${uid}-again`} type="checkbox" checked={state.emailAgain} onChange={(e) => onChange({ ...state, emailAgain: e.target.checked })} />
+                <input
+                  id={`${uid}-again`}
+                  type="checkbox"
+                  checked={state.emailAgain}
+                  onChange={(e) => onChange({ ...state, emailAgain: e.target.checked })}
+                />
                 <label htmlFor={`${uid}-again`}>Email {again === 1 ? 'them' : `those ${again}`} again</label>
               </div>
             </div>

@@ -70,7 +70,9 @@ export interface SessionRecord {
 export function readSessionRecord(): SessionRecord | null {
   try {
     const v = JSON.parse(storage()?.getItem(SESSION_RECORD) ?? 'null');
-    return v && typeof v === 'object' && [v.user, v.endsAt, v.limitAt].every(Number.isFinite) ? { user: v.user, endsAt: v.endsAt, limitAt: v.limitAt } : null;
+    return v && typeof v === 'object' && [v.user, v.endsAt, v.limitAt].every(Number.isFinite)
+      ? { user: v.user, endsAt: v.endsAt, limitAt: v.limitAt }
+      : null;
   } catch {
     return null;
   }

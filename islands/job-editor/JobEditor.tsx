@@ -9,7 +9,19 @@ import { DraftNote } from '../components/draft-note.js';
 import { flashNext } from '../components/flash.js';
 import { errorLines, fieldErrors } from '../../src/shared/api-errors.js';
 import type { HrJob } from '../../src/jobs/types.js';
-import { RELATED_FIELDS, emptyDraft, fromStoredDraft, snapshot, toDraft, toPayload, withoutErrors, type Draft, type Props, type QuestionDraft, type SetField } from './draft.js';
+import {
+  RELATED_FIELDS,
+  emptyDraft,
+  fromStoredDraft,
+  snapshot,
+  toDraft,
+  toPayload,
+  withoutErrors,
+  type Draft,
+  type Props,
+  type QuestionDraft,
+  type SetField,
+} from './draft.js';
 import { useLeaveGuard } from './leave-guard.js';
 import { BasicsPanel, CompensationPanel, DescriptionPanel, NotificationsPanel, TabPanel } from './panels.js';
 import { QuestionsEditor } from './QuestionsEditor.js';
@@ -46,7 +58,15 @@ export function JobEditor(props: Props) {
   };
 
   // The unsaved fields are kept on this device until saved (issue 30); brought back once the job has loaded.
-  const kept = useDraft('job', jobId ?? 'new', draft, draft !== null && snapshot(draft, mode) !== baseline.current, fromStoredDraft, setDraft, draft !== null);
+  const kept = useDraft(
+    'job',
+    jobId ?? 'new',
+    draft,
+    draft !== null && snapshot(draft, mode) !== baseline.current,
+    fromStoredDraft,
+    setDraft,
+    draft !== null,
+  );
 
   useLeaveGuard(unsaved, () => {
     leaveConfirmed.current = latest.current ? snapshot(latest.current, mode) : null;
@@ -85,7 +105,9 @@ export function JobEditor(props: Props) {
   useEffect(() => {
     if (!focusTarget) return;
     const [panelId, fallbackId] = focusTarget.includes('|') ? focusTarget.split('|') : ['', focusTarget];
-    const el = (panelId ? document.getElementById(panelId)?.querySelector<HTMLElement>('[aria-invalid="true"]') : null) ?? document.getElementById(fallbackId);
+    const el =
+      (panelId ? document.getElementById(panelId)?.querySelector<HTMLElement>('[aria-invalid="true"]') : null) ??
+      document.getElementById(fallbackId);
     if (el) {
       el.focus();
       el.scrollIntoView({ block: 'center' });
@@ -98,8 +120,12 @@ export function JobEditor(props: Props) {
   if (!draft) {
     return (
       <>
-        <div className="page-title"><h1>{`Edit Job: ${savedTitle}`}</h1></div>
-        <p className="help-text" role="status">Loading job…</p>
+        <div className="page-title">
+          <h1>{`Edit Job: ${savedTitle}`}</h1>
+        </div>
+        <p className="help-text" role="status">
+          Loading job…
+        </p>
       </>
     );
   }
@@ -122,7 +148,8 @@ export function JobEditor(props: Props) {
     setQuestions((qs) => qs.map((q) => (q.key === key ? { ...q, ...patch } : q)));
     // A new answer type decides whether options are needed at all.
     const fields = 'answer_type' in patch ? [...Object.keys(patch), 'options'] : Object.keys(patch);
-    if (i >= 0) dropErrors((k) => k === `questions.${i}` || fields.some((f) => k === `questions.${i}.${f}` || k.startsWith(`questions.${i}.${f}.`)));
+    if (i >= 0)
+      dropErrors((k) => k === `questions.${i}` || fields.some((f) => k === `questions.${i}.${f}` || k.startsWith(`questions.${i}.${f}.`)));
   };
   /** Questions added, removed or moved: the list's messages no longer line up with its questions. */
   const reshapeQuestions = (update: (qs: QuestionDraft[]) => QuestionDraft[]) => {
@@ -194,7 +221,14 @@ export function JobEditor(props: Props) {
   const panel = { draft, errors, set };
 
   return (
-    <form className="job-editor" noValidate onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form
+      className="job-editor"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
       <div className="page-title">
         <h1>{heading}</h1>
       </div>
@@ -239,7 +273,14 @@ export function JobEditor(props: Props) {
       </div>
 
       <TabPanel tab="basics" current={tab}>
-        <BasicsPanel {...panel} mode={mode} statuses={props.statuses} jobTypes={props.jobTypes} workModes={props.workModes} departments={props.departments} />
+        <BasicsPanel
+          {...panel}
+          mode={mode}
+          statuses={props.statuses}
+          jobTypes={props.jobTypes}
+          workModes={props.workModes}
+          departments={props.departments}
+        />
       </TabPanel>
       <TabPanel tab="comp" current={tab}>
         <CompensationPanel {...panel} currencies={props.currencies} salaryPeriods={props.salaryPeriods} />
@@ -248,7 +289,13 @@ export function JobEditor(props: Props) {
         <DescriptionPanel {...panel} />
       </TabPanel>
       <TabPanel tab="qs" current={tab}>
-        <QuestionsEditor questions={draft.questions} editQuestion={editQuestion} reshapeQuestions={reshapeQuestions} errors={errors} answerTypes={props.answerTypes} />
+        <QuestionsEditor
+          questions={draft.questions}
+          editQuestion={editQuestion}
+          reshapeQuestions={reshapeQuestions}
+          errors={errors}
+          answerTypes={props.answerTypes}
+        />
       </TabPanel>
       <TabPanel tab="notify" current={tab}>
         <NotificationsPanel {...panel} canChangeWebhook={props.canChangeWebhook} />
@@ -256,11 +303,22 @@ export function JobEditor(props: Props) {
 
       <div className="editor-actions">
         <div className="step-buttons">
-          <button type="button" className="btn btn-secondary" disabled={tabIndex === 0} onClick={() => setTab(TABS[tabIndex - 1].key)}>Previous</button>
-          <button type="button" className="btn btn-secondary" disabled={tabIndex === TABS.length - 1} onClick={() => setTab(TABS[tabIndex + 1].key)}>Next</button>
+          <button type="button" className="btn btn-secondary" disabled={tabIndex === 0} onClick={() => setTab(TABS[tabIndex - 1].key)}>
+            Previous
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={tabIndex === TABS.length - 1}
+            onClick={() => setTab(TABS[tabIndex + 1].key)}
+          >
+            Next
+          </button>
         </div>
         <div className="save-buttons">
-          <a className="btn btn-secondary" href="/hr/jobs/list">Cancel</a>
+          <a className="btn btn-secondary" href="/hr/jobs/list">
+            Cancel
+          </a>
           <button type="submit" className="btn btn-primary" disabled={saving} aria-disabled={saving}>
             {saving ? 'Saving…' : 'Save Changes'}
           </button>

@@ -5,7 +5,13 @@ import { JOB_LIMITS } from '../../src/jobs/schema.js';
 import { emptyQuestion, isChoice, type Option, type QuestionDraft } from './draft.js';
 import { FieldShell, described } from './fields.js';
 
-export function QuestionsEditor({ questions, editQuestion: update, reshapeQuestions, errors, answerTypes }: {
+export function QuestionsEditor({
+  questions,
+  editQuestion: update,
+  reshapeQuestions,
+  errors,
+  answerTypes,
+}: {
   questions: QuestionDraft[];
   editQuestion: (key: string, patch: Partial<QuestionDraft>) => void;
   reshapeQuestions: (update: (qs: QuestionDraft[]) => QuestionDraft[]) => void;
@@ -50,28 +56,72 @@ export function QuestionsEditor({ questions, editQuestion: update, reshapeQuesti
               <div className="question-head">
                 <h2 id={`${base}-heading`}>Question {i + 1}</h2>
                 <div className="question-tools">
-                  <button type="button" className="btn btn-secondary btn-sm" aria-label={`Move question ${i + 1} up`} disabled={i === 0} onClick={() => move(i, i - 1)}>↑ Up</button>
-                  <button type="button" className="btn btn-secondary btn-sm" aria-label={`Move question ${i + 1} down`} disabled={i === questions.length - 1} onClick={() => move(i, i + 1)}>↓ Down</button>
-                  <button type="button" className="btn btn-danger btn-sm" aria-label={`Remove question ${i + 1}`} onClick={() => remove(i)}>Remove</button>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    aria-label={`Move question ${i + 1} up`}
+                    disabled={i === 0}
+                    onClick={() => move(i, i - 1)}
+                  >
+                    ↑ Up
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    aria-label={`Move question ${i + 1} down`}
+                    disabled={i === questions.length - 1}
+                    onClick={() => move(i, i + 1)}
+                  >
+                    ↓ Down
+                  </button>
+                  <button type="button" className="btn btn-danger btn-sm" aria-label={`Remove question ${i + 1}`} onClick={() => remove(i)}>
+                    Remove
+                  </button>
                 </div>
               </div>
               {errors[`questions.${i}`] && <p className="field-error">{errors[`questions.${i}`]}</p>}
-              <RichTextEditor id={`${base}-text`} label="Question text" required value={q.text} error={err('text')} onChange={(html) => update(q.key, { text: html })} />
+              <RichTextEditor
+                id={`${base}-text`}
+                label="Question text"
+                required
+                value={q.text}
+                error={err('text')}
+                onChange={(html) => update(q.key, { text: html })}
+              />
               <div className="grid-3">
                 <FieldShell id={`${base}-answer_type`} label="Answer type" error={err('answer_type')}>
-                  <select {...described(`${base}-answer_type`, false, err('answer_type'))} value={q.answer_type} onChange={(e) => update(q.key, { answer_type: e.target.value, options: isChoice(e.target.value) && q.options.length === 0 ? [''] : q.options })}>
+                  <select
+                    {...described(`${base}-answer_type`, false, err('answer_type'))}
+                    value={q.answer_type}
+                    onChange={(e) =>
+                      update(q.key, {
+                        answer_type: e.target.value,
+                        options: isChoice(e.target.value) && q.options.length === 0 ? [''] : q.options,
+                      })
+                    }
+                  >
                     {answerTypes.map((o) => (
-                      <option key={o.value} value={o.value}>{o.label}</option>
+                      <option key={o.value} value={o.value}>
+                        {o.label}
+                      </option>
                     ))}
                   </select>
                 </FieldShell>
                 <FieldShell id={`${base}-placeholder`} label="Placeholder" error={err('placeholder')}>
-                  <input type="text" {...described(`${base}-placeholder`, false, err('placeholder'))} maxLength={JOB_LIMITS.text} value={q.placeholder} onChange={(e) => update(q.key, { placeholder: e.target.value })} />
+                  <input
+                    type="text"
+                    {...described(`${base}-placeholder`, false, err('placeholder'))}
+                    maxLength={JOB_LIMITS.text}
+                    value={q.placeholder}
+                    onChange={(e) => update(q.key, { placeholder: e.target.value })}
+                  />
                 </FieldShell>
                 <FieldShell id={`${base}-order`} label="Order" error={err('order')}>
                   <select {...described(`${base}-order`, false, err('order'))} value={i} onChange={(e) => move(i, Number(e.target.value))}>
                     {questions.map((_, j) => (
-                      <option key={j} value={j}>{j + 1}</option>
+                      <option key={j} value={j}>
+                        {j + 1}
+                      </option>
                     ))}
                   </select>
                 </FieldShell>
@@ -81,7 +131,9 @@ export function QuestionsEditor({ questions, editQuestion: update, reshapeQuesti
                   <legend>Options</legend>
                   {q.options.map((opt, j) => (
                     <div className="option-row" key={j}>
-                      <label className="visually-hidden" htmlFor={`${base}-option-${j}`}>Option {j + 1}</label>
+                      <label className="visually-hidden" htmlFor={`${base}-option-${j}`}>
+                        Option {j + 1}
+                      </label>
                       <input
                         type="text"
                         id={`${base}-option-${j}`}
@@ -92,29 +144,65 @@ export function QuestionsEditor({ questions, editQuestion: update, reshapeQuesti
                         aria-describedby={err('options') ? `${base}-options-error` : undefined}
                         onChange={(e) => update(q.key, { options: q.options.map((o, k) => (k === j ? e.target.value : o)) })}
                       />
-                      <button type="button" className="btn btn-secondary btn-sm" aria-label={`Remove option ${j + 1}`} onClick={() => update(q.key, { options: q.options.filter((_, k) => k !== j) })}>Remove</button>
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-sm"
+                        aria-label={`Remove option ${j + 1}`}
+                        onClick={() => update(q.key, { options: q.options.filter((_, k) => k !== j) })}
+                      >
+                        Remove
+                      </button>
                     </div>
                   ))}
-                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => {
-                    update(q.key, { options: [...q.options, ''] });
-                    setTimeout(() => document.getElementById(`${base}-option-${q.options.length}`)?.focus(), 0);
-                  }}>Add option</button>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    onClick={() => {
+                      update(q.key, { options: [...q.options, ''] });
+                      setTimeout(() => document.getElementById(`${base}-option-${q.options.length}`)?.focus(), 0);
+                    }}
+                  >
+                    Add option
+                  </button>
                   <p className="help-text">Blank options are dropped on save.</p>
-                  {err('options') && <p className="field-error" id={`${base}-options-error`}>{err('options')}</p>}
+                  {err('options') && (
+                    <p className="field-error" id={`${base}-options-error`}>
+                      {err('options')}
+                    </p>
+                  )}
                 </fieldset>
               )}
-              <RichTextEditor id={`${base}-help_text`} label="Help text" value={q.help_text} error={err('help_text')} onChange={(html) => update(q.key, { help_text: html })} />
+              <RichTextEditor
+                id={`${base}-help_text`}
+                label="Help text"
+                value={q.help_text}
+                error={err('help_text')}
+                onChange={(html) => update(q.key, { help_text: html })}
+              />
               <div className="check-field">
-                <input type="checkbox" {...described(`${base}-required`, false, err('required'))} checked={q.required} onChange={(e) => update(q.key, { required: e.target.checked })} />
+                <input
+                  type="checkbox"
+                  {...described(`${base}-required`, false, err('required'))}
+                  checked={q.required}
+                  onChange={(e) => update(q.key, { required: e.target.checked })}
+                />
                 <label htmlFor={`${base}-required`}>Required</label>
               </div>
-              {err('required') && <p className="field-error" id={`${base}-required-error`}>{err('required')}</p>}
+              {err('required') && (
+                <p className="field-error" id={`${base}-required-error`}>
+                  {err('required')}
+                </p>
+              )}
             </li>
           );
         })}
       </ol>
-      <button type="button" className="btn btn-secondary" onClick={add}>Add question</button>
-      <p className="visually-hidden" role="status" aria-live="polite">{announce}</p>
+      <button type="button" className="btn btn-secondary" onClick={add}>
+        Add question
+      </button>
+      <p className="visually-hidden" role="status" aria-live="polite">
+        {announce}
+      </p>
     </div>
   );
 }

@@ -91,10 +91,30 @@ export function emptyQuestion(): QuestionDraft {
 
 export function emptyDraft(): Draft {
   return {
-    public_id: '', title: '', department: '', location: '', job_type: '', work_mode: '', status: 'INACTIVE',
-    currency: 'USD', min_salary: '', max_salary: '', salary_period: 'YEAR', experience_required: '', duration: '', closes_at: '', applicant_countries: '',
-    description: '', responsibilities: '', requirements: '', perks_benefits: '',
-    webhook_enabled: false, webhook_url: '', webhook_secret: '', webhook_include_source: false, questions: [],
+    public_id: '',
+    title: '',
+    department: '',
+    location: '',
+    job_type: '',
+    work_mode: '',
+    status: 'INACTIVE',
+    currency: 'USD',
+    min_salary: '',
+    max_salary: '',
+    salary_period: 'YEAR',
+    experience_required: '',
+    duration: '',
+    closes_at: '',
+    applicant_countries: '',
+    description: '',
+    responsibilities: '',
+    requirements: '',
+    perks_benefits: '',
+    webhook_enabled: false,
+    webhook_url: '',
+    webhook_secret: '',
+    webhook_include_source: false,
+    questions: [],
   };
 }
 
@@ -155,7 +175,10 @@ export function utcInstant(local: string): string | null {
 
 /** Country codes as typed ('us, ca gb') as the list the API takes. */
 export function countryCodes(typed: string): string[] {
-  return typed.split(/[\s,;]+/).map((c) => c.trim().toUpperCase()).filter(Boolean);
+  return typed
+    .split(/[\s,;]+/)
+    .map((c) => c.trim().toUpperCase())
+    .filter(Boolean);
 }
 
 /** Blank salary -> null (spec 02 section 5 "Job save"); anything else is sent for the server to judge. */

@@ -2,16 +2,43 @@
 import type { ReactNode } from 'react';
 import type { Draft, Option, SetField } from './draft.js';
 
-export function FieldShell({ id, label, required, hint, error, children }: { id: string; label: string; required?: boolean; hint?: string; error?: string; children: ReactNode }) {
+export function FieldShell({
+  id,
+  label,
+  required,
+  hint,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  required?: boolean;
+  hint?: string;
+  error?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {required && <span className="required-mark" aria-hidden="true"> *</span>}
+        {required && (
+          <span className="required-mark" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       {children}
-      {hint && <p className="help-text" id={`${id}-hint`}>{hint}</p>}
-      {error && <p className="field-error" id={`${id}-error`}>{error}</p>}
+      {hint && (
+        <p className="help-text" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -42,7 +69,14 @@ export interface TextFieldOptions {
 }
 
 /** One of the job's text fields (`job-{name}`), with its server message from `errors`. */
-export function TextField({ name, label, draft, errors, set, ...opts }: { name: keyof Draft; label: string; draft: Draft; errors: Record<string, string>; set: SetField } & TextFieldOptions) {
+export function TextField({
+  name,
+  label,
+  draft,
+  errors,
+  set,
+  ...opts
+}: { name: keyof Draft; label: string; draft: Draft; errors: Record<string, string>; set: SetField } & TextFieldOptions) {
   const id = `job-${name}`;
   return (
     <FieldShell id={id} label={label} required={opts.required} hint={opts.hint} error={errors[name]}>
@@ -64,14 +98,38 @@ export function TextField({ name, label, draft, errors, set, ...opts }: { name: 
 }
 
 /** One of the job's select fields (`job-{name}`), with an optional empty first option. */
-export function SelectField({ name, label, options, draft, errors, set, required, placeholder }: { name: keyof Draft; label: string; options: Option[]; draft: Draft; errors: Record<string, string>; set: SetField; required?: boolean; placeholder?: string }) {
+export function SelectField({
+  name,
+  label,
+  options,
+  draft,
+  errors,
+  set,
+  required,
+  placeholder,
+}: {
+  name: keyof Draft;
+  label: string;
+  options: Option[];
+  draft: Draft;
+  errors: Record<string, string>;
+  set: SetField;
+  required?: boolean;
+  placeholder?: string;
+}) {
   const id = `job-${name}`;
   return (
     <FieldShell id={id} label={label} required={required} error={errors[name]}>
-      <select {...described(id, false, errors[name], required)} value={draft[name] as string} onChange={(e) => set(name, e.target.value as never)}>
+      <select
+        {...described(id, false, errors[name], required)}
+        value={draft[name] as string}
+        onChange={(e) => set(name, e.target.value as never)}
+      >
         {placeholder && <option value="">{placeholder}</option>}
         {options.map((o) => (
-          <option key={o.value} value={o.value}>{o.label}</option>
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
         ))}
       </select>
     </FieldShell>

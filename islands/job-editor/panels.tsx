@@ -25,7 +25,13 @@ export function TabPanel({ tab, current, className, children }: { tab: TabKey; c
   const [shown, setShown] = useState(current === tab);
   if (current === tab && !shown) setShown(true); // state adjusted while rendering: no extra commit
   return (
-    <section role="tabpanel" id={`panel-${tab}`} aria-labelledby={`tab-${tab}`} hidden={current !== tab} className={className ?? 'tab-panel card'}>
+    <section
+      role="tabpanel"
+      id={`panel-${tab}`}
+      aria-labelledby={`tab-${tab}`}
+      hidden={current !== tab}
+      className={className ?? 'tab-panel card'}
+    >
       {shown && children}
     </section>
   );
@@ -61,23 +67,49 @@ function closingHint(local: string): string {
   return at ? `${zone} That is ${at.toISOString().slice(0, 16).replace('T', ' ')} UTC.` : zone;
 }
 
-export function BasicsPanel({ mode, statuses, jobTypes, workModes, departments, ...p }: PanelProps & Pick<Props, 'mode' | 'statuses' | 'jobTypes' | 'workModes' | 'departments'>) {
+export function BasicsPanel({
+  mode,
+  statuses,
+  jobTypes,
+  workModes,
+  departments,
+  ...p
+}: PanelProps & Pick<Props, 'mode' | 'statuses' | 'jobTypes' | 'workModes' | 'departments'>) {
   const { draft } = p;
   const madeId = slugPublicId(draft.title, JOB_LIMITS.publicId);
   const countries = countryCodes(draft.applicant_countries);
   return (
     <>
       <div className="grid-2">
-        {mode === 'create'
-          ? <TextField {...p} name="public_id" label="Public ID" hint="Optional. Left blank, it is made from the title (-2, -3 … when taken)." maxLength={JOB_LIMITS.publicId} placeholder={`e.g. ${madeId || 'senior-backend-engineer'}`} />
-          : <TextField {...p} name="public_id" label="Public ID" hint="The public ID cannot be changed." readOnly />}
+        {mode === 'create' ? (
+          <TextField
+            {...p}
+            name="public_id"
+            label="Public ID"
+            hint="Optional. Left blank, it is made from the title (-2, -3 … when taken)."
+            maxLength={JOB_LIMITS.publicId}
+            placeholder={`e.g. ${madeId || 'senior-backend-engineer'}`}
+          />
+        ) : (
+          <TextField {...p} name="public_id" label="Public ID" hint="The public ID cannot be changed." readOnly />
+        )}
         <SelectField {...p} name="status" label="Status" options={statuses} />
       </div>
       <TextField {...p} name="title" label="Title" required maxLength={JOB_LIMITS.text} />
       <div className="grid-2">
-        <TextField {...p} name="department" label="Department" maxLength={JOB_LIMITS.text} list="job-department-suggestions" hint="Optional. Jobs are grouped by department on the careers page." placeholder="e.g. Engineering" />
+        <TextField
+          {...p}
+          name="department"
+          label="Department"
+          maxLength={JOB_LIMITS.text}
+          list="job-department-suggestions"
+          hint="Optional. Jobs are grouped by department on the careers page."
+          placeholder="e.g. Engineering"
+        />
         <datalist id="job-department-suggestions">
-          {departments.map((d) => <option key={d} value={d} />)}
+          {departments.map((d) => (
+            <option key={d} value={d} />
+          ))}
         </datalist>
         <TextField {...p} name="closes_at" label="Closing date" type="datetime-local" hint={closingHint(draft.closes_at)} step="60" />
       </div>
@@ -96,7 +128,12 @@ export function BasicsPanel({ mode, statuses, jobTypes, workModes, departments, 
           maxLength={JOB_LIMITS.countries * 4}
         />
       )}
-      <p className="help-text"><span className="required-mark" aria-hidden="true">*</span> Required field</p>
+      <p className="help-text">
+        <span className="required-mark" aria-hidden="true">
+          *
+        </span>{' '}
+        Required field
+      </p>
     </>
   );
 }
@@ -119,7 +156,10 @@ function currencyName(code: string): string {
 
 export function CompensationPanel({ currencies, salaryPeriods, ...p }: PanelProps & Pick<Props, 'currencies' | 'salaryPeriods'>) {
   // A saved currency no longer in the list stays selectable.
-  const currencyOptions: Option[] = (currencies.includes(p.draft.currency) ? currencies : [p.draft.currency, ...currencies]).map((c) => ({ value: c, label: `${c} — ${currencyName(c)}` }));
+  const currencyOptions: Option[] = (currencies.includes(p.draft.currency) ? currencies : [p.draft.currency, ...currencies]).map((c) => ({
+    value: c,
+    label: `${c} — ${currencyName(c)}`,
+  }));
   return (
     <>
       <div className="grid-2">
@@ -132,7 +172,14 @@ export function CompensationPanel({ currencies, salaryPeriods, ...p }: PanelProp
       </div>
       <div className="grid-2">
         <TextField {...p} name="experience_required" label="Experience required" maxLength={JOB_LIMITS.text} placeholder="e.g. 3+ years" />
-        <TextField {...p} name="duration" label="Duration" maxLength={JOB_LIMITS.text} hint="Optional, e.g. for contracts and internships." placeholder="e.g. 6 months" />
+        <TextField
+          {...p}
+          name="duration"
+          label="Duration"
+          maxLength={JOB_LIMITS.text}
+          hint="Optional, e.g. for contracts and internships."
+          placeholder="e.g. 6 months"
+        />
       </div>
     </>
   );
@@ -149,7 +196,14 @@ export function DescriptionPanel({ draft, errors, set }: PanelProps) {
   return (
     <>
       {RICH_FIELDS.map(([key, label]) => (
-        <RichTextEditor key={key} id={`job-${key}`} label={label} value={draft[key]} error={errors[key]} onChange={(html) => set(key, html)} />
+        <RichTextEditor
+          key={key}
+          id={`job-${key}`}
+          label={label}
+          value={draft[key]}
+          error={errors[key]}
+          onChange={(html) => set(key, html)}
+        />
       ))}
     </>
   );
@@ -166,11 +220,17 @@ export function NotificationsPanel({ canChangeWebhook, ...p }: PanelProps & Pick
     second_name: 'Doe',
     phone: '+919876543210',
     secret_key: draft.webhook_secret,
-    ...(draft.webhook_include_source ? { source: { source: 'linkedin', medium: 'social', campaign: 'spring-hiring', tracking_link_id: null } } : {}),
+    ...(draft.webhook_include_source
+      ? { source: { source: 'linkedin', medium: 'social', campaign: 'spring-hiring', tracking_link_id: null } }
+      : {}),
   };
   return (
     <>
-      {locked && <p className="alert alert-warning webhook-locked" id="job-webhook-locked">{JOB_MESSAGES.webhookReadOnly}</p>}
+      {locked && (
+        <p className="alert alert-warning webhook-locked" id="job-webhook-locked">
+          {JOB_MESSAGES.webhookReadOnly}
+        </p>
+      )}
       <div className="check-field">
         <input
           type="checkbox"
@@ -181,10 +241,30 @@ export function NotificationsPanel({ canChangeWebhook, ...p }: PanelProps & Pick
         />
         <label htmlFor="job-webhook_enabled">Send each application to a webhook</label>
       </div>
-      {errors.webhook_enabled && <p className="field-error" id="job-webhook_enabled-error">{errors.webhook_enabled}</p>}
+      {errors.webhook_enabled && (
+        <p className="field-error" id="job-webhook_enabled-error">
+          {errors.webhook_enabled}
+        </p>
+      )}
       <div className="grid-2">
-        <TextField {...p} name="webhook_url" label="Webhook URL" type="url" maxLength={JOB_LIMITS.webhookUrl} placeholder="https://example.com/hooks/careers" required={draft.webhook_enabled} readOnly={locked} />
-        <TextField {...p} name="webhook_secret" label="Webhook secret" maxLength={JOB_LIMITS.webhookSecret} readOnly={locked} hint="At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post and is sent as secret_key." />
+        <TextField
+          {...p}
+          name="webhook_url"
+          label="Webhook URL"
+          type="url"
+          maxLength={JOB_LIMITS.webhookUrl}
+          placeholder="https://example.com/hooks/careers"
+          required={draft.webhook_enabled}
+          readOnly={locked}
+        />
+        <TextField
+          {...p}
+          name="webhook_secret"
+          label="Webhook secret"
+          maxLength={JOB_LIMITS.webhookSecret}
+          readOnly={locked}
+          hint="At least 16 characters, or whsec_ and the base64 of 24 to 64 bytes. Signs each post and is sent as secret_key."
+        />
       </div>
       <div className="check-field">
         <input
@@ -197,12 +277,19 @@ export function NotificationsPanel({ canChangeWebhook, ...p }: PanelProps & Pick
         />
         <label htmlFor="job-webhook_include_source">Include where the applicant came from (source)</label>
       </div>
-      <p className="help-text" id="job-webhook_include_source-hint">Adds a <code>source</code> key (source, medium, campaign and tracking link, or null for a direct visit) after the payload's usual keys.</p>
-      <h2 className="subheading" id="sample-payload-heading">Sample webhook payload</h2>
+      <p className="help-text" id="job-webhook_include_source-hint">
+        Adds a <code>source</code> key (source, medium, campaign and tracking link, or null for a direct visit) after the payload's usual
+        keys.
+      </p>
+      <h2 className="subheading" id="sample-payload-heading">
+        Sample webhook payload
+      </h2>
       <p className="help-text">Each application is posted as JSON with these keys:</p>
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the scrollable sample is a named, focusable region for keyboard users */}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrollable sample is a named, focusable region for keyboard users */}
-      <pre className="code-sample" aria-labelledby="sample-payload-heading" tabIndex={0}>{JSON.stringify(samplePayload, null, 2)}</pre>
+      <pre className="code-sample" aria-labelledby="sample-payload-heading" tabIndex={0}>
+        {JSON.stringify(samplePayload, null, 2)}
+      </pre>
     </>
   );
 }

@@ -74,16 +74,49 @@ const icons: Record<string, ReactNode> = {
   italic: <i aria-hidden="true">I</i>,
   underline: <u aria-hidden="true">U</u>,
   orderedList: (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.4"><path d="M2.5 3.2l1.3-.9v5.4" /><path d="M2 12.3c.4-1 2.6-1 2.6.4 0 1-2.6 2.2-2.6 3.6h2.8" /><path d="M8 5h11M8 14h11" strokeWidth="2" /></svg>
+    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.4">
+      <path d="M2.5 3.2l1.3-.9v5.4" />
+      <path d="M2 12.3c.4-1 2.6-1 2.6.4 0 1-2.6 2.2-2.6 3.6h2.8" />
+      <path d="M8 5h11M8 14h11" strokeWidth="2" />
+    </svg>
   ),
   bulletList: (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18"><circle cx="3.5" cy="5" r="2" fill="currentColor" /><circle cx="3.5" cy="14" r="2" fill="currentColor" /><rect x="8" y="4" width="11" height="2" fill="currentColor" /><rect x="8" y="13" width="11" height="2" fill="currentColor" /></svg>
+    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18">
+      <circle cx="3.5" cy="5" r="2" fill="currentColor" />
+      <circle cx="3.5" cy="14" r="2" fill="currentColor" />
+      <rect x="8" y="4" width="11" height="2" fill="currentColor" />
+      <rect x="8" y="13" width="11" height="2" fill="currentColor" />
+    </svg>
   ),
   link: (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round"><path d="M8.5 11.5a3.5 3.5 0 0 0 5 0l3-3a3.5 3.5 0 0 0-5-5l-1 1" /><path d="M11.5 8.5a3.5 3.5 0 0 0-5 0l-3 3a3.5 3.5 0 0 0 5 5l1-1" /></svg>
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
+      <path d="M8.5 11.5a3.5 3.5 0 0 0 5 0l3-3a3.5 3.5 0 0 0-5-5l-1 1" />
+      <path d="M11.5 8.5a3.5 3.5 0 0 0-5 0l-3 3a3.5 3.5 0 0 0 5 5l1-1" />
+    </svg>
   ),
   clean: (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round"><path d="M4 4h10M9 4l-3 12" /><path d="M12 12l5 5M17 12l-5 5" /></svg>
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 20 20"
+      width="18"
+      height="18"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+    >
+      <path d="M4 4h10M9 4l-3 12" />
+      <path d="M12 12l5 5M17 12l-5 5" />
+    </svg>
   ),
 };
 
@@ -169,7 +202,20 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
   const buttons = useRef<(HTMLButtonElement | null)[]>([]);
   const onToolbarKey = (e: KeyboardEvent) => {
     const last = tools.length - 1;
-    const next = e.key === 'ArrowRight' ? (focusIndex === last ? 0 : focusIndex + 1) : e.key === 'ArrowLeft' ? (focusIndex === 0 ? last : focusIndex - 1) : e.key === 'Home' ? 0 : e.key === 'End' ? last : -1;
+    const next =
+      e.key === 'ArrowRight'
+        ? focusIndex === last
+          ? 0
+          : focusIndex + 1
+        : e.key === 'ArrowLeft'
+          ? focusIndex === 0
+            ? last
+            : focusIndex - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? last
+              : -1;
     if (next < 0) return;
     e.preventDefault();
     setFocusIndex(next);
@@ -182,7 +228,12 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
       {/* biome-ignore lint/a11y/useKeyWithClickEvents: acts as the editor's <label>; keyboard users reach the editor with Tab */}
       <span className="label" id={labelId} onClick={() => editor.commands.focus()}>
         {label}
-        {required && <span className="required-mark" aria-hidden="true"> *</span>}
+        {required && (
+          <span className="required-mark" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </span>
       <div className="rte">
         <div className="rte-toolbar" role="toolbar" aria-label={`${label} formatting`} aria-controls={id} onKeyDown={onToolbarKey}>
@@ -208,8 +259,14 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
         </div>
         <EditorContent editor={editor} className="rte-body" />
       </div>
-      <p className="help-text" id={hintId}>{RICH_TEXT_HINT}</p>
-      {error && <p className="field-error" id={errorId}>{error}</p>}
+      <p className="help-text" id={hintId}>
+        {RICH_TEXT_HINT}
+      </p>
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
       {linkOpen && <LinkDialog editor={editor} onClose={() => setLinkOpen(false)} />}
     </div>
   );
@@ -269,7 +326,15 @@ function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }
 
   return (
     // No <form> here: the editor sits inside the job form, and forms cannot nest.
-    <dialog ref={dialog} className="modal rte-link-dialog" aria-labelledby={titleId} onCancel={(e) => { e.preventDefault(); finish(); }}>
+    <dialog
+      ref={dialog}
+      className="modal rte-link-dialog"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        finish();
+      }}
+    >
       {/* biome-ignore lint/a11y/noStaticElementInteractions: Enter in the dialog's input applies the link (no <form>, see above) */}
       <div
         onKeyDown={(e) => {
@@ -298,16 +363,28 @@ function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }
             }}
             autoFocus
           />
-          {problem && <p className="field-error" id={`${inputId}-error`}>{problem}</p>}
+          {problem && (
+            <p className="field-error" id={`${inputId}-error`}>
+              {problem}
+            </p>
+          )}
         </div>
         <div className="modal-actions">
-          <button type="button" className="btn btn-primary" onClick={apply}>Apply</button>
+          <button type="button" className="btn btn-primary" onClick={apply}>
+            Apply
+          </button>
           {active && (
-            <button type="button" className="btn btn-secondary" onClick={() => finish(() => editor.chain().focus().extendMarkRange('link').unsetLink().run())}>
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => finish(() => editor.chain().focus().extendMarkRange('link').unsetLink().run())}
+            >
               Remove link
             </button>
           )}
-          <button type="button" className="btn btn-secondary" onClick={() => finish()}>Cancel</button>
+          <button type="button" className="btn btn-secondary" onClick={() => finish()}>
+            Cancel
+          </button>
         </div>
       </div>
     </dialog>

@@ -11,11 +11,29 @@ export const TABS = [
 export type TabKey = (typeof TABS)[number]['key'];
 
 const FIELD_TAB: Record<string, TabKey> = {
-  public_id: 'basics', title: 'basics', location: 'basics', job_type: 'basics', work_mode: 'basics', status: 'basics',
-  department: 'basics', closes_at: 'basics', applicant_countries: 'basics',
-  currency: 'comp', min_salary: 'comp', max_salary: 'comp', salary_period: 'comp', experience_required: 'comp', duration: 'comp',
-  description: 'desc', responsibilities: 'desc', requirements: 'desc', perks_benefits: 'desc',
-  webhook_enabled: 'notify', webhook_url: 'notify', webhook_secret: 'notify', webhook_include_source: 'notify',
+  public_id: 'basics',
+  title: 'basics',
+  location: 'basics',
+  job_type: 'basics',
+  work_mode: 'basics',
+  status: 'basics',
+  department: 'basics',
+  closes_at: 'basics',
+  applicant_countries: 'basics',
+  currency: 'comp',
+  min_salary: 'comp',
+  max_salary: 'comp',
+  salary_period: 'comp',
+  experience_required: 'comp',
+  duration: 'comp',
+  description: 'desc',
+  responsibilities: 'desc',
+  requirements: 'desc',
+  perks_benefits: 'desc',
+  webhook_enabled: 'notify',
+  webhook_url: 'notify',
+  webhook_secret: 'notify',
+  webhook_include_source: 'notify',
 };
 
 export function tabOf(field: string): TabKey | null {
@@ -32,4 +50,3 @@ export function elementIdOf(field: string, questions: QuestionDraft[]): string {
   }
   return field === 'questions' ? 'questions-list' : `job-${field}`;
 }
-

@@ -37,21 +37,39 @@ function FunnelTable({ figures, caption }: { figures: FunnelFigures; caption: st
         <thead>
           <tr>
             <th scope="col">Stage</th>
-            <th scope="col" className="num">Count</th>
-            <th scope="col" className="num">Drop</th>
-            <th scope="col" className="num">Drop %</th>
-            <th scope="col" className="funnel-bar-col"><span className="visually-hidden">Share of the largest count</span></th>
+            <th scope="col" className="num">
+              Count
+            </th>
+            <th scope="col" className="num">
+              Drop
+            </th>
+            <th scope="col" className="num">
+              Drop %
+            </th>
+            <th scope="col" className="funnel-bar-col">
+              <span className="visually-hidden">Share of the largest count</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {figures.lines.map((line) => (
             <tr key={line.key} data-key={line.key}>
-              <th scope="row" data-label="Stage">{line.label}</th>
-              <td className="num" data-label="Count">{grouped.format(line.count)}</td>
-              <td className="num" data-label="Drop">{line.drop === null ? '–' : grouped.format(line.drop)}</td>
-              <td className="num" data-label="Drop %">{line.drop_percent === null ? '–' : `${percentFormat.format(line.drop_percent)}%`}</td>
+              <th scope="row" data-label="Stage">
+                {line.label}
+              </th>
+              <td className="num" data-label="Count">
+                {grouped.format(line.count)}
+              </td>
+              <td className="num" data-label="Drop">
+                {line.drop === null ? '–' : grouped.format(line.drop)}
+              </td>
+              <td className="num" data-label="Drop %">
+                {line.drop_percent === null ? '–' : `${percentFormat.format(line.drop_percent)}%`}
+              </td>
               <td className="funnel-bar-col" aria-hidden="true">
-                <span className="funnel-bar"><span className="funnel-bar-fill" style={{ width: `${Math.min(100, Math.max(0, (line.count / top) * 100))}%` }} /></span>
+                <span className="funnel-bar">
+                  <span className="funnel-bar-fill" style={{ width: `${Math.min(100, Math.max(0, (line.count / top) * 100))}%` }} />
+                </span>
               </td>
             </tr>
           ))}
@@ -103,20 +121,25 @@ export function Funnel({ jobId }: { jobId: number }) {
           <legend>Device</legend>
           {VIEWS.map((v) => (
             <label key={v.value}>
-              <input type="radio" name="funnel-device" value={v.value} checked={view === v.value} onChange={() => setView(v.value)} /> {v.label}
+              <input type="radio" name="funnel-device" value={v.value} checked={view === v.value} onChange={() => setView(v.value)} />{' '}
+              {v.label}
             </label>
           ))}
         </fieldset>
       </div>
       {failed ? (
-        <div className="alert alert-error" role="alert">{FUNNEL_TEXTS.failed}</div>
+        <div className="alert alert-error" role="alert">
+          {FUNNEL_TEXTS.failed}
+        </div>
       ) : !figures || !funnel ? (
         <p aria-live="polite">{FUNNEL_TEXTS.loading}</p>
       ) : (
         <>
           {figures.views === 0 && figures.lines.every((l) => l.count === 0) && <p className="qa-empty">{FUNNEL_TEXTS.empty}</p>}
           <FunnelTable figures={figures} caption={`${viewLabel}, ${funnel.from} to ${funnel.to} (UTC)`} />
-          <p className="funnel-direct" data-testid="funnel-direct">{FUNNEL_TEXTS.direct(grouped.format(figures.submitted_direct))}</p>
+          <p className="funnel-direct" data-testid="funnel-direct">
+            {FUNNEL_TEXTS.direct(grouped.format(figures.submitted_direct))}
+          </p>
         </>
       )}
     </section>

@@ -4,22 +4,49 @@
  * analytics and its applicants export; the applicants list and its export, one application, its resume and
  * status changes (issue 11); its notes and timeline (issue 20). HR routes sit under /api/hr, which app.ts guards.
  */
-import { Router, } from 'express';
+import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { sendWorkbook } from '../exports/xlsx.js';
 import { sendDownload } from '../http/download.js';
 import { pathId, validate } from '../http/validate.js';
-import { NotFound, } from '../http/errors.js';
+import { NotFound } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
 import { pageLink, pageResponse, parsePaging } from '../http/paging.js';
 import { readAttribution } from '../http/attribution.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob } from '../jobs/index.js';
 import { WIZARD_SUBMIT_HEADER } from '../funnel/index.js';
-import { APPLICANT_MESSAGES, applicantFilters, applicantListQuerySchema, boardQuerySchema, bulkStatusSchema, noteSchema, reasonsPutSchema, stagesPutSchema, statusChangeSchema } from './schema.js';
 import {
-  APPLY_MESSAGES, APPLY_UPLOAD, applicantListExport, applicantsExport, assertAcceptingApplications, changePipeline, changeStatuses, getApplicant, jobStages, listApplicants, loadBoard, loadDashboard, loadJobInsights,
-  openResume, previewResume, rejectionReasons, replaceRejectionReasons, replaceStages, submitApplication,
+  APPLICANT_MESSAGES,
+  applicantFilters,
+  applicantListQuerySchema,
+  boardQuerySchema,
+  bulkStatusSchema,
+  noteSchema,
+  reasonsPutSchema,
+  stagesPutSchema,
+  statusChangeSchema,
+} from './schema.js';
+import {
+  APPLY_MESSAGES,
+  APPLY_UPLOAD,
+  applicantListExport,
+  applicantsExport,
+  assertAcceptingApplications,
+  changePipeline,
+  changeStatuses,
+  getApplicant,
+  jobStages,
+  listApplicants,
+  loadBoard,
+  loadDashboard,
+  loadJobInsights,
+  openResume,
+  previewResume,
+  rejectionReasons,
+  replaceRejectionReasons,
+  replaceStages,
+  submitApplication,
 } from './service.js';
 import { addNote, editNote, listNotes, loadTimeline, removeNote } from './service.js';
 
@@ -40,7 +67,8 @@ export function applicantsApi(ctx: AppContext): Router {
     const outcome = await submitApplication(ctx, job, form, { ip: req.ip, attribution });
     // The funnel's last stage when the wizard sent it, counted apart otherwise; a honeypot's
     // discarded form is not an application.
-    if (outcome.kind === 'created') ctx.funnel.countRequest(job.id, req.get(WIZARD_SUBMIT_HEADER) === '1' ? 'submitted' : 'submitted_direct', req.headers);
+    if (outcome.kind === 'created')
+      ctx.funnel.countRequest(job.id, req.get(WIZARD_SUBMIT_HEADER) === '1' ? 'submitted' : 'submitted_direct', req.headers);
     res.status(201).json({ detail: APPLY_MESSAGES.submitted });
   });
 
@@ -99,7 +127,10 @@ export function applicantsApi(ctx: AppContext): Router {
   router.patch('/api/hr/applications/:id/', async (req, res) => {
     const id = pathId(req.params.id);
     const change = validate(statusChangeSchema, req.body);
-    const { missing } = change.kind === 'status' ? await changeStatuses(ctx, [id], change.status, req.hr!.userId) : await changePipeline(ctx, [id], change, req.hr!.userId);
+    const { missing } =
+      change.kind === 'status'
+        ? await changeStatuses(ctx, [id], change.status, req.hr!.userId)
+        : await changePipeline(ctx, [id], change, req.hr!.userId);
     if (missing.length) throw new NotFound(APPLICANT_MESSAGES.notFound);
     res.json(await getApplicant(ctx, id));
   });

@@ -16,7 +16,13 @@ import { addressHash } from '../http/address-hash.js';
 import { FieldErrorBag, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
 import type { Availability } from '../jobs/index.js';
 import type { Job } from '../jobs/types.js';
-import { applicationPostPayload, enqueueApplicationEmails, enqueueApplicationPost, type MailConfig, type OutboxSignal } from '../posts/index.js';
+import {
+  applicationPostPayload,
+  enqueueApplicationEmails,
+  enqueueApplicationPost,
+  type MailConfig,
+  type OutboxSignal,
+} from '../posts/index.js';
 import { CONSENT_FIELD, MESSAGES, RESUME_MAX_BYTES, isConsentGiven } from '../shared/application-rules.js';
 import { readLazily, type FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
@@ -106,7 +112,12 @@ export type ApplyOutcome = { kind: 'created'; applicationId: number } | { kind: 
  * the commit's outcome is unknown (then the answer is a 503 that does not claim a failure).
  * A filled honeypot is answered like a success, but nothing is kept.
  */
-export async function submitApplication(deps: ApplyDeps, job: Job, form: ReceivedForm, meta: { ip?: string | null; attribution?: Attribution | null } = {}): Promise<ApplyOutcome> {
+export async function submitApplication(
+  deps: ApplyDeps,
+  job: Job,
+  form: ReceivedForm,
+  meta: { ip?: string | null; attribution?: Attribution | null } = {},
+): Promise<ApplyOutcome> {
   const resume = form.files.get('resume') ?? null;
   const keys = resume ? [resume.key] : [];
   if (form.fields.get(HONEYPOT_FIELD)?.trim()) {
@@ -122,7 +133,8 @@ export async function submitApplication(deps: ApplyDeps, job: Job, form: Receive
       if (!resume) bag.add('resume', MESSAGES.resumeRequired);
       else if (!kind) bag.add('resume', MESSAGES.resumeType);
       const consentText = deps.config?.applyConsentText ?? null;
-      if (consentText && !form.repeated.has(CONSENT_FIELD) && !isConsentGiven(form.fields.get(CONSENT_FIELD))) bag.add(CONSENT_FIELD, MESSAGES.consentRequired);
+      if (consentText && !form.repeated.has(CONSENT_FIELD) && !isConsentGiven(form.fields.get(CONSENT_FIELD)))
+        bag.add(CONSENT_FIELD, MESSAGES.consentRequired);
       if (!input || !resume || !kind || bag.has()) throw new ValidationError(orderedErrors(bag.fields));
 
       const application: NewApplication = {

@@ -96,23 +96,28 @@ export function sliceStream(source: Readable, start: number, end: number): Reada
 /** True when the ZIP readable through `reader` lists an entry named `name`; false when it is no valid ZIP. */
 export function zipHasEntry(reader: yauzl.RandomAccessReader, size: number, name: string): Promise<boolean> {
   return new Promise((resolve) => {
-    yauzl.fromRandomAccessReader(reader, size, { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true }, (err, zip) => {
-      if (err || !zip) return resolve(false);
-      let settled = false;
-      const done = (found: boolean) => {
-        if (settled) return;
-        settled = true;
-        zip.close();
-        resolve(found);
-      };
-      if (zip.entryCount > MAX_ZIP_ENTRIES) return done(false);
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (entry.fileName === name) done(true);
-        else zip.readEntry();
-      });
-      zip.on('end', () => done(false));
-      zip.on('error', () => done(false));
-      zip.readEntry();
-    });
+    yauzl.fromRandomAccessReader(
+      reader,
+      size,
+      { lazyEntries: true, autoClose: false, strictFileNames: false, validateEntrySizes: true },
+      (err, zip) => {
+        if (err || !zip) return resolve(false);
+        let settled = false;
+        const done = (found: boolean) => {
+          if (settled) return;
+          settled = true;
+          zip.close();
+          resolve(found);
+        };
+        if (zip.entryCount > MAX_ZIP_ENTRIES) return done(false);
+        zip.on('entry', (entry: yauzl.Entry) => {
+          if (entry.fileName === name) done(true);
+          else zip.readEntry();
+        });
+        zip.on('end', () => done(false));
+        zip.on('error', () => done(false));
+        zip.readEntry();
+      },
+    );
   });
 }

@@ -25,8 +25,17 @@ class NotYourNote extends HttpError {
 }
 
 /** One page of an application's notes, newest first; 404 for an unknown application, or a page past the end. */
-export async function listNotes({ db }: Pick<NoteDeps, 'db'>, applicationId: number, viewerId: number, page: number, pageSize: number): Promise<{ count: number; results: ApplicationNote[] }> {
-  const [exists, result] = await Promise.all([applicationExists(db, applicationId), pageNotes(db, applicationId, viewerId, page, pageSize)]);
+export async function listNotes(
+  { db }: Pick<NoteDeps, 'db'>,
+  applicationId: number,
+  viewerId: number,
+  page: number,
+  pageSize: number,
+): Promise<{ count: number; results: ApplicationNote[] }> {
+  const [exists, result] = await Promise.all([
+    applicationExists(db, applicationId),
+    pageNotes(db, applicationId, viewerId, page, pageSize),
+  ]);
   if (!exists) throw new NotFound(NOTE_MESSAGES.notFound);
   return result;
 }
@@ -54,7 +63,13 @@ async function ownNote(trx: Db, applicationId: number, noteId: number, userId: n
 }
 
 /** Changes the text of the caller's own note. Saving the same text again changes nothing. */
-export async function editNote(deps: NoteDeps, applicationId: number, noteId: number, userId: number, text: string): Promise<ApplicationNote> {
+export async function editNote(
+  deps: NoteDeps,
+  applicationId: number,
+  noteId: number,
+  userId: number,
+  text: string,
+): Promise<ApplicationNote> {
   const now = deps.now();
   await withDbRetry(() =>
     deps.db.transaction(async (trx) => {

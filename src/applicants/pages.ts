@@ -22,7 +22,18 @@ import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import { applicantNeighbours, getApplicant, jobStages, listApplicants, listSourcesSeen, listStageNames, loadBoard, loadDashboard, loadJobInsights, rejectionReasons } from './service.js';
+import {
+  applicantNeighbours,
+  getApplicant,
+  jobStages,
+  listApplicants,
+  listSourcesSeen,
+  listStageNames,
+  loadBoard,
+  loadDashboard,
+  loadJobInsights,
+  rejectionReasons,
+} from './service.js';
 import { previewKind } from './resume-preview.js';
 import { allowBlobFrames } from '../http/security.js';
 import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
@@ -49,38 +60,62 @@ export function applicantsPages(ctx: AppContext): Router {
   const load = (publicId: string) => cachedPublicJob(ctx, publicId, true);
 
   const unavailable = (req: Request, res: Response) =>
-    renderPage(req, res, 'pages/public/apply-unavailable', { title: APPLY_PAGE_TEXT.unavailableTitle, noindex: true, status: 404 }, {
-      heading: APPLY_PAGE_TEXT.unavailableTitle,
-      message: APPLY_PAGE_TEXT.removed,
-      link: { href: '/careers', label: 'Back to Careers' },
-    });
+    renderPage(
+      req,
+      res,
+      'pages/public/apply-unavailable',
+      { title: APPLY_PAGE_TEXT.unavailableTitle, noindex: true, status: 404 },
+      {
+        heading: APPLY_PAGE_TEXT.unavailableTitle,
+        message: APPLY_PAGE_TEXT.removed,
+        link: { href: '/careers', label: 'Back to Careers' },
+      },
+    );
 
   router.get('/careers/:publicId/apply', async (req, res) => {
     const { job, availability } = await load(req.params.publicId);
     if (!job || availability === 'not_found') return unavailable(req, res);
     if (availability === 'inactive') {
-      return renderPage(req, res, 'pages/public/apply-unavailable', { title: `${APPLY_PAGE_TEXT.closedTitle} — ${job.title}`, noindex: true }, {
-        heading: APPLY_PAGE_TEXT.closedTitle,
-        message: APPLY_PAGE_TEXT.closed,
-        link: { href: jobPath(job.public_id), label: 'View Job Details' },
-      });
+      return renderPage(
+        req,
+        res,
+        'pages/public/apply-unavailable',
+        { title: `${APPLY_PAGE_TEXT.closedTitle} — ${job.title}`, noindex: true },
+        {
+          heading: APPLY_PAGE_TEXT.closedTitle,
+          message: APPLY_PAGE_TEXT.closed,
+          link: { href: jobPath(job.public_id), label: 'View Job Details' },
+        },
+      );
     }
     // An Apply click, counted when the page is served: no script needed.
     ctx.funnel.countRequest(job.id, 'apply', req.headers);
-    renderPage(req, res, 'pages/public/apply', { title: `Apply: ${job.title} — ${config.company.name} Careers`, noindex: true }, {
-      job: wizardJobProps(job),
-      consentText: config.applyConsentText,
-      phoneRule: config.phoneRule,
-      jobHref: jobPath(job.public_id),
-    });
+    renderPage(
+      req,
+      res,
+      'pages/public/apply',
+      { title: `Apply: ${job.title} — ${config.company.name} Careers`, noindex: true },
+      {
+        job: wizardJobProps(job),
+        consentText: config.applyConsentText,
+        phoneRule: config.phoneRule,
+        jobHref: jobPath(job.public_id),
+      },
+    );
   });
 
   router.get('/careers/:publicId/submitted', async (req, res) => {
     const { job, availability } = await load(req.params.publicId);
     if (!job || availability === 'not_found') return unavailable(req, res);
-    renderPage(req, res, 'pages/public/submitted', { title: `Application Submitted — ${config.company.name} Careers`, noindex: true }, {
-      job: { title: job.title, href: jobPath(job.public_id) },
-    });
+    renderPage(
+      req,
+      res,
+      'pages/public/submitted',
+      { title: `Application Submitted — ${config.company.name} Careers`, noindex: true },
+      {
+        job: { title: job.title, href: jobPath(job.public_id) },
+      },
+    );
   });
 
   router.get('/hr/dashboard', async (req, res) => {
@@ -97,7 +132,14 @@ export function applicantsPages(ctx: AppContext): Router {
       { title: `Insights: ${job.title}`, noindex: true },
       {
         props: {
-          job: { id: job.id, title: job.title, status: job.status, views: job.views, created_at: job.created_at.toISOString(), applicants: analytics.total_applicants },
+          job: {
+            id: job.id,
+            title: job.title,
+            status: job.status,
+            views: job.views,
+            created_at: job.created_at.toISOString(),
+            applicants: analytics.total_applicants,
+          },
           analytics,
         },
       },
@@ -114,48 +156,86 @@ export function applicantsPages(ctx: AppContext): Router {
     const props: BoardProps = {
       board,
       stages,
-      filters: { q: query.q, status: query.status ?? '', date_from: query.date_from ?? '', date_to: query.date_to ?? '', source: query.source ?? '', stage },
+      filters: {
+        q: query.q,
+        status: query.status ?? '',
+        date_from: query.date_from ?? '',
+        date_to: query.date_to ?? '',
+        source: query.source ?? '',
+        stage,
+      },
       sources: [DIRECT_SOURCE, ...(await listSourcesSeen(ctx))],
     };
-    renderPage(req, res, 'pages/hr/job-board', { title: `Board: ${board.job.title}`, noindex: true }, { props, statuses: APPLICATION_STATUSES });
+    renderPage(
+      req,
+      res,
+      'pages/hr/job-board',
+      { title: `Board: ${board.job.title}`, noindex: true },
+      { props, statuses: APPLICATION_STATUSES },
+    );
   });
 
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
     const [jobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);
     // The column chooser remembers its choice per user (the island keeps it in localStorage).
-    const common = { jobs, statuses: APPLICATION_STATUSES, orderings: ORDERING_LABELS, stageNames: [...stageNames, REJECTED_COLUMN], sources: [DIRECT_SOURCE, ...sources], ...formatters(req), formatPhone, messages: APPLICANT_MESSAGES, userId: req.hr?.userId ?? 0, chips: [] as FilterChip[] };
+    const common = {
+      jobs,
+      statuses: APPLICATION_STATUSES,
+      orderings: ORDERING_LABELS,
+      stageNames: [...stageNames, REJECTED_COLUMN],
+      sources: [DIRECT_SOURCE, ...sources],
+      ...formatters(req),
+      formatPhone,
+      messages: APPLICANT_MESSAGES,
+      userId: req.hr?.userId ?? 0,
+      chips: [] as FilterChip[],
+    };
     if (!parsed.success) {
       // The filters as typed, with a message per field; no list until they are fixed.
-      const raw = Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]));
+      const raw = Object.fromEntries(
+        Object.entries(req.query).map(([k, v]) => [k, Array.isArray(v) ? String(v[0] ?? '') : String(v ?? '')]),
+      );
       const errors = fieldErrorsOf(parsed.error.issues);
-      return renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true, status: 400 }, { ...common, form: raw, errors, moreOpen: MORE_FILTERS.some((f) => errors[f]), list: null });
+      return renderPage(
+        req,
+        res,
+        'pages/hr/applicants',
+        { title: 'Applicants', noindex: true, status: 400 },
+        { ...common, form: raw, errors, moreOpen: MORE_FILTERS.some((f) => errors[f]), list: null },
+      );
     }
     const filters = applicantFilters(parsed.data);
     const page = htmlPageNumber(req);
     const jobChoice = filters.job_id === null ? null : jobs.find((j) => j.id === filters.job_id);
     const list = await listApplicants(ctx, filters, page, APPLICANTS_PAGE_SIZE, true);
     const link = (n: number) => `/hr/applicants${applicantFilterQuery(filters, n > 1 ? { page: String(n) } : {})}`;
-    renderPage(req, res, 'pages/hr/applicants', { title: 'Applicants', noindex: true }, {
-      ...common,
-      form: formValues(filters),
-      errors: {},
-      moreOpen: false,
-      chips: filterChips(filters, jobChoice ? `${jobChoice.title} (${jobChoice.public_id})` : null),
-      filters,
-      list,
-      page,
-      pages: list.capped ? null : Math.max(1, Math.ceil(list.count / APPLICANTS_PAGE_SIZE)),
-      prevLink: page > 1 ? link(page - 1) : null,
-      nextLink: list.hasMore ? link(page + 1) : null,
-      // Links to a detail keep the list's filters, for its previous/next.
-      viewQuery: applicantFilterQuery(filters),
-      // The list's Export: the same filters, the whole list (no page).
-      exportHref: `/api/hr/applications/export/${applicantFilterQuery(filters)}`,
-      // The sort buttons' form: the applied filters (not the form as edited), without page and ordering.
-      sortFormFields: [...new URLSearchParams(applicantFilterQuery({ ...filters, ordering: '-created_at' }))],
-      jobTitle: jobChoice?.title ?? null,
-    });
+    renderPage(
+      req,
+      res,
+      'pages/hr/applicants',
+      { title: 'Applicants', noindex: true },
+      {
+        ...common,
+        form: formValues(filters),
+        errors: {},
+        moreOpen: false,
+        chips: filterChips(filters, jobChoice ? `${jobChoice.title} (${jobChoice.public_id})` : null),
+        filters,
+        list,
+        page,
+        pages: list.capped ? null : Math.max(1, Math.ceil(list.count / APPLICANTS_PAGE_SIZE)),
+        prevLink: page > 1 ? link(page - 1) : null,
+        nextLink: list.hasMore ? link(page + 1) : null,
+        // Links to a detail keep the list's filters, for its previous/next.
+        viewQuery: applicantFilterQuery(filters),
+        // The list's Export: the same filters, the whole list (no page).
+        exportHref: `/api/hr/applications/export/${applicantFilterQuery(filters)}`,
+        // The sort buttons' form: the applied filters (not the form as edited), without page and ordering.
+        sortFormFields: [...new URLSearchParams(applicantFilterQuery({ ...filters, ordering: '-created_at' }))],
+        jobTitle: jobChoice?.title ?? null,
+      },
+    );
   });
 
   router.get('/hr/applicants/:id', async (req, res) => {
@@ -168,26 +248,42 @@ export function applicantsPages(ctx: AppContext): Router {
     // The list this application was opened from; filters that do not parse are the whole list.
     const parsed = applicantListQuerySchema.safeParse(req.query);
     const filters = parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}));
-    const [around, { stages }, reasons] = await Promise.all([applicantNeighbours(ctx, filters, app), jobStages(ctx, app.job_id), rejectionReasons(ctx)]);
+    const [around, { stages }, reasons] = await Promise.all([
+      applicantNeighbours(ctx, filters, app),
+      jobStages(ctx, app.job_id),
+      rejectionReasons(ctx),
+    ]);
     const query = applicantFilterQuery(filters);
     // The resume beside the answers: a PDF in the browser's viewer (from a blob: URL, see
     // islands/applicants.tsx), a DOC or DOCX as text from the preview API, anything else a download.
-    const resumeView = !app.resume_download_url ? null : app.resume_content_type === 'application/pdf' ? 'pdf' : previewKind(app.resume_content_type ?? '') ? 'text' : null;
+    const resumeView = !app.resume_download_url
+      ? null
+      : app.resume_content_type === 'application/pdf'
+        ? 'pdf'
+        : previewKind(app.resume_content_type ?? '')
+          ? 'text'
+          : null;
     if (resumeView === 'pdf') allowBlobFrames(res);
-    renderPage(req, res, 'pages/hr/applicant', { title: `Application #${app.id}`, noindex: true }, {
-      app,
-      stages,
-      reasons,
-      resumeView,
-      previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,
-      formatPhone,
-      salaryText,
-      statuses: APPLICATION_STATUSES,
-      messages: APPLICANT_MESSAGES,
-      listHref: `/hr/applicants${query}`,
-      previousHref: around.previous === null ? null : `/hr/applicants/${around.previous}${query}`,
-      nextHref: around.next === null ? null : `/hr/applicants/${around.next}${query}`,
-    });
+    renderPage(
+      req,
+      res,
+      'pages/hr/applicant',
+      { title: `Application #${app.id}`, noindex: true },
+      {
+        app,
+        stages,
+        reasons,
+        resumeView,
+        previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,
+        formatPhone,
+        salaryText,
+        statuses: APPLICATION_STATUSES,
+        messages: APPLICANT_MESSAGES,
+        listHref: `/hr/applicants${query}`,
+        previousHref: around.previous === null ? null : `/hr/applicants/${around.previous}${query}`,
+        nextHref: around.next === null ? null : `/hr/applicants/${around.next}${query}`,
+      },
+    );
   });
 
   return router;
@@ -232,7 +328,16 @@ function filterChips(f: ApplicantFilters, jobLabel: string | null): FilterChip[]
 
 /** What the filter form shows for parsed filters. */
 function formValues(f: ApplicantFilters): Record<string, string> {
-  return { job_id: f.job_id === null ? '' : String(f.job_id), q: f.q, status: f.status ?? '', date_from: f.date_from ?? '', date_to: f.date_to ?? '', ordering: f.ordering, stage: f.stage ?? '', source: f.source ?? '' };
+  return {
+    job_id: f.job_id === null ? '' : String(f.job_id),
+    q: f.q,
+    status: f.status ?? '',
+    date_from: f.date_from ?? '',
+    date_to: f.date_to ?? '',
+    ordering: f.ordering,
+    stage: f.stage ?? '',
+    source: f.source ?? '',
+  };
 }
 
 /** Spec 02: 'Not found.' for an application that does not exist. */

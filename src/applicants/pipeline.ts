@@ -17,8 +17,20 @@ import { ValidationError } from '../http/errors.js';
 import { requireJob } from '../jobs/index.js';
 import type { ApplicationStatus } from '../shared/enums.js';
 import {
-  applicationsPerStage, bumpCounter, insertApplicationAudit, lockPipelineStates, reasonRows, removedJobs, stageWithJob, stagesOfJobs,
-  writePipelineStates, writeReasons, writeStages, type ApplicationAudit, type PipelineState, type StageRow,
+  applicationsPerStage,
+  bumpCounter,
+  insertApplicationAudit,
+  lockPipelineStates,
+  reasonRows,
+  removedJobs,
+  stageWithJob,
+  stagesOfJobs,
+  writePipelineStates,
+  writeReasons,
+  writeStages,
+  type ApplicationAudit,
+  type PipelineState,
+  type StageRow,
 } from './repo.js';
 import { boardColumns, boardStamp, reasonNames, stageNames } from './queries/board.js';
 import type { ReadCache } from '../db/read-cache.js';
@@ -38,7 +50,16 @@ export async function jobStages({ db }: { db: Db }, jobId: number): Promise<Stag
   return db.transaction(async (trx) => {
     await requireJob(trx, jobId);
     const rows = await stagesOfJobs(trx, [jobId]);
-    return { job_id: jobId, stages: toStages(rows, await applicationsPerStage(trx, rows.map((s) => s.id))) };
+    return {
+      job_id: jobId,
+      stages: toStages(
+        rows,
+        await applicationsPerStage(
+          trx,
+          rows.map((s) => s.id),
+        ),
+      ),
+    };
   });
 }
 
@@ -61,19 +82,40 @@ export async function replaceStages(deps: PipelineDeps, jobId: number, input: St
       if (Object.keys(errors).length) throw new ValidationError(errors);
       const kept = new Set(input.flatMap((s) => (s.id === undefined ? [] : [s.id])));
       const removed = current.filter((s) => !kept.has(s.id));
-      const inUse = await applicationsPerStage(trx, removed.map((s) => s.id));
+      const inUse = await applicationsPerStage(
+        trx,
+        removed.map((s) => s.id),
+      );
       const busy = removed.filter((s) => (inUse.get(s.id) ?? 0) > 0);
       if (busy.length) throw new ValidationError({ stages: busy.map((s) => PIPELINE_MESSAGES.stageInUse(s.name, inUse.get(s.id)!)) });
-      await writeStages(trx, jobId, removed.map((s) => s.id), input.map((s) => ({ id: s.id, name: s.name, kind: s.id === undefined ? null : byId.get(s.id)!.kind })));
+      await writeStages(
+        trx,
+        jobId,
+        removed.map((s) => s.id),
+        input.map((s) => ({ id: s.id, name: s.name, kind: s.id === undefined ? null : byId.get(s.id)!.kind })),
+      );
       const before = current.map((s) => s.name);
       const after = input.map((s) => s.name);
       if (before.join('\u0000') !== after.join('\u0000')) {
-        await insertApplicationAudit(trx, [{ entity: 'job', userId, action: 'stages', entityId: jobId, details: { from: before, to: after } }], deps.now());
+        await insertApplicationAudit(
+          trx,
+          [{ entity: 'job', userId, action: 'stages', entityId: jobId, details: { from: before, to: after } }],
+          deps.now(),
+        );
         // Names changed: the dashboard's per-stage totals read them.
         await bumpCounter(trx, 'applications.stage');
       }
       const rows = await stagesOfJobs(trx, [jobId]);
-      return { job_id: jobId, stages: toStages(rows, await applicationsPerStage(trx, rows.map((s) => s.id))) };
+      return {
+        job_id: jobId,
+        stages: toStages(
+          rows,
+          await applicationsPerStage(
+            trx,
+            rows.map((s) => s.id),
+          ),
+        ),
+      };
       // READ COMMITTED (MySQL): once the stages are locked, the count of their applications sees
       // every move into them that committed meanwhile (a snapshot from before the lock would not).
     }, readCommitted(deps.db)),
@@ -96,7 +138,11 @@ export async function replaceRejectionReasons(deps: PipelineDeps, input: Reasons
       });
       if (Object.keys(errors).length) throw new ValidationError(errors);
       const kept = new Set(input.flatMap((r) => (r.id === undefined ? [] : [r.id])));
-      await writeReasons(trx, current.filter((r) => !kept.has(r.id)).map((r) => r.id), input);
+      await writeReasons(
+        trx,
+        current.filter((r) => !kept.has(r.id)).map((r) => r.id),
+        input,
+      );
       return reasonRows(trx);
     }),
   );
@@ -112,7 +158,13 @@ interface Target {
 }
 
 /** Where an application goes for `change`, with the status rules above; null when nothing changes. */
-function target(app: PipelineState, change: PipelineChange, stage: StageRow | null, stages: Map<number, StageRow>, firstStage: Map<number, number>): Target | null {
+function target(
+  app: PipelineState,
+  change: PipelineChange,
+  stage: StageRow | null,
+  stages: Map<number, StageRow>,
+  firstStage: Map<number, number>,
+): Target | null {
   const from = app.stage_id === null ? undefined : stages.get(app.stage_id);
   if (change.kind === 'outcome') {
     if (app.outcome === 'REJECTED' && app.outcome_reason === change.reason) return null;
@@ -176,9 +228,20 @@ export async function changePipeline(
         g.ids.push(app.id);
         groups.set(key, g);
         const name = (id: number | null) => (id === null ? null : (stages.get(id)?.name ?? null));
-        if (t.stage_id !== app.stage_id) audit.push({ userId, action: 'stage', entityId: app.id, details: { from: name(app.stage_id), to: name(t.stage_id), from_id: app.stage_id, to_id: t.stage_id } });
+        if (t.stage_id !== app.stage_id)
+          audit.push({
+            userId,
+            action: 'stage',
+            entityId: app.id,
+            details: { from: name(app.stage_id), to: name(t.stage_id), from_id: app.stage_id, to_id: t.stage_id },
+          });
         if (t.outcome !== app.outcome || t.outcome_reason !== app.outcome_reason) {
-          audit.push({ userId, action: 'outcome', entityId: app.id, details: { from: app.outcome, to: t.outcome, reason: t.outcome_reason, stage: name(t.stage_id) } });
+          audit.push({
+            userId,
+            action: 'outcome',
+            entityId: app.id,
+            details: { from: app.outcome, to: t.outcome, reason: t.outcome_reason, stage: name(t.stage_id) },
+          });
         }
         if (t.status !== app.status) {
           statusChanged = true;
@@ -193,7 +256,15 @@ export async function changePipeline(
         if (statusChanged) await bumpCounter(trx, 'applications.status');
       }
       // With the ids that were rejected before this change (a bulk rejection emails them again only when asked).
-      if (alongside) await alongside(trx, [...found].sort((a, b) => a - b), apps.filter((a) => a.outcome === 'REJECTED').map((a) => a.id).sort((a, b) => a - b));
+      if (alongside)
+        await alongside(
+          trx,
+          [...found].sort((a, b) => a - b),
+          apps
+            .filter((a) => a.outcome === 'REJECTED')
+            .map((a) => a.id)
+            .sort((a, b) => a - b),
+        );
       const changed = [...groups.values()].flatMap((g) => g.ids).sort((a, b) => a - b);
       return { changed, missing: ids.filter((id) => !found.has(id)) };
     }, readCommitted(deps.db)),
@@ -205,11 +276,20 @@ export async function changePipeline(
  * newest cards for the filters, and the reasons a rejection may give.
  * The columns are reused while the board's stamp is unchanged (STAMPED_CACHE_OFF=board: never).
  */
-export async function loadBoard({ db, cache }: { db: Db; cache: ReadCache }, jobId: number, query: BoardQuery): Promise<{ board: Board; stages: StageRow[] }> {
+export async function loadBoard(
+  { db, cache }: { db: Db; cache: ReadCache },
+  jobId: number,
+  query: BoardQuery,
+): Promise<{ board: Board; stages: StageRow[] }> {
   const read = async (q: Db) => {
     // Reads only: a job is made with its stages (jobs/repo.ts insertJob; migration 023 gave the
     // older jobs theirs), so opening a board never writes, nor opens a second transaction.
-    const [job, stages, stamp, reasons] = await Promise.all([requireJob(q, jobId), stagesOfJobs(q, [jobId]), boardStamp(q), reasonNames(q)]);
+    const [job, stages, stamp, reasons] = await Promise.all([
+      requireJob(q, jobId),
+      stagesOfJobs(q, [jobId]),
+      boardStamp(q),
+      reasonNames(q),
+    ]);
     if (query.column !== null && query.column !== 'rejected' && !stages.some((st) => st.id === query.column)) {
       throw new ValidationError({ column: [PIPELINE_MESSAGES.column] });
     }

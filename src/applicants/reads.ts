@@ -18,7 +18,16 @@ import { unavailableOr, type Download } from '../http/download.js';
 import { applicantTotals, applicantTotalsStamp } from './queries/dashboard.js';
 import { applicantColumns, applicantRows, applicantsFilename } from './queries/export.js';
 import { computeAnalytics, insightsStamp } from './queries/insights.js';
-import { LIST_EXPORT_COLUMNS, findApplicant, findResume, listExportRows, neighbours, pageApplicants, sourcesSeen, type ApplicantPage } from './queries/list.js';
+import {
+  LIST_EXPORT_COLUMNS,
+  findApplicant,
+  findResume,
+  listExportRows,
+  neighbours,
+  pageApplicants,
+  sourcesSeen,
+  type ApplicantPage,
+} from './queries/list.js';
 import { APPLICANT_MESSAGES } from './schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
 import { type Logger, processLog } from '../log/logger.js';
@@ -48,7 +57,15 @@ export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardS
     active_jobs: jobs.filter((j) => j.status === 'ACTIVE' && (j.closes_at === null || Date.parse(j.closes_at) > Date.now())).length,
     new_applicants: newCount,
     total_applicants: total,
-    job_stats: jobs.map((j) => ({ id: j.id, public_id: j.public_id, title: j.title, status: j.status, applicants: byJob.get(j.id) ?? 0, views: j.views, closes_at: j.closes_at })),
+    job_stats: jobs.map((j) => ({
+      id: j.id,
+      public_id: j.public_id,
+      title: j.title,
+      status: j.status,
+      applicants: byJob.get(j.id) ?? 0,
+      views: j.views,
+      closes_at: j.closes_at,
+    })),
     stage_stats: stages,
     rejected_applicants: rejected,
   };
@@ -70,7 +87,13 @@ export async function loadJobInsights({ db, cache }: ReadDeps, jobId: number): P
 }
 
 /** One page of the filtered list; `page` past the end of a non-empty list is a 404. */
-export async function listApplicants({ db }: ReadDeps, filters: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
+export async function listApplicants(
+  { db }: ReadDeps,
+  filters: ApplicantFilters,
+  page: number,
+  pageSize: number,
+  detailed: boolean,
+): Promise<ApplicantPage> {
   const result = await pageApplicants(db, filters, page, pageSize, detailed);
   if (page > 1 && !result.results.length) throw new NotFound('Invalid page.');
   return result;
@@ -83,7 +106,11 @@ export async function getApplicant({ db }: ReadDeps, id: number): Promise<Applic
 }
 
 /** The applications before and after `app` in the list `filters` describe, in its order. */
-export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters, app: ApplicantDetail): Promise<{ previous: number | null; next: number | null }> {
+export function applicantNeighbours(
+  { db }: ReadDeps,
+  filters: ApplicantFilters,
+  app: ApplicantDetail,
+): Promise<{ previous: number | null; next: number | null }> {
   return neighbours(db, filters, app.id);
 }
 
@@ -93,7 +120,10 @@ export function applicantNeighbours({ db }: ReadDeps, filters: ApplicantFilters,
  * read within the parsers' deadline and memory cap is a 422 saying to download it; every parser
  * busy is a 503. Read from storage whole (at most RESUME_MAX_BYTES), parsed in a child process.
  */
-export async function previewResume(deps: { db: Db; storage: FileStorage; documents: DocumentParsers; log?: Logger }, id: number): Promise<ResumePreview> {
+export async function previewResume(
+  deps: { db: Db; storage: FileStorage; documents: DocumentParsers; log?: Logger },
+  id: number,
+): Promise<ResumePreview> {
   const file = await openResume(deps, id);
   const kind = previewKind(file.contentType);
   if (!kind || file.size > RESUME_MAX_BYTES) {
@@ -133,7 +163,10 @@ async function readWhole(stream: Readable, limit: number): Promise<Buffer | null
  * The resume's bytes, opened before anything is sent: a missing application, file row or file
  * on disk is a 404 (never a 500 with half a download).
  */
-export async function openResume({ db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger }, id: number): Promise<Download> {
+export async function openResume(
+  { db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger },
+  id: number,
+): Promise<Download> {
   const file = await findResume(db, id);
   if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   try {
@@ -142,7 +175,10 @@ export async function openResume({ db, storage, log = processLog() }: { db: Db; 
   } catch (err) {
     // Gone from storage (or a key storage refuses): the row outlived its file, and the page shows
     // the spec's download message; a storage that cannot be reached is a 503. Logged for the operator.
-    log.error({ applicationId: id, key: file.storage_key, err: (err as Error).message }, '[applicants] a resume cannot be read from storage');
+    log.error(
+      { applicationId: id, key: file.storage_key, err: (err as Error).message },
+      '[applicants] a resume cannot be read from storage',
+    );
     throw unavailableOr(err, new NotFound(APPLICANT_MESSAGES.resumeMissing));
   }
 }

@@ -132,35 +132,57 @@ async function insertAnswers(trx: Knex, applicationId: number, answers: AnswerRo
     }
     await flush();
     const answerId = insertedId(await trx('application_answers').insert(row(a)));
-    await trx('application_answer_choices').insert(a.choices.map((choice) => ({ answer_id: answerId, question_id: a.question_id, choice })));
+    await trx('application_answer_choices').insert(
+      a.choices.map((choice) => ({ answer_id: answerId, question_id: a.question_id, choice })),
+    );
   }
   await flush();
 }
 
 /** The application's search words (src/shared/search-words.ts), written with it. */
-async function insertSearchWords(trx: Knex, applicationId: number, app: Pick<NewApplication, 'first_name' | 'last_name' | 'email' | 'phone'>, createdAt: string): Promise<void> {
+async function insertSearchWords(
+  trx: Knex,
+  applicationId: number,
+  app: Pick<NewApplication, 'first_name' | 'last_name' | 'email' | 'phone'>,
+  createdAt: string,
+): Promise<void> {
   const words = applicationSearchWords(app);
-  if (words.length) await trx('application_search_words').insert(words.map((word) => ({ word, application_id: applicationId, created_at: createdAt })));
+  if (words.length)
+    await trx('application_search_words').insert(words.map((word) => ({ word, application_id: applicationId, created_at: createdAt })));
 }
 
 /** Notes on applications (migration 014): written with their audit entry in one transaction (src/applicants/notes.ts). */
 export async function insertNote(trx: Knex, note: { applicationId: number; userId: number; text: string }, now: Date): Promise<number> {
   const at = toDbDate(now);
-  return insertedId(await trx('application_notes').insert({ application_id: note.applicationId, user_id: note.userId, text: note.text, created_at: at, updated_at: at }));
+  return insertedId(
+    await trx('application_notes').insert({
+      application_id: note.applicationId,
+      user_id: note.userId,
+      text: note.text,
+      created_at: at,
+      updated_at: at,
+    }),
+  );
 }
 
 /**
  * The note `noteId` of application `applicationId` (undefined: none), locked for the rest of the
  * transaction on MySQL, so its author is checked and its change written as one step.
  */
-export async function lockNote(trx: Knex, applicationId: number, noteId: number): Promise<{ id: number; user_id: number | null; text: string } | undefined> {
+export async function lockNote(
+  trx: Knex,
+  applicationId: number,
+  noteId: number,
+): Promise<{ id: number; user_id: number | null; text: string } | undefined> {
   const q = trx('application_notes').where({ id: noteId, application_id: applicationId }).first('id', 'user_id', 'text');
   const row = await (isMysql(trx) ? q.forUpdate() : q);
   return row && { id: Number(row.id), user_id: row.user_id === null ? null : Number(row.user_id), text: String(row.text) };
 }
 
 export async function updateNoteText(trx: Knex, noteId: number, text: string, now: Date): Promise<void> {
-  await trx('application_notes').where({ id: noteId }).update({ text, updated_at: toDbDate(now) });
+  await trx('application_notes')
+    .where({ id: noteId })
+    .update({ text, updated_at: toDbDate(now) });
 }
 
 export async function deleteNote(trx: Knex, noteId: number): Promise<void> {
@@ -193,7 +215,11 @@ const TALLY_ROWS = 500;
  * the same groups insights count. Rows equal for the database (MySQL's collation, 2 and 2.0000)
  * are added up by the upsert itself.
  */
-export async function tallyNewApplications(trx: Knex, jobId: number, applications: { id: number; answers: TalliedAnswer[] }[]): Promise<void> {
+export async function tallyNewApplications(
+  trx: Knex,
+  jobId: number,
+  applications: { id: number; answers: TalliedAnswer[] }[],
+): Promise<void> {
   if (!applications.length) return;
   const deltas = new Map<string, TallyDelta>();
   const add = (questionId: number, kind: TallyKind, value: string, number: number) => {
@@ -220,7 +246,11 @@ export async function tallyNewApplications(trx: Knex, jobId: number, application
     .onConflict('job_id')
     .merge({
       applications: trx.raw(mysql ? 'applications + VALUES(applications)' : 'answer_tally_jobs.applications + excluded.applications'),
-      max_application_id: trx.raw(mysql ? 'GREATEST(max_application_id, VALUES(max_application_id))' : 'MAX(answer_tally_jobs.max_application_id, excluded.max_application_id)'),
+      max_application_id: trx.raw(
+        mysql
+          ? 'GREATEST(max_application_id, VALUES(max_application_id))'
+          : 'MAX(answer_tally_jobs.max_application_id, excluded.max_application_id)',
+      ),
     });
 }
 
@@ -230,17 +260,29 @@ export async function tallyNewApplications(trx: Knex, jobId: number, application
  */
 async function applyTallyDeltas(trx: Knex, deltas: TallyDelta[]): Promise<void> {
   if (!deltas.length) return;
-  const sorted = deltas.sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0) || Number(x[3]) - Number(y[3]));
+  const sorted = deltas.sort(
+    (x, y) =>
+      x[0] - y[0] || (x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0) || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0) || Number(x[3]) - Number(y[3]),
+  );
   const mysql = isMysql(trx);
   // Written out: Knex's SQLite upsert of many rows is a compound SELECT, limited to 500 terms.
-  const upsert = mysql ? 'ON DUPLICATE KEY UPDATE n = n + VALUES(n)' : 'ON CONFLICT (question_id, kind, value, number) DO UPDATE SET n = answer_tallies.n + excluded.n';
+  const upsert = mysql
+    ? 'ON DUPLICATE KEY UPDATE n = n + VALUES(n)'
+    : 'ON CONFLICT (question_id, kind, value, number) DO UPDATE SET n = answer_tallies.n + excluded.n';
   for (let i = 0; i < sorted.length; i += TALLY_ROWS) {
     const rows = sorted.slice(i, i + TALLY_ROWS);
-    await trx.raw(`INSERT INTO answer_tallies (question_id, kind, value, number, n) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${upsert}`, rows.flat());
+    await trx.raw(
+      `INSERT INTO answer_tallies (question_id, kind, value, number, n) VALUES ${rows.map(() => '(?, ?, ?, ?, ?)').join(', ')} ${upsert}`,
+      rows.flat(),
+    );
   }
   if (sorted.some((d) => d[4] < 0)) {
     const questions = [...new Set(sorted.filter((d) => d[4] < 0).map((d) => d[0]))];
-    for (let i = 0; i < questions.length; i += ID_CHUNK) await trx('answer_tallies').whereIn('question_id', questions.slice(i, i + ID_CHUNK)).where('n', '<=', 0).delete();
+    for (let i = 0; i < questions.length; i += ID_CHUNK)
+      await trx('answer_tallies')
+        .whereIn('question_id', questions.slice(i, i + ID_CHUNK))
+        .where('n', '<=', 0)
+        .delete();
   }
 }
 
@@ -249,8 +291,16 @@ async function storedTallies(trx: Knex, ids: number[]): Promise<TallyDelta[]> {
   const answers = () => trx('application_answers').whereIn('application_id', ids).whereNotNull('question_id');
   const [all, keys, numbers, choices]: Record<string, any>[][] = await Promise.all([
     answers().select('question_id').count({ n: '*' }).groupBy('question_id'),
-    answers().whereNotNull('answer_key').select('question_id', { value: 'answer_key' }).count({ n: '*' }).groupBy('question_id', 'answer_key'),
-    answers().whereNotNull('answer_number').select('question_id', { number: 'answer_number' }).count({ n: '*' }).groupBy('question_id', 'answer_number'),
+    answers()
+      .whereNotNull('answer_key')
+      .select('question_id', { value: 'answer_key' })
+      .count({ n: '*' })
+      .groupBy('question_id', 'answer_key'),
+    answers()
+      .whereNotNull('answer_number')
+      .select('question_id', { number: 'answer_number' })
+      .count({ n: '*' })
+      .groupBy('question_id', 'answer_number'),
     trx('application_answer_choices as c')
       .join('application_answers as a', 'a.id', 'c.answer_id')
       .whereIn('a.application_id', ids)
@@ -281,12 +331,20 @@ export async function bumpCounter(trx: Knex, name: ChangeCounter): Promise<void>
  * each other instead of deadlocking, and two changes of one application are written, and
  * audited, one after the other.
  */
-export async function updateStatuses(trx: Knex, ids: number[], status: ApplicationStatus, now: Date): Promise<{ found: Set<number>; changed: { id: number; from: ApplicationStatus }[] }> {
+export async function updateStatuses(
+  trx: Knex,
+  ids: number[],
+  status: ApplicationStatus,
+  now: Date,
+): Promise<{ found: Set<number>; changed: { id: number; from: ApplicationStatus }[] }> {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   const found = new Set<number>();
   const changed: { id: number; from: ApplicationStatus }[] = [];
   for (let i = 0; i < sorted.length; i += ID_CHUNK) {
-    const q = trx('applications').select('id', 'status').whereIn('id', sorted.slice(i, i + ID_CHUNK)).orderBy('id');
+    const q = trx('applications')
+      .select('id', 'status')
+      .whereIn('id', sorted.slice(i, i + ID_CHUNK))
+      .orderBy('id');
     // SQLite has one writer at a time already (and Knex warns on FOR UPDATE there).
     const rows: { id: number; status: ApplicationStatus }[] = await (isMysql(trx) ? q.forUpdate() : q);
     for (const r of rows) {
@@ -295,7 +353,12 @@ export async function updateStatuses(trx: Knex, ids: number[], status: Applicati
     }
   }
   for (let i = 0; i < changed.length; i += ID_CHUNK) {
-    await trx('applications').whereIn('id', changed.slice(i, i + ID_CHUNK).map((c) => c.id)).update({ status, updated_at: toDbDate(now) });
+    await trx('applications')
+      .whereIn(
+        'id',
+        changed.slice(i, i + ID_CHUNK).map((c) => c.id),
+      )
+      .update({ status, updated_at: toDbDate(now) });
   }
   return { found, changed };
 }
@@ -312,7 +375,14 @@ export interface ApplicationAudit {
 /** Who changed which application and when; written in the same transaction as the change. */
 export async function insertApplicationAudit(trx: Knex, entries: ApplicationAudit[], now: Date): Promise<void> {
   const at = toDbDate(now);
-  const rows = entries.map((e) => ({ user_id: e.userId, action: e.action, entity: e.entity ?? 'application', entity_id: e.entityId, details: toDbJson(e.details), created_at: at }));
+  const rows = entries.map((e) => ({
+    user_id: e.userId,
+    action: e.action,
+    entity: e.entity ?? 'application',
+    entity_id: e.entityId,
+    details: toDbJson(e.details),
+    created_at: at,
+  }));
   for (let i = 0; i < rows.length; i += ID_CHUNK) await trx('audit_log').insert(rows.slice(i, i + ID_CHUNK));
 }
 
@@ -346,8 +416,19 @@ export async function deleteApplications(trx: Knex, apps: RemovableApplication[]
       if (seen) seen[4] -= d[4];
       else taken.set(key, [d[0], d[1], d[2], d[3], -d[4]]);
     }
-    await trx('application_answer_choices').whereIn('answer_id', trx('application_answers').select('id').whereIn('application_id', ids)).delete();
-    for (const table of ['application_answers', 'application_skills', 'application_experiences', 'application_education', 'application_search_words', 'application_posts', 'email_posts', 'application_notes']) {
+    await trx('application_answer_choices')
+      .whereIn('answer_id', trx('application_answers').select('id').whereIn('application_id', ids))
+      .delete();
+    for (const table of [
+      'application_answers',
+      'application_skills',
+      'application_experiences',
+      'application_education',
+      'application_search_words',
+      'application_posts',
+      'email_posts',
+      'application_notes',
+    ]) {
       await trx(table).whereIn('application_id', ids).delete();
     }
     // Their history too (status changes, notes, stages): the timeline goes with the application.
@@ -369,7 +450,6 @@ export async function deleteApplications(trx: Knex, apps: RemovableApplication[]
   }
 }
 
-
 // ---- Pipeline: stages, rejection reasons, stage and outcome changes (migration 013) ----
 
 export interface StageRow {
@@ -380,14 +460,23 @@ export interface StageRow {
   kind: string | null;
 }
 
-const toStage = (r: Row): StageRow => ({ id: Number(r.id), job_id: Number(r.job_id), name: String(r.name), position: Number(r.position), kind: r.kind ?? null });
+const toStage = (r: Row): StageRow => ({
+  id: Number(r.id),
+  job_id: Number(r.job_id),
+  name: String(r.name),
+  position: Number(r.position),
+  kind: r.kind ?? null,
+});
 
 type Row = Record<string, any>;
 
 /** The stages of jobs, in order; `lock` takes them FOR UPDATE on MySQL (a stage list is being replaced). */
 export async function stagesOfJobs(trx: Knex, jobIds: number[], lock: 'update' | 'share' | null = null): Promise<StageRow[]> {
   if (!jobIds.length) return [];
-  const q = trx('job_stages').whereIn('job_id', jobIds).orderBy([{ column: 'job_id' }, { column: 'position' }, { column: 'id' }]).select('id', 'job_id', 'name', 'position', 'kind');
+  const q = trx('job_stages')
+    .whereIn('job_id', jobIds)
+    .orderBy([{ column: 'job_id' }, { column: 'position' }, { column: 'id' }])
+    .select('id', 'job_id', 'name', 'position', 'kind');
   const rows: Row[] = await (lock && isMysql(trx) ? (lock === 'update' ? q.forUpdate() : q.forShare()) : q);
   return rows.map(toStage);
 }
@@ -403,7 +492,12 @@ export async function applicationsPerStage(trx: Knex, stageIds: number[]): Promi
  * Writes a job's new stage list: `removed` ids go (the caller checked they are empty), `kept`
  * are renamed and moved, `added` are inserted; positions follow the list.
  */
-export async function writeStages(trx: Knex, jobId: number, removed: number[], list: { id?: number; name: string; kind: string | null }[]): Promise<void> {
+export async function writeStages(
+  trx: Knex,
+  jobId: number,
+  removed: number[],
+  list: { id?: number; name: string; kind: string | null }[],
+): Promise<void> {
   if (removed.length) await trx('job_stages').where({ job_id: jobId }).whereIn('id', removed).delete();
   for (const [position, s] of list.entries()) {
     if (s.id !== undefined) await trx('job_stages').where({ id: s.id, job_id: jobId }).update({ name: s.name, position });
@@ -413,7 +507,9 @@ export async function writeStages(trx: Knex, jobId: number, removed: number[], l
 
 /** The rejection reasons in order; `lock` on MySQL while they are replaced. */
 export async function reasonRows(trx: Knex, lock = false): Promise<{ id: number; name: string }[]> {
-  const q = trx('rejection_reasons').orderBy([{ column: 'position' }, { column: 'id' }]).select('id', 'name');
+  const q = trx('rejection_reasons')
+    .orderBy([{ column: 'position' }, { column: 'id' }])
+    .select('id', 'name');
   const rows: Row[] = await (lock && isMysql(trx) ? q.forUpdate() : q);
   return rows.map((r) => ({ id: Number(r.id), name: String(r.name) }));
 }
@@ -441,18 +537,36 @@ export async function lockPipelineStates(trx: Knex, ids: number[]): Promise<Pipe
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   const out: PipelineState[] = [];
   for (let i = 0; i < sorted.length; i += ID_CHUNK) {
-    const q = trx('applications').select('id', 'job_id', 'stage_id', 'outcome', 'outcome_reason', 'status').whereIn('id', sorted.slice(i, i + ID_CHUNK)).orderBy('id');
+    const q = trx('applications')
+      .select('id', 'job_id', 'stage_id', 'outcome', 'outcome_reason', 'status')
+      .whereIn('id', sorted.slice(i, i + ID_CHUNK))
+      .orderBy('id');
     const rows: Row[] = await (isMysql(trx) ? q.forUpdate() : q);
     for (const r of rows) {
-      out.push({ id: Number(r.id), job_id: Number(r.job_id), stage_id: r.stage_id === null ? null : Number(r.stage_id), outcome: r.outcome ?? null, outcome_reason: r.outcome_reason ?? null, status: r.status });
+      out.push({
+        id: Number(r.id),
+        job_id: Number(r.job_id),
+        stage_id: r.stage_id === null ? null : Number(r.stage_id),
+        outcome: r.outcome ?? null,
+        outcome_reason: r.outcome_reason ?? null,
+        status: r.status,
+      });
     }
   }
   return out;
 }
 
 /** Sets the pipeline columns (and status) of applications that end up alike, in chunks. */
-export async function writePipelineStates(trx: Knex, ids: number[], values: { stage_id: number | null; outcome: string | null; outcome_reason: string | null; status: ApplicationStatus }, now: Date): Promise<void> {
-  for (let i = 0; i < ids.length; i += ID_CHUNK) await trx('applications').whereIn('id', ids.slice(i, i + ID_CHUNK)).update({ ...values, updated_at: toDbDate(now) });
+export async function writePipelineStates(
+  trx: Knex,
+  ids: number[],
+  values: { stage_id: number | null; outcome: string | null; outcome_reason: string | null; status: ApplicationStatus },
+  now: Date,
+): Promise<void> {
+  for (let i = 0; i < ids.length; i += ID_CHUNK)
+    await trx('applications')
+      .whereIn('id', ids.slice(i, i + ID_CHUNK))
+      .update({ ...values, updated_at: toDbDate(now) });
 }
 
 /** Which of `jobIds` are REMOVED. */
@@ -464,7 +578,10 @@ export async function removedJobs(trx: Knex, jobIds: number[]): Promise<Set<numb
 
 /** A stage by id with its job's status, read with a share lock on MySQL (so it is not removed meanwhile). */
 export async function stageWithJob(trx: Knex, stageId: number): Promise<(StageRow & { job_status: string }) | null> {
-  const q = trx('job_stages as s').join('jobs as j', 'j.id', 's.job_id').where('s.id', stageId).first('s.id', 's.job_id', 's.name', 's.position', 's.kind', 'j.status as job_status');
+  const q = trx('job_stages as s')
+    .join('jobs as j', 'j.id', 's.job_id')
+    .where('s.id', stageId)
+    .first('s.id', 's.job_id', 's.name', 's.position', 's.kind', 'j.status as job_status');
   const r = (await (isMysql(trx) ? q.forShare() : q)) as Row | undefined;
   return r ? { ...toStage(r), job_status: String(r.job_status) } : null;
 }

@@ -35,7 +35,10 @@ function summarise(rows: { job_id: number; storage_key: string | null }[]): Remo
 const PREVIEW_ROWS = 50;
 
 /** What a purge or an erase with these criteria would remove now (a dry run; nothing changes), with the first applications. */
-export async function planRemoval({ db }: Pick<RetentionDeps, 'db'>, criteria: RemovalCriteria): Promise<RemovalSummary & { preview: { id: number; job_title: string; created_at: string }[] }> {
+export async function planRemoval(
+  { db }: Pick<RetentionDeps, 'db'>,
+  criteria: RemovalCriteria,
+): Promise<RemovalSummary & { preview: { id: number; job_title: string; created_at: string }[] }> {
   const [rows, preview] = await Promise.all([selectRemovable(db, criteria), removablePreview(db, criteria, PREVIEW_ROWS)]);
   return { ...summarise(rows), preview };
 }
@@ -54,7 +57,11 @@ export interface RemovalResult extends RemovalSummary {
  * failure there leaves files without a row, which the orphan sweep removes; a row never points
  * at a missing file.
  */
-export async function removeApplications(deps: RetentionDeps, criteria: RemovalCriteria, audit: { action: 'purge' | 'erase'; userId?: number | null }): Promise<RemovalResult> {
+export async function removeApplications(
+  deps: RetentionDeps,
+  criteria: RemovalCriteria,
+  audit: { action: 'purge' | 'erase'; userId?: number | null },
+): Promise<RemovalResult> {
   const now = deps.now();
   const rows = await deps.db.transaction(async (trx) => {
     const selected = await selectRemovable(trx, criteria);
@@ -75,7 +82,10 @@ export async function removeApplications(deps: RetentionDeps, criteria: RemovalC
   for (const r of rows) {
     if (!r.storage_key) continue;
     await deps.storage.remove(r.storage_key).catch((err) => {
-      (deps.log ?? processLog()).error({ key: r.storage_key, err: (err as Error).message }, '[applicants] could not remove a resume file; the orphan sweep will');
+      (deps.log ?? processLog()).error(
+        { key: r.storage_key, err: (err as Error).message },
+        '[applicants] could not remove a resume file; the orphan sweep will',
+      );
       filesLeft.push(r.storage_key!);
     });
   }

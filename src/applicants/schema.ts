@@ -35,7 +35,18 @@ import { PHONE_RULE_MESSAGES, type PhoneRule } from '../shared/phone-rule-names.
 /** Hidden field of the wizard that people leave empty and form-filling bots do not. */
 export const HONEYPOT_FIELD = 'website';
 
-const FIELD_ORDER = ['first_name', 'last_name', 'email', 'phone', 'resume', 'professional_experiences', 'education', 'skills', 'answers', 'consent'] as const;
+const FIELD_ORDER = [
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'resume',
+  'professional_experiences',
+  'education',
+  'skills',
+  'answers',
+  'consent',
+] as const;
 const KNOWN_TEXT_FIELDS = new Set<string>([...FIELD_ORDER.filter((f) => f !== 'resume'), HONEYPOT_FIELD]);
 
 const EXTRA_MESSAGES = {
@@ -165,11 +176,14 @@ const T = LIMITS.textField;
 
 function skills() {
   // Duplicates collapse, so allow twice the limit in before counting what is left.
-  return z.pipe(jsonList(LIMITS.skills * 2), z.array(z.unknown()).check(
-    z.refine((list) => list.every((s) => typeof s === 'string'), { error: FIELD_MESSAGES.notTextList, abort: true }),
-    z.overwrite((list) => normaliseSkills((list as string[]).map(cleanText))),
-    z.maxLength(LIMITS.skills, EXTRA_MESSAGES.tooManyItems(LIMITS.skills)),
-  )) as unknown as z.ZodMiniType<string[]>;
+  return z.pipe(
+    jsonList(LIMITS.skills * 2),
+    z.array(z.unknown()).check(
+      z.refine((list) => list.every((s) => typeof s === 'string'), { error: FIELD_MESSAGES.notTextList, abort: true }),
+      z.overwrite((list) => normaliseSkills((list as string[]).map(cleanText))),
+      z.maxLength(LIMITS.skills, EXTRA_MESSAGES.tooManyItems(LIMITS.skills)),
+    ),
+  ) as unknown as z.ZodMiniType<string[]>;
 }
 
 /** One answer checked against its question: the stored form, null when left empty, or the message. */
@@ -227,64 +241,69 @@ function asAnswerValue(raw: unknown): AnswerValue | undefined {
 function answers(questions: JobQuestion[]) {
   const byId = new Map(questions.map((q) => [q.id, q]));
   // A malformed list is reported and judged as no answers, so required questions are reported too.
-  return orFallback(jsonList(Math.max(questions.length, 1) * 2), []).check(z.check<unknown[]>((ctx) => {
-    const add = (path: PropertyKey[], message: string) => ctx.issues.push(issue(ctx.value, message, path));
-    const given = new Map<number, unknown>();
-    for (const item of ctx.value) {
-      if (!isObject(item)) {
-        add([], 'Each answer must be an object with question_id and answer.');
-        continue;
+  return orFallback(jsonList(Math.max(questions.length, 1) * 2), []).check(
+    z.check<unknown[]>((ctx) => {
+      const add = (path: PropertyKey[], message: string) => ctx.issues.push(issue(ctx.value, message, path));
+      const given = new Map<number, unknown>();
+      for (const item of ctx.value) {
+        if (!isObject(item)) {
+          add([], 'Each answer must be an object with question_id and answer.');
+          continue;
+        }
+        const rawId = item.question_id;
+        const id = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
+        if (!Number.isSafeInteger(id) || id <= 0) add([], EXTRA_MESSAGES.badQuestionId);
+        else if (!byId.has(id)) add([id], EXTRA_MESSAGES.unknownQuestion);
+        else if (given.has(id)) add([id], EXTRA_MESSAGES.answeredTwice);
+        else given.set(id, item.answer);
       }
-      const rawId = item.question_id;
-      const id = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d{1,10}$/.test(rawId) ? Number(rawId) : NaN;
-      if (!Number.isSafeInteger(id) || id <= 0) add([], EXTRA_MESSAGES.badQuestionId);
-      else if (!byId.has(id)) add([id], EXTRA_MESSAGES.unknownQuestion);
-      else if (given.has(id)) add([id], EXTRA_MESSAGES.answeredTwice);
-      else given.set(id, item.answer);
-    }
 
-    const values: Record<number, AnswerValue> = {};
-    for (const [id, raw] of given) {
-      const v = asAnswerValue(raw);
-      if (v !== undefined) values[id] = v;
-    }
-    const ruleErrors = validateAnswers(questions, values);
-    const reported = new Set(ctx.issues.map((i) => String(i.path?.[0])));
-    let missing = false;
-    const rows: AnswerRow[] = [];
-    for (const q of questions) {
-      const raw = given.get(q.id);
-      // A value of the wrong shape (an object, a boolean) gets answerRow's type message instead.
-      const wrongShape = raw !== undefined && raw !== null && asAnswerValue(raw) === undefined;
-      const ruleError = wrongShape ? null : ruleErrors[q.id];
-      if (ruleError === MESSAGES.required) missing = true;
-      if (ruleError) {
-        add([q.id], ruleError);
-        continue;
+      const values: Record<number, AnswerValue> = {};
+      for (const [id, raw] of given) {
+        const v = asAnswerValue(raw);
+        if (v !== undefined) values[id] = v;
       }
-      const row = answerRow(q, raw);
-      if (row && 'error' in row) add([q.id], row.error);
-      else if (row) rows.push(row);
-      else if (q.required && !reported.has(String(q.id))) {
-        // Empty after cleaning (e.g. only control characters).
-        add([q.id], MESSAGES.required);
-        missing = true;
+      const ruleErrors = validateAnswers(questions, values);
+      const reported = new Set(ctx.issues.map((i) => String(i.path?.[0])));
+      let missing = false;
+      const rows: AnswerRow[] = [];
+      for (const q of questions) {
+        const raw = given.get(q.id);
+        // A value of the wrong shape (an object, a boolean) gets answerRow's type message instead.
+        const wrongShape = raw !== undefined && raw !== null && asAnswerValue(raw) === undefined;
+        const ruleError = wrongShape ? null : ruleErrors[q.id];
+        if (ruleError === MESSAGES.required) missing = true;
+        if (ruleError) {
+          add([q.id], ruleError);
+          continue;
+        }
+        const row = answerRow(q, raw);
+        if (row && 'error' in row) add([q.id], row.error);
+        else if (row) rows.push(row);
+        else if (q.required && !reported.has(String(q.id))) {
+          // Empty after cleaning (e.g. only control characters).
+          add([q.id], MESSAGES.required);
+          missing = true;
+        }
       }
-    }
-    if (missing) add([], MESSAGES.questionsStep);
-    ctx.value = rows;
-  })) as unknown as z.ZodMiniType<AnswerRow[]>;
+      if (missing) add([], MESSAGES.questionsStep);
+      ctx.value = rows;
+    }),
+  ) as unknown as z.ZodMiniType<AnswerRow[]>;
 }
 
 /** A basic field as the wizard shapes it, judged by the wizard's rule for it, stored in its final form. */
 function basic(shape: (v: string) => string, rule: (v: string) => string | null, stored: (v: string) => string) {
-  return z.pipe(z.transform((v: string | undefined) => shape(v ?? '')), z.string().check(
-    z.check<string>((ctx) => {
-      const message = rule(ctx.value);
-      if (message) ctx.issues.push(issue(ctx.value, message));
-    }),
-    z.overwrite(stored),
-  ));
+  return z.pipe(
+    z.transform((v: string | undefined) => shape(v ?? '')),
+    z.string().check(
+      z.check<string>((ctx) => {
+        const message = rule(ctx.value);
+        if (message) ctx.issues.push(issue(ctx.value, message));
+      }),
+      z.overwrite(stored),
+    ),
+  );
 }
 
 const fixedFields = new Map<PhoneRule, ReturnType<typeof buildFixedFields>>();
@@ -293,7 +312,11 @@ const fixedFields = new Map<PhoneRule, ReturnType<typeof buildFixedFields>>();
 function buildFixedFields(rule: PhoneRule) {
   return {
     first_name: basic(shapeName, firstNameError, (v) => v.trim()),
-    last_name: basic(shapeName, (v) => lastNameError(v.trim() ? v : ''), (v) => v.trim()),
+    last_name: basic(
+      shapeName,
+      (v) => lastNameError(v.trim() ? v : ''),
+      (v) => v.trim(),
+    ),
     email: basic(shapeEmail, emailError, storedEmail),
     // "Phone keeps only digits": stray control characters go with the separators.
     phone: z.transform((v: string | undefined, ctx) => {
@@ -302,7 +325,15 @@ function buildFixedFields(rule: PhoneRule) {
       ctx.issues.push(issue(v, phone.error));
       return '';
     }),
-    experiences: entryList<ExperienceEntry>(LIMITS.experiences, { company: T, role: T, start: 7, end: 7, notice_period: T, salary: T, description: LIMITS.description }),
+    experiences: entryList<ExperienceEntry>(LIMITS.experiences, {
+      company: T,
+      role: T,
+      start: 7,
+      end: 7,
+      notice_period: T,
+      salary: T,
+      description: LIMITS.description,
+    }),
     education: entryList<EducationEntry>(LIMITS.education, { school: T, degree: T, field: T, start: 7, end: 7 }),
     skills: skills(),
   };
@@ -414,9 +445,10 @@ export const PIPELINE_MESSAGES = {
   stageName: `Enter a stage name of 1 to ${STAGE_NAME_MAX} characters on one line.`,
   stageDuplicate: 'Two stages cannot have the same name.',
   stageReserved: `"${REJECTED_COLUMN}" is the column of rejected applications; choose another name.`,
-  stageId: 'This stage is not one of this job\'s stages.',
+  stageId: "This stage is not one of this job's stages.",
   stageIdTwice: 'This stage is listed twice.',
-  stageInUse: (name: string, n: number) => `The stage "${name}" has ${n} ${n === 1 ? 'applicant' : 'applicants'}; move them to another stage before removing it.`,
+  stageInUse: (name: string, n: number) =>
+    `The stage "${name}" has ${n} ${n === 1 ? 'applicant' : 'applicants'}; move them to another stage before removing it.`,
   reasons: `Keep between 1 and ${REASONS_MAX} rejection reasons.`,
   reasonName: `Enter a reason of 1 to ${REASON_NAME_MAX} characters on one line.`,
   reasonDuplicate: 'Two reasons cannot have the same name.',
@@ -441,7 +473,9 @@ export const applicantListQuerySchema = zod
   .object({
     job_id: param.refine((v) => !v || isRowId(v), APPLICANT_MESSAGES.jobId).transform((v) => (v ? Number(v) : null)),
     q: param.refine((v) => !v || [...v].length <= APPLICANT_Q_MAX, APPLICANT_MESSAGES.q).transform((v) => v ?? ''),
-    status: param.refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status).transform((v) => (v || null) as ApplicationStatus | null),
+    status: param
+      .refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status)
+      .transform((v) => (v || null) as ApplicationStatus | null),
     date_from: optionalDay,
     date_to: optionalDay,
     ordering: param
@@ -457,35 +491,59 @@ export const applicantListQuerySchema = zod
     page_size: param,
   })
   .superRefine((v, ctx) => {
-    if (v.date_from && v.date_to && v.date_to < v.date_from) ctx.addIssue({ code: 'custom', path: ['date_to'], message: APPLICANT_MESSAGES.reversedDates });
+    if (v.date_from && v.date_to && v.date_to < v.date_from)
+      ctx.addIssue({ code: 'custom', path: ['date_to'], message: APPLICANT_MESSAGES.reversedDates });
   });
 
 export type ApplicantListQuery = zod.output<typeof applicantListQuerySchema>;
 
-const statusField = zod.string({ error: APPLICANT_MESSAGES.status }).refine((v) => enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status);
+const statusField = zod
+  .string({ error: APPLICANT_MESSAGES.status })
+  .refine((v) => enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status);
 
 /** The CLI's `--status` (applicants purge): the API's rule, in any case. */
-export const statusOptionSchema = zod.string().trim().toUpperCase().pipe(statusField).transform((v) => v as ApplicationStatus);
-
+export const statusOptionSchema = zod
+  .string()
+  .trim()
+  .toUpperCase()
+  .pipe(statusField)
+  .transform((v) => v as ApplicationStatus);
 
 /**
  * One change of an application (PATCH, and the bulk call beside its ids): the spec's `{status}`,
  * or a stage of the application's job `{stage}`, or the outcome `{outcome: 'REJECTED', reason}`.
  * Exactly one kind per request, so a stage move's own status rule is never mixed with a status.
  */
-export type ApplicationChange = { kind: 'status'; status: ApplicationStatus } | { kind: 'stage'; stage: number } | { kind: 'outcome'; outcome: 'REJECTED'; reason: string };
+export type ApplicationChange =
+  | { kind: 'status'; status: ApplicationStatus }
+  | { kind: 'stage'; stage: number }
+  | { kind: 'outcome'; outcome: 'REJECTED'; reason: string };
 
 const changeFields = {
   status: zod.optional(statusField.transform((v) => v as ApplicationStatus)),
   stage: zod.optional(zod.unknown().refine(isRowId, PIPELINE_MESSAGES.stage).transform(Number)),
-  outcome: zod.optional(zod.unknown().refine((v) => v === 'REJECTED', PIPELINE_MESSAGES.outcome).transform(() => 'REJECTED' as const)),
-  reason: zod.optional(zod.string({ error: PIPELINE_MESSAGES.reason }).trim().min(1, PIPELINE_MESSAGES.reason).max(REASON_NAME_MAX, PIPELINE_MESSAGES.reason)),
+  outcome: zod.optional(
+    zod
+      .unknown()
+      .refine((v) => v === 'REJECTED', PIPELINE_MESSAGES.outcome)
+      .transform(() => 'REJECTED' as const),
+  ),
+  reason: zod.optional(
+    zod.string({ error: PIPELINE_MESSAGES.reason }).trim().min(1, PIPELINE_MESSAGES.reason).max(REASON_NAME_MAX, PIPELINE_MESSAGES.reason),
+  ),
 };
 
-function toChange(v: { status?: ApplicationStatus; stage?: number; outcome?: 'REJECTED'; reason?: string }, ctx: zod.RefinementCtx): ApplicationChange {
+function toChange(
+  v: { status?: ApplicationStatus; stage?: number; outcome?: 'REJECTED'; reason?: string },
+  ctx: zod.RefinementCtx,
+): ApplicationChange {
   const kinds = [v.status !== undefined, v.stage !== undefined, v.outcome !== undefined].filter(Boolean).length;
   if (kinds !== 1) {
-    ctx.addIssue({ code: 'custom', path: kinds ? [] : ['status'], message: kinds ? PIPELINE_MESSAGES.oneChange : APPLICANT_MESSAGES.status });
+    ctx.addIssue({
+      code: 'custom',
+      path: kinds ? [] : ['status'],
+      message: kinds ? PIPELINE_MESSAGES.oneChange : APPLICANT_MESSAGES.status,
+    });
     return zod.NEVER;
   }
   if (v.reason !== undefined && v.outcome === undefined) {
@@ -517,7 +575,6 @@ export const bulkStatusSchema = zod
 
 // ---- Pipeline: a job's stages, rejection reasons, the board's query ----
 
-
 /**
  * A name on one line: trimmed, 1 to `max` characters, no control characters (`message`), nor
  * invisible, text-direction or non-characters (the one-line rule's own messages, oneLineProblem).
@@ -533,12 +590,24 @@ const lineName = (max: number, message: string) =>
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     });
 
-const optionalId = (message: string) => zod.optional(zod.unknown().refine((v) => v === null || isRowId(v), message).transform((v) => (v === null ? undefined : Number(v))));
+const optionalId = (message: string) =>
+  zod.optional(
+    zod
+      .unknown()
+      .refine((v) => v === null || isRowId(v), message)
+      .transform((v) => (v === null ? undefined : Number(v))),
+  );
 
 /** Names compared as HR reads them: the same letters in any case are the same name. */
 const nameKey = (name: string) => name.toLocaleLowerCase('en');
 
-function uniqueNames(list: { name: string; id?: number }[], ctx: zod.RefinementCtx, field: string, duplicate: string, idTwice: string): void {
+function uniqueNames(
+  list: { name: string; id?: number }[],
+  ctx: zod.RefinementCtx,
+  field: string,
+  duplicate: string,
+  idTwice: string,
+): void {
   const names = new Set<string>();
   const ids = new Set<number>();
   list.forEach((item, i) => {
@@ -558,7 +627,10 @@ export const stagesPutSchema = zod
       .array(
         zod.object({
           id: optionalId(PIPELINE_MESSAGES.stageId),
-          name: lineName(STAGE_NAME_MAX, PIPELINE_MESSAGES.stageName).refine((v) => nameKey(v) !== nameKey(REJECTED_COLUMN), PIPELINE_MESSAGES.stageReserved),
+          name: lineName(STAGE_NAME_MAX, PIPELINE_MESSAGES.stageName).refine(
+            (v) => nameKey(v) !== nameKey(REJECTED_COLUMN),
+            PIPELINE_MESSAGES.stageReserved,
+          ),
         }),
         { error: PIPELINE_MESSAGES.stages },
       )
@@ -573,7 +645,9 @@ export type StagesInput = zod.output<typeof stagesPutSchema>['stages'];
 export const reasonsPutSchema = zod
   .object({
     reasons: zod
-      .array(zod.object({ id: optionalId(PIPELINE_MESSAGES.reasonId), name: lineName(REASON_NAME_MAX, PIPELINE_MESSAGES.reasonName) }), { error: PIPELINE_MESSAGES.reasons })
+      .array(zod.object({ id: optionalId(PIPELINE_MESSAGES.reasonId), name: lineName(REASON_NAME_MAX, PIPELINE_MESSAGES.reasonName) }), {
+        error: PIPELINE_MESSAGES.reasons,
+      })
       .min(1, PIPELINE_MESSAGES.reasons)
       .max(REASONS_MAX, PIPELINE_MESSAGES.reasons),
   })
@@ -590,12 +664,16 @@ const wholeParam = (max: number, message: string, fallback: number) =>
  */
 export const boardQuerySchema = zod.object({
   q: param.refine((v) => !v || [...v].length <= APPLICANT_Q_MAX, APPLICANT_MESSAGES.q).transform((v) => v ?? ''),
-  status: param.refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status).transform((v) => (v || null) as ApplicationStatus | null),
+  status: param
+    .refine((v) => !v || enums.isOneOf(enums.APPLICATION_STATUSES, v), APPLICANT_MESSAGES.status)
+    .transform((v) => (v || null) as ApplicationStatus | null),
   // The applicants list's filters too (issue 30): applied between two days, from a source.
   date_from: optionalDay,
   date_to: optionalDay,
   source: param.refine((v) => !v || [...v].length <= CAMPAIGN_MAX_LENGTH, APPLICANT_MESSAGES.source).transform((v) => v?.trim() || null),
-  column: param.refine((v) => !v || v === 'rejected' || isRowId(v), PIPELINE_MESSAGES.column).transform((v) => (!v ? null : v === 'rejected' ? ('rejected' as const) : Number(v))),
+  column: param
+    .refine((v) => !v || v === 'rejected' || isRowId(v), PIPELINE_MESSAGES.column)
+    .transform((v) => (!v ? null : v === 'rejected' ? ('rejected' as const) : Number(v))),
   offset: wholeParam(100_000, PIPELINE_MESSAGES.offset, 0),
   limit: wholeParam(BOARD_CARDS_MAX, PIPELINE_MESSAGES.limit, BOARD_CARDS).refine((v) => v >= 1, PIPELINE_MESSAGES.limit),
 });
@@ -604,7 +682,16 @@ export type BoardQuery = zod.output<typeof boardQuerySchema>;
 
 /** The filters of a parsed list query (what the list, its links and previous/next need). */
 export function applicantFilters(q: ApplicantListQuery): ApplicantFilters {
-  return { job_id: q.job_id, q: q.q, status: q.status, date_from: q.date_from, date_to: q.date_to, ordering: q.ordering, stage: q.stage, source: q.source };
+  return {
+    job_id: q.job_id,
+    q: q.q,
+    status: q.status,
+    date_from: q.date_from,
+    date_to: q.date_to,
+    ordering: q.ordering,
+    stage: q.stage,
+    source: q.source,
+  };
 }
 
 /** The filters as a query string (defaults left out), for links that keep the list's filters. */
@@ -656,7 +743,10 @@ const RETENTION_AGE_MAX_MS = 100 * AGE_UNITS_MS.y;
 export function parseRetentionAge(raw: string): { ms: number } | { error: string } {
   const m = /^(\d{1,6})\s*(h|d|w|mo|y)$/.exec(raw.trim().toLowerCase());
   if (!m) return { error: `--older-than must be a whole number and a unit (h, d, w, mo, y), e.g. 180d (got "${raw}")` };
-  if (Number(m[1]) < 1) return { error: `--older-than must be a positive whole number and a unit, such as 1d or 180d: 0 would match everything up to now (got "${raw}")` };
+  if (Number(m[1]) < 1)
+    return {
+      error: `--older-than must be a positive whole number and a unit, such as 1d or 180d: 0 would match everything up to now (got "${raw}")`,
+    };
   const ms = Number(m[1]) * AGE_UNITS_MS[m[2]];
   return ms > RETENTION_AGE_MAX_MS ? { error: `--older-than must be at most 100 years (got "${raw}")` } : { ms };
 }

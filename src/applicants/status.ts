@@ -14,7 +14,12 @@ export interface StatusChangeDeps {
  * application (who, when, from, to) and the `applications.status` counter, so the dashboard's and
  * every process's cached totals see the change at once. Ids that do not exist are answered back.
  */
-export async function changeStatuses(deps: StatusChangeDeps, ids: number[], status: ApplicationStatus, userId: number | null): Promise<{ changed: number[]; missing: number[] }> {
+export async function changeStatuses(
+  deps: StatusChangeDeps,
+  ids: number[],
+  status: ApplicationStatus,
+  userId: number | null,
+): Promise<{ changed: number[]; missing: number[] }> {
   const now = deps.now();
   // READ COMMITTED (MySQL): a statement locks only the rows it changes, not every row a table scan
   // passes, so changes over other applications never wait for each other. The counter is touched
@@ -23,7 +28,11 @@ export async function changeStatuses(deps: StatusChangeDeps, ids: number[], stat
     deps.db.transaction(async (trx) => {
       const { found, changed } = await updateStatuses(trx, ids, status, now);
       if (changed.length) {
-        await insertApplicationAudit(trx, changed.map((c) => ({ userId, action: 'status', entityId: c.id, details: { from: c.from, to: status } })), now);
+        await insertApplicationAudit(
+          trx,
+          changed.map((c) => ({ userId, action: 'status', entityId: c.id, details: { from: c.from, to: status } })),
+          now,
+        );
         await bumpCounter(trx, 'applications.status');
       }
       return { changed: changed.map((c) => c.id), missing: ids.filter((id) => !found.has(id)) };

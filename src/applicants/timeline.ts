@@ -28,7 +28,12 @@ function oneLine(text: string, max: number): string {
   // No more UTF-16 units than `max` means no more characters either: most lines end here.
   if (line.length <= max) return line;
   const chars = [...line];
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : line;
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : line;
 }
 
 /** `stage_change` -> 'Stage change'. */
@@ -39,7 +44,8 @@ function label(action: string): string {
 
 /** Values shown as words: an outcome is stored as REJECTED and read as Rejected. */
 const VALUE_WORDS: Record<string, string> = { REJECTED: 'Rejected' };
-const valueText = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : (VALUE_WORDS[String(v)] ?? String(v)));
+const valueText = (v: unknown) =>
+  v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : (VALUE_WORDS[String(v)] ?? String(v));
 
 /** Row ids kept beside the names they stand for (a stage change's `from_id`, `to_id`): never shown, the names are. */
 const isIdKey = (key: string) => key === 'id' || key.endsWith('_id');
@@ -61,7 +67,11 @@ function changeText(action: string, details: Record<string, unknown>): { text: s
   return { text: oneLine(extras.length ? `${text} (${extras.join(', ')})` : text, 300), from, to };
 }
 
-const NOTE_ACTIONS: Record<string, 'added' | 'edited' | 'deleted'> = { note_added: 'added', note_edited: 'edited', note_deleted: 'deleted' };
+const NOTE_ACTIONS: Record<string, 'added' | 'edited' | 'deleted'> = {
+  note_added: 'added',
+  note_edited: 'edited',
+  note_deleted: 'deleted',
+};
 
 const EMAIL_TEMPLATES: Record<string, string> = { applicant_confirmation: 'Application receipt', hr_notification: 'HR notification' };
 
@@ -77,7 +87,12 @@ function emailName(p: OutboxPost): string {
  * own, so no email shows twice. A webhook post: queued, then each attempt (or the post's outcome
  * when its attempts were swept away).
  */
-function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: PostAttempt[], add: (e: Omit<Sortable, 'rank'>, delivery?: boolean) => void): void {
+function postEntries(
+  kind: 'email' | 'webhook',
+  posts: OutboxPost[],
+  attempts: PostAttempt[],
+  add: (e: Omit<Sortable, 'rank'>, delivery?: boolean) => void,
+): void {
   const byId = new Map(posts.map((p) => [p.id, p]));
   const withAttempts = new Set(attempts.map((a) => a.post_id));
   const what = (p: OutboxPost) => {
@@ -102,7 +117,16 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
   for (const p of posts) {
     const subject = kind === 'email' && p.subject ? `: ${oneLine(p.subject, 120)}` : '';
     const last = lastAttempt.get(p.id);
-    const failure = last ? (last.status === 'SUCCESS' ? null : [last.status_code ? `HTTP ${last.status_code}` : null, last.error ? oneLine(last.error, 120) : null].filter(Boolean).join(': ') || null) : p.status === 'SUCCESS' ? null : p.error_message ? oneLine(p.error_message, 120) : null;
+    const failure = last
+      ? last.status === 'SUCCESS'
+        ? null
+        : [last.status_code ? `HTTP ${last.status_code}` : null, last.error ? oneLine(last.error, 120) : null].filter(Boolean).join(': ') ||
+          null
+      : p.status === 'SUCCESS'
+        ? null
+        : p.error_message
+          ? oneLine(p.error_message, 120)
+          : null;
     const scheduled = p.status === 'PENDING' && p.send_after !== null && p.attempts === 0;
     const email: TimelineEmail | undefined =
       kind === 'email'
@@ -111,7 +135,8 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
             to: p.target,
             subject: p.subject ?? '',
             template: p.template_name ?? emailName(p),
-            status: p.status === 'SUCCESS' || p.status === 'FAILED' || p.status === 'CANCELLED' ? p.status : scheduled ? 'SCHEDULED' : 'PENDING',
+            status:
+              p.status === 'SUCCESS' || p.status === 'FAILED' || p.status === 'CANCELLED' ? p.status : scheduled ? 'SCHEDULED' : 'PENDING',
             send_after: p.send_after?.toISOString() ?? null,
             delivered_at: p.delivered_at?.toISOString() ?? null,
             attempts: p.attempts,
@@ -122,32 +147,78 @@ function postEntries(kind: 'email' | 'webhook', posts: OutboxPost[], attempts: P
     const by = p.sender ? ` by ${p.sender.username}` : '';
     if (email) {
       // A scheduled email's time is the entry's `email.send_after` (screens show it in the viewer's zone).
-      add({ id: `${kind}-${p.id}`, type: kind, action: p.send_after ? 'scheduled' : 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)}${p.send_after ? ' scheduled' : ''}${by}${subject}`, email });
+      add({
+        id: `${kind}-${p.id}`,
+        type: kind,
+        action: p.send_after ? 'scheduled' : 'queued',
+        at: p.created_at.toISOString(),
+        ms: p.created_at.getTime(),
+        seq: p.id,
+        actor: p.sender,
+        text: `${what(p)}${p.send_after ? ' scheduled' : ''}${by}${subject}`,
+        email,
+      });
       if (p.status === 'CANCELLED' && p.cancelled_at) {
-        add({ id: `${kind}-${p.id}-cancelled`, type: kind, action: 'cancelled', at: p.cancelled_at.toISOString(), ms: p.cancelled_at.getTime(), seq: p.id, actor: null, text: `${what(p)} cancelled before it was sent` }, true);
+        add(
+          {
+            id: `${kind}-${p.id}-cancelled`,
+            type: kind,
+            action: 'cancelled',
+            at: p.cancelled_at.toISOString(),
+            ms: p.cancelled_at.getTime(),
+            seq: p.id,
+            actor: null,
+            text: `${what(p)} cancelled before it was sent`,
+          },
+          true,
+        );
       }
       continue;
     }
-    add({ id: `${kind}-${p.id}`, type: kind, action: 'queued', at: p.created_at.toISOString(), ms: p.created_at.getTime(), seq: p.id, actor: p.sender, text: `${what(p)} queued${by}${subject}` });
+    add({
+      id: `${kind}-${p.id}`,
+      type: kind,
+      action: 'queued',
+      at: p.created_at.toISOString(),
+      ms: p.created_at.getTime(),
+      seq: p.id,
+      actor: p.sender,
+      text: `${what(p)} queued${by}${subject}`,
+    });
     if (!withAttempts.has(p.id) && p.attempts > 0 && p.status !== 'PENDING') {
       const at = p.delivered_at ?? p.updated_at;
       const ok = p.status === 'SUCCESS';
-      add({ id: `${kind}-${p.id}-outcome`, type: kind, action: ok ? 'delivered' : 'failed', at: at.toISOString(), ms: at.getTime(), seq: p.id, actor: null, text: `${what(p)} ${outcome(p.status, p.status_code, p.error_message)}` }, true);
+      add(
+        {
+          id: `${kind}-${p.id}-outcome`,
+          type: kind,
+          action: ok ? 'delivered' : 'failed',
+          at: at.toISOString(),
+          ms: at.getTime(),
+          seq: p.id,
+          actor: null,
+          text: `${what(p)} ${outcome(p.status, p.status_code, p.error_message)}`,
+        },
+        true,
+      );
     }
   }
   for (const a of kind === 'webhook' ? attempts : []) {
     const p = byId.get(a.post_id);
     if (!p) continue; // a post older than the ones read (the timeline's limit)
-    add({
-      id: `${kind}-attempt-${a.id}`,
-      type: kind,
-      action: a.status === 'SUCCESS' ? 'delivered' : 'failed',
-      at: a.created_at.toISOString(),
-      ms: a.created_at.getTime(),
-      seq: a.id,
-      actor: null,
-      text: `${what(p)} ${outcome(a.status, a.status_code, a.error)}`,
-    }, true);
+    add(
+      {
+        id: `${kind}-attempt-${a.id}`,
+        type: kind,
+        action: a.status === 'SUCCESS' ? 'delivered' : 'failed',
+        at: a.created_at.toISOString(),
+        ms: a.created_at.getTime(),
+        seq: a.id,
+        actor: null,
+        text: `${what(p)} ${outcome(a.status, a.status_code, a.error)}`,
+      },
+      true,
+    );
   }
 }
 
@@ -164,7 +235,16 @@ export async function loadTimeline({ db }: { db: Db }, applicationId: number): P
   };
 
   const applied = src.application.created_at;
-  add({ id: 'applied', type: 'applied', action: 'applied', at: applied.toISOString(), ms: applied.getTime(), seq: 0, actor: null, text: `Applied for ${oneLine(src.application.job_title, 191)}` });
+  add({
+    id: 'applied',
+    type: 'applied',
+    action: 'applied',
+    at: applied.toISOString(),
+    ms: applied.getTime(),
+    seq: 0,
+    actor: null,
+    text: `Applied for ${oneLine(src.application.job_title, 191)}`,
+  });
 
   for (const a of src.audits) {
     const actor = a.user_id !== null && a.username !== null ? { id: a.user_id, username: a.username } : null;
@@ -175,7 +255,12 @@ export async function loadTimeline({ db }: { db: Db }, applicationId: number): P
     if (noteAction) {
       const noteId = Number(obj.note_id);
       const text = src.notes.get(noteId);
-      const line = noteAction === 'deleted' ? 'Note deleted' : text === undefined ? `Note ${noteAction} (since deleted)` : `Note ${noteAction}: ${oneLine(text, NOTE_LINE)}`;
+      const line =
+        noteAction === 'deleted'
+          ? 'Note deleted'
+          : text === undefined
+            ? `Note ${noteAction} (since deleted)`
+            : `Note ${noteAction}: ${oneLine(text, NOTE_LINE)}`;
       add({ ...base, type: 'note', action: noteAction, text: line, ...(Number.isInteger(noteId) ? { note_id: noteId } : {}) });
       continue;
     }
@@ -188,5 +273,11 @@ export async function loadTimeline({ db }: { db: Db }, applicationId: number): P
   const cut = src.audits.length > TIMELINE_MAX || src.emailRows > TIMELINE_MAX || src.webhookRows > TIMELINE_MAX;
   entries.sort((x, y) => y.ms - x.ms || y.rank - x.rank || y.seq - x.seq);
   const results = entries.slice(0, TIMELINE_MAX).map(({ ms: _ms, rank: _rank, seq: _seq, ...e }) => e);
-  return { application_id: applicationId, order: 'newest_first', count: results.length, truncated: entries.length > TIMELINE_MAX || cut, results };
+  return {
+    application_id: applicationId,
+    order: 'newest_first',
+    count: results.length,
+    truncated: entries.length > TIMELINE_MAX || cut,
+    results,
+  };
 }

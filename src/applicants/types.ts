@@ -121,7 +121,13 @@ export interface ApplicantDetail {
   outcome: Outcome | null;
   outcome_reason: string | null;
   /** Issue 21: where the applicant came from (null: directly). */
-  attribution: { source: string; medium: string; campaign: string; tracking_link_id: number | null; tracking_link_name: string | null } | null;
+  attribution: {
+    source: string;
+    medium: string;
+    campaign: string;
+    tracking_link_id: number | null;
+    tracking_link_name: string | null;
+  } | null;
   created_at: string;
   updated_at: string;
   resume_download_url: string | null;
@@ -130,7 +136,15 @@ export interface ApplicantDetail {
   /** Set when the resume's bytes are a PDF: the same file shown inline ('Open PDF'). */
   resume_view_url: string | null;
   skills: string[];
-  professional_experiences: { company: string; role: string; start: string; end: string | null; notice_period: string; salary: string; description: string | null }[];
+  professional_experiences: {
+    company: string;
+    role: string;
+    start: string;
+    end: string | null;
+    notice_period: string;
+    salary: string;
+    description: string | null;
+  }[];
   education: { school: string; degree: string; field: string; start: string; end: string | null }[];
   /** question_text is sanitised HTML (a snapshot of the question when the applicant answered). */
   answers: { question_id: number | null; question_text: string; answer: string | number | string[] }[];

@@ -8,7 +8,14 @@
  */
 import type { Command } from 'commander';
 import { emailError, storedEmail } from '../shared/application-rules.js';
-import { parseRetentionAge, planRemoval, statusOptionSchema, removeApplications, type RemovalCriteria, type RemovalSummary } from '../applicants/index.js';
+import {
+  parseRetentionAge,
+  planRemoval,
+  statusOptionSchema,
+  removeApplications,
+  type RemovalCriteria,
+  type RemovalSummary,
+} from '../applicants/index.js';
 import { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from '../forms/index.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { CliError, cliOption, withDb } from './context.js';
@@ -92,6 +99,10 @@ export function registerApplicants(program: Command): void {
       const email = storedEmail(opts.email);
       if (emailError(email)) throw new CliError(`--email must be an email address (got "${opts.email}")`, 2);
       // Form entries whose email field holds the address go too (issue 17).
-      await runRemoval([applicationsPart({ email }, 'erase'), entriesPart({ email }, 'erase')], opts, 'No applications or form entries match: nothing to remove.');
+      await runRemoval(
+        [applicationsPart({ email }, 'erase'), entriesPart({ email }, 'erase')],
+        opts,
+        'No applications or form entries match: nothing to remove.',
+      );
     });
 }

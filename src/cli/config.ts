@@ -14,7 +14,8 @@ const MASK = '********';
  * `SMTP_PASSWORD`, `GCP_CREDENTIALS`, `PRIVATE_KEY_PEM`, `METRICS_TOKEN`, `AUTH_…`, `…_SALT`).
  * Masking a name that was no secret costs a look at the file; showing one that was leaks it.
  */
-const SECRET_NAME = /secret|token|pass(?:word|wd|phrase)?(?:$|[_.-])|pwd|credential|private|api[_.-]?key|(?:^|[_.-])keys?$|auth|salt|cookie|signature|dsn/i;
+const SECRET_NAME =
+  /secret|token|pass(?:word|wd|phrase)?(?:$|[_.-])|pwd|credential|private|api[_.-]?key|(?:^|[_.-])keys?$|auth|salt|cookie|signature|dsn/i;
 
 /** The user-info of a URL (`scheme://user:password@`, `scheme://:password@`, `scheme://key@`) anywhere in a value, up to the authority's last `@`. */
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#]*)@/gi;
@@ -50,7 +51,9 @@ function redacted(message: string, env: Record<string, string | undefined>): str
   const secretOf = new Map(SETTINGS.map((s) => [s.name, s.secret]));
   let out = message;
   // Longest first, so a value that contains another is replaced whole.
-  const values = Object.entries(env).flatMap(([name, value]) => (value ? [[value, shown(name, value, secretOf.get(name))]] : [])).filter(([value, masked]) => value !== masked);
+  const values = Object.entries(env)
+    .flatMap(([name, value]) => (value ? [[value, shown(name, value, secretOf.get(name))]] : []))
+    .filter(([value, masked]) => value !== masked);
   for (const [value, masked] of values.sort((a, b) => b[0].length - a[0].length)) out = out.split(value).join(masked);
   return maskUrls(out);
 }
@@ -80,10 +83,15 @@ export function registerConfig(program: Command): void {
       console.log(table([['NAME', 'VALUE', 'SOURCE'], ...rows.map((r) => r.map(printable))]));
       try {
         const config = loadConfig(env);
-        console.log(`Database: ${config.databaseUrl ? printable(maskUrls(config.databaseUrl)) : `SQLite file ${printable(sqliteFile(config))}`}`);
+        console.log(
+          `Database: ${config.databaseUrl ? printable(maskUrls(config.databaseUrl)) : `SQLite file ${printable(sqliteFile(config))}`}`,
+        );
         const s = config.storage;
         const credentials = s.kind === 's3' && s.credentials ? 'keys from AWS_ACCESS_KEY_ID' : "the AWS SDK's default credentials";
-        const where = s.kind === 's3' ? `bucket s3://${s.bucket}/${s.prefix}${s.endpoint ? ` at ${s.endpoint}` : ''} (region ${s.region}, ${credentials})` : `folder ${s.root}`;
+        const where =
+          s.kind === 's3'
+            ? `bucket s3://${s.bucket}/${s.prefix}${s.endpoint ? ` at ${s.endpoint}` : ''} (region ${s.region}, ${credentials})`
+            : `folder ${s.root}`;
         console.log(`Uploads: ${printable(where)}`);
       } catch (err) {
         if (err instanceof ConfigError) throw new CliError(redacted(err.message, env), 2);

@@ -5,7 +5,10 @@ import { ConfigError, loadConfig, sqliteFile, type Config } from '../../config/i
 import { createDb } from '../db/knex.js';
 
 export class CliError extends Error {
-  constructor(message: string, public readonly exitCode = 1) {
+  constructor(
+    message: string,
+    public readonly exitCode = 1,
+  ) {
     super(message);
   }
 }
@@ -43,7 +46,9 @@ function cliConfig(): Config {
 export async function withDb<T>(fn: (db: Knex, config: Config) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
   const config = cliConfig();
   if (!config.databaseUrl && !opts.create && !fs.existsSync(sqliteFile(config))) {
-    throw new CliError(`No database at ${sqliteFile(config)}: check DATA_DIR (or DATABASE_URL), or create it with "careers-admin migrate".`);
+    throw new CliError(
+      `No database at ${sqliteFile(config)}: check DATA_DIR (or DATABASE_URL), or create it with "careers-admin migrate".`,
+    );
   }
   const db = createDb(config);
   try {
@@ -57,5 +62,7 @@ export async function withDb<T>(fn: (db: Knex, config: Config) => Promise<T>, op
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }

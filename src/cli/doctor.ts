@@ -46,7 +46,11 @@ async function storageCheck(config: Config): Promise<Check> {
       await checkStorage(storage);
       return ok('storage', `bucket ${describeStorage(storage)} answers`);
     } catch (err) {
-      return bad('storage', message(err), 'check STORAGE_URL (bucket, endpoint, region), the AWS credentials and that the storage server is reachable');
+      return bad(
+        'storage',
+        message(err),
+        'check STORAGE_URL (bucket, endpoint, region), the AWS credentials and that the storage server is reachable',
+      );
     }
   }
   const uploads = path.join(config.dataDir, 'uploads');
@@ -62,7 +66,8 @@ async function storageCheck(config: Config): Promise<Check> {
   const stats = await fs.promises.statfs(dir);
   const free = stats.bavail * stats.bsize;
   const where = dir === uploads ? uploads : `${dir} (${uploads} is made on the first upload)`;
-  if (free < MIN_FREE_BYTES) return bad('storage', `${where}: only ${mb(free)} free`, `free disk space (at least ${mb(MIN_FREE_BYTES)}) or move DATA_DIR`);
+  if (free < MIN_FREE_BYTES)
+    return bad('storage', `${where}: only ${mb(free)} free`, `free disk space (at least ${mb(MIN_FREE_BYTES)}) or move DATA_DIR`);
   return ok('storage', `${where} writable, ${mb(free)} free`);
 }
 
@@ -72,7 +77,12 @@ async function databaseChecks(config: Config, db: Db | null, checks: Check[]): P
   if (!db) {
     // A fresh SQLite site (the README's deploy steps run doctor before anything made the file): not
     // a fault, since migrate or the server's first start creates it; said with both ways.
-    checks.push(ok('database', `${target} not created yet: run \`careers-admin migrate\` or start the server once (if this site already has a database, point DATA_DIR at it)`));
+    checks.push(
+      ok(
+        'database',
+        `${target} not created yet: run \`careers-admin migrate\` or start the server once (if this site already has a database, point DATA_DIR at it)`,
+      ),
+    );
     return;
   }
   try {
@@ -83,7 +93,11 @@ async function databaseChecks(config: Config, db: Db | null, checks: Check[]): P
     return;
   }
   const { applied, pending } = await migrationStatus(db);
-  checks.push(pending.length ? bad('migrations', `${pending.length} pending (${pending.join(', ')}), ${applied.length} applied`, MIGRATE_FIX) : ok('migrations', `${applied.length} applied, none pending`));
+  checks.push(
+    pending.length
+      ? bad('migrations', `${pending.length} pending (${pending.join(', ')}), ${applied.length} applied`, MIGRATE_FIX)
+      : ok('migrations', `${applied.length} applied, none pending`),
+  );
   if (!(await hasSchema(db, 'post_attempts'))) return;
   const now = new Date();
   for (const o of await outboxesHealth(db, now)) {
@@ -120,7 +134,9 @@ async function runChecks(): Promise<Check[]> {
       await verifyMail(config.mail.smtpUrl);
       checks.push(ok('smtp', 'SMTP_URL server accepted the connection'));
     } catch (err) {
-      checks.push(bad('smtp', `SMTP_URL: ${message(err)}`, 'check SMTP_URL (host, port, user, password) and that the mail server is reachable'));
+      checks.push(
+        bad('smtp', `SMTP_URL: ${message(err)}`, 'check SMTP_URL (host, port, user, password) and that the mail server is reachable'),
+      );
     }
   } else {
     checks.push(ok('smtp', 'SMTP_URL unset: no email is sent'));

@@ -30,7 +30,16 @@ const rowsText = (n: number) => (n === 1 ? '1 row' : `${n} rows`);
 /** A rows-and-rate bar on stderr, only for a person at a terminal (never in --quiet, logs or pipes). */
 function progress(name: string, quiet: boolean | undefined): ((rows: number) => void) & { stop(): void } {
   const started = Date.now();
-  const bar = !quiet && process.stderr.isTTY ? new cliProgress.SingleBar({ format: `${printable(name)} | {value} rows | {rate} rows/s | {duration_formatted}`, stream: process.stderr, hideCursor: true, clearOnComplete: true, fps: 5 }) : null;
+  const bar =
+    !quiet && process.stderr.isTTY
+      ? new cliProgress.SingleBar({
+          format: `${printable(name)} | {value} rows | {rate} rows/s | {duration_formatted}`,
+          stream: process.stderr,
+          hideCursor: true,
+          clearOnComplete: true,
+          fps: 5,
+        })
+      : null;
   bar?.start(0, 0, { rate: 0 });
   const update = (rows: number) => bar?.update(rows, { rate: Math.round(rows / Math.max(0.001, (Date.now() - started) / 1000)) });
   return Object.assign(update, { stop: () => bar?.stop() });
@@ -42,7 +51,8 @@ const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'
 /** Writes `book` to --out (default: the screen's file name, here), refusing to replace a file unless --force. */
 async function writeFile(book: WorkbookSpec, opts: OutOptions): Promise<void> {
   const target = path.resolve(opts.out ?? book.filename);
-  if (!opts.force && fs.existsSync(target)) throw new CliError(`${target} already exists: give --force to replace it, or choose another --out.`);
+  if (!opts.force && fs.existsSync(target))
+    throw new CliError(`${target} already exists: give --force to replace it, or choose another --out.`);
   // Same folder as the target, so the rename at the end is atomic (no copy across file systems).
   const tmp = path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}.tmp`);
   const removeTmp = () => fs.rmSync(tmp, { force: true });
@@ -63,7 +73,8 @@ async function writeFile(book: WorkbookSpec, opts: OutOptions): Promise<void> {
     const rows = await Promise.race([writeWorkbook(out, book, bar), failed]);
     if (!out.closed) await Promise.race([once(out, 'close'), failed]);
     bar.stop();
-    if (!opts.force && fs.existsSync(target)) throw new CliError(`${target} appeared while exporting: not replaced; give --force to replace it.`);
+    if (!opts.force && fs.existsSync(target))
+      throw new CliError(`${target} appeared while exporting: not replaced; give --force to replace it.`);
     fs.renameSync(tmp, target);
     if (!opts.quiet) console.log(`${printable(target)}: ${rowsText(rows)}`);
   } catch (err) {
@@ -97,7 +108,9 @@ function listFilters(opts: { status?: string; from?: string; to?: string }) {
   if (!r.success) {
     const issue = r.error.issues[0];
     const name = LIST_OPTIONS[String(issue.path[0])] ?? String(issue.path[0]);
-    const got = ({ status: opts.status, date_from: opts.from, date_to: opts.to } as Record<string, string | undefined>)[String(issue.path[0])];
+    const got = ({ status: opts.status, date_from: opts.from, date_to: opts.to } as Record<string, string | undefined>)[
+      String(issue.path[0])
+    ];
     throw new CliError(`${name}: ${issue.message}${got === undefined ? '' : ` (got "${got}")`}`, 2);
   }
   return applicantFilters(r.data);
@@ -114,7 +127,9 @@ export function registerExport(program: Command): void {
   const group = program.command('export').description("write an HR screen's Excel workbook to a file");
 
   withOut(group.command('applicants'))
-    .description("applicants: with --job the job's workbook (one column per question, as on its insights); else the applicants list, filtered, with a job column")
+    .description(
+      "applicants: with --job the job's workbook (one column per question, as on its insights); else the applicants list, filtered, with a job column",
+    )
     .option('--job <id>', "one job's applicants (its numeric id or public id)")
     .option('--status <status>', 'without --job: NEW, REVIEWED or ARCHIVED')
     .option('--from <date>', 'without --job: applied on or after this day (YYYY-MM-DD, UTC)')
@@ -122,7 +137,11 @@ export function registerExport(program: Command): void {
     .action(async (opts: OutOptions & { job?: string; status?: string; from?: string; to?: string }) => {
       const job = jobOption(opts.job);
       if (job) {
-        if (opts.status !== undefined || opts.from !== undefined || opts.to !== undefined) throw new CliError("--status, --from and --to filter the applicants list: they do not go with --job (the job's workbook has every applicant).", 2);
+        if (opts.status !== undefined || opts.from !== undefined || opts.to !== undefined)
+          throw new CliError(
+            "--status, --from and --to filter the applicants list: they do not go with --job (the job's workbook has every applicant).",
+            2,
+          );
         return exportWith(async (db) => applicantsExport({ db }, (await jobIdFor(db, job))!), '', opts);
       }
       const filters = listFilters(opts);

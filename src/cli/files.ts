@@ -28,10 +28,12 @@ export function registerFiles(program: Command): void {
     )
     .action(async (opts: { olderThanMinutes: string }) => {
       const raw = String(opts.olderThanMinutes).trim();
-      if (!/^\d{1,7}$/.test(raw)) throw new CliError(`--older-than-minutes must be a whole number of minutes (got "${opts.olderThanMinutes}")`, 2);
+      if (!/^\d{1,7}$/.test(raw))
+        throw new CliError(`--older-than-minutes must be a whole number of minutes (got "${opts.olderThanMinutes}")`, 2);
       const minutes = Number(raw);
       await withDb(async (db, config) => {
-        if (!(await hasSchema(db, 'stored_files'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
+        if (!(await hasSchema(db, 'stored_files')))
+          throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
         // A missing uploads folder is not made by the sweep (LocalDiskStorage would make it).
         if (config.storage.kind === 'local' && !fs.existsSync(config.storage.root)) {
           console.log(`No uploads folder at ${printable(config.storage.root)}: nothing to sweep.`);
@@ -41,7 +43,9 @@ export function registerFiles(program: Command): void {
         const result = await sweepOrphanFiles(db, storage, { olderThanMs: minutes * 60_000 });
         for (const key of result.removed) console.log(`removed ${printable(key)}`);
         const young = result.keptYoung ? ` ${files(result.keptYoung)} without a row kept: changed in the last ${minutes} minutes.` : '';
-        console.log(`Checked ${files(result.scanned)} in ${printable(describeStorage(storage))}: removed ${files(result.removed.length)} with no database row and ${folders(result.foldersRemoved)}.${young}`);
+        console.log(
+          `Checked ${files(result.scanned)} in ${printable(describeStorage(storage))}: removed ${files(result.removed.length)} with no database row and ${folders(result.foldersRemoved)}.${young}`,
+        );
       });
     });
 }

@@ -21,7 +21,9 @@ export async function jobIdFor(db: Db, ref: ReturnType<typeof jobOption>): Promi
 function reportSeedError(err: SeedError): CliError {
   const lines = err.problems.map((p) => {
     const where = p.index < 0 ? 'file' : `record ${p.index}`;
-    const what = Object.entries(p.errors).map(([field, msgs]) => `${field}: ${([] as unknown[]).concat(msgs).join(' ')}`).join('; ');
+    const what = Object.entries(p.errors)
+      .map(([field, msgs]) => `${field}: ${([] as unknown[]).concat(msgs).join(' ')}`)
+      .join('; ');
     return `  ${where}: ${what}`;
   });
   return new CliError(`${err.message}\n${lines.join('\n')}`);
@@ -41,10 +43,12 @@ export function registerJobs(program: Command): void {
           return;
         }
         all.sort((a, b) => a.id - b.id);
-        console.log(table([
-          ['ID', 'PUBLIC ID', 'TITLE', 'STATUS', 'APPLICATIONS'],
-          ...all.map((j) => [String(j.id), printable(j.public_id), printable(j.title), j.status, String(counts.get(j.id) ?? 0)]),
-        ]));
+        console.log(
+          table([
+            ['ID', 'PUBLIC ID', 'TITLE', 'STATUS', 'APPLICATIONS'],
+            ...all.map((j) => [String(j.id), printable(j.public_id), printable(j.title), j.status, String(counts.get(j.id) ?? 0)]),
+          ]),
+        );
       });
     });
   jobs
@@ -89,7 +93,10 @@ export function registerJobs(program: Command): void {
           console.log('No demo jobs to remove.');
           return;
         }
-        if (removed.length) console.log(`${opts.dryRun ? 'Would remove' : 'Removed'} ${removed.length} demo job${removed.length === 1 ? '' : 's'}: ${removed.map(name).join(', ')}.`);
+        if (removed.length)
+          console.log(
+            `${opts.dryRun ? 'Would remove' : 'Removed'} ${removed.length} demo job${removed.length === 1 ? '' : 's'}: ${removed.map(name).join(', ')}.`,
+          );
         for (const k of kept) console.log(`Kept ${name(k)}: ${k.reason}.`);
       });
     });

@@ -46,34 +46,41 @@ function rollbackTarget(action: string, opts: { to?: string; all?: boolean }): R
 export function registerMigrate(program: Command): void {
   program
     .command('migrate')
-    .description('apply pending migrations (default), show their status, or roll back the latest one (--to NAME: back to NAME; --all: every one)')
+    .description(
+      'apply pending migrations (default), show their status, or roll back the latest one (--to NAME: back to NAME; --all: every one)',
+    )
     .argument('[action]', 'latest | status | rollback', 'latest')
     .option('--to <name>', 'rollback: undo the migrations after NAME, newest first; NAME stays applied')
     .option('--all', 'rollback: undo every applied migration (drops every table)')
     .option('--yes', 'rollback: do not ask for confirmation (required without a terminal)')
     .action(async (action: string, opts: { yes?: boolean; to?: string; all?: boolean }) => {
-      if (!['latest', 'status', 'rollback'].includes(action)) throw new CliError(`Unknown migrate action "${printable(action)}". Use latest, status or rollback.`, 2);
+      if (!['latest', 'status', 'rollback'].includes(action))
+        throw new CliError(`Unknown migrate action "${printable(action)}". Use latest, status or rollback.`, 2);
       const target = rollbackTarget(action, opts);
-      await withDb(async (db) => {
-        if (action === 'latest') {
-          const { batch, names } = await migrateLatest(db);
-          console.log(names.length ? `Batch ${batch}: applied ${names.join(', ')}` : 'Already up to date.');
-        } else if (action === 'status') {
-          const { applied, pending } = await migrationStatus(db);
-          for (const name of applied) console.log(`applied  ${name}`);
-          for (const name of pending) console.log(`pending  ${name}`);
-          if (!applied.length && !pending.length) console.log('No migrations.');
-        } else {
-          const plan = await rollbackPlan(db, target);
-          if (plan.unknown !== undefined) throw new CliError(`--to: "${printable(plan.unknown)}" is not an applied migration (see migrate status).`, 2);
-          if (!plan.names.length) {
-            console.log('Nothing to roll back.');
-            return;
+      await withDb(
+        async (db) => {
+          if (action === 'latest') {
+            const { batch, names } = await migrateLatest(db);
+            console.log(names.length ? `Batch ${batch}: applied ${names.join(', ')}` : 'Already up to date.');
+          } else if (action === 'status') {
+            const { applied, pending } = await migrationStatus(db);
+            for (const name of applied) console.log(`applied  ${name}`);
+            for (const name of pending) console.log(`pending  ${name}`);
+            if (!applied.length && !pending.length) console.log('No migrations.');
+          } else {
+            const plan = await rollbackPlan(db, target);
+            if (plan.unknown !== undefined)
+              throw new CliError(`--to: "${printable(plan.unknown)}" is not an applied migration (see migrate status).`, 2);
+            if (!plan.names.length) {
+              console.log('Nothing to roll back.');
+              return;
+            }
+            await confirmRollback(plan.names, opts.yes === true);
+            const undone = await rollbackMigrations(db, plan.names);
+            console.log(`Rolled back ${undone.join(', ')}`);
           }
-          await confirmRollback(plan.names, opts.yes === true);
-          const undone = await rollbackMigrations(db, plan.names);
-          console.log(`Rolled back ${undone.join(', ')}`);
-        }
-      }, { create: action === 'latest' });
+        },
+        { create: action === 'latest' },
+      );
     });
 }

@@ -47,10 +47,21 @@ export function registerPosts(program: Command): void {
           console.log('No posts.');
           return;
         }
-        console.log(table([
-          ['ID', 'STATUS', 'CODE', 'ATTEMPTS', 'JOB', 'CREATED (UTC)', 'NEXT ATTEMPT (UTC)', 'ERROR'],
-          ...rows.map((p) => [String(p.id), p.status, String(p.status_code ?? '-'), String(p.attempts), printable(p.job_public_id), when(p.created_at), when(p.next_attempt_at), printable((p.error_message ?? '').slice(0, 80))]),
-        ]));
+        console.log(
+          table([
+            ['ID', 'STATUS', 'CODE', 'ATTEMPTS', 'JOB', 'CREATED (UTC)', 'NEXT ATTEMPT (UTC)', 'ERROR'],
+            ...rows.map((p) => [
+              String(p.id),
+              p.status,
+              String(p.status_code ?? '-'),
+              String(p.attempts),
+              printable(p.job_public_id),
+              when(p.created_at),
+              when(p.next_attempt_at),
+              printable((p.error_message ?? '').slice(0, 80)),
+            ]),
+          ]),
+        );
       });
     });
 
@@ -106,7 +117,10 @@ export function registerPosts(program: Command): void {
         const seconds = config.shutdownTimeoutSeconds;
         console.log(`${signal}: stopping (waiting up to ${seconds} s for posts being sent; send it again to exit now)`);
         // A send cut off here is not lost: its post stays claimed until its lease ends, then it is sent again.
-        exitAfter(seconds * 1000, `SHUTDOWN_TIMEOUT_SECONDS (${seconds} s) reached with posts still being sent: exiting (they are sent again once their claim ends)`);
+        exitAfter(
+          seconds * 1000,
+          `SHUTDOWN_TIMEOUT_SECONDS (${seconds} s) reached with posts still being sent: exiting (they are sent again once their claim ends)`,
+        );
         await Promise.all([running.stop(), uploadSweeps.stop()]);
       });
     });

@@ -21,5 +21,12 @@ export function printableLines(text: string): string {
 /** Plain text columns, widths from the content (cells already made printable). */
 export function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

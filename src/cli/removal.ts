@@ -27,7 +27,9 @@ export const files = (n: number) => (n === 1 ? '1 file' : `${n} files`);
 export async function runRemoval(parts: RemovalPart[], opts: RunOptions, nothing: string): Promise<void> {
   await withDb(async (db, config) => {
     if (!(await hasSchema(db, 'applications'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
-    const plans = (await Promise.all(parts.map((p) => p.plan(db)))).map((plan, i) => ({ ...plan, part: parts[i] })).filter((p) => p.count > 0);
+    const plans = (await Promise.all(parts.map((p) => p.plan(db))))
+      .map((plan, i) => ({ ...plan, part: parts[i] }))
+      .filter((p) => p.count > 0);
     if (!plans.length) {
       console.log(nothing);
       return;
@@ -40,7 +42,9 @@ export async function runRemoval(parts: RemovalPart[], opts: RunOptions, nothing
     }
     if (!opts.yes) {
       if (!process.stdin.isTTY) throw new CliError('No terminal to confirm on: pass --yes to remove without asking.', 2);
-      const { ok } = await inquirer.prompt<{ ok: boolean }>([{ type: 'confirm', name: 'ok', default: false, message: `Remove ${summary}? This cannot be undone.` }]);
+      const { ok } = await inquirer.prompt<{ ok: boolean }>([
+        { type: 'confirm', name: 'ok', default: false, message: `Remove ${summary}? This cannot be undone.` },
+      ]);
       if (!ok) {
         console.log('Nothing removed.');
         return;

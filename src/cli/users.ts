@@ -9,7 +9,17 @@ import inquirer from 'inquirer';
 import type { Db } from '../db/knex.js';
 import { hasSchema, migrateLatest } from '../db/migrations.js';
 import { emailError, storedEmail } from '../shared/application-rules.js';
-import { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, USER_ROLES, normaliseUsername, passwordProblem, signInUrl, users, type UserRole } from '../users/index.js';
+import {
+  USERNAME_PATTERN,
+  USER_EMAIL_MAX_LENGTH,
+  USER_MESSAGES,
+  USER_ROLES,
+  normaliseUsername,
+  passwordProblem,
+  signInUrl,
+  users,
+  type UserRole,
+} from '../users/index.js';
 import { CliError, readStdin, withDb } from './context.js';
 import { printable, table } from './print.js';
 
@@ -25,7 +35,8 @@ async function askPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin) {
     password = await readStdin();
   } else {
-    if (!process.stdin.isTTY) throw new CliError('No terminal to ask for the password: pass it on standard input with --password-stdin.', 2);
+    if (!process.stdin.isTTY)
+      throw new CliError('No terminal to ask for the password: pass it on standard input with --password-stdin.', 2);
     for (let attempt = 1; ; attempt++) {
       const answers = await inquirer.prompt<{ password: string; confirm: string }>([
         { type: 'password', name: 'password', message: 'Password:', validate: (v: string) => passwordProblem(v) ?? true },
@@ -52,7 +63,8 @@ function checkUsername(username: string): string {
 
 function checkEmail(raw: string): string {
   const email = storedEmail(raw);
-  if (!email || email.length > USER_EMAIL_MAX_LENGTH || emailError(email) !== null) throw new CliError(`--email: ${USER_MESSAGES.email} (got "${printable(raw)}")`, 2);
+  if (!email || email.length > USER_EMAIL_MAX_LENGTH || emailError(email) !== null)
+    throw new CliError(`--email: ${USER_MESSAGES.email} (got "${printable(raw)}")`, 2);
   return email;
 }
 
@@ -92,7 +104,8 @@ export function registerUsers(program: Command): void {
       await withDb(async (db, config) => {
         await migrateLatest(db);
         if (await users.findUser(db, username)) throw new CliError(`User "${username}" already exists.`);
-        if (email !== null && (await users.findUserByEmail(db, email))) throw new CliError(`--email: ${USER_MESSAGES.emailTaken} (${email})`);
+        if (email !== null && (await users.findUserByEmail(db, email)))
+          throw new CliError(`--email: ${USER_MESSAGES.emailTaken} (${email})`);
         const password = await askPassword(!!opts.passwordStdin);
         await users.createUser(db, username, password, role, email);
         console.log(`Created HR user "${username}"${role === 'admin' ? '' : ` (${role})`}. Sign in at ${signInUrl(config)}`);
@@ -110,10 +123,19 @@ export function registerUsers(program: Command): void {
           console.log('No HR users yet. Create one with: careers-admin user create --username NAME');
           return;
         }
-        console.log(table([
-          ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN', 'ROLE', 'EMAIL'],
-          ...all.map((u) => [printable(u.username), u.is_active ? 'active' : 'disabled', minute(u.created_at), minute(u.last_login_at), u.role, u.email ?? '-']),
-        ]));
+        console.log(
+          table([
+            ['USERNAME', 'STATUS', 'CREATED', 'LAST LOGIN', 'ROLE', 'EMAIL'],
+            ...all.map((u) => [
+              printable(u.username),
+              u.is_active ? 'active' : 'disabled',
+              minute(u.created_at),
+              minute(u.last_login_at),
+              u.role,
+              u.email ?? '-',
+            ]),
+          ]),
+        );
       });
     });
 

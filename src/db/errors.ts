@@ -18,7 +18,10 @@ const asError = (err: unknown): DriverError | null => (err && typeof err === 'ob
 
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; errno?: number } | null;
-  return !!e && (e.code === 'ER_DUP_ENTRY' || e.errno === 1062 || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY');
+  return (
+    !!e &&
+    (e.code === 'ER_DUP_ENTRY' || e.errno === 1062 || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+  );
 }
 
 function isForeignKeyViolation(err: unknown): boolean {
@@ -32,7 +35,10 @@ function isForeignKeyViolation(err: unknown): boolean {
  */
 function isTransientDbError(err: unknown): boolean {
   const e = err as { code?: string; errno?: number } | null;
-  return !!e && (e.code === 'ER_LOCK_DEADLOCK' || e.errno === 1213 || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1205 || e.code === 'SQLITE_BUSY');
+  return (
+    !!e &&
+    (e.code === 'ER_LOCK_DEADLOCK' || e.errno === 1213 || e.code === 'ER_LOCK_WAIT_TIMEOUT' || e.errno === 1205 || e.code === 'SQLITE_BUSY')
+  );
 }
 
 /** Runs a transaction again (up to 3 times in all) when the database asks for a retry. */

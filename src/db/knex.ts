@@ -47,7 +47,16 @@ const knexLog = {
 };
 
 type DbSettings = Pick<Config, 'databaseUrl' | 'dataDir'> &
-  Partial<Pick<Config, 'databasePoolMax' | 'sqliteCacheMb' | 'databaseAcquireTimeoutSeconds' | 'databaseConnectTimeoutSeconds' | 'databaseStatementTimeoutSeconds'>>;
+  Partial<
+    Pick<
+      Config,
+      | 'databasePoolMax'
+      | 'sqliteCacheMb'
+      | 'databaseAcquireTimeoutSeconds'
+      | 'databaseConnectTimeoutSeconds'
+      | 'databaseStatementTimeoutSeconds'
+    >
+  >;
 
 /**
  * How long a query waits for a connection (a free one from the pool, or a new one to MySQL),

@@ -19,7 +19,11 @@ interface HitsRow {
 export class KnexRateLimitStore implements Store {
   windowMs = 60_000;
   localKeys = false;
-  constructor(private readonly db: Knex, public readonly prefix: string, private readonly serverKey: ServerKey) {}
+  constructor(
+    private readonly db: Knex,
+    public readonly prefix: string,
+    private readonly serverKey: ServerKey,
+  ) {}
 
   init(options: Options): void {
     this.windowMs = options.windowMs;
@@ -30,7 +34,9 @@ export class KnexRateLimitStore implements Store {
   }
 
   async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    const row = await this.db('rate_limit_hits').where({ key: await this.key(key) }).first();
+    const row = await this.db('rate_limit_hits')
+      .where({ key: await this.key(key) })
+      .first();
     if (!row) return undefined;
     const resetTime = fromDbDate(row.reset_at)!;
     return resetTime <= new Date() ? undefined : { totalHits: Number(row.hits), resetTime };
@@ -86,11 +92,16 @@ export class KnexRateLimitStore implements Store {
   }
 
   async decrement(key: string): Promise<void> {
-    await this.db('rate_limit_hits').where({ key: await this.key(key) }).where('hits', '>', 0).decrement('hits', 1);
+    await this.db('rate_limit_hits')
+      .where({ key: await this.key(key) })
+      .where('hits', '>', 0)
+      .decrement('hits', 1);
   }
 
   async resetKey(key: string): Promise<void> {
-    await this.db('rate_limit_hits').where({ key: await this.key(key) }).delete();
+    await this.db('rate_limit_hits')
+      .where({ key: await this.key(key) })
+      .delete();
   }
 }
 

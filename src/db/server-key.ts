@@ -36,6 +36,8 @@ export class ServerKey {
 
   /** HMAC-SHA256 of `text` under the key, hex (64 characters). */
   async hash(text: string): Promise<string> {
-    return createHmac('sha256', await this.get()).update(text).digest('hex');
+    return createHmac('sha256', await this.get())
+      .update(text)
+      .digest('hex');
   }
 }

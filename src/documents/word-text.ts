@@ -42,7 +42,10 @@ export async function wordText(kind: WordKind, bytes: Buffer): Promise<DocumentT
       text = (await new WordExtractor().extract(bytes)).getBody();
     }
     // Paragraphs end with blank lines in mammoth's output; three or more newlines read as one gap.
-    const tidy = text.replace(/\r\n?/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+    const tidy = text
+      .replace(/\r\n?/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
     const chars = [...tidy];
     return chars.length > MAX_CHARS ? { text: chars.slice(0, MAX_CHARS).join(''), truncated: true } : { text: tidy, truncated: false };
   } catch {
@@ -85,7 +88,10 @@ function withinLimits(bytes: Buffer): Promise<boolean> {
               done(false);
             }
           };
-          drain(stream, countTags).then(() => !settled && zip.readEntry(), () => done(false));
+          drain(stream, countTags).then(
+            () => !settled && zip.readEntry(),
+            () => done(false),
+          );
         });
       });
       zip.readEntry();

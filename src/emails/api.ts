@@ -17,10 +17,32 @@ import type { AppContext } from '../context.js';
 import { pathId, validate } from '../http/validate.js';
 import { EMAIL_MESSAGES, bulkPreviewSchema, bulkSchema, sendSchema, templateSchema } from './schema.js';
 import {
-  applicationScheduledEmails, cancelScheduledEmail, createTemplate, emailChoices, previewBulk, previewEmail, removeTemplate, replaceTemplate, sendBulk, sendEmail, template, templates,
+  applicationScheduledEmails,
+  cancelScheduledEmail,
+  createTemplate,
+  emailChoices,
+  previewBulk,
+  previewEmail,
+  removeTemplate,
+  replaceTemplate,
+  sendBulk,
+  sendEmail,
+  template,
+  templates,
 } from './service.js';
 
-const FIELD_ORDER = ['name', 'subject', 'body', 'default_delay_minutes', 'ids', 'template_id', 'outcome', 'reason', 'send_at', 'email_again'] as const;
+const FIELD_ORDER = [
+  'name',
+  'subject',
+  'body',
+  'default_delay_minutes',
+  'ids',
+  'template_id',
+  'outcome',
+  'reason',
+  'send_at',
+  'email_again',
+] as const;
 
 export function emailsApi(ctx: AppContext): Router {
   const router = Router();
@@ -71,7 +93,12 @@ export function emailsApi(ctx: AppContext): Router {
   });
 
   router.post('/api/hr/emails/:id/cancel/', async (req, res) => {
-    res.json(await cancelScheduledEmail(ctx, pathId(req.params.id, EMAIL_MESSAGES.notFound), { userId: req.hr!.userId, admin: req.hr!.role === 'admin' }));
+    res.json(
+      await cancelScheduledEmail(ctx, pathId(req.params.id, EMAIL_MESSAGES.notFound), {
+        userId: req.hr!.userId,
+        admin: req.hr!.role === 'admin',
+      }),
+    );
   });
 
   router.post('/api/hr/applications/:id/emails/', async (req, res) => {

@@ -8,10 +8,16 @@ export function emailsPages(ctx: AppContext): Router {
   const router = Router();
   router.get('/hr/settings/email-templates', async (req, res) => {
     const choices = await emailChoices(ctx);
-    renderPage(req, res, 'pages/hr/email-templates', { title: 'Email templates', noindex: true }, {
-      offReason: choices.off_reason,
-      props: { templates: choices.templates, offReason: choices.off_reason, companyName: ctx.config.company.name },
-    });
+    renderPage(
+      req,
+      res,
+      'pages/hr/email-templates',
+      { title: 'Email templates', noindex: true },
+      {
+        offReason: choices.off_reason,
+        props: { templates: choices.templates, offReason: choices.off_reason, companyName: ctx.config.company.name },
+      },
+    );
   });
   return router;
 }

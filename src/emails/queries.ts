@@ -12,7 +12,8 @@ function toTemplate(r: Record<string, unknown>): EmailTemplate {
     subject: String(r.subject),
     body: String(r.body),
     purpose: PURPOSES.includes(String(r.purpose)) ? (r.purpose as TemplatePurpose) : null,
-    default_delay_minutes: r.default_delay_minutes === null || r.default_delay_minutes === undefined ? null : Number(r.default_delay_minutes),
+    default_delay_minutes:
+      r.default_delay_minutes === null || r.default_delay_minutes === undefined ? null : Number(r.default_delay_minutes),
     created_at: fromDbDate(r.created_at)!.toISOString(),
     updated_at: fromDbDate(r.updated_at)!.toISOString(),
   };
@@ -42,14 +43,29 @@ export async function senderOf(db: Knex, userId: number): Promise<{ username: st
     has = db.schema.hasColumn('hr_users', 'email').catch(() => false);
     emailColumn.set(db, has);
   }
-  const row = await db('hr_users').where({ id: userId }).first(...((await has) ? ['username', 'email'] : ['username']));
+  const row = await db('hr_users')
+    .where({ id: userId })
+    .first(...((await has) ? ['username', 'email'] : ['username']));
   if (!row) return null;
   const email = typeof row.email === 'string' && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(row.email) ? row.email : null;
   return { username: String(row.username), email };
 }
 
 /** An application's emails waiting for their time (PENDING with a send_after), soonest first. */
-export async function scheduledEmails(db: Knex, applicationId: number): Promise<{ id: number; to: string; subject: string; template_name: string | null; send_after: Date; sent_by: number | null; username: string | null }[]> {
+export async function scheduledEmails(
+  db: Knex,
+  applicationId: number,
+): Promise<
+  {
+    id: number;
+    to: string;
+    subject: string;
+    template_name: string | null;
+    send_after: Date;
+    sent_by: number | null;
+    username: string | null;
+  }[]
+> {
   const rows: Record<string, unknown>[] = await db('email_posts as e')
     .leftJoin('hr_users as u', 'u.id', 'e.sent_by')
     .where('e.application_id', applicationId)

@@ -6,13 +6,31 @@ import type { TemplateInput } from './schema.js';
 
 export async function insertTemplate(trx: Knex, input: TemplateInput, at: Date): Promise<number> {
   const now = toDbDate(at);
-  const [id] = await trx('email_templates').insert({ name: input.name, subject: input.subject, body: input.body, default_delay_minutes: input.default_delay_minutes ?? null, purpose: null, created_at: now, updated_at: now });
+  const [id] = await trx('email_templates').insert({
+    name: input.name,
+    subject: input.subject,
+    body: input.body,
+    default_delay_minutes: input.default_delay_minutes ?? null,
+    purpose: null,
+    created_at: now,
+    updated_at: now,
+  });
   return Number(id);
 }
 
 /** Answers whether the template was there. */
 export async function updateTemplate(trx: Knex, id: number, input: TemplateInput, at: Date): Promise<boolean> {
-  return (await trx('email_templates').where({ id }).update({ name: input.name, subject: input.subject, body: input.body, default_delay_minutes: input.default_delay_minutes ?? null, updated_at: toDbDate(at) })) > 0;
+  return (
+    (await trx('email_templates')
+      .where({ id })
+      .update({
+        name: input.name,
+        subject: input.subject,
+        body: input.body,
+        default_delay_minutes: input.default_delay_minutes ?? null,
+        updated_at: toDbDate(at),
+      })) > 0
+  );
 }
 
 export async function deleteTemplate(trx: Knex, id: number): Promise<boolean> {

@@ -38,7 +38,8 @@ export const EMAIL_MESSAGES = {
   subjectLines: 'The subject must be one line: no line breaks.',
   subjectControl: 'The subject must not contain control characters.',
   tooLong: FIELD_MESSAGES.tooLong,
-  unknownVariable: (names: string[]) => `Unknown ${names.length === 1 ? 'variable' : 'variables'} ${names.map((n) => `{${n}}`).join(', ')}: use ${listed}.`,
+  unknownVariable: (names: string[]) =>
+    `Unknown ${names.length === 1 ? 'variable' : 'variables'} ${names.map((n) => `{${n}}`).join(', ')}: use ${listed}.`,
   templateId: 'Select a valid template.',
   templateGone: 'This template no longer exists. Choose another.',
   notFound: 'Not found.',
@@ -84,8 +85,10 @@ export const FILLED_LIMITS = {
 } as const;
 
 export const SEND_MESSAGES = {
-  subject: (n: number) => `With its variables filled in, the subject would be ${n.toLocaleString('en')} characters; it may be at most ${FILLED_LIMITS.subject}. Shorten it.`,
-  body: (n: number) => `With its variables filled in, the message would be ${n.toLocaleString('en')} characters; it may be at most ${FILLED_LIMITS.body.toLocaleString('en')}. Shorten it.`,
+  subject: (n: number) =>
+    `With its variables filled in, the subject would be ${n.toLocaleString('en')} characters; it may be at most ${FILLED_LIMITS.subject}. Shorten it.`,
+  body: (n: number) =>
+    `With its variables filled in, the message would be ${n.toLocaleString('en')} characters; it may be at most ${FILLED_LIMITS.body.toLocaleString('en')}. Shorten it.`,
   /** A bulk send: one applicant's email is over a limit above. */
   oneTooLong: (to: string, problem: string) => `The email to ${to} is too long. ${problem}`,
   bulkTooLarge: `Together these emails would be over ${FILLED_LIMITS.bulkBytes / MB} MB; one bulk send may queue at most ${FILLED_LIMITS.bulkBytes / MB} MB of email. Select fewer applications or shorten the template.`,
@@ -109,7 +112,11 @@ export function fillVariables(text: string, values: Record<string, string>): str
 const chars = (s: string) => [...s].length;
 
 /** A string field: text only, NUL removed, trimmed unless `keepSpace`. */
-const str = () => z.pipe(z.transform((v: unknown) => v ?? ''), z.string({ error: FIELD_MESSAGES.notText }));
+const str = () =>
+  z.pipe(
+    z.transform((v: unknown) => v ?? ''),
+    z.string({ error: FIELD_MESSAGES.notText }),
+  );
 
 function variablesCheck() {
   return z.superRefine((s: string, ctx) => {
@@ -120,62 +127,108 @@ function variablesCheck() {
 
 /** The template name: one line, 1 to 100 characters. */
 const nameField = () =>
-  z.pipe(str(), z.string().check(
-    z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
-    z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), { error: EMAIL_MESSAGES.name, abort: true }),
-    oneLineCheck(),
-  ));
+  z.pipe(
+    str(),
+    z.string().check(
+      z.overwrite((s) => s.replace(/\u0000/g, '').trim()),
+      z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.name && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), {
+        error: EMAIL_MESSAGES.name,
+        abort: true,
+      }),
+      oneLineCheck(),
+    ),
+  );
 
 /**
  * The subject: one line, never a line break (it becomes a header), 1 to 200 characters, known
  * variables only. Refused rather than cleaned: HR sees what will be sent.
  */
 const subjectField = () =>
-  z.pipe(str(), z.string().check(
-    z.overwrite((s) => s.trim()),
-    z.minLength(1, EMAIL_MESSAGES.blank),
-    z.refine((s) => !/[\r\n\u2028\u2029\u0085]/.test(s), { error: EMAIL_MESSAGES.subjectLines, abort: true }),
-    z.refine((s) => !/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/.test(s), { error: EMAIL_MESSAGES.subjectControl, abort: true }),
-    z.refine((s) => chars(s) <= EMAIL_LIMITS.subject, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.subject)),
-    oneLineCheck(),
-    variablesCheck(),
-  ));
+  z.pipe(
+    str(),
+    z.string().check(
+      z.overwrite((s) => s.trim()),
+      z.minLength(1, EMAIL_MESSAGES.blank),
+      z.refine((s) => !/[\r\n\u2028\u2029\u0085]/.test(s), { error: EMAIL_MESSAGES.subjectLines, abort: true }),
+      z.refine((s) => !/[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f]/.test(s), {
+        error: EMAIL_MESSAGES.subjectControl,
+        abort: true,
+      }),
+      z.refine((s) => chars(s) <= EMAIL_LIMITS.subject, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.subject)),
+      oneLineCheck(),
+      variablesCheck(),
+    ),
+  );
 
 /** The body: plain text with its line breaks (CRLF as LF), 1 to 10,000 characters, known variables only. */
 const bodyField = () =>
-  z.pipe(str(), z.string().check(
-    z.overwrite((s) => s.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').trim()),
-    z.minLength(1, EMAIL_MESSAGES.blank),
-    z.refine((s) => chars(s) <= EMAIL_LIMITS.body, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.body)),
-    variablesCheck(),
-  ));
+  z.pipe(
+    str(),
+    z.string().check(
+      z.overwrite((s) =>
+        s
+          .replace(/\r\n?/g, '\n')
+          .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+          .trim(),
+      ),
+      z.minLength(1, EMAIL_MESSAGES.blank),
+      z.refine((s) => chars(s) <= EMAIL_LIMITS.body, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.body)),
+      variablesCheck(),
+    ),
+  );
 
 const mustBeObject = { error: EMAIL_MESSAGES.notObject };
 
-const rowId = (message: string) => z.pipe(z.unknown().check(z.refine((v) => isRowId(v), message)), z.transform((v) => Number(v)));
+const rowId = (message: string) =>
+  z.pipe(
+    z.unknown().check(z.refine((v) => isRowId(v), message)),
+    z.transform((v) => Number(v)),
+  );
 
 /** A template's default delay: null (or 0) is at once; whole minutes up to MAX_DELAY_MINUTES. */
 const delayField = () =>
   z.pipe(
-    z.unknown().check(z.refine((v) => v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_DELAY_MINUTES), EMAIL_MESSAGES.delay)),
+    z
+      .unknown()
+      .check(
+        z.refine(
+          (v) => v === null || (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_DELAY_MINUTES),
+          EMAIL_MESSAGES.delay,
+        ),
+      ),
     z.transform((v) => (v === null || v === 0 ? null : (v as number))),
   );
 
 /** An ISO 8601 date and time with its zone (Z or ±hh:mm), as a Date; null is "now". The window (future, 30 days) is checked by the service, against its clock. */
 const sendAtField = () =>
   z.pipe(
-    z.unknown().check(z.refine((v) => v === null || (typeof v === 'string' && v.length <= 40 && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v))), EMAIL_MESSAGES.sendAt)),
+    z
+      .unknown()
+      .check(
+        z.refine(
+          (v) =>
+            v === null ||
+            (typeof v === 'string' &&
+              v.length <= 40 &&
+              /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
+              !Number.isNaN(Date.parse(v))),
+          EMAIL_MESSAGES.sendAt,
+        ),
+      ),
     z.transform((v) => (v === null ? null : new Date(v as string))),
   );
 
 /** POST and PUT /api/hr/email-templates/: every field (`default_delay_minutes` left out is null). */
 export function templateSchema() {
-  return z.object({
-    name: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), nameField()),
-    subject: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), subjectField()),
-    body: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), bodyField()),
-    default_delay_minutes: z.optional(delayField()),
-  }, mustBeObject);
+  return z.object(
+    {
+      name: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), nameField()),
+      subject: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), subjectField()),
+      body: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), bodyField()),
+      default_delay_minutes: z.optional(delayField()),
+    },
+    mustBeObject,
+  );
 }
 export type TemplateInput = z.output<ReturnType<typeof templateSchema>>;
 
@@ -184,39 +237,55 @@ export type TemplateInput = z.output<ReturnType<typeof templateSchema>>;
  * body as HR edited them for this email (the template stays as it is).
  */
 export function sendSchema() {
-  return z.object({
-    template_id: rowId(EMAIL_MESSAGES.templateId),
-    subject: z.optional(subjectField()),
-    body: z.optional(bodyField()),
-    send_at: z.optional(sendAtField()),
-  }, mustBeObject);
+  return z.object(
+    {
+      template_id: rowId(EMAIL_MESSAGES.templateId),
+      subject: z.optional(subjectField()),
+      body: z.optional(bodyField()),
+      send_at: z.optional(sendAtField()),
+    },
+    mustBeObject,
+  );
 }
 export type SendInput = z.output<ReturnType<typeof sendSchema>>;
 
 /** A bulk send: up to 500 applications, a template, and optionally the rejection with its reason, in one request. */
 export function bulkSchema() {
   return z.pipe(
-    z.object({
-      ids: z.pipe(
-        z.array(z.unknown(), { error: EMAIL_MESSAGES.ids }).check(
-          z.minLength(1, EMAIL_MESSAGES.ids),
-          z.maxLength(EMAIL_LIMITS.bulk, EMAIL_MESSAGES.ids),
-          z.refine((ids) => ids.every((v) => isRowId(v)), EMAIL_MESSAGES.id),
+    z.object(
+      {
+        ids: z.pipe(
+          z.array(z.unknown(), { error: EMAIL_MESSAGES.ids }).check(
+            z.minLength(1, EMAIL_MESSAGES.ids),
+            z.maxLength(EMAIL_LIMITS.bulk, EMAIL_MESSAGES.ids),
+            z.refine((ids) => ids.every((v) => isRowId(v)), EMAIL_MESSAGES.id),
+          ),
+          z.transform((ids) => [...new Set(ids.map(Number))]),
         ),
-        z.transform((ids) => [...new Set(ids.map(Number))]),
-      ),
-      template_id: rowId(EMAIL_MESSAGES.templateId),
-      outcome: z.optional(z.unknown().check(z.refine((v) => v === 'REJECTED', EMAIL_MESSAGES.outcome))),
-      reason: z.optional(z.pipe(str(), z.string().check(
-        z.overwrite((s) => s.trim()),
-        z.refine((s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.reason && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s), EMAIL_MESSAGES.reason),
-      ))),
-      send_at: z.optional(sendAtField()),
-      email_again: z.optional(z.unknown().check(z.refine((v) => typeof v === 'boolean', EMAIL_MESSAGES.emailAgain))),
-    }, mustBeObject),
+        template_id: rowId(EMAIL_MESSAGES.templateId),
+        outcome: z.optional(z.unknown().check(z.refine((v) => v === 'REJECTED', EMAIL_MESSAGES.outcome))),
+        reason: z.optional(
+          z.pipe(
+            str(),
+            z.string().check(
+              z.overwrite((s) => s.trim()),
+              z.refine(
+                (s) => s.length > 0 && chars(s) <= EMAIL_LIMITS.reason && !/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(s),
+                EMAIL_MESSAGES.reason,
+              ),
+            ),
+          ),
+        ),
+        send_at: z.optional(sendAtField()),
+        email_again: z.optional(z.unknown().check(z.refine((v) => typeof v === 'boolean', EMAIL_MESSAGES.emailAgain))),
+      },
+      mustBeObject,
+    ),
     z.transform((v, ctx) => {
-      if (v.outcome !== undefined && v.reason === undefined) ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reason });
-      if (v.reason !== undefined && v.outcome === undefined) ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reasonWithoutOutcome });
+      if (v.outcome !== undefined && v.reason === undefined)
+        ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reason });
+      if (v.reason !== undefined && v.outcome === undefined)
+        ctx.issues.push({ code: 'custom', input: v, path: ['reason'], message: EMAIL_MESSAGES.reasonWithoutOutcome });
       return {
         ids: v.ids,
         templateId: v.template_id,
@@ -231,15 +300,18 @@ export type BulkInput = z.output<ReturnType<typeof bulkSchema>>;
 
 /** A bulk send's preview: the selection and the template. */
 export function bulkPreviewSchema() {
-  return z.object({
-    ids: z.pipe(
-      z.array(z.unknown(), { error: EMAIL_MESSAGES.ids }).check(
-        z.minLength(1, EMAIL_MESSAGES.ids),
-        z.maxLength(EMAIL_LIMITS.bulk, EMAIL_MESSAGES.ids),
-        z.refine((ids) => ids.every((v) => isRowId(v)), EMAIL_MESSAGES.id),
+  return z.object(
+    {
+      ids: z.pipe(
+        z.array(z.unknown(), { error: EMAIL_MESSAGES.ids }).check(
+          z.minLength(1, EMAIL_MESSAGES.ids),
+          z.maxLength(EMAIL_LIMITS.bulk, EMAIL_MESSAGES.ids),
+          z.refine((ids) => ids.every((v) => isRowId(v)), EMAIL_MESSAGES.id),
+        ),
+        z.transform((ids) => [...new Set(ids.map(Number))]),
       ),
-      z.transform((ids) => [...new Set(ids.map(Number))]),
-    ),
-    template_id: rowId(EMAIL_MESSAGES.templateId),
-  }, mustBeObject);
+      template_id: rowId(EMAIL_MESSAGES.templateId),
+    },
+    mustBeObject,
+  );
 }

@@ -13,8 +13,27 @@ import { changePipeline, emailRecipients, type EmailRecipient } from '../applica
 import { cancelEmail, enqueueSentEmail, enqueueSentEmails, htmlOfText, oneLine, type EmailMessage } from '../posts/index.js';
 import { findTemplate, listTemplates, scheduledEmails, senderOf } from './queries.js';
 import { deleteTemplate, insertTemplate, lockTemplates, updateTemplate } from './repo.js';
-import { EMAIL_LIMITS, EMAIL_MESSAGES, FILLED_LIMITS, MAX_DELAY_MINUTES, SEND_MESSAGES, fillVariables, type BulkInput, type SendInput, type TemplateInput } from './schema.js';
-import type { BulkEmailResult, BulkPreview, CancelledEmail, EmailChoices, EmailTemplate, QueuedEmail, RenderedEmail, ScheduledEmail } from './types.js';
+import {
+  EMAIL_LIMITS,
+  EMAIL_MESSAGES,
+  FILLED_LIMITS,
+  MAX_DELAY_MINUTES,
+  SEND_MESSAGES,
+  fillVariables,
+  type BulkInput,
+  type SendInput,
+  type TemplateInput,
+} from './schema.js';
+import type {
+  BulkEmailResult,
+  BulkPreview,
+  CancelledEmail,
+  EmailChoices,
+  EmailTemplate,
+  QueuedEmail,
+  RenderedEmail,
+  ScheduledEmail,
+} from './types.js';
 
 type Deps = Pick<AppContext, 'db' | 'config' | 'now'>;
 
@@ -78,7 +97,10 @@ export async function emailChoices(deps: Deps): Promise<EmailChoices> {
 }
 
 /** The template chosen for a send (400 when it is gone), with the subject and body to use. */
-async function chosenTemplate(deps: Deps, input: { templateId: number; subject?: string; body?: string }): Promise<{ template: EmailTemplate; subject: string; body: string }> {
+async function chosenTemplate(
+  deps: Deps,
+  input: { templateId: number; subject?: string; body?: string },
+): Promise<{ template: EmailTemplate; subject: string; body: string }> {
   const found = await findTemplate(deps.db, input.templateId);
   if (!found) throw new ValidationError({ template_id: [EMAIL_MESSAGES.templateGone] });
   return { template: found, subject: input.subject ?? found.subject, body: input.body ?? found.body };
@@ -117,7 +139,13 @@ async function senderInfo(deps: Pick<Deps, 'db' | 'config'>, userId: number): Pr
 const applicationDate = (d: Date) => d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** The email one applicant gets from `subject` and `body`, with its filled subject or message over its limit named. */
-function render(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: string, body: string, sender: SenderInfo): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
+function render(
+  deps: Pick<Deps, 'config'>,
+  to: EmailRecipient,
+  subject: string,
+  body: string,
+  sender: SenderInfo,
+): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
   const values = {
     first_name: oneLine(to.first_name),
     last_name: oneLine(to.last_name),
@@ -133,12 +161,13 @@ function render(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: string,
   // Measured before the HTML part is made: a refused email costs no more than its text.
   const subjectChars = chars(filledSubject);
   const bodyChars = chars(filledBody);
-  const tooLong = subjectChars > FILLED_LIMITS.subject || bodyChars > FILLED_LIMITS.body
-    ? {
-        ...(subjectChars > FILLED_LIMITS.subject ? { subject: [SEND_MESSAGES.subject(subjectChars)] } : {}),
-        ...(bodyChars > FILLED_LIMITS.body ? { body: [SEND_MESSAGES.body(bodyChars)] } : {}),
-      }
-    : null;
+  const tooLong =
+    subjectChars > FILLED_LIMITS.subject || bodyChars > FILLED_LIMITS.body
+      ? {
+          ...(subjectChars > FILLED_LIMITS.subject ? { subject: [SEND_MESSAGES.subject(subjectChars)] } : {}),
+          ...(bodyChars > FILLED_LIMITS.body ? { body: [SEND_MESSAGES.body(bodyChars)] } : {}),
+        }
+      : null;
   if (tooLong) return { message: { to: to.email, subject: '', text: '', html: '' }, tooLong };
   const text = `${filledBody}\n`;
   const message: EmailMessage = { to: to.email, subject: filledSubject, text, html: htmlOfText(text), fromName: sender.fromName };
@@ -157,12 +186,19 @@ function renderOne(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: stri
  * Every applicant's email of a bulk send, or a 400 when one is over a filled limit or all of them
  * together are over FILLED_LIMITS.bulkBytes (stopping there: a refused send is never built whole).
  */
-function renderBulk(deps: Pick<Deps, 'config'>, recipients: EmailRecipient[], subject: string, body: string, sender: SenderInfo): { applicationId: number; message: EmailMessage }[] {
+function renderBulk(
+  deps: Pick<Deps, 'config'>,
+  recipients: EmailRecipient[],
+  subject: string,
+  body: string,
+  sender: SenderInfo,
+): { applicationId: number; message: EmailMessage }[] {
   const out: { applicationId: number; message: EmailMessage }[] = [];
   let bytes = 0;
   for (const to of recipients) {
     const { message, tooLong } = render(deps, to, subject, body, sender);
-    if (tooLong) throw new ValidationError({}, SEND_MESSAGES.oneTooLong(to.email, [...(tooLong.subject ?? []), ...(tooLong.body ?? [])].join(' ')));
+    if (tooLong)
+      throw new ValidationError({}, SEND_MESSAGES.oneTooLong(to.email, [...(tooLong.subject ?? []), ...(tooLong.body ?? [])].join(' ')));
     bytes += Buffer.byteLength(message.subject) + Buffer.byteLength(message.text) + Buffer.byteLength(message.html);
     if (bytes > FILLED_LIMITS.bulkBytes) throw new ValidationError({}, SEND_MESSAGES.bulkTooLarge);
     out.push({ applicationId: to.id, message });
@@ -221,17 +257,30 @@ export async function previewBulk(deps: Deps, input: { ids: number[]; template_i
 }
 
 /** Queues one email to an application (201), from a template as HR may have edited it, now or at its time. */
-export async function sendEmail(deps: Deps & Pick<AppContext, 'outbox'>, applicationId: number, input: SendInput, userId: number): Promise<QueuedEmail> {
+export async function sendEmail(
+  deps: Deps & Pick<AppContext, 'outbox'>,
+  applicationId: number,
+  input: SendInput,
+  userId: number,
+): Promise<QueuedEmail> {
   requireEmailOn(deps);
   const to = await recipient(deps.db, applicationId);
   const chosen = await chosenTemplate(deps, { templateId: input.template_id, subject: input.subject, body: input.body });
   const sendAfter = sendTime(deps, input.send_at, chosen.template);
   const message = renderOne(deps, to, chosen.subject, chosen.body, await senderInfo(deps, userId));
   const sender = { sentBy: userId, templateId: chosen.template.id, templateName: chosen.template.name };
-  const id = await withDbRetry(() => deps.db.transaction((trx) => enqueueSentEmail(trx, { applicationId, message, sender, sendAfter }, deps.now())));
+  const id = await withDbRetry(() =>
+    deps.db.transaction((trx) => enqueueSentEmail(trx, { applicationId, message, sender, sendAfter }, deps.now())),
+  );
   if (!sendAfter) deps.outbox.notify();
   return {
-    id, application_id: applicationId, to: message.to, subject: message.subject, template_id: sender.templateId, template_name: sender.templateName, status: 'PENDING',
+    id,
+    application_id: applicationId,
+    to: message.to,
+    subject: message.subject,
+    template_id: sender.templateId,
+    template_name: sender.templateName,
+    status: 'PENDING',
     send_after: sendAfter?.toISOString() ?? null,
     detail: sendAfter ? EMAIL_MESSAGES.scheduledOne(sendAfter.toISOString()) : EMAIL_MESSAGES.queuedOne,
   };
@@ -246,7 +295,11 @@ export async function sendEmail(deps: Deps & Pick<AppContext, 'outbox'>, applica
  * or more than FILLED_LIMITS.bulkBytes in all refuse the whole send (400). The emails go now or
  * at their time (`send_at`, or the template's default delay).
  */
-export async function sendBulk(deps: Deps & Pick<AppContext, 'outbox' | 'cache'>, input: BulkInput, userId: number): Promise<BulkEmailResult> {
+export async function sendBulk(
+  deps: Deps & Pick<AppContext, 'outbox' | 'cache'>,
+  input: BulkInput,
+  userId: number,
+): Promise<BulkEmailResult> {
   requireEmailOn(deps);
   const chosen = await chosenTemplate(deps, { templateId: input.templateId });
   const sendAfter = sendTime(deps, input.sendAt, chosen.template);
@@ -265,12 +318,22 @@ export async function sendBulk(deps: Deps & Pick<AppContext, 'outbox' | 'cache'>
     // With a rejection, the applicants feature has already refused a removed job's application.
     if (to.some((r) => r.job_status === 'REMOVED')) throw new ValidationError({ ids: [SEND_MESSAGES.removedJob] });
     const emails = renderBulk(deps, to, chosen.subject, chosen.body, from);
-    await enqueueSentEmails(trx, emails.map((e) => ({ ...e, sender, sendAfter })), deps.now());
+    await enqueueSentEmails(
+      trx,
+      emails.map((e) => ({ ...e, sender, sendAfter })),
+      deps.now(),
+    );
     queued = to.map((r) => r.id);
   };
   let rejected: number[] = [];
   if (input.rejection) {
-    const result = await changePipeline(deps, input.ids, { kind: 'outcome', outcome: 'REJECTED', reason: input.rejection.reason }, userId, queue);
+    const result = await changePipeline(
+      deps,
+      input.ids,
+      { kind: 'outcome', outcome: 'REJECTED', reason: input.rejection.reason },
+      userId,
+      queue,
+    );
     rejected = result.changed;
   } else {
     await withDbRetry(() => deps.db.transaction((trx) => queue(trx, input.ids)));
@@ -280,7 +343,12 @@ export async function sendBulk(deps: Deps & Pick<AppContext, 'outbox' | 'cache'>
   if (queued.length && !sendAfter) deps.outbox.notify();
   const at = sendAfter?.toISOString() ?? null;
   return {
-    queued: queued.length, queued_ids: queued, rejected_ids: rejected, not_found: missing, skipped_ids: skipped, send_after: at,
+    queued: queued.length,
+    queued_ids: queued,
+    rejected_ids: rejected,
+    not_found: missing,
+    skipped_ids: skipped,
+    send_after: at,
     detail: at ? EMAIL_MESSAGES.scheduledMany(queued.length, at) : EMAIL_MESSAGES.queuedMany(queued.length),
   };
 }
@@ -288,7 +356,11 @@ export async function sendBulk(deps: Deps & Pick<AppContext, 'outbox' | 'cache'>
 // ---- Scheduled emails ----
 
 /** An application's emails waiting for their time (404 for an unknown application). */
-export async function applicationScheduledEmails(deps: Pick<Deps, 'db'>, applicationId: number, viewer: { userId: number; admin: boolean }): Promise<{ results: ScheduledEmail[] }> {
+export async function applicationScheduledEmails(
+  deps: Pick<Deps, 'db'>,
+  applicationId: number,
+  viewer: { userId: number; admin: boolean },
+): Promise<{ results: ScheduledEmail[] }> {
   await recipient(deps.db, applicationId);
   const rows = await scheduledEmails(deps.db, applicationId);
   return {
@@ -310,13 +382,22 @@ export async function applicationScheduledEmails(deps: Pick<Deps, 'db'>, applica
  * one the application sent itself), 403 for another user's, 409 once it was sent, failed, is
  * being sent or was cancelled.
  */
-export async function cancelScheduledEmail(deps: Pick<Deps, 'db' | 'now'>, id: number, by: { userId: number; admin: boolean }): Promise<CancelledEmail> {
+export async function cancelScheduledEmail(
+  deps: Pick<Deps, 'db' | 'now'>,
+  id: number,
+  by: { userId: number; admin: boolean },
+): Promise<CancelledEmail> {
   const outcome = await withDbRetry(() => cancelEmail(deps.db, id, { userId: by.userId, anyone: by.admin }, deps.now()));
   if (outcome.kind === 'missing') throw new NotFound(EMAIL_MESSAGES.notFound);
   if (outcome.kind === 'forbidden') throw new HttpError(403, EMAIL_MESSAGES.cancelForbidden, { detail: EMAIL_MESSAGES.cancelForbidden });
   if (outcome.kind === 'sending') throw new HttpError(409, EMAIL_MESSAGES.cancelSending, { detail: EMAIL_MESSAGES.cancelSending });
   if (outcome.kind === 'done') {
-    const message = outcome.status === 'SUCCESS' ? EMAIL_MESSAGES.cancelSent : outcome.status === 'CANCELLED' ? EMAIL_MESSAGES.cancelDone : EMAIL_MESSAGES.cancelFailed;
+    const message =
+      outcome.status === 'SUCCESS'
+        ? EMAIL_MESSAGES.cancelSent
+        : outcome.status === 'CANCELLED'
+          ? EMAIL_MESSAGES.cancelDone
+          : EMAIL_MESSAGES.cancelFailed;
     throw new HttpError(409, message, { detail: message });
   }
   return { id, status: 'CANCELLED', detail: EMAIL_MESSAGES.cancelled };

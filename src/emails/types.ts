@@ -1,7 +1,16 @@
 /** The emails feature's shapes, shared with its islands; Node-free. */
 
 /** The variables a template may use, in the order they are listed to HR. */
-export const TEMPLATE_VARIABLES = ['first_name', 'last_name', 'job_title', 'company_name', 'sender_name', 'stage', 'application_date', 'job_url'] as const;
+export const TEMPLATE_VARIABLES = [
+  'first_name',
+  'last_name',
+  'job_title',
+  'company_name',
+  'sender_name',
+  'stage',
+  'application_date',
+  'job_url',
+] as const;
 
 /** The defaults' purposes: the rejection one is offered first for a bulk rejection. */
 export type TemplatePurpose = 'receipt' | 'rejection' | 'interview';

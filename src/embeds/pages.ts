@@ -49,18 +49,31 @@ export function embedPages(ctx: AppContext): Router {
   router.get('/embed/jobs', async (req, res) => {
     if (!origins.length) throw new NotFound(NOT_FOUND);
     const filters = validateQuery(req, jobFiltersSchema(true), FILTER_NAMES);
-    const campaign = validate(campaignSchema, Object.fromEntries(CAMPAIGN_NAMES.map((n) => [n, typeof req.query[n] === 'string' ? req.query[n] : ''])));
+    const campaign = validate(
+      campaignSchema,
+      Object.fromEntries(CAMPAIGN_NAMES.map((n) => [n, typeof req.query[n] === 'string' ? req.query[n] : ''])),
+    );
     const { count, jobs } = await listPublicJobs(ctx, filters, 1, EMBED_PAGE_SIZE);
-    const linkQuery = new URLSearchParams({ utm_source: campaign.utm_source || 'embed', utm_medium: campaign.utm_medium || 'embed', ...(campaign.utm_campaign ? { utm_campaign: campaign.utm_campaign } : {}) }).toString();
+    const linkQuery = new URLSearchParams({
+      utm_source: campaign.utm_source || 'embed',
+      utm_medium: campaign.utm_medium || 'embed',
+      ...(campaign.utm_campaign ? { utm_campaign: campaign.utm_campaign } : {}),
+    }).toString();
     const listQuery = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
     embedHeaders(res, origins);
-    renderPage(req, res, 'pages/public/embed-jobs', { title: `Jobs at ${config.company.name}`, noindex: true, layout: 'embed' }, {
-      jobs,
-      count,
-      origins,
-      jobHref: (publicId: string) => `${config.publicBaseUrl}/careers/${encodeURIComponent(publicId)}?${linkQuery}`,
-      allHref: `${config.publicBaseUrl}/careers?${listQuery ? `${listQuery}&` : ''}${linkQuery}`,
-    });
+    renderPage(
+      req,
+      res,
+      'pages/public/embed-jobs',
+      { title: `Jobs at ${config.company.name}`, noindex: true, layout: 'embed' },
+      {
+        jobs,
+        count,
+        origins,
+        jobHref: (publicId: string) => `${config.publicBaseUrl}/careers/${encodeURIComponent(publicId)}?${linkQuery}`,
+        allHref: `${config.publicBaseUrl}/careers?${listQuery ? `${listQuery}&` : ''}${linkQuery}`,
+      },
+    );
   });
 
   return router;

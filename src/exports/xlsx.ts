@@ -18,7 +18,8 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** A plain signed number ("+919876543210", "-5", "2.5") computes nothing; it is left as it is. */
 const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
 /** Characters XML 1.0 cannot carry (they would corrupt the workbook). */
-const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const XML_INVALID =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * Formula-injection escape: a text starting with = + - @ tab or CR gets a leading single quote,
@@ -84,7 +85,17 @@ function exportTimeZone(raw: unknown): string | null | undefined {
 /** A date as the wall clock of `fmt`'s zone shows it, as the UTC date Excel's serial numbers read. */
 function wallClock(d: Date, fmt: Intl.DateTimeFormat): Date {
   const p = Object.fromEntries(fmt.formatToParts(d).map((x) => [x.type, x.value]));
-  return new Date(Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour) % 24, Number(p.minute), Number(p.second), d.getUTCMilliseconds()));
+  return new Date(
+    Date.UTC(
+      Number(p.year),
+      Number(p.month) - 1,
+      Number(p.day),
+      Number(p.hour) % 24,
+      Number(p.minute),
+      Number(p.second),
+      d.getUTCMilliseconds(),
+    ),
+  );
 }
 
 /**
@@ -110,7 +121,18 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
   const sheet = workbook.addWorksheet(book.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = book.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));
   const zone = book.timeZone ?? null;
-  const zoneFormat = zone ? new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' }) : null;
+  const zoneFormat = zone
+    ? new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+    : null;
   const header = sheet.addRow(book.columns.map((c) => textCell(zone ? c.header.replace(/\(UTC\)$/, `(${zone})`) : c.header)));
   header.font = { bold: true };
   header.commit();
@@ -122,7 +144,11 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
   try {
     for (; !batch.done; batch = await next) {
       for (const values of batch.value) {
-        const row = sheet.addRow(values.map((v) => (v instanceof Date ? (zoneFormat ? wallClock(v, zoneFormat) : v) : typeof v === 'number' || v === null ? v : textCell(v))));
+        const row = sheet.addRow(
+          values.map((v) =>
+            v instanceof Date ? (zoneFormat ? wallClock(v, zoneFormat) : v) : typeof v === 'number' || v === null ? v : textCell(v),
+          ),
+        );
         values.forEach((v, i) => {
           if (v instanceof Date) row.getCell(i + 1).numFmt = dateFormat[i];
         });

@@ -15,7 +15,16 @@ import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { formPosts, parseFormPostStatus } from '../posts/index.js';
 import { RECORD_STATUSES, isOneOf, type RecordStatus } from '../shared/enums.js';
 import { entriesExport, formPostsWorkbook, getEntry, listEntries, listForms, openEntryFile } from './entries.js';
-import { STATUS_MESSAGE, assertApiUnchanged, changeFormStatus, createForm, parseFormInput, parseStatusChange, requireForm, updateForm } from './manage.js';
+import {
+  STATUS_MESSAGE,
+  assertApiUnchanged,
+  changeFormStatus,
+  createForm,
+  parseFormInput,
+  parseStatusChange,
+  requireForm,
+  updateForm,
+} from './manage.js';
 import { FORM_MESSAGES } from './schema.js';
 import { assertAccepting, getPublicForm, submitEntry, toPublicForm, uploadOptions } from './submit.js';
 
@@ -26,7 +35,6 @@ function formsStatus(req: Request): RecordStatus | '' {
   if (!isOneOf(RECORD_STATUSES, raw)) throw new ValidationError({ status: [STATUS_MESSAGE] });
   return raw;
 }
-
 
 export function formsApi(ctx: AppContext): Router {
   const router = Router();
@@ -87,7 +95,12 @@ export function formsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/forms/:id/entries/:entryId/files/:fileId/download/', async (req, res) => {
-    const file = await openEntryFile(ctx, pathId(req.params.id), pathId(req.params.entryId, FORM_MESSAGES.entryNotFound), pathId(req.params.fileId, FORM_MESSAGES.entryNotFound));
+    const file = await openEntryFile(
+      ctx,
+      pathId(req.params.id),
+      pathId(req.params.entryId, FORM_MESSAGES.entryNotFound),
+      pathId(req.params.fileId, FORM_MESSAGES.entryNotFound),
+    );
     await sendDownload(res, file);
   });
 

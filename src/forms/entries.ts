@@ -13,7 +13,12 @@ import { formPostsExport } from '../posts/index.js';
 import type { PostStatus } from '../posts/types.js';
 import { requireForm } from './manage.js';
 
-export function listForms(db: Db, status: RecordStatus | '', page: number, pageSize: number): Promise<{ count: number; results: FormSummary[] }> {
+export function listForms(
+  db: Db,
+  status: RecordStatus | '',
+  page: number,
+  pageSize: number,
+): Promise<{ count: number; results: FormSummary[] }> {
   return queries.pageForms(db, status, (page - 1) * pageSize, pageSize);
 }
 
@@ -28,11 +33,21 @@ export async function getEntry(db: Db, form: Form, entryId: number): Promise<Ent
 }
 
 /** An entry's file, opened before anything is sent: a missing row or file is a 404, never half a download. */
-export async function openEntryFile({ db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger }, formId: number, entryId: number, fileId: number): Promise<Download> {
+export async function openEntryFile(
+  { db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger },
+  formId: number,
+  entryId: number,
+  fileId: number,
+): Promise<Download> {
   const file = await queries.findEntryFile(db, formId, entryId, fileId);
   if (!file) throw new NotFound(FORM_MESSAGES.entryNotFound);
   try {
-    return { name: file.original_name, contentType: file.content_type, size: file.size, stream: await openReadable(storage, file.storage_key) };
+    return {
+      name: file.original_name,
+      contentType: file.content_type,
+      size: file.size,
+      stream: await openReadable(storage, file.storage_key),
+    };
   } catch (err) {
     log.error({ entryId, fileId, key: file.storage_key, err: (err as Error).message }, '[forms] an entry file cannot be read from storage');
     throw unavailableOr(err, new NotFound(FORM_MESSAGES.entryNotFound));
@@ -42,7 +57,12 @@ export async function openEntryFile({ db, storage, log = processLog() }: { db: D
 /** The entries workbook of a form (404 for an unknown form): its file name, columns and rows. */
 export async function entriesExport(db: Db, formId: number): Promise<WorkbookSpec> {
   const form = await requireForm(db, formId);
-  return { filename: `form_${form.id}_entries.xlsx`, sheetName: 'Entries', columns: queries.entryColumns(form), rows: queries.entryRows(db, form) };
+  return {
+    filename: `form_${form.id}_entries.xlsx`,
+    sheetName: 'Entries',
+    columns: queries.entryColumns(form),
+    rows: queries.entryRows(db, form),
+  };
 }
 
 /** The workbook of a form's API posts (404 for an unknown form); '' = every status. The outbox is the posts feature's. */

@@ -25,7 +25,9 @@ const FORM_SCHEMAS = { public: formInputSchema({ apiHostAllowed: isAllowedHost }
  * form being updated, whose stored API secret may come back unchanged.
  */
 export function parseFormInput(body: unknown, allowPrivateApi: boolean, current?: Form): FormInput {
-  const schema = current ? formInputSchema({ apiHostAllowed: allowPrivateApi ? undefined : isAllowedHost, storedApiSecret: current.api_secret }) : FORM_SCHEMAS[allowPrivateApi ? 'private' : 'public'];
+  const schema = current
+    ? formInputSchema({ apiHostAllowed: allowPrivateApi ? undefined : isAllowedHost, storedApiSecret: current.api_secret })
+    : FORM_SCHEMAS[allowPrivateApi ? 'private' : 'public'];
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const errors = fieldErrorsOf(result.error.issues, FORM_ERROR_ORDER);
@@ -67,7 +69,11 @@ export async function createForm({ db, now }: FormDeps, input: FormInput, userId
     try {
       const id = await db.transaction(async (trx) => {
         const formId = await repo.insertForm(trx, publicId, input, at);
-        await repo.insertFormAudit(trx, { userId, action: 'form.create', formId, details: { public_id: publicId, title: input.title, status: input.status } }, at);
+        await repo.insertFormAudit(
+          trx,
+          { userId, action: 'form.create', formId, details: { public_id: publicId, title: input.title, status: input.status } },
+          at,
+        );
         return formId;
       });
       return (await repo.findFormById(db, id))!;
@@ -106,7 +112,11 @@ export async function updateForm({ db, now }: FormDeps, current: Form, input: Fo
   const at = now();
   await db.transaction(async (trx) => {
     await repo.updateForm(trx, current.id, input, at);
-    await repo.insertFormAudit(trx, { userId, action: 'form.update', formId: current.id, details: { public_id: current.public_id, changed } }, at);
+    await repo.insertFormAudit(
+      trx,
+      { userId, action: 'form.update', formId: current.id, details: { public_id: current.public_id, changed } },
+      at,
+    );
   });
   return (await repo.findFormById(db, current.id))!;
 }
@@ -121,11 +131,21 @@ export function parseStatusChange(body: unknown): RecordStatus {
 }
 
 /** Sets a form's status; Remove (DELETE) is status REMOVED, entries and files kept. */
-export async function changeFormStatus({ db, now }: FormDeps, current: Form, status: RecordStatus, userId: number | null, action = 'form.status'): Promise<Form> {
+export async function changeFormStatus(
+  { db, now }: FormDeps,
+  current: Form,
+  status: RecordStatus,
+  userId: number | null,
+  action = 'form.status',
+): Promise<Form> {
   const at = now();
   await db.transaction(async (trx) => {
     await repo.setFormStatus(trx, current.id, status, at);
-    await repo.insertFormAudit(trx, { userId, action, formId: current.id, details: { public_id: current.public_id, from: current.status, to: status } }, at);
+    await repo.insertFormAudit(
+      trx,
+      { userId, action, formId: current.id, details: { public_id: current.public_id, from: current.status, to: status } },
+      at,
+    );
   });
   return (await repo.findFormById(db, current.id))!;
 }

@@ -52,18 +52,40 @@ export function formsPages(ctx: AppContext): Router {
     const page = htmlPageNumber(req);
     const { count, results } = await listForms(db, status, page, PAGE_SIZE);
     const pager = htmlPager(page, count, PAGE_SIZE, (n) => link('/hr/forms', { status, page: n }));
-    const filters = [{ value: '', label: 'All' }, ...RECORD_STATUSES.map((s) => ({ value: s, label: enumLabel(s) }))].map((f) => ({ ...f, href: link('/hr/forms', { status: f.value }), current: f.value === status }));
-    renderPage(req, res, 'pages/hr/forms', { title: 'Manage Forms', noindex: true }, { forms: results, count, pager, filters, ...formatters(req) });
+    const filters = [{ value: '', label: 'All' }, ...RECORD_STATUSES.map((s) => ({ value: s, label: enumLabel(s) }))].map((f) => ({
+      ...f,
+      href: link('/hr/forms', { status: f.value }),
+      current: f.value === status,
+    }));
+    renderPage(
+      req,
+      res,
+      'pages/hr/forms',
+      { title: 'Manage Forms', noindex: true },
+      { forms: results, count, pager, filters, ...formatters(req) },
+    );
   });
 
   router.get('/hr/forms/new', (req, res) => {
-    renderPage(req, res, 'pages/hr/form-builder', { title: 'Create Form', noindex: true }, { heading: 'Create Form', props: { mode: 'create', formId: null, canChangeApi: req.hr?.role === 'admin', ...builderOptions } });
+    renderPage(
+      req,
+      res,
+      'pages/hr/form-builder',
+      { title: 'Create Form', noindex: true },
+      { heading: 'Create Form', props: { mode: 'create', formId: null, canChangeApi: req.hr?.role === 'admin', ...builderOptions } },
+    );
   });
 
   router.get('/hr/forms/:id/edit', async (req, res) => {
     const current = await form(req);
     const heading = `Edit Form: ${current.title}`;
-    renderPage(req, res, 'pages/hr/form-builder', { title: heading, noindex: true }, { heading, props: { mode: 'edit', formId: current.id, canChangeApi: req.hr?.role === 'admin', ...builderOptions } });
+    renderPage(
+      req,
+      res,
+      'pages/hr/form-builder',
+      { title: heading, noindex: true },
+      { heading, props: { mode: 'edit', formId: current.id, canChangeApi: req.hr?.role === 'admin', ...builderOptions } },
+    );
   });
 
   router.get('/hr/forms/:id/entries', async (req, res) => {
@@ -71,13 +93,25 @@ export function formsPages(ctx: AppContext): Router {
     const page = htmlPageNumber(req);
     const { count, results } = await listEntries(db, current, page, PAGE_SIZE);
     const pager = htmlPager(page, count, PAGE_SIZE, (n) => link(`/hr/forms/${current.id}/entries`, { page: n }));
-    renderPage(req, res, 'pages/hr/form-entries', { title: `Entries: ${current.title}`, noindex: true }, { form: current, entries: results, count, pager, labels: labelsOf(current), ...formatters(req) });
+    renderPage(
+      req,
+      res,
+      'pages/hr/form-entries',
+      { title: `Entries: ${current.title}`, noindex: true },
+      { form: current, entries: results, count, pager, labels: labelsOf(current), ...formatters(req) },
+    );
   });
 
   router.get('/hr/forms/:id/entries/:entryId', async (req, res) => {
     const current = await form(req);
     const entry = await getEntry(db, current, pathId(req.params.entryId));
-    renderPage(req, res, 'pages/hr/form-entry', { title: `Entry #${entry.id}`, noindex: true }, { form: current, entry, fields: fieldsInOrder(current), downloadFailed: FORM_MESSAGES.downloadFailed });
+    renderPage(
+      req,
+      res,
+      'pages/hr/form-entry',
+      { title: `Entry #${entry.id}`, noindex: true },
+      { form: current, entry, fields: fieldsInOrder(current), downloadFailed: FORM_MESSAGES.downloadFailed },
+    );
   });
 
   router.get('/hr/forms/:id/posts', async (req, res) => {
@@ -92,7 +126,13 @@ export function formsPages(ctx: AppContext): Router {
       { value: 'SUCCESS', label: 'Success' },
       { value: 'FAILED', label: 'Failed' },
     ].map((f) => ({ ...f, href: link(path, { status: f.value }), current: f.value === status }));
-    renderPage(req, res, 'pages/hr/form-posts', { title: `API Posts: ${current.title}`, noindex: true }, { form: current, posts: results, count, pager, filters, status, refresh: link(path, { status, page }), ...formatters(req) });
+    renderPage(
+      req,
+      res,
+      'pages/hr/form-posts',
+      { title: `API Posts: ${current.title}`, noindex: true },
+      { form: current, posts: results, count, pager, filters, status, refresh: link(path, { status, page }), ...formatters(req) },
+    );
   });
 
   router.get('/form/:publicId', async (req, res) => {
@@ -100,8 +140,21 @@ export function formsPages(ctx: AppContext): Router {
       if (err instanceof NotFound) return null;
       throw err;
     });
-    if (!found) return renderPage(req, res, 'pages/public/form-unavailable', { title: FORM_MESSAGES.notFound, noindex: true, status: 404 }, { message: FORM_MESSAGES.notFound });
-    renderPage(req, res, 'pages/public/form', { title: found.title, description: found.description.slice(0, 160), noindex: true }, { form: toPublicForm(found) });
+    if (!found)
+      return renderPage(
+        req,
+        res,
+        'pages/public/form-unavailable',
+        { title: FORM_MESSAGES.notFound, noindex: true, status: 404 },
+        { message: FORM_MESSAGES.notFound },
+      );
+    renderPage(
+      req,
+      res,
+      'pages/public/form',
+      { title: found.title, description: found.description.slice(0, 160), noindex: true },
+      { form: toPublicForm(found) },
+    );
   });
 
   return router;

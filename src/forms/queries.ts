@@ -11,21 +11,39 @@ import type { Entry, EntryFile, EntryValue, Form, FormSummary } from './types.js
 type Row = Record<string, any>;
 
 /** A page of forms, newest first, with their section counts (one query for the counts). */
-export async function pageForms(db: Knex, status: RecordStatus | '', offset: number, limit: number): Promise<{ count: number; results: FormSummary[] }> {
+export async function pageForms(
+  db: Knex,
+  status: RecordStatus | '',
+  offset: number,
+  limit: number,
+): Promise<{ count: number; results: FormSummary[] }> {
   const filtered = () => (status ? db('forms').where({ status }) : db('forms'));
   const [[{ n }], rows]: [Row[], Row[]] = await Promise.all([
     filtered().count({ n: '*' }),
     filtered()
       .select('id', 'public_id', 'title', 'status', 'api_enabled', 'api_url', 'created_at', 'updated_at')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(limit)
       .offset(offset),
   ]);
   const ids = rows.map((r) => Number(r.id));
-  const counts: Row[] = ids.length ? await db('form_sections').whereIn('form_id', ids).groupBy('form_id').select('form_id').count({ n: '*' }) : [];
+  const counts: Row[] = ids.length
+    ? await db('form_sections').whereIn('form_id', ids).groupBy('form_id').select('form_id').count({ n: '*' })
+    : [];
   const countOf = new Map(counts.map((c) => [Number(c.form_id), Number(c.n)]));
   const results = rows.map((r) => {
-    const { sections: _s, api_secret: _a, api_mapping: _m, description: _d, success_message: _sm, inactive_notice: _i, ...summary } = mapForm(r, [], countOf.get(Number(r.id)) ?? 0);
+    const {
+      sections: _s,
+      api_secret: _a,
+      api_mapping: _m,
+      description: _d,
+      success_message: _sm,
+      inactive_notice: _i,
+      ...summary
+    } = mapForm(r, [], countOf.get(Number(r.id)) ?? 0);
     return summary;
   });
   return { count: Number(n), results };
@@ -39,7 +57,6 @@ function valueText(v: EntryValue | undefined): string {
   if (v === null || v === undefined) return '';
   return Array.isArray(v) ? v.join(', ') : String(v);
 }
-
 
 /** The first few fields with a value, each cut to PREVIEW_LENGTH characters. */
 function preview(form: Form, data: Record<string, EntryValue>): Record<string, string> {
@@ -56,7 +73,11 @@ function preview(form: Form, data: Record<string, EntryValue>): Record<string, s
 
 async function filesOf(db: Knex, entryIds: number[]): Promise<Map<number, EntryFile[]>> {
   const rows: Row[] = entryIds.length
-    ? await db('form_entry_files as ef').join('stored_files as f', 'f.id', 'ef.file_id').whereIn('ef.entry_id', entryIds).orderBy('ef.id').select('ef.id', 'ef.entry_id', 'ef.field_name', 'f.original_name')
+    ? await db('form_entry_files as ef')
+        .join('stored_files as f', 'f.id', 'ef.file_id')
+        .whereIn('ef.entry_id', entryIds)
+        .orderBy('ef.id')
+        .select('ef.id', 'ef.entry_id', 'ef.field_name', 'f.original_name')
     : [];
   const out = new Map<number, EntryFile[]>();
   for (const r of rows) {
@@ -76,9 +97,19 @@ function mapEntry(form: Form, r: Row, files: EntryFile[]): Entry {
 export async function pageEntries(db: Knex, form: Form, offset: number, limit: number): Promise<{ count: number; results: Entry[] }> {
   const [[{ n }], rows]: [Row[], Row[]] = await Promise.all([
     db('form_entries').where({ form_id: form.id }).count({ n: '*' }),
-    db('form_entries').where({ form_id: form.id }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset),
+    db('form_entries')
+      .where({ form_id: form.id })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit)
+      .offset(offset),
   ]);
-  const files = await filesOf(db, rows.map((r) => Number(r.id)));
+  const files = await filesOf(
+    db,
+    rows.map((r) => Number(r.id)),
+  );
   return { count: Number(n), results: rows.map((r) => mapEntry(form, r, files.get(Number(r.id)) ?? [])) };
 }
 
@@ -89,20 +120,37 @@ export async function findEntry(db: Knex, form: Form, entryId: number): Promise<
 }
 
 /** One file of one entry of one form (all three must match), or null. */
-export async function findEntryFile(db: Knex, formId: number, entryId: number, fileId: number): Promise<{ storage_key: string; original_name: string; content_type: string; size: number; field_name: string } | null> {
+export async function findEntryFile(
+  db: Knex,
+  formId: number,
+  entryId: number,
+  fileId: number,
+): Promise<{ storage_key: string; original_name: string; content_type: string; size: number; field_name: string } | null> {
   const r: Row | undefined = await db('form_entry_files as ef')
     .join('form_entries as e', 'e.id', 'ef.entry_id')
     .join('stored_files as f', 'f.id', 'ef.file_id')
     .where({ 'ef.id': fileId, 'ef.entry_id': entryId, 'e.form_id': formId })
     .first('f.storage_key', 'f.original_name', 'f.content_type', 'f.size', 'ef.field_name');
-  return r ? { storage_key: r.storage_key, original_name: r.original_name, content_type: r.content_type, size: Number(r.size), field_name: r.field_name } : null;
+  return r
+    ? {
+        storage_key: r.storage_key,
+        original_name: r.original_name,
+        content_type: r.content_type,
+        size: Number(r.size),
+        field_name: r.field_name,
+      }
+    : null;
 }
 
 const EXPORT_BATCH = 1000;
 
 /** The entries workbook's columns: Entry ID, Submitted At (UTC), then one per current field in section order. */
 export function entryColumns(form: Form): ExportColumn[] {
-  return [{ header: 'Entry ID', width: 10 }, { header: 'Submitted At (UTC)', width: 20 }, ...fieldsInOrder(form).map((f) => ({ header: f.label || f.name, width: 24 }))];
+  return [
+    { header: 'Entry ID', width: 10 },
+    { header: 'Submitted At (UTC)', width: 20 },
+    ...fieldsInOrder(form).map((f) => ({ header: f.label || f.name, width: 24 })),
+  ];
 }
 
 /** Batches of export rows, oldest entry first; a file field's cell names its files. */
@@ -112,7 +160,10 @@ export async function* entryRows(db: Knex, form: Form, batchSize = EXPORT_BATCH)
   for (;;) {
     const rows: Row[] = await db('form_entries').where({ form_id: form.id }).andWhere('id', '>', after).orderBy('id').limit(batchSize);
     if (!rows.length) return;
-    const files = await filesOf(db, rows.map((r) => Number(r.id)));
+    const files = await filesOf(
+      db,
+      rows.map((r) => Number(r.id)),
+    );
     yield rows.map((r) => {
       const data = fromDbJson<Record<string, EntryValue>>(r.data, {});
       const own = files.get(Number(r.id)) ?? [];
@@ -120,7 +171,11 @@ export async function* entryRows(db: Knex, form: Form, batchSize = EXPORT_BATCH)
         Number(r.id),
         fromDbDate(r.created_at),
         ...fields.map((f) => {
-          if (f.field_type === 'file') return own.filter((x) => x.field_name === f.name).map((x) => x.name).join(', ');
+          if (f.field_type === 'file')
+            return own
+              .filter((x) => x.field_name === f.name)
+              .map((x) => x.name)
+              .join(', ');
           const v = data[f.name];
           return typeof v === 'number' ? v : valueText(v);
         }),
@@ -139,7 +194,10 @@ export interface EntryCriteria {
 }
 
 /** The entries matching, with their files' keys (an email search reads only entries of forms with an email field that mention it). */
-export async function removableEntries(db: Knex, c: EntryCriteria): Promise<{ id: number; form_id: number; keys: { fileId: number; key: string }[] }[]> {
+export async function removableEntries(
+  db: Knex,
+  c: EntryCriteria,
+): Promise<{ id: number; form_id: number; keys: { fileId: number; key: string }[] }[]> {
   const q = db('form_entries').select('id', 'form_id', 'data');
   if (c.createdBefore) q.where('created_at', '<', toDbDate(c.createdBefore));
   if (c.formId) q.where('form_id', c.formId);
@@ -153,13 +211,20 @@ export async function removableEntries(db: Knex, c: EntryCriteria): Promise<{ id
     q.whereIn('form_id', [...byForm.keys()]).andWhere('data', 'like', `%${c.email}%`);
     rows = ((await q) as Row[]).filter((r) => {
       const data = fromDbJson<Record<string, unknown>>(r.data, {});
-      return (byForm.get(Number(r.form_id)) ?? []).some((name) => typeof data[name] === 'string' && storedEmail(data[name] as string) === c.email);
+      return (byForm.get(Number(r.form_id)) ?? []).some(
+        (name) => typeof data[name] === 'string' && storedEmail(data[name] as string) === c.email,
+      );
     });
   } else {
     rows = await q;
   }
   const ids = rows.map((r) => Number(r.id));
-  const files: Row[] = ids.length ? await db('form_entry_files as ef').join('stored_files as f', 'f.id', 'ef.file_id').whereIn('ef.entry_id', ids).select('ef.entry_id', 'f.id', 'f.storage_key') : [];
+  const files: Row[] = ids.length
+    ? await db('form_entry_files as ef')
+        .join('stored_files as f', 'f.id', 'ef.file_id')
+        .whereIn('ef.entry_id', ids)
+        .select('ef.entry_id', 'f.id', 'f.storage_key')
+    : [];
   return rows.map((r) => ({
     id: Number(r.id),
     form_id: Number(r.form_id),

@@ -47,8 +47,12 @@ export function mapForm(r: Row, sections: FormSection[], sectionsCount = section
 /** The form's sections in order, each with its fields in order. */
 async function loadSections(db: Knex, formId: number): Promise<FormSection[]> {
   const [sections, fields]: [Row[], Row[]] = await Promise.all([
-    db('form_sections').where({ form_id: formId }).orderBy([{ column: 'position' }, { column: 'id' }]),
-    db('form_fields').where({ form_id: formId }).orderBy([{ column: 'position' }, { column: 'id' }]),
+    db('form_sections')
+      .where({ form_id: formId })
+      .orderBy([{ column: 'position' }, { column: 'id' }]),
+    db('form_fields')
+      .where({ form_id: formId })
+      .orderBy([{ column: 'position' }, { column: 'id' }]),
   ]);
   return sections.map((s) => ({
     title: s.title ?? '',
@@ -127,12 +131,25 @@ export async function updateForm(trx: Knex, id: number, input: FormInput, now: D
 }
 
 export async function setFormStatus(trx: Knex, id: number, status: RecordStatus, now: Date): Promise<void> {
-  await trx('forms').where({ id }).update({ status, updated_at: toDbDate(now) });
+  await trx('forms')
+    .where({ id })
+    .update({ status, updated_at: toDbDate(now) });
 }
 
 /** Who changed which form and when; written in the same transaction as the change. */
-export async function insertFormAudit(trx: Knex, entry: { userId: number | null; action: string; formId: number; details: Record<string, unknown> }, now: Date): Promise<void> {
-  await trx('audit_log').insert({ user_id: entry.userId, action: entry.action, entity: 'form', entity_id: entry.formId, details: toDbJson(entry.details), created_at: toDbDate(now) });
+export async function insertFormAudit(
+  trx: Knex,
+  entry: { userId: number | null; action: string; formId: number; details: Record<string, unknown> },
+  now: Date,
+): Promise<void> {
+  await trx('audit_log').insert({
+    user_id: entry.userId,
+    action: entry.action,
+    entity: 'form',
+    entity_id: entry.formId,
+    details: toDbJson(entry.details),
+    created_at: toDbDate(now),
+  });
 }
 
 export interface NewEntryFile {
@@ -145,9 +162,15 @@ export interface NewEntryFile {
 }
 
 /** An entry with its files' rows; run inside the caller's transaction. */
-export async function insertEntry(trx: Knex, entry: { formId: number; data: Record<string, EntryValue>; ipHash: string | null; files: NewEntryFile[] }, now: Date): Promise<number> {
+export async function insertEntry(
+  trx: Knex,
+  entry: { formId: number; data: Record<string, EntryValue>; ipHash: string | null; files: NewEntryFile[] },
+  now: Date,
+): Promise<number> {
   const at = toDbDate(now);
-  const entryId = insertedId(await trx('form_entries').insert({ form_id: entry.formId, data: toDbJson(entry.data), ip_hash: entry.ipHash, created_at: at }));
+  const entryId = insertedId(
+    await trx('form_entries').insert({ form_id: entry.formId, data: toDbJson(entry.data), ip_hash: entry.ipHash, created_at: at }),
+  );
   for (const { field_name, ...file } of entry.files) {
     const fileId = insertedId(await trx('stored_files').insert({ ...file, created_at: at }));
     await trx('form_entry_files').insert({ entry_id: entryId, field_name, file_id: fileId });
@@ -156,10 +179,28 @@ export async function insertEntry(trx: Knex, entry: { formId: number; data: Reco
 }
 
 /** Deletes entries (their files' rows, API posts and attempts go by cascade or here) with one audit row; run inside the caller's transaction. */
-export async function deleteEntries(trx: Knex, entries: { id: number; keys: { fileId: number }[] }[], audit: { action: string; details: Record<string, unknown> }, now: Date): Promise<void> {
+export async function deleteEntries(
+  trx: Knex,
+  entries: { id: number; keys: { fileId: number }[] }[],
+  audit: { action: string; details: Record<string, unknown> },
+  now: Date,
+): Promise<void> {
   const ids = entries.map((e) => e.id);
   const fileIds = entries.flatMap((e) => e.keys.map((k) => k.fileId));
-  for (let i = 0; i < ids.length; i += 500) await trx('form_entries').whereIn('id', ids.slice(i, i + 500)).delete();
-  for (let i = 0; i < fileIds.length; i += 500) await trx('stored_files').whereIn('id', fileIds.slice(i, i + 500)).delete();
-  await trx('audit_log').insert({ user_id: null, action: audit.action, entity: 'form_entry', entity_id: null, details: toDbJson(audit.details), created_at: toDbDate(now) });
+  for (let i = 0; i < ids.length; i += 500)
+    await trx('form_entries')
+      .whereIn('id', ids.slice(i, i + 500))
+      .delete();
+  for (let i = 0; i < fileIds.length; i += 500)
+    await trx('stored_files')
+      .whereIn('id', fileIds.slice(i, i + 500))
+      .delete();
+  await trx('audit_log').insert({
+    user_id: null,
+    action: audit.action,
+    entity: 'form_entry',
+    entity_id: null,
+    details: toDbJson(audit.details),
+    created_at: toDbDate(now),
+  });
 }

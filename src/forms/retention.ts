@@ -31,7 +31,11 @@ export async function planEntryRemoval(db: Db, c: EntryCriteria): Promise<EntryR
 }
 
 /** Removes the entries matching now; answers what went and the files that could not be removed yet. */
-export async function removeEntries(deps: { db: Db; storage: FileStorage; now: () => Date }, c: EntryCriteria, action: 'purge' | 'erase'): Promise<EntryRemoval & { filesLeft: string[] }> {
+export async function removeEntries(
+  deps: { db: Db; storage: FileStorage; now: () => Date },
+  c: EntryCriteria,
+  action: 'purge' | 'erase',
+): Promise<EntryRemoval & { filesLeft: string[] }> {
   const rows = await deps.db.transaction(async (trx) => {
     const selected = await removableEntries(trx, c);
     if (!selected.length) return selected;

@@ -13,7 +13,21 @@ import { emailError, storedEmail } from '../shared/application-rules.js';
 import { fileExtension, normaliseExtension } from '../shared/download-name.js';
 import { RECORD_STATUSES, type RecordStatus } from '../shared/enums.js';
 import { FIELD_MESSAGES, issue } from '../shared/field-errors.js';
-import { bool, choice, isBlank, isObject, multilineText, oneLine, oneLineListCheck, outboundUrl, publicIdInput, rowId, signingSecret, text, wholeNumber } from '../shared/input-rules.js';
+import {
+  bool,
+  choice,
+  isBlank,
+  isObject,
+  multilineText,
+  oneLine,
+  oneLineListCheck,
+  outboundUrl,
+  publicIdInput,
+  rowId,
+  signingSecret,
+  text,
+  wholeNumber,
+} from '../shared/input-rules.js';
 import { CHOICE_FIELD_TYPES, FIELD_TYPES, type EntryValue, type FieldType, type FormField } from './types.js';
 
 const MB = 1024 * 1024;
@@ -118,8 +132,29 @@ export interface FormInputRules {
 
 /** The error keys' order: a form's, then a section's, then a field's. */
 export const FORM_ERROR_ORDER = [
-  'detail', 'public_id', 'title', 'description', 'success_message', 'inactive_notice', 'status', 'api_enabled', 'api_url', 'api_secret', 'api_mapping', 'sections',
-  'fields', 'name', 'label', 'field_type', 'required', 'placeholder', 'help_text', 'options', 'order', 'max_file_size', 'allowed_extensions',
+  'detail',
+  'public_id',
+  'title',
+  'description',
+  'success_message',
+  'inactive_notice',
+  'status',
+  'api_enabled',
+  'api_url',
+  'api_secret',
+  'api_mapping',
+  'sections',
+  'fields',
+  'name',
+  'label',
+  'field_type',
+  'required',
+  'placeholder',
+  'help_text',
+  'options',
+  'order',
+  'max_file_size',
+  'allowed_extensions',
 ] as const;
 
 /**
@@ -128,7 +163,11 @@ export const FORM_ERROR_ORDER = [
  * any other character is left out and named in `dropped`, so the builder can say so.
  */
 export function shapeFieldName(v: string): { name: string; dropped: string } {
-  const plain = v.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[\s-]/g, '_');
+  const plain = v
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[\s-]/g, '_');
   const dropped = [...new Set(plain.replace(/[a-z0-9_]/g, ''))].join('');
   return { name: plain.replace(/[^a-z0-9_]/g, '').slice(0, FORM_LIMITS.fieldName), dropped };
 }
@@ -142,22 +181,32 @@ export function fieldNameFromLabel(label: string): string {
 const FIELD_NAME_PATTERN = /^[a-z0-9_]{1,64}$/;
 
 /** A list of text entries, trimmed, blanks dropped, repeats collapsed (the same for options and extensions). */
-const textList = (shape: (s: string) => string) => z.unknown().check(
-  z.refine((v) => isBlank(v) || (Array.isArray(v) && v.every((o) => typeof o === 'string')), FIELD_MESSAGES.notTextList),
-  z.overwrite((v) => [...new Set((Array.isArray(v) ? v : []).filter((o): o is string => typeof o === 'string').map(shape).filter(Boolean))]),
-) as z.ZodMiniType<string[]>;
+const textList = (shape: (s: string) => string) =>
+  z.unknown().check(
+    z.refine((v) => isBlank(v) || (Array.isArray(v) && v.every((o) => typeof o === 'string')), FIELD_MESSAGES.notTextList),
+    z.overwrite((v) => [
+      ...new Set(
+        (Array.isArray(v) ? v : [])
+          .filter((o): o is string => typeof o === 'string')
+          .map(shape)
+          .filter(Boolean),
+      ),
+    ]),
+  ) as z.ZodMiniType<string[]>;
 
-const options = () => textList((s) => s.trim()).check(
-  z.refine((list) => list.length > 0, FORM_MESSAGES.noOptions),
-  z.refine((list) => list.length <= FORM_LIMITS.options, FORM_MESSAGES.tooManyOptions),
-  z.refine((list) => list.every((o) => o.length <= FORM_LIMITS.text), FORM_MESSAGES.optionTooLong),
-  oneLineListCheck(),
-);
+const options = () =>
+  textList((s) => s.trim()).check(
+    z.refine((list) => list.length > 0, FORM_MESSAGES.noOptions),
+    z.refine((list) => list.length <= FORM_LIMITS.options, FORM_MESSAGES.tooManyOptions),
+    z.refine((list) => list.every((o) => o.length <= FORM_LIMITS.text), FORM_MESSAGES.optionTooLong),
+    oneLineListCheck(),
+  );
 
-const extensions = () => textList(normaliseExtension).check(
-  z.refine((list) => list.every((e) => /^[a-z0-9]{1,10}$/.test(e)), FORM_MESSAGES.extension),
-  z.refine((list) => list.length <= FORM_LIMITS.extensions, FORM_MESSAGES.tooManyExtensions),
-);
+const extensions = () =>
+  textList(normaliseExtension).check(
+    z.refine((list) => list.every((e) => /^[a-z0-9]{1,10}$/.test(e)), FORM_MESSAGES.extension),
+    z.refine((list) => list.length <= FORM_LIMITS.extensions, FORM_MESSAGES.tooManyExtensions),
+  );
 
 const maxFileSize = () => wholeNumber(1, FORM_LIMITS.submissionFileBytes, FORM_MESSAGES.maxFileSize);
 
@@ -165,37 +214,47 @@ function fieldSchema() {
   const optionList = options();
   const extensionList = extensions();
   const size = maxFileSize();
-  return z.object({
-    name: z.pipe(text(FORM_LIMITS.fieldName), z.string().check(
-      z.refine((s) => s.length > 0, { error: FORM_MESSAGES.fieldNameRequired, abort: true }),
-      z.regex(FIELD_NAME_PATTERN, FORM_MESSAGES.fieldName),
-    )),
-    label: z.pipe(oneLine(FORM_LIMITS.text), z.string().check(z.minLength(1, FORM_MESSAGES.fieldLabelRequired))),
-    field_type: choice(FIELD_TYPES),
-    required: bool(),
-    placeholder: oneLine(FORM_LIMITS.text),
-    help_text: multilineText(FORM_LIMITS.message),
-    options: z.optional(z.unknown()),
-    order: z.optional(wholeNumber(0, 9999, FORM_MESSAGES.order)),
-    max_file_size: z.optional(z.unknown()),
-    allowed_extensions: z.optional(z.unknown()),
-  }).check(z.check((ctx) => {
-    // Options count for choice fields only, the file settings for file fields only (spec 02 section 5).
-    const f = ctx.value as Record<string, unknown>;
-    const own = <T,>(key: string, schema: z.ZodMiniType<T>, applies: boolean, none: T) => {
-      if (!applies) {
-        f[key] = none;
-        return;
-      }
-      const r = schema.safeParse(f[key]);
-      f[key] = r.success ? r.data : none;
-      for (const i of r.error?.issues ?? []) ctx.issues.push(issue(f[key], i.message, [key]));
-    };
-    const type = f.field_type as FieldType;
-    own('options', optionList, CHOICE_FIELD_TYPES.includes(type), [] as string[]);
-    own('max_file_size', size, type === 'file', null);
-    own('allowed_extensions', extensionList, type === 'file', [] as string[]);
-  }, { when: () => true })) as unknown as z.ZodMiniType<FormField>;
+  return z
+    .object({
+      name: z.pipe(
+        text(FORM_LIMITS.fieldName),
+        z.string().check(
+          z.refine((s) => s.length > 0, { error: FORM_MESSAGES.fieldNameRequired, abort: true }),
+          z.regex(FIELD_NAME_PATTERN, FORM_MESSAGES.fieldName),
+        ),
+      ),
+      label: z.pipe(oneLine(FORM_LIMITS.text), z.string().check(z.minLength(1, FORM_MESSAGES.fieldLabelRequired))),
+      field_type: choice(FIELD_TYPES),
+      required: bool(),
+      placeholder: oneLine(FORM_LIMITS.text),
+      help_text: multilineText(FORM_LIMITS.message),
+      options: z.optional(z.unknown()),
+      order: z.optional(wholeNumber(0, 9999, FORM_MESSAGES.order)),
+      max_file_size: z.optional(z.unknown()),
+      allowed_extensions: z.optional(z.unknown()),
+    })
+    .check(
+      z.check(
+        (ctx) => {
+          // Options count for choice fields only, the file settings for file fields only (spec 02 section 5).
+          const f = ctx.value as Record<string, unknown>;
+          const own = <T>(key: string, schema: z.ZodMiniType<T>, applies: boolean, none: T) => {
+            if (!applies) {
+              f[key] = none;
+              return;
+            }
+            const r = schema.safeParse(f[key]);
+            f[key] = r.success ? r.data : none;
+            for (const i of r.error?.issues ?? []) ctx.issues.push(issue(f[key], i.message, [key]));
+          };
+          const type = f.field_type as FieldType;
+          own('options', optionList, CHOICE_FIELD_TYPES.includes(type), [] as string[]);
+          own('max_file_size', size, type === 'file', null);
+          own('allowed_extensions', extensionList, type === 'file', [] as string[]);
+        },
+        { when: () => true },
+      ),
+    ) as unknown as z.ZodMiniType<FormField>;
 }
 
 /** A list of at most `max` objects, each judged by `item` (a non-object is refused and judged as {}); `order` defaults to the position. */
@@ -262,16 +321,26 @@ function duplicateIssues(sections: { fields: { name: unknown }[] }[]): { path: (
 }
 
 /** `{external_key: field_name}`; a blank key or field drops the entry (spec 02 section 5). */
-const apiMapping = () => z.pipe(
-  z.transform((v: unknown): unknown => v ?? {}),
-  z.unknown().check(
-    z.refine(isObject, { error: FORM_MESSAGES.mappingNotObject, abort: true }),
-    z.refine((v) => Object.values(v as object).every((f) => f === null || typeof f === 'string'), { error: FORM_MESSAGES.mappingNotObject, abort: true }),
-    z.overwrite((v) => Object.fromEntries(Object.entries(v as Record<string, string | null>).map(([k, f]) => [k.trim(), (f ?? '').trim()]).filter(([k, f]) => k && f))),
-    z.refine((v) => Object.keys(v as object).length <= FORM_LIMITS.mappings, FORM_MESSAGES.tooManyMappings),
-    z.refine((v) => Object.keys(v as object).every((k) => k.length <= FORM_LIMITS.text), FIELD_MESSAGES.tooLong(FORM_LIMITS.text)),
-  ),
-) as unknown as z.ZodMiniType<Record<string, string>>;
+const apiMapping = () =>
+  z.pipe(
+    z.transform((v: unknown): unknown => v ?? {}),
+    z.unknown().check(
+      z.refine(isObject, { error: FORM_MESSAGES.mappingNotObject, abort: true }),
+      z.refine((v) => Object.values(v as object).every((f) => f === null || typeof f === 'string'), {
+        error: FORM_MESSAGES.mappingNotObject,
+        abort: true,
+      }),
+      z.overwrite((v) =>
+        Object.fromEntries(
+          Object.entries(v as Record<string, string | null>)
+            .map(([k, f]) => [k.trim(), (f ?? '').trim()])
+            .filter(([k, f]) => k && f),
+        ),
+      ),
+      z.refine((v) => Object.keys(v as object).length <= FORM_LIMITS.mappings, FORM_MESSAGES.tooManyMappings),
+      z.refine((v) => Object.keys(v as object).every((k) => k.length <= FORM_LIMITS.text), FIELD_MESSAGES.tooLong(FORM_LIMITS.text)),
+    ),
+  ) as unknown as z.ZodMiniType<Record<string, string>>;
 
 /** The form schema with the server's rules. */
 export function formInputSchema(rules: FormInputRules = {}) {
@@ -280,30 +349,45 @@ export function formInputSchema(rules: FormInputRules = {}) {
     order: z.optional(wholeNumber(0, 9999, FORM_MESSAGES.order)),
     fields: objects(fieldSchema(), FORM_LIMITS.fields, FORM_MESSAGES.tooManyFields),
   }) as unknown as z.ZodMiniType<{ title: string; order: number; fields: FormField[] }>;
-  return z.object({
-    public_id: publicIdInput(),
-    title: oneLine(FORM_LIMITS.text, true),
-    description: multilineText(FORM_LIMITS.description),
-    success_message: multilineText(FORM_LIMITS.message),
-    inactive_notice: multilineText(FORM_LIMITS.message),
-    status: choice(RECORD_STATUSES, 'INACTIVE'),
-    api_enabled: bool(),
-    api_url: outboundUrl({ invalid: FORM_MESSAGES.apiUrlInvalid, credentials: FORM_MESSAGES.apiUrlCredentials, private: FORM_MESSAGES.apiUrlPrivate }, rules.apiHostAllowed),
-    api_secret: signingSecret(FORM_LIMITS.apiSecret, rules.storedApiSecret),
-    api_mapping: apiMapping(),
-    sections: objects(section, FORM_LIMITS.sections, FORM_MESSAGES.tooManySections),
-  }, FORM_MESSAGES.notObject).check(z.check((ctx) => {
-    // Rules across fields, judged on what each field made of its value even when another failed.
-    const f = ctx.value as Partial<FormInput>;
-    if (f.api_enabled === true && !f.api_url) ctx.issues.push(issue(f.api_url, FORM_MESSAGES.apiUrlRequired, ['api_url']));
-    const sections = Array.isArray(f.sections) ? f.sections : [];
-    if (sections.reduce((n, s) => n + (Array.isArray(s.fields) ? s.fields.length : 0), 0) > FORM_LIMITS.fields) ctx.issues.push(issue(sections, FORM_MESSAGES.tooManyFields, ['sections']));
-    for (const d of duplicateIssues(sections.map((s) => ({ fields: Array.isArray(s.fields) ? s.fields : [] })))) ctx.issues.push(issue(null, d.message, d.path));
-    const names = new Set(sections.flatMap((s) => (Array.isArray(s.fields) ? s.fields : []).map((x) => x.name)));
-    for (const field of Object.values(f.api_mapping ?? {})) {
-      if (!names.has(field)) ctx.issues.push(issue(field, FORM_MESSAGES.mappingUnknownField(field), ['api_mapping']));
-    }
-  }, { when: (p) => typeof p.value === 'object' && p.value !== null })) as unknown as z.ZodMiniType<FormInput>;
+  return z
+    .object(
+      {
+        public_id: publicIdInput(),
+        title: oneLine(FORM_LIMITS.text, true),
+        description: multilineText(FORM_LIMITS.description),
+        success_message: multilineText(FORM_LIMITS.message),
+        inactive_notice: multilineText(FORM_LIMITS.message),
+        status: choice(RECORD_STATUSES, 'INACTIVE'),
+        api_enabled: bool(),
+        api_url: outboundUrl(
+          { invalid: FORM_MESSAGES.apiUrlInvalid, credentials: FORM_MESSAGES.apiUrlCredentials, private: FORM_MESSAGES.apiUrlPrivate },
+          rules.apiHostAllowed,
+        ),
+        api_secret: signingSecret(FORM_LIMITS.apiSecret, rules.storedApiSecret),
+        api_mapping: apiMapping(),
+        sections: objects(section, FORM_LIMITS.sections, FORM_MESSAGES.tooManySections),
+      },
+      FORM_MESSAGES.notObject,
+    )
+    .check(
+      z.check(
+        (ctx) => {
+          // Rules across fields, judged on what each field made of its value even when another failed.
+          const f = ctx.value as Partial<FormInput>;
+          if (f.api_enabled === true && !f.api_url) ctx.issues.push(issue(f.api_url, FORM_MESSAGES.apiUrlRequired, ['api_url']));
+          const sections = Array.isArray(f.sections) ? f.sections : [];
+          if (sections.reduce((n, s) => n + (Array.isArray(s.fields) ? s.fields.length : 0), 0) > FORM_LIMITS.fields)
+            ctx.issues.push(issue(sections, FORM_MESSAGES.tooManyFields, ['sections']));
+          for (const d of duplicateIssues(sections.map((s) => ({ fields: Array.isArray(s.fields) ? s.fields : [] }))))
+            ctx.issues.push(issue(null, d.message, d.path));
+          const names = new Set(sections.flatMap((s) => (Array.isArray(s.fields) ? s.fields : []).map((x) => x.name)));
+          for (const field of Object.values(f.api_mapping ?? {})) {
+            if (!names.has(field)) ctx.issues.push(issue(field, FORM_MESSAGES.mappingUnknownField(field), ['api_mapping']));
+          }
+        },
+        { when: (p) => typeof p.value === 'object' && p.value !== null },
+      ),
+    ) as unknown as z.ZodMiniType<FormInput>;
 }
 
 /** The fields of a form in section order (what exports, previews and the server's checks walk). */
@@ -317,7 +401,8 @@ export interface FileFacts {
   name: string;
 }
 
-const isEmpty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+const isEmpty = (v: unknown) =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
 /** One field's value as stored, or its message (spec 02 section 5, checked per section). */
 export function fieldValueError(field: FormField, value: unknown, file?: FileFacts | null): { error: string } | { value: EntryValue } {
@@ -331,7 +416,12 @@ export function fieldValueError(field: FormField, value: unknown, file?: FileFac
   if (isEmpty(value)) return field.required ? { error: FORM_MESSAGES.required } : { value: field.field_type === 'checkbox' ? [] : null };
   switch (field.field_type) {
     case 'number': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(value) ? Number(value) : NaN;
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && /^\s*-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(value)
+            ? Number(value)
+            : NaN;
       return Number.isFinite(n) ? { value: n } : { error: FORM_MESSAGES.number };
     }
     case 'email': {
@@ -343,7 +433,8 @@ export function fieldValueError(field: FormField, value: unknown, file?: FileFac
     case 'dropdown':
       return typeof value === 'string' && field.options.includes(value) ? { value } : { error: FORM_MESSAGES.option };
     case 'checkbox': {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && field.options.includes(v))) return { error: FORM_MESSAGES.options };
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string' && field.options.includes(v)))
+        return { error: FORM_MESSAGES.options };
       return { value: [...new Set(value as string[])] };
     }
     default: {
@@ -356,7 +447,11 @@ export function fieldValueError(field: FormField, value: unknown, file?: FileFac
 }
 
 /** The values of `fields` as stored, and each failing field's message by name. */
-export function valuesErrors(fields: FormField[], values: Record<string, unknown>, files: ReadonlyMap<string, FileFacts>): { data: Record<string, EntryValue>; errors: Record<string, string> } {
+export function valuesErrors(
+  fields: FormField[],
+  values: Record<string, unknown>,
+  files: ReadonlyMap<string, FileFacts>,
+): { data: Record<string, EntryValue>; errors: Record<string, string> } {
   const data: Record<string, EntryValue> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {

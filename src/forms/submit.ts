@@ -46,9 +46,23 @@ export function uploadOptions(form: Form): MultipartOptions {
   for (const f of fieldsInOrder(form)) {
     if (f.field_type !== 'file') continue;
     // The type is judged from the stored bytes after the upload (judgeUpload); here only the size.
-    fileRules.set(f.name, { maxBytes: f.max_file_size ?? FORM_LIMITS.defaultFileBytes, tooLargeMessage: FORM_MESSAGES.fileTooLarge, headBytes: 1, checkHead: () => null, tailBytes: () => 0 });
+    fileRules.set(f.name, {
+      maxBytes: f.max_file_size ?? FORM_LIMITS.defaultFileBytes,
+      tooLargeMessage: FORM_MESSAGES.fileTooLarge,
+      headBytes: 1,
+      checkHead: () => null,
+      tailBytes: () => 0,
+    });
   }
-  return { fileRules, maxTotalFileBytes: FORM_LIMITS.submissionFileBytes, maxFields: 4, maxFieldBytes: 1024 * 1024, maxTextBytes: 1024 * 1024 + 4096, maxParts: fileRules.size + 4, notMultipartMessage: 'Send the form as multipart/form-data.' };
+  return {
+    fileRules,
+    maxTotalFileBytes: FORM_LIMITS.submissionFileBytes,
+    maxFields: 4,
+    maxFieldBytes: 1024 * 1024,
+    maxTextBytes: 1024 * 1024 + 4096,
+    maxParts: fileRules.size + 4,
+    notMultipartMessage: 'Send the form as multipart/form-data.',
+  };
 }
 
 export interface SubmitDeps {
@@ -74,7 +88,8 @@ function parseValues(form: ReceivedForm): Record<string, unknown> {
   } catch {
     throw new ValidationError({ values: [FORM_MESSAGES.valuesNotObject] });
   }
-  if (!values || typeof values !== 'object' || Array.isArray(values)) throw new ValidationError({ values: [FORM_MESSAGES.valuesNotObject] });
+  if (!values || typeof values !== 'object' || Array.isArray(values))
+    throw new ValidationError({ values: [FORM_MESSAGES.valuesNotObject] });
   return values as Record<string, unknown>;
 }
 
@@ -85,7 +100,11 @@ function storedName(file: ReceivedFile, fieldName: string, ext: string): string 
 }
 
 /** What an API post carries for each mapped field: the value, or a file's {name, size, content_type} (never its bytes). */
-function apiPayload(form: Form, data: Record<string, EntryValue>, files: Map<string, { name: string; size: number; content_type: string }>): Record<string, unknown> {
+function apiPayload(
+  form: Form,
+  data: Record<string, EntryValue>,
+  files: Map<string, { name: string; size: number; content_type: string }>,
+): Record<string, unknown> {
   return Object.fromEntries(Object.entries(form.api_mapping).map(([key, field]) => [key, files.get(field) ?? data[field] ?? null]));
 }
 
@@ -94,7 +113,12 @@ function apiPayload(form: Form, data: Record<string, EntryValue>, files: Map<str
  * outcome is unknown: 503), removed on any refusal. A filled honeypot is answered like a success,
  * with nothing kept.
  */
-export async function submitEntry(deps: SubmitDeps, form: Form, received: ReceivedForm, meta: { ip?: string | null } = {}): Promise<SubmitOutcome> {
+export async function submitEntry(
+  deps: SubmitDeps,
+  form: Form,
+  received: ReceivedForm,
+  meta: { ip?: string | null } = {},
+): Promise<SubmitOutcome> {
   const keys = [...received.files.values()].map((f) => f.key);
   if (received.fields.get(FORM_HONEYPOT)?.trim()) {
     await discardFiles(deps.storage, keys);
@@ -131,12 +155,20 @@ export async function submitEntry(deps: SubmitDeps, form: Form, received: Receiv
             ipHash,
             files: [...kept].map(([field_name, f]) => {
               const file = received.files.get(field_name)!;
-              return { field_name, storage_key: file.key, original_name: f.name, content_type: f.content_type, size: f.size, sha256: file.sha256 };
+              return {
+                field_name,
+                storage_key: file.key,
+                original_name: f.name,
+                content_type: f.content_type,
+                size: f.size,
+                sha256: file.sha256,
+              };
             }),
           },
           now,
         );
-        if (form.api_enabled && form.api_url) await enqueueFormPost(trx, { formId: form.id, entryId: id, targetUrl: form.api_url, payload: apiPayload(form, data, kept), now });
+        if (form.api_enabled && form.api_url)
+          await enqueueFormPost(trx, { formId: form.id, entryId: id, targetUrl: form.api_url, payload: apiPayload(form, data, kept), now });
         return id;
       });
       deps.outbox?.notify();
@@ -144,8 +176,14 @@ export async function submitEntry(deps: SubmitDeps, form: Form, received: Receiv
     });
   } catch (err) {
     if (err instanceof CommitOutcomeUnknown) {
-      (deps.log ?? processLog()).error({ formId: form.id, cause: describeDbError(err.cause) }, '[forms] the commit of an entry failed with its outcome unknown; its files are kept (the orphan sweep removes them if no row points at them)');
-      throw new ServiceUnavailable('We could not confirm that your response was saved. Please wait a moment, then check with the form owner before sending it again.', DB_RETRY_AFTER_SECONDS);
+      (deps.log ?? processLog()).error(
+        { formId: form.id, cause: describeDbError(err.cause) },
+        '[forms] the commit of an entry failed with its outcome unknown; its files are kept (the orphan sweep removes them if no row points at them)',
+      );
+      throw new ServiceUnavailable(
+        'We could not confirm that your response was saved. Please wait a moment, then check with the form owner before sending it again.',
+        DB_RETRY_AFTER_SECONDS,
+      );
     }
     throw err;
   }

@@ -23,7 +23,8 @@ const tooLarge = () => new HttpError(413, 'Request body too large', { detail: FU
  * here). Anything else, or a declared length over the limit, is refused before the body is read.
  */
 const beaconBodyCheck: RequestHandler = (req, _res, next) => {
-  if (!req.is(['text/plain', 'application/json'])) return next(new HttpError(415, 'Unsupported content type', { detail: FUNNEL_MESSAGES.contentType }));
+  if (!req.is(['text/plain', 'application/json']))
+    return next(new HttpError(415, 'Unsupported content type', { detail: FUNNEL_MESSAGES.contentType }));
   if (Number(req.headers['content-length'] ?? 0) > BEACON_MAX_BYTES) return next(tooLarge());
   next();
 };
@@ -53,11 +54,19 @@ export function funnelApi(ctx: AppContext): { beacons: Router; routes: Router } 
     else res.status(204).end();
   };
 
-  beacons.post('/api/jobs/:publicId/funnel/', skipRefused, limiter, beaconBodyCheck, express.json({ limit: BEACON_MAX_BYTES }), readText, async (req, res) => {
-    const beacon = validate(beaconSchema, beaconBody(req.body));
-    await recordBeacon(ctx, String(req.params.publicId), beacon, res.locals.funnelDevice);
-    res.status(204).end();
-  });
+  beacons.post(
+    '/api/jobs/:publicId/funnel/',
+    skipRefused,
+    limiter,
+    beaconBodyCheck,
+    express.json({ limit: BEACON_MAX_BYTES }),
+    readText,
+    async (req, res) => {
+      const beacon = validate(beaconSchema, beaconBody(req.body));
+      await recordBeacon(ctx, String(req.params.publicId), beacon, res.locals.funnelDevice);
+      res.status(204).end();
+    },
+  );
 
   router.get('/api/hr/jobs/:id/funnel/', async (req, res) => {
     const id = pathId(req.params.id);

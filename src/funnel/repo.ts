@@ -27,8 +27,13 @@ const keyOf = (c: FunnelCount) => [c.jobId, c.day, c.step, c.event, c.device].jo
  */
 export async function addFunnelCounts(db: Knex, counts: FunnelCount[]): Promise<void> {
   const mysql = db.client.config.client === 'mysql2';
-  const increment = mysql ? db.raw('?? + VALUES(??)', ['count', 'count']) : db.raw('??.?? + excluded.??', ['job_funnel_counts', 'count', 'count']);
-  const sorted = counts.map((c) => ({ c, key: keyOf(c) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map(({ c }) => c);
+  const increment = mysql
+    ? db.raw('?? + VALUES(??)', ['count', 'count'])
+    : db.raw('??.?? + excluded.??', ['job_funnel_counts', 'count', 'count']);
+  const sorted = counts
+    .map((c) => ({ c, key: keyOf(c) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map(({ c }) => c);
   const rows = sorted.map((c) => ({ job_id: c.jobId, day: c.day, step: c.step, event: c.event, device: c.device, count: c.count }));
   const upsert = (q: Knex, part: typeof rows) => q('job_funnel_counts').insert(part).onConflict(KEY).merge({ count: increment });
   // A batch is added whole or not at all, so a failed flush may hold it for the next: one

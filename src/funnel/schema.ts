@@ -24,7 +24,8 @@ const eventSchema = z.object(
 );
 
 /** Whether a step and event pair comes twice in a beacon's events. */
-const repeatsAPair = (events: readonly { step: string; event: string }[]) => new Set(events.map((e) => `${e.step}:${e.event}`)).size < events.length;
+const repeatsAPair = (events: readonly { step: string; event: string }[]) =>
+  new Set(events.map((e) => `${e.step}:${e.event}`)).size < events.length;
 
 /**
  * What navigator.sendBeacon carries: steps and what happened to them since the last beacon of the
@@ -33,13 +34,11 @@ const repeatsAPair = (events: readonly { step: string; event: string }[]) => new
  */
 export const beaconSchema = z.object(
   {
-    events: z
-      .array(eventSchema, FUNNEL_MESSAGES.events)
-      .check(
-        z.minLength(1, FUNNEL_MESSAGES.events),
-        z.maxLength(WIZARD_STEPS.length * FUNNEL_EVENTS.length, { error: FUNNEL_MESSAGES.events, abort: true }),
-        z.refine((events) => !repeatsAPair(events), FUNNEL_MESSAGES.repeated),
-      ),
+    events: z.array(eventSchema, FUNNEL_MESSAGES.events).check(
+      z.minLength(1, FUNNEL_MESSAGES.events),
+      z.maxLength(WIZARD_STEPS.length * FUNNEL_EVENTS.length, { error: FUNNEL_MESSAGES.events, abort: true }),
+      z.refine((events) => !repeatsAPair(events), FUNNEL_MESSAGES.repeated),
+    ),
   },
   FUNNEL_MESSAGES.body,
 );

@@ -14,7 +14,18 @@ import { funnelDevice } from './device.js';
 import * as repo from './repo.js';
 import type { FunnelBeacon } from './schema.js';
 import { funnelSums, type FunnelSum } from './queries.js';
-import { DEVICES, WIZARD_STEPS, WIZARD_STEP_LABELS, type Device, type FunnelEvent, type FunnelFigures, type FunnelLine, type FunnelStage, type JobFunnel, type WizardStep } from './types.js';
+import {
+  DEVICES,
+  WIZARD_STEPS,
+  WIZARD_STEP_LABELS,
+  type Device,
+  type FunnelEvent,
+  type FunnelFigures,
+  type FunnelLine,
+  type FunnelStage,
+  type JobFunnel,
+  type WizardStep,
+} from './types.js';
 
 const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -113,12 +124,18 @@ function withDrops(lines: { key: string; label: string; count: number }[]): Funn
 }
 
 function figures(sums: FunnelSum[], steps: readonly WizardStep[]): FunnelFigures {
-  const total = (step: string, event: FunnelEvent) => sums.filter((s) => s.step === step && s.event === event).reduce((n, s) => n + s.count, 0);
+  const total = (step: string, event: FunnelEvent) =>
+    sums.filter((s) => s.step === step && s.event === event).reduce((n, s) => n + s.count, 0);
   const views = total('view', 'reached');
   const applyClicks = total('apply', 'reached');
   const submitted = total('submitted', 'reached');
   const submittedDirect = total('submitted_direct', 'reached');
-  const stepFigures = steps.map((step) => ({ step, label: WIZARD_STEP_LABELS[step], reached: total(step, 'reached'), completed: total(step, 'completed') }));
+  const stepFigures = steps.map((step) => ({
+    step,
+    label: WIZARD_STEP_LABELS[step],
+    reached: total(step, 'reached'),
+    completed: total(step, 'completed'),
+  }));
   const lines = withDrops([
     { key: 'views', label: 'Job page views', count: views },
     { key: 'apply_clicks', label: 'Apply clicks', count: applyClicks },
@@ -148,6 +165,14 @@ export async function loadJobFunnel(deps: { db: Db; now: () => Date }, jobId: nu
     from,
     to,
     overall: figures(sums, steps),
-    devices: Object.fromEntries(DEVICES.map((d) => [d, figures(sums.filter((s) => s.device === d), steps)])) as Record<Device, FunnelFigures>,
+    devices: Object.fromEntries(
+      DEVICES.map((d) => [
+        d,
+        figures(
+          sums.filter((s) => s.device === d),
+          steps,
+        ),
+      ]),
+    ) as Record<Device, FunnelFigures>,
   };
 }

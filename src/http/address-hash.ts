@@ -5,6 +5,10 @@
  */
 import type { ServerKey } from '../db/server-key.js';
 
-export async function addressHash(serverKey: ServerKey | undefined, ip: string | null | undefined, purpose: string): Promise<string | null> {
+export async function addressHash(
+  serverKey: ServerKey | undefined,
+  ip: string | null | undefined,
+  purpose: string,
+): Promise<string | null> {
   return ip && serverKey ? serverKey.hash(`${purpose}:${ip}`) : null;
 }

@@ -70,7 +70,13 @@ export async function readAttribution(req: Request, key: ServerKey, now = Date.n
 /** Sets the cookie unless the request already carries a valid one (the first touch is kept). */
 export async function keepFirstTouch(req: Request, res: Response, key: ServerKey, a: Attribution, secure: boolean): Promise<void> {
   if (await readAttribution(req, key)) return;
-  res.cookie(ATTRIBUTION_COOKIE, await encode(key, a, Date.now()), { maxAge: MAX_AGE_MS, httpOnly: true, sameSite: 'lax', secure, path: '/' });
+  res.cookie(ATTRIBUTION_COOKIE, await encode(key, a, Date.now()), {
+    maxAge: MAX_AGE_MS,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure,
+    path: '/',
+  });
 }
 
 /**

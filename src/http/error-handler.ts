@@ -30,9 +30,11 @@ function clientStatus(err: any): number | null {
  * and it is not logged as a failure.
  */
 function fromMiddleware(err: any, req: Request): HttpError | null {
-  if (err?.type === 'entity.parse.failed') return new HttpError(400, 'JSON parse error', { detail: 'JSON parse error: the request body is not valid JSON.' });
+  if (err?.type === 'entity.parse.failed')
+    return new HttpError(400, 'JSON parse error', { detail: 'JSON parse error: the request body is not valid JSON.' });
   if (err?.type === 'entity.too.large') return new HttpError(413, 'Request body too large', { detail: 'Request body too large.' });
-  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported') return new HttpError(415, 'Unsupported encoding', { detail: 'Unsupported content encoding.' });
+  if (err?.type === 'encoding.unsupported' || err?.type === 'charset.unsupported')
+    return new HttpError(415, 'Unsupported encoding', { detail: 'Unsupported content encoding.' });
   if (err?.type === 'parameters.too.many') return new HttpError(413, 'Too many parameters', { detail: 'Too many parameters.' });
   const status = clientStatus(err);
   if (status === null) return null;
@@ -68,7 +70,8 @@ function fromStorage(err: unknown, req: Request, res: Response, log: Logger): Se
 }
 
 const LOG_TEXT_MAX = 2000;
-const clip = (v: unknown) => (typeof v === 'string' && v.length > LOG_TEXT_MAX ? `${v.slice(0, LOG_TEXT_MAX)}… [${v.length - LOG_TEXT_MAX} more characters]` : v);
+const clip = (v: unknown) =>
+  typeof v === 'string' && v.length > LOG_TEXT_MAX ? `${v.slice(0, LOG_TEXT_MAX)}… [${v.length - LOG_TEXT_MAX} more characters]` : v;
 
 /**
  * A driver text without the values it quotes: Knex writes the statement with its bound values
@@ -96,43 +99,65 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 };
 
 /** Where a failure is logged: the request's id and route, never its URL (a query may hold a name or an email). */
-const failure = (req: Request, res: Response, err: unknown) => ({ err: loggable(err), reqId: res.locals.requestId, method: req.method, route: routePattern(req) });
+const failure = (req: Request, res: Response, err: unknown) => ({
+  err: loggable(err),
+  reqId: res.locals.requestId,
+  method: req.method,
+  route: routePattern(req),
+});
 
-export const errorHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
-  const known = err instanceof HttpError ? err : (fromMiddleware(err, req) ?? fromDatabase(err, req) ?? fromStorage(err, req, res, log));
-  if (!known) log.error(failure(req, res, err), 'request failed');
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const status = known?.status ?? 500;
-  if ((known instanceof TooManyRequests || known instanceof ServiceUnavailable) && known.retryAfterSeconds) res.set('Retry-After', String(known.retryAfterSeconds));
-  if (isApi(req)) {
-    res.status(status).json(known?.body ?? { detail: 'A server error occurred.' });
-    return;
-  }
-  if (status === 404) {
-    renderPage(req, res, 'pages/not-found', { title: '404 — Page Not Found', noindex: true, status: 404 });
-    return;
-  }
-  if (status === 403) {
-    renderPage(req, res, 'pages/forbidden', { title: '403 — Access Denied', noindex: true, status: 403 }, { message: known?.message ?? null });
-    return;
-  }
-  if (known instanceof ServiceUnavailable) {
-    renderPage(req, res, 'pages/error', { title: UNAVAILABLE_MESSAGES.title, noindex: true, status }, { message: UNAVAILABLE_MESSAGES.page });
-    return;
-  }
-  if (known && status < 500) {
-    renderPage(req, res, 'pages/error', { title: 'Request could not be completed', noindex: true, status }, { message: known.message });
-    return;
-  }
-  renderPage(req, res, 'pages/error', { title: 'Unexpected Application Error!', noindex: true, status: 500 }, { message: null });
-};
+export const errorHandler =
+  (log: Logger): ErrorRequestHandler =>
+  (err, req, res, _next) => {
+    const known = err instanceof HttpError ? err : (fromMiddleware(err, req) ?? fromDatabase(err, req) ?? fromStorage(err, req, res, log));
+    if (!known) log.error(failure(req, res, err), 'request failed');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const status = known?.status ?? 500;
+    if ((known instanceof TooManyRequests || known instanceof ServiceUnavailable) && known.retryAfterSeconds)
+      res.set('Retry-After', String(known.retryAfterSeconds));
+    if (isApi(req)) {
+      res.status(status).json(known?.body ?? { detail: 'A server error occurred.' });
+      return;
+    }
+    if (status === 404) {
+      renderPage(req, res, 'pages/not-found', { title: '404 — Page Not Found', noindex: true, status: 404 });
+      return;
+    }
+    if (status === 403) {
+      renderPage(
+        req,
+        res,
+        'pages/forbidden',
+        { title: '403 — Access Denied', noindex: true, status: 403 },
+        { message: known?.message ?? null },
+      );
+      return;
+    }
+    if (known instanceof ServiceUnavailable) {
+      renderPage(
+        req,
+        res,
+        'pages/error',
+        { title: UNAVAILABLE_MESSAGES.title, noindex: true, status },
+        { message: UNAVAILABLE_MESSAGES.page },
+      );
+      return;
+    }
+    if (known && status < 500) {
+      renderPage(req, res, 'pages/error', { title: 'Request could not be completed', noindex: true, status }, { message: known.message });
+      return;
+    }
+    renderPage(req, res, 'pages/error', { title: 'Unexpected Application Error!', noindex: true, status: 500 }, { message: null });
+  };
 
 /** Last resort if rendering the error page itself failed: plain text, still no stack. */
-export const lastResortHandler = (log: Logger): ErrorRequestHandler => (err, req, res, _next) => {
-  log.error(failure(req, res, err), 'rendering the error page failed');
-  if (res.headersSent) return void res.destroy();
-  res.status(500).type('text/plain').send('Unexpected Application Error!');
-};
+export const lastResortHandler =
+  (log: Logger): ErrorRequestHandler =>
+  (err, req, res, _next) => {
+    log.error(failure(req, res, err), 'rendering the error page failed');
+    if (res.headersSent) return void res.destroy();
+    res.status(500).type('text/plain').send('Unexpected Application Error!');
+  };

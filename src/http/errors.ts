@@ -35,7 +35,10 @@ export class Forbidden extends HttpError {
 }
 
 export class TooManyRequests extends HttpError {
-  constructor(detail: string, public readonly retryAfterSeconds?: number) {
+  constructor(
+    detail: string,
+    public readonly retryAfterSeconds?: number,
+  ) {
     super(429, detail, { detail });
   }
 }
@@ -45,14 +48,20 @@ export class TooManyRequests extends HttpError {
  * an application's commit could not be confirmed). Pages get the "temporarily unavailable" page.
  */
 export class ServiceUnavailable extends HttpError {
-  constructor(detail: string, public readonly retryAfterSeconds: number) {
+  constructor(
+    detail: string,
+    public readonly retryAfterSeconds: number,
+  ) {
     super(503, detail, { detail });
   }
 }
 
 /** 400 with `{field: [messages], detail?}` as DESIGN.md section 3 says. */
 export class ValidationError extends HttpError {
-  constructor(public readonly fields: FieldErrors, detail?: string) {
+  constructor(
+    public readonly fields: FieldErrors,
+    detail?: string,
+  ) {
     super(400, detail ?? 'Invalid input.', { ...fields, ...(detail ? { detail } : {}) });
   }
 }

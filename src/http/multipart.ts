@@ -295,7 +295,15 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
             await storage.remove(key);
             return [name, null];
           }
-          const file = { key, clientName: info.filename ?? '', clientType: info.mimeType, size: current.bytesSeen, sha256: current.digest(), head: current.head, tail: current.tail() };
+          const file = {
+            key,
+            clientName: info.filename ?? '',
+            clientType: info.mimeType,
+            size: current.bytesSeen,
+            sha256: current.digest(),
+            head: current.head,
+            tail: current.tail(),
+          };
           return [name, file];
         },
         (err: Error) => {
@@ -335,7 +343,11 @@ export function receiveMultipart(req: IncomingMessage, storage: FileStorage, opt
  */
 export function safeFileName(name: string, fallback = 'file'): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  let clean = base.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().replace(/^\.+/, '').trim();
+  let clean = base
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+    .replace(/^\.+/, '')
+    .trim();
   const chars = Array.from(clean); // code points, so no emoji is cut in half
   if (chars.length > 200) {
     const ext = /\.[A-Za-z0-9]{1,10}$/.exec(clean)?.[0] ?? '';

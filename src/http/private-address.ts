@@ -47,7 +47,9 @@ function parseIp(text: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   if (text.includes(':')) {
     if (!net.isIPv6(text) || text.includes('%')) return null;
     const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-    const hex = tail ? `${text.slice(0, tail.index)}${((+tail[1] << 8) | +tail[2]).toString(16)}:${((+tail[3] << 8) | +tail[4]).toString(16)}` : text;
+    const hex = tail
+      ? `${text.slice(0, tail.index)}${((+tail[1] << 8) | +tail[2]).toString(16)}:${((+tail[3] << 8) | +tail[4]).toString(16)}`
+      : text;
     return ipaddr.IPv6.parse(hex);
   }
   return ipaddr.IPv4.isValid(text) ? ipaddr.IPv4.parse(text) : null;

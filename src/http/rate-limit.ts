@@ -71,7 +71,11 @@ export function dbRateLimit(ctx: { db: Db; config: Config; serverKey: ServerKey 
  * of `what` and the client address key, like every limit), so every process shares them. Used
  * where a repeat is still served but not counted again (a tracking link's clicks).
  */
-export function firstInWindow(ctx: { db: Db; config: Config; serverKey: ServerKey }, name: string, windowSeconds: number): (req: Request, what: string) => Promise<boolean> {
+export function firstInWindow(
+  ctx: { db: Db; config: Config; serverKey: ServerKey },
+  name: string,
+  windowSeconds: number,
+): (req: Request, what: string) => Promise<boolean> {
   const store = new KnexRateLimitStore(ctx.db, name, ctx.serverKey);
   store.windowMs = windowSeconds * 1000;
   const { ipv6Subnet } = ctx.config.rateLimits;

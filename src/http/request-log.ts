@@ -39,7 +39,14 @@ export function requestLog(log: Logger): RequestHandler {
     res.once('close', () => {
       const aborted = !res.writableFinished;
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { reqId: id, method: req.method, route: routePattern(req), status: res.statusCode, ms: Math.round(ms * 10) / 10, bytes: socket.bytesWritten - writtenBefore };
+      const line = {
+        reqId: id,
+        method: req.method,
+        route: routePattern(req),
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        bytes: socket.bytesWritten - writtenBefore,
+      };
       if (aborted) log.warn(line, 'request aborted');
       else log.info(line, 'request');
     });

@@ -28,7 +28,9 @@ type Coding = 'br' | 'gzip';
 type PreferringNegotiator = { encodings(available: string[], preferred: string[]): string[] };
 const CODINGS = ['br', 'gzip', 'identity'];
 /** Brotli quality 5: near the best size for a page of this kind at a fraction of quality 11's time. */
-const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT } };
+const BROTLI_OPTIONS = {
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT },
+};
 
 /** What a kept page is unless its route says otherwise. */
 const HTML = 'text/html; charset=utf-8';
@@ -82,14 +84,32 @@ interface KeptAnswer {
 }
 
 /** Headers that belong to one request or to the page itself, never replayed. */
-const NOT_KEPT = new Set(['x-request-id', 'connection', 'set-cookie', 'etag', 'vary', 'content-type', 'content-length', 'content-encoding']);
+const NOT_KEPT = new Set([
+  'x-request-id',
+  'connection',
+  'set-cookie',
+  'etag',
+  'vary',
+  'content-type',
+  'content-length',
+  'content-encoding',
+]);
 
 /**
  * Sends a fresh page and keeps the answer under `urlKey` (the URL that asked for it) for
  * answerKept, which calls `onReplay` each time it answers from memory (a job page counts a view).
  */
-export function sendFreshPage(req: Request, res: Response, cache: ReadCache, urlKey: CacheKey, { page, since }: FreshPage, onReplay?: (req: Request) => void): Promise<void> {
-  const headers = Object.entries(res.getHeaders()).filter(([name, value]) => !NOT_KEPT.has(name) && value !== undefined) as KeptAnswer['headers'];
+export function sendFreshPage(
+  req: Request,
+  res: Response,
+  cache: ReadCache,
+  urlKey: CacheKey,
+  { page, since }: FreshPage,
+  onReplay?: (req: Request) => void,
+): Promise<void> {
+  const headers = Object.entries(res.getHeaders()).filter(
+    ([name, value]) => !NOT_KEPT.has(name) && value !== undefined,
+  ) as KeptAnswer['headers'];
   const route = (req.route as { path: string }).path;
   cache.put(urlKey, { page, headers, route: `${req.baseUrl}${route}`, onReplay } satisfies KeptAnswer, since);
   return sendSentPage(req, res, page);

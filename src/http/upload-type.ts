@@ -20,7 +20,11 @@ export interface UploadType {
   mime: string;
 }
 
-const TEXT_TYPES: Record<string, string> = { txt: 'text/plain; charset=utf-8', csv: 'text/csv; charset=utf-8', md: 'text/markdown; charset=utf-8' };
+const TEXT_TYPES: Record<string, string> = {
+  txt: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+};
 
 /** file-type's extension -> the extensions a field may list for it. */
 const SAME_TYPE: Record<string, string[]> = {
@@ -30,7 +34,27 @@ const SAME_TYPE: Record<string, string[]> = {
   cfb: ['doc', 'xls', 'ppt'],
 };
 
-const EXECUTABLE = new Set(['exe', 'elf', 'macho', 'msi', 'apk', 'dex', 'class', 'jar', 'wasm', 'deb', 'rpm', 'cab', 'swf', 'lnk', 'crx', 'xpi', 'dmg', 'reg', 'chm']);
+const EXECUTABLE = new Set([
+  'exe',
+  'elf',
+  'macho',
+  'msi',
+  'apk',
+  'dex',
+  'class',
+  'jar',
+  'wasm',
+  'deb',
+  'rpm',
+  'cab',
+  'swf',
+  'lnk',
+  'crx',
+  'xpi',
+  'dmg',
+  'reg',
+  'chm',
+]);
 
 /** Macro-enabled Office types (documents, templates, add-ins, slide shows). */
 const MACRO_OFFICE = ['docm', 'dotm', 'xlsm', 'xltm', 'xlam', 'pptm', 'potm', 'ppsm', 'ppam', 'sldm'];
@@ -93,7 +117,9 @@ function isActiveXml(text: string): boolean {
   });
   if (ACTIVE_XML.some((re) => re.test(plain))) return true;
   // The root: the first element after the declaration, comments, processing instructions and doctype.
-  const root = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)*<([^\s/>]+)/i.exec(plain.replace(/^\ufeff/, ''));
+  const root = /^(?:\s|<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)*<([^\s/>]+)/i.exec(
+    plain.replace(/^\ufeff/, ''),
+  );
   const name = root?.[1].toLowerCase().split(':').pop() ?? '';
   return name === 'svg' || name === 'html';
 }
@@ -133,7 +159,8 @@ export async function judgeUpload(clientName: string, allowed: string[], read: (
   }
   if (detected) {
     if (EXECUTABLE.has(detected.ext) || MACRO_OFFICE.includes(detected.ext)) return null;
-    if ((detected.ext === 'zip' || detected.mime.includes('openxmlformats')) && (await containsAscii(await read(), MACRO_PARTS))) return null;
+    if ((detected.ext === 'zip' || detected.mime.includes('openxmlformats')) && (await containsAscii(await read(), MACRO_PARTS)))
+      return null;
     if (detected.ext === 'xml') {
       const text = await readText(await read());
       if (text === null || isActiveXml(text)) return null;

@@ -11,7 +11,20 @@ import { NotFound } from '../http/errors.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { pathId, validateQuery } from '../http/validate.js';
 import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
-import { type ApplicantCounts, assertWebhookUnchanged, cachedPublicJob, createJob, listDepartmentsInUse, listJobSummaries, listPublicJobs, parseJobInput, requireJob, toHrJob, toPublicJob, updateJob } from './service.js';
+import {
+  type ApplicantCounts,
+  assertWebhookUnchanged,
+  cachedPublicJob,
+  createJob,
+  listDepartmentsInUse,
+  listJobSummaries,
+  listPublicJobs,
+  parseJobInput,
+  requireJob,
+  toHrJob,
+  toPublicJob,
+  updateJob,
+} from './service.js';
 
 export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();

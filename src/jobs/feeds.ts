@@ -33,7 +33,12 @@ const SUMMARY_LENGTH = 300;
 type FeedConfig = Pick<Config, 'company' | 'publicBaseUrl'>;
 
 /** Indeed's job types. */
-const INDEED_JOB_TYPE: Record<JobType, string> = { FULL_TIME: 'fulltime', PART_TIME: 'parttime', CONTRACT: 'contract', INTERNSHIP: 'internship' };
+const INDEED_JOB_TYPE: Record<JobType, string> = {
+  FULL_TIME: 'fulltime',
+  PART_TIME: 'parttime',
+  CONTRACT: 'contract',
+  INTERNSHIP: 'internship',
+};
 /** Indeed's remote types; an on-site job has none. */
 const INDEED_REMOTE_TYPE: Record<WorkMode, string | null> = { REMOTE: 'Fully remote', HYBRID: 'Hybrid remote', ONSITE: null };
 
@@ -63,7 +68,8 @@ function cdata(node: XmlNode, text: string): XmlNode {
 const writeXml = (root: XmlNode) => root.end({ prettyPrint: true }).replaceAll(CDATA_SPLIT, ']]]]><![CDATA[>');
 
 /** A text element, escaped. */
-const textElement = (parent: XmlNode, name: string, value: string, attributes?: Record<string, string>) => parent.ele(name, attributes).txt(xmlText(value));
+const textElement = (parent: XmlNode, name: string, value: string, attributes?: Record<string, string>) =>
+  parent.ele(name, attributes).txt(xmlText(value));
 
 function jobLink(config: FeedConfig, job: Job, kind: FeedKind): string {
   const params = new URLSearchParams({ utm_source: FEEDS[kind].source, utm_medium: 'feed' });
@@ -71,11 +77,20 @@ function jobLink(config: FeedConfig, job: Job, kind: FeedKind): string {
 }
 
 const jobId = (config: FeedConfig, job: Job) => `${config.publicBaseUrl}/careers/${encodeURIComponent(job.public_id)}`;
-const latestUpdate = (jobs: Job[]) => jobs.reduce<Date | undefined>((latest, j) => (!latest || j.updated_at > latest ? j.updated_at : latest), undefined);
+const latestUpdate = (jobs: Job[]) =>
+  jobs.reduce<Date | undefined>((latest, j) => (!latest || j.updated_at > latest ? j.updated_at : latest), undefined);
 
 /** A job's details and the start of its text, the feeds' summary. */
 function jobSummary(job: Job): string {
-  const details = [job.department, job.location, enumLabel(job.job_type), enumLabel(job.work_mode), salaryDisplay(job.currency, job.min_salary, job.max_salary, job.salary_period)].filter(Boolean).join(' · ');
+  const details = [
+    job.department,
+    job.location,
+    enumLabel(job.job_type),
+    enumLabel(job.work_mode),
+    salaryDisplay(job.currency, job.min_salary, job.max_salary, job.salary_period),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const summary = htmlToText(job.description, SUMMARY_LENGTH);
   return summary ? `${details}. ${summary}` : details;
 }
@@ -167,7 +182,7 @@ function indeedFeed(config: FeedConfig, jobs: Job[], now: Date): string {
     // A fully remote job: the country its location names ('Remote — United States'), else the
     // first of the countries its applicants may live in; its location text is no city.
     const remote = job.work_mode === 'REMOTE';
-    const remoteWhere = remote && !place.country ? remoteCountry(job.location)?.code ?? job.applicant_countries[0] ?? null : null;
+    const remoteWhere = remote && !place.country ? (remoteCountry(job.location)?.code ?? job.applicant_countries[0] ?? null) : null;
     const country = place.country?.code ?? remoteWhere;
     const city = remote && !place.country ? null : (place.locality ?? null);
     const fields: [string, string | null][] = [

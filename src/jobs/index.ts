@@ -10,7 +10,16 @@ import type { ApplicantCounts } from './queries.js';
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';
 export { SeedError, countJobs, importJobRecords, removeDemoJobs, seedDemoJobs } from './seed.js';
 export {
-  ViewCounter, cachedPublicJob, getPublicJob, jobIdOf, listJobsForSitemap, listPublicJobs, requireJob, toPublicJob, toPublicQuestion, type Availability,
+  ViewCounter,
+  cachedPublicJob,
+  getPublicJob,
+  jobIdOf,
+  listJobsForSitemap,
+  listPublicJobs,
+  requireJob,
+  toPublicJob,
+  toPublicQuestion,
+  type Availability,
 } from './service.js';
 export { FILTER_NAMES, jobFiltersSchema, jobOptionSchema } from './schema.js';
 

@@ -19,7 +19,20 @@ import { DEFAULT_LANDING } from '../shared/next-path.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { CURRENCY_CODES, FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
 import { FEED_KINDS, FEEDS } from './feeds.js';
-import { type ApplicantCounts, type Availability, cachedPublicJob, feedJobs, jobFeed, listActiveDepartments, listDepartmentsInUse, listJobSummaries, listActiveLocations, listPublicJobs, requireJob, toPublicJob } from './service.js';
+import {
+  type ApplicantCounts,
+  type Availability,
+  cachedPublicJob,
+  feedJobs,
+  jobFeed,
+  listActiveDepartments,
+  listDepartmentsInUse,
+  listJobSummaries,
+  listActiveLocations,
+  listPublicJobs,
+  requireJob,
+  toPublicJob,
+} from './service.js';
 import { jobPostingJsonLd } from './seo.js';
 import type { Job, JobSummary, PublicJobSummary } from './types.js';
 
@@ -55,7 +68,10 @@ const NO_DEPARTMENT_HEADING = 'Other roles';
  * NO_DEPARTMENT_HEADING; each keeps the list's newest-first order. No headings (null) when no job
  * on the page has a department.
  */
-export function byDepartment(jobs: PublicJobSummary[], spellings: readonly string[] = []): { heading: string; jobs: PublicJobSummary[] }[] | null {
+export function byDepartment(
+  jobs: PublicJobSummary[],
+  spellings: readonly string[] = [],
+): { heading: string; jobs: PublicJobSummary[] }[] | null {
   if (!jobs.some((j) => j.department)) return null;
   // One group per department whatever its case, headed by the filter's spelling of it (`spellings`),
   // else the first spelling on the page.
@@ -67,14 +83,17 @@ export function byDepartment(jobs: PublicJobSummary[], spellings: readonly strin
     group.jobs.push(job);
     groups.set(key, group);
   }
-  const keys = [...groups.keys()].filter(Boolean).sort((a, b) => groups.get(a)!.heading.localeCompare(groups.get(b)!.heading, 'en', { sensitivity: 'base' }));
+  const keys = [...groups.keys()]
+    .filter(Boolean)
+    .sort((a, b) => groups.get(a)!.heading.localeCompare(groups.get(b)!.heading, 'en', { sensitivity: 'base' }));
   if (groups.has('')) keys.push('');
   return keys.map((k) => groups.get(k)!);
 }
 
 /** The HR lists' status of a job: 'Closed' once an active job's closing date has passed. */
 function hrJobStatus(j: JobSummary, now: Date): { text: string; className: string } {
-  if (j.status === 'ACTIVE' && j.closes_at && new Date(j.closes_at).getTime() <= now.getTime()) return { text: 'Closed', className: 'status-closed' };
+  if (j.status === 'ACTIVE' && j.closes_at && new Date(j.closes_at).getTime() <= now.getTime())
+    return { text: 'Closed', className: 'status-closed' };
   return { text: enumLabel(j.status), className: `status-${j.status.toLowerCase()}` };
 }
 
@@ -109,29 +128,37 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     const url = pageLink(page);
     const filtered = Object.values(filters).some(Boolean);
     // The page is the same for every visitor with this URL, so its HTML is kept like its data.
-    const fresh = await freshPage(ctx.cache, `public-jobs:html:list:${url}`, () => renderPageHtml(req, res, 'pages/public/careers', {
-      title: `Careers at ${config.company.name}`,
-      description: `Open positions at ${config.company.name}. Browse jobs by title, department, location, job type and work mode, and apply online.`,
-      // Only the unfiltered first page is for search engines (the sitemap lists every job);
-      // later and filtered pages are noindex (their links are still followed), each with its own
-      // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
-      canonicalPath: url,
-      noindex: filtered || page > 1,
-      feeds: [
-        { title: `Jobs at ${config.company.name} (RSS)`, href: FEEDS.rss.path, type: 'application/rss+xml' },
-        { title: `Jobs at ${config.company.name} (JSON Feed)`, href: FEEDS.json.path, type: 'application/feed+json' },
-      ],
-    }, {
-      jobs,
-      groups: byDepartment(jobs, departments),
-      count,
-      filters,
-      locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
-      departments: filters.department && !departments.includes(filters.department) ? [...departments, filters.department] : departments,
-      jobTypes: JOB_TYPE_OPTIONS,
-      workModes: WORK_MODE_OPTIONS,
-      ...pager,
-    }));
+    const fresh = await freshPage(ctx.cache, `public-jobs:html:list:${url}`, () =>
+      renderPageHtml(
+        req,
+        res,
+        'pages/public/careers',
+        {
+          title: `Careers at ${config.company.name}`,
+          description: `Open positions at ${config.company.name}. Browse jobs by title, department, location, job type and work mode, and apply online.`,
+          // Only the unfiltered first page is for search engines (the sitemap lists every job);
+          // later and filtered pages are noindex (their links are still followed), each with its own
+          // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
+          canonicalPath: url,
+          noindex: filtered || page > 1,
+          feeds: [
+            { title: `Jobs at ${config.company.name} (RSS)`, href: FEEDS.rss.path, type: 'application/rss+xml' },
+            { title: `Jobs at ${config.company.name} (JSON Feed)`, href: FEEDS.json.path, type: 'application/feed+json' },
+          ],
+        },
+        {
+          jobs,
+          groups: byDepartment(jobs, departments),
+          count,
+          filters,
+          locations: filters.location && !locations.includes(filters.location) ? [...locations, filters.location] : locations,
+          departments: filters.department && !departments.includes(filters.department) ? [...departments, filters.department] : departments,
+          jobTypes: JOB_TYPE_OPTIONS,
+          workModes: WORK_MODE_OPTIONS,
+          ...pager,
+        },
+      ),
+    );
     await sendFreshPage(req, res, ctx.cache, publicPageKey(req.originalUrl), fresh);
   });
 
@@ -175,20 +202,29 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       .filter(([, html]) => hasRichContent(html))
       .map(([heading, html]) => ({ heading, html }));
     const publicJob = toPublicJob(job, false);
-    return renderPageHtml(req, res, 'pages/public/job', {
-      title: `${job.title} — ${config.company.name} Careers`,
-      description: htmlToText(job.description) || `${job.title} at ${config.company.name}, ${job.location}.`,
-      canonicalPath: `/careers/${encodeURIComponent(job.public_id)}`,
-      ogType: 'article',
-      jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
-      noindex: availability !== 'available',
-    }, {
-      job: publicJob,
-      sections,
-      // Shown while the job takes applications ("Applications close …") or once its date has passed
-      // ("Applications closed …"); not for an inactive job whose date is still ahead (it never closed then).
-      closesAt: job.closes_at && (publicJob.accepting_applications || job.closes_at.getTime() <= Date.now()) ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) } : null,
-    });
+    return renderPageHtml(
+      req,
+      res,
+      'pages/public/job',
+      {
+        title: `${job.title} — ${config.company.name} Careers`,
+        description: htmlToText(job.description) || `${job.title} at ${config.company.name}, ${job.location}.`,
+        canonicalPath: `/careers/${encodeURIComponent(job.public_id)}`,
+        ogType: 'article',
+        jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
+        noindex: availability !== 'available',
+      },
+      {
+        job: publicJob,
+        sections,
+        // Shown while the job takes applications ("Applications close …") or once its date has passed
+        // ("Applications closed …"); not for an inactive job whose date is still ahead (it never closed then).
+        closesAt:
+          job.closes_at && (publicJob.accepting_applications || job.closes_at.getTime() <= Date.now())
+            ? { iso: job.closes_at.toISOString(), text: utcDateTime(job.closes_at) }
+            : null,
+      },
+    );
   }
 
   /**
@@ -218,15 +254,33 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   router.get('/hr', (_req, res) => res.redirect(302, DEFAULT_LANDING));
 
   // One job list under two names (spec 02: Manage Jobs and All Job Posts): the same rows and actions.
-  for (const [path, heading] of [['/hr/jobs', 'Manage Jobs'], ['/hr/jobs/list', 'All Job Posts']] as const) {
+  for (const [path, heading] of [
+    ['/hr/jobs', 'Manage Jobs'],
+    ['/hr/jobs/list', 'All Job Posts'],
+  ] as const) {
     router.get(path, async (req, res) => {
       const list = await jobsPage(req);
-      renderPage(req, res, 'pages/hr/jobs', { title: heading, ...(list.statusError ? { status: 400 } : {}) }, { ...list, heading, path, listPage: path === '/hr/jobs/list', ...formatters(req) });
+      renderPage(
+        req,
+        res,
+        'pages/hr/jobs',
+        { title: heading, ...(list.statusError ? { status: 400 } : {}) },
+        { ...list, heading, path, listPage: path === '/hr/jobs/list', ...formatters(req) },
+      );
     });
   }
 
   router.get('/hr/jobs/new', async (req, res) => {
-    renderPage(req, res, 'pages/hr/job-editor', { title: 'Create Job' }, { heading: 'Create Job', props: { mode: 'create', jobId: null, title: '', canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) } });
+    renderPage(
+      req,
+      res,
+      'pages/hr/job-editor',
+      { title: 'Create Job' },
+      {
+        heading: 'Create Job',
+        props: { mode: 'create', jobId: null, title: '', canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) },
+      },
+    );
   });
 
   router.get('/hr/jobs/:id/edit', async (req, res) => {
@@ -234,7 +288,16 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     // sends the user to /hrviewlogin).
     const job = await requireJob(db, pathId(req.params.id));
     const heading = `Edit Job: ${job.title}`;
-    renderPage(req, res, 'pages/hr/job-editor', { title: heading }, { heading, props: { mode: 'edit', jobId: job.id, title: job.title, canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) } });
+    renderPage(
+      req,
+      res,
+      'pages/hr/job-editor',
+      { title: heading },
+      {
+        heading,
+        props: { mode: 'edit', jobId: job.id, title: job.title, canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) },
+      },
+    );
   });
 
   return router;

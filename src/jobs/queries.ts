@@ -14,8 +14,24 @@ export type ApplicantCounts = (db: Knex, jobIds: number[]) => Promise<Map<number
 
 type Row = Record<string, any>;
 
-const SUMMARY_COLUMNS = ['id', 'public_id', 'title', 'department', 'location', 'job_type', 'work_mode', 'status', 'closes_at', 'views', 'created_at', 'updated_at'];
-const NEWEST_FIRST = [{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }] as const;
+const SUMMARY_COLUMNS = [
+  'id',
+  'public_id',
+  'title',
+  'department',
+  'location',
+  'job_type',
+  'work_mode',
+  'status',
+  'closes_at',
+  'views',
+  'created_at',
+  'updated_at',
+];
+const NEWEST_FIRST = [
+  { column: 'created_at', order: 'desc' },
+  { column: 'id', order: 'desc' },
+] as const;
 
 function toSummary(r: Row, applicants: Map<number, number>): JobSummary {
   const id = Number(r.id);
@@ -53,18 +69,35 @@ export async function pageJobSummaries(
     .orderBy([...NEWEST_FIRST])
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  const byJob = rows.length ? await counts(db, rows.map((r) => Number(r.id))) : new Map<number, number>();
+  const byJob = rows.length
+    ? await counts(
+        db,
+        rows.map((r) => Number(r.id)),
+      )
+    : new Map<number, number>();
   return { count: Number(n), results: rows.map((r) => toSummary(r, byJob)) };
 }
 
 /** Every job, removed ones too (their applicants stay listed), by title: the applicants list's job selector. */
 export async function listJobChoices(db: Knex): Promise<Pick<JobStat, 'id' | 'public_id' | 'title' | 'status'>[]> {
-  const rows: Row[] = await db('jobs').select('id', 'public_id', 'title', 'status').orderBy([{ column: 'title' }, { column: 'id' }]);
+  const rows: Row[] = await db('jobs')
+    .select('id', 'public_id', 'title', 'status')
+    .orderBy([{ column: 'title' }, { column: 'id' }]);
   return rows.map((j) => ({ id: Number(j.id), public_id: j.public_id, title: j.title, status: j.status }));
 }
 
 /** Every job that is still a job post (not REMOVED), newest first: the dashboard's job rows. */
 export async function listJobStats(db: Knex): Promise<JobStat[]> {
-  const rows: Row[] = await db('jobs').select('id', 'public_id', 'title', 'status', 'views', 'closes_at').whereNot('status', 'REMOVED').orderBy([...NEWEST_FIRST]);
-  return rows.map((j) => ({ id: Number(j.id), public_id: j.public_id, title: j.title, status: j.status, views: Number(j.views ?? 0), closes_at: fromDbDate(j.closes_at)?.toISOString() ?? null }));
+  const rows: Row[] = await db('jobs')
+    .select('id', 'public_id', 'title', 'status', 'views', 'closes_at')
+    .whereNot('status', 'REMOVED')
+    .orderBy([...NEWEST_FIRST]);
+  return rows.map((j) => ({
+    id: Number(j.id),
+    public_id: j.public_id,
+    title: j.title,
+    status: j.status,
+    views: Number(j.views ?? 0),
+    closes_at: fromDbDate(j.closes_at)?.toISOString() ?? null,
+  }));
 }

@@ -55,8 +55,23 @@ function mapJob(r: Row, questions: JobQuestion[] = []): Job {
 
 /** Columns the public list needs (no rich text bodies, no webhook settings). */
 const LIST_COLUMNS = [
-  'id', 'public_id', 'title', 'department', 'location', 'job_type', 'work_mode', 'currency', 'min_salary', 'max_salary', 'salary_period',
-  'experience_required', 'duration', 'status', 'closes_at', 'created_at', 'updated_at',
+  'id',
+  'public_id',
+  'title',
+  'department',
+  'location',
+  'job_type',
+  'work_mode',
+  'currency',
+  'min_salary',
+  'max_salary',
+  'salary_period',
+  'experience_required',
+  'duration',
+  'status',
+  'closes_at',
+  'created_at',
+  'updated_at',
 ];
 
 /** Active jobs whose closing instant, if any, is still ahead of `now`: the jobs taking applications. */
@@ -78,10 +93,19 @@ function applyPublicFilters(q: Knex.QueryBuilder, f: PublicJobFilters, now: Date
   return q;
 }
 
-export async function listPublicJobs(db: Knex, f: PublicJobFilters, page: number, pageSize: number, now: Date): Promise<{ count: number; jobs: Job[] }> {
+export async function listPublicJobs(
+  db: Knex,
+  f: PublicJobFilters,
+  page: number,
+  pageSize: number,
+  now: Date,
+): Promise<{ count: number; jobs: Job[] }> {
   const [{ n }] = await applyPublicFilters(db('jobs').count({ n: '*' }), f, now);
   const rows = await applyPublicFilters(db('jobs').select(LIST_COLUMNS), f, now)
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(pageSize)
     .offset((page - 1) * pageSize);
   return { count: Number(n), jobs: rows.map((r: Row) => mapJob(r)) };
@@ -90,7 +114,10 @@ export async function listPublicJobs(db: Knex, f: PublicJobFilters, page: number
 /** The newest `limit` open jobs matching the filters, with their texts (the job feeds). */
 export async function listPublicJobsWithTexts(db: Knex, f: PublicJobFilters, limit: number, now: Date): Promise<Job[]> {
   const rows = await applyPublicFilters(db('jobs').select('*'), f, now)
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
     .limit(limit);
   return rows.map((r: Row) => mapJob(r));
 }
@@ -120,13 +147,21 @@ function oneSpellingEach(rows: Row[]): string[] {
 
 /** The departments of the jobs taking applications, for the list page's filter: one spelling each. */
 export async function listActiveDepartments(db: Knex, now: Date): Promise<string[]> {
-  const rows = await whereOpen(db('jobs').select('department').count({ n: '*' }).groupBy('department'), now).whereNotNull('department').whereNot('department', '');
+  const rows = await whereOpen(db('jobs').select('department').count({ n: '*' }).groupBy('department'), now)
+    .whereNotNull('department')
+    .whereNot('department', '');
   return oneSpellingEach(rows);
 }
 
 /** The departments of every job that is still a job post (not REMOVED): the editor's suggestions, one spelling each. */
 export async function listDepartmentsInUse(db: Knex): Promise<string[]> {
-  const rows = await db('jobs').select('department').count({ n: '*' }).groupBy('department').whereNot('status', 'REMOVED').whereNotNull('department').whereNot('department', '');
+  const rows = await db('jobs')
+    .select('department')
+    .count({ n: '*' })
+    .groupBy('department')
+    .whereNot('status', 'REMOVED')
+    .whereNotNull('department')
+    .whereNot('department', '');
   return oneSpellingEach(rows);
 }
 
@@ -142,7 +177,9 @@ export async function listActiveForSitemap(db: Knex, now: Date): Promise<{ publi
 }
 
 export async function loadQuestions(db: Knex, jobId: number): Promise<JobQuestion[]> {
-  const rows = await db('job_questions').where({ job_id: jobId, is_deleted: toDbBool(false) }).orderBy([{ column: 'position' }, { column: 'id' }]);
+  const rows = await db('job_questions')
+    .where({ job_id: jobId, is_deleted: toDbBool(false) })
+    .orderBy([{ column: 'position' }, { column: 'id' }]);
   return rows.map(mapQuestion);
 }
 
@@ -221,7 +258,13 @@ const DEFAULT_STAGES: { name: string; kind: string | null }[] = [
 
 /** Inserts a job, its questions and its default stages; run inside the caller's transaction. */
 export async function insertJob(trx: Knex, publicId: string, input: JobInput, now: Date, publicIdDraft = false): Promise<number> {
-  const [id] = await trx('jobs').insert({ ...jobColumns(input, now), public_id: publicId, ...(publicIdDraft ? { public_id_draft: toDbBool(true) } : {}), views: 0, created_at: toDbDate(now) });
+  const [id] = await trx('jobs').insert({
+    ...jobColumns(input, now),
+    public_id: publicId,
+    ...(publicIdDraft ? { public_id_draft: toDbBool(true) } : {}),
+    views: 0,
+    created_at: toDbDate(now),
+  });
   const jobId = Number(typeof id === 'object' ? (id as Row).id : id);
   await replaceQuestions(trx, jobId, input.questions);
   await trx('job_stages').insert(DEFAULT_STAGES.map((s, position) => ({ job_id: jobId, name: s.name, position, kind: s.kind })));
@@ -236,7 +279,9 @@ export async function hasDraftPublicId(db: Knex, jobId: number): Promise<boolean
 
 /** `publicId`: the job's public id made again at its first save (the draft mark is cleared with it). */
 export async function updateJob(trx: Knex, jobId: number, input: JobInput, now: Date, publicId?: string): Promise<void> {
-  await trx('jobs').where({ id: jobId }).update({ ...jobColumns(input, now), ...(publicId === undefined ? {} : { public_id: publicId, public_id_draft: toDbBool(false) }) });
+  await trx('jobs')
+    .where({ id: jobId })
+    .update({ ...jobColumns(input, now), ...(publicId === undefined ? {} : { public_id: publicId, public_id_draft: toDbBool(false) }) });
   await replaceQuestions(trx, jobId, input.questions);
 }
 
@@ -267,7 +312,10 @@ async function replaceQuestions(trx: Knex, jobId: number, questions: JobInput['q
     }
   }
   const removed = [...existing].filter((id) => !kept.has(id));
-  if (removed.length) await trx('job_questions').whereIn('id', removed).update({ is_deleted: toDbBool(true) });
+  if (removed.length)
+    await trx('job_questions')
+      .whereIn('id', removed)
+      .update({ is_deleted: toDbBool(true) });
 }
 
 export async function addViews(db: Knex, counts: Map<number, number>): Promise<void> {
@@ -310,7 +358,10 @@ export async function applicationCountsOf(db: Knex, jobIds: number[]): Promise<M
 /** Those of these jobs someone saved after they were made (a job.update in the audit log). */
 export async function editedJobIds(db: Knex, jobIds: number[]): Promise<Set<number>> {
   if (!jobIds.length) return new Set();
-  const rows: Row[] = await db('audit_log').where({ entity: 'job', action: 'job.update' }).whereIn('entity_id', jobIds).distinct('entity_id');
+  const rows: Row[] = await db('audit_log')
+    .where({ entity: 'job', action: 'job.update' })
+    .whereIn('entity_id', jobIds)
+    .distinct('entity_id');
   return new Set(rows.map((r) => Number(r.entity_id)));
 }
 

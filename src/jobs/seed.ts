@@ -39,7 +39,8 @@ function parseJobRecords(records: unknown, opts: JobInputOptions = {}, now = new
         return;
       }
       if (input.public_id) {
-        if (seenIds.has(input.public_id)) parsed.problems.push({ index, errors: { public_id: [`Duplicate of record ${seenIds.get(input.public_id)}.`] } });
+        if (seenIds.has(input.public_id))
+          parsed.problems.push({ index, errors: { public_id: [`Duplicate of record ${seenIds.get(input.public_id)}.`] } });
         else seenIds.set(input.public_id, index);
       }
       parsed.inputs.push({ index, input });
@@ -76,12 +77,19 @@ export async function importJobRecords(db: Db, records: unknown, opts: JobInputO
   const { inputs, problems } = parseJobRecords(records, opts, now);
   problems.push(...(await takenPublicIds(db, inputs)));
   if (problems.length) throw new SeedError(problems.sort((a, b) => a.index - b.index));
-  return importJobs(db, inputs.map((r) => r.input), now);
+  return importJobs(
+    db,
+    inputs.map((r) => r.input),
+    now,
+  );
 }
 
 /** Inserts all jobs or none. Jobs whose public_id already exists are reported, not overwritten. */
 export async function importJobs(db: Db, inputs: JobInput[], now = new Date()): Promise<number> {
-  const taken = await takenPublicIds(db, inputs.map((input, index) => ({ index, input })));
+  const taken = await takenPublicIds(
+    db,
+    inputs.map((input, index) => ({ index, input })),
+  );
   if (taken.length) throw new SeedError(taken);
   // A record without a public id gets one from its title, as a create does; ids given in the file are kept clear of.
   const reserved = new Set(inputs.map((input) => input.public_id).filter((id): id is string => !!id));
@@ -102,7 +110,14 @@ export async function importJobs(db: Db, inputs: JobInput[], now = new Date()): 
 
 export async function seedDemoJobs(db: Db, now = new Date()): Promise<number> {
   const inputs = validateJobRecords(DEMO_JOBS);
-  const taken = new Set((await takenPublicIds(db, inputs.map((input, index) => ({ index, input })))).map((p) => p.index));
+  const taken = new Set(
+    (
+      await takenPublicIds(
+        db,
+        inputs.map((input, index) => ({ index, input })),
+      )
+    ).map((p) => p.index),
+  );
   const fresh = inputs.filter((_, index) => !taken.has(index));
   return fresh.length ? importJobs(db, fresh, now) : 0;
 }
@@ -125,11 +140,16 @@ export interface KeptDemoJob {
  * job.update in the audit log: a seeded job has none) and that has no application (removing a job
  * removes its applications): the others are kept and said why. `dryRun`: only says what it would do.
  */
-export async function removeDemoJobs(db: Db, dryRun = false): Promise<{ removed: { id: number; public_id: string; title: string }[]; kept: KeptDemoJob[] }> {
+export async function removeDemoJobs(
+  db: Db,
+  dryRun = false,
+): Promise<{ removed: { id: number; public_id: string; title: string }[]; kept: KeptDemoJob[] }> {
   const demo = new Map(validateJobRecords(DEMO_JOBS).map((j) => [j.public_id!, j.title]));
   const rows = await repo.jobsByPublicIds(db, [...demo.keys()]);
   const candidates = rows.filter((r) => demo.get(r.public_id) === r.title);
-  const kept: KeptDemoJob[] = rows.filter((r) => demo.get(r.public_id) !== r.title).map((r) => ({ ...r, reason: 'its title is not the demo title' }));
+  const kept: KeptDemoJob[] = rows
+    .filter((r) => demo.get(r.public_id) !== r.title)
+    .map((r) => ({ ...r, reason: 'its title is not the demo title' }));
   let removed: typeof rows = [];
   const ids = candidates.map((c) => c.id);
   const [appCount, edited] = await Promise.all([repo.applicationCountsOf(db, ids), repo.editedJobIds(db, ids)]);
@@ -141,7 +161,12 @@ export async function removeDemoJobs(db: Db, dryRun = false): Promise<{ removed:
   }
   if (removed.length && !dryRun) {
     // An application that came in meanwhile keeps its job.
-    const gone = new Set(await repo.deleteJobsWithoutApplications(db, removed.map((r) => r.id)));
+    const gone = new Set(
+      await repo.deleteJobsWithoutApplications(
+        db,
+        removed.map((r) => r.id),
+      ),
+    );
     for (const r of removed.filter((x) => !gone.has(x.id))) kept.push({ ...r, reason: 'an application came in meanwhile' });
     removed = removed.filter((x) => gone.has(x.id));
   }

@@ -40,15 +40,39 @@ const NOT_COUNTRIES = new Set(['AC', 'CP', 'CQ', 'DG', 'EA', 'EU', 'EZ', 'IC', '
 
 /** Common ways of writing a country that Intl.DisplayNames does not give. */
 const ALIASES: Record<string, string> = {
-  us: 'US', usa: 'US', 'united states of america': 'US',
-  uk: 'GB', 'great britain': 'GB', britain: 'GB', england: 'GB', scotland: 'GB', wales: 'GB', 'northern ireland': 'GB',
+  us: 'US',
+  usa: 'US',
+  'united states of america': 'US',
+  uk: 'GB',
+  'great britain': 'GB',
+  britain: 'GB',
+  england: 'GB',
+  scotland: 'GB',
+  wales: 'GB',
+  'northern ireland': 'GB',
   uae: 'AE',
   ksa: 'SA',
-  turkey: 'TR', 'czech republic': 'CZ', holland: 'NL', 'ivory coast': 'CI', burma: 'MM', macau: 'MO',
-  'republic of korea': 'KR', 'viet nam': 'VN', russia: 'RU', 'russian federation': 'RU',
-  swaziland: 'SZ', 'east timor': 'TL', 'cabo verde': 'CV', macedonia: 'MK', 'vatican': 'VA', palestine: 'PS',
-  'dr congo': 'CD', 'democratic republic of the congo': 'CD', 'republic of the congo': 'CG',
-  'mainland china': 'CN', prc: 'CN',
+  turkey: 'TR',
+  'czech republic': 'CZ',
+  holland: 'NL',
+  'ivory coast': 'CI',
+  burma: 'MM',
+  macau: 'MO',
+  'republic of korea': 'KR',
+  'viet nam': 'VN',
+  russia: 'RU',
+  'russian federation': 'RU',
+  swaziland: 'SZ',
+  'east timor': 'TL',
+  'cabo verde': 'CV',
+  macedonia: 'MK',
+  vatican: 'VA',
+  palestine: 'PS',
+  'dr congo': 'CD',
+  'democratic republic of the congo': 'CD',
+  'republic of the congo': 'CG',
+  'mainland china': 'CN',
+  prc: 'CN',
 };
 
 /**
@@ -126,7 +150,7 @@ function countryFromSegment(segment: string, afterRegion: boolean): Country | nu
   const { byName, byCode } = countryTables();
   const key = normalise(segment);
   if (!key) return null;
-  if (/^[a-z]{2}$/.test(key) && !SAFE_SHORT_FORMS.has(key)) return afterRegion ? byCode.get(key.toUpperCase()) ?? null : null;
+  if (/^[a-z]{2}$/.test(key) && !SAFE_SHORT_FORMS.has(key)) return afterRegion ? (byCode.get(key.toUpperCase()) ?? null) : null;
   if (!afterRegion && AMBIGUOUS_NAMES.has(key)) return null;
   return byName.get(key) ?? null;
 }
@@ -145,7 +169,10 @@ interface ParsedLocation {
 export function parseLocation(location: string): ParsedLocation {
   const text = location.replace(/\s+/g, ' ').trim();
   if (!text) return {};
-  const parts = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (!parts.length) return {};
   const country = countryFromSegment(parts[parts.length - 1], parts.length >= 3);
   if (!country) return { locality: text };
@@ -211,10 +238,12 @@ function escapeHtml(text: string): string {
 
 /** A job's texts as one HTML document, each section under its title (structured data and the job feeds). */
 export function postingHtml(job: Job): string {
-  return SECTION_TITLES.map(([key, title]) => {
-    const html = job[key] as string;
-    return hasRichContent(html) ? `<p><strong>${escapeHtml(title)}</strong></p>${html}` : '';
-  }).join('') || `<p>${escapeHtml(job.title)}</p>`;
+  return (
+    SECTION_TITLES.map(([key, title]) => {
+      const html = job[key] as string;
+      return hasRichContent(html) ? `<p><strong>${escapeHtml(title)}</strong></p>${html}` : '';
+    }).join('') || `<p>${escapeHtml(job.title)}</p>`
+  );
 }
 
 export function jobPostingJsonLd(job: Job, config: Pick<Config, 'company' | 'publicBaseUrl'>): Record<string, unknown> {

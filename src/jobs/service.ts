@@ -125,7 +125,11 @@ export function toPublicQuestion(q: JobQuestion): PublicQuestion {
 }
 
 /** A job by its public id with its availability, read fresh (the apply API decides on it). */
-export async function getPublicJob(db: Db, publicId: string, withQuestions = true): Promise<{ job: Job | null; availability: Availability }> {
+export async function getPublicJob(
+  db: Db,
+  publicId: string,
+  withQuestions = true,
+): Promise<{ job: Job | null; availability: Availability }> {
   const job = publicId.length <= 64 ? await repo.findJobByPublicId(db, publicId, withQuestions) : null;
   return { job, availability: availability(job, new Date()) };
 }
@@ -148,13 +152,24 @@ async function publicRead<T>(deps: JobDeps, key: CacheKey, load: () => Promise<T
 }
 
 /** The same, from the public read cache: job pages, the public API, the wizard page. Availability is judged at each call. */
-export async function cachedPublicJob(deps: JobDeps, publicId: string, withQuestions: boolean): Promise<{ job: Job | null; availability: Availability }> {
-  const { job } = await publicRead(deps, `public-jobs:job:${withQuestions}:${publicId}`, () => getPublicJob(deps.db, publicId, withQuestions));
+export async function cachedPublicJob(
+  deps: JobDeps,
+  publicId: string,
+  withQuestions: boolean,
+): Promise<{ job: Job | null; availability: Availability }> {
+  const { job } = await publicRead(deps, `public-jobs:job:${withQuestions}:${publicId}`, () =>
+    getPublicJob(deps.db, publicId, withQuestions),
+  );
   return { job, availability: availability(job, new Date()) };
 }
 
 /** One page of the public job list, as the list page and API send it (mapped once, then cached). */
-export function listPublicJobs(deps: JobDeps, f: PublicJobFilters, page: number, pageSize: number): Promise<{ count: number; jobs: PublicJobSummary[] }> {
+export function listPublicJobs(
+  deps: JobDeps,
+  f: PublicJobFilters,
+  page: number,
+  pageSize: number,
+): Promise<{ count: number; jobs: PublicJobSummary[] }> {
   return publicRead(deps, `public-jobs:list:${JSON.stringify(f)}:${page}:${pageSize}`, async () => {
     const now = new Date();
     const { count, jobs } = await repo.listPublicJobs(deps.db, f, page, pageSize, now);
@@ -164,7 +179,9 @@ export function listPublicJobs(deps: JobDeps, f: PublicJobFilters, page: number,
 
 /** The open jobs a feed with these filters lists, with their texts (kept like the list, until the next closing date). */
 export function feedJobs(deps: JobDeps, f: PublicJobFilters): Promise<Job[]> {
-  return publicRead(deps, `public-jobs:feed-jobs:${JSON.stringify(f)}`, () => repo.listPublicJobsWithTexts(deps.db, f, FEED_MAX_JOBS, new Date()));
+  return publicRead(deps, `public-jobs:feed-jobs:${JSON.stringify(f)}`, () =>
+    repo.listPublicJobsWithTexts(deps.db, f, FEED_MAX_JOBS, new Date()),
+  );
 }
 
 /** A job feed of these jobs (the pages keep it like a page). */
@@ -220,7 +237,13 @@ const CREATE_ATTEMPTS = 8;
  * audit log. `publicIdDraft` (a duplicate, titled "Copy of …"): the made id is made again from the
  * title at the job's first save (updateJob).
  */
-export async function createJob({ db, cache }: JobDeps, input: JobInput, now = new Date(), userId: number | null = null, publicIdDraft = false): Promise<Job> {
+export async function createJob(
+  { db, cache }: JobDeps,
+  input: JobInput,
+  now = new Date(),
+  userId: number | null = null,
+  publicIdDraft = false,
+): Promise<Job> {
   assertClosingDateAhead(input, now);
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     // The last tries use a random id, so a storm of creates with one title still ends.
@@ -231,7 +254,11 @@ export async function createJob({ db, cache }: JobDeps, input: JobInput, now = n
     try {
       const id = await db.transaction(async (trx) => {
         const jobId = await repo.insertJob(trx, publicId, input, now, publicIdDraft && !input.public_id);
-        await repo.insertJobAudit(trx, { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } }, now);
+        await repo.insertJobAudit(
+          trx,
+          { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } },
+          now,
+        );
         return jobId;
       });
       // Again after the commit: a public read that ran during the transaction (another MySQL
@@ -261,15 +288,39 @@ export async function requireJob(db: Db, id: number): Promise<Job> {
 }
 
 const AUDITED_FIELDS = [
-  'title', 'department', 'salary_period', 'location', 'job_type', 'work_mode', 'description', 'responsibilities', 'requirements', 'perks_benefits',
-  'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'webhook_enabled', 'webhook_url', 'webhook_secret', 'webhook_include_source',
+  'title',
+  'department',
+  'salary_period',
+  'location',
+  'job_type',
+  'work_mode',
+  'description',
+  'responsibilities',
+  'requirements',
+  'perks_benefits',
+  'currency',
+  'min_salary',
+  'max_salary',
+  'experience_required',
+  'duration',
+  'status',
+  'webhook_enabled',
+  'webhook_url',
+  'webhook_secret',
+  'webhook_include_source',
 ] as const;
 
 /**
  * Full update of a job (PUT). The public id is fixed once created: a payload may repeat it or
  * leave it out, a different one is a 400 field error. Questions keep the ids they are sent with.
  */
-export async function updateJob({ db, cache }: JobDeps, current: Job, input: JobInput, now = new Date(), userId: number | null = null): Promise<Job> {
+export async function updateJob(
+  { db, cache }: JobDeps,
+  current: Job,
+  input: JobInput,
+  now = new Date(),
+  userId: number | null = null,
+): Promise<Job> {
   if (input.public_id !== null && input.public_id !== current.public_id) {
     throw new ValidationError({ public_id: [PUBLIC_ID_READ_ONLY] });
   }
@@ -277,7 +328,8 @@ export async function updateJob({ db, cache }: JobDeps, current: Job, input: Job
   const changed: string[] = AUDITED_FIELDS.filter((f) => current[f] !== input[f]);
   if ((current.closes_at?.getTime() ?? null) !== (input.closes_at?.getTime() ?? null)) changed.push('closes_at');
   if (current.applicant_countries.join() !== input.applicant_countries.join()) changed.push('applicant_countries');
-  if (JSON.stringify(current.questions.map(({ id: _id, ...q }) => q)) !== JSON.stringify(input.questions.map(({ id: _id, ...q }) => q))) changed.push('questions');
+  if (JSON.stringify(current.questions.map(({ id: _id, ...q }) => q)) !== JSON.stringify(input.questions.map(({ id: _id, ...q }) => q)))
+    changed.push('questions');
   // A duplicate's first save: its public id made again from the title it has now (kept when the
   // title still makes the same one).
   let publicId: string | undefined;
@@ -289,14 +341,27 @@ export async function updateJob({ db, cache }: JobDeps, current: Job, input: Job
   try {
     await db.transaction(async (trx) => {
       await repo.updateJob(trx, current.id, input, now, publicId);
-      await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: publicId ?? current.public_id, changed } }, now);
+      await repo.insertJobAudit(
+        trx,
+        { userId, action: 'job.update', entityId: current.id, details: { public_id: publicId ?? current.public_id, changed } },
+        now,
+      );
     });
   } catch (err) {
     // Another job took the made id meanwhile: the job keeps its public id, the rest is saved.
     if (!isUniqueViolation(err) || publicId === undefined) throw err;
     await db.transaction(async (trx) => {
       await repo.updateJob(trx, current.id, input, now, current.public_id);
-      await repo.insertJobAudit(trx, { userId, action: 'job.update', entityId: current.id, details: { public_id: current.public_id, changed: changed.filter((c) => c !== 'public_id') } }, now);
+      await repo.insertJobAudit(
+        trx,
+        {
+          userId,
+          action: 'job.update',
+          entityId: current.id,
+          details: { public_id: current.public_id, changed: changed.filter((c) => c !== 'public_id') },
+        },
+        now,
+      );
     });
   }
   // After the commit too (see createJob): nothing read before it may stay cached.

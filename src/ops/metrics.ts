@@ -36,9 +36,23 @@ export class Metrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
       registers,
     });
-    this.applications = new Gauge({ name: 'careers_applications', help: 'Applications in the database (NaN when the database could not be read)', registers });
-    this.posts = new Gauge({ name: 'careers_outbox_posts', help: 'Outbound posts by kind (application, email, form) and status', labelNames: ['kind', 'status'], registers });
-    this.oldestDue = new Gauge({ name: 'careers_outbox_oldest_due_seconds', help: 'Age of the oldest due post (PENDING, next attempt reached) by kind; 0 when none is due', labelNames: ['kind'], registers });
+    this.applications = new Gauge({
+      name: 'careers_applications',
+      help: 'Applications in the database (NaN when the database could not be read)',
+      registers,
+    });
+    this.posts = new Gauge({
+      name: 'careers_outbox_posts',
+      help: 'Outbound posts by kind (application, email, form) and status',
+      labelNames: ['kind', 'status'],
+      registers,
+    });
+    this.oldestDue = new Gauge({
+      name: 'careers_outbox_oldest_due_seconds',
+      help: 'Age of the oldest due post (PENDING, next attempt reached) by kind; 0 when none is due',
+      labelNames: ['kind'],
+      registers,
+    });
     new Gauge({
       name: 'careers_db_pool_connections_in_use',
       help: 'Database connections of this process lent out right now',

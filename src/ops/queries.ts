@@ -30,7 +30,11 @@ export async function outboxStats(db: Db, now: Date): Promise<OutboxStats[]> {
   const stats: OutboxStats[] = [];
   for (const [kind, table] of Object.entries(OUTBOXES) as [keyof typeof OUTBOXES, string][]) {
     const rows: { status: string; n: unknown; oldest: unknown }[] = await db(table)
-      .select('status', db.raw('count(*) as n'), db.raw("min(case when status = 'PENDING' and next_attempt_at <= ? then next_attempt_at end) as oldest", [toDbDate(now)]))
+      .select(
+        'status',
+        db.raw('count(*) as n'),
+        db.raw("min(case when status = 'PENDING' and next_attempt_at <= ? then next_attempt_at end) as oldest", [toDbDate(now)]),
+      )
       .groupBy('status');
     const oldest = rows.map((r) => fromDbDate(r.oldest)).filter((d): d is Date => d !== null);
     stats.push({

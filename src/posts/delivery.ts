@@ -46,7 +46,10 @@ export function createDelivery(deps: DeliveryDeps, opts: WorkerOptions = {}): De
   const kinds: DeliveryKind[] = [applicationPostKind(deps.db, sender, deps.now), formPostKind(deps.db, sender, deps.now)];
   const transport = config.mail.smtpUrl ? createMailTransport(config.mail.smtpUrl) : null;
   if (transport) kinds.push(emailKind(transport, config.mail.from));
-  const worker = new PostsWorker({ db: deps.db, now: deps.now, kinds, schedule: config.postsRetrySchedule, random: deps.random, log: deps.log }, opts);
+  const worker = new PostsWorker(
+    { db: deps.db, now: deps.now, kinds, schedule: config.postsRetrySchedule, random: deps.random, log: deps.log },
+    opts,
+  );
   return {
     worker,
     purge: () => purgeAttempts(deps.db, new Date(deps.now().getTime() - config.postsAttemptRetentionDays * 86_400_000)),
@@ -65,23 +68,36 @@ const PURGE_EVERY_MS = 3_600_000;
  * Starts delivery in this process: the worker (woken by `signal` when this process writes a
  * post) and the cron sweep. Answers how to stop both.
  */
-export function startDelivery(deps: DeliveryDeps, signal: OutboxSignal | null, opts: WorkerOptions = {}): { delivery: Delivery; stop: () => Promise<void> } {
+export function startDelivery(
+  deps: DeliveryDeps,
+  signal: OutboxSignal | null,
+  opts: WorkerOptions = {},
+): { delivery: Delivery; stop: () => Promise<void> } {
   const delivery = createDelivery(deps, opts);
   delivery.worker.start();
   const unsubscribe = signal?.subscribe(() => delivery.worker.wake());
   let lastPurge = 0;
   const task = deps.config.postsSweepCron
-    ? nodeCron.schedule(deps.config.postsSweepCron, () => {
-        delivery.worker.wake();
-        // HR's digest: its period's row makes it once whichever process asks first; queued, it wakes the worker.
-        if (deps.config.mail.hrNotifyDigest !== 'off') {
-          delivery.digest().then((made) => made && delivery.worker.wake(), (err) => (deps.log ?? warnLine)(`[posts] the HR digest failed: ${describeDbError(err)}`));
-        }
-        if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
-        lastPurge = Date.now();
-        delivery.purge().catch((err) => (deps.log ?? warnLine)(`[posts] removing old attempts failed: ${describeDbError(err)}`));
-        deleteExpiredWindows(deps.db, deps.now()).catch((err) => (deps.log ?? warnLine)(`[rate-limit] removing expired windows failed: ${describeDbError(err)}`));
-      }, { noOverlap: true })
+    ? nodeCron.schedule(
+        deps.config.postsSweepCron,
+        () => {
+          delivery.worker.wake();
+          // HR's digest: its period's row makes it once whichever process asks first; queued, it wakes the worker.
+          if (deps.config.mail.hrNotifyDigest !== 'off') {
+            delivery.digest().then(
+              (made) => made && delivery.worker.wake(),
+              (err) => (deps.log ?? warnLine)(`[posts] the HR digest failed: ${describeDbError(err)}`),
+            );
+          }
+          if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
+          lastPurge = Date.now();
+          delivery.purge().catch((err) => (deps.log ?? warnLine)(`[posts] removing old attempts failed: ${describeDbError(err)}`));
+          deleteExpiredWindows(deps.db, deps.now()).catch((err) =>
+            (deps.log ?? warnLine)(`[rate-limit] removing expired windows failed: ${describeDbError(err)}`),
+          );
+        },
+        { noOverlap: true },
+      )
     : null;
   return {
     delivery,

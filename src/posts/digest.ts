@@ -27,7 +27,11 @@ function lastPeriod(digest: 'hourly' | 'daily', now: Date): { start: Date; end: 
 }
 
 /** Queues the digest of the period that ended last, when there is one to send; answers whether this call wrote it. */
-export async function queueDueDigest(deps: { db: Db; config: Pick<Config, 'mail' | 'publicBaseUrl' | 'company'>; now: () => Date }): Promise<boolean> {
+export async function queueDueDigest(deps: {
+  db: Db;
+  config: Pick<Config, 'mail' | 'publicBaseUrl' | 'company'>;
+  now: () => Date;
+}): Promise<boolean> {
   const { mail } = deps.config;
   if (!mail.smtpUrl || !mail.hrNotifyEmail || mail.hrNotifyDigest === 'off') return false;
   const now = deps.now();
@@ -36,12 +40,26 @@ export async function queueDueDigest(deps: { db: Db; config: Pick<Config, 'mail'
   if (await digestWritten(deps.db, mail.hrNotifyEmail, start)) return false;
   const { total, rows } = await applicationsBetween(deps.db, start, end, LISTED);
   if (!total) return false;
-  const when = mail.hrNotifyDigest === 'hourly'
-    ? `between ${start.toISOString().slice(11, 16)} and ${end.toISOString().slice(11, 16)} UTC on ${start.toISOString().slice(0, 10)}`
-    : `on ${start.toISOString().slice(0, 10)} (UTC)`;
-  const lines = rows.map((r) => `- ${oneLine(`${r.first_name} ${r.last_name}`)} for ${oneLine(r.job_title)} (${r.job_public_id}): ${deps.config.publicBaseUrl}/hr/applicants/${r.id}`);
+  const when =
+    mail.hrNotifyDigest === 'hourly'
+      ? `between ${start.toISOString().slice(11, 16)} and ${end.toISOString().slice(11, 16)} UTC on ${start.toISOString().slice(0, 10)}`
+      : `on ${start.toISOString().slice(0, 10)} (UTC)`;
+  const lines = rows.map(
+    (r) =>
+      `- ${oneLine(`${r.first_name} ${r.last_name}`)} for ${oneLine(r.job_title)} (${r.job_public_id}): ${deps.config.publicBaseUrl}/hr/applicants/${r.id}`,
+  );
   const more = total > rows.length ? [`…and ${total - rows.length} more: ${deps.config.publicBaseUrl}/hr/applicants`] : [];
-  const text = [`${total} new ${total === 1 ? 'application' : 'applications'} ${when}:`, [...lines, ...more].join('\n')].join('\n\n') + '\n';
+  const text =
+    [`${total} new ${total === 1 ? 'application' : 'applications'} ${when}:`, [...lines, ...more].join('\n')].join('\n\n') + '\n';
   const subject = `${total} new ${total === 1 ? 'application' : 'applications'} ${mail.hrNotifyDigest === 'hourly' ? 'in the last hour' : 'yesterday'}`;
-  return enqueueDigestOnce(deps.db, { recipient: mail.hrNotifyEmail, periodStart: start, applications: total, message: { to: mail.hrNotifyEmail, subject, text, html: htmlOfText(text) } }, now);
+  return enqueueDigestOnce(
+    deps.db,
+    {
+      recipient: mail.hrNotifyEmail,
+      periodStart: start,
+      applications: total,
+      message: { to: mail.hrNotifyEmail, subject, text, html: htmlOfText(text) },
+    },
+    now,
+  );
 }

@@ -10,8 +10,16 @@
 import type { Db } from '../db/knex.js';
 import { describeDbError, isDatabaseUnavailable, logDatabaseUnavailable } from '../db/errors.js';
 import {
-  claimDue, dueGroups, earliestDue, recordAttempts, releaseClaims, stopPost,
-  type AttemptOutcome, type AttemptRecord, type Claimed, type OutboxTable,
+  claimDue,
+  dueGroups,
+  earliestDue,
+  recordAttempts,
+  releaseClaims,
+  stopPost,
+  type AttemptOutcome,
+  type AttemptRecord,
+  type Claimed,
+  type OutboxTable,
 } from './repo.js';
 import { retryDelayMs } from './schedule.js';
 import { warnLine } from '../log/logger.js';
@@ -100,7 +108,10 @@ export class PostsWorker {
   /** Failed attempts per receiver origin since `since`, by cause, for the once-a-minute summary. */
   private readonly failures = new Map<string, { since: number; count: number; causes: Map<string, number> }>();
 
-  constructor(private readonly deps: WorkerDeps, opts: WorkerOptions = {}) {
+  constructor(
+    private readonly deps: WorkerDeps,
+    opts: WorkerOptions = {},
+  ) {
     this.opts = { maxInFlight: 128, perOrigin: 8, batch: 100, leaseMs: 60_000, idleMs: 30_000, ...opts };
     for (const kind of deps.kinds) this.busy.set(kind, new Map());
   }
@@ -125,7 +136,13 @@ export class PostsWorker {
     await this.ticking;
     const waiting = [...this.queues.values()].flat();
     this.queues.clear();
-    for (const kind of this.deps.kinds) await releaseClaims(this.deps.db, kind.table, waiting.filter((q) => q.kind === kind).map((q) => q.c), this.deps.now()).catch(() => undefined);
+    for (const kind of this.deps.kinds)
+      await releaseClaims(
+        this.deps.db,
+        kind.table,
+        waiting.filter((q) => q.kind === kind).map((q) => q.c),
+        this.deps.now(),
+      ).catch(() => undefined);
     await Promise.all([...this.sends]);
   }
 
@@ -192,7 +209,9 @@ export class PostsWorker {
       const now = this.deps.now();
       for (const kind of this.deps.kinds) {
         const busy = [...this.busy.get(kind)!.keys()];
-        const due = kind.groupColumn ? ((await dueGroups(this.deps.db, kind.table, kind.groupColumn, null, busy, 1))[0]?.due ?? null) : await earliestDue(this.deps.db, kind.table);
+        const due = kind.groupColumn
+          ? ((await dueGroups(this.deps.db, kind.table, kind.groupColumn, null, busy, 1))[0]?.due ?? null)
+          : await earliestDue(this.deps.db, kind.table);
         // Due now yet not claimed: this worker is full, and a finishing send wakes it.
         if (due) next = Math.min(next, due <= now ? (this.room() > 0 ? 50 : next) : due.getTime() - now.getTime());
       }
@@ -229,7 +248,9 @@ export class PostsWorker {
    */
   private async claimKind(kind: DeliveryKind): Promise<void> {
     if (!kind.groupColumn) {
-      while (this.room() > 0 && (await this.claimBatch(kind, undefined))) { /* until nothing is due or the receiver is full */ }
+      while (this.room() > 0 && (await this.claimBatch(kind, undefined))) {
+        /* until nothing is due or the receiver is full */
+      }
       return;
     }
     const busy = this.busy.get(kind)!;
@@ -338,7 +359,9 @@ export class PostsWorker {
     if (!result.ok) {
       // A status names itself; otherwise the sender's cause (never the receiver's answer, which may quote people).
       const cause = result.statusCode ? `status ${result.statusCode}` : (result.error ?? 'no answer');
-      this.log(`[posts] ${kind.name} ${c.row.id}: attempt ${attempts} failed (${cause}); ${next ? `next at ${next.toISOString()}` : 'no more attempts'}`);
+      this.log(
+        `[posts] ${kind.name} ${c.row.id}: attempt ${attempts} failed (${cause}); ${next ? `next at ${next.toISOString()}` : 'no more attempts'}`,
+      );
       this.countFailure(origin, cause);
     }
   }
@@ -377,9 +400,15 @@ export class PostsWorker {
       const batch = this.toRecord.splice(0, 500);
       for (const kind of new Set(batch.map((b) => b.kind))) {
         const mine = batch.filter((b) => b.kind === kind);
-        await recordAttempts(this.deps.db, kind.table, mine.map((b) => b.record), this.deps.now()).then(
+        await recordAttempts(
+          this.deps.db,
+          kind.table,
+          mine.map((b) => b.record),
+          this.deps.now(),
+        ).then(
           (skipped) => {
-            if (skipped) this.log(`[posts] ${skipped} ${kind.name} attempt(s) not saved: their posts were removed meanwhile (purge or erase)`);
+            if (skipped)
+              this.log(`[posts] ${skipped} ${kind.name} attempt(s) not saved: their posts were removed meanwhile (purge or erase)`);
             for (const b of mine) b.done();
           },
           (err) => {

@@ -20,7 +20,11 @@ const MAX_BODY_BYTES = 4096;
 /** Connections per receiver origin. */
 const CONNECTIONS_PER_ORIGIN = 8;
 
-export type LookupAll = (hostname: string, options: LookupAllOptions, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type LookupAll = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 class RefusedAddress extends Error {
   constructor(message: string) {
@@ -98,20 +102,29 @@ export function createHttpSender(opts: HttpSenderOptions): HttpSender {
     keepAliveTimeout: 10_000,
     headersTimeout: total,
     bodyTimeout: total,
-    connect: { timeout: CONNECT_TIMEOUT_MS, lookup: guardedLookup(opts.lookup ?? (dns.lookup as unknown as LookupAll), opts.allowPrivate) as never },
+    connect: {
+      timeout: CONNECT_TIMEOUT_MS,
+      lookup: guardedLookup(opts.lookup ?? (dns.lookup as unknown as LookupAll), opts.allowPrivate) as never,
+    },
   });
 
   async function post(url: string, body: string, headers: Record<string, string>) {
     const started = performance.now();
-    const done = (o: Omit<AttemptOutcome, 'durationMs'>, retryAfter: string | null = null) => ({ ...o, durationMs: performance.now() - started, retryAfter });
+    const done = (o: Omit<AttemptOutcome, 'durationMs'>, retryAfter: string | null = null) => ({
+      ...o,
+      durationMs: performance.now() - started,
+      retryAfter,
+    });
     let target: URL;
     try {
       target = new URL(url);
     } catch {
       return done({ ok: false, statusCode: null, error: 'Invalid URL' });
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return done({ ok: false, statusCode: null, error: 'Refused: only http and https URLs are posted to' });
-    if (!opts.allowPrivate && !isAllowedHost(target.hostname)) return done({ ok: false, statusCode: null, error: `Refused: ${target.hostname} is not a public address` });
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      return done({ ok: false, statusCode: null, error: 'Refused: only http and https URLs are posted to' });
+    if (!opts.allowPrivate && !isAllowedHost(target.hostname))
+      return done({ ok: false, statusCode: null, error: `Refused: ${target.hostname} is not a public address` });
     try {
       const res = await request(target, {
         dispatcher: agent,
@@ -135,8 +148,16 @@ export function createHttpSender(opts: HttpSenderOptions): HttpSender {
       const code = res.statusCode;
       const retryAfter = res.headers['retry-after'];
       if (code >= 200 && code < 300) return done({ ok: true, statusCode: code, error: null });
-      if (code >= 300 && code < 400) return done({ ok: false, statusCode: code, error: `Redirect not followed${res.headers.location ? ` (to ${String(res.headers.location).slice(0, 200)})` : ''}` });
-      return done({ ok: false, statusCode: code, error: text.slice(0, 300) || `HTTP ${code}` }, Array.isArray(retryAfter) ? retryAfter[0] : (retryAfter ?? null));
+      if (code >= 300 && code < 400)
+        return done({
+          ok: false,
+          statusCode: code,
+          error: `Redirect not followed${res.headers.location ? ` (to ${String(res.headers.location).slice(0, 200)})` : ''}`,
+        });
+      return done(
+        { ok: false, statusCode: code, error: text.slice(0, 300) || `HTTP ${code}` },
+        Array.isArray(retryAfter) ? retryAfter[0] : (retryAfter ?? null),
+      );
     } catch (err) {
       return done({ ok: false, statusCode: null, error: describe(err) });
     }

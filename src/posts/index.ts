@@ -8,8 +8,17 @@ export { applicationPostPayload, enqueueApplicationPost, enqueueFormPost } from 
 export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from './mail.js';
 export { cancelEmail, enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
 export { OutboxSignal } from './signal.js';
-export { createDelivery, startDelivery,  } from './delivery.js';
-export { applicationPostsExport, formPosts, formPostsExport, outboxesHealth, parseFormPostStatus, retryPosts, parsePostStatus, verifyMail } from './service.js';
+export { createDelivery, startDelivery } from './delivery.js';
+export {
+  applicationPostsExport,
+  formPosts,
+  formPostsExport,
+  outboxesHealth,
+  parseFormPostStatus,
+  retryPosts,
+  parsePostStatus,
+  verifyMail,
+} from './service.js';
 export { cliPostList } from './queries.js';
 export { postIdSchema, postStatusSchema, sinceSchema } from './schema.js';
 

@@ -80,7 +80,9 @@ function signedPostKind(opts: {
           origin: URL.canParse(url) ? new URL(url).origin : url,
           async send() {
             const at = now();
-            const headers = secret ? webhookHeaders(secret, id, body, at) : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
+            const headers = secret
+              ? webhookHeaders(secret, id, body, at)
+              : { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)) };
             return httpResult(await sender.post(url, body, headers), at);
           },
         });

@@ -16,7 +16,11 @@ import { enqueueEmails, type EmailMessage } from './repo.js';
 export type MailConfig = Pick<Config, 'mail' | 'company' | 'publicBaseUrl'>;
 
 /** Line breaks, tabs and other control characters as single spaces. */
-export const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+export const oneLine = (s: string) =>
+  s
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -37,7 +41,13 @@ function confirmationEmail(config: MailConfig, job: { title: string }, app: { fi
   return { to: app.email, subject: `Application received: ${job.title}`, text: `${paragraphs.join('\n\n')}\n`, html: html(paragraphs) };
 }
 
-function hrNotificationEmail(config: MailConfig, to: string, job: { title: string; public_id: string }, app: { first_name: string; last_name: string }, applicationId: number): EmailMessage {
+function hrNotificationEmail(
+  config: MailConfig,
+  to: string,
+  job: { title: string; public_id: string },
+  app: { first_name: string; last_name: string },
+  applicationId: number,
+): EmailMessage {
   const name = `${app.first_name} ${app.last_name}`.trim();
   const link = `${config.publicBaseUrl}/hr/applicants/${applicationId}`;
   const paragraphs = [`${name} applied for ${job.title} (${job.public_id}).`];
@@ -54,7 +64,12 @@ function hrNotificationEmail(config: MailConfig, to: string, job: { title: strin
  * breaks kept, every character of the text escaped (so values in it can never be markup).
  */
 export function htmlOfText(text: string): string {
-  return html(text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean));
+  return html(
+    text
+      .split(/\n{2,}/)
+      .map((p) => p.trim())
+      .filter(Boolean),
+  );
 }
 
 /**
@@ -62,7 +77,13 @@ export function htmlOfText(text: string): string {
  * applicants get), its variables filled in; the built-in text when the template was deleted or
  * its filled text is over the limits of an email HR sends.
  */
-function receiptEmail(config: MailConfig, source: Awaited<ReturnType<typeof receiptSource>>, job: { title: string; public_id: string }, app: { first_name: string; last_name: string; email: string }, now: Date): EmailMessage {
+function receiptEmail(
+  config: MailConfig,
+  source: Awaited<ReturnType<typeof receiptSource>>,
+  job: { title: string; public_id: string },
+  app: { first_name: string; last_name: string; email: string },
+  now: Date,
+): EmailMessage {
   if (!source.template) return confirmationEmail(config, job, app);
   const company = oneLine(config.company.name);
   const values: Record<(typeof TEMPLATE_VARIABLES)[number], string> = {
@@ -77,7 +98,8 @@ function receiptEmail(config: MailConfig, source: Awaited<ReturnType<typeof rece
   };
   const subject = oneLine(fillVariables(source.template.subject, values));
   const body = fillVariables(source.template.body, values);
-  if (!subject || [...subject].length > FILLED_LIMITS.subject || [...body].length > FILLED_LIMITS.body) return confirmationEmail(config, job, app);
+  if (!subject || [...subject].length > FILLED_LIMITS.subject || [...body].length > FILLED_LIMITS.body)
+    return confirmationEmail(config, job, app);
   const text = `${body}\n`;
   return { to: app.email, subject, text, html: htmlOfText(text) };
 }
@@ -89,14 +111,23 @@ function receiptEmail(config: MailConfig, source: Awaited<ReturnType<typeof rece
 export async function enqueueApplicationEmails(
   trx: Db,
   config: MailConfig,
-  a: { applicationId: number; job: { id: number; title: string; public_id: string }; applicant: { first_name: string; last_name: string; email: string }; now: Date },
+  a: {
+    applicationId: number;
+    job: { id: number; title: string; public_id: string };
+    applicant: { first_name: string; last_name: string; email: string };
+    now: Date;
+  },
 ): Promise<void> {
   if (!config.mail.smtpUrl) return;
   // A title saved before one-line fields refused line breaks still reads as one line, body and subject.
   const job = { ...a.job, title: oneLine(a.job.title) };
   const receipt = receiptEmail(config, await receiptSource(trx, a.job.id), job, a.applicant, a.now);
   const emails = [{ template: 'applicant_confirmation', message: receipt }];
-  if (config.mail.hrNotifyEmail && config.mail.hrNotifyDigest === 'off') emails.push({ template: 'hr_notification', message: hrNotificationEmail(config, config.mail.hrNotifyEmail, job, a.applicant, a.applicationId) });
+  if (config.mail.hrNotifyEmail && config.mail.hrNotifyDigest === 'off')
+    emails.push({
+      template: 'hr_notification',
+      message: hrNotificationEmail(config, config.mail.hrNotifyEmail, job, a.applicant, a.applicationId),
+    });
   await enqueueEmails(trx, a.applicationId, emails, a.now);
 }
 
@@ -106,5 +137,12 @@ const requireMailer = createRequire(import.meta.url);
 /** A pooled SMTP transport with short time limits, so a dead server fails an attempt quickly. */
 export function createMailTransport(smtpUrl: string): Transporter {
   const nodemailer = requireMailer('nodemailer') as typeof Nodemailer;
-  return nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 4, connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 15_000 } as never);
+  return nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: 4,
+    connectionTimeout: 5_000,
+    greetingTimeout: 5_000,
+    socketTimeout: 15_000,
+  } as never);
 }

@@ -37,14 +37,20 @@ export function postsPages(ctx: AppContext): Router {
       return `/hr/posts${qs ? `?${qs}` : ''}`;
     };
     const pager = htmlPager(page, count, POSTS_PAGE_SIZE, (n) => link(status, n));
-    renderPage(req, res, 'pages/hr/posts', { title: 'API Post Requests', noindex: true }, {
-      status,
-      tabs: POST_TABS.map((t) => ({ ...t, href: link(t.status), current: t.status === status })),
-      posts: results,
-      count,
-      pager,
-      ...formatters(req),
-    });
+    renderPage(
+      req,
+      res,
+      'pages/hr/posts',
+      { title: 'API Post Requests', noindex: true },
+      {
+        status,
+        tabs: POST_TABS.map((t) => ({ ...t, href: link(t.status), current: t.status === status })),
+        posts: results,
+        count,
+        pager,
+        ...formatters(req),
+      },
+    );
   });
 
   return router;

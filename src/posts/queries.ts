@@ -16,8 +16,20 @@ function postsQuery(db: Knex) {
     .join('applications as a', 'a.id', 'p.application_id')
     .join('jobs as j', 'j.id', 'p.job_id')
     .select(
-      'p.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'j.public_id as job_public_id', 'p.job_id', 'j.title as job_title',
-      'p.status', 'p.status_code', 'p.error_message', 'p.attempts', 'p.next_attempt_at', 'p.created_at',
+      'p.id',
+      'a.first_name',
+      'a.last_name',
+      'a.email',
+      'a.phone',
+      'j.public_id as job_public_id',
+      'p.job_id',
+      'j.title as job_title',
+      'p.status',
+      'p.status_code',
+      'p.error_message',
+      'p.attempts',
+      'p.next_attempt_at',
+      'p.created_at',
     );
 }
 
@@ -40,11 +52,18 @@ function toRecord(r: Row): ApplicationPostRecord {
   };
 }
 
-export async function listApplicationPosts(db: Knex, status: PostStatus, page: { page: number; pageSize: number }): Promise<{ count: number; results: ApplicationPostRecord[] }> {
+export async function listApplicationPosts(
+  db: Knex,
+  status: PostStatus,
+  page: { page: number; pageSize: number },
+): Promise<{ count: number; results: ApplicationPostRecord[] }> {
   const [{ n }] = await db('application_posts').where('status', status).count({ n: '*' });
   const rows: Row[] = await postsQuery(db)
     .where('p.status', status)
-    .orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }])
+    .orderBy([
+      { column: 'p.created_at', order: 'desc' },
+      { column: 'p.id', order: 'desc' },
+    ])
     .limit(page.pageSize)
     .offset((page.page - 1) * page.pageSize);
   return { count: Number(n), results: rows.map(toRecord) };
@@ -80,7 +99,10 @@ export async function* applicationPostRows(db: Knex, status: PostStatus, batchSi
   for (;;) {
     const q = postsQuery(db)
       .where('p.status', status)
-      .orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }])
+      .orderBy([
+        { column: 'p.created_at', order: 'desc' },
+        { column: 'p.id', order: 'desc' },
+      ])
       .limit(batchSize);
     if (cursor) {
       const c: { at: unknown; id: number } = cursor;
@@ -89,8 +111,18 @@ export async function* applicationPostRows(db: Knex, status: PostStatus, batchSi
     const rows: Row[] = await q;
     if (!rows.length) return;
     yield rows.map((r) => [
-      Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.job_public_id, r.status, fromDbNumber(r.status_code),
-      fromDbDate(r.created_at), Number(r.attempts), fromDbDate(r.next_attempt_at), r.error_message ?? '',
+      Number(r.id),
+      r.first_name,
+      r.last_name,
+      r.email,
+      r.phone,
+      r.job_public_id,
+      r.status,
+      fromDbNumber(r.status_code),
+      fromDbDate(r.created_at),
+      Number(r.attempts),
+      fromDbDate(r.next_attempt_at),
+      r.error_message ?? '',
     ]);
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1];
@@ -126,8 +158,16 @@ export async function retryableApplicationPostIds(db: Knex, filter: { ids?: numb
 }
 
 /** The CLI's list: newest first, optionally one status and one job. */
-export async function cliPostList(db: Knex, filter: { status?: PostStatus; jobId?: number; limit: number }): Promise<ApplicationPostRecord[]> {
-  const q = postsQuery(db).orderBy([{ column: 'p.created_at', order: 'desc' }, { column: 'p.id', order: 'desc' }]).limit(filter.limit);
+export async function cliPostList(
+  db: Knex,
+  filter: { status?: PostStatus; jobId?: number; limit: number },
+): Promise<ApplicationPostRecord[]> {
+  const q = postsQuery(db)
+    .orderBy([
+      { column: 'p.created_at', order: 'desc' },
+      { column: 'p.id', order: 'desc' },
+    ])
+    .limit(filter.limit);
   if (filter.status) q.where('p.status', filter.status);
   if (filter.jobId) q.where('p.job_id', filter.jobId);
   return (await q).map(toRecord);
@@ -142,8 +182,15 @@ export interface WebhookTarget {
 
 /** Each post's job webhook as it is now (a retry goes to the current URL, and not at all when off). */
 export async function currentWebhooks(db: Knex, jobIds: number[]): Promise<Map<number, WebhookTarget>> {
-  const rows: Row[] = await db('jobs').select('id', 'webhook_enabled', 'webhook_url', 'webhook_secret').whereIn('id', [...new Set(jobIds)]);
-  return new Map(rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.webhook_enabled), url: r.webhook_url ?? null, secret: r.webhook_secret || null }]));
+  const rows: Row[] = await db('jobs')
+    .select('id', 'webhook_enabled', 'webhook_url', 'webhook_secret')
+    .whereIn('id', [...new Set(jobIds)]);
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { enabled: fromDbBool(r.webhook_enabled), url: r.webhook_url ?? null, secret: r.webhook_secret || null },
+    ]),
+  );
 }
 
 /** A row of a form's API posts (spec 02 section 3) plus attempts and next_attempt_at. */
@@ -167,12 +214,20 @@ function formPostsQuery(db: Knex, formId: number, status: PostStatus | '') {
 }
 
 /** A form's API posts, newest first; status '' is every status. */
-export async function listFormPosts(db: Knex, formId: number, status: PostStatus | '', page: { page: number; pageSize: number }): Promise<{ count: number; results: FormPostRecord[] }> {
+export async function listFormPosts(
+  db: Knex,
+  formId: number,
+  status: PostStatus | '',
+  page: { page: number; pageSize: number },
+): Promise<{ count: number; results: FormPostRecord[] }> {
   const [[{ n }], rows]: [Row[], Row[]] = await Promise.all([
     formPostsQuery(db, formId, status).count({ n: '*' }),
     formPostsQuery(db, formId, status)
       .select('id', 'entry_id', 'status', 'status_code', 'error_message', 'attempts', 'next_attempt_at', 'created_at')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(page.pageSize)
       .offset((page.page - 1) * page.pageSize),
   ]);
@@ -196,7 +251,10 @@ export async function* formPostRows(db: Knex, formId: number, status: PostStatus
   for (;;) {
     const q = formPostsQuery(db, formId, status)
       .select('id', 'entry_id', 'status', 'status_code', 'error_message', 'attempts', 'next_attempt_at', 'created_at')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(batchSize);
     if (cursor) {
       const c: { at: unknown; id: number } = cursor;
@@ -204,7 +262,16 @@ export async function* formPostRows(db: Knex, formId: number, status: PostStatus
     }
     const rows: Row[] = await q;
     if (!rows.length) return;
-    yield rows.map((r) => [Number(r.id), Number(r.entry_id), r.status, fromDbNumber(r.status_code), r.error_message ?? '', fromDbDate(r.created_at), Number(r.attempts), fromDbDate(r.next_attempt_at)]);
+    yield rows.map((r) => [
+      Number(r.id),
+      Number(r.entry_id),
+      r.status,
+      fromDbNumber(r.status_code),
+      r.error_message ?? '',
+      fromDbDate(r.created_at),
+      Number(r.attempts),
+      fromDbDate(r.next_attempt_at),
+    ]);
     if (rows.length < batchSize) return;
     const last = rows[rows.length - 1];
     cursor = { at: last.created_at, id: Number(last.id) };
@@ -213,14 +280,22 @@ export async function* formPostRows(db: Knex, formId: number, status: PostStatus
 
 /** Each post's form API settings as they are now (read at send time, like a job's webhook). */
 export async function currentFormApis(db: Knex, formIds: number[]): Promise<Map<number, WebhookTarget>> {
-  const rows: Row[] = await db('forms').select('id', 'api_enabled', 'api_url', 'api_secret').whereIn('id', [...new Set(formIds)]);
-  return new Map(rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.api_enabled), url: r.api_url ?? null, secret: r.api_secret || null }]));
+  const rows: Row[] = await db('forms')
+    .select('id', 'api_enabled', 'api_url', 'api_secret')
+    .whereIn('id', [...new Set(formIds)]);
+  return new Map(
+    rows.map((r) => [Number(r.id), { enabled: fromDbBool(r.api_enabled), url: r.api_url ?? null, secret: r.api_secret || null }]),
+  );
 }
 
 /** One outbox's health for `careers-admin doctor`: when its longest-waiting due PENDING post fell due, and how many posts FAILED. */
 export async function outboxHealth(db: Knex, table: OutboxTable, now: Date): Promise<{ oldestDue: Date | null; failed: number }> {
   const [[due], [failed]]: Row[][] = await Promise.all([
-    db(table).where('status', 'PENDING').whereNotNull('next_attempt_at').where('next_attempt_at', '<=', toDbDate(now)).min({ at: 'next_attempt_at' }),
+    db(table)
+      .where('status', 'PENDING')
+      .whereNotNull('next_attempt_at')
+      .where('next_attempt_at', '<=', toDbDate(now))
+      .min({ at: 'next_attempt_at' }),
     db(table).where('status', 'FAILED').count({ n: '*' }),
   ]);
   return { oldestDue: fromDbDate(due?.at), failed: Number(failed?.n ?? 0) };
@@ -231,16 +306,33 @@ export async function outboxHealth(db: Knex, table: OutboxTable, now: Date): Pro
  * emails feature's default with purpose `receipt`, as HR edited it; null once deleted) and the
  * name of the job's first stage (for `{stage}`). Read in the application's transaction.
  */
-export async function receiptSource(db: Knex, jobId: number): Promise<{ template: { subject: string; body: string } | null; stage: string }> {
+export async function receiptSource(
+  db: Knex,
+  jobId: number,
+): Promise<{ template: { subject: string; body: string } | null; stage: string }> {
   const [template, stage] = await Promise.all([
     db('email_templates').where('purpose', 'receipt').orderBy('id').first('subject', 'body'),
-    db('job_stages').where('job_id', jobId).orderBy([{ column: 'position' }, { column: 'id' }]).first('name'),
+    db('job_stages')
+      .where('job_id', jobId)
+      .orderBy([{ column: 'position' }, { column: 'id' }])
+      .first('name'),
   ]);
-  return { template: template ? { subject: String(template.subject), body: String(template.body) } : null, stage: stage ? String(stage.name) : '' };
+  return {
+    template: template ? { subject: String(template.subject), body: String(template.body) } : null,
+    stage: stage ? String(stage.name) : '',
+  };
 }
 
 /** The applications that came in [from, to): the newest `limit` with their job, and how many in all (the HR digest). */
-export async function applicationsBetween(db: Knex, from: Date, to: Date, limit: number): Promise<{ total: number; rows: { id: number; first_name: string; last_name: string; job_title: string; job_public_id: string; created_at: Date }[] }> {
+export async function applicationsBetween(
+  db: Knex,
+  from: Date,
+  to: Date,
+  limit: number,
+): Promise<{
+  total: number;
+  rows: { id: number; first_name: string; last_name: string; job_title: string; job_public_id: string; created_at: Date }[];
+}> {
   const range = (q: Knex.QueryBuilder) => q.where('a.created_at', '>=', toDbDate(from)).where('a.created_at', '<', toDbDate(to));
   const [count] = (await range(db('applications as a')).count({ n: '*' })) as Row[];
   const total = Number(count?.n ?? 0);
@@ -252,11 +344,20 @@ export async function applicationsBetween(db: Knex, from: Date, to: Date, limit:
     .select('a.id', 'a.first_name', 'a.last_name', 'a.created_at', { job_title: 'j.title', job_public_id: 'j.public_id' });
   return {
     total,
-    rows: rows.map((r) => ({ id: Number(r.id), first_name: String(r.first_name ?? ''), last_name: String(r.last_name ?? ''), job_title: String(r.job_title), job_public_id: String(r.job_public_id), created_at: fromDbDate(r.created_at)! })),
+    rows: rows.map((r) => ({
+      id: Number(r.id),
+      first_name: String(r.first_name ?? ''),
+      last_name: String(r.last_name ?? ''),
+      job_title: String(r.job_title),
+      job_public_id: String(r.job_public_id),
+      created_at: fromDbDate(r.created_at)!,
+    })),
   };
 }
 
 /** Whether HR's digest of this period was written already (by this process or another). */
 export async function digestWritten(db: Knex, recipient: string, periodStart: Date): Promise<boolean> {
-  return !!(await db('hr_notify_digests').where({ recipient, period_start: toDbDate(periodStart) }).first('id'));
+  return !!(await db('hr_notify_digests')
+    .where({ recipient, period_start: toDbDate(periodStart) })
+    .first('id'));
 }

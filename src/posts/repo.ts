@@ -34,29 +34,72 @@ function newMessageId(): string {
  * from the job's current secret (sentApplicationPost), so the outbox never holds a secret and a
  * retry after a rotation sends the secret it is signed with.
  */
-export function applicationPostPayload(job: { public_id: string }, app: { email: string; first_name: string; last_name: string; phone: string }, attribution?: Attribution | null): StoredApplicationPost {
-  const payload: StoredApplicationPost = { job_public_id: job.public_id, email: app.email, first_name: app.first_name, second_name: app.last_name, phone: app.phone };
+export function applicationPostPayload(
+  job: { public_id: string },
+  app: { email: string; first_name: string; last_name: string; phone: string },
+  attribution?: Attribution | null,
+): StoredApplicationPost {
+  const payload: StoredApplicationPost = {
+    job_public_id: job.public_id,
+    email: app.email,
+    first_name: app.first_name,
+    second_name: app.last_name,
+    phone: app.phone,
+  };
   // Only for a job that opted in (webhook_include_source); the spec's keys stay first, unchanged.
-  if (attribution !== undefined) payload.source = attribution ? { source: attribution.source, medium: attribution.medium, campaign: attribution.campaign, tracking_link_id: attribution.linkId } : null;
+  if (attribution !== undefined)
+    payload.source = attribution
+      ? { source: attribution.source, medium: attribution.medium, campaign: attribution.campaign, tracking_link_id: attribution.linkId }
+      : null;
   return payload;
 }
 
 /** Adds a PENDING signed post, due now, with its webhook id; run inside the caller's transaction. */
-async function enqueueSignedPost(trx: Knex, table: 'application_posts' | 'form_posts', owner: Record<string, number>, targetUrl: string, payload: unknown, at: Date): Promise<void> {
+async function enqueueSignedPost(
+  trx: Knex,
+  table: 'application_posts' | 'form_posts',
+  owner: Record<string, number>,
+  targetUrl: string,
+  payload: unknown,
+  at: Date,
+): Promise<void> {
   const now = toDbDate(at);
-  await trx(table).insert({ ...owner, target_url: targetUrl, payload: toDbJson(payload), message_id: newMessageId(), status: 'PENDING', attempts: 0, next_attempt_at: now, created_at: now, updated_at: now });
+  await trx(table).insert({
+    ...owner,
+    target_url: targetUrl,
+    payload: toDbJson(payload),
+    message_id: newMessageId(),
+    status: 'PENDING',
+    attempts: 0,
+    next_attempt_at: now,
+    created_at: now,
+    updated_at: now,
+  });
 }
 
 /** A job webhook post of an application. */
-export async function enqueueApplicationPost(trx: Knex, post: { applicationId: number; jobId: number; targetUrl: string; payload: StoredApplicationPost; now: Date }): Promise<void> {
-  await enqueueSignedPost(trx, 'application_posts', { application_id: post.applicationId, job_id: post.jobId }, post.targetUrl, post.payload, post.now);
+export async function enqueueApplicationPost(
+  trx: Knex,
+  post: { applicationId: number; jobId: number; targetUrl: string; payload: StoredApplicationPost; now: Date },
+): Promise<void> {
+  await enqueueSignedPost(
+    trx,
+    'application_posts',
+    { application_id: post.applicationId, job_id: post.jobId },
+    post.targetUrl,
+    post.payload,
+    post.now,
+  );
 }
 
 /**
  * A form API post of an entry. The payload (`{external_key: value}`) is fixed at submit; the URL,
  * secret and api_enabled are read at send time.
  */
-export async function enqueueFormPost(trx: Knex, post: { formId: number; entryId: number; targetUrl: string; payload: Record<string, unknown>; now: Date }): Promise<void> {
+export async function enqueueFormPost(
+  trx: Knex,
+  post: { formId: number; entryId: number; targetUrl: string; payload: Record<string, unknown>; now: Date },
+): Promise<void> {
   await enqueueSignedPost(trx, 'form_posts', { form_id: post.formId, entry_id: post.entryId }, post.targetUrl, post.payload, post.now);
 }
 
@@ -83,7 +126,11 @@ const HR_TEMPLATE = 'hr_template';
 /** Rows inserted per statement: a row holds a whole message, text and HTML. */
 const EMAIL_INSERT_CHUNK = 100;
 
-const emailRow = (applicationId: number | null, e: { template: string; message: EmailMessage; sender?: EmailSender; sendAfter?: Date | null }, now: string) => ({
+const emailRow = (
+  applicationId: number | null,
+  e: { template: string; message: EmailMessage; sender?: EmailSender; sendAfter?: Date | null },
+  now: string,
+) => ({
   application_id: applicationId,
   template: e.template,
   payload: toDbJson(e.message),
@@ -100,28 +147,48 @@ const emailRow = (applicationId: number | null, e: { template: string; message: 
 });
 
 /** Adds PENDING emails of one application (or none), due now; run inside the caller's transaction. */
-export async function enqueueEmails(trx: Knex, applicationId: number | null, emails: { template: string; message: EmailMessage }[], at: Date): Promise<void> {
+export async function enqueueEmails(
+  trx: Knex,
+  applicationId: number | null,
+  emails: { template: string; message: EmailMessage }[],
+  at: Date,
+): Promise<void> {
   if (!emails.length) return;
   const now = toDbDate(at);
   await trx('email_posts').insert(emails.map((e) => emailRow(applicationId, e, now)));
 }
 
 /** HR's email to one application, due now or at `sendAfter`; run inside the caller's transaction. Answers its id. */
-export async function enqueueSentEmail(trx: Knex, email: { applicationId: number; message: EmailMessage; sender: EmailSender; sendAfter?: Date | null }, at: Date): Promise<number> {
+export async function enqueueSentEmail(
+  trx: Knex,
+  email: { applicationId: number; message: EmailMessage; sender: EmailSender; sendAfter?: Date | null },
+  at: Date,
+): Promise<number> {
   const [id] = await trx('email_posts').insert(emailRow(email.applicationId, { template: HR_TEMPLATE, ...email }, toDbDate(at)));
   return Number(id);
 }
 
 /** HR's emails to many applications (a bulk send), due now or at their `sendAfter`, in chunks; run inside the caller's transaction. */
-export async function enqueueSentEmails(trx: Knex, emails: { applicationId: number; message: EmailMessage; sender: EmailSender; sendAfter?: Date | null }[], at: Date): Promise<void> {
+export async function enqueueSentEmails(
+  trx: Knex,
+  emails: { applicationId: number; message: EmailMessage; sender: EmailSender; sendAfter?: Date | null }[],
+  at: Date,
+): Promise<void> {
   const now = toDbDate(at);
   for (let i = 0; i < emails.length; i += EMAIL_INSERT_CHUNK) {
-    await trx('email_posts').insert(emails.slice(i, i + EMAIL_INSERT_CHUNK).map((e) => emailRow(e.applicationId, { template: HR_TEMPLATE, ...e }, now)));
+    await trx('email_posts').insert(
+      emails.slice(i, i + EMAIL_INSERT_CHUNK).map((e) => emailRow(e.applicationId, { template: HR_TEMPLATE, ...e }, now)),
+    );
   }
 }
 
 /** What cancelling an email found: it was cancelled now, or why not. */
-export type CancelOutcome = { kind: 'cancelled' } | { kind: 'missing' } | { kind: 'forbidden' } | { kind: 'done'; status: string } | { kind: 'sending' };
+export type CancelOutcome =
+  | { kind: 'cancelled' }
+  | { kind: 'missing' }
+  | { kind: 'forbidden' }
+  | { kind: 'done'; status: string }
+  | { kind: 'sending' };
 
 /**
  * Cancels HR's email `id` before it is sent: only a PENDING email never attempted and not claimed
@@ -137,7 +204,14 @@ export async function cancelEmail(db: Knex, id: number, by: { userId: number; an
   const n = await db('email_posts')
     .where({ id, status: 'PENDING', attempts: 0 })
     .whereNull('claim_token')
-    .update({ status: 'CANCELLED', next_attempt_at: null, locked_until: null, cancelled_at: now, cancelled_by: by.userId, updated_at: now });
+    .update({
+      status: 'CANCELLED',
+      next_attempt_at: null,
+      locked_until: null,
+      cancelled_at: now,
+      cancelled_by: by.userId,
+      updated_at: now,
+    });
   if (n > 0) return { kind: 'cancelled' };
   const after = await db('email_posts').where({ id }).first('status', 'claim_token');
   if (!after) return { kind: 'missing' };
@@ -187,14 +261,20 @@ export async function claimDue(
     // READ COMMITTED: only the rows taken stay locked (no gap locks), so the claim and the
     // attempts being saved meanwhile rarely deadlock; when they do, the claim runs again.
     const take = async (trx: Knex.Transaction): Promise<Row[]> => {
-      const ids = (await pick(dueRows(trx, table, now).select('id')).forUpdate().skipLocked()).map((r: Row) => Number(r.id));
+      const ids = (
+        await pick(dueRows(trx, table, now).select('id'))
+          .forUpdate()
+          .skipLocked()
+      ).map((r: Row) => Number(r.id));
       if (!ids.length) return [];
       await trx(table).whereIn('id', ids).update(mark);
       return trx(table).whereIn('id', ids);
     };
     rows = await withDbRetry(() => db.transaction(take, { isolationLevel: 'read committed' }));
   } else {
-    await db(table).whereIn('id', pick(dueRows(db, table, now).select('id'))).update(mark);
+    await db(table)
+      .whereIn('id', pick(dueRows(db, table, now).select('id')))
+      .update(mark);
     rows = await db(table).where('claim_token', claim);
   }
   const due = (r: Row) => fromDbDate(r.next_attempt_at)?.getTime() ?? 0;
@@ -210,7 +290,10 @@ export async function releaseClaims(db: Knex, table: OutboxTable, claims: Claime
   const byClaim = new Map<string, number[]>();
   for (const c of claims) byClaim.set(c.claim, [...(byClaim.get(c.claim) ?? []), Number(c.row.id)]);
   for (const [claim, ids] of byClaim) {
-    await db(table).whereIn('id', ids).where('claim_token', claim).update({ next_attempt_at: toDbDate(dueAt), locked_until: null, claim_token: null });
+    await db(table)
+      .whereIn('id', ids)
+      .where('claim_token', claim)
+      .update({ next_attempt_at: toDbDate(dueAt), locked_until: null, claim_token: null });
   }
 }
 
@@ -243,51 +326,67 @@ export async function recordAttempts(db: Knex, table: OutboxTable, all: AttemptR
   let skipped = 0;
   const error = (o: AttemptOutcome) => (o.error ? o.error.slice(0, 500) : null);
   // Run again when MySQL picks it as a deadlock victim (it can meet a claim's locks).
-  await withDbRetry(() => db.transaction(async (trx) => {
-    const successes = new Map<number | null, [number, string][]>();
-    for (const r of all) {
-      if (r.outcome.ok) successes.set(r.outcome.statusCode, [...(successes.get(r.outcome.statusCode) ?? []), [Number(r.c.row.id), r.c.claim]]);
-    }
-    for (const [code, pairs] of successes) {
-      // id and token lists, not (id, token) pairs: MariaDB reads a pair list without the primary key.
-      await trx(table)
-        .whereIn('id', pairs.map(([id]) => id))
-        .whereIn('claim_token', [...new Set(pairs.map(([, claim]) => claim))])
-        .update({ status: 'SUCCESS', status_code: code, error_message: null, attempts: trx.raw('attempts + 1'), next_attempt_at: null, locked_until: null, claim_token: null, delivered_at: now, updated_at: now });
-    }
-    for (const r of all.filter((x) => !x.outcome.ok)) {
-      await trx(table)
-        .where({ id: r.c.row.id, claim_token: r.c.claim })
-        .update({
-          status: 'FAILED',
+  await withDbRetry(() =>
+    db.transaction(async (trx) => {
+      const successes = new Map<number | null, [number, string][]>();
+      for (const r of all) {
+        if (r.outcome.ok)
+          successes.set(r.outcome.statusCode, [...(successes.get(r.outcome.statusCode) ?? []), [Number(r.c.row.id), r.c.claim]]);
+      }
+      for (const [code, pairs] of successes) {
+        // id and token lists, not (id, token) pairs: MariaDB reads a pair list without the primary key.
+        await trx(table)
+          .whereIn(
+            'id',
+            pairs.map(([id]) => id),
+          )
+          .whereIn('claim_token', [...new Set(pairs.map(([, claim]) => claim))])
+          .update({
+            status: 'SUCCESS',
+            status_code: code,
+            error_message: null,
+            attempts: trx.raw('attempts + 1'),
+            next_attempt_at: null,
+            locked_until: null,
+            claim_token: null,
+            delivered_at: now,
+            updated_at: now,
+          });
+      }
+      for (const r of all.filter((x) => !x.outcome.ok)) {
+        await trx(table)
+          .where({ id: r.c.row.id, claim_token: r.c.claim })
+          .update({
+            status: 'FAILED',
+            status_code: r.outcome.statusCode,
+            error_message: error(r.outcome),
+            attempts: trx.raw('attempts + 1'),
+            next_attempt_at: r.nextAttemptAt ? toDbDate(r.nextAttemptAt) : null,
+            locked_until: null,
+            claim_token: null,
+            updated_at: now,
+          });
+      }
+      // After the writes (SQLite: the transaction holds the write lock, so its snapshot is current),
+      // the posts still there, locked in id order on MySQL so none goes before its attempt is saved.
+      const ids = [...new Set(all.map((r) => Number(r.c.row.id)))].sort((x, y) => x - y);
+      const present = trx(table).whereIn('id', ids).orderBy('id').select('id');
+      const there = new Set(((await (isMysql(trx) ? present.forUpdate() : present)) as Row[]).map((r) => Number(r.id)));
+      const records = all.filter((r) => there.has(Number(r.c.row.id)));
+      skipped = all.length - records.length;
+      if (!records.length) return;
+      await trx('post_attempts').insert(
+        records.map((r) => ({
+          [ATTEMPT_COLUMN[table]]: r.c.row.id,
+          status: r.outcome.ok ? 'SUCCESS' : 'FAILED',
           status_code: r.outcome.statusCode,
-          error_message: error(r.outcome),
-          attempts: trx.raw('attempts + 1'),
-          next_attempt_at: r.nextAttemptAt ? toDbDate(r.nextAttemptAt) : null,
-          locked_until: null,
-          claim_token: null,
-          updated_at: now,
-        });
-    }
-    // After the writes (SQLite: the transaction holds the write lock, so its snapshot is current),
-    // the posts still there, locked in id order on MySQL so none goes before its attempt is saved.
-    const ids = [...new Set(all.map((r) => Number(r.c.row.id)))].sort((x, y) => x - y);
-    const present = trx(table).whereIn('id', ids).orderBy('id').select('id');
-    const there = new Set(((await (isMysql(trx) ? present.forUpdate() : present)) as Row[]).map((r) => Number(r.id)));
-    const records = all.filter((r) => there.has(Number(r.c.row.id)));
-    skipped = all.length - records.length;
-    if (!records.length) return;
-    await trx('post_attempts').insert(
-      records.map((r) => ({
-        [ATTEMPT_COLUMN[table]]: r.c.row.id,
-        status: r.outcome.ok ? 'SUCCESS' : 'FAILED',
-        status_code: r.outcome.statusCode,
-        error: error(r.outcome),
-        duration_ms: Math.max(0, Math.round(r.outcome.durationMs)),
-        created_at: now,
-      })),
-    );
-  }));
+          error: error(r.outcome),
+          duration_ms: Math.max(0, Math.round(r.outcome.durationMs)),
+          created_at: now,
+        })),
+      );
+    }),
+  );
   return skipped;
 }
 
@@ -295,7 +394,14 @@ export async function recordAttempts(db: Knex, table: OutboxTable, all: AttemptR
 export async function stopPost(db: Knex, table: OutboxTable, c: Claimed, message: string, at: Date): Promise<void> {
   await db(table)
     .where({ id: c.row.id, claim_token: c.claim })
-    .update({ status: 'FAILED', error_message: message, next_attempt_at: null, locked_until: null, claim_token: null, updated_at: toDbDate(at) });
+    .update({
+      status: 'FAILED',
+      error_message: message,
+      next_attempt_at: null,
+      locked_until: null,
+      claim_token: null,
+      updated_at: toDbDate(at),
+    });
 }
 
 /**
@@ -312,8 +418,21 @@ export async function earliestDue(db: Knex, table: OutboxTable): Promise<Date | 
  * `exclude` (receivers that have enough work); read per group over the (group, next_attempt_at)
  * index, so a job with thousands of waiting posts costs one index lookup.
  */
-export async function dueGroups(db: Knex, table: OutboxTable, column: string, now: Date | null, exclude: number[], limit: number): Promise<{ group: number; due: Date }[]> {
-  const q = db(table).select(`${column} as g`).min({ due: 'next_attempt_at' }).whereNotNull('next_attempt_at').groupBy(column).orderBy('due').limit(limit);
+export async function dueGroups(
+  db: Knex,
+  table: OutboxTable,
+  column: string,
+  now: Date | null,
+  exclude: number[],
+  limit: number,
+): Promise<{ group: number; due: Date }[]> {
+  const q = db(table)
+    .select(`${column} as g`)
+    .min({ due: 'next_attempt_at' })
+    .whereNotNull('next_attempt_at')
+    .groupBy(column)
+    .orderBy('due')
+    .limit(limit);
   if (now) q.where('next_attempt_at', '<=', toDbDate(now));
   if (exclude.length) q.whereNotIn(column, exclude);
   return ((await q) as Row[]).map((r) => ({ group: Number(r.g), due: fromDbDate(r.due)! }));
@@ -325,7 +444,11 @@ export async function makePostsDue(db: Knex, table: OutboxTable, ids: number[], 
   let n = 0;
   for (let i = 0; i < ids.length; i += 500) {
     // Not a post being sent right now (claimed): it would be sent twice.
-    n += await db(table).whereIn('id', ids.slice(i, i + 500)).where('status', 'FAILED').whereNull('claim_token').update({ next_attempt_at: now, updated_at: now });
+    n += await db(table)
+      .whereIn('id', ids.slice(i, i + 500))
+      .where('status', 'FAILED')
+      .whereNull('claim_token')
+      .update({ next_attempt_at: now, updated_at: now });
   }
   return n;
 }
@@ -340,10 +463,19 @@ export async function purgeAttempts(db: Knex, before: Date): Promise<number> {
  * unique, so when several processes reach the same period only the first writes it; the others
  * answer false and queue nothing.
  */
-export async function enqueueDigestOnce(db: Knex, digest: { recipient: string; periodStart: Date; applications: number; message: EmailMessage }, at: Date): Promise<boolean> {
+export async function enqueueDigestOnce(
+  db: Knex,
+  digest: { recipient: string; periodStart: Date; applications: number; message: EmailMessage },
+  at: Date,
+): Promise<boolean> {
   try {
     await db.transaction(async (trx) => {
-      await trx('hr_notify_digests').insert({ recipient: digest.recipient, period_start: toDbDate(digest.periodStart), applications: digest.applications, created_at: toDbDate(at) });
+      await trx('hr_notify_digests').insert({
+        recipient: digest.recipient,
+        period_start: toDbDate(digest.periodStart),
+        applications: digest.applications,
+        created_at: toDbDate(at),
+      });
       await enqueueEmails(trx, null, [{ template: 'hr_digest', message: digest.message }], at);
     });
     return true;

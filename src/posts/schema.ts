@@ -25,7 +25,14 @@ export const postStatusSchema = z.pipe(
 export const postIdSchema = rowId(POST_MESSAGES.id);
 
 /** `--since`: a date (midnight UTC) or an ISO date and time. */
-export const sinceSchema = z.pipe(
-  z.string().check(z.trim(), z.regex(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, POST_MESSAGES.since)),
-  z.transform((s: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s.replace(' ', 'T'))),
-).check(z.refine((d: Date) => !Number.isNaN(d.getTime()), POST_MESSAGES.since));
+export const sinceSchema = z
+  .pipe(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.regex(/^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/, POST_MESSAGES.since),
+      ),
+    z.transform((s: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s.replace(' ', 'T'))),
+  )
+  .check(z.refine((d: Date) => !Number.isNaN(d.getTime()), POST_MESSAGES.since));

@@ -4,7 +4,19 @@
  */
 import type { Db } from '../db/knex.js';
 import { NotFound, ValidationError } from '../http/errors.js';
-import { FORM_POST_EXPORT_COLUMNS, POST_EXPORT_COLUMNS, applicationPostRows, formPostRows, getApplicationPost, listApplicationPosts, listFormPosts, outboxHealth, postAttempts, postsFilename, retryableApplicationPostIds } from './queries.js';
+import {
+  FORM_POST_EXPORT_COLUMNS,
+  POST_EXPORT_COLUMNS,
+  applicationPostRows,
+  formPostRows,
+  getApplicationPost,
+  listApplicationPosts,
+  listFormPosts,
+  outboxHealth,
+  postAttempts,
+  postsFilename,
+  retryableApplicationPostIds,
+} from './queries.js';
 import { makePostsDue, type OutboxTable } from './repo.js';
 import { createMailTransport } from './mail.js';
 import { POST_MESSAGES, postStatusSchema } from './schema.js';
@@ -27,7 +39,12 @@ export function parsePostStatus(raw: unknown): PostStatus {
 
 /** The API Post Requests workbook of one status: `application_posts_{STATUS}.xlsx`. */
 export function applicationPostsExport(db: Db, status: PostStatus) {
-  return { filename: postsFilename(status), sheetName: 'Application Posts', columns: POST_EXPORT_COLUMNS, rows: applicationPostRows(db, status) };
+  return {
+    filename: postsFilename(status),
+    sheetName: 'Application Posts',
+    columns: POST_EXPORT_COLUMNS,
+    rows: applicationPostRows(db, status),
+  };
 }
 
 export function listPosts(db: Db, status: PostStatus, page: { page: number; pageSize: number }) {
@@ -49,7 +66,8 @@ export async function attemptsOfPost(db: Db, id: number): Promise<PostAttemptRec
 export async function retryPost(deps: PostsDeps, id: number): Promise<ApplicationPostRecord> {
   await requirePost(deps.db, id);
   const ids = await retryableApplicationPostIds(deps.db, { ids: [id] });
-  if (!ids.length || !(await makePostsDue(deps.db, 'application_posts', ids, deps.now()))) throw new ValidationError({}, POST_MESSAGES.notRetryable);
+  if (!ids.length || !(await makePostsDue(deps.db, 'application_posts', ids, deps.now())))
+    throw new ValidationError({}, POST_MESSAGES.notRetryable);
   deps.outbox?.notify();
   return requirePost(deps.db, id);
 }
@@ -58,7 +76,10 @@ export async function retryPost(deps: PostsDeps, id: number): Promise<Applicatio
  * `careers-admin posts retry`: the FAILED posts picked by id, or all of them (optionally those
  * created since a date), whose job has its webhook on. With dryRun nothing changes.
  */
-export async function retryPosts(deps: PostsDeps, pick: { id?: number; allFailed?: boolean; since?: Date | null; dryRun?: boolean }): Promise<number[]> {
+export async function retryPosts(
+  deps: PostsDeps,
+  pick: { id?: number; allFailed?: boolean; since?: Date | null; dryRun?: boolean },
+): Promise<number[]> {
   const ids = await retryableApplicationPostIds(deps.db, { ids: pick.id ? [pick.id] : undefined, since: pick.since ?? null });
   if (!pick.dryRun && ids.length) await makePostsDue(deps.db, 'application_posts', ids, deps.now());
   return ids;
@@ -77,7 +98,12 @@ export function formPosts(db: Db, formId: number, status: PostStatus | '', page:
 
 /** The form posts workbook: `form_{id}_posts_{STATUS}.xlsx`, ALL when no status is chosen. */
 export function formPostsExport(db: Db, formId: number, status: PostStatus | '') {
-  return { filename: `form_${formId}_posts_${status || 'ALL'}.xlsx`, sheetName: 'Form API Posts', columns: FORM_POST_EXPORT_COLUMNS, rows: formPostRows(db, formId, status) };
+  return {
+    filename: `form_${formId}_posts_${status || 'ALL'}.xlsx`,
+    sheetName: 'Form API Posts',
+    columns: FORM_POST_EXPORT_COLUMNS,
+    rows: formPostRows(db, formId, status),
+  };
 }
 
 // ---- Health (careers-admin doctor) ----

@@ -40,7 +40,6 @@ export function formatters(req: Request) {
   return { num: (n: number) => numbers.format(n), label: enumLabel };
 }
 
-
 /** A phone number as people read it (issue 30): stored `+919876543210`, shown `+91 98765 43210`; anything that does not parse as stored. */
 export function formatPhone(stored: string | null | undefined): string {
   const raw = (stored ?? '').trim();

@@ -40,7 +40,13 @@ function usesHrHeader(path: string): boolean {
 }
 
 /** Renders a page (view, then the layout around it) to a string, without sending it. */
-export function renderPageHtml(req: Request, res: Response, view: string, meta: PageMeta, locals: Record<string, unknown> = {}): Promise<string> {
+export function renderPageHtml(
+  req: Request,
+  res: Response,
+  view: string,
+  meta: PageMeta,
+  locals: Record<string, unknown> = {},
+): Promise<string> {
   const manifest = req.app.locals.assets as AssetManifest;
   const islands: string[] = [];
   const island = (name: string, props: unknown, fallbackHtml = '') => {
@@ -60,11 +66,20 @@ export function renderPageHtml(req: Request, res: Response, view: string, meta: 
       if (err) return reject(err);
       const embed = meta.layout === 'embed';
       const scripts = (embed ? islands : ['site', ...islands]).map((n) => manifest[n]).filter(Boolean);
-      res.render(embed ? 'layouts/embed' : 'layouts/main', { ...all, body, scripts }, (layoutErr: Error | null, html: string) => (layoutErr ? reject(layoutErr) : resolve(html)));
+      res.render(embed ? 'layouts/embed' : 'layouts/main', { ...all, body, scripts }, (layoutErr: Error | null, html: string) =>
+        layoutErr ? reject(layoutErr) : resolve(html),
+      );
     });
   });
 }
 
 export function renderPage(req: Request, res: Response, view: string, meta: PageMeta, locals: Record<string, unknown> = {}): void {
-  renderPageHtml(req, res, view, meta, locals).then((html) => res.status(meta.status ?? 200).type('html').send(html), req.next!);
+  renderPageHtml(req, res, view, meta, locals).then(
+    (html) =>
+      res
+        .status(meta.status ?? 200)
+        .type('html')
+        .send(html),
+    req.next!,
+  );
 }

@@ -91,7 +91,8 @@ export function shapePhone(v: string, max: number = PHONE_DIGITS): string {
 
 const NAME_PATTERN = /^[\p{L}\p{M}' -]{1,60}$/u;
 /** WHATWG `input type=email` syntax plus a dot in the domain (DESIGN.md section 3). */
-const EMAIL_PATTERN = /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
+const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)+$/;
 const YEAR_MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/;
 
 function isValidName(v: string): boolean {
@@ -212,7 +213,11 @@ export interface BasicInfo {
   phone: string; // digits only
 }
 
-export function validateBasic(b: BasicInfo, resume: { name: string; size: number } | null | undefined, checkResume = true): Record<string, string> {
+export function validateBasic(
+  b: BasicInfo,
+  resume: { name: string; size: number } | null | undefined,
+  checkResume = true,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   const add = (k: string, m: string | null) => {
     if (m) errors[k] = m;

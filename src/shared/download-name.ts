@@ -7,13 +7,19 @@
 const PART_LIMIT = 60;
 
 function cleanPart(text: string): string {
-  const clean = text.normalize('NFC').replace(/[^\p{L}\p{M}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '');
+  const clean = text
+    .normalize('NFC')
+    .replace(/[^\p{L}\p{M}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '');
   return Array.from(clean).slice(0, PART_LIMIT).join('').replace(/-+$/, '');
 }
 
 /** `downloadName(['Jane', 'Doe', 'backend-1'], 'pdf', 'resume')` is `Jane-Doe-backend-1.pdf`. */
 export function downloadName(parts: (string | null | undefined)[], extension: string, fallback: string): string {
-  const base = parts.map((p) => cleanPart(p ?? '')).filter(Boolean).join('-');
+  const base = parts
+    .map((p) => cleanPart(p ?? ''))
+    .filter(Boolean)
+    .join('-');
   return `${base || fallback}.${extension}`;
 }
 

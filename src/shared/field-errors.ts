@@ -32,7 +32,8 @@ export function fieldErrorsOf(issues: readonly core.$ZodIssue[], order?: readonl
     if (!list.includes(issue.message)) list.push(issue.message);
   }
   if (!order) return errors;
-  const rank = (segment: string) => (/^\d+$/.test(segment) ? Number(segment) : order.includes(segment) ? order.indexOf(segment) : order.length);
+  const rank = (segment: string) =>
+    /^\d+$/.test(segment) ? Number(segment) : order.includes(segment) ? order.indexOf(segment) : order.length;
   const compare = (a: string, b: string) => {
     const x = a.split('.');
     const y = b.split('.');

@@ -36,7 +36,9 @@ export function salaryText(typed: string, currency: string | null): string {
   const amount = Number(text.replace(/,/g, ''));
   if (!Number.isFinite(amount) || amount > Number.MAX_SAFE_INTEGER) return typed;
   const withCents = !Number.isInteger(amount);
-  return currency ? currencyFormat(currency, withCents).format(amount) : new Intl.NumberFormat('en-US', { maximumFractionDigits: withCents ? 2 : 0 }).format(amount);
+  return currency
+    ? currencyFormat(currency, withCents).format(amount)
+    : new Intl.NumberFormat('en-US', { maximumFractionDigits: withCents ? 2 : 0 }).format(amount);
 }
 
 const PER_PERIOD: Record<string, string> = { YEAR: 'per year', MONTH: 'per month', HOUR: 'per hour' };
@@ -47,7 +49,14 @@ export function salaryDisplay(currency: string, min: number | null, max: number 
   const withCents = (min !== null && !Number.isInteger(min)) || (max !== null && !Number.isInteger(max));
   const fmt = currencyFormat(currency, withCents);
   const format = (n: number) => fmt.format(n);
-  const amount = min !== null && max !== null ? (min === max ? format(min) : `${format(min)} – ${format(max)}`) : min !== null ? `From ${format(min)}` : `Up to ${format(max!)}`;
+  const amount =
+    min !== null && max !== null
+      ? min === max
+        ? format(min)
+        : `${format(min)} – ${format(max)}`
+      : min !== null
+        ? `From ${format(min)}`
+        : `Up to ${format(max!)}`;
   return `${amount} ${PER_PERIOD[period] ?? PER_PERIOD.YEAR}`;
 }
 

@@ -18,6 +18,10 @@ const RAW_MAX = 40;
 export function internationalPhone(raw: string, country?: string): string | null {
   const compact = raw.replace(/[\s().-]/g, '');
   if (!compact || compact.length > RAW_MAX || !/^\+?\d+$/.test(compact)) return null;
-  const parsed = compact.startsWith('+') ? parsePhoneNumberFromString(compact) : country ? parsePhoneNumberFromString(compact, country.toUpperCase() as CountryCode) : undefined;
+  const parsed = compact.startsWith('+')
+    ? parsePhoneNumberFromString(compact)
+    : country
+      ? parsePhoneNumberFromString(compact, country.toUpperCase() as CountryCode)
+      : undefined;
   return parsed?.isValid() ? parsed.number : null;
 }

@@ -8,9 +8,20 @@
 
 const LOCALE = 'en-US';
 
-const TIME_OPTIONS: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' };
+const TIME_OPTIONS: Intl.DateTimeFormatOptions = {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZoneName: 'short',
+};
 const DATE_OPTIONS: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
-const OPTIONS: Record<TimeKind, Intl.DateTimeFormatOptions> = { time: TIME_OPTIONS, date: DATE_OPTIONS, seconds: { ...TIME_OPTIONS, second: '2-digit' } };
+const OPTIONS: Record<TimeKind, Intl.DateTimeFormatOptions> = {
+  time: TIME_OPTIONS,
+  date: DATE_OPTIONS,
+  seconds: { ...TIME_OPTIONS, second: '2-digit' },
+};
 
 /** Building an Intl.DateTimeFormat is slow: one per kind and zone is kept. */
 const formats = new Map<string, Intl.DateTimeFormat>();

@@ -17,39 +17,65 @@ export function sitePages(ctx: AppContext): Router {
   router.get('/', (_req, res) => res.redirect(302, '/careers'));
 
   router.get('/privacy', (req, res) =>
-    renderPage(req, res, 'pages/public/privacy', {
-      title: `Privacy Policy — ${config.company.name} Careers`,
-      description: `How ${config.company.name} collects, uses and protects the personal data of job applicants.`,
-      canonicalPath: '/privacy',
-    }, { effectiveDate: LEGAL_EFFECTIVE_DATE }),
+    renderPage(
+      req,
+      res,
+      'pages/public/privacy',
+      {
+        title: `Privacy Policy — ${config.company.name} Careers`,
+        description: `How ${config.company.name} collects, uses and protects the personal data of job applicants.`,
+        canonicalPath: '/privacy',
+      },
+      { effectiveDate: LEGAL_EFFECTIVE_DATE },
+    ),
   );
 
   router.get('/terms', (req, res) =>
-    renderPage(req, res, 'pages/public/terms', {
-      title: `Terms of Use — ${config.company.name} Careers`,
-      description: `The terms that apply when you use the ${config.company.name} careers site and apply for a job.`,
-      canonicalPath: '/terms',
-    }, { effectiveDate: LEGAL_EFFECTIVE_DATE }),
+    renderPage(
+      req,
+      res,
+      'pages/public/terms',
+      {
+        title: `Terms of Use — ${config.company.name} Careers`,
+        description: `The terms that apply when you use the ${config.company.name} careers site and apply for a job.`,
+        canonicalPath: '/terms',
+      },
+      { effectiveDate: LEGAL_EFFECTIVE_DATE },
+    ),
   );
 
   router.get('/robots.txt', (_req, res) => {
-    res.type('text/plain').send(
-      ['User-agent: *', 'Disallow: /hr', 'Disallow: /hrviewlogin', 'Disallow: /api/', `Sitemap: ${config.publicBaseUrl}/sitemap.xml`, ''].join('\n'),
-    );
+    res
+      .type('text/plain')
+      .send(
+        [
+          'User-agent: *',
+          'Disallow: /hr',
+          'Disallow: /hrviewlogin',
+          'Disallow: /api/',
+          `Sitemap: ${config.publicBaseUrl}/sitemap.xml`,
+          '',
+        ].join('\n'),
+      );
   });
 
   router.get('/sitemap.xml', async (_req, res) => {
     const jobs = await listJobsForSitemap(ctx.db);
     const urls = [
       { loc: `${config.publicBaseUrl}/careers`, lastmod: null as string | null },
-      ...jobs.map((j) => ({ loc: `${config.publicBaseUrl}/careers/${encodeURIComponent(j.public_id)}`, lastmod: j.updated_at.toISOString().slice(0, 10) })),
+      ...jobs.map((j) => ({
+        loc: `${config.publicBaseUrl}/careers/${encodeURIComponent(j.public_id)}`,
+        lastmod: j.updated_at.toISOString().slice(0, 10),
+      })),
       { loc: `${config.publicBaseUrl}/privacy`, lastmod: null },
       { loc: `${config.publicBaseUrl}/terms`, lastmod: null },
     ];
     const body = urls
       .map((u) => `  <url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
       .join('\n');
-    res.type('application/xml').send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`);
+    res
+      .type('application/xml')
+      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`);
   });
 
   return router;

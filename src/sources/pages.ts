@@ -24,7 +24,9 @@ export function sourcesPages(ctx: AppContext): Router {
   router.get('/go/:slug', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const isHead = req.method === 'HEAD';
-    const followed = await followTrackingLink(ctx, String(req.params.slug), (linkId) => (isHead ? Promise.resolve(false) : firstClick(req, String(linkId))));
+    const followed = await followTrackingLink(ctx, String(req.params.slug), (linkId) =>
+      isHead ? Promise.resolve(false) : firstClick(req, String(linkId)),
+    );
     if (!followed) return res.redirect(302, '/careers');
     if (isHead) return res.redirect(302, followed.target);
     // The visitor still gets where the link leads when the cookie cannot be signed (no database).
@@ -33,7 +35,13 @@ export function sourcesPages(ctx: AppContext): Router {
   });
 
   router.get('/hr/sources', async (req, res) => {
-    renderPage(req, res, 'pages/hr/sources', { title: 'Sources', noindex: true }, { jobs: await listJobChoices(ctx.db), publicBaseUrl: ctx.config.publicBaseUrl });
+    renderPage(
+      req,
+      res,
+      'pages/hr/sources',
+      { title: 'Sources', noindex: true },
+      { jobs: await listJobChoices(ctx.db), publicBaseUrl: ctx.config.publicBaseUrl },
+    );
   });
 
   return router;

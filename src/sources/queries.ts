@@ -19,9 +19,21 @@ export interface LinkRow extends Omit<NewTrackingLink, 'created_by'> {
 export async function listTrackingLinks(db: Knex): Promise<LinkRow[]> {
   const rows = await db('tracking_links as l')
     .leftJoin('jobs as j', 'j.id', 'l.job_id')
-    .select('l.id', 'l.slug', 'l.name', 'l.source', 'l.medium', 'l.campaign', 'l.job_id', { job_title: 'j.title' }, 'l.clicks', 'l.created_at', {
-      applications: db('applications as a').count('*').whereRaw('a.tracking_link_id = l.id'),
-    })
+    .select(
+      'l.id',
+      'l.slug',
+      'l.name',
+      'l.source',
+      'l.medium',
+      'l.campaign',
+      'l.job_id',
+      { job_title: 'j.title' },
+      'l.clicks',
+      'l.created_at',
+      {
+        applications: db('applications as a').count('*').whereRaw('a.tracking_link_id = l.id'),
+      },
+    )
     .orderBy('l.id', 'desc');
   return rows.map((r: Row) => ({
     id: Number(r.id),
@@ -47,16 +59,29 @@ export async function slugExists(db: Knex, slug: string): Promise<boolean> {
  * the funnel's counted job page views and wizard applications from the UTC day `fromDay` on (the
  * apply funnel's daily counts, migration 021: the same visitors on both sides).
  */
-export async function sourceCounts(db: Knex, since: Date | null, fromDay: string | null): Promise<{
+export async function sourceCounts(
+  db: Knex,
+  since: Date | null,
+  fromDay: string | null,
+): Promise<{
   counts: { job_id: number; source: string | null; n: number }[];
   jobs: { id: number; public_id: string; title: string; views: number }[];
   visits: { job_id: number; step: string; n: number }[];
 }> {
   const counts = db('applications').select('job_id', 'source').count({ n: '*' }).groupBy('job_id', 'source');
   if (since) counts.where('created_at', '>=', toDbDate(since));
-  const visits = db('job_funnel_counts').where('event', 'reached').whereIn('step', ['view', 'submitted']).select('job_id', 'step').sum({ n: 'count' }).groupBy('job_id', 'step');
+  const visits = db('job_funnel_counts')
+    .where('event', 'reached')
+    .whereIn('step', ['view', 'submitted'])
+    .select('job_id', 'step')
+    .sum({ n: 'count' })
+    .groupBy('job_id', 'step');
   if (fromDay) visits.where('day', '>=', fromDay);
-  const [countRows, jobRows, visitRows] = await Promise.all([counts, db('jobs').whereNot('status', 'REMOVED').orWhere('views', '>', 0).select('id', 'public_id', 'title', 'views'), visits]);
+  const [countRows, jobRows, visitRows] = await Promise.all([
+    counts,
+    db('jobs').whereNot('status', 'REMOVED').orWhere('views', '>', 0).select('id', 'public_id', 'title', 'views'),
+    visits,
+  ]);
   return {
     counts: countRows.map((r: Row) => ({ job_id: Number(r.job_id), source: r.source === null ? null : String(r.source), n: Number(r.n) })),
     jobs: jobRows.map((r: Row) => ({ id: Number(r.id), public_id: String(r.public_id), title: String(r.title), views: Number(r.views) })),

@@ -22,9 +22,20 @@ export async function deleteTrackingLink(db: Knex, id: number): Promise<boolean>
 }
 
 /** The link of a slug; null for none. */
-export async function findTrackingLink(db: Knex, slug: string): Promise<{ id: number; source: string; medium: string; campaign: string; job_id: number | null } | null> {
+export async function findTrackingLink(
+  db: Knex,
+  slug: string,
+): Promise<{ id: number; source: string; medium: string; campaign: string; job_id: number | null } | null> {
   const row = await db('tracking_links').where({ slug }).first('id', 'source', 'medium', 'campaign', 'job_id');
-  return row ? { id: Number(row.id), source: String(row.source), medium: String(row.medium), campaign: String(row.campaign), job_id: row.job_id === null ? null : Number(row.job_id) } : null;
+  return row
+    ? {
+        id: Number(row.id),
+        source: String(row.source),
+        medium: String(row.medium),
+        campaign: String(row.campaign),
+        job_id: row.job_id === null ? null : Number(row.job_id),
+      }
+    : null;
 }
 
 /** One more click of a link (an atomic increment). */

@@ -16,7 +16,11 @@ export const SOURCE_MESSAGES = {
 const SLUG_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 export const LINK_NAME_MAX_LENGTH = 191;
 
-const campaignText = () => z.pipe(z.transform((v: unknown) => cleanCampaignValue(v ?? '')), z.string());
+const campaignText = () =>
+  z.pipe(
+    z.transform((v: unknown) => cleanCampaignValue(v ?? '')),
+    z.string(),
+  );
 
 /** A new tracking link: a name, the source it gives (medium and campaign optional), a job or none, a slug or one made from the name. */
 export const trackingLinkSchema = z.object({
@@ -31,11 +35,10 @@ export const trackingLinkSchema = z.object({
     return Number(v);
   }),
   slug: z.pipe(
-    z.transform((v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v ?? '')),
+    z.transform((v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : (v ?? ''))),
     z.string({ error: SOURCE_MESSAGES.slug }).check(z.refine((s) => s === '' || SLUG_PATTERN.test(s), SOURCE_MESSAGES.slug)),
   ),
 });
-
 
 /** `?days=`: the report's period, 1 to 3650 days back; absent or empty: all time. */
 export const sourcesQuerySchema = z.object({

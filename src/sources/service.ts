@@ -19,7 +19,8 @@ import type { JobSources, SourceCount, SourcesReport, TrackingLink } from './typ
 
 type SourcesDeps = { db: Db; config: Pick<Config, 'publicBaseUrl'> };
 
-const byApplications = (a: SourceCount, b: SourceCount) => b.applications - a.applications || String(a.source ?? '').localeCompare(String(b.source ?? ''));
+const byApplications = (a: SourceCount, b: SourceCount) =>
+  b.applications - a.applications || String(a.source ?? '').localeCompare(String(b.source ?? ''));
 
 export async function trackingLinks({ db, config }: SourcesDeps): Promise<TrackingLink[]> {
   return (await listTrackingLinks(db)).map((l) => ({
@@ -50,7 +51,19 @@ export async function createTrackingLink(deps: SourcesDeps, body: unknown, userI
     const slug = given || (n === 1 ? base : `${base}-${n}`);
     if (!given && (await slugExists(deps.db, slug))) continue;
     try {
-      const id = await repo.insertTrackingLink(deps.db, { slug, name: input.name, source: input.source, medium: input.medium, campaign: input.campaign, job_id: input.job_id, created_by: userId }, now);
+      const id = await repo.insertTrackingLink(
+        deps.db,
+        {
+          slug,
+          name: input.name,
+          source: input.source,
+          medium: input.medium,
+          campaign: input.campaign,
+          job_id: input.job_id,
+          created_by: userId,
+        },
+        now,
+      );
       const link = (await trackingLinks(deps)).find((l) => l.id === id);
       if (link) return link;
     } catch (err) {
@@ -71,7 +84,11 @@ export async function removeTrackingLink({ db }: SourcesDeps, id: number): Promi
  * visit counts as a click (the route's rule: a GET, and the client's first for this link in
  * CLICK_WINDOW_SECONDS); it is asked only for a link that exists.
  */
-export async function followTrackingLink({ db }: SourcesDeps, slug: string, isClick: (linkId: number) => Promise<boolean>): Promise<{ attribution: Attribution; target: string } | null> {
+export async function followTrackingLink(
+  { db }: SourcesDeps,
+  slug: string,
+  isClick: (linkId: number) => Promise<boolean>,
+): Promise<{ attribution: Attribution; target: string } | null> {
   if (slug.length > 64) return null;
   const link = await repo.findTrackingLink(db, slug.toLowerCase());
   if (!link) return null;
@@ -79,7 +96,8 @@ export async function followTrackingLink({ db }: SourcesDeps, slug: string, isCl
   let target = '/careers';
   if (link.job_id !== null) {
     const job = await requireJob(db, link.job_id).catch(() => null);
-    if (job && (await getPublicJob(db, job.public_id, false)).availability === 'available') target = `/careers/${encodeURIComponent(job.public_id)}`;
+    if (job && (await getPublicJob(db, job.public_id, false)).availability === 'available')
+      target = `/careers/${encodeURIComponent(job.public_id)}`;
   }
   return { attribution: { source: link.source, medium: link.medium, campaign: link.campaign, linkId: link.id }, target };
 }
@@ -90,7 +108,9 @@ export async function sourcesReport({ db }: SourcesDeps, query: unknown, now = n
   const days = raw ? Number(raw) : null;
   const since = days ? new Date(now.getTime() - days * 86_400_000) : null;
   // The funnel counts per UTC day: the last `days` days, today included (as the insights funnel reads them).
-  const fromDay = days ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1))).toISOString().slice(0, 10) : null;
+  const fromDay = days
+    ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (days - 1))).toISOString().slice(0, 10)
+    : null;
   const { counts, jobs, visits } = await sourceCounts(db, since, fromDay);
   const visitsOf = new Map<string, number>(visits.map((v) => [`${v.job_id}:${v.step}`, v.n]));
   const perJob = new Map<number, SourceCount[]>();
@@ -108,7 +128,16 @@ export async function sourcesReport({ db }: SourcesDeps, query: unknown, now = n
       const visited = visitsOf.get(`${j.id}:view`) ?? 0;
       const applied = visitsOf.get(`${j.id}:submitted`) ?? 0;
       const conversion = visited > 0 ? Math.min(100, Math.round((applied / visited) * 1000) / 10) : null;
-      return { job_id: j.id, public_id: j.public_id, title: j.title, views: j.views, counted_views: visited, applications, conversion, sources };
+      return {
+        job_id: j.id,
+        public_id: j.public_id,
+        title: j.title,
+        views: j.views,
+        counted_views: visited,
+        applications,
+        conversion,
+        sources,
+      };
     })
     .filter((j) => j.applications > 0 || j.views > 0 || j.counted_views > 0)
     .sort((a, b) => b.applications - a.applications || b.views - a.views || a.title.localeCompare(b.title));

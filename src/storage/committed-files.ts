@@ -41,7 +41,13 @@ export async function commitRows<T>(db: Db, write: (trx: Db) => Promise<T>): Pro
 
 /** Removes files nothing will point at; a failure is logged (the orphan sweep removes them later). */
 export async function discardFiles(storage: FileStorage, keys: string[]): Promise<void> {
-  await Promise.all(keys.map((key) => storage.remove(key).catch((err) => processLog().error({ key, err: (err as Error).message }, '[uploads] could not remove an uploaded file'))));
+  await Promise.all(
+    keys.map((key) =>
+      storage
+        .remove(key)
+        .catch((err) => processLog().error({ key, err: (err as Error).message }, '[uploads] could not remove an uploaded file')),
+    ),
+  );
 }
 
 /** Runs `run` owning the files `keys`: they stay when it resolves or the commit's outcome is unknown, else they go. */

@@ -67,7 +67,9 @@ export class S3Storage implements SweepableStorage {
   /** Throws a clear message unless the bucket answers (server start: a wrong bucket or key stops it at once). */
   async check(): Promise<void> {
     try {
-      await this.client.send(new this.sdk.HeadBucketCommand({ Bucket: this.s.bucket }), { abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+      await this.client.send(new this.sdk.HeadBucketCommand({ Bucket: this.s.bucket }), {
+        abortSignal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      });
     } catch (err) {
       throw new Error(`Cannot reach the file storage (STORAGE_URL bucket ${this.describe()}): ${describeS3Error(err)}`);
     }
@@ -170,7 +172,9 @@ export class S3Storage implements SweepableStorage {
   async *list(): AsyncIterable<StoredObject> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new this.sdk.ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: this.s.prefix || undefined, ContinuationToken: token }));
+      const page = await this.client.send(
+        new this.sdk.ListObjectsV2Command({ Bucket: this.s.bucket, Prefix: this.s.prefix || undefined, ContinuationToken: token }),
+      );
       for (const object of page.Contents ?? []) {
         const key = object.Key?.startsWith(this.s.prefix) ? object.Key.slice(this.s.prefix.length) : null;
         if (!key || !isStorageKey(key)) continue;

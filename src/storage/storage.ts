@@ -166,7 +166,10 @@ class BatchedFileWriter extends Writable {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
 
-  constructor(private readonly handle: fs.promises.FileHandle, private readonly batchBytes = 256 * 1024) {
+  constructor(
+    private readonly handle: fs.promises.FileHandle,
+    private readonly batchBytes = 256 * 1024,
+  ) {
     super();
   }
 
@@ -365,7 +368,8 @@ export class LocalDiskStorage implements SweepableStorage {
     }
     let removed = 0;
     for (const folder of folders) {
-      if (folder.isDirectory() && FOLDER_PATTERN.test(folder.name) && (await this.removeFolderIfEmpty(path.join(this.root, folder.name)))) removed++;
+      if (folder.isDirectory() && FOLDER_PATTERN.test(folder.name) && (await this.removeFolderIfEmpty(path.join(this.root, folder.name))))
+        removed++;
     }
     return removed;
   }

@@ -56,7 +56,10 @@ export async function sweepOrphanFiles(db: Db, storage: SweepableStorage, opts: 
     if (!batch.length) return;
     const current = batch;
     batch = [];
-    const known = await knownKeys(db, current.map((c) => c.key));
+    const known = await knownKeys(
+      db,
+      current.map((c) => c.key),
+    );
     for (const c of current) {
       if (known.has(c.key)) continue;
       if (c.young) {
@@ -98,10 +101,16 @@ export interface ScheduledSweeps {
 export function scheduleUploadSweeps(
   db: Db,
   storage: SweepableStorage,
-  opts: { schedule?: string | null; olderThanMs?: number; log?: (line: string) => void; logError?: (line: string, err: unknown) => void } = {},
+  opts: {
+    schedule?: string | null;
+    olderThanMs?: number;
+    log?: (line: string) => void;
+    logError?: (line: string, err: unknown) => void;
+  } = {},
 ): ScheduledSweeps {
   const log = opts.log ?? ((line: string) => processLog().info(line));
-  const logError = opts.logError ?? ((line: string, err: unknown) => processLog().error({ err: err instanceof Error ? err.message : err }, line));
+  const logError =
+    opts.logError ?? ((line: string, err: unknown) => processLog().error({ err: err instanceof Error ? err.message : err }, line));
   let stopping = false;
   let running: Promise<void> | null = null;
 

@@ -37,12 +37,29 @@ import { pathId, validate } from '../http/validate.js';
 import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi, secondsUntil } from './guards.js';
 import { authenticateLocal, createAuthenticator } from './passport.js';
 import {
-  AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, USER_MESSAGES, credentialsSchema, linkPasswordSchema, newPasswordSchema, newUserSchema,
-  normaliseUsername, userPatchSchema,
+  AUTH_MESSAGES,
+  MAX_CREDENTIAL_LENGTH,
+  USER_MESSAGES,
+  credentialsSchema,
+  linkPasswordSchema,
+  newPasswordSchema,
+  newUserSchema,
+  normaliseUsername,
+  userPatchSchema,
 } from './schema.js';
 import { endSession, findUser, sessionTimes, startSession } from './service.js';
 import { oidcOnlyMessage } from './oidc.js';
-import { createTeamUser, getTeamUser, listTeam, liveLink, resetWithLink, setTeamPassword, updateTeamUser, useSignInLink, type TeamDeps } from './team.js';
+import {
+  createTeamUser,
+  getTeamUser,
+  listTeam,
+  liveLink,
+  resetWithLink,
+  setTeamPassword,
+  updateTeamUser,
+  useSignInLink,
+  type TeamDeps,
+} from './team.js';
 
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
 const IP_LIMIT_FACTOR = 5;
@@ -96,7 +113,8 @@ export function usersApi(ctx: AppContext): Router {
     if (!user) throw new Unauthorized(AUTH_MESSAGES.loginFailed);
     // OIDC_ONLY: a password is the break-glass path of admins alone (checked after the password, so
     // only someone who knows it learns the account's role).
-    if (config.oidc?.only && (await findUser(db, user.username))?.role !== 'admin') throw new Forbidden(oidcOnlyMessage(config.oidc.providerName));
+    if (config.oidc?.only && (await findUser(db, user.username))?.role !== 'admin')
+      throw new Forbidden(oidcOnlyMessage(config.oidc.providerName));
     const token = await startSession(db, user.id, sessionTimes(config), ctx.now(), { ip: req.ip, userAgent: req.get('user-agent') });
     res.json({ access: token });
   });

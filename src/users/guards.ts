@@ -98,7 +98,8 @@ export const ADMIN_ONLY = {
  */
 export const requireAdmin: RequestHandler = (req, res, next) => {
   if (!req.hr) return next(unauthorized(res, NO_CREDENTIALS));
-  if (req.hr.role !== 'admin') return next(new Forbidden(req.originalUrl.toLowerCase().startsWith('/api/') ? ADMIN_ONLY.api : ADMIN_ONLY.page));
+  if (req.hr.role !== 'admin')
+    return next(new Forbidden(req.originalUrl.toLowerCase().startsWith('/api/') ? ADMIN_ONLY.api : ADMIN_ONLY.page));
   next();
 };
 

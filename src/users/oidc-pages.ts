@@ -17,8 +17,16 @@ import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
 import { LOGIN_PATH } from './guards.js';
 import {
-  OIDC_CALLBACK_PATH, OIDC_DONE_PATH, OIDC_ERROR_MESSAGES, OIDC_ERRORS, OIDC_FLOW_COOKIE, OIDC_FLOW_TTL_SECONDS, OIDC_START_PATH, OidcFailure,
-  OidcSignIn, type OidcErrorCode,
+  OIDC_CALLBACK_PATH,
+  OIDC_DONE_PATH,
+  OIDC_ERROR_MESSAGES,
+  OIDC_ERRORS,
+  OIDC_FLOW_COOKIE,
+  OIDC_FLOW_TTL_SECONDS,
+  OIDC_START_PATH,
+  OidcFailure,
+  OidcSignIn,
+  type OidcErrorCode,
 } from './oidc.js';
 import { firstLifetimeSeconds, renewSession, sessionTimes, startSession } from './service.js';
 
@@ -56,7 +64,14 @@ export function oidcPages(ctx: AppContext): Router {
   const router = Router();
   const { config, db } = ctx;
   if (!config.oidc) return router;
-  const signIn = new OidcSignIn({ db, setting: config.oidc, publicBaseUrl: config.publicBaseUrl, serverKey: ctx.serverKey, log: ctx.log, now: ctx.now });
+  const signIn = new OidcSignIn({
+    db,
+    setting: config.oidc,
+    publicBaseUrl: config.publicBaseUrl,
+    serverKey: ctx.serverKey,
+    log: ctx.log,
+    now: ctx.now,
+  });
   const secure = config.publicBaseUrl.startsWith('https:');
   const flowCookieOptions = { httpOnly: true, sameSite: 'lax' as const, secure, path: OIDC_START_PATH };
 
@@ -96,13 +111,26 @@ export function oidcPages(ctx: AppContext): Router {
     res.setHeader('Cache-Control', 'no-store');
     const next = landingPath(req.query.next);
     const token = tokenCookie(req)?.token;
-    if (!token || !(await renewSession(db, token, ctx.now(), sessionTimes(config)))) return res.redirect(303, `${LOGIN_PATH}?next=${encodeURIComponent(next)}`);
-    renderPage(req, res, 'pages/hr/login', { title: 'Signing in', noindex: true }, {
-      handoff: true,
-      oidc: null,
-      oidcError: null,
-      props: { next, ttlSeconds: firstLifetimeSeconds(sessionTimes(config)), idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours, handoff: true },
-    });
+    if (!token || !(await renewSession(db, token, ctx.now(), sessionTimes(config))))
+      return res.redirect(303, `${LOGIN_PATH}?next=${encodeURIComponent(next)}`);
+    renderPage(
+      req,
+      res,
+      'pages/hr/login',
+      { title: 'Signing in', noindex: true },
+      {
+        handoff: true,
+        oidc: null,
+        oidcError: null,
+        props: {
+          next,
+          ttlSeconds: firstLifetimeSeconds(sessionTimes(config)),
+          idleMinutes: config.sessionIdleMinutes,
+          maxHours: config.sessionMaxHours,
+          handoff: true,
+        },
+      },
+    );
   });
 
   return router;

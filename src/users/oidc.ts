@@ -36,7 +36,17 @@ export const OIDC_FLOW_TTL_SECONDS = 600;
 const FLOW_COOKIE_MAX_LENGTH = 2000;
 
 /** Why a company sign-in failed: the login page says it in words (OIDC_ERROR_MESSAGES). */
-export const OIDC_ERRORS = ['state', 'denied', 'provider', 'unverified', 'no-email', 'unknown', 'disabled', 'unreachable', 'failed'] as const;
+export const OIDC_ERRORS = [
+  'state',
+  'denied',
+  'provider',
+  'unverified',
+  'no-email',
+  'unknown',
+  'disabled',
+  'unreachable',
+  'failed',
+] as const;
 export type OidcErrorCode = (typeof OIDC_ERRORS)[number];
 
 /** The login page's message for each failure; `name` is the provider's (OIDC_PROVIDER_NAME). */
@@ -44,8 +54,10 @@ export const OIDC_ERROR_MESSAGES: Record<OidcErrorCode, (name: string) => string
   state: () => 'That sign-in had expired or was not started on this page. Please try again.',
   denied: (name) => `Sign-in with ${name} was cancelled. Please try again, or sign in with your password.`,
   provider: (name) => `${name} did not sign you in. Please try again, or ask your ${name} administrator.`,
-  unverified: (name) => `${name} did not confirm that your email address is verified, so it cannot be used to sign in here. Ask your ${name} administrator.`,
-  'no-email': (name) => `${name} did not share your email address, so we cannot tell who you are. Ask your ${name} administrator to allow the email scope.`,
+  unverified: (name) =>
+    `${name} did not confirm that your email address is verified, so it cannot be used to sign in here. Ask your ${name} administrator.`,
+  'no-email': (name) =>
+    `${name} did not share your email address, so we cannot tell who you are. Ask your ${name} administrator to allow the email scope.`,
   unknown: () => 'No HR account has your email address. Ask an admin to add your email address to your account on the Users page.',
   disabled: () => 'Your HR account is disabled. Ask an admin to enable it.',
   unreachable: (name) => `Could not reach ${name} to sign you in. Please try again in a moment.`,
@@ -53,7 +65,8 @@ export const OIDC_ERROR_MESSAGES: Record<OidcErrorCode, (name: string) => string
 };
 
 /** What POST /api/auth/token/ answers a non-admin's right password when OIDC_ONLY is on (403). */
-export const oidcOnlyMessage = (name: string) => `Password sign-in is turned off for your account: use "Sign in with ${name}" on the sign-in page. Only admins can sign in with a password.`;
+export const oidcOnlyMessage = (name: string) =>
+  `Password sign-in is turned off for your account: use "Sign in with ${name}" on the sign-in page. Only admins can sign in with a password.`;
 
 export class OidcFailure extends Error {
   constructor(
@@ -146,7 +159,13 @@ export class OidcSignIn {
       this.deps.log.warn({ err }, 'company sign-in: the provider could not be discovered');
       throw new OidcFailure(isUnreachable(err) ? 'unreachable' : 'failed', next, err);
     }
-    const flow: Flow = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(), next, at: this.deps.now().getTime() };
+    const flow: Flow = {
+      state: client.randomState(),
+      nonce: client.randomNonce(),
+      verifier: client.randomPKCECodeVerifier(),
+      next,
+      at: this.deps.now().getTime(),
+    };
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri,
       scope: 'openid email profile',
@@ -175,7 +194,13 @@ export class OidcSignIn {
     } catch {
       return null;
     }
-    if (typeof flow?.state !== 'string' || typeof flow.nonce !== 'string' || typeof flow.verifier !== 'string' || typeof flow.at !== 'number') return null;
+    if (
+      typeof flow?.state !== 'string' ||
+      typeof flow.nonce !== 'string' ||
+      typeof flow.verifier !== 'string' ||
+      typeof flow.at !== 'number'
+    )
+      return null;
     const age = this.deps.now().getTime() - flow.at;
     if (age < 0 || age > OIDC_FLOW_TTL_SECONDS * 1000) return null;
     return { ...flow, next: landingPath(flow.next) };
@@ -216,9 +241,13 @@ export class OidcSignIn {
       }
     } catch (err) {
       if (err instanceof OidcFailure) throw err;
-      if (err instanceof client.AuthorizationResponseError) throw new OidcFailure(err.error === 'access_denied' ? 'denied' : 'provider', next, err);
+      if (err instanceof client.AuthorizationResponseError)
+        throw new OidcFailure(err.error === 'access_denied' ? 'denied' : 'provider', next, err);
       const code: OidcErrorCode = isUnreachable(err) ? 'unreachable' : 'failed';
-      this.deps.log.warn({ err }, `company sign-in: ${code === 'unreachable' ? 'the provider could not be reached' : 'the code exchange or ID token check failed'}`);
+      this.deps.log.warn(
+        { err },
+        `company sign-in: ${code === 'unreachable' ? 'the provider could not be reached' : 'the code exchange or ID token check failed'}`,
+      );
       throw new OidcFailure(code, next, err);
     }
     return { userId: await this.userFor(claims, next), next };
@@ -242,7 +271,13 @@ export class OidcSignIn {
   /** A recruiter for a verified address no user has: named after the address (or its local part, made unique). */
   private async createRecruiter(email: string): Promise<repo.HrUser | null> {
     const { db } = this.deps;
-    const base = USERNAME_PATTERN.test(email) ? email : email.split('@')[0].replace(/[^a-z0-9_.+-]/g, '').slice(0, USERNAME_MAX_LENGTH - 12).padEnd(3, '_');
+    const base = USERNAME_PATTERN.test(email)
+      ? email
+      : email
+          .split('@')[0]
+          .replace(/[^a-z0-9_.+-]/g, '')
+          .slice(0, USERNAME_MAX_LENGTH - 12)
+          .padEnd(3, '_');
     for (let attempt = 0; attempt < 5; attempt++) {
       const username = attempt === 0 ? base : `${base.slice(0, USERNAME_MAX_LENGTH - 12)}-${randomBytes(4).toString('hex')}`;
       if (await repo.findUserByUsername(db, username)) continue;

@@ -32,11 +32,22 @@ export function usersPages(ctx: AppContext): Router {
     if (cookie?.token && (await renewSession(db, cookie.token, ctx.now(), sessionTimes(config)))) return res.redirect(302, next);
     // A stale or broken cookie goes, or the island would bounce to the dashboard and back.
     if (cookie) res.clearCookie(TOKEN_COOKIE, { path: '/' });
-    renderPage(req, res, 'pages/hr/login', { title: 'HR Login', noindex: true }, {
-      ...oidcLoginLocals(config, req.query, next),
-      // The idle timeout and the limit name the reason on the page when a session has just ended.
-      props: { next, ttlSeconds: firstLifetimeSeconds(sessionTimes(config)), idleMinutes: config.sessionIdleMinutes, maxHours: config.sessionMaxHours },
-    });
+    renderPage(
+      req,
+      res,
+      'pages/hr/login',
+      { title: 'HR Login', noindex: true },
+      {
+        ...oidcLoginLocals(config, req.query, next),
+        // The idle timeout and the limit name the reason on the page when a session has just ended.
+        props: {
+          next,
+          ttlSeconds: firstLifetimeSeconds(sessionTimes(config)),
+          idleMinutes: config.sessionIdleMinutes,
+          maxHours: config.sessionMaxHours,
+        },
+      },
+    );
   });
 
   router.get(`${SIGN_IN_LINK_PATH}:token`, async (req, res) => {
@@ -45,13 +56,30 @@ export function usersPages(ctx: AppContext): Router {
     res.setHeader('Referrer-Policy', 'no-referrer');
     try {
       const link = await liveLink(db, req.params.token, ctx.now());
-      renderPage(req, res, 'pages/hr/sign-in-link', { title: 'Set your password', noindex: true }, {
-        problem: null,
-        props: { token: req.params.token, username: link.username, purpose: link.purpose, ttlSeconds: firstLifetimeSeconds(sessionTimes(config)) },
-      });
+      renderPage(
+        req,
+        res,
+        'pages/hr/sign-in-link',
+        { title: 'Set your password', noindex: true },
+        {
+          problem: null,
+          props: {
+            token: req.params.token,
+            username: link.username,
+            purpose: link.purpose,
+            ttlSeconds: firstLifetimeSeconds(sessionTimes(config)),
+          },
+        },
+      );
     } catch (err) {
       if (!(err instanceof HttpError)) throw err;
-      renderPage(req, res, 'pages/hr/sign-in-link', { title: 'Sign-in link', noindex: true, status: err.status }, { problem: err.message, props: null });
+      renderPage(
+        req,
+        res,
+        'pages/hr/sign-in-link',
+        { title: 'Sign-in link', noindex: true, status: err.status },
+        { problem: err.message, props: null },
+      );
     }
   });
 
@@ -59,14 +87,20 @@ export function usersPages(ctx: AppContext): Router {
     const page = htmlPageNumber(req);
     const { count, results } = await listTeam(db, { page, pageSize: USERS_PAGE_SIZE });
     const pager = htmlPager(page, count, USERS_PAGE_SIZE, (n) => (n > 1 ? `/hr/users?page=${n}` : '/hr/users'));
-    renderPage(req, res, 'pages/hr/users', { title: 'Users', noindex: true }, {
-      users: results,
-      count,
-      pager,
-      me: req.hr!.userId,
-      roleLabels: ROLE_LABELS,
-      ...formatters(req),
-    });
+    renderPage(
+      req,
+      res,
+      'pages/hr/users',
+      { title: 'Users', noindex: true },
+      {
+        users: results,
+        count,
+        pager,
+        me: req.hr!.userId,
+        roleLabels: ROLE_LABELS,
+        ...formatters(req),
+      },
+    );
   });
 
   return router;

@@ -22,7 +22,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
   if (expected.length < 16) return false;
   try {
     const key = await scrypt(password.normalize('NFKC'), Buffer.from(saltB64, 'base64'), expected.length, {
-      N: Number(n), r: Number(r), p: Number(p), maxmem: 64 * 1024 * 1024,
+      N: Number(n),
+      r: Number(r),
+      p: Number(p),
+      maxmem: 64 * 1024 * 1024,
     });
     return key.length === expected.length && timingSafeEqual(key, expected);
   } catch {

@@ -32,7 +32,6 @@ function toRole(v: unknown): UserRole {
   return v === 'admin' ? 'admin' : 'recruiter';
 }
 
-
 function mapUser(r: Record<string, any>): HrUser {
   return {
     id: Number(r.id),
@@ -47,7 +46,9 @@ function mapUser(r: Record<string, any>): HrUser {
 }
 
 export async function findUserByUsername(db: Knex, username: string): Promise<HrUser | null> {
-  const row = await db('hr_users').where({ username: normaliseUsername(username) }).first();
+  const row = await db('hr_users')
+    .where({ username: normaliseUsername(username) })
+    .first();
   return row ? mapUser(row) : null;
 }
 
@@ -67,17 +68,31 @@ export async function findUserById(db: Knex, id: number): Promise<HrUser | null>
 
 /** One page of users by username. */
 export async function listUsersPage(db: Knex, page: { page: number; pageSize: number }): Promise<HrUser[]> {
-  return (await db('hr_users').orderBy('username').limit(page.pageSize).offset((page.page - 1) * page.pageSize)).map(mapUser);
+  return (
+    await db('hr_users')
+      .orderBy('username')
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize)
+  ).map(mapUser);
 }
 
 /** The user of an email address (as storedEmail writes it: compared byte for byte), or null. */
 export async function findUserByEmail(db: Knex, email: string): Promise<HrUser | null> {
-  const row = await db('hr_users').where({ email: storedEmail(email) }).first();
+  const row = await db('hr_users')
+    .where({ email: storedEmail(email) })
+    .first();
   return row ? mapUser(row) : null;
 }
 
 /** A new user: an admin unless told (the CLI's default, and the column's). */
-export async function insertUser(db: Knex, username: string, passwordHash: string, now = new Date(), role: UserRole = 'admin', email: string | null = null): Promise<number> {
+export async function insertUser(
+  db: Knex,
+  username: string,
+  passwordHash: string,
+  now = new Date(),
+  role: UserRole = 'admin',
+  email: string | null = null,
+): Promise<number> {
   const [id] = await db('hr_users').insert({
     username: normaliseUsername(username),
     password_hash: passwordHash,
@@ -91,19 +106,27 @@ export async function insertUser(db: Knex, username: string, passwordHash: strin
 }
 
 export async function setPassword(db: Knex, id: number, passwordHash: string, now = new Date()): Promise<void> {
-  await db('hr_users').where({ id }).update({ password_hash: passwordHash, updated_at: toDbDate(now) });
+  await db('hr_users')
+    .where({ id })
+    .update({ password_hash: passwordHash, updated_at: toDbDate(now) });
 }
 
 export async function setActive(db: Knex, id: number, active: boolean, now = new Date()): Promise<void> {
-  await db('hr_users').where({ id }).update({ is_active: toDbBool(active), updated_at: toDbDate(now) });
+  await db('hr_users')
+    .where({ id })
+    .update({ is_active: toDbBool(active), updated_at: toDbDate(now) });
 }
 
 export async function setEmail(db: Knex, id: number, email: string | null, now = new Date()): Promise<void> {
-  await db('hr_users').where({ id }).update({ email: email === null ? null : storedEmail(email), updated_at: toDbDate(now) });
+  await db('hr_users')
+    .where({ id })
+    .update({ email: email === null ? null : storedEmail(email), updated_at: toDbDate(now) });
 }
 
 export async function setRole(db: Knex, id: number, role: UserRole, now = new Date()): Promise<void> {
-  await db('hr_users').where({ id }).update({ role, updated_at: toDbDate(now) });
+  await db('hr_users')
+    .where({ id })
+    .update({ role, updated_at: toDbDate(now) });
 }
 
 /**
@@ -112,12 +135,16 @@ export async function setRole(db: Knex, id: number, role: UserRole, now = new Da
  * change; SQLite runs one write transaction at a time anyway.
  */
 export async function activeAdminIds(trx: Knex): Promise<number[]> {
-  const q = trx('hr_users').where({ role: 'admin', is_active: toDbBool(true) }).select('id');
+  const q = trx('hr_users')
+    .where({ role: 'admin', is_active: toDbBool(true) })
+    .select('id');
   return ((await (isMysql(trx) ? q.forUpdate() : q)) as { id: unknown }[]).map((r) => Number(r.id));
 }
 
 export async function touchLastLogin(db: Knex, id: number, now: Date): Promise<void> {
-  await db('hr_users').where({ id }).update({ last_login_at: toDbDate(now) });
+  await db('hr_users')
+    .where({ id })
+    .update({ last_login_at: toDbDate(now) });
 }
 
 export interface HrSession {
@@ -137,7 +164,13 @@ export function hashToken(token: string): string {
 /** Tokens are 43 base64url characters; anything else is refused before touching the database. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-export async function createSession(db: Knex, userId: number, ttlSeconds: number, now: Date, meta: { ip?: string; userAgent?: string } = {}): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  db: Knex,
+  userId: number,
+  ttlSeconds: number,
+  now: Date,
+  meta: { ip?: string; userAgent?: string } = {},
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
   await db('hr_sessions').insert({
@@ -162,7 +195,12 @@ export async function findSession(db: Knex, token: string, now: Date): Promise<H
   const expiresAt = fromDbDate(row.expires_at)!;
   if (expiresAt <= now) return null;
   return {
-    sessionId: Number(row.session_id), userId: Number(row.user_id), username: row.username, role: toRole(row.role), expiresAt, createdAt: fromDbDate(row.created_at)!,
+    sessionId: Number(row.session_id),
+    userId: Number(row.user_id),
+    username: row.username,
+    role: toRole(row.role),
+    expiresAt,
+    createdAt: fromDbDate(row.created_at)!,
   };
 }
 
@@ -183,7 +221,11 @@ export async function extendSession(db: Knex, sessionId: number, expiresAt: Date
 
 export async function revokeSession(db: Knex, token: string): Promise<boolean> {
   if (!TOKEN_PATTERN.test(token)) return false;
-  return (await db('hr_sessions').where({ token_hash: hashToken(token) }).delete()) > 0;
+  return (
+    (await db('hr_sessions')
+      .where({ token_hash: hashToken(token) })
+      .delete()) > 0
+  );
 }
 
 export async function revokeUserSessions(db: Knex, userId: number): Promise<number> {
@@ -207,7 +249,14 @@ export interface SignInLinkRow {
 }
 
 /** A new one-time link for a user; answers the token (only its hash is stored). */
-export async function createLink(db: Knex, userId: number, purpose: LinkPurpose, ttlSeconds: number, now: Date, createdBy: number | null): Promise<{ token: string; expiresAt: Date }> {
+export async function createLink(
+  db: Knex,
+  userId: number,
+  purpose: LinkPurpose,
+  ttlSeconds: number,
+  now: Date,
+  createdBy: number | null,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
   await db('hr_user_links').insert({
@@ -243,7 +292,12 @@ export async function findLink(db: Knex, token: string): Promise<SignInLinkRow |
 
 /** Marks a link used; false when it already was (so two requests with one link cannot both win). */
 export async function markLinkUsed(db: Knex, id: number, now: Date): Promise<boolean> {
-  return (await db('hr_user_links').where({ id }).whereNull('used_at').update({ used_at: toDbDate(now) })) > 0;
+  return (
+    (await db('hr_user_links')
+      .where({ id })
+      .whereNull('used_at')
+      .update({ used_at: toDbDate(now) })) > 0
+  );
 }
 
 /** Deletes a user's links not used yet (a newer link replaces them; disabling voids them). */

@@ -33,10 +33,12 @@ export const AUTH_MESSAGES = {
 
 /** One credential: text of at most 256 characters, not blank (a username of spaces is blank). */
 function credential(trimmed: boolean) {
-  return z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? AUTH_MESSAGES.required : AUTH_MESSAGES.notText) }).check(
-    z.maxLength(MAX_CREDENTIAL_LENGTH, { error: AUTH_MESSAGES.tooLong, abort: true }),
-    z.refine((v) => (trimmed ? v.trim() : v) !== '', AUTH_MESSAGES.blank),
-  );
+  return z
+    .string({ error: (iss) => (iss.input === undefined || iss.input === null ? AUTH_MESSAGES.required : AUTH_MESSAGES.notText) })
+    .check(
+      z.maxLength(MAX_CREDENTIAL_LENGTH, { error: AUTH_MESSAGES.tooLong, abort: true }),
+      z.refine((v) => (trimmed ? v.trim() : v) !== '', AUTH_MESSAGES.blank),
+    );
 }
 
 let credentials: z.ZodMiniType<{ username: string; password: string }> | undefined;
@@ -121,9 +123,9 @@ function emailInput() {
     z.transform((v: unknown) => (v === undefined || v === null || (typeof v === 'string' && v.trim() === '') ? null : v)),
     z.nullable(
       z.pipe(
-        z.string({ error: USER_MESSAGES.email }).check(
-          z.refine((v) => v.trim().length <= USER_EMAIL_MAX_LENGTH && emailError(v) === null, USER_MESSAGES.email),
-        ),
+        z
+          .string({ error: USER_MESSAGES.email })
+          .check(z.refine((v) => v.trim().length <= USER_EMAIL_MAX_LENGTH && emailError(v) === null, USER_MESSAGES.email)),
         z.transform(storedEmail),
       ),
     ),
@@ -147,8 +149,14 @@ export function newUserSchema(): z.ZodMiniType<NewUserInput> {
     body(),
     z.object({
       username: usernameInput(),
-      role: z.pipe(z.transform((v: unknown) => v ?? 'recruiter'), roleInput()),
-      password: z.pipe(z.transform((v: unknown) => (v === '' ? null : (v ?? null))), z.nullable(passwordInput())),
+      role: z.pipe(
+        z.transform((v: unknown) => v ?? 'recruiter'),
+        roleInput(),
+      ),
+      password: z.pipe(
+        z.transform((v: unknown) => (v === '' ? null : (v ?? null))),
+        z.nullable(passwordInput()),
+      ),
       email: emailInput(),
     }),
   ) as z.ZodMiniType<NewUserInput>;
@@ -165,11 +173,13 @@ export interface UserPatchInput {
 export function userPatchSchema(): z.ZodMiniType<UserPatchInput> {
   return z.pipe(
     body(),
-    z.object({
-      role: z.optional(roleInput()),
-      is_active: z.optional(z.boolean({ error: USER_MESSAGES.isActive })),
-      email: z.optional(emailInput()),
-    }).check(z.refine((v) => v.role !== undefined || v.is_active !== undefined || v.email !== undefined, USER_MESSAGES.emptyPatch)),
+    z
+      .object({
+        role: z.optional(roleInput()),
+        is_active: z.optional(z.boolean({ error: USER_MESSAGES.isActive })),
+        email: z.optional(emailInput()),
+      })
+      .check(z.refine((v) => v.role !== undefined || v.is_active !== undefined || v.email !== undefined, USER_MESSAGES.emptyPatch)),
   ) as z.ZodMiniType<UserPatchInput>;
 }
 
@@ -180,5 +190,8 @@ export function newPasswordSchema(): z.ZodMiniType<{ password: string }> {
 
 /** POST /api/auth/link/: {token, password}: a one-time link's token and the password it sets. */
 export function linkPasswordSchema(): z.ZodMiniType<{ token: string; password: string }> {
-  return z.pipe(body(), z.object({ token: requiredString().check(z.maxLength(MAX_CREDENTIAL_LENGTH, USER_MESSAGES.linkInvalid)), password: passwordInput() }));
+  return z.pipe(
+    body(),
+    z.object({ token: requiredString().check(z.maxLength(MAX_CREDENTIAL_LENGTH, USER_MESSAGES.linkInvalid)), password: passwordInput() }),
+  );
 }

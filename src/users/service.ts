@@ -58,12 +58,19 @@ export async function renewSession(db: Db, token: string, now: Date, times: Sess
   const wanted = new Date(Math.min(now.getTime() + times.idleMinutes * 60_000, limitAt.getTime()));
   const step = renewStepMs(times);
   // Compared here first: most requests of a busy user read only.
-  const renewed = wanted.getTime() - session.expiresAt.getTime() > step && (await repo.extendSession(db, session.sessionId, wanted, step, now));
+  const renewed =
+    wanted.getTime() - session.expiresAt.getTime() > step && (await repo.extendSession(db, session.sessionId, wanted, step, now));
   return { ...session, expiresAt: renewed ? wanted : new Date(Math.min(session.expiresAt.getTime(), limitAt.getTime())), limitAt, renewed };
 }
 
 /** Opens a session for a user who just proved their password; answers the token. */
-export async function startSession(db: Db, userId: number, times: SessionTimes, now: Date, meta: { ip?: string; userAgent?: string }): Promise<string> {
+export async function startSession(
+  db: Db,
+  userId: number,
+  times: SessionTimes,
+  now: Date,
+  meta: { ip?: string; userAgent?: string },
+): Promise<string> {
   const { token } = await repo.createSession(db, userId, firstLifetimeSeconds(times), now, meta);
   await repo.touchLastLogin(db, userId, now);
   // Housekeeping: expired rows go on every sign-in (an indexed range delete).
@@ -91,7 +98,13 @@ export function countUsers(db: Db): Promise<number> {
 }
 
 /** `password` null: the user has none (company sign-in only, or a link later). */
-export async function createUser(db: Db, username: string, password: string | null, role: UserRole = 'admin', email: string | null = null): Promise<void> {
+export async function createUser(
+  db: Db,
+  username: string,
+  password: string | null,
+  role: UserRole = 'admin',
+  email: string | null = null,
+): Promise<void> {
   await repo.insertUser(db, username, password === null ? repo.NO_PASSWORD : await hashPassword(password), new Date(), role, email);
 }
 

@@ -68,12 +68,23 @@ for (const kind of databaseKinds()) {
 
     it('in production migrates but seeds nothing; TRUST_PROXY=true is one hop and says so', async () => {
       const port = await freePort();
-      const s = runServer({ ...dbEnv, NODE_ENV: 'production', PORT: String(port), TRUST_PROXY: 'true', LOGIN_RATE_LIMIT: '2', PUBLIC_BASE_URL: 'https://careers.example.com' });
+      const s = runServer({
+        ...dbEnv,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        TRUST_PROXY: 'true',
+        LOGIN_RATE_LIMIT: '2',
+        PUBLIC_BASE_URL: 'https://careers.example.com',
+      });
       await waitForOutput(s, `listening on port ${port}`);
       await waitForOutput(s, 'HR sign-in: https://careers.example.com/hrviewlogin"');
       expect(said(s)).to.include('Applied migrations');
       expect(said(s)).not.to.include('demo jobs');
-      expect(said(s)).to.include('TRUST_PROXY: 1 hop (what `true` means here)').and.include('With a CDN or another proxy in front of that one, set TRUST_PROXY to the number of proxies (2) or to their addresses/CIDRs.');
+      expect(said(s))
+        .to.include('TRUST_PROXY: 1 hop (what `true` means here)')
+        .and.include(
+          'With a CDN or another proxy in front of that one, set TRUST_PROXY to the number of proxies (2) or to their addresses/CIDRs.',
+        );
       const page = await fetch(`http://127.0.0.1:${port}/careers`);
       expect(await page.text()).to.include('No jobs match the current filters');
       // A client writing its own X-Forwarded-For entry in front of the proxy's gets no fresh limit.
@@ -123,7 +134,11 @@ describe('server start-up failures', function () {
 
   it('names DATABASE_URL (without its password) when the database refuses the connection', async () => {
     const port = await freePort(); // nothing listens there
-    const s = runServer({ NODE_ENV: 'test', PORT: String(await freePort()), DATABASE_URL: `mysql://careers:s3cret@127.0.0.1:${port}/careers` });
+    const s = runServer({
+      NODE_ENV: 'test',
+      PORT: String(await freePort()),
+      DATABASE_URL: `mysql://careers:s3cret@127.0.0.1:${port}/careers`,
+    });
     expect((await s.exited).code).to.equal(1);
     expect(said(s)).to.include(`Failed to start: Cannot open the database (DATABASE_URL=mysql://***@127.0.0.1:${port}/careers)`);
     expect(said(s)).not.to.include('s3cret');

@@ -12,7 +12,15 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { hr } from './helpers.js';
 
-const q = (text: string, answer_type: string, order: number, options: string[] = []) => ({ text, answer_type, required: false, order, options, placeholder: '', help_text: '' });
+const q = (text: string, answer_type: string, order: number, options: string[] = []) => ({
+  text,
+  answer_type,
+  required: false,
+  order,
+  options,
+  placeholder: '',
+  help_text: '',
+});
 
 for (const kind of databaseKinds()) {
   describe(`answers in question order [${kind}]`, () => {
@@ -27,7 +35,12 @@ for (const kind of databaseKinds()) {
       const job = await makeJob(s.ctx.db, {
         title: 'Support Lead',
         public_id: 'support-1',
-        questions: [q('Tools you use', 'checkbox', 0, ['Zendesk', 'Jira']), q('Why us?', 'short_text', 1), q('Languages', 'checkbox', 2, ['English', 'Hindi']), q('Years in support', 'number', 3)],
+        questions: [
+          q('Tools you use', 'checkbox', 0, ['Zendesk', 'Jira']),
+          q('Why us?', 'short_text', 1),
+          q('Languages', 'checkbox', 2, ['English', 'Hindi']),
+          q('Years in support', 'number', 3),
+        ],
       });
       questionIds = job.questions.map((x) => x.id);
       const [tools, why, langs, years] = questionIds;
@@ -37,7 +50,10 @@ for (const kind of databaseKinds()) {
         { question_id: why, answer: 'The customers' },
         { question_id: tools, answer: ['Jira'] },
       ];
-      const res = await fetch(`${s.baseUrl}/api/jobs/support-1/apply/`, { method: 'POST', body: toFormData(validFields({ answers: JSON.stringify(answers) })) });
+      const res = await fetch(`${s.baseUrl}/api/jobs/support-1/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ answers: JSON.stringify(answers) })),
+      });
       expect(res.status, await res.clone().text()).to.equal(201);
       appId = Number((await s.ctx.db('applications').first('id')).id);
     });
@@ -71,22 +87,47 @@ for (const kind of databaseKinds()) {
     it('reads answers stored before the fix (checkbox answers last) in question order, a deleted question last', async () => {
       // As the old writer stored them: the plain answers first, then the checkbox answers.
       const rows = await s.ctx.db('application_answers').where('application_id', appId).select('*');
-      const choices = await s.ctx.db('application_answer_choices').whereIn('answer_id', rows.map((r) => r.id)).select('*');
-      await s.ctx.db('application_answer_choices').whereIn('answer_id', rows.map((r) => r.id)).delete();
+      const choices = await s.ctx
+        .db('application_answer_choices')
+        .whereIn(
+          'answer_id',
+          rows.map((r) => r.id),
+        )
+        .select('*');
+      await s.ctx
+        .db('application_answer_choices')
+        .whereIn(
+          'answer_id',
+          rows.map((r) => r.id),
+        )
+        .delete();
       await s.ctx.db('application_answers').where('application_id', appId).delete();
-      const plainFirst = [...rows].sort((a, b) => Number(choices.some((c) => c.answer_id === a.id)) - Number(choices.some((c) => c.answer_id === b.id)));
+      const plainFirst = [...rows].sort(
+        (a, b) => Number(choices.some((c) => c.answer_id === a.id)) - Number(choices.some((c) => c.answer_id === b.id)),
+      );
       for (const r of plainFirst) {
         const { id: oldId, ...row } = r;
         const [id] = await s.ctx.db('application_answers').insert(row);
-        for (const { id: _choiceId, ...c } of choices.filter((x) => x.answer_id === oldId)) await s.ctx.db('application_answer_choices').insert({ ...c, answer_id: id });
+        for (const { id: _choiceId, ...c } of choices.filter((x) => x.answer_id === oldId))
+          await s.ctx.db('application_answer_choices').insert({ ...c, answer_id: id });
       }
       expect(await detailAnswers()).to.deep.equal(IN_ORDER);
       // The job's questions reordered: the answers follow the job as it is now.
       await s.ctx.db('job_questions').where('id', questionIds[3]).update({ position: -1 });
-      expect((await detailAnswers()).map(([text]: [string]) => text)).to.deep.equal(['Years in support', 'Tools you use', 'Why us?', 'Languages']);
+      expect((await detailAnswers()).map(([text]: [string]) => text)).to.deep.equal([
+        'Years in support',
+        'Tools you use',
+        'Why us?',
+        'Languages',
+      ]);
       // An answer whose question is gone (question_id set null) comes after the others.
       await s.ctx.db('application_answers').where({ application_id: appId, question_id: questionIds[3] }).update({ question_id: null });
-      expect((await detailAnswers()).map(([text]: [string]) => text)).to.deep.equal(['Tools you use', 'Why us?', 'Languages', 'Years in support']);
+      expect((await detailAnswers()).map(([text]: [string]) => text)).to.deep.equal([
+        'Tools you use',
+        'Why us?',
+        'Languages',
+        'Years in support',
+      ]);
     });
   });
 }

@@ -24,10 +24,28 @@ type Tally = [questionId: number, kind: string, value: string, number: number, n
 /** The four groups insights count, counted over the answers (as migration 011 fills the tallies). */
 async function recount(db: Knex): Promise<Tally[]> {
   const rows: Record<string, any>[] = [
-    ...(await db('application_answers').whereNotNull('question_id').select('question_id', db.raw("'a' AS kind"), db.raw("'' AS value"), db.raw('0 AS number')).count({ n: '*' }).groupBy('question_id')),
-    ...(await db('application_answers').whereNotNull('question_id').whereNotNull('answer_key').select('question_id', db.raw("'k' AS kind"), { value: 'answer_key' }, db.raw('0 AS number')).count({ n: '*' }).groupBy('question_id', 'answer_key')),
-    ...(await db('application_answers').whereNotNull('question_id').whereNotNull('answer_number').select('question_id', db.raw("'n' AS kind"), db.raw("'' AS value"), { number: 'answer_number' }).count({ n: '*' }).groupBy('question_id', 'answer_number')),
-    ...(await db('application_answer_choices').whereNotNull('question_id').select('question_id', db.raw("'c' AS kind"), { value: 'choice' }, db.raw('0 AS number')).count({ n: '*' }).groupBy('question_id', 'choice')),
+    ...(await db('application_answers')
+      .whereNotNull('question_id')
+      .select('question_id', db.raw("'a' AS kind"), db.raw("'' AS value"), db.raw('0 AS number'))
+      .count({ n: '*' })
+      .groupBy('question_id')),
+    ...(await db('application_answers')
+      .whereNotNull('question_id')
+      .whereNotNull('answer_key')
+      .select('question_id', db.raw("'k' AS kind"), { value: 'answer_key' }, db.raw('0 AS number'))
+      .count({ n: '*' })
+      .groupBy('question_id', 'answer_key')),
+    ...(await db('application_answers')
+      .whereNotNull('question_id')
+      .whereNotNull('answer_number')
+      .select('question_id', db.raw("'n' AS kind"), db.raw("'' AS value"), { number: 'answer_number' })
+      .count({ n: '*' })
+      .groupBy('question_id', 'answer_number')),
+    ...(await db('application_answer_choices')
+      .whereNotNull('question_id')
+      .select('question_id', db.raw("'c' AS kind"), { value: 'choice' }, db.raw('0 AS number'))
+      .count({ n: '*' })
+      .groupBy('question_id', 'choice')),
   ];
   return normalise(rows);
 }
@@ -46,8 +64,12 @@ function normalise(rows: Record<string, any>[]): Tally[] {
 
 /** Per job: the tallied application count and highest id, and the job's own. */
 async function jobCounts(db: Knex): Promise<{ tallied: [number, number, number][]; actual: [number, number, number][] }> {
-  const tallied = (await db('answer_tally_jobs').where('applications', '>', 0).orderBy('job_id')).map((r) => [Number(r.job_id), Number(r.applications), Number(r.max_application_id)] as [number, number, number]);
-  const actual = (await db('applications').select('job_id').count({ n: '*' }).max({ m: 'id' }).groupBy('job_id').orderBy('job_id')).map((r: any) => [Number(r.job_id), Number(r.n), Number(r.m)] as [number, number, number]);
+  const tallied = (await db('answer_tally_jobs').where('applications', '>', 0).orderBy('job_id')).map(
+    (r) => [Number(r.job_id), Number(r.applications), Number(r.max_application_id)] as [number, number, number],
+  );
+  const actual = (await db('applications').select('job_id').count({ n: '*' }).max({ m: 'id' }).groupBy('job_id').orderBy('job_id')).map(
+    (r: any) => [Number(r.job_id), Number(r.n), Number(r.m)] as [number, number, number],
+  );
   return { tallied, actual };
 }
 
@@ -83,15 +105,25 @@ for (const kind of databaseKinds()) {
     let t: TestDb;
     let job: Job;
     let other: Job;
-    const analytics = (j: Job, from: 'tallies' | 'answers' | 'either') => t.db.transaction((trx) => computeAnalytics(trx, j, undefined, from));
-    const person = (i: number, tag: string) => ({ first_name: `P${i}`, last_name: 'Tally', email: `p${i}.${tag}@example.com`, phone: `+9198765${String(i).padStart(5, '0')}` });
+    const analytics = (j: Job, from: 'tallies' | 'answers' | 'either') =>
+      t.db.transaction((trx) => computeAnalytics(trx, j, undefined, from));
+    const person = (i: number, tag: string) => ({
+      first_name: `P${i}`,
+      last_name: 'Tally',
+      email: `p${i}.${tag}@example.com`,
+      phone: `+9198765${String(i).padStart(5, '0')}`,
+    });
 
     before(async () => {
       t = await createTestDb(kind);
       job = await makeJob(t.db, { title: 'Tallied', questions: QUESTIONS });
       other = await makeJob(t.db, { title: 'Other', questions: [{ text: 'City', answer_type: 'short_text', required: false }] });
       // Half through the seeding helper (batches), half through the app's own insert.
-      const seeded = ANSWERS.slice(0, 4).map((a, i) => ({ ...person(i, 's'), created_at: day(`2025-0${i + 1}-01`), answers: Object.fromEntries(job.questions.map((q, k) => [q.id, a[k]])) }));
+      const seeded = ANSWERS.slice(0, 4).map((a, i) => ({
+        ...person(i, 's'),
+        created_at: day(`2025-0${i + 1}-01`),
+        answers: Object.fromEntries(job.questions.map((q, k) => [q.id, a[k]])),
+      }));
       await insertApplications(t.db, job.id, seeded, job.questions);
       for (const [i, a] of ANSWERS.slice(4).entries()) {
         const answers = job.questions.flatMap((q, k) => (a[k] === undefined ? [] : [answerRow(q, a[k]!)]));

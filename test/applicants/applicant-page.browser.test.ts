@@ -33,10 +33,21 @@ async function startSmtp() {
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
-const q = (text: string, answer_type: string, order: number, options: string[] = []) => ({ text, answer_type, required: false, order, options, placeholder: '', help_text: '' });
+const q = (text: string, answer_type: string, order: number, options: string[] = []) => ({
+  text,
+  answer_type,
+  required: false,
+  order,
+  options,
+  placeholder: '',
+  help_text: '',
+});
 
 for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`the applicant's page in Chromium [${kind}]`, function () {
@@ -52,7 +63,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     before(async () => {
       smtp = await startSmtp();
-      s = await startTestServer(kind, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'careers@acme.example', HR_NOTIFY_EMAIL: 'hr@acme.example', APPLY_RATE_LIMIT: '0' });
+      s = await startTestServer(kind, {
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: 'careers@acme.example',
+        HR_NOTIFY_EMAIL: 'hr@acme.example',
+        APPLY_RATE_LIMIT: '0',
+      });
       delivery = startDelivery({ db: s.ctx.db, config: s.ctx.config, now: () => new Date(), log: () => undefined }, s.ctx.outbox);
       token = (await hrSession(s.ctx.db)).token;
       const job = await makeJob(s.ctx.db, {
@@ -60,10 +76,18 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         public_id: 'payroll-1',
         status: 'ACTIVE',
         currency: 'INR',
-        questions: [q('Tools you use', 'checkbox', 0, ['SAP', 'Tally']), q('Why us?', 'short_text', 1), q('Languages', 'checkbox', 2, ['English', 'Hindi']), q('Years in payroll', 'number', 3)],
+        questions: [
+          q('Tools you use', 'checkbox', 0, ['SAP', 'Tally']),
+          q('Why us?', 'short_text', 1),
+          q('Languages', 'checkbox', 2, ['English', 'Hindi']),
+          q('Years in payroll', 'number', 3),
+        ],
       });
       const [tools, why, langs, years] = job.questions.map((x) => x.id);
-      const link = await hr(s.baseUrl, token, '/api/hr/sources/links/', { method: 'POST', body: { name: 'Referral: Priya Sharma', source: 'referral', medium: 'employee', job_id: job.id } });
+      const link = await hr(s.baseUrl, token, '/api/hr/sources/links/', {
+        method: 'POST',
+        body: { name: 'Referral: Priya Sharma', source: 'referral', medium: 'employee', job_id: job.id },
+      });
       expect(link.status, JSON.stringify(link.body)).to.equal(201);
       const go = await fetch(`${s.baseUrl}/go/${link.body.slug}`, { redirect: 'manual' });
       const cookie = go.headers.get('set-cookie')!.split(';')[0];
@@ -71,7 +95,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         email: 'asha@rao.example',
         phone: '+919876543210',
         resume: { data: textPdfBytes(['Asha Rao', 'Payroll compliance lead']), filename: 'cv.pdf', type: 'application/pdf' },
-        professional_experiences: JSON.stringify([{ company: 'Initech', role: 'Payroll lead', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '1200000', description: 'Ran payroll for 400 people.' }]),
+        professional_experiences: JSON.stringify([
+          {
+            company: 'Initech',
+            role: 'Payroll lead',
+            start: '2019-04',
+            end: '2022-08',
+            notice_period: '30 days',
+            salary: '1200000',
+            description: 'Ran payroll for 400 people.',
+          },
+        ]),
         answers: JSON.stringify([
           { question_id: years, answer: '6' },
           { question_id: langs, answer: ['English', 'Hindi'] },
@@ -79,7 +113,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           { question_id: tools, answer: ['SAP'] },
         ]),
       });
-      const res = await fetch(`${s.baseUrl}/api/jobs/payroll-1/apply/`, { method: 'POST', body: toFormData(fields), headers: { Cookie: cookie } });
+      const res = await fetch(`${s.baseUrl}/api/jobs/payroll-1/apply/`, {
+        method: 'POST',
+        body: toFormData(fields),
+        headers: { Cookie: cookie },
+      });
       expect(res.status, await res.clone().text()).to.equal(201);
       appId = Number((await s.ctx.db('applications').first('id')).id);
       await eventually(async () => {
@@ -87,7 +125,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       }, 15_000);
       // A stage change through the API: the history names the stages.
       const stages = (await hr(s.baseUrl, token, `/api/hr/jobs/${job.id}/stages/`)).body.stages;
-      expect((await hr(s.baseUrl, token, `/api/hr/applications/${appId}/`, { method: 'PATCH', body: { stage: stages[1].id } })).status).to.equal(200);
+      expect(
+        (await hr(s.baseUrl, token, `/api/hr/applications/${appId}/`, { method: 'PATCH', body: { stage: stages[1].id } })).status,
+      ).to.equal(200);
       browser = await sharedBrowser();
     });
     after(async () => {
@@ -111,7 +151,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await screenshot(page, `applicant-page-1280${suffix}`);
 
       // The answers, in the job's order, start on the first screen, beside the resume.
-      expect(await page.locator('.answers .answer dt').allInnerTexts()).to.deep.equal(['Tools you use', 'Why us?', 'Languages', 'Years in payroll']);
+      expect(await page.locator('.answers .answer dt').allInnerTexts()).to.deep.equal([
+        'Tools you use',
+        'Why us?',
+        'Languages',
+        'Years in payroll',
+      ]);
       expect(await page.locator('.answers .answer dd').allInnerTexts()).to.deep.equal(['SAP', 'The people', 'English, Hindi', '6']);
       const answers = (await page.locator('#answers-heading').boundingBox())!;
       const resume = (await page.locator('.resume-panel').boundingBox())!;

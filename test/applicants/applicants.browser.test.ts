@@ -32,7 +32,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
       token = (await hrSession(s.ctx.db)).token;
       seeded = await seedPeople(s.ctx.db);
-      const fields = validFields({ first_name: 'Élodie', last_name: 'Durand', email: 'elodie@durand.fr', phone: '+919988776655', resume: { data: pdf, filename: 'resume.html', type: 'text/html' } });
+      const fields = validFields({
+        first_name: 'Élodie',
+        last_name: 'Durand',
+        email: 'elodie@durand.fr',
+        phone: '+919988776655',
+        resume: { data: pdf, filename: 'resume.html', type: 'text/html' },
+      });
       const res = await fetch(`${s.baseUrl}/api/jobs/backend-1/apply/`, { method: 'POST', body: toFormData(fields) });
       expect(res.status, await res.clone().text()).to.equal(201);
       appliedId = Number((await s.ctx.db('applications').where({ email: 'elodie@durand.fr' }).first('id')).id);
@@ -46,7 +52,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       tab = await openHrPage(browser, s.baseUrl, token, { width: 1280, height: 900 });
     });
     afterEach(async () => {
-      expect(tab.errors.filter((e) => !/status of 404/.test(e)), 'console errors').to.deep.equal([]);
+      expect(
+        tab.errors.filter((e) => !/status of 404/.test(e)),
+        'console errors',
+      ).to.deep.equal([]);
       await tab.context.close();
     });
 
@@ -58,7 +67,15 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/hr/applicants`);
       expect(await page.locator('h1').innerText()).to.equal('Applicants');
       expect(await page.locator('#applicant-count').innerText()).to.equal('11 applicants');
-      expect(await page.locator('thead th').allInnerTexts()).to.include.members(['Name', 'Email', 'Phone', 'Status', 'Applied', 'Job', 'Actions']);
+      expect(await page.locator('thead th').allInnerTexts()).to.include.members([
+        'Name',
+        'Email',
+        'Phone',
+        'Status',
+        'Applied',
+        'Job',
+        'Actions',
+      ]);
       expect((await names())[0]).to.equal('Élodie Durand');
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `applicants-list${suffix}`);
@@ -133,11 +150,24 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.click('a[aria-label="View the application of Élodie Durand"]');
       expect(await page.locator('h1').innerText()).to.equal(`Application #${appliedId}`);
       const text = await page.locator('main, body').first().innerText();
-      for (const part of ['Élodie Durand', 'Backend Engineer', 'backend-1', 'elodie@durand.fr', '+91 99887 76655', 'NEW', 'TypeScript', 'Engineer, Initech', 'B.Tech, Computer Science', 'IIT Bombay']) {
+      for (const part of [
+        'Élodie Durand',
+        'Backend Engineer',
+        'backend-1',
+        'elodie@durand.fr',
+        '+91 99887 76655',
+        'NEW',
+        'TypeScript',
+        'Engineer, Initech',
+        'B.Tech, Computer Science',
+        'IIT Bombay',
+      ]) {
         expect(text).to.include(part);
       }
       expect(await page.locator('.chips .chip').allInnerTexts()).to.deep.equal(['TypeScript', 'Node.js']);
-      expect(await page.locator('a:has-text("Open PDF")').getAttribute('href')).to.equal(`/api/hr/applications/${appliedId}/resume/?disposition=inline`);
+      expect(await page.locator('a:has-text("Open PDF")').getAttribute('href')).to.equal(
+        `/api/hr/applications/${appliedId}/resume/?disposition=inline`,
+      );
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `applicant-detail${suffix}`);
 
@@ -159,7 +189,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.click('a:has-text("Previous applicant")');
       expect(await page.locator('#applicant-name').innerText()).to.equal('Liam Smith');
       // The keys: j next, k previous (and the stage keys), listed on the page; typed in a field they are text.
-      expect(await page.locator('[data-shortcut-hint]').innerText()).to.equal('Keys: j next applicant, k previous applicant, n next stage, r reject (not while typing).');
+      expect(await page.locator('[data-shortcut-hint]').innerText()).to.equal(
+        'Keys: j next applicant, k previous applicant, n next stage, r reject (not while typing).',
+      );
       await Promise.all([page.waitForURL(/\/hr\/applicants\/\d+/), page.waitForEvent('load'), page.keyboard.press('j')]);
       expect(await page.locator('#applicant-name').innerText()).to.equal('Zoë Ångström');
       await Promise.all([page.waitForEvent('load'), page.keyboard.press('k')]);
@@ -179,7 +211,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/hr/applicants?q=rossi`);
       await page.click('a[aria-label="Download the resume of Mia Rossi"]');
       await page.waitForSelector('[role="alert"]');
-      expect(await page.locator('[role="alert"]').innerText()).to.equal('Unable to download resume. Please check your HR login or contact support.');
+      expect(await page.locator('[role="alert"]').innerText()).to.equal(
+        'Unable to download resume. Please check your HR login or contact support.',
+      );
       await screenshot(page, `applicants-download-failed${suffix}`);
     });
 

@@ -74,7 +74,13 @@ describe('application rules: basic step', () => {
       expect(firstNameError(shapeName(bad)), JSON.stringify(bad)).to.equal(MESSAGES.namePattern);
       expect(lastNameError(shapeName(bad)), JSON.stringify(bad)).to.equal(MESSAGES.namePattern);
     }
-    for (const bad of ['asha\u0000@example.com', 'asha@example.com\u0000', '\u0000asha@example.com', 'asha@exa\u0001mple.com', 'as\u007fha@example.com']) {
+    for (const bad of [
+      'asha\u0000@example.com',
+      'asha@example.com\u0000',
+      '\u0000asha@example.com',
+      'asha@exa\u0001mple.com',
+      'as\u007fha@example.com',
+    ]) {
       expect(emailError(shapeEmail(bad)), JSON.stringify(bad)).to.equal(MESSAGES.emailInvalid);
     }
     // Trimming is the spec's shaping: surrounding white space (also a line break) is not a control character problem.
@@ -123,7 +129,9 @@ describe('application rules: basic step', () => {
       phone: MESSAGES.phoneInvalid,
       resume: MESSAGES.resumeRequired,
     });
-    expect(validateBasic({ first_name: 'Asha', last_name: '', email: 'a@b.co', phone: '9876543210' }, { name: 'a.pdf', size: 5 })).to.deep.equal({});
+    expect(
+      validateBasic({ first_name: 'Asha', last_name: '', email: 'a@b.co', phone: '9876543210' }, { name: 'a.pdf', size: 5 }),
+    ).to.deep.equal({});
   });
 });
 
@@ -154,16 +162,32 @@ describe('application rules: experience and education', () => {
   it('experience entries need company, role and start; end not before start', () => {
     expect(validateExperiences([exp()], now)).to.deep.equal([{}]);
     expect(validateExperiences([exp({ end: '' })], now)).to.deep.equal([{}]);
-    expect(validateExperiences([exp({ company: ' ', role: '', start: '' , end: '' })], now)).to.deep.equal([
+    expect(validateExperiences([exp({ company: ' ', role: '', start: '', end: '' })], now)).to.deep.equal([
       { company: 'Required', role: 'Required', start: 'Required' },
     ]);
-    expect(validateExperiences([exp({ start: '2022-01', end: '2021-12' })], now)).to.deep.equal([{ end: 'End date cannot be before start date' }]);
+    expect(validateExperiences([exp({ start: '2022-01', end: '2021-12' })], now)).to.deep.equal([
+      { end: 'End date cannot be before start date' },
+    ]);
   });
 
   it('a present but invalid date gets "Choose a valid month and year.", never the order message', () => {
     expect(MESSAGES.dateInvalid).to.equal('Choose a valid month and year.');
     // now: June 2025, so years 1970..2030.
-    for (const bad of ['2099-01', '2031-01', '1969-12', '2020-1', '2020-13', '2020-00', '20-01', '2020/01', '01-2020', 'abcd-ef', '2020-01-01', ' 2020-01', '202\u0000-01']) {
+    for (const bad of [
+      '2099-01',
+      '2031-01',
+      '1969-12',
+      '2020-1',
+      '2020-13',
+      '2020-00',
+      '20-01',
+      '2020/01',
+      '01-2020',
+      'abcd-ef',
+      '2020-01-01',
+      ' 2020-01',
+      '202\u0000-01',
+    ]) {
       expect(yearMonthError(bad, false, now), JSON.stringify(bad)).to.equal(MESSAGES.dateInvalid);
       expect(yearMonthError(bad, true, now), JSON.stringify(bad)).to.equal(MESSAGES.dateInvalid);
       expect(validateExperiences([exp({ start: '2020-01', end: bad })], now), `end ${bad}`).to.deep.equal([{ end: MESSAGES.dateInvalid }]);
@@ -180,11 +204,15 @@ describe('application rules: experience and education', () => {
     }
     expect(isHalfChosen('2020-05')).to.equal(false);
     // Both invalid: one message each. An invalid start is not compared with the end.
-    expect(validateExperiences([exp({ start: '2020-13', end: '2099-01' })], now)).to.deep.equal([{ start: MESSAGES.dateInvalid, end: MESSAGES.dateInvalid }]);
+    expect(validateExperiences([exp({ start: '2020-13', end: '2099-01' })], now)).to.deep.equal([
+      { start: MESSAGES.dateInvalid, end: MESSAGES.dateInvalid },
+    ]);
     expect(validateExperiences([exp({ start: '2099-01', end: '2020-01' })], now)).to.deep.equal([{ start: MESSAGES.dateInvalid }]);
     // A real order problem keeps its message.
     expect(validateExperiences([exp({ start: '2022-01', end: '2021-12' })], now)).to.deep.equal([{ end: MESSAGES.endBeforeStart }]);
-    expect(validateEducation([{ school: 'S', degree: 'D', field: '', start: '2015-07', end: '2015-7' }], now)).to.deep.equal([{ end: MESSAGES.dateInvalid }]);
+    expect(validateEducation([{ school: 'S', degree: 'D', field: '', start: '2015-07', end: '2015-7' }], now)).to.deep.equal([
+      { end: MESSAGES.dateInvalid },
+    ]);
   });
 
   it('education entries need school, degree and start, same date rule', () => {
@@ -240,7 +268,30 @@ describe('application rules: skills and answers', () => {
       expect(isNumeric(ok), JSON.stringify(ok)).to.equal(true);
       expect(numberAnswerError(ok), JSON.stringify(ok)).to.equal(null);
     }
-    for (const bad of ['', '   ', 'seven', '5.', '.', '-', '+5', '1e', 'e3', '1e3.5', '1.2.3', '1,000', '1 000', '0x10', '0b1', 'Infinity', '-Infinity', 'NaN', '1_000', '١٢', '4\u00002', '5\u0000']) {
+    for (const bad of [
+      '',
+      '   ',
+      'seven',
+      '5.',
+      '.',
+      '-',
+      '+5',
+      '1e',
+      'e3',
+      '1e3.5',
+      '1.2.3',
+      '1,000',
+      '1 000',
+      '0x10',
+      '0b1',
+      'Infinity',
+      '-Infinity',
+      'NaN',
+      '1_000',
+      '١٢',
+      '4\u00002',
+      '5\u0000',
+    ]) {
       expect(isNumeric(bad), JSON.stringify(bad)).to.equal(false);
       if (bad.trim()) expect(numberAnswerError(bad), JSON.stringify(bad)).to.equal(MESSAGES.numberInvalid);
     }
@@ -280,7 +331,10 @@ describe('API error bodies (spec 01 section 8)', () => {
       'professional_experiences.1.role: Required',
     ]);
     expect(flattenErrorBody({ education: { 0: { school: ['Required'] } } })).to.deep.equal(['education.0.school: Required']);
-    expect(flattenErrorBody({ 'answers.12': ['Required'], detail: 'Bad request.' })).to.deep.equal(['answers.12: Required', 'Bad request.']);
+    expect(flattenErrorBody({ 'answers.12': ['Required'], detail: 'Bad request.' })).to.deep.equal([
+      'answers.12: Required',
+      'Bad request.',
+    ]);
   });
 
   it('returns null when the body cannot be flattened', () => {
@@ -304,7 +358,10 @@ describe('API error bodies (spec 01 section 8)', () => {
 
   it('joins field-keyed arrays with a comma, for the chosen fields', () => {
     const body = { first_name: ['A', 'B'], email: ['E'], detail: 'D', 'answers.3': ['Required'], skills: [] };
-    expect(fieldErrorMessages(body, ['first_name', 'last_name', 'email', 'phone', 'resume'])).to.deep.equal({ first_name: 'A, B', email: 'E' });
+    expect(fieldErrorMessages(body, ['first_name', 'last_name', 'email', 'phone', 'resume'])).to.deep.equal({
+      first_name: 'A, B',
+      email: 'E',
+    });
     expect(fieldErrorMessages(body)).to.deep.equal({ first_name: 'A, B', email: 'E', 'answers.3': 'Required' });
     expect(fieldErrorMessages('text')).to.deep.equal({});
   });

@@ -14,7 +14,17 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
 import { MESSAGES } from '../../src/shared/application-rules.js';
 import { exeBytes, pdfBytes } from '../fixtures/resumes.js';
-import { EMPTY, eventually, listFiles, rawMultipart, rawTextParts, tableCounts, toFormData, uploadsRoot, validFields } from '../fixtures/apply.js';
+import {
+  EMPTY,
+  eventually,
+  listFiles,
+  rawMultipart,
+  rawTextParts,
+  tableCounts,
+  toFormData,
+  uploadsRoot,
+  validFields,
+} from '../fixtures/apply.js';
 
 /**
  * Streams a multipart body over a raw socket (chunked HTTP/1.1 written by hand, so backpressure
@@ -24,7 +34,14 @@ import { EMPTY, eventually, listFiles, rawMultipart, rawTextParts, tableCounts, 
  */
 async function streamUpload(
   url: string,
-  opts: { contentType: string; prefix: Buffer; fileChunks: () => Iterable<Buffer>; suffix: Buffer; abortWhen?: (sent: number) => boolean; stopOnResponse?: boolean },
+  opts: {
+    contentType: string;
+    prefix: Buffer;
+    fileChunks: () => Iterable<Buffer>;
+    suffix: Buffer;
+    abortWhen?: (sent: number) => boolean;
+    stopOnResponse?: boolean;
+  },
 ): Promise<{ status: number | null; body: any; sentAtResponse: number; sent: number; cut: boolean }> {
   const u = new URL(url);
   const socket = net.connect(Number(u.port), u.hostname);
@@ -113,7 +130,9 @@ function splitBody(email: string, filename = 'cv.pdf') {
   const text = rawMultipart(rawTextParts(validFields({ email })), boundary).body;
   const prefix = Buffer.concat([
     text.subarray(0, text.length - `--${boundary}--\r\n`.length),
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
   ]);
   return { contentType: `multipart/form-data; boundary=${boundary}`, prefix, suffix: Buffer.from(`\r\n--${boundary}--\r\n`) };
 }
@@ -156,7 +175,10 @@ for (const kind of databaseKinds()) {
 
       it('the client hangs up after the whole resume, before the form ends: the complete file is removed', async () => {
         const boundary = 'AfterFileBoundary';
-        const filePart = rawMultipart([{ disposition: 'form-data; name="resume"; filename="cv.pdf"', type: 'application/pdf', body: pdfBytes(1024 * 1024) }], boundary).body;
+        const filePart = rawMultipart(
+          [{ disposition: 'form-data; name="resume"; filename="cv.pdf"', type: 'application/pdf', body: pdfBytes(1024 * 1024) }],
+          boundary,
+        ).body;
         const prefix = filePart.subarray(0, filePart.length - `--${boundary}--\r\n`.length);
         const req = http.request(url(), { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
         req.on('error', () => undefined);
@@ -174,7 +196,11 @@ for (const kind of databaseKinds()) {
 
       it('a resume that crosses 10 MB is refused while it is still being sent; the client reads the answer; the file is removed', async () => {
         const body = splitBody('big@example.com');
-        const result = await streamUpload(url(), { ...body, fileChunks: () => chunks(120 * 1024 * 1024, 256 * 1024, pdfBytes(1024)), stopOnResponse: true });
+        const result = await streamUpload(url(), {
+          ...body,
+          fileChunks: () => chunks(120 * 1024 * 1024, 256 * 1024, pdfBytes(1024)),
+          stopOnResponse: true,
+        });
         expect(result.status).to.equal(400);
         expect(result.body).to.deep.equal({ resume: [MESSAGES.resumeSize] });
         // Answered long before the client had sent it all. Loopback is fast and socket buffers hold
@@ -197,7 +223,11 @@ for (const kind of databaseKinds()) {
 
       it('a resume whose first bytes are not PDF/DOC/DOCX is refused at once, before the rest arrives', async () => {
         const body = splitBody('exe@example.com', 'cv.pdf');
-        const result = await streamUpload(url(), { ...body, fileChunks: () => chunks(9 * 1024 * 1024, 256 * 1024, exeBytes(4096)), stopOnResponse: true });
+        const result = await streamUpload(url(), {
+          ...body,
+          fileChunks: () => chunks(9 * 1024 * 1024, 256 * 1024, exeBytes(4096)),
+          stopOnResponse: true,
+        });
         expect(result.status).to.equal(400);
         expect(result.body).to.deep.equal({ resume: [MESSAGES.resumeType] });
         expect(result.sentAtResponse).to.be.lessThan(9 * 1024 * 1024);

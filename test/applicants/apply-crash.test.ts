@@ -15,8 +15,17 @@ import { freePort, runServer, waitForOutput, type ChildServer as Child, cliSync 
 import { makeJob } from '../helpers/factories.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { pdfBytes } from '../fixtures/resumes.js';
-import { EMPTY, eventually, listFiles, rawMultipart, rawTextParts, sha256, tableCounts, toFormData, validFields } from '../fixtures/apply.js';
-
+import {
+  EMPTY,
+  eventually,
+  listFiles,
+  rawMultipart,
+  rawTextParts,
+  sha256,
+  tableCounts,
+  toFormData,
+  validFields,
+} from '../fixtures/apply.js';
 
 const cli = cliSync;
 
@@ -53,7 +62,10 @@ for (const kind of databaseKinds()) {
 
       // A complete application first: it must survive the crash and the sweep untouched.
       const resume = pdfBytes(200_000);
-      const ok = await fetch(url, { method: 'POST', body: toFormData(validFields({ email: 'kept@example.com', resume: { data: resume, filename: 'kept.pdf' } })) });
+      const ok = await fetch(url, {
+        method: 'POST',
+        body: toFormData(validFields({ email: 'kept@example.com', resume: { data: resume, filename: 'kept.pdf' } })),
+      });
       expect(ok.status, await ok.clone().text()).to.equal(201);
       const kept = listFiles(uploads);
       expect(kept).to.have.length(1);
@@ -65,7 +77,9 @@ for (const kind of databaseKinds()) {
       const text = rawMultipart(rawTextParts(validFields({ email: 'crashed@example.com' })), boundary).body;
       const prefix = Buffer.concat([
         text.subarray(0, text.length - `--${boundary}--\r\n`.length),
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+        ),
       ]);
       const req = http.request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } });
       req.on('error', () => undefined); // the connection dies with the server
@@ -86,7 +100,9 @@ for (const kind of databaseKinds()) {
 
       // What the crash left: the partial file, no row of the second application.
       const size = fs.statSync(path.join(uploads, partial!)).size;
-      expect(size).to.be.greaterThan(0).and.lessThan(10 * 1024 * 1024);
+      expect(size)
+        .to.be.greaterThan(0)
+        .and.lessThan(10 * 1024 * 1024);
       expect(listFiles(uploads).sort()).to.deep.equal([...kept, partial!].sort());
       expect(await tableCounts(t.db)).to.deep.equal(countsBefore);
       expect(await t.db('applications').where({ email: 'crashed@example.com' })).to.have.length(0);

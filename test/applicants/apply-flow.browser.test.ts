@@ -10,7 +10,22 @@ import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
-import { addEducation, addExperience, banner, chipTexts, fid, fieldError, fillBasic, heading, makeQuestionJob, next, resumeFiles, shot, typeSkill, viewportShot } from './apply-helpers.js';
+import {
+  addEducation,
+  addExperience,
+  banner,
+  chipTexts,
+  fid,
+  fieldError,
+  fillBasic,
+  heading,
+  makeQuestionJob,
+  next,
+  resumeFiles,
+  shot,
+  typeSkill,
+  viewportShot,
+} from './apply-helpers.js';
 
 for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`apply flow in Chromium [${kind}]`, function () {
@@ -41,7 +56,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expectedErrors = [];
     });
     afterEach(async () => {
-      expect(tab.errors.filter((e) => !expectedErrors.includes(e)), 'console errors').to.deep.equal([]);
+      expect(
+        tab.errors.filter((e) => !expectedErrors.includes(e)),
+        'console errors',
+      ).to.deep.equal([]);
       await tab.context.close();
     });
 
@@ -52,14 +70,26 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/careers/fe-questions/apply`);
       expect(await page.locator('meta[name="robots"]').getAttribute('content')).to.equal('noindex');
       await page.locator('.wizard-card').waitFor();
-      expect(await page.locator('.progress-label').allInnerTexts()).to.deep.equal(['Basic Info', 'Experience', 'Education & Skills', 'Questions', 'Review']);
+      expect(await page.locator('.progress-label').allInnerTexts()).to.deep.equal([
+        'Basic Info',
+        'Experience',
+        'Education & Skills',
+        'Questions',
+        'Review',
+      ]);
       expect(await page.locator('.progress-step[aria-current="step"] .progress-label').innerText()).to.equal('Basic Info');
       expect(await page.locator(fid('phone_code')).inputValue()).to.equal('IN');
       expect(await page.locator(`${fid('phone_code')} option:checked`).innerText()).to.equal('India (+91)');
       expect(await page.locator(`label[for="f-resume"]`).innerText()).to.include('Resume (PDF/DOC/DOCX, under 10 MB)');
       expect(await page.locator('a:has-text("Cancel")').getAttribute('href')).to.equal('/careers/fe-questions');
 
-      await fillBasic(page, { first: "Asha <b>", last: "D'Souza-Rao", email: '  asha.rao@example.com ', phone: '98765-43210', resume: files.pdf });
+      await fillBasic(page, {
+        first: 'Asha <b>',
+        last: "D'Souza-Rao",
+        email: '  asha.rao@example.com ',
+        phone: '98765-43210',
+        resume: files.pdf,
+      });
       // Input shaping as typed: angle brackets stripped, email trimmed, phone digits only.
       expect(await page.inputValue(fid('first_name'))).to.equal('Asha b');
       await page.fill(fid('first_name'), 'Asha');
@@ -70,13 +100,27 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await next(page, 'Experience');
       expect(await page.locator('.progress-step[aria-current="step"] .progress-label').innerText()).to.equal('Experience');
 
-      await addExperience(page, 0, { company: 'Initech', role: 'Frontend Developer', start: ['2019', '04'], end: ['2022', '08'], notice: '30 days', salary: '20 LPA', description: 'Built the design system.' });
+      await addExperience(page, 0, {
+        company: 'Initech',
+        role: 'Frontend Developer',
+        start: ['2019', '04'],
+        end: ['2022', '08'],
+        notice: '30 days',
+        salary: '20 LPA',
+        description: 'Built the design system.',
+      });
       await addExperience(page, 1, { company: 'Globex', role: 'Senior Engineer', start: ['2022', '09'] });
       expect(await axeViolations(page)).to.deep.equal([]);
       await shot(page, `apply-step-experience${suffix}`);
       await next(page, 'Education & Skills');
 
-      await addEducation(page, 0, { school: 'IIT Bombay', degree: 'B.Tech', field: 'Computer Science', start: ['2015', '07'], end: ['2019', '05'] });
+      await addEducation(page, 0, {
+        school: 'IIT Bombay',
+        degree: 'B.Tech',
+        field: 'Computer Science',
+        start: ['2015', '07'],
+        end: ['2019', '05'],
+      });
       // Suggestions after two characters; arrow keys + Enter pick one; the mouse picks another.
       await page.fill('#f-skills', 't');
       expect(await page.locator('#skills-suggestions').isVisible()).to.equal(false);
@@ -163,7 +207,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
       const db = s.ctx.db;
       const app = await db('applications').where({ job_id: qJob.id }).first();
-      expect(app).to.include({ first_name: 'Asha', last_name: "D'Souza-Rao", email: 'asha.rao@example.com', phone: '+919876543210', status: 'NEW' });
+      expect(app).to.include({
+        first_name: 'Asha',
+        last_name: "D'Souza-Rao",
+        email: 'asha.rao@example.com',
+        phone: '+919876543210',
+        status: 'NEW',
+      });
       const file = await db('stored_files').where({ id: app.resume_file_id }).first();
       expect(file.original_name).to.equal('asha-resume.pdf');
       expect(Number(file.size)).to.equal(20_000);
@@ -174,7 +224,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       ]);
       expect(exps[0]).to.include({ notice_period: '30 days', salary: '20 LPA', description: 'Built the design system.' });
       const edu = await db('application_education').where({ application_id: app.id });
-      expect(edu.map((e) => [e.school, e.degree, e.field, e.start, e.end])).to.deep.equal([['IIT Bombay', 'B.Tech', 'Computer Science', '2015-07', '2019-05']]);
+      expect(edu.map((e) => [e.school, e.degree, e.field, e.start, e.end])).to.deep.equal([
+        ['IIT Bombay', 'B.Tech', 'Computer Science', '2015-07', '2019-05'],
+      ]);
       const skills = await db('application_skills').where({ application_id: app.id }).orderBy('position');
       expect(skills.map((r) => r.name)).to.deep.equal([first, 'React Native', 'Storybook']);
       const answers = await db('application_answers').where({ application_id: app.id });
@@ -196,7 +248,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await page.evaluate(() => localStorage.clear());
         await page.reload();
         await page.locator('.wizard-card').waitFor();
-        expect(await page.locator('.progress-label').allInnerTexts()).to.deep.equal(['Basic Info', 'Experience', 'Education & Skills', 'Review']);
+        expect(await page.locator('.progress-label').allInnerTexts()).to.deep.equal([
+          'Basic Info',
+          'Experience',
+          'Education & Skills',
+          'Review',
+        ]);
         expect(await page.locator('.step-count').first().innerText()).to.match(/Step 1 of 4/i);
         await fillBasic(page, { first: 'Ravi', last: '', email: 'ravi@example.com', phone: '9123456780', resume: files.pdf });
         await page.selectOption(fid('phone_code'), 'GB');
@@ -215,7 +272,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Application Submitted');
       const row = await s.ctx.db('applications').where({ job_id: plainJob.id, email: 'ravi@example.com' }).first();
       expect(row).to.include({ first_name: 'Ravi', last_name: '', phone: '+449123456780' });
-      expect(await s.ctx.db('application_answers').where({ application_id: row.id }).count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 0);
+      expect(await s.ctx.db('application_answers').where({ application_id: row.id }).count({ n: '*' }).first()).to.satisfy(
+        (r: any) => Number(r.n) === 0,
+      );
 
       // The same email again: the server refuses it; its message lands in the dialog and next to the field.
       expectedErrors = ['Failed to load resource: the server responded with a status of 400 (Bad Request)'];
@@ -254,7 +313,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // Focus starts on the heading (through the site script: the page has no inline script), with
       // no focus ring and no scrolling; the next Tab goes on to the links.
       await page.waitForFunction(() => document.activeElement?.tagName === 'H1');
-      expect(await page.locator('h1').evaluate((h) => [h.getAttribute('tabindex'), getComputedStyle(h).outlineStyle])).to.deep.equal(['-1', 'none']);
+      expect(await page.locator('h1').evaluate((h) => [h.getAttribute('tabindex'), getComputedStyle(h).outlineStyle])).to.deep.equal([
+        '-1',
+        'none',
+      ]);
       expect(await page.locator('script:not([src]):not([type="application/json"]):not([type="application/ld+json"])').count()).to.equal(0);
       await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Browse More Jobs');

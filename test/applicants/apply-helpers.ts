@@ -21,8 +21,22 @@ const FIVE_QUESTIONS = [
   },
   { text: 'Your GitHub handle', help_text: '', placeholder: '@you', required: false, answer_type: 'short_text' },
   { text: 'Years of professional experience', help_text: '', placeholder: 'e.g. 3', required: true, answer_type: 'number' },
-  { text: 'Preferred work mode', help_text: '<p>Pick one.</p>', placeholder: '', required: true, answer_type: 'single_choice', options: ['Remote', 'Hybrid', 'Onsite'] },
-  { text: 'Which stacks have you shipped?', help_text: '', placeholder: 'Tick all that apply', required: true, answer_type: 'checkbox', options: ['React', 'Vue', 'Svelte'] },
+  {
+    text: 'Preferred work mode',
+    help_text: '<p>Pick one.</p>',
+    placeholder: '',
+    required: true,
+    answer_type: 'single_choice',
+    options: ['Remote', 'Hybrid', 'Onsite'],
+  },
+  {
+    text: 'Which stacks have you shipped?',
+    help_text: '',
+    placeholder: 'Tick all that apply',
+    required: true,
+    answer_type: 'checkbox',
+    options: ['React', 'Vue', 'Svelte'],
+  },
 ];
 
 export function makeQuestionJob(db: Knex, overrides: Record<string, unknown> = {}): Promise<Job> {
@@ -119,7 +133,19 @@ export async function chooseDate(page: Page, key: string, year: string, month: s
   await page.selectOption(`${fid(key)}-year`, year);
 }
 
-export async function addExperience(page: Page, i: number, e: { company: string; role: string; start: [string, string]; end?: [string, string]; notice?: string; salary?: string; description?: string }) {
+export async function addExperience(
+  page: Page,
+  i: number,
+  e: {
+    company: string;
+    role: string;
+    start: [string, string];
+    end?: [string, string];
+    notice?: string;
+    salary?: string;
+    description?: string;
+  },
+) {
   await page.getByRole('button', { name: /Add (another )?experience/ }).click();
   const k = (f: string) => `professional_experiences.${i}.${f}`;
   await page.fill(fid(k('company')), e.company);
@@ -131,7 +157,11 @@ export async function addExperience(page: Page, i: number, e: { company: string;
   if (e.description) await page.fill(fid(k('description')), e.description);
 }
 
-export async function addEducation(page: Page, i: number, e: { school: string; degree: string; field?: string; start: [string, string]; end?: [string, string] }) {
+export async function addEducation(
+  page: Page,
+  i: number,
+  e: { school: string; degree: string; field?: string; start: [string, string]; end?: [string, string] },
+) {
   await page.getByRole('button', { name: /Add (another )?education/ }).click();
   const k = (f: string) => `education.${i}.${f}`;
   await page.fill(fid(k('school')), e.school);

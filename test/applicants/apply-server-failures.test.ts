@@ -16,12 +16,25 @@ import { LocalDiskStorage, type FileStorage } from '../../src/storage/storage.js
 import { submitApplication } from '../../src/applicants/service.js';
 import type { ReceivedForm } from '../../src/http/multipart.js';
 import { pdfBytes } from '../fixtures/resumes.js';
-import { APPLICATION_TABLES, EMPTY, eventually, listFiles, sha256, tableCounts, toFormData, uploadsRoot, validFields } from '../fixtures/apply.js';
+import {
+  APPLICATION_TABLES,
+  EMPTY,
+  eventually,
+  listFiles,
+  sha256,
+  tableCounts,
+  toFormData,
+  uploadsRoot,
+  validFields,
+} from '../fixtures/apply.js';
 import { captureLog } from '../helpers/log.js';
 
 /** A disk that fails after `failAfter` bytes of a file (the partial file must still go). */
 class FailingStorage implements FileStorage {
-  constructor(private readonly inner: LocalDiskStorage, private readonly failAfter: number) {}
+  constructor(
+    private readonly inner: LocalDiskStorage,
+    private readonly failAfter: number,
+  ) {}
   newKey(): string {
     return this.inner.newKey();
   }
@@ -91,25 +104,51 @@ for (const kind of databaseKinds()) {
 
       async function counts() {
         const all = await Promise.all(
-          APPLICATION_TABLES.filter((t) => t !== 'application_answer_choices' && t !== 'application_posts').map(async (t) => [t, Number(((await s.ctx.db(t).count({ n: '*' }).first()) as any).n)] as const),
+          APPLICATION_TABLES.filter((t) => t !== 'application_answer_choices' && t !== 'application_posts').map(
+            async (t) => [t, Number(((await s.ctx.db(t).count({ n: '*' }).first()) as any).n)] as const,
+          ),
         );
         return Object.fromEntries(all);
       }
 
       it('the checkbox choice insert fails after the application, answers and file rows: everything is rolled back, the file removed', async () => {
-        const answers = JSON.stringify([{ question_id: checkboxQuestion - 1, answer: 'Blue' }, { question_id: checkboxQuestion, answer: ['A'] }]);
-        const res = await quietly(() => fetch(`${s.baseUrl}/api/jobs/choices-job/apply/`, { method: 'POST', body: toFormData(validFields({ answers, resume: { data: pdfBytes(2_000_000), filename: 'cv.pdf' } })) }));
+        const answers = JSON.stringify([
+          { question_id: checkboxQuestion - 1, answer: 'Blue' },
+          { question_id: checkboxQuestion, answer: ['A'] },
+        ]);
+        const res = await quietly(() =>
+          fetch(`${s.baseUrl}/api/jobs/choices-job/apply/`, {
+            method: 'POST',
+            body: toFormData(validFields({ answers, resume: { data: pdfBytes(2_000_000), filename: 'cv.pdf' } })),
+          }),
+        );
         expect(res.status).to.equal(500);
         expect(await res.json()).to.deep.equal({ detail: 'A server error occurred.' });
-        expect(await counts()).to.deep.equal({ applications: 0, stored_files: 0, application_experiences: 0, application_education: 0, application_skills: 0, application_answers: 0 });
+        expect(await counts()).to.deep.equal({
+          applications: 0,
+          stored_files: 0,
+          application_experiences: 0,
+          application_education: 0,
+          application_skills: 0,
+          application_answers: 0,
+        });
         expect(listFiles(root)).to.deep.equal([]);
         expect(fs.readdirSync(root)).to.deep.equal([]);
       });
 
       it('the outbox insert fails last: nothing of the application remains', async () => {
-        const res = await quietly(() => fetch(`${s.baseUrl}/api/jobs/webhook-job/apply/`, { method: 'POST', body: toFormData(validFields()) }));
+        const res = await quietly(() =>
+          fetch(`${s.baseUrl}/api/jobs/webhook-job/apply/`, { method: 'POST', body: toFormData(validFields()) }),
+        );
         expect(res.status).to.equal(500);
-        expect(await counts()).to.deep.equal({ applications: 0, stored_files: 0, application_experiences: 0, application_education: 0, application_skills: 0, application_answers: 0 });
+        expect(await counts()).to.deep.equal({
+          applications: 0,
+          stored_files: 0,
+          application_experiences: 0,
+          application_education: 0,
+          application_skills: 0,
+          application_answers: 0,
+        });
         expect(listFiles(root)).to.deep.equal([]);
         expect(fs.readdirSync(root)).to.deep.equal([]);
       });
@@ -129,7 +168,12 @@ for (const kind of databaseKinds()) {
       });
 
       it('answers 500 without details, keeps no partial file and no row', async () => {
-        const res = await quietly(() => fetch(`${s.baseUrl}/api/jobs/disk-job/apply/`, { method: 'POST', body: toFormData(validFields({ resume: { data: pdfBytes(3_000_000), filename: 'cv.pdf' } })) }));
+        const res = await quietly(() =>
+          fetch(`${s.baseUrl}/api/jobs/disk-job/apply/`, {
+            method: 'POST',
+            body: toFormData(validFields({ resume: { data: pdfBytes(3_000_000), filename: 'cv.pdf' } })),
+          }),
+        );
         expect(res.status).to.equal(500);
         expect(await res.json()).to.deep.equal({ detail: 'A server error occurred.' });
         await eventually(async () => {
@@ -160,7 +204,20 @@ for (const kind of databaseKinds()) {
         const form: ReceivedForm = {
           fields: new Map(Object.entries(validFields()).filter((e): e is [string, string] => typeof e[1] === 'string')),
           repeated: new Set(),
-          files: new Map([['resume', { key, clientName: 'cv.pdf', clientType: 'application/pdf', size: data.length, sha256: sha256(data), head: data.subarray(0, 8), tail: Buffer.alloc(0) }]]),
+          files: new Map([
+            [
+              'resume',
+              {
+                key,
+                clientName: 'cv.pdf',
+                clientType: 'application/pdf',
+                size: data.length,
+                sha256: sha256(data),
+                head: data.subarray(0, 8),
+                tail: Buffer.alloc(0),
+              },
+            ],
+          ]),
         };
         const broken = new Proxy(s.ctx.db, {
           get(target, prop, receiver) {
@@ -182,15 +239,33 @@ for (const kind of databaseKinds()) {
         const data = pdfBytes(10_000);
         await storage.write(key, Readable.from([data]));
         const form: ReceivedForm = {
-          fields: new Map(Object.entries(validFields({ email: 'deadlock@example.com' })).filter((e): e is [string, string] => typeof e[1] === 'string')),
+          fields: new Map(
+            Object.entries(validFields({ email: 'deadlock@example.com' })).filter((e): e is [string, string] => typeof e[1] === 'string'),
+          ),
           repeated: new Set(),
-          files: new Map([['resume', { key, clientName: 'cv.pdf', clientType: 'application/pdf', size: data.length, sha256: sha256(data), head: data.subarray(0, 8), tail: Buffer.alloc(0) }]]),
+          files: new Map([
+            [
+              'resume',
+              {
+                key,
+                clientName: 'cv.pdf',
+                clientType: 'application/pdf',
+                size: data.length,
+                sha256: sha256(data),
+                head: data.subarray(0, 8),
+                tail: Buffer.alloc(0),
+              },
+            ],
+          ]),
         };
         let calls = 0;
         const flaky = new Proxy(s.ctx.db, {
           get(target, prop, receiver) {
             if (prop === 'transaction') {
-              return (fn: any) => (++calls === 1 ? Promise.reject(Object.assign(new Error('Deadlock found (injected)'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 })) : target.transaction(fn));
+              return (fn: any) =>
+                ++calls === 1
+                  ? Promise.reject(Object.assign(new Error('Deadlock found (injected)'), { code: 'ER_LOCK_DEADLOCK', errno: 1213 }))
+                  : target.transaction(fn);
             }
             return Reflect.get(target, prop, receiver);
           },
@@ -216,7 +291,10 @@ for (const kind of databaseKinds()) {
         expect((await fetch(url, { method: 'POST', body: toFormData(validFields({ email: 'one@example.com' })) })).status).to.equal(201);
         expect((await fetch(url, { method: 'POST', body: toFormData(validFields({ email: 'bad' })) })).status).to.equal(400);
         expect((await fetch(url, { method: 'POST', body: toFormData(validFields({ email: 'two@example.com' })) })).status).to.equal(201);
-        const res = await fetch(url, { method: 'POST', body: toFormData(validFields({ email: 'three@example.com', resume: { data: pdfBytes(5_000_000), filename: 'cv.pdf' } })) });
+        const res = await fetch(url, {
+          method: 'POST',
+          body: toFormData(validFields({ email: 'three@example.com', resume: { data: pdfBytes(5_000_000), filename: 'cv.pdf' } })),
+        });
         expect(res.status).to.equal(429);
         expect(await res.json()).to.deep.equal({ detail: 'Too many applications. Please try again in 10 minutes.' });
         expect(res.headers.get('retry-after')).to.equal('600');

@@ -55,7 +55,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expectedErrors = [];
     });
     afterEach(async () => {
-      expect(tab.errors.filter((e) => !expectedErrors.includes(e)), 'console errors').to.deep.equal([]);
+      expect(
+        tab.errors.filter((e) => !expectedErrors.includes(e)),
+        'console errors',
+      ).to.deep.equal([]);
       await tab.context.close();
     });
 
@@ -94,7 +97,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await p2.goto(`${s.baseUrl}/careers/fe-questions/apply`);
       expect(await p2.locator('.wizard-loading').textContent()).to.equal('Loading...');
       expect(await p2.locator('.wizard-loading').isVisible()).to.equal(false);
-      expect(await p2.locator('main .alert-warning').innerText()).to.equal('The application form needs JavaScript. Please turn it on and reload this page.');
+      expect(await p2.locator('main .alert-warning').innerText()).to.equal(
+        'The application form needs JavaScript. Please turn it on and reload this page.',
+      );
       expect(await p2.locator('#island-apply-wizard-props').count()).to.equal(1);
       const props = JSON.parse((await p2.locator('#island-apply-wizard-props').textContent())!);
       expect(props.job.questions).to.have.length(5);
@@ -103,8 +108,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await noJs.close();
     });
 
-    it('keeps the wizard\'s place while its script loads (no layout shift, phone and desktop) and starts focus on the step heading', async () => {
-      for (const [width, height] of [[390, 844], [1280, 900]]) {
+    it("keeps the wizard's place while its script loads (no layout shift, phone and desktop) and starts focus on the step heading", async () => {
+      for (const [width, height] of [
+        [390, 844],
+        [1280, 900],
+      ]) {
         const t = await openPage(browser, { width, height });
         const { page } = t;
         // Layout shifts as the browser scores them (CLS: shifts without recent input, summed).
@@ -112,7 +120,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const w = window as unknown as { cls: number };
           w.cls = 0;
           new PerformanceObserver((list) => {
-            for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) w.cls += e.value;
+            for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+              if (!e.hadRecentInput) w.cls += e.value;
           }).observe({ type: 'layout-shift', buffered: true });
         });
         // A slow network: the wizard's script arrives only after the page has been shown.
@@ -140,7 +149,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(Math.abs(reserved - mounted) / mounted, `${width}px: reserved ${reserved}, mounted ${mounted}`).to.be.below(0.1);
         // Focus is on the first step's heading, shown without a ring and without scrolling.
         expect(await page.evaluate(() => document.activeElement?.id)).to.equal('step-basic-title');
-        expect(await page.locator('#step-basic-title').evaluate((h) => [h.getAttribute('tabindex'), getComputedStyle(h).outlineStyle])).to.deep.equal(['-1', 'none']);
+        expect(
+          await page.locator('#step-basic-title').evaluate((h) => [h.getAttribute('tabindex'), getComputedStyle(h).outlineStyle]),
+        ).to.deep.equal(['-1', 'none']);
         expect(await page.evaluate(() => window.scrollY)).to.equal(0);
         expect(t.errors, 'console errors').to.deep.equal([]);
         await t.context.close();
@@ -152,7 +163,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await open(page);
       expect(await focusedId(page)).to.equal('step-basic-title');
       await fillBasic(page, { first: 'Asha', last: 'Rao', email: 'asha.focus@example.com', phone: '9876543210', resume: files.pdf });
-      for (const [h, id] of [['Experience', 'step-experience-title'], ['Education & Skills', 'step-education_skills-title'], ['Questions', 'step-questions-title']]) {
+      for (const [h, id] of [
+        ['Experience', 'step-experience-title'],
+        ['Education & Skills', 'step-education_skills-title'],
+        ['Questions', 'step-questions-title'],
+      ]) {
         await next(page, h);
         expect(await focusedId(page)).to.equal(id);
       }
@@ -165,7 +180,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const { page } = tab;
       const lists = '<ul><li>Seeded one</li><li>Seeded two</li></ul><ul><li><p>Editor one</p></li><li><p>Editor two</p></li></ul>';
       await makeJob(s.ctx.db, {
-        public_id: 'list-questions', title: 'List Reader',
+        public_id: 'list-questions',
+        title: 'List Reader',
         questions: [{ text: `<p>Which apply?</p>${lists}`, help_text: lists, answer_type: 'short_text', required: false }],
       });
       await open(page, 'list-questions');
@@ -184,10 +200,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/careers/fe-questions/apply`);
       await page.locator('.wizard-card').waitFor();
       const key = (k: string) => page.keyboard.press(k);
-      const active = () => page.evaluate(() => {
-        const el = document.activeElement as HTMLElement | null;
-        return el ? `${el.tagName.toLowerCase()}#${el.id}|${el.textContent?.trim().slice(0, 40) ?? ''}` : '';
-      });
+      const active = () =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          return el ? `${el.tagName.toLowerCase()}#${el.id}|${el.textContent?.trim().slice(0, 40) ?? ''}` : '';
+        });
       /** Tab (or Shift+Tab) until the focused element matches; fails after 80 presses. */
       const tabTo = async (match: RegExp | string, back = false) => {
         for (let i = 0; i < 80; i++) {
@@ -283,7 +300,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const app = await s.ctx.db('applications').where({ email: 'kiran@example.com' }).first();
       expect(app).to.include({ first_name: 'Kiran', last_name: 'Mehta', phone: '+919988776655' });
       const answers = await s.ctx.db('application_answers').where({ application_id: app.id });
-      expect(answers.map((a) => JSON.parse(a.answer))).to.have.deep.members(['Keyboard only, all the way.', 4, 'Hybrid', ['React', 'Svelte']]);
+      expect(answers.map((a) => JSON.parse(a.answer))).to.have.deep.members([
+        'Keyboard only, all the way.',
+        4,
+        'Hybrid',
+        ['React', 'Svelte'],
+      ]);
     });
 
     it('fits 375 px on every step and state, with no axe violations', async () => {
@@ -301,7 +323,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.selectOption(fid('phone_code'), 'AE');
       expect(await scrollsSideways(page)).to.equal(false);
       await next(page, 'Experience');
-      await addExperience(page, 0, { company: 'Initech', role: 'Engineer', start: ['2019', '04'], end: ['2022', '08'], description: 'Line one\nLine two' });
+      await addExperience(page, 0, {
+        company: 'Initech',
+        role: 'Engineer',
+        start: ['2019', '04'],
+        end: ['2022', '08'],
+        description: 'Line one\nLine two',
+      });
       await page.getByRole('button', { name: 'Add another experience' }).click();
       await page.getByRole('button', { name: 'Next' }).click();
       expect(await scrollsSideways(page)).to.equal(false);

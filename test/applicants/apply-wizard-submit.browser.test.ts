@@ -54,7 +54,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expectedErrors = [];
     });
     afterEach(async () => {
-      expect(tab.errors.filter((e) => !expectedErrors.includes(e)), 'console errors').to.deep.equal([]);
+      expect(
+        tab.errors.filter((e) => !expectedErrors.includes(e)),
+        'console errors',
+      ).to.deep.equal([]);
       await tab.context.close();
     });
 
@@ -64,7 +67,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     it('submit failures: a server-only file rule, the rate limit, a network failure and a proxy error page', async () => {
       const { page } = tab;
       await open(page);
-      expectedErrors = [STATUS_400, 'Failed to load resource: the server responded with a status of 502 (Bad Gateway)', 'Failed to load resource: net::ERR_FAILED'];
+      expectedErrors = [
+        STATUS_400,
+        'Failed to load resource: the server responded with a status of 502 (Bad Gateway)',
+        'Failed to load resource: net::ERR_FAILED',
+      ];
       await fillBasic(page, { first: 'Asha', last: 'Rao', email: 'asha.files@example.com', phone: '9876543210', resume: files.disguised });
       await next(page, 'Experience');
       await next(page, 'Education & Skills');
@@ -101,7 +108,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.route('**/api/jobs/*/apply/', (route) => route.abort('failed'));
       await submit.click();
       await dialog.waitFor();
-      expect(await dialog.locator('.modal-body').innerText()).to.equal('We could not reach the server. Please check your connection and try again.');
+      expect(await dialog.locator('.modal-body').innerText()).to.equal(
+        'We could not reach the server. Please check your connection and try again.',
+      );
       await page.getByRole('button', { name: 'Close' }).click();
       expect(await heading(page)).to.equal('Review');
       expect(await focusedId(page)).to.equal('');
@@ -111,7 +120,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.unroute('**/api/jobs/*/apply/');
 
       // A proxy's HTML error page cannot be flattened: 'Failed to submit application.'
-      await page.route('**/api/jobs/*/apply/', (route) => route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }));
+      await page.route('**/api/jobs/*/apply/', (route) =>
+        route.fulfill({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1></body></html>' }),
+      );
       await submit.click();
       await dialog.waitFor();
       expect(await dialog.locator('.modal-body').innerText()).to.equal('Failed to submit application.');
@@ -131,7 +142,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await shot(page, `apply-submitting${suffix}`);
       release();
       await page.waitForURL(`${s.baseUrl}/careers/fe-questions/submitted`);
-      expect(await s.ctx.db('applications').where({ email: 'asha.files@example.com' }).count({ n: '*' }).first()).to.satisfy((r: any) => Number(r.n) === 1);
+      expect(await s.ctx.db('applications').where({ email: 'asha.files@example.com' }).count({ n: '*' }).first()).to.satisfy(
+        (r: any) => Number(r.n) === 1,
+      );
     });
 
     it('answers 429 from the per-IP rate limit with its message', async () => {
@@ -172,7 +185,14 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const submit = page.getByRole('button', { name: 'Submit Application' });
       // The server refuses two Basic Info fields (field keys as the apply API words them).
       await page.route('**/api/jobs/*/apply/', (route) =>
-        route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ email: ['You have already applied for this job with this email.'], phone: ['This phone number is blocked.'] }) }),
+        route.fulfill({
+          status: 400,
+          contentType: 'application/json',
+          body: JSON.stringify({
+            email: ['You have already applied for this job with this email.'],
+            phone: ['This phone number is blocked.'],
+          }),
+        }),
       );
       await fillBasic(page, { first: 'Nila', last: '', email: 'nila@example.com', phone: '9876501234', resume: files.pdf });
       const toReviewAndSubmit = async () => {
@@ -275,7 +295,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.locator('.wizard-step:not([hidden]) .skill-chip > span').allInnerTexts()).to.deep.equal(['Roadmapping']);
 
       // A tampered draft is read defensively.
-      await page.evaluate(() => localStorage.setItem('careers:apply:plain-job', JSON.stringify({ v: 1, form: { first_name: 42, phone_country: 'XX', experiences: 'nope', skills: [1, 'Ok'] } })));
+      await page.evaluate(() =>
+        localStorage.setItem(
+          'careers:apply:plain-job',
+          JSON.stringify({ v: 1, form: { first_name: 42, phone_country: 'XX', experiences: 'nope', skills: [1, 'Ok'] } }),
+        ),
+      );
       await page.reload();
       await page.locator('.wizard-card').waitFor();
       expect(await page.inputValue(fid('first_name'))).to.equal('');

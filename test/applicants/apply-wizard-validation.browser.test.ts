@@ -122,7 +122,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.waitForFunction(() => document.activeElement?.id === 'f-professional_experiences-0-company');
       await page.getByRole('button', { name: 'Next' }).click();
       expect(await banner(page)).to.equal('Please complete required fields in experience.');
-      for (const f of ['company', 'role', 'start']) expect(await fieldError(page, `professional_experiences.0.${f}`), f).to.equal('Required');
+      for (const f of ['company', 'role', 'start'])
+        expect(await fieldError(page, `professional_experiences.0.${f}`), f).to.equal('Required');
       expect(await fieldError(page, 'professional_experiences.0.end')).to.equal('');
       expect(await fieldError(page, 'professional_experiences.0.salary')).to.equal('');
       expect(await focusedId(page)).to.equal('f-professional_experiences-0-company');
@@ -187,7 +188,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('button', { name: 'Next' }).click();
       expect(await banner(page)).to.equal('Please answer all required questions.');
       const [longText, shortText, num, single, checkbox] = qJob.questions;
-      for (const q of [longText, num, single, checkbox]) expect(await fieldError(page, `answers.${q.id}`), q.answer_type).to.equal('Required');
+      for (const q of [longText, num, single, checkbox])
+        expect(await fieldError(page, `answers.${q.id}`), q.answer_type).to.equal('Required');
       expect(await fieldError(page, `answers.${shortText.id}`)).to.equal('');
       expect(await focusedId(page)).to.equal(`f-answers-${longText.id}`);
       expect(await page.getAttribute(fid(`answers.${checkbox.id}`), 'aria-invalid')).to.equal('true');

@@ -11,7 +11,17 @@ import type { TestServer } from '../helpers/server.js';
 import type { Job } from '../../src/jobs/types.js';
 import { fromDbDate, fromDbJson } from '../../src/db/codecs.js';
 import { docBytes, docxBytes, pdfBytes } from '../fixtures/resumes.js';
-import { APPLY_NOW as NOW, applyCalls, listFiles, rawMultipart, rawTextParts, sha256, startApplyServer, validFields, type FullJobQuestions } from '../fixtures/apply.js';
+import {
+  APPLY_NOW as NOW,
+  applyCalls,
+  listFiles,
+  rawMultipart,
+  rawTextParts,
+  sha256,
+  startApplyServer,
+  validFields,
+  type FullJobQuestions,
+} from '../fixtures/apply.js';
 
 for (const kind of databaseKinds()) {
   describe(`apply API [${kind}]`, function () {
@@ -28,15 +38,26 @@ for (const kind of databaseKinds()) {
 
     it('accepts a full application and stores every part of it, with the outbox row, in the documented format', async () => {
       const resume = pdfBytes(300_000);
-      const res = await apply('full-1', fullFields({
-        email: 'Full.Applicant@Example.COM',
-        resume: { data: resume, filename: 'Full Résumé.pdf', type: 'text/plain' },
-        professional_experiences: JSON.stringify([
-          { company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '20 LPA', description: 'TPS reports' },
-          { company: 'Globex', role: 'Lead', start: '2022-09', end: '', notice_period: '', salary: '', description: '' },
-        ]),
-        skills: JSON.stringify(['TypeScript', ' typescript ', '', 'Node.js', 'SQL']),
-      }));
+      const res = await apply(
+        'full-1',
+        fullFields({
+          email: 'Full.Applicant@Example.COM',
+          resume: { data: resume, filename: 'Full Résumé.pdf', type: 'text/plain' },
+          professional_experiences: JSON.stringify([
+            {
+              company: 'Initech',
+              role: 'Engineer',
+              start: '2019-04',
+              end: '2022-08',
+              notice_period: '30 days',
+              salary: '20 LPA',
+              description: 'TPS reports',
+            },
+            { company: 'Globex', role: 'Lead', start: '2022-09', end: '', notice_period: '', salary: '', description: '' },
+          ]),
+          skills: JSON.stringify(['TypeScript', ' typescript ', '', 'Node.js', 'SQL']),
+        }),
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       expect(res.body).to.deep.equal({ detail: 'Application submitted.' });
 
@@ -54,12 +75,16 @@ for (const kind of databaseKinds()) {
       expect(sha256(onDisk)).to.equal(sha256(resume));
 
       const exps = await db('application_experiences').where({ application_id: app.id }).orderBy('position');
-      expect(exps.map((e: any) => [e.position, e.company, e.role, e.start, e.end, e.notice_period, e.salary, e.description])).to.deep.equal([
-        [0, 'Initech', 'Engineer', '2019-04', '2022-08', '30 days', '20 LPA', 'TPS reports'],
-        [1, 'Globex', 'Lead', '2022-09', null, '', '', null],
-      ]);
+      expect(exps.map((e: any) => [e.position, e.company, e.role, e.start, e.end, e.notice_period, e.salary, e.description])).to.deep.equal(
+        [
+          [0, 'Initech', 'Engineer', '2019-04', '2022-08', '30 days', '20 LPA', 'TPS reports'],
+          [1, 'Globex', 'Lead', '2022-09', null, '', '', null],
+        ],
+      );
       const edu = await db('application_education').where({ application_id: app.id }).orderBy('position');
-      expect(edu.map((e: any) => [e.position, e.school, e.degree, e.field, e.start, e.end])).to.deep.equal([[0, 'IIT Bombay', 'B.Tech', 'Computer Science', '2015-07', '2019-05']]);
+      expect(edu.map((e: any) => [e.position, e.school, e.degree, e.field, e.start, e.end])).to.deep.equal([
+        [0, 'IIT Bombay', 'B.Tech', 'Computer Science', '2015-07', '2019-05'],
+      ]);
       const skills = await db('application_skills').where({ application_id: app.id }).orderBy('position');
       expect(skills.map((k: any) => k.name)).to.deep.equal(['TypeScript', 'Node.js', 'SQL']);
 
@@ -69,7 +94,11 @@ for (const kind of databaseKinds()) {
       const short: any = byQ.get(q.short);
       expect(short).to.include({ answer: '"Because of the mission"', answer_key: 'because of the mission', answer_number: null });
       expect(short.question_text).to.equal('<p>Why <b>us</b>?</p>');
-      expect(byQ.get(q.long)).to.include({ answer: JSON.stringify('Line one\nLine two'), answer_key: 'line one\nline two', question_text: 'Tell us more' });
+      expect(byQ.get(q.long)).to.include({
+        answer: JSON.stringify('Line one\nLine two'),
+        answer_key: 'line one\nline two',
+        question_text: 'Tell us more',
+      });
       const num: any = byQ.get(q.num);
       expect(fromDbJson(num.answer, null)).to.equal(7.5);
       expect(num.answer).to.equal('7.5');
@@ -79,7 +108,10 @@ for (const kind of databaseKinds()) {
       const multi: any = byQ.get(q.multi);
       expect(multi).to.include({ answer: '["Remote","Onsite"]', answer_key: null, answer_number: null });
       const choices = await db('application_answer_choices').where({ answer_id: multi.id }).orderBy('id');
-      expect(choices.map((c: any) => [Number(c.question_id), c.choice])).to.deep.equal([[q.multi, 'Remote'], [q.multi, 'Onsite']]);
+      expect(choices.map((c: any) => [Number(c.question_id), c.choice])).to.deep.equal([
+        [q.multi, 'Remote'],
+        [q.multi, 'Onsite'],
+      ]);
 
       const posts = await db('application_posts').where({ application_id: app.id });
       expect(posts).to.have.length(1);
@@ -103,9 +135,15 @@ for (const kind of databaseKinds()) {
         // The central directory lies beyond the tail kept in memory, so it is read back from storage.
         [3, docxBytes(600_000), 'big.docx', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
       ] as const) {
-        const res = await apply('plain-1', validFields({ email: `doc${i}@example.com`, resume: { data, filename: name, type: 'application/pdf' } }));
+        const res = await apply(
+          'plain-1',
+          validFields({ email: `doc${i}@example.com`, resume: { data, filename: name, type: 'application/pdf' } }),
+        );
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
-        const app = await s.ctx.db('applications').where({ email: `doc${i}@example.com` }).first();
+        const app = await s.ctx
+          .db('applications')
+          .where({ email: `doc${i}@example.com` })
+          .first();
         const file = await s.ctx.db('stored_files').where({ id: app.resume_file_id }).first();
         expect(file.content_type).to.equal(type);
         expect(sha256(fs.readFileSync(path.join(root, file.storage_key)))).to.equal(sha256(data));
@@ -122,25 +160,32 @@ for (const kind of databaseKinds()) {
     });
 
     it('stores no row for an optional question left empty, and takes numbers sent as JSON numbers', async () => {
-      const res = await apply('full-1', fullFields({
-        email: 'optional@example.com',
-        answers: JSON.stringify([
-          { question_id: q.short, answer: 'x' },
-          { question_id: q.long, answer: '   ' },
-          { question_id: String(q.num), answer: -3 },
-          { question_id: q.single, answer: 'No' },
-          { question_id: q.multi, answer: [] },
-        ]),
-      }));
+      const res = await apply(
+        'full-1',
+        fullFields({
+          email: 'optional@example.com',
+          answers: JSON.stringify([
+            { question_id: q.short, answer: 'x' },
+            { question_id: q.long, answer: '   ' },
+            { question_id: String(q.num), answer: -3 },
+            { question_id: q.single, answer: 'No' },
+            { question_id: q.multi, answer: [] },
+          ]),
+        }),
+      );
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
       const app = await s.ctx.db('applications').where({ email: 'optional@example.com' }).first();
       const answers = await s.ctx.db('application_answers').where({ application_id: app.id });
-      expect(answers.map((a: any) => Number(a.question_id)).sort((a: number, b: number) => a - b)).to.deep.equal([q.short, q.num, q.single]);
+      expect(answers.map((a: any) => Number(a.question_id)).sort((a: number, b: number) => a - b)).to.deep.equal([
+        q.short,
+        q.num,
+        q.single,
+      ]);
       const num = answers.find((a: any) => Number(a.question_id) === q.num);
       expect([num.answer, num.answer_key, Number(num.answer_number)]).to.deep.equal(['-3', '-3', -3]);
     });
 
-    it('accepts number answers in every form <input type=number> sends, and stores answer_number at the column\'s scale', async () => {
+    it("accepts number answers in every form <input type=number> sends, and stores answer_number at the column's scale", async () => {
       const cases: [string | number, string, number][] = [
         ['.5', '0.5', 0.5],
         ['-.5', '-0.5', -0.5],
@@ -157,7 +202,10 @@ for (const kind of databaseKinds()) {
       ];
       for (const [i, [sent, answer, stored]] of cases.entries()) {
         const email = `number-${i}@example.com`;
-        const res = await apply('full-1', fullFields({ email, answers: JSON.stringify(fullAnswers().map((a) => (a.question_id === q.num ? { ...a, answer: sent } : a))) }));
+        const res = await apply(
+          'full-1',
+          fullFields({ email, answers: JSON.stringify(fullAnswers().map((a) => (a.question_id === q.num ? { ...a, answer: sent } : a))) }),
+        );
         expect(res.status, `${JSON.stringify(sent)}: ${JSON.stringify(res.body)}`).to.equal(201);
         const app = await s.ctx.db('applications').where({ email }).first();
         const row = await s.ctx.db('application_answers').where({ application_id: app.id, question_id: q.num }).first();
@@ -176,15 +224,20 @@ for (const kind of databaseKinds()) {
       it('stores SQL and HTML in free text verbatim (as data), strips brackets from names, keeps unknown fields out', async () => {
         const sql = "Robert'); DROP TABLE applications;--";
         const html = '<img src=x onerror=alert(1)><script>alert(2)</script>';
-        const res = await apply('full-1', fullFields({
-          first_name: '<Asha>',
-          email: 'hostile@example.com',
-          professional_experiences: JSON.stringify([{ company: sql, role: html, start: '2020-01', end: '', notice_period: '\u0000\u0007', salary: '', description: html }]),
-          skills: JSON.stringify([sql, html]),
-          answers: JSON.stringify(fullAnswers().map((a) => (a.question_id === q.short ? { ...a, answer: `${html}\u0000 ${sql}` } : a))),
-          role: 'admin',
-          status: 'REVIEWED',
-        }));
+        const res = await apply(
+          'full-1',
+          fullFields({
+            first_name: '<Asha>',
+            email: 'hostile@example.com',
+            professional_experiences: JSON.stringify([
+              { company: sql, role: html, start: '2020-01', end: '', notice_period: '\u0000\u0007', salary: '', description: html },
+            ]),
+            skills: JSON.stringify([sql, html]),
+            answers: JSON.stringify(fullAnswers().map((a) => (a.question_id === q.short ? { ...a, answer: `${html}\u0000 ${sql}` } : a))),
+            role: 'admin',
+            status: 'REVIEWED',
+          }),
+        );
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
         const db = s.ctx.db;
         const app = await db('applications').where({ email: 'hostile@example.com' }).first();
@@ -192,25 +245,47 @@ for (const kind of databaseKinds()) {
         expect(app.status).to.equal('NEW');
         const exp = await db('application_experiences').where({ application_id: app.id }).first();
         expect([exp.company, exp.role, exp.description, exp.notice_period]).to.deep.equal([sql, html, html, '']);
-        expect((await db('application_skills').where({ application_id: app.id }).orderBy('position')).map((k: any) => k.name)).to.deep.equal([sql, html]);
+        expect(
+          (await db('application_skills').where({ application_id: app.id }).orderBy('position')).map((k: any) => k.name),
+        ).to.deep.equal([sql, html]);
         const short = await db('application_answers').where({ application_id: app.id, question_id: q.short }).first();
         expect(JSON.parse(short.answer)).to.equal(`${html} ${sql}`);
         expect(await db('applications').count({ n: '*' }).first()).to.be.ok; // the table is still there
       });
 
       it('free text (experience, education, skills, text answers): control characters other than tab and line breaks are removed, the text kept', async () => {
-        const res = await apply('full-1', fullFields({
-          email: 'free-text-controls@example.com',
-          professional_experiences: JSON.stringify([{ company: 'Ini\u0000tech', role: 'Engi\u0008neer', start: '2020-01', end: '', notice_period: '', salary: '20\u001b LPA', description: 'Line\u0000 one\n\tLine two\r\n' }]),
-          education: JSON.stringify([{ school: 'IIT\u007f Bombay', degree: 'B.Tech', field: '', start: '2015-07', end: '2019-05' }]),
-          skills: JSON.stringify(['Type\u0000Script']),
-          answers: JSON.stringify(fullAnswers().map((a) => (a.question_id === q.long ? { ...a, answer: 'Pasted\u0000 from\u000c a PDF\nsecond line' } : a))),
-        }));
+        const res = await apply(
+          'full-1',
+          fullFields({
+            email: 'free-text-controls@example.com',
+            professional_experiences: JSON.stringify([
+              {
+                company: 'Ini\u0000tech',
+                role: 'Engi\u0008neer',
+                start: '2020-01',
+                end: '',
+                notice_period: '',
+                salary: '20\u001b LPA',
+                description: 'Line\u0000 one\n\tLine two\r\n',
+              },
+            ]),
+            education: JSON.stringify([{ school: 'IIT\u007f Bombay', degree: 'B.Tech', field: '', start: '2015-07', end: '2019-05' }]),
+            skills: JSON.stringify(['Type\u0000Script']),
+            answers: JSON.stringify(
+              fullAnswers().map((a) => (a.question_id === q.long ? { ...a, answer: 'Pasted\u0000 from\u000c a PDF\nsecond line' } : a)),
+            ),
+          }),
+        );
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
         const db = s.ctx.db;
         const app = await db('applications').where({ email: 'free-text-controls@example.com' }).first();
         const exp = await db('application_experiences').where({ application_id: app.id }).first();
-        expect([exp.company, exp.role, exp.salary, exp.description]).to.deep.equal(['Initech', 'Engineer', '20 LPA', 'Line one\n\tLine two']);
+        expect([exp.company, exp.role, exp.salary, exp.description]).to.deep.equal([
+          'Initech',
+          'Engineer',
+          '20 LPA',
+          'Line one\n\tLine two',
+        ]);
         expect((await db('application_education').where({ application_id: app.id }).first()).school).to.equal('IIT Bombay');
         expect((await db('application_skills').where({ application_id: app.id }).first()).name).to.equal('TypeScript');
         const long = await db('application_answers').where({ application_id: app.id, question_id: q.long }).first();
@@ -247,12 +322,18 @@ for (const kind of databaseKinds()) {
 
       it('a NUL byte in the file name: a raw one makes the part header malformed (400, nothing stored); an encoded one is removed', async () => {
         const before = await state();
-        const raw = rawMultipart([...rawTextParts(validFields({ email: 'nul@example.com' })), { disposition: 'form-data; name="resume"; filename="cv\u0000.pdf"', type: 'application/pdf', body: pdfBytes() }]);
+        const raw = rawMultipart([
+          ...rawTextParts(validFields({ email: 'nul@example.com' })),
+          { disposition: 'form-data; name="resume"; filename="cv\u0000.pdf"', type: 'application/pdf', body: pdfBytes() },
+        ]);
         const refused = await applyRaw('plain-1', raw.body, raw.contentType);
         expect(refused).to.deep.equal({ status: 400, body: { detail: 'The form data is malformed or incomplete.' } });
         expect(await state()).to.deep.equal(before);
 
-        const encoded = rawMultipart([...rawTextParts(validFields({ email: 'nul@example.com' })), { disposition: "form-data; name=\"resume\"; filename*=UTF-8''..%2F..%2Fcv%00.pdf", type: 'application/pdf', body: pdfBytes() }]);
+        const encoded = rawMultipart([
+          ...rawTextParts(validFields({ email: 'nul@example.com' })),
+          { disposition: 'form-data; name="resume"; filename*=UTF-8\'\'..%2F..%2Fcv%00.pdf', type: 'application/pdf', body: pdfBytes() },
+        ]);
         const res = await applyRaw('plain-1', encoded.body, encoded.contentType);
         expect(res.status, JSON.stringify(res.body)).to.equal(201);
         const app = await s.ctx.db('applications').where({ email: 'nul@example.com' }).first();
@@ -272,7 +353,9 @@ for (const kind of databaseKinds()) {
       it('one application per email per job, whatever the case of the email', async () => {
         const first = await apply('plain-1', validFields({ email: 'Twice@Example.com' }));
         expect(first.status).to.equal(201);
-        await expectRefused('plain-1', validFields({ email: 'twice@example.COM' }), 400, { email: ['You have already applied for this job with this email.'] });
+        await expectRefused('plain-1', validFields({ email: 'twice@example.COM' }), 400, {
+          email: ['You have already applied for this job with this email.'],
+        });
         // Another job is fine.
         expect((await apply('full-1', fullFields({ email: 'twice@example.com' }))).status).to.equal(201);
       });
@@ -283,7 +366,8 @@ for (const kind of databaseKinds()) {
         const results = await Promise.all(Array.from({ length: 4 }, () => apply('plain-1', fields)));
         const statuses = results.map((r) => r.status).sort();
         expect(statuses).to.deep.equal([201, 400, 400, 400]);
-        for (const r of results.filter((x) => x.status === 400)) expect(r.body).to.deep.equal({ email: ['You have already applied for this job with this email.'] });
+        for (const r of results.filter((x) => x.status === 400))
+          expect(r.body).to.deep.equal({ email: ['You have already applied for this job with this email.'] });
         const after = await state();
         expect(after.counts.applications).to.equal(before.counts.applications + 1);
         expect(after.counts.stored_files).to.equal(before.counts.stored_files + 1);

@@ -60,7 +60,14 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.click(`a[aria-label="Board of Payroll Specialist"]`);
       await page.waitForURL(`**/hr/jobs/${job.id}/board`);
       expect(await page.locator('h1').innerText()).to.equal('Board: Payroll Specialist');
-      expect(await page.locator('.board-column-title > span:first-child').allInnerTexts()).to.deep.equal(['Applied', 'Screen', 'Interview', 'Offer', 'Hired', 'Rejected']);
+      expect(await page.locator('.board-column-title > span:first-child').allInnerTexts()).to.deep.equal([
+        'Applied',
+        'Screen',
+        'Interview',
+        'Offer',
+        'Hired',
+        'Rejected',
+      ]);
       expect(await count(page, 'Applied')).to.equal('28');
       // Every column fits the width of a laptop screen.
       expect(await page.locator('section[data-column="Rejected"]').evaluate((el) => el.getBoundingClientRect().right)).to.be.at.most(1280);
@@ -82,7 +89,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.keyboard.press('ArrowLeft');
       await page.locator('section[data-column="Screen"] .board-card').first().waitFor();
       expect(await count(page, 'Interview')).to.equal('0');
-      const moved = await s.ctx.db('applications as a').join('job_stages as st', 'st.id', 'a.stage_id').where('a.email', 't27@board.example').first('st.name', 'a.status');
+      const moved = await s.ctx
+        .db('applications as a')
+        .join('job_stages as st', 'st.id', 'a.stage_id')
+        .where('a.email', 't27@board.example')
+        .first('st.name', 'a.status');
       expect(moved).to.deep.equal({ name: 'Screen', status: 'REVIEWED' });
 
       // Drag: a card onto the Offer column.
@@ -129,7 +140,14 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.waitForFunction(() => document.querySelector('section[data-column="Applied"] [data-count]')?.textContent === '7');
       expect(await page.locator('.board-card a').allInnerTexts()).to.satisfy((names: string[]) => names.every((n) => n.startsWith('Asha')));
       // The applicants list's filters too (issue 30): stage (the columns shown), source, dates.
-      expect(await page.locator('.board-filters label').allInnerTexts()).to.deep.equal(['Search', 'Status', 'Stage', 'Source', 'Applied from', 'Applied to']);
+      expect(await page.locator('.board-filters label').allInnerTexts()).to.deep.equal([
+        'Search',
+        'Status',
+        'Stage',
+        'Source',
+        'Applied from',
+        'Applied to',
+      ]);
       expect(await page.locator('#b-source-options option').first().getAttribute('value')).to.equal('(direct)');
       await page.selectOption('#b-stage', 'Applied');
       await page.press('#b-q', 'Enter');
@@ -141,7 +159,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.fill('#b-date_from', '');
       await page.selectOption('#b-stage', '');
       await page.press('#b-q', 'Enter');
-      await page.waitForFunction(() => document.querySelectorAll('section[data-column]').length > 1 && document.querySelector('section[data-column="Applied"] [data-count]')?.textContent === '7');
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('section[data-column]').length > 1 &&
+          document.querySelector('section[data-column="Applied"] [data-count]')?.textContent === '7',
+      );
       expect(await axeViolations(page, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
       // The columns scroll sideways inside the board; the page is never wider than the screen.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
@@ -157,13 +179,23 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
       // The stage editor: rename Interview, add a stage, save.
       await page.click('summary:has-text("Stages")');
-      await page.fill('input[id="Stage-s-' + (await s.ctx.db('job_stages').where({ job_id: job.id, name: 'Interview' }).first('id')).id + '"]', 'Onsite');
+      await page.fill(
+        'input[id="Stage-s-' + (await s.ctx.db('job_stages').where({ job_id: job.id, name: 'Interview' }).first('id')).id + '"]',
+        'Onsite',
+      );
       await page.click('button:has-text("Add stage")');
       await page.locator('.list-editor').first().locator('input').last().fill('Reference check');
       await page.click('button:has-text("Save stages")');
-      await page.waitForFunction(() => [...document.querySelectorAll('.board-column-title > span:first-child')].map((e) => e.textContent).join(',') === 'Applied,Screen,Onsite,Offer,Hired,Reference check,Rejected');
+      await page.waitForFunction(
+        () =>
+          [...document.querySelectorAll('.board-column-title > span:first-child')].map((e) => e.textContent).join(',') ===
+          'Applied,Screen,Onsite,Offer,Hired,Reference check,Rejected',
+      );
       // Removing a stage in use is refused with the server's message.
-      const screenRow = page.locator('.list-editor').first().locator('li', { has: page.locator('input[value="Screen"]') });
+      const screenRow = page
+        .locator('.list-editor')
+        .first()
+        .locator('li', { has: page.locator('input[value="Screen"]') });
       await screenRow.locator('button:has-text("Remove")').click();
       await page.click('button:has-text("Save stages")');
       await page.locator('.list-editor .alert-error').waitFor();

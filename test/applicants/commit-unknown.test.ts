@@ -54,7 +54,10 @@ for (const kind of databaseKinds()) {
     async function applyWithFault(email: string, when: 'before' | 'after', pattern = COMMIT) {
       const resume = pdfBytes(300_000);
       const fault = f.failNext(pattern, when);
-      const res = await fetch(url(), { method: 'POST', body: toFormData(validFields({ email, resume: { data: resume, filename: 'cv.pdf' } })) });
+      const res = await fetch(url(), {
+        method: 'POST',
+        body: toFormData(validFields({ email, resume: { data: resume, filename: 'cv.pdf' } })),
+      });
       await fault;
       return { res, body: await res.json(), resume };
     }
@@ -83,7 +86,10 @@ for (const kind of databaseKinds()) {
       expect(listFiles(root)).to.deep.equal([...before, file.storage_key].sort());
       // One line, naming the kept file, no stack.
       expect(log.lines()).to.have.length(1);
-      expect(log.lines()[0]).to.include('outcome unknown').and.include(file.storage_key).and.not.match(/\n\s+at /);
+      expect(log.lines()[0])
+        .to.include('outcome unknown')
+        .and.include(file.storage_key)
+        .and.not.match(/\n\s+at /);
 
       // The applicant follows the message and sends it again.
       const again = await fetch(url(), { method: 'POST', body: toFormData(validFields({ email: 'kept@example.com' })) });

@@ -36,11 +36,24 @@ for (const kind of databaseKinds()) {
       after(() => s.close());
 
       it('takes applications as before, with or without a consent part, and keeps no consent', async () => {
-        expect(await post(s, validFields({ email: 'none@example.com' }))).to.deep.equal({ status: 201, body: { detail: 'Application submitted.' } });
-        expect(await post(s, validFields({ email: 'ticked@example.com', consent: 'on' }))).to.deep.equal({ status: 201, body: { detail: 'Application submitted.' } });
-        expect(await post(s, validFields({ email: 'false@example.com', consent: 'false' }))).to.deep.equal({ status: 201, body: { detail: 'Application submitted.' } });
+        expect(await post(s, validFields({ email: 'none@example.com' }))).to.deep.equal({
+          status: 201,
+          body: { detail: 'Application submitted.' },
+        });
+        expect(await post(s, validFields({ email: 'ticked@example.com', consent: 'on' }))).to.deep.equal({
+          status: 201,
+          body: { detail: 'Application submitted.' },
+        });
+        expect(await post(s, validFields({ email: 'false@example.com', consent: 'false' }))).to.deep.equal({
+          status: 201,
+          body: { detail: 'Application submitted.' },
+        });
         const rows = await s.ctx.db('applications').orderBy('id').select('id', 'consent_at', 'consent_text');
-        expect(rows.map((r) => [r.consent_at, r.consent_text])).to.deep.equal([[null, null], [null, null], [null, null]]);
+        expect(rows.map((r) => [r.consent_at, r.consent_text])).to.deep.equal([
+          [null, null],
+          [null, null],
+          [null, null],
+        ]);
         const detail = await hr(s.baseUrl, token, `/api/hr/applications/${rows[0].id}/`);
         expect(detail.status).to.equal(200);
         expect(detail.body.consent).to.equal(null);
@@ -61,7 +74,18 @@ for (const kind of databaseKinds()) {
 
       it('refuses a missing, unticked, empty, unknown or repeated consent with a 400 keyed consent, writing nothing', async () => {
         const before = await state();
-        for (const consent of [undefined, 'false', 'off', '', '0', 'no', 'yes please', '<script>on</script>', "on' OR '1'='1", 'x'.repeat(100_000)]) {
+        for (const consent of [
+          undefined,
+          'false',
+          'off',
+          '',
+          '0',
+          'no',
+          'yes please',
+          '<script>on</script>',
+          "on' OR '1'='1",
+          'x'.repeat(100_000),
+        ]) {
           const res = await post(s, validFields({ consent }));
           expect(res, JSON.stringify(consent)?.slice(0, 40)).to.deep.equal({ status: 400, body: REFUSED });
         }
@@ -82,10 +106,20 @@ for (const kind of databaseKinds()) {
       });
 
       it('keeps the time and the exact text agreed to for "on" and "true" (any case), and the detail API answers them', async () => {
-        for (const [email, consent] of [['on@example.com', 'on'], ['true@example.com', 'true'], ['upper@example.com', ' ON ']]) {
-          expect(await post(s, validFields({ email, consent })), email).to.deep.equal({ status: 201, body: { detail: 'Application submitted.' } });
+        for (const [email, consent] of [
+          ['on@example.com', 'on'],
+          ['true@example.com', 'true'],
+          ['upper@example.com', ' ON '],
+        ]) {
+          expect(await post(s, validFields({ email, consent })), email).to.deep.equal({
+            status: 201,
+            body: { detail: 'Application submitted.' },
+          });
         }
-        const rows = await s.ctx.db('applications').whereIn('email', ['on@example.com', 'true@example.com', 'upper@example.com']).select('id', 'consent_at', 'consent_text', 'created_at');
+        const rows = await s.ctx
+          .db('applications')
+          .whereIn('email', ['on@example.com', 'true@example.com', 'upper@example.com'])
+          .select('id', 'consent_at', 'consent_text', 'created_at');
         expect(rows).to.have.length(3);
         for (const r of rows) {
           expect(fromDbDate(r.consent_at)!.toISOString()).to.equal(APPLY_NOW.toISOString());
@@ -95,14 +129,33 @@ for (const kind of databaseKinds()) {
         expect(detail.status).to.equal(200);
         expect(detail.body.consent).to.deep.equal({ given_at: APPLY_NOW.toISOString(), text: CONSENT });
         // The spec's keys are all still there.
-        expect(detail.body).to.include.keys('id', 'first_name', 'last_name', 'email', 'phone', 'status', 'created_at', 'resume_download_url', 'resume_filename', 'job_title', 'job_public_id', 'skills', 'professional_experiences', 'education', 'answers');
+        expect(detail.body).to.include.keys(
+          'id',
+          'first_name',
+          'last_name',
+          'email',
+          'phone',
+          'status',
+          'created_at',
+          'resume_download_url',
+          'resume_filename',
+          'job_title',
+          'job_public_id',
+          'skills',
+          'professional_experiences',
+          'education',
+          'answers',
+        );
       });
 
       it('keeps the text of its time: a later change of the setting leaves stored consents as they were', async () => {
         const id = Number((await s.ctx.db('applications').where({ email: 'on@example.com' }).first('id')).id);
         s.ctx.config.applyConsentText = 'A newer text.';
         try {
-          expect(await post(s, validFields({ email: 'later@example.com', consent: 'on' }))).to.deep.equal({ status: 201, body: { detail: 'Application submitted.' } });
+          expect(await post(s, validFields({ email: 'later@example.com', consent: 'on' }))).to.deep.equal({
+            status: 201,
+            body: { detail: 'Application submitted.' },
+          });
         } finally {
           s.ctx.config.applyConsentText = CONSENT;
         }
@@ -116,7 +169,9 @@ for (const kind of databaseKinds()) {
         const page = await fetch(`${s.baseUrl}/hr/applicants/${id}`, { headers: { Cookie: `jwt=${token}` } });
         const html = await page.text();
         expect(page.status).to.equal(200);
-        expect(html).to.include('Consent given <time datetime="2026-03-15T10:00:00.000Z" data-local="time"><span class="time-part">Mar 15, 2026,</span> <span class="time-part">10:00 AM</span> <span class="time-part">UTC</span></time>');
+        expect(html).to.include(
+          'Consent given <time datetime="2026-03-15T10:00:00.000Z" data-local="time"><span class="time-part">Mar 15, 2026,</span> <span class="time-part">10:00 AM</span> <span class="time-part">UTC</span></time>',
+        );
         expect(html).to.include(CONSENT.replace('<and>', '&lt;and&gt;'));
         const apply = await (await fetch(`${s.baseUrl}/careers/consent-1/apply`)).text();
         expect(apply).to.include(`"consentText":"${CONSENT.replace('<', '\\u003c').replace('>', '\\u003e')}"`);

@@ -73,7 +73,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await box.getAttribute('aria-required')).to.equal('true');
       const privacy = page.getByRole('link', { name: 'Privacy Policy (opens in a new tab)' });
       expect(await privacy.getAttribute('href')).to.equal('/privacy');
-      expect(await page.locator('.consent-field .help-text').textContent()).to.equal('How we use your data: Privacy Policy (opens in a new tab).');
+      expect(await page.locator('.consent-field .help-text').textContent()).to.equal(
+        'How we use your data: Privacy Policy (opens in a new tab).',
+      );
       expect(await axeViolations(page)).to.deep.equal([]);
 
       // Submit without the box: refused in the page, nothing sent.
@@ -97,7 +99,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.keyboard.press('Space');
       expect(await box.isChecked()).to.equal(true);
       expect(await fieldError(page, 'consent')).to.equal('');
-      for (let i = 0; i < 8 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Submit Application'; i++) await page.keyboard.press('Tab');
+      for (let i = 0; i < 8 && (await page.evaluate(() => document.activeElement?.textContent)) !== 'Submit Application'; i++)
+        await page.keyboard.press('Tab');
       expect(await page.evaluate(() => document.activeElement?.textContent)).to.equal('Submit Application');
       await Promise.all([page.waitForURL(/\/careers\/plain-job\/submitted$/), page.keyboard.press('Enter')]);
       expect(sent).to.equal(1);

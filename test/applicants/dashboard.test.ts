@@ -21,7 +21,15 @@ for (const kind of databaseKinds()) {
     it('answers zeros and an empty list with no jobs', async () => {
       const res = await api();
       expect(res.status).to.equal(200);
-      expect(await res.json()).to.deep.equal({ total_jobs: 0, active_jobs: 0, new_applicants: 0, total_applicants: 0, job_stats: [], stage_stats: [], rejected_applicants: 0 });
+      expect(await res.json()).to.deep.equal({
+        total_jobs: 0,
+        active_jobs: 0,
+        new_applicants: 0,
+        total_applicants: 0,
+        job_stats: [],
+        stage_stats: [],
+        rejected_applicants: 0,
+      });
       const html = await (await fetch(`${s.baseUrl}/hr/dashboard`, { headers: { Cookie: `jwt=${token}` } })).text();
       expect(html).to.include('No job posts yet.');
     });
@@ -48,29 +56,46 @@ for (const kind of databaseKinds()) {
         { id: a.id, public_id: 'dash-a', title: 'Alpha', status: 'ACTIVE', applicants: 1234, views: 0, closes_at: null },
       ]);
       // An active job past its closing date takes no applications: not counted as Active.
-      await db('jobs').where({ id: c.id }).update({ closes_at: new Date(Date.now() - 60_000) });
+      await db('jobs')
+        .where({ id: c.id })
+        .update({ closes_at: new Date(Date.now() - 60_000) });
       expect((await (await api()).json()).active_jobs).to.equal(1);
-      await db('jobs').where({ id: c.id }).update({ closes_at: new Date(Date.now() + 86_400_000) });
+      await db('jobs')
+        .where({ id: c.id })
+        .update({ closes_at: new Date(Date.now() + 86_400_000) });
       expect((await (await api()).json()).active_jobs).to.equal(2);
       await db('jobs').where({ id: c.id }).update({ closes_at: null });
     });
 
     it('renders the page with the buttons, tiles and table, numbers grouped for the visitor locale', async () => {
-      const page = (lang?: string) => fetch(`${s.baseUrl}/hr/dashboard`, { headers: { Cookie: `jwt=${token}`, ...(lang ? { 'Accept-Language': lang } : {}) } });
+      const page = (lang?: string) =>
+        fetch(`${s.baseUrl}/hr/dashboard`, { headers: { Cookie: `jwt=${token}`, ...(lang ? { 'Accept-Language': lang } : {}) } });
       const res = await page('en-US,en;q=0.9');
       expect(res.status).to.equal(200);
       expect(res.headers.get('cache-control')).to.equal('no-store');
       const html = await res.text();
       expect(html).to.include('<h1>HR Dashboard</h1>');
-      for (const [text, href] of [['Jobs', '/hr/jobs/list'], ['Manage Jobs', '/hr/jobs'], ['View Applicants', '/hr/applicants']]) {
+      for (const [text, href] of [
+        ['Jobs', '/hr/jobs/list'],
+        ['Manage Jobs', '/hr/jobs'],
+        ['View Applicants', '/hr/applicants'],
+      ]) {
         expect(html).to.match(new RegExp(`<a class="btn[^"]*" href="${href}">${text}</a>`));
       }
-      for (const tile of ['Total Jobs', 'Active Jobs', 'New Applicants', 'Total Applicants', 'Job Statistics']) expect(html).to.include(tile);
+      for (const tile of ['Total Jobs', 'Active Jobs', 'New Applicants', 'Total Applicants', 'Job Statistics'])
+        expect(html).to.include(tile);
       // Each summary tile leads to what it counts.
-      for (const [label, href] of [['Total Jobs', '/hr/jobs/list'], ['Active Jobs', '/hr/jobs/list?status=ACTIVE'], ['New Applicants', '/hr/applicants?status=NEW'], ['Total Applicants', '/hr/applicants']]) {
+      for (const [label, href] of [
+        ['Total Jobs', '/hr/jobs/list'],
+        ['Active Jobs', '/hr/jobs/list?status=ACTIVE'],
+        ['New Applicants', '/hr/applicants?status=NEW'],
+        ['Total Applicants', '/hr/applicants'],
+      ]) {
         expect(html).to.include(`<a class="stat-link" href="${href}"><span class="stat-label">${label}</span>`);
       }
-      expect(html).to.match(/<th scope="col">Public ID<\/th><th scope="col">Title<\/th><th scope="col">Status<\/th><th scope="col" class="num">Applicants<\/th>/);
+      expect(html).to.match(
+        /<th scope="col">Public ID<\/th><th scope="col">Title<\/th><th scope="col">Status<\/th><th scope="col" class="num">Applicants<\/th>/,
+      );
       expect(html).to.include('<span class="stat-value">1,244</span>').and.include('<span class="stat-value">1,205</span>');
       expect(html).to.include('dash-a').and.include('Gamma').and.not.include('dash-r');
       const de = await (await page('de-DE')).text();

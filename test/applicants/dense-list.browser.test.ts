@@ -46,7 +46,13 @@ async function measure(page: Page) {
         if (tops.length && Math.max(...tops) - Math.min(...tops) > 4) wrapped.push(`${td.dataset.label}: ${node.textContent}`);
       }
     }
-    return { visible: boxes.filter((b) => b.top >= 0 && b.bottom <= h).length, firstTop: boxes[0]?.top ?? -1, firstBottom: boxes[0]?.bottom ?? -1, heights: boxes.map((b) => Math.round(b.height)), wrapped };
+    return {
+      visible: boxes.filter((b) => b.top >= 0 && b.bottom <= h).length,
+      firstTop: boxes[0]?.top ?? -1,
+      firstBottom: boxes[0]?.bottom ?? -1,
+      heights: boxes.map((b) => Math.round(b.height)),
+      wrapped,
+    };
   });
 }
 
@@ -112,9 +118,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await toggle.getAttribute('aria-expanded')).to.equal('false');
       expect(await page.locator('#f-from').isVisible()).to.equal(false);
       // One row of filters: search, job, status and the buttons side by side.
-      const tops = await Promise.all(['#f-q', '#f-job', '#f-status', 'button[data-more-filters]'].map(async (sel) => Math.round((await page.locator(sel).boundingBox())!.y)));
+      const tops = await Promise.all(
+        ['#f-q', '#f-job', '#f-status', 'button[data-more-filters]'].map(async (sel) =>
+          Math.round((await page.locator(sel).boundingBox())!.y),
+        ),
+      );
       expect(Math.max(...tops) - Math.min(...tops)).to.be.lessThan(12);
-      expect(await page.locator('.filter-chip .chip-label').allInnerTexts()).to.deep.equal(['Search: jos', 'Status: NEW', 'From: 2026-01-01']);
+      expect(await page.locator('.filter-chip .chip-label').allInnerTexts()).to.deep.equal([
+        'Search: jos',
+        'Status: NEW',
+        'From: 2026-01-01',
+      ]);
       await screenshot(page, `applicants-chips${suffix}`);
 
       await toggle.focus();

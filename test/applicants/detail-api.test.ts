@@ -40,14 +40,33 @@ for (const kind of databaseKinds()) {
         title: 'Platform Engineer',
         public_id: 'platform-1',
         questions: [
-          { text: '<p>Why <strong>us</strong>?</p>', answer_type: 'short_text', required: true, order: 0, options: [], placeholder: '', help_text: '' },
+          {
+            text: '<p>Why <strong>us</strong>?</p>',
+            answer_type: 'short_text',
+            required: true,
+            order: 0,
+            options: [],
+            placeholder: '',
+            help_text: '',
+          },
           { text: 'Tools', answer_type: 'checkbox', required: false, order: 1, options: ['Git', 'Vim'], placeholder: '', help_text: '' },
         ],
       });
       jobId = job.id;
-      const answers = (extra = {}) => JSON.stringify([{ question_id: job.questions[0].id, answer: 'Great team' }, { question_id: job.questions[1].id, answer: ['Git', 'Vim'] }, ...[extra].filter((e) => Object.keys(e).length)]);
+      const answers = (extra = {}) =>
+        JSON.stringify([
+          { question_id: job.questions[0].id, answer: 'Great team' },
+          { question_id: job.questions[1].id, answer: ['Git', 'Vim'] },
+          ...[extra].filter((e) => Object.keys(e).length),
+        ]);
       await apply('platform-1', { answers: answers(), resume: { data: pdf, filename: 'resume.pdf', type: 'application/pdf' } });
-      await apply('platform-1', { email: 'second@example.com', first_name: 'Ben', last_name: 'Okafor', answers: answers(), resume: { data: docBytes(3000), filename: 'ben.doc', type: 'application/msword' } });
+      await apply('platform-1', {
+        email: 'second@example.com',
+        first_name: 'Ben',
+        last_name: 'Okafor',
+        answers: answers(),
+        resume: { data: docBytes(3000), filename: 'ben.doc', type: 'application/msword' },
+      });
       await apply('platform-1', { email: 'third@example.com', first_name: 'Cy', last_name: 'Nguyen', answers: answers() });
       for (const r of await s.ctx.db('applications').select('id', 'email')) ids[r.email] = Number(r.id);
       // A name with quotes, as a hand-written multipart body can send it (FormData escapes them).
@@ -78,11 +97,21 @@ for (const kind of databaseKinds()) {
         resume_content_type: 'application/pdf',
         skills: ['TypeScript', 'Node.js'],
       });
-      expect(body.resume_filename).to.equal("Asha-D-Souza-Rao-Platform-Engineer.pdf");
+      expect(body.resume_filename).to.equal('Asha-D-Souza-Rao-Platform-Engineer.pdf');
       expect(body.professional_experiences).to.deep.equal([
-        { company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '20 LPA', description: 'Built the TPS report service.' },
+        {
+          company: 'Initech',
+          role: 'Engineer',
+          start: '2019-04',
+          end: '2022-08',
+          notice_period: '30 days',
+          salary: '20 LPA',
+          description: 'Built the TPS report service.',
+        },
       ]);
-      expect(body.education).to.deep.equal([{ school: 'IIT Bombay', degree: 'B.Tech', field: 'Computer Science', start: '2015-07', end: '2019-05' }]);
+      expect(body.education).to.deep.equal([
+        { school: 'IIT Bombay', degree: 'B.Tech', field: 'Computer Science', start: '2015-07', end: '2019-05' },
+      ]);
       expect(body.answers.map((a: any) => [a.question_text, a.answer])).to.deep.equal([
         ['<p>Why <strong>us</strong>?</p>', 'Great team'],
         ['Tools', ['Git', 'Vim']],
@@ -113,9 +142,13 @@ for (const kind of databaseKinds()) {
       expect(cd).to.not.match(/[\r\n]/);
       const again = await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/`, { headers: { Authorization: `Bearer ${token}` } });
       expect(Buffer.from(await again.arrayBuffer()).equals(pdf)).to.equal(true);
-      const inline = await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/?disposition=inline`, { headers: { Authorization: `Bearer ${token}` } });
+      const inline = await fetch(`${s.baseUrl}/api/hr/applications/${id}/resume/?disposition=inline`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(inline.headers.get('content-disposition')).to.match(/^inline; /);
-      const docInline = await fetch(`${s.baseUrl}/api/hr/applications/${ids['second@example.com']}/resume/?disposition=inline`, { headers: { Authorization: `Bearer ${token}` } });
+      const docInline = await fetch(`${s.baseUrl}/api/hr/applications/${ids['second@example.com']}/resume/?disposition=inline`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(docInline.headers.get('content-type')).to.equal('application/msword');
       expect(docInline.headers.get('content-disposition')).to.equal('attachment; filename=Ben-Okafor-Platform-Engineer.doc');
       await docInline.arrayBuffer();
@@ -128,7 +161,11 @@ for (const kind of databaseKinds()) {
 
     it('answers 404 (never a 500) for a resume whose file went missing, or an application without one', async () => {
       const id = ids['second@example.com'];
-      const row = await s.ctx.db('applications as a').join('stored_files as f', 'f.id', 'a.resume_file_id').where('a.id', id).first('f.storage_key');
+      const row = await s.ctx
+        .db('applications as a')
+        .join('stored_files as f', 'f.id', 'a.resume_file_id')
+        .where('a.id', id)
+        .first('f.storage_key');
       const file = path.join(uploadsRoot(s.ctx), row.storage_key);
       const saved = fs.readFileSync(file);
       fs.rmSync(file);
@@ -171,15 +208,24 @@ for (const kind of databaseKinds()) {
         expect(r.status, JSON.stringify(body)).to.equal(400);
         expect(r.body).to.deep.equal({ status: ['Select a valid status: NEW, REVIEWED or ARCHIVED.'] });
       }
-      expect((await hr(s.baseUrl, token, '/api/hr/applications/999999/', { method: 'PATCH', body: { status: 'NEW' } })).status).to.equal(404);
-      const cookieOnly = await fetch(`${s.baseUrl}/api/hr/applications/${id}/`, { method: 'PATCH', headers: { Cookie: `jwt=${token}`, 'Content-Type': 'application/json' }, body: '{"status":"ARCHIVED"}' });
+      expect((await hr(s.baseUrl, token, '/api/hr/applications/999999/', { method: 'PATCH', body: { status: 'NEW' } })).status).to.equal(
+        404,
+      );
+      const cookieOnly = await fetch(`${s.baseUrl}/api/hr/applications/${id}/`, {
+        method: 'PATCH',
+        headers: { Cookie: `jwt=${token}`, 'Content-Type': 'application/json' },
+        body: '{"status":"ARCHIVED"}',
+      });
       expect(cookieOnly.status).to.equal(401);
       expect((await get(`/api/hr/applications/${id}/`)).body.status).to.equal('REVIEWED');
     });
 
     it('changes several statuses at once with the bulk call, one audit entry each', async () => {
       const all = Object.values(ids);
-      const r = await hr(s.baseUrl, token, '/api/hr/applications/bulk-status/', { method: 'POST', body: { ids: [...all, 999999], status: 'ARCHIVED' } });
+      const r = await hr(s.baseUrl, token, '/api/hr/applications/bulk-status/', {
+        method: 'POST',
+        body: { ids: [...all, 999999], status: 'ARCHIVED' },
+      });
       expect(r.status).to.equal(200);
       expect(r.body).to.deep.include({ status: 'ARCHIVED', updated: 3, not_found: [999999] });
       expect(r.body.updated_ids).to.have.members(all);

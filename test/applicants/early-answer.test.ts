@@ -37,7 +37,14 @@ for (const kind of databaseKinds()) {
         const how = `${connectionClose ? 'Connection: close' : 'keep-alive'}, ${chunked ? 'chunked' : 'Content-Length'}`;
 
         it(`a removed job: 404 read after sending 8 MB slowly (${how})`, async () => {
-          const r = await writeAllThenRead(s.baseUrl, apply('gone'), { headers: MULTIPART, bodyBytes: 8 * MB, chunkBytes: 256 * 1024, delayMs: 5, chunked, connectionClose });
+          const r = await writeAllThenRead(s.baseUrl, apply('gone'), {
+            headers: MULTIPART,
+            bodyBytes: 8 * MB,
+            chunkBytes: 256 * 1024,
+            delayMs: 5,
+            chunked,
+            connectionClose,
+          });
           expect(r.error).to.equal(null);
           expect(r.sent).to.equal(8 * MB);
           expect(r.status).to.equal(404);
@@ -55,19 +62,32 @@ for (const kind of databaseKinds()) {
     });
 
     it('not multipart: 415 (Connection: close)', async () => {
-      const r = await writeAllThenRead(s.baseUrl, apply('closed'), { headers: { 'Content-Type': 'application/octet-stream' }, bodyBytes: 6 * MB, connectionClose: true });
+      const r = await writeAllThenRead(s.baseUrl, apply('closed'), {
+        headers: { 'Content-Type': 'application/octet-stream' },
+        bodyBytes: 6 * MB,
+        connectionClose: true,
+      });
       // The job is checked first: closed, so 400; an open job would be 415. Either way, answered.
       expect(r.error).to.equal(null);
       expect(r.status).to.equal(400);
       const job = await makeJob(s.ctx.db, { public_id: 'open-415' });
-      const r2 = await writeAllThenRead(s.baseUrl, apply(job.public_id), { headers: { 'Content-Type': 'application/octet-stream' }, bodyBytes: 6 * MB, connectionClose: true });
+      const r2 = await writeAllThenRead(s.baseUrl, apply(job.public_id), {
+        headers: { 'Content-Type': 'application/octet-stream' },
+        bodyBytes: 6 * MB,
+        connectionClose: true,
+      });
       expect(r2.error).to.equal(null);
       expect(r2.status).to.equal(415);
       expect(JSON.parse(r2.body)).to.deep.equal({ detail: 'Send the application as multipart/form-data.' });
     });
 
     it('the HR API guard refuses a signed-out 5 MB JSON body: 401 read after sending it (Connection: close)', async () => {
-      const r = await writeAllThenRead(s.baseUrl, '/api/hr/jobs/', { headers: { 'Content-Type': 'application/json' }, head: Buffer.from('{"title":"'), bodyBytes: 5 * MB, connectionClose: true });
+      const r = await writeAllThenRead(s.baseUrl, '/api/hr/jobs/', {
+        headers: { 'Content-Type': 'application/json' },
+        head: Buffer.from('{"title":"'),
+        bodyBytes: 5 * MB,
+        connectionClose: true,
+      });
       expect(r.error).to.equal(null);
       expect(r.status).to.equal(401);
       expect(JSON.parse(r.body)).to.deep.equal({ detail: 'Authentication credentials were not provided.' });
@@ -77,7 +97,11 @@ for (const kind of databaseKinds()) {
       const limited = await startTestServer(kind, { APPLY_RATE_LIMIT: '1', APPLY_RATE_WINDOW_SECONDS: '600' });
       try {
         await makeJob(limited.ctx.db, { public_id: 'gone', status: 'REMOVED' });
-        const first = await writeAllThenRead(limited.baseUrl, apply('gone'), { headers: MULTIPART, bodyBytes: 4 * MB, connectionClose: true });
+        const first = await writeAllThenRead(limited.baseUrl, apply('gone'), {
+          headers: MULTIPART,
+          bodyBytes: 4 * MB,
+          connectionClose: true,
+        });
         expect(first.status).to.equal(404);
         const r = await writeAllThenRead(limited.baseUrl, apply('gone'), { headers: MULTIPART, bodyBytes: 4 * MB, connectionClose: true });
         expect(r.error).to.equal(null);
@@ -95,19 +119,35 @@ for (const kind of databaseKinds()) {
       const text = rawMultipart(rawTextParts(validFields({ email: 'big@example.com' })), boundary).body;
       const head = Buffer.concat([
         text.subarray(0, text.length - `--${boundary}--\r\n`.length),
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="resume"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+        ),
         pdfBytes(4096),
       ]);
-      const r = await writeAllThenRead(s.baseUrl, apply('open-big'), { headers: MULTIPART, head, bodyBytes: 16 * MB, chunkBytes: 128 * 1024, delayMs: 5, connectionClose: true });
+      const r = await writeAllThenRead(s.baseUrl, apply('open-big'), {
+        headers: MULTIPART,
+        head,
+        bodyBytes: 16 * MB,
+        chunkBytes: 128 * 1024,
+        delayMs: 5,
+        connectionClose: true,
+      });
       expect(r.error).to.equal(null);
       expect(r.status).to.equal(400);
       expect(JSON.parse(r.body)).to.deep.equal({ resume: [MESSAGES.resumeSize] });
     });
 
     it(`a client that goes on past ${DRAIN_LIMIT / MB} MB after an early answer is cut off`, async () => {
-      const r = await writeAllThenRead(s.baseUrl, '/api/hr/jobs/', { headers: { 'Content-Type': 'application/json' }, bodyBytes: 200 * MB, chunkBytes: MB, connectionClose: true });
+      const r = await writeAllThenRead(s.baseUrl, '/api/hr/jobs/', {
+        headers: { 'Content-Type': 'application/json' },
+        bodyBytes: 200 * MB,
+        chunkBytes: MB,
+        connectionClose: true,
+      });
       expect(r.error).to.be.oneOf(['EPIPE', 'ECONNRESET']);
-      expect(r.sent).to.be.greaterThan(DRAIN_LIMIT - MB).and.lessThan(120 * MB);
+      expect(r.sent)
+        .to.be.greaterThan(DRAIN_LIMIT - MB)
+        .and.lessThan(120 * MB);
     });
 
     it('nothing was stored, and the server still answers', async () => {

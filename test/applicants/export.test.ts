@@ -9,7 +9,23 @@ import { PassThrough } from 'node:stream';
 import { escapeCell, textCell, writeWorkbook, XLSX_CONTENT_TYPE, type CellValue } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 
-const FIXED_HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source'];
+const FIXED_HEADERS = [
+  'ID',
+  'First Name',
+  'Last Name',
+  'Email',
+  'Phone',
+  'Status',
+  'Stage',
+  'Outcome',
+  'Rejection Reason',
+  'Applied At (UTC)',
+  'Skills',
+  'Experience',
+  'Education',
+  'Resume',
+  'Source',
+];
 
 async function readSheet(buf: ArrayBuffer): Promise<ExcelJS.Worksheet> {
   const wb = new ExcelJS.Workbook();
@@ -28,7 +44,8 @@ for (const kind of databaseKinds()) {
     let token: string;
     let job: Job;
     let big: Job;
-    const get = (path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) => fetch(s.baseUrl + path, { headers });
+    const get = (path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) =>
+      fetch(s.baseUrl + path, { headers });
 
     before(async () => {
       s = await startTestServer(kind);
@@ -58,11 +75,25 @@ for (const kind of databaseKinds()) {
             created_at: new Date('2026-03-01T10:30:00Z'),
             skills: ['TypeScript', 'SQL'],
             experiences: [
-              { company: 'Initech', role: 'Engineer', start: '2019-04', end: '2022-08', notice_period: '30 days', salary: '20 LPA', description: 'Built the TPS service.' },
+              {
+                company: 'Initech',
+                role: 'Engineer',
+                start: '2019-04',
+                end: '2022-08',
+                notice_period: '30 days',
+                salary: '20 LPA',
+                description: 'Built the TPS service.',
+              },
               { company: 'Hooli', role: 'Lead', start: '2022-09', end: '', notice_period: '', salary: '', description: '' },
             ],
             education: [{ school: 'IIT Bombay', degree: 'B.Tech', field: 'Computer Science', start: '2015-07', end: '2019-05' }],
-            answers: { [why.id]: 'Because of the mission.', [years.id]: 7, [relocate.id]: 'Yes', [days.id]: ['Mon', 'Wed'], [removed.id]: 'gone' },
+            answers: {
+              [why.id]: 'Because of the mission.',
+              [years.id]: 7,
+              [relocate.id]: 'Yes',
+              [days.id]: ['Mon', 'Wed'],
+              [removed.id]: 'gone',
+            },
             resume_name: 'asha-resume.pdf',
           },
           {
@@ -73,7 +104,9 @@ for (const kind of databaseKinds()) {
             phone: '+919812345678',
             created_at: new Date('2026-03-02T08:00:00Z'),
             skills: ['@SUM(A1:A9)', '-2+3'],
-            experiences: [{ company: '=1+1', role: '+cmd|calc', start: '2020-01', end: '2021-01', notice_period: '', salary: '', description: '' }],
+            experiences: [
+              { company: '=1+1', role: '+cmd|calc', start: '2020-01', end: '2021-01', notice_period: '', salary: '', description: '' },
+            ],
             education: [{ school: 'Tab\tSchool', degree: '\tDeg', field: '', start: '2010-01', end: '2014-01' }],
             answers: { [why.id]: '=HYPERLINK("http://evil.example","click")\u0001', [relocate.id]: 'No', [days.id]: ['Tue'] },
             resume_name: '=evil().pdf',
@@ -95,7 +128,16 @@ for (const kind of databaseKinds()) {
       // More than two export batches, most sharing one created_at, so the keyset's tie-break on id matters.
       big = await makeJob(db, { title: 'Big Job', questions: [{ text: 'City', answer_type: 'short_text', required: true }] });
       const same = new Date('2026-04-01T00:00:00Z');
-      await insertApplications(db, big.id, [...realisticApplications(1234, big.questions, { seed: 7, emailTag: 'big' })].map((a, i) => ({ ...a, created_at: i % 3 ? same : a.created_at })), big.questions, { batchSize: 500 });
+      await insertApplications(
+        db,
+        big.id,
+        [...realisticApplications(1234, big.questions, { seed: 7, emailTag: 'big' })].map((a, i) => ({
+          ...a,
+          created_at: i % 3 ? same : a.created_at,
+        })),
+        big.questions,
+        { batchSize: 500 },
+      );
     });
     after(() => s.close());
 
@@ -113,7 +155,9 @@ for (const kind of databaseKinds()) {
       expect(asha[0]).to.be.a('number');
       expect((asha[9] as Date).toISOString()).to.equal('2026-03-01T10:30:00.000Z');
       expect(asha[10]).to.equal('TypeScript, SQL');
-      expect(asha[11]).to.equal('Engineer at Initech, 2019-04 – 2022-08; notice period: 30 days; salary: 20 LPA; Built the TPS service.\nLead at Hooli, 2022-09 – Present');
+      expect(asha[11]).to.equal(
+        'Engineer at Initech, 2019-04 – 2022-08; notice period: 30 days; salary: 20 LPA; Built the TPS service.\nLead at Hooli, 2022-09 – Present',
+      );
       expect(asha[12]).to.equal('B.Tech, Computer Science — IIT Bombay, 2015-07 – 2019-05');
       // The resume column holds the download name (the person and the job), not the name sent.
       expect(asha[13]).to.equal(`Asha-D-Souza-Export-Job.pdf`);
@@ -130,7 +174,11 @@ for (const kind of databaseKinds()) {
       const before = rowValues(await readSheet(await (await get(`/api/hr/jobs/${job.id}/export-basic/`)).arrayBuffer()), 3);
       expect([6, 7, 8].map((i) => before[i] ?? '')).to.deep.equal(['Applied', '', '']);
       const mallory = await s.ctx.db('applications').where({ job_id: job.id, first_name: 'Mallory' }).first('id');
-      const res = await fetch(`${s.baseUrl}/api/hr/applications/${mallory.id}/`, { method: 'PATCH', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ outcome: 'REJECTED', reason: 'Not a fit' }) });
+      const res = await fetch(`${s.baseUrl}/api/hr/applications/${mallory.id}/`, {
+        method: 'PATCH',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ outcome: 'REJECTED', reason: 'Not a fit' }),
+      });
       expect(res.status).to.equal(200);
       const sheet = await readSheet(await (await get(`/api/hr/jobs/${job.id}/export-basic/`)).arrayBuffer());
       expect(rowValues(sheet, 3).slice(5, 9)).to.deep.equal(['ARCHIVED', 'Applied', 'Rejected', 'Not a fit']);
@@ -183,7 +231,10 @@ for (const kind of databaseKinds()) {
 
     it('survives a client that goes away mid-download', async () => {
       const ac = new AbortController();
-      const res = await fetch(`${s.baseUrl}/api/hr/jobs/${big.id}/export-basic/`, { headers: { Authorization: `Bearer ${token}` }, signal: ac.signal });
+      const res = await fetch(`${s.baseUrl}/api/hr/jobs/${big.id}/export-basic/`, {
+        headers: { Authorization: `Bearer ${token}` },
+        signal: ac.signal,
+      });
       const reader = res.body!.getReader();
       await reader.read();
       ac.abort();
@@ -222,7 +273,9 @@ describe('writeWorkbook', () => {
     const out = new PassThrough();
     const chunks: Buffer[] = [];
     out.on('data', (c: Buffer) => chunks.push(c));
-    const written = await writeWorkbook(out, { filename: 'x.xlsx', sheetName: 'Rows', columns, rows: rows() }, (n) => events.push(`wrote ${n}`));
+    const written = await writeWorkbook(out, { filename: 'x.xlsx', sheetName: 'Rows', columns, rows: rows() }, (n) =>
+      events.push(`wrote ${n}`),
+    );
     expect(written).to.equal(3);
     expect(events).to.deep.equal(['read 0', 'wrote 1', 'read 1', 'wrote 2', 'read 2', 'wrote 3']);
     const book = new ExcelJS.Workbook();

@@ -65,7 +65,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // No rate-limit rows for applications or the wizard's beacons: the faults aimed at the
       // application's statements (its COMMIT) must not land on a limiter's write instead. No
       // micro-cache of public pages: the outage shows on them at once.
-      f = await startFaultyServer(kind, { APPLY_RATE_LIMIT: '0', FUNNEL_RATE_LIMIT: '0', PUBLIC_CACHE_SECONDS: '0' }, { timeScale: TIME_SCALE });
+      f = await startFaultyServer(
+        kind,
+        { APPLY_RATE_LIMIT: '0', FUNNEL_RATE_LIMIT: '0', PUBLIC_CACHE_SECONDS: '0' },
+        { timeScale: TIME_SCALE },
+      );
       await makeJob(f.s.ctx.db, { public_id: 'fault-job', title: 'Field Engineer' });
       ({ token: hrToken } = await hrSession(f.s.ctx.db, 'hr-faults'));
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-fault-files-'));
@@ -85,7 +89,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expectedErrors = [];
     });
     afterEach(async () => {
-      expect(tab.errors.filter((e) => !expectedErrors.includes(e)), 'console errors').to.deep.equal([]);
+      expect(
+        tab.errors.filter((e) => !expectedErrors.includes(e)),
+        'console errors',
+      ).to.deep.equal([]);
       await tab.context.close();
     });
 
@@ -95,7 +102,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // About 25 KB/s up against the real 20 s deadline: the 600 KB resume takes about 25 s; here ten times both.
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 30, downloadThroughput: 500 * 1024, uploadThroughput: 250 * 1024 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: 30,
+        downloadThroughput: 500 * 1024,
+        uploadThroughput: 250 * 1024,
+      });
       const started = Date.now();
       await page.getByRole('button', { name: 'Submit Application' }).click();
       await page.waitForURL(`${f.s.baseUrl}/careers/fault-job/submitted`, { timeout: 120_000 });

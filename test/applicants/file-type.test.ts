@@ -85,7 +85,14 @@ describe('DOCX check (ZIP holding word/document.xml, via yauzl)', () => {
 
   it('sliceStream returns exactly the asked range across chunk borders', async () => {
     const data = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
-    for (const [start, end] of [[0, 10], [970, 990], [976, 978], [4990, 5000], [0, 5000], [1000, 1000 + 977 * 2]]) {
+    for (const [start, end] of [
+      [0, 10],
+      [970, 990],
+      [976, 978],
+      [4990, 5000],
+      [0, 5000],
+      [1000, 1000 + 977 * 2],
+    ]) {
       expect((await collect(sliceStream(chunked(data), start, end))).equals(data.subarray(start, end)), `${start}-${end}`).to.equal(true);
     }
   });

@@ -11,16 +11,96 @@ export const day = (d: string, time = '12:00:00') => new Date(`${d}T${time}.000Z
  * days. Listed newest first: ids in `order`.
  */
 export const PEOPLE: (SeedApplication & { job: 'a' | 'b' })[] = [
-  { job: 'a', first_name: 'José', last_name: 'Müller', email: 'jose.muller@example.com', phone: '+491701234567', status: 'NEW', created_at: day('2026-01-05', '08:00:00') },
-  { job: 'a', first_name: 'JOSEPHINE', last_name: 'Baker', email: 'jo.baker@example.org', phone: '+33612345678', status: 'REVIEWED', created_at: day('2026-01-05', '23:59:59') },
-  { job: 'a', first_name: 'Asha', last_name: "D'Souza", email: 'asha@dsouza.in', phone: '+919876543210', status: 'NEW', created_at: day('2026-01-06', '00:00:00') },
-  { job: 'a', first_name: 'Zoë', last_name: 'Ångström', email: 'zoe.a@example.se', phone: '+46701112233', status: 'ARCHIVED', created_at: day('2026-01-10') },
-  { job: 'b', first_name: 'Björn', last_name: 'Ølsen', email: 'bjorn@example.no', phone: '+4791234567', status: 'NEW', created_at: day('2026-01-11') },
-  { job: 'b', first_name: 'Rahul', last_name: 'Sharma', email: 'rahul.sharma@example.com', phone: '+919812345678', status: 'REVIEWED', created_at: day('2026-01-12') },
-  { job: 'b', first_name: 'Priya', last_name: 'Patel', email: 'priya@patel.dev', phone: '+14155550123', status: 'NEW', created_at: day('2026-01-12', '18:30:00') },
-  { job: 'b', first_name: 'Straße', last_name: 'Weiß', email: 'weiss@example.de', phone: '+4915112345678', status: 'ARCHIVED', created_at: day('2026-01-20') },
-  { job: 'a', first_name: 'Liam', last_name: 'Smith', email: 'liam.smith@example.com', phone: '+447700900123', status: 'NEW', created_at: day('2026-02-01') },
-  { job: 'b', first_name: 'Mia', last_name: 'Rossi', email: 'mia.rossi@example.it', phone: '+393331234567', status: 'REVIEWED', created_at: day('2026-02-02') },
+  {
+    job: 'a',
+    first_name: 'José',
+    last_name: 'Müller',
+    email: 'jose.muller@example.com',
+    phone: '+491701234567',
+    status: 'NEW',
+    created_at: day('2026-01-05', '08:00:00'),
+  },
+  {
+    job: 'a',
+    first_name: 'JOSEPHINE',
+    last_name: 'Baker',
+    email: 'jo.baker@example.org',
+    phone: '+33612345678',
+    status: 'REVIEWED',
+    created_at: day('2026-01-05', '23:59:59'),
+  },
+  {
+    job: 'a',
+    first_name: 'Asha',
+    last_name: "D'Souza",
+    email: 'asha@dsouza.in',
+    phone: '+919876543210',
+    status: 'NEW',
+    created_at: day('2026-01-06', '00:00:00'),
+  },
+  {
+    job: 'a',
+    first_name: 'Zoë',
+    last_name: 'Ångström',
+    email: 'zoe.a@example.se',
+    phone: '+46701112233',
+    status: 'ARCHIVED',
+    created_at: day('2026-01-10'),
+  },
+  {
+    job: 'b',
+    first_name: 'Björn',
+    last_name: 'Ølsen',
+    email: 'bjorn@example.no',
+    phone: '+4791234567',
+    status: 'NEW',
+    created_at: day('2026-01-11'),
+  },
+  {
+    job: 'b',
+    first_name: 'Rahul',
+    last_name: 'Sharma',
+    email: 'rahul.sharma@example.com',
+    phone: '+919812345678',
+    status: 'REVIEWED',
+    created_at: day('2026-01-12'),
+  },
+  {
+    job: 'b',
+    first_name: 'Priya',
+    last_name: 'Patel',
+    email: 'priya@patel.dev',
+    phone: '+14155550123',
+    status: 'NEW',
+    created_at: day('2026-01-12', '18:30:00'),
+  },
+  {
+    job: 'b',
+    first_name: 'Straße',
+    last_name: 'Weiß',
+    email: 'weiss@example.de',
+    phone: '+4915112345678',
+    status: 'ARCHIVED',
+    created_at: day('2026-01-20'),
+  },
+  {
+    job: 'a',
+    first_name: 'Liam',
+    last_name: 'Smith',
+    email: 'liam.smith@example.com',
+    phone: '+447700900123',
+    status: 'NEW',
+    created_at: day('2026-02-01'),
+  },
+  {
+    job: 'b',
+    first_name: 'Mia',
+    last_name: 'Rossi',
+    email: 'mia.rossi@example.it',
+    phone: '+393331234567',
+    status: 'REVIEWED',
+    created_at: day('2026-02-02'),
+  },
 ];
 
 export interface Seeded {
@@ -39,7 +119,12 @@ export async function seedPeople(db: Knex): Promise<Seeded> {
 }
 
 /** An HR call with the Bearer token; the JSON body (or text) and the response. */
-export async function hr(baseUrl: string, token: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: any; res: Response }> {
+export async function hr(
+  baseUrl: string,
+  token: string,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any; res: Response }> {
   const res = await fetch(baseUrl + path, {
     method: init.method ?? 'GET',
     headers: { Authorization: `Bearer ${token}`, ...(init.body !== undefined ? { 'Content-Type': 'application/json' } : {}) },

@@ -35,7 +35,10 @@ for (const kind of databaseKinds()) {
       await makeJob(s.ctx.db, { title: 'Hostile Tester', public_id: 'hostile-1' });
       for (const [name, resume] of Object.entries(files)) {
         const email = `${name}@hostile.example`;
-        const res = await fetch(`${s.baseUrl}/api/jobs/hostile-1/apply/`, { method: 'POST', body: toFormData(validFields({ email, resume })) });
+        const res = await fetch(`${s.baseUrl}/api/jobs/hostile-1/apply/`, {
+          method: 'POST',
+          body: toFormData(validFields({ email, resume })),
+        });
         expect(res.status, await res.clone().text()).to.equal(201);
         applied[name] = Number((await s.ctx.db('applications').where({ email }).first('id')).id);
       }
@@ -66,7 +69,9 @@ for (const kind of databaseKinds()) {
     for (const name of ['loop', 'paragraphs'] as const) {
       it(`answers 422 for the ${name === 'loop' ? 'looping DOC' : 'DOCX of 500,000 empty paragraphs'}, /healthz within 1 s throughout`, async () => {
         const rssBefore = process.memoryUsage().rss;
-        const { result, slowestMs } = await slowestHealth(() => hr(s.baseUrl, token, `/api/hr/applications/${applied[name]}/resume/preview/`));
+        const { result, slowestMs } = await slowestHealth(() =>
+          hr(s.baseUrl, token, `/api/hr/applications/${applied[name]}/resume/preview/`),
+        );
         expect(result.status).to.equal(422);
         expect(result.body).to.deep.equal({ detail: NO_PREVIEW });
         expect(slowestMs).to.be.below(1000);
@@ -78,7 +83,9 @@ for (const kind of databaseKinds()) {
     it('answers every HR user who opens it again, the same way, and keeps the file downloadable', async () => {
       const [a, b] = await Promise.all([0, 1].map(() => hr(s.baseUrl, token, `/api/hr/applications/${applied.loop}/resume/preview/`)));
       expect([a.status, b.status]).to.deep.equal([422, 422]);
-      const res = await fetch(`${s.baseUrl}/api/hr/applications/${applied.loop}/resume/`, { headers: { Authorization: `Bearer ${token}` } });
+      const res = await fetch(`${s.baseUrl}/api/hr/applications/${applied.loop}/resume/`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-disposition')).to.match(/^attachment;/);
       expect(Buffer.from(await res.arrayBuffer()).equals(files.loop.data)).to.equal(true);

@@ -56,7 +56,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     it('shows the figures and one chart per question with counts and percents', async () => {
       const { page } = tab;
-      const analytics = await (await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/analytics/`, { headers: { Authorization: `Bearer ${token}` } })).json();
+      const analytics = await (
+        await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/analytics/`, { headers: { Authorization: `Bearer ${token}` } })
+      ).json();
       await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/insights`);
       await page.waitForSelector('.qa-card');
       expect(await page.locator('h1').innerText()).to.equal('Senior Platform Engineer');
@@ -87,8 +89,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         for (const [j, d] of dist.entries()) {
           const text = (await bars.nth(j).innerText()).replace(/\s+/g, ' ');
           expect(text).to.include(d.option);
-          expect(text).to.include(`${d.count.toLocaleString('en-US')} (${d.percent.toLocaleString('en-US', { maximumFractionDigits: 1 })}%)`);
-          const [fill, track] = await Promise.all([bars.nth(j).locator('.qa-bar-fill').boundingBox(), bars.nth(j).locator('.qa-bar-track').boundingBox()]);
+          expect(text).to.include(
+            `${d.count.toLocaleString('en-US')} (${d.percent.toLocaleString('en-US', { maximumFractionDigits: 1 })}%)`,
+          );
+          const [fill, track] = await Promise.all([
+            bars.nth(j).locator('.qa-bar-fill').boundingBox(),
+            bars.nth(j).locator('.qa-bar-track').boundingBox(),
+          ]);
           expect(fill!.width).to.be.at.most(track!.width + 0.5);
           expect(Math.abs(fill!.width - (track!.width * Math.min(100, d.percent)) / 100)).to.be.below(1.5);
         }
@@ -96,7 +103,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // The number question: its lowest, median and highest answer above the ranges, grouped as numbers are.
       const numbers = analytics.questions[2].stats.numbers;
       const fmt = (n: number) => n.toLocaleString('en-US');
-      expect((await cards.nth(2).locator('.qa-numbers').innerText()).replace(/\s+/g, ' ').trim()).to.equal(`Min ${fmt(numbers.min)} · Median ${fmt(numbers.median)} · Max ${fmt(numbers.max)}`);
+      expect((await cards.nth(2).locator('.qa-numbers').innerText()).replace(/\s+/g, ' ').trim()).to.equal(
+        `Min ${fmt(numbers.min)} · Median ${fmt(numbers.median)} · Max ${fmt(numbers.max)}`,
+      );
       expect(await cards.nth(3).locator('.qa-numbers').count()).to.equal(0);
       // Checkbox shares add up to more than 100: several options per applicant.
       const checkboxSum = analytics.questions[4].stats.distribution.reduce((n: number, d: any) => n + d.percent, 0);
@@ -160,7 +169,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     it('shows the export failure text when the export fails', async () => {
       const { page } = tab;
-      await page.route('**/export-basic/', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"A server error occurred."}' }));
+      await page.route('**/export-basic/', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"A server error occurred."}' }),
+      );
       await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/insights`);
       await page.click('button:has-text("Export Applicants (.xls)")');
       const alert = page.locator('[role="alert"]');
@@ -170,7 +181,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-insights-export-failed${suffix}`);
       // The browser logs the deliberate 500 itself; nothing else may appear.
-      tab.errors.splice(0, tab.errors.length, ...tab.errors.filter((e) => !/Failed to load resource: the server responded with a status of 500/.test(e)));
+      tab.errors.splice(
+        0,
+        tab.errors.length,
+        ...tab.errors.filter((e) => !/Failed to load resource: the server responded with a status of 500/.test(e)),
+      );
     });
 
     it('fits a phone screen', async () => {

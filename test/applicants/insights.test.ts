@@ -23,7 +23,12 @@ const KNOWN = {
 } satisfies Record<string, (SeedAnswer | undefined)[]>;
 
 function person(i: number, tag = 'k'): SeedApplication {
-  return { first_name: `Person${String.fromCharCode(65 + (i % 26))}`, last_name: 'Known', email: `p${i}.${tag}@example.com`, phone: `+91987654${String(i).padStart(4, '0')}` };
+  return {
+    first_name: `Person${String.fromCharCode(65 + (i % 26))}`,
+    last_name: 'Known',
+    email: `p${i}.${tag}@example.com`,
+    phone: `+91987654${String(i).padStart(4, '0')}`,
+  };
 }
 
 for (const kind of databaseKinds()) {
@@ -32,7 +37,8 @@ for (const kind of databaseKinds()) {
     let token: string;
     let job: Job;
     let empty: Job;
-    const get = (path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) => fetch(s.baseUrl + path, { headers, redirect: 'manual' });
+    const get = (path: string, headers: Record<string, string> = { Authorization: `Bearer ${token}` }) =>
+      fetch(s.baseUrl + path, { headers, redirect: 'manual' });
 
     before(async () => {
       s = await startTestServer(kind);
@@ -93,7 +99,9 @@ for (const kind of databaseKinds()) {
       expect(story.stats.answered).to.equal(12);
       expect(story.stats.top_answers).to.have.length(10);
       expect(story.stats.top_answers[0]).to.deep.equal({ value: 'Story A', count: 2 });
-      expect(story.stats.top_answers.slice(1).map((a: any) => a.value)).to.deep.equal(['B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'].map((c) => `Story ${c}`));
+      expect(story.stats.top_answers.slice(1).map((a: any) => a.value)).to.deep.equal(
+        ['B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J'].map((c) => `Story ${c}`),
+      );
 
       expect(years.stats).to.deep.equal({
         type: 'distribution',
@@ -110,16 +118,36 @@ for (const kind of databaseKinds()) {
 
       // 15 distinct whole numbers from 3 to 100: ranges 10 wide.
       expect(salary.stats.answered).to.equal(15);
-      expect(salary.stats.distribution).to.deep.equal([
-        ['0–9', 2], ['10–19', 2], ['20–29', 1], ['30–39', 1], ['40–49', 2], ['50–59', 1], ['60–69', 2], ['70–79', 1], ['80–89', 1], ['90–99', 1], ['100–109', 1],
-      ].map(([option, count]) => ({ option, count, percent: count === 2 ? 13.3 : 6.7 })));
+      expect(salary.stats.distribution).to.deep.equal(
+        [
+          ['0–9', 2],
+          ['10–19', 2],
+          ['20–29', 1],
+          ['30–39', 1],
+          ['40–49', 2],
+          ['50–59', 1],
+          ['60–69', 2],
+          ['70–79', 1],
+          ['80–89', 1],
+          ['90–99', 1],
+          ['100–109', 1],
+        ].map(([option, count]) => ({ option, count, percent: count === 2 ? 13.3 : 6.7 })),
+      );
       expect(salary.stats.numbers).to.deep.equal({ min: 3, median: 48, max: 100 });
 
       // 13 distinct fractions from 0 to 9: ranges 1 wide, lower bound included.
       expect(rating.stats.answered).to.equal(13);
       expect(rating.stats.distribution.map((d: any) => [d.option, d.count])).to.deep.equal([
-        ['0 to under 1', 2], ['1 to under 2', 1], ['2 to under 3', 1], ['3 to under 4', 2], ['4 to under 5', 1],
-        ['5 to under 6', 1], ['6 to under 7', 2], ['7 to under 8', 1], ['8 to under 9', 1], ['9 to under 10', 1],
+        ['0 to under 1', 2],
+        ['1 to under 2', 1],
+        ['2 to under 3', 1],
+        ['3 to under 4', 2],
+        ['4 to under 5', 1],
+        ['5 to under 6', 1],
+        ['6 to under 7', 2],
+        ['7 to under 8', 1],
+        ['8 to under 9', 1],
+        ['9 to under 10', 1],
       ]);
       expect(rating.stats.distribution[0].percent).to.equal(15.4);
       expect(rating.stats.numbers).to.deep.equal({ min: 0, median: 4.5, max: 9 });
@@ -150,7 +178,10 @@ for (const kind of databaseKinds()) {
 
     it('counts ranges in the database when a number question has over a thousand distinct values', async () => {
       const db = s.ctx.db;
-      const wide = await makeJob(db, { title: 'Wide numbers', questions: [{ text: 'Expected salary', answer_type: 'number', required: true }] });
+      const wide = await makeJob(db, {
+        title: 'Wide numbers',
+        questions: [{ text: 'Expected salary', answer_type: 'number', required: true }],
+      });
       const [q] = wide.questions;
       const apps = Array.from({ length: 1050 }, (_, i) => ({ ...person(i, 'w'), answers: { [q.id]: i + 1 } }));
       await insertApplications(db, wide.id, apps, wide.questions);
@@ -175,10 +206,24 @@ for (const kind of databaseKinds()) {
 
     it('never serves a stale result: new, removed and re-questioned applications show at once', async () => {
       const db = s.ctx.db;
-      const fresh = await makeJob(db, { title: 'Fresh numbers', questions: [{ text: 'Pick', answer_type: 'single_choice', options: ['A', 'B'], required: true }] });
+      const fresh = await makeJob(db, {
+        title: 'Fresh numbers',
+        questions: [{ text: 'Pick', answer_type: 'single_choice', options: ['A', 'B'], required: true }],
+      });
       const [q] = fresh.questions;
-      const dist = async () => (await (await get(`/api/hr/jobs/${fresh.id}/analytics/`)).json()).questions[0].stats.distribution.map((d: any) => `${d.option}:${d.count}`);
-      await insertApplications(db, fresh.id, [{ ...person(1, 'f'), answers: { [q.id]: 'A' } }, { ...person(2, 'f'), answers: { [q.id]: 'A' } }], fresh.questions);
+      const dist = async () =>
+        (await (await get(`/api/hr/jobs/${fresh.id}/analytics/`)).json()).questions[0].stats.distribution.map(
+          (d: any) => `${d.option}:${d.count}`,
+        );
+      await insertApplications(
+        db,
+        fresh.id,
+        [
+          { ...person(1, 'f'), answers: { [q.id]: 'A' } },
+          { ...person(2, 'f'), answers: { [q.id]: 'A' } },
+        ],
+        fresh.questions,
+      );
       expect(await dist()).to.deep.equal(['A:2', 'B:0']);
       expect(await dist()).to.deep.equal(['A:2', 'B:0']);
       await insertApplications(db, fresh.id, [{ ...person(3, 'f'), answers: { [q.id]: 'B' } }], fresh.questions);
@@ -188,7 +233,9 @@ for (const kind of databaseKinds()) {
       await db('applications').where({ id: oldest.id }).delete();
       expect(await dist()).to.deep.equal(['A:1', 'B:1']);
       // Editing the question's options (the job's updated_at moves with every save).
-      await db('job_questions').where({ id: q.id }).update({ options: JSON.stringify(['A', 'B', 'C']) });
+      await db('job_questions')
+        .where({ id: q.id })
+        .update({ options: JSON.stringify(['A', 'B', 'C']) });
       await db('jobs').where({ id: fresh.id }).update({ updated_at: '2030-01-01 00:00:00.000' });
       expect(await dist()).to.deep.equal(['A:1', 'B:1', 'C:0']);
     });
@@ -209,7 +256,12 @@ for (const kind of databaseKinds()) {
 
     it('needs a valid HR token (Bearer or the jwt cookie for reads)', async () => {
       const path = `/api/hr/jobs/${job.id}/analytics/`;
-      for (const headers of [{}, { Authorization: 'Bearer nope' }, { Authorization: `Bearer ${'x'.repeat(43)}` }, { Cookie: 'jwt=garbage' }] as Record<string, string>[]) {
+      for (const headers of [
+        {},
+        { Authorization: 'Bearer nope' },
+        { Authorization: `Bearer ${'x'.repeat(43)}` },
+        { Cookie: 'jwt=garbage' },
+      ] as Record<string, string>[]) {
         const res = await get(path, headers);
         expect(res.status).to.equal(401);
         expect((await res.json()).detail).to.be.a('string');

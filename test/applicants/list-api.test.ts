@@ -58,7 +58,11 @@ for (const kind of databaseKinds()) {
 
     it('adds the job title, public id and resume file name with detailed=true', async () => {
       const { body } = await list('?detailed=true&page_size=1');
-      expect(body.results[0]).to.include({ job_title: 'Data Analyst', job_public_id: 'data-1', resume_filename: 'Mia-Rossi-Data-Analyst.pdf' });
+      expect(body.results[0]).to.include({
+        job_title: 'Data Analyst',
+        job_public_id: 'data-1',
+        resume_filename: 'Mia-Rossi-Data-Analyst.pdf',
+      });
       const plain = await list('?detailed=false&page_size=1');
       expect(plain.body.results[0]).to.not.have.property('job_title');
     });
@@ -91,7 +95,11 @@ for (const kind of databaseKinds()) {
       // Email words: split at every non-letter, non-digit character.
       expect(await emails('?q=patel.dev')).to.deep.equal(['priya@patel.dev']);
       expect(await emails('?q=rahul.sharma%40example.com')).to.deep.equal(['rahul.sharma@example.com']);
-      expect(await emails('?q=example.c')).to.have.members(['liam.smith@example.com', 'rahul.sharma@example.com', 'jose.muller@example.com']);
+      expect(await emails('?q=example.c')).to.have.members([
+        'liam.smith@example.com',
+        'rahul.sharma@example.com',
+        'jose.muller@example.com',
+      ]);
       // Only prefixes: "uller" is inside a word, not at its start.
       expect(await emails('?q=uller')).to.deep.equal([]);
       expect(await emails('?q=nobody')).to.deep.equal([]);
@@ -127,7 +135,9 @@ for (const kind of databaseKinds()) {
       expect(p3.body.results).to.have.length(1);
       expect(p3.body.next).to.equal(null);
       expect(p3.body.previous).to.equal(`${s.ctx.config.publicBaseUrl}/api/hr/applications/?status=NEW&page_size=2&page=2`);
-      const all = [...p1.body.results, ...(await list('?status=NEW&page_size=2&page=2')).body.results, ...p3.body.results].map((r: any) => r.id);
+      const all = [...p1.body.results, ...(await list('?status=NEW&page_size=2&page=2')).body.results, ...p3.body.results].map(
+        (r: any) => r.id,
+      );
       expect(new Set(all).size).to.equal(5);
       expect((await list('?status=NEW&page_size=2&page=4')).status).to.equal(404);
       const exact = await list('?page_size=10');
@@ -166,13 +176,19 @@ for (const kind of databaseKinds()) {
 
     it('runs broad searches (a word matching 1,000 or more) page by page, and caps the total', async () => {
       const many = Array.from({ length: 1100 }, (_, i) => ({
-        first_name: i % 100 === 0 ? 'Rare' : 'Usual', last_name: 'Commonname', email: `c${i}@bulk.example`, phone: `+9170000${String(i).padStart(5, '0')}`, created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)),
+        first_name: i % 100 === 0 ? 'Rare' : 'Usual',
+        last_name: 'Commonname',
+        email: `c${i}@bulk.example`,
+        phone: `+9170000${String(i).padStart(5, '0')}`,
+        created_at: new Date(Date.UTC(2025, 0, 1, 0, 0, i)),
       }));
       await insertApplications(s.ctx.db, seeded.jobA.id, many, []);
       try {
         const broad = await list('?q=commonname&page_size=100&page=2');
         expect(broad.body).to.include({ count: 100, count_capped: true });
-        expect(broad.body.results.map((r: any) => r.email)).to.deep.equal(Array.from({ length: 100 }, (_, i) => `c${999 - i}@bulk.example`));
+        expect(broad.body.results.map((r: any) => r.email)).to.deep.equal(
+          Array.from({ length: 100 }, (_, i) => `c${999 - i}@bulk.example`),
+        );
         // Two broad words, and a broad word with a rare one: the same answers either way.
         expect((await list('?q=usual%20commonname')).body).to.include({ count: 100, count_capped: true });
         const rare = await list('?q=commonname%20rare&ordering=created_at');
@@ -180,22 +196,38 @@ for (const kind of databaseKinds()) {
         expect(rare.body.results.map((r: any) => r.email)).to.deep.equal(Array.from({ length: 11 }, (_, i) => `c${i * 100}@bulk.example`));
         expect((await list('?q=commonname%20bulk%20c1050')).body.results.map((r: any) => r.email)).to.deep.equal(['c1050@bulk.example']);
         // Every word, or else the digits in the phone: "70000" and "00005" start no name word.
-        expect((await list('?q=rare%20commonname%2070000%2000005')).body.results.map((r: any) => r.email)).to.deep.equal(['c5@bulk.example']);
+        expect((await list('?q=rare%20commonname%2070000%2000005')).body.results.map((r: any) => r.email)).to.deep.equal([
+          'c5@bulk.example',
+        ]);
         expect((await list(`?q=commonname&job_id=${seeded.jobB.id}`)).body.count).to.equal(0);
         // Broad words without a job filter are read along the words index: ordering, dates and
         // status give what the job's own list gives.
         const emails = async (query: string) => (await list(query)).body.results.map((r: any) => r.email);
-        expect(await emails('?q=usual%20commonname&ordering=created_at&page_size=5&page=3')).to.deep.equal(['c11', 'c12', 'c13', 'c14', 'c15'].map((c) => `${c}@bulk.example`));
-        expect(await emails('?q=commonname&date_to=2025-01-01&page_size=3')).to.deep.equal(['c1099', 'c1098', 'c1097'].map((c) => `${c}@bulk.example`));
+        expect(await emails('?q=usual%20commonname&ordering=created_at&page_size=5&page=3')).to.deep.equal(
+          ['c11', 'c12', 'c13', 'c14', 'c15'].map((c) => `${c}@bulk.example`),
+        );
+        expect(await emails('?q=commonname&date_to=2025-01-01&page_size=3')).to.deep.equal(
+          ['c1099', 'c1098', 'c1097'].map((c) => `${c}@bulk.example`),
+        );
         expect((await list('?q=commonname&date_from=2025-01-02')).body).to.include({ count: 0, count_capped: false });
-        await s.ctx.db('applications').whereIn('email', ['c3@bulk.example', 'c500@bulk.example', 'c1099@bulk.example']).update({ status: 'REVIEWED' });
+        await s.ctx
+          .db('applications')
+          .whereIn('email', ['c3@bulk.example', 'c500@bulk.example', 'c1099@bulk.example'])
+          .update({ status: 'REVIEWED' });
         const reviewed = await list('?q=commonname&status=REVIEWED');
         expect(reviewed.body).to.include({ count: 3, count_capped: false });
         expect(reviewed.body.results.map((r: any) => r.email)).to.deep.equal(['c1099', 'c500', 'c3'].map((c) => `${c}@bulk.example`));
-        expect(await emails(`?q=commonname&status=REVIEWED&ordering=created_at&job_id=${seeded.jobA.id}`)).to.deep.equal(['c3', 'c500', 'c1099'].map((c) => `${c}@bulk.example`));
-        expect(await emails('?q=commonname%20usual&status=REVIEWED&ordering=created_at')).to.deep.equal(['c3', 'c1099'].map((c) => `${c}@bulk.example`));
+        expect(await emails(`?q=commonname&status=REVIEWED&ordering=created_at&job_id=${seeded.jobA.id}`)).to.deep.equal(
+          ['c3', 'c500', 'c1099'].map((c) => `${c}@bulk.example`),
+        );
+        expect(await emails('?q=commonname%20usual&status=REVIEWED&ordering=created_at')).to.deep.equal(
+          ['c3', 'c1099'].map((c) => `${c}@bulk.example`),
+        );
       } finally {
-        await s.ctx.db('application_search_words').whereIn('application_id', s.ctx.db('applications').select('id').where('last_name', 'Commonname')).delete();
+        await s.ctx
+          .db('application_search_words')
+          .whereIn('application_id', s.ctx.db('applications').select('id').where('last_name', 'Commonname'))
+          .delete();
         await s.ctx.db('applications').where('last_name', 'Commonname').delete();
       }
     });

@@ -14,7 +14,22 @@ import { XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 import { listExportRows } from '../../src/applicants/queries/list.js';
 
-const HEADERS = ['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)', 'Job', 'Job Public ID', 'Resume', 'Source'];
+const HEADERS = [
+  'ID',
+  'First Name',
+  'Last Name',
+  'Email',
+  'Phone',
+  'Status',
+  'Stage',
+  'Outcome',
+  'Rejection Reason',
+  'Applied At (UTC)',
+  'Job',
+  'Job Public ID',
+  'Resume',
+  'Source',
+];
 
 async function sheetRows(res: Response): Promise<unknown[][]> {
   const wb = new ExcelJS.Workbook();
@@ -37,8 +52,21 @@ for (const kind of databaseKinds()) {
       token = (await hrSession(db)).token;
       a = await makeJob(db, { title: 'Alpha Engineer' });
       b = await makeJob(db, { title: 'Beta Designer' });
-      const app = (first: string, status: 'NEW' | 'REVIEWED', day: string) => ({ first_name: first, last_name: 'Test', email: `${first.toLowerCase()}@example.com`, phone: '+919876543210', status, created_at: new Date(`${day}T09:00:00Z`), resume_name: null });
-      await insertApplications(db, a.id, [app('Asha', 'NEW', '2026-03-01'), app('Bala', 'REVIEWED', '2026-03-02'), app('Chen', 'NEW', '2026-03-05')], a.questions);
+      const app = (first: string, status: 'NEW' | 'REVIEWED', day: string) => ({
+        first_name: first,
+        last_name: 'Test',
+        email: `${first.toLowerCase()}@example.com`,
+        phone: '+919876543210',
+        status,
+        created_at: new Date(`${day}T09:00:00Z`),
+        resume_name: null,
+      });
+      await insertApplications(
+        db,
+        a.id,
+        [app('Asha', 'NEW', '2026-03-01'), app('Bala', 'REVIEWED', '2026-03-02'), app('Chen', 'NEW', '2026-03-05')],
+        a.questions,
+      );
       await insertApplications(db, b.id, [app('Dana', 'NEW', '2026-03-03')], b.questions);
     });
     after(() => s.close());
@@ -73,14 +101,18 @@ for (const kind of databaseKinds()) {
 
     it("writes the dates in the viewer's zone (?tz=), named in the header row; an unknown zone is a 400", async () => {
       const auth = { Authorization: `Bearer ${token}` };
-      const rows = await sheetRows(await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=Asia/Kolkata`, { headers: auth }));
+      const rows = await sheetRows(
+        await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=Asia/Kolkata`, { headers: auth }),
+      );
       expect(rows[0][9]).to.equal('Applied At (Asia/Kolkata)');
       // 09:00 UTC is 14:30 in Kolkata: the cell shows the wall clock there.
       expect((rows[1][9] as Date).toISOString()).to.equal('2026-03-01T14:30:00.000Z');
       const job = await sheetRows(await fetch(`${s.baseUrl}/api/hr/jobs/${a.id}/export-basic/?tz=America/New_York`, { headers: auth }));
       expect(job[0][9]).to.equal('Applied At (America/New_York)');
       expect((job[1][9] as Date).toISOString()).to.equal('2026-03-01T04:00:00.000Z');
-      const utc = await sheetRows(await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=UTC`, { headers: auth }));
+      const utc = await sheetRows(
+        await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${a.id}&ordering=created_at&tz=UTC`, { headers: auth }),
+      );
       expect(utc[0][9]).to.equal('Applied At (UTC)');
       expect((utc[1][9] as Date).toISOString()).to.equal('2026-03-01T09:00:00.000Z');
       for (const tz of ['Mars/Olympus', '<script>', 'x'.repeat(100), 'Europe/Paris/../..']) {

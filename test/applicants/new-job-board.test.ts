@@ -18,7 +18,13 @@ import { importJobRecords, seedDemoJobs } from '../../src/jobs/index.js';
 import { hr } from './helpers.js';
 import { insertApplications } from '../helpers/applications.js';
 
-const DEFAULT = [['Applied', null], ['Screen', null], ['Interview', null], ['Offer', null], ['Hired', 'HIRED']];
+const DEFAULT = [
+  ['Applied', null],
+  ['Screen', null],
+  ['Interview', null],
+  ['Offer', null],
+  ['Hired', 'HIRED'],
+];
 const stageRows = async (db: TestDb['db'], jobId: number) =>
   (await db('job_stages').where({ job_id: jobId }).orderBy('position').select('name', 'kind')).map((r: any) => [r.name, r.kind ?? null]);
 
@@ -42,7 +48,10 @@ for (const kind of databaseKinds()) {
     }
 
     it('answers the board of a job made by the API at once, with its stages, and the same again on reload', async () => {
-      const { status, body: job } = await call('/api/hr/jobs/', { method: 'POST', body: jobPayload({ title: 'Made by the API', public_id: null }) });
+      const { status, body: job } = await call('/api/hr/jobs/', {
+        method: 'POST',
+        body: jobPayload({ title: 'Made by the API', public_id: null }),
+      });
       expect(status).to.equal(201);
       expect(await stageRows(s.ctx.db, job.id)).to.deep.equal(DEFAULT);
       for (let i = 0; i < 2; i++) {
@@ -51,17 +60,36 @@ for (const kind of databaseKinds()) {
         expect(b.ms).to.be.below(2000);
         expect(b.body.columns.map((c: any) => c.name)).to.deep.equal(['Applied', 'Screen', 'Interview', 'Offer', 'Hired', 'Rejected']);
       }
-      expect((await call(`/api/hr/jobs/${job.id}/stages/`)).body.stages.map((x: any) => x.name)).to.deep.equal(['Applied', 'Screen', 'Interview', 'Offer', 'Hired']);
+      expect((await call(`/api/hr/jobs/${job.id}/stages/`)).body.stages.map((x: any) => x.name)).to.deep.equal([
+        'Applied',
+        'Screen',
+        'Interview',
+        'Offer',
+        'Hired',
+      ]);
     });
 
     it('gives a duplicated job stages of its own (the defaults), and its board answers at once', async () => {
       const original = await makeJob(s.ctx, { title: 'Original', public_id: 'original-job' });
       // The original's stages renamed: the copy still starts with the defaults, its own rows.
       const own = (await call(`/api/hr/jobs/${original.id}/stages/`)).body.stages as { id: number; name: string }[];
-      expect((await call(`/api/hr/jobs/${original.id}/stages/`, { method: 'PUT', body: { stages: own.map((x, i) => ({ id: x.id, name: i === 0 ? 'Inbox' : x.name })) } })).status).to.equal(200);
+      expect(
+        (
+          await call(`/api/hr/jobs/${original.id}/stages/`, {
+            method: 'PUT',
+            body: { stages: own.map((x, i) => ({ id: x.id, name: i === 0 ? 'Inbox' : x.name })) },
+          })
+        ).status,
+      ).to.equal(200);
       // What the Duplicate button sends (islands/manage-jobs.tsx copyOf).
       const read = (await call(`/api/hr/jobs/${original.id}/`)).body;
-      const copy = { ...read, title: `Copy of ${read.title}`, public_id: null, status: 'INACTIVE', questions: read.questions.map(({ id: _id, ...q }: any) => q) };
+      const copy = {
+        ...read,
+        title: `Copy of ${read.title}`,
+        public_id: null,
+        status: 'INACTIVE',
+        questions: read.questions.map(({ id: _id, ...q }: any) => q),
+      };
       const { status, body: dup } = await call('/api/hr/jobs/', { method: 'POST', body: copy });
       expect(status, JSON.stringify(dup)).to.equal(201);
       expect(await stageRows(s.ctx.db, dup.id)).to.deep.equal(DEFAULT);
@@ -74,18 +102,29 @@ for (const kind of databaseKinds()) {
 
     it('makes stages for jobs seeded from a file and the demo jobs, in the same transaction as the job', async () => {
       const known = new Set((await s.ctx.db('jobs').select('id')).map((r: any) => Number(r.id)));
-      expect(await importJobRecords(s.ctx.db, [jobPayload({ title: 'Seeded One', public_id: 'seeded-one' }), jobPayload({ title: 'Seeded Two', public_id: null })])).to.equal(2);
+      expect(
+        await importJobRecords(s.ctx.db, [
+          jobPayload({ title: 'Seeded One', public_id: 'seeded-one' }),
+          jobPayload({ title: 'Seeded Two', public_id: null }),
+        ]),
+      ).to.equal(2);
       expect(await seedDemoJobs(s.ctx.db)).to.be.above(0);
       const made = (await s.ctx.db('jobs').select('id')).map((r: any) => Number(r.id)).filter((id) => !known.has(id));
       expect(made.length).to.be.above(2);
       for (const id of made) expect(await stageRows(s.ctx.db, id), `job ${id}`).to.deep.equal(DEFAULT);
-      const without = await s.ctx.db('jobs').whereNotExists(s.ctx.db('job_stages').whereRaw('job_stages.job_id = jobs.id').select(s.ctx.db.raw('1'))).select('id');
+      const without = await s.ctx
+        .db('jobs')
+        .whereNotExists(s.ctx.db('job_stages').whereRaw('job_stages.job_id = jobs.id').select(s.ctx.db.raw('1')))
+        .select('id');
       expect(without).to.deep.equal([]);
       // A seed refused whole (one bad record) leaves neither jobs nor stages behind.
       const before = Number((await s.ctx.db('job_stages').count({ n: '*' }).first())!.n);
       let failed = false;
       try {
-        await importJobRecords(s.ctx.db, [jobPayload({ title: 'Good', public_id: 'good-one' }), jobPayload({ title: '', public_id: 'bad-one' })]);
+        await importJobRecords(s.ctx.db, [
+          jobPayload({ title: 'Good', public_id: 'good-one' }),
+          jobPayload({ title: '', public_id: 'bad-one' }),
+        ]);
       } catch {
         failed = true;
       }
@@ -96,12 +135,18 @@ for (const kind of databaseKinds()) {
     it('keeps applications flowing while boards of new jobs are opened again and again', async () => {
       const target = await makeJob(s.ctx, { title: 'Busy Job', public_id: 'busy-job' });
       const fresh = [];
-      for (let i = 0; i < 3; i++) fresh.push((await call('/api/hr/jobs/', { method: 'POST', body: jobPayload({ title: `Fresh ${i}`, public_id: null }) })).body.id as number);
+      for (let i = 0; i < 3; i++)
+        fresh.push(
+          (await call('/api/hr/jobs/', { method: 'POST', body: jobPayload({ title: `Fresh ${i}`, public_id: null }) })).body.id as number,
+        );
       const t0 = Date.now();
       const boards = Promise.all(fresh.flatMap((id) => [board(id), board(id)]));
       const applies = Promise.all(
         Array.from({ length: 4 }, async (_, i) => {
-          const res = await fetch(`${s.baseUrl}/api/jobs/busy-job/apply/`, { method: 'POST', body: toFormData(validFields({ email: `busy${i}@example.com` })) });
+          const res = await fetch(`${s.baseUrl}/api/jobs/busy-job/apply/`, {
+            method: 'POST',
+            body: toFormData(validFields({ email: `busy${i}@example.com` })),
+          });
           return { status: res.status, ms: Date.now() - t0 };
         }),
       );
@@ -116,7 +161,8 @@ for (const kind of databaseKinds()) {
 
     it('answers 404 for the board of an unknown or malformed job id, without writing stages', async () => {
       const before = Number((await s.ctx.db('job_stages').count({ n: '*' }).first())!.n);
-      for (const id of ['999999', '2147483648', 'abc', '1e3', '-1']) expect((await call(`/api/hr/jobs/${id}/board/`)).status, id).to.equal(404);
+      for (const id of ['999999', '2147483648', 'abc', '1e3', '-1'])
+        expect((await call(`/api/hr/jobs/${id}/board/`)).status, id).to.equal(404);
       expect(Number((await s.ctx.db('job_stages').count({ n: '*' }).first())!.n)).to.equal(before);
     });
   });
@@ -133,7 +179,12 @@ for (const kind of databaseKinds()) {
       const bare2 = await makeJob(t.db, { title: 'Bare Two', public_id: 'bare-two' });
       const kept = await makeJob(t.db, { title: 'Kept', public_id: 'kept' });
       // As a job made before this change was: no stage rows, and an application without a stage.
-      await insertApplications(t.db, bare.id, [{ first_name: 'Old', last_name: 'Applicant', email: 'old@example.com', phone: '+919999999999', status: 'NEW' }], []);
+      await insertApplications(
+        t.db,
+        bare.id,
+        [{ first_name: 'Old', last_name: 'Applicant', email: 'old@example.com', phone: '+919999999999', status: 'NEW' }],
+        [],
+      );
       await t.db('applications').where({ job_id: bare.id }).update({ stage_id: null });
       await t.db('job_stages').whereIn('job_id', [bare.id, bare2.id]).delete();
       await t.db('job_stages').where({ job_id: kept.id, position: 0 }).update({ name: 'Inbox' });

@@ -37,15 +37,28 @@ for (const kind of databaseKinds()) {
     });
     after(() => s.close());
 
-    const as = (who: { token: string }) => (p: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, who.token, p, init);
+    const as =
+      (who: { token: string }) =>
+      (p: string, init: { method?: string; body?: unknown } = {}) =>
+        hr(s.baseUrl, who.token, p, init);
     const notesOf = (id: number) => `/api/hr/applications/${id}/notes/`;
-    const count = async (table: string, where: Record<string, unknown> = {}) => Number((await s.ctx.db(table).where(where).count({ n: '*' }))[0].n);
+    const count = async (table: string, where: Record<string, unknown> = {}) =>
+      Number((await s.ctx.db(table).where(where).count({ n: '*' }))[0].n);
 
     it('adds a note with its author and time, and lists the notes newest first, marking the caller’s own', async () => {
       const before = Date.now();
-      const first = await as(alice)(notesOf(appId), { method: 'POST', body: { text: '  Strong on payroll compliance.\r\nCall back Monday.  ' } });
+      const first = await as(alice)(notesOf(appId), {
+        method: 'POST',
+        body: { text: '  Strong on payroll compliance.\r\nCall back Monday.  ' },
+      });
       expect(first.status, JSON.stringify(first.body)).to.equal(201);
-      expect(first.body).to.deep.include({ application_id: appId, text: 'Strong on payroll compliance.\nCall back Monday.', author: { id: alice.id, username: 'alice' }, edited: false, mine: true });
+      expect(first.body).to.deep.include({
+        application_id: appId,
+        text: 'Strong on payroll compliance.\nCall back Monday.',
+        author: { id: alice.id, username: 'alice' },
+        edited: false,
+        mine: true,
+      });
       expect(Date.parse(first.body.created_at)).to.be.within(before - 1000, Date.now() + 1000);
       expect(first.body.updated_at).to.equal(first.body.created_at);
       const second = await as(bob)(notesOf(appId), { method: 'POST', body: { text: 'Second opinion: yes.' } });
@@ -72,7 +85,8 @@ for (const kind of databaseKinds()) {
 
     it('pages the notes with page and page_size', async () => {
       const id = seeded.ids.get('mia.rossi@example.it')!;
-      for (const n of [1, 2, 3]) expect((await as(alice)(notesOf(id), { method: 'POST', body: { text: `Note ${n}` } })).status).to.equal(201);
+      for (const n of [1, 2, 3])
+        expect((await as(alice)(notesOf(id), { method: 'POST', body: { text: `Note ${n}` } })).status).to.equal(201);
       const p1 = await as(alice)(`${notesOf(id)}?page_size=2`);
       expect(p1.body.count).to.equal(3);
       expect(p1.body.results.map((n: any) => n.text)).to.deep.equal(['Note 3', 'Note 2']);
@@ -115,7 +129,11 @@ for (const kind of databaseKinds()) {
         expect(r.body, JSON.stringify(body).slice(0, 60)).to.deep.include(errors);
       }
       // A body that is not JSON at all.
-      const raw = await fetch(`${s.baseUrl}${notesOf(appId)}`, { method: 'POST', headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'application/json' }, body: '{"text":' });
+      const raw = await fetch(`${s.baseUrl}${notesOf(appId)}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${alice.token}`, 'Content-Type': 'application/json' },
+        body: '{"text":',
+      });
       expect(raw.status).to.equal(400);
       expect(await count('application_notes')).to.equal(notes);
       expect(await count('audit_log')).to.equal(audits);
@@ -145,7 +163,9 @@ for (const kind of databaseKinds()) {
       expect(Date.parse(edited.body.updated_at)).to.be.greaterThan(Date.parse(note.created_at));
       expect(await count('audit_log', { action: 'note_edited' })).to.equal(1);
       // The same text again changes nothing and audits nothing.
-      expect((await as(alice)(url, { method: 'PATCH', body: { text: ' Mine, edited ' } })).body.updated_at).to.equal(edited.body.updated_at);
+      expect((await as(alice)(url, { method: 'PATCH', body: { text: ' Mine, edited ' } })).body.updated_at).to.equal(
+        edited.body.updated_at,
+      );
       expect(await count('audit_log', { action: 'note_edited' })).to.equal(1);
       // Bad input on an edit: 400 and the text stays.
       expect((await as(alice)(url, { method: 'PATCH', body: { text: 'y'.repeat(10_001) } })).status).to.equal(400);
@@ -164,7 +184,10 @@ for (const kind of databaseKinds()) {
       const notFound = { detail: 'Not found.' };
       for (const bad of ['999999', 'abc', '0', '-1', '1.5', '99999999999']) {
         expect(await as(alice)(`/api/hr/applications/${bad}/notes/`), bad).to.deep.include({ status: 404, body: notFound });
-        expect(await as(alice)(`/api/hr/applications/${bad}/notes/`, { method: 'POST', body: { text: 'x' } }), bad).to.deep.include({ status: 404, body: notFound });
+        expect(await as(alice)(`/api/hr/applications/${bad}/notes/`, { method: 'POST', body: { text: 'x' } }), bad).to.deep.include({
+          status: 404,
+          body: notFound,
+        });
         expect((await as(alice)(`${notesOf(appId)}${bad}/`, { method: 'PATCH', body: { text: 'x' } })).status, bad).to.equal(404);
         expect((await as(alice)(`${notesOf(appId)}${bad}/`, { method: 'DELETE' })).status, bad).to.equal(404);
       }
@@ -177,8 +200,18 @@ for (const kind of databaseKinds()) {
     it('needs a token for every call, and the Bearer header for writes', async () => {
       const note = (await as(alice)(notesOf(appId), { method: 'POST', body: { text: 'Guarded' } })).body;
       const url = `${notesOf(appId)}${note.id}/`;
-      for (const [method, p] of [['GET', notesOf(appId)], ['POST', notesOf(appId)], ['PATCH', url], ['DELETE', url], ['GET', `/api/hr/applications/${appId}/timeline/`]]) {
-        const bare = await fetch(s.baseUrl + p, { method, headers: { 'Content-Type': 'application/json' }, body: method === 'GET' || method === 'DELETE' ? undefined : '{"text":"x"}' });
+      for (const [method, p] of [
+        ['GET', notesOf(appId)],
+        ['POST', notesOf(appId)],
+        ['PATCH', url],
+        ['DELETE', url],
+        ['GET', `/api/hr/applications/${appId}/timeline/`],
+      ]) {
+        const bare = await fetch(s.baseUrl + p, {
+          method,
+          headers: { 'Content-Type': 'application/json' },
+          body: method === 'GET' || method === 'DELETE' ? undefined : '{"text":"x"}',
+        });
         expect(bare.status, `${method} ${p}`).to.equal(401);
         const badToken = await fetch(s.baseUrl + p, { method, headers: { Authorization: 'Bearer nope' } });
         expect(badToken.status, `${method} ${p}`).to.equal(401);
@@ -186,7 +219,9 @@ for (const kind of databaseKinds()) {
       // The cookie reads, but never writes.
       const cookie = { Cookie: `jwt=${alice.token}`, 'Content-Type': 'application/json' };
       expect((await fetch(`${s.baseUrl}${notesOf(appId)}`, { headers: cookie })).status).to.equal(200);
-      expect((await fetch(`${s.baseUrl}${notesOf(appId)}`, { method: 'POST', headers: cookie, body: '{"text":"x"}' })).status).to.equal(401);
+      expect((await fetch(`${s.baseUrl}${notesOf(appId)}`, { method: 'POST', headers: cookie, body: '{"text":"x"}' })).status).to.equal(
+        401,
+      );
       expect((await fetch(s.baseUrl + url, { method: 'DELETE', headers: cookie })).status).to.equal(401);
       expect((await s.ctx.db('application_notes').where({ id: note.id }).first('text')).text).to.equal('Guarded');
     });
@@ -196,13 +231,20 @@ for (const kind of databaseKinds()) {
       const keep = seeded.ids.get('jo.baker@example.org')!;
       for (const id of [target, keep]) {
         expect((await as(alice)(notesOf(id), { method: 'POST', body: { text: `About ${id}` } })).status).to.equal(201);
-        expect((await as(alice)(`/api/hr/applications/${id}/`, { method: 'PATCH', body: { status: id === target ? 'REVIEWED' : 'ARCHIVED' } })).status).to.equal(200);
+        expect(
+          (await as(alice)(`/api/hr/applications/${id}/`, { method: 'PATCH', body: { status: id === target ? 'REVIEWED' : 'ARCHIVED' } }))
+            .status,
+        ).to.equal(200);
       }
       const note = (await s.ctx.db('application_notes').where({ application_id: target }).first('id')).id;
       const storage = new LocalDiskStorage(path.join(s.testDb.dataDir, 'uploads'));
       // The seeded resumes have no files: the removal logs that, quietly here.
       const log = captureLog();
-      const erased = await removeApplications({ db: s.ctx.db, storage, now: () => new Date() }, { email: 'jose.muller@example.com' }, { action: 'erase' }).finally(log.restore);
+      const erased = await removeApplications(
+        { db: s.ctx.db, storage, now: () => new Date() },
+        { email: 'jose.muller@example.com' },
+        { action: 'erase' },
+      ).finally(log.restore);
       expect(erased.applications).to.equal(1);
       expect(await count('application_notes', { application_id: target })).to.equal(0);
       expect(await count('audit_log', { entity: 'application', entity_id: target })).to.equal(0);
@@ -222,7 +264,11 @@ for (const kind of databaseKinds()) {
       expect(await count('application_notes', { application_id: target })).to.equal(0);
 
       const quiet = captureLog();
-      const purged = await removeApplications({ db: s.ctx.db, storage, now: () => new Date() }, { createdBefore: new Date('2026-01-06T00:00:00Z'), status: 'ARCHIVED' }, { action: 'purge' }).finally(quiet.restore);
+      const purged = await removeApplications(
+        { db: s.ctx.db, storage, now: () => new Date() },
+        { createdBefore: new Date('2026-01-06T00:00:00Z'), status: 'ARCHIVED' },
+        { action: 'purge' },
+      ).finally(quiet.restore);
       expect(purged.applications).to.equal(1);
       expect(await count('application_notes', { application_id: keep })).to.equal(0);
       expect(await count('audit_log', { entity: 'application', entity_id: keep })).to.equal(0);

@@ -27,7 +27,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       appId = seeded.ids.get('priya@patel.dev')!;
       token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
       const bob = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'bob'));
-      expect((await hr(s.baseUrl, bob, `/api/hr/applications/${appId}/notes/`, { method: 'POST', body: { text: 'Bob was here first.' } })).status).to.equal(201);
+      expect(
+        (await hr(s.baseUrl, bob, `/api/hr/applications/${appId}/notes/`, { method: 'POST', body: { text: 'Bob was here first.' } }))
+          .status,
+      ).to.equal(201);
       browser = await sharedBrowser();
     });
     after(async () => {
@@ -37,14 +40,22 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     /** A signed-in tab in New York's time zone (EST in November), collecting console errors. */
     async function open(width: number, height: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-      const { context, page, errors } = await openHrPage(browser, s.baseUrl, token, { width, height, timezoneId: 'America/New_York', contextOptions: { locale: 'en-US' } });
+      const { context, page, errors } = await openHrPage(browser, s.baseUrl, token, {
+        width,
+        height,
+        timezoneId: 'America/New_York',
+        contextOptions: { locale: 'en-US' },
+      });
       return { page, errors, close: () => context.close() };
     }
 
     const focused = (page: Page) => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || '');
     const history = (page: Page) => page.locator('.timeline .timeline-text').allInnerTexts();
 
-    for (const [width, height, label] of [[1280, 900, 'desktop'], [390, 844, 'phone']] as const) {
+    for (const [width, height, label] of [
+      [1280, 900, 'desktop'],
+      [390, 844, 'phone'],
+    ] as const) {
       it(`adds, edits and deletes a note by keyboard and shows it with a status change on the history (${label})`, async () => {
         const { page, errors, close } = await open(width, height);
         try {

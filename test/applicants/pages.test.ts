@@ -17,7 +17,8 @@ for (const kind of databaseKinds()) {
     });
     after(() => s.close());
 
-    const page = (path: string, cookie: string | null = `jwt=${token}`) => fetch(`${s.baseUrl}${path}`, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
+    const page = (path: string, cookie: string | null = `jwt=${token}`) =>
+      fetch(`${s.baseUrl}${path}`, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
 
     it('sends visitors without a valid session to the login page, keeping the filtered list', async () => {
       for (const path of ['/hr/applicants?status=NEW&q=jos', `/hr/applicants/${seeded.ids.get('asha@dsouza.in')}`]) {
@@ -53,14 +54,20 @@ for (const kind of databaseKinds()) {
       const res = await page('/hr/applicants?date_from=2026-02-02&date_to=2026-02-01&status=HIRED');
       expect(res.status).to.equal(400);
       const html = await res.text();
-      expect(html).to.include('The to date must not be before the from date.').and.include('Select a valid status: NEW, REVIEWED or ARCHIVED.');
+      expect(html)
+        .to.include('The to date must not be before the from date.')
+        .and.include('Select a valid status: NEW, REVIEWED or ARCHIVED.');
       expect(html).to.include('value="2026-02-02"').and.not.include('<table');
     });
 
     it("shows one application, and 'Not found.' for an unknown or non-numeric id", async () => {
       const id = seeded.ids.get('weiss@example.de')!;
       const html = await (await page(`/hr/applicants/${id}?status=ARCHIVED`)).text();
-      expect(html).to.include(`<h1>Application #${id}</h1>`).and.include('Straße Weiß').and.include('Data Analyst').and.include('<code>data-1</code>');
+      expect(html)
+        .to.include(`<h1>Application #${id}</h1>`)
+        .and.include('Straße Weiß')
+        .and.include('Data Analyst')
+        .and.include('<code>data-1</code>');
       expect(html).to.include(`href="/hr/applicants/${seeded.ids.get('zoe.a@example.se')}?status=ARCHIVED" rel="next"`);
       for (const bad of ['999999', 'abc', '0']) {
         const res = await page(`/hr/applicants/${bad}`);

@@ -32,7 +32,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     });
     afterEach(async () => {
       for (const t of tabs) {
-        expect(t.errors.filter((e) => !/status of 400/.test(e)), 'console errors').to.deep.equal([]);
+        expect(
+          t.errors.filter((e) => !/status of 400/.test(e)),
+          'console errors',
+        ).to.deep.equal([]);
         await t.context.close();
       }
       tabs = [];
@@ -63,7 +66,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await next(page, 'Education & Skills');
         await next(page, 'Review');
         expect(await scrollsSideways(page)).to.equal(false);
-        await Promise.all([page.waitForURL(`${s.baseUrl}/careers/intl-job/submitted`), page.getByRole('button', { name: 'Submit Application' }).click()]);
+        await Promise.all([
+          page.waitForURL(`${s.baseUrl}/careers/intl-job/submitted`),
+          page.getByRole('button', { name: 'Submit Application' }).click(),
+        ]);
         expect((await s.ctx.db('applications').where({ email }).first('phone')).phone).to.equal('+442079460958');
       });
     }

@@ -18,7 +18,8 @@ describe('the international phone check', () => {
     expect(internationalPhone('(415) 555-2671', 'us')).to.equal('+14155552671');
     expect(internationalPhone('98765 43210', 'IN')).to.equal('+919876543210');
     expect(internationalPhone('030 901820', 'DE')).to.equal('+4930901820');
-    for (const bad of ['', '+44 12', '12345', 'abc', '+1 415 555 2671 ext 3', '9'.repeat(60), '+91 98765 43210<script>']) expect(internationalPhone(bad, 'GB'), bad).to.equal(null);
+    for (const bad of ['', '+44 12', '12345', 'abc', '+1 415 555 2671 ext 3', '9'.repeat(60), '+91 98765 43210<script>'])
+      expect(internationalPhone(bad, 'GB'), bad).to.equal(null);
     // A national number needs its country.
     expect(internationalPhone('020 7946 0958')).to.equal(null);
   });
@@ -26,7 +27,10 @@ describe('the international phone check', () => {
   it('PHONE_RULE takes ten-digits (the default) or international, any case; anything else stops the config', () => {
     expect(loadConfig({}).phoneRule).to.equal('ten-digits');
     expect(loadConfig({ PHONE_RULE: 'International' }).phoneRule).to.equal('international');
-    expect(() => loadConfig({ PHONE_RULE: 'e164' })).to.throw(ConfigError, 'PHONE_RULE must be one of ten-digits, international (got "e164")');
+    expect(() => loadConfig({ PHONE_RULE: 'e164' })).to.throw(
+      ConfigError,
+      'PHONE_RULE must be one of ten-digits, international (got "e164")',
+    );
   });
 });
 
@@ -79,10 +83,16 @@ for (const kind of databaseKinds()) {
 
       it('refuses numbers that are no valid number of their country, empty and hostile ones, with the messages', async () => {
         for (const phone of ['+44 12', '+1 000 000 0000', '02079460958', 'call me', '+'.repeat(200), '+91 98765 43210\u0000<b>']) {
-          expect(await post(s, phone, 'bad@example.com'), phone).to.deep.equal({ status: 400, body: { phone: ['Provided phone number is not valid for the chosen country.'] } });
+          expect(await post(s, phone, 'bad@example.com'), phone).to.deep.equal({
+            status: 400,
+            body: { phone: ['Provided phone number is not valid for the chosen country.'] },
+          });
         }
         for (const phone of ['', '   ', '+91']) {
-          expect(await post(s, phone, 'empty@example.com'), JSON.stringify(phone)).to.deep.equal({ status: 400, body: { phone: ["Phone number can't be empty"] } });
+          expect(await post(s, phone, 'empty@example.com'), JSON.stringify(phone)).to.deep.equal({
+            status: 400,
+            body: { phone: ["Phone number can't be empty"] },
+          });
         }
         expect(await s.ctx.db('applications').whereIn('email', ['bad@example.com', 'empty@example.com']).first()).to.equal(undefined);
       });

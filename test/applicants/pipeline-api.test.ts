@@ -19,11 +19,15 @@ for (const kind of databaseKinds()) {
     let token: string;
     let seeded: Seeded;
     const call = (path: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, token, path, init);
-    const stagesOf = async (jobId: number) => (await call(`/api/hr/jobs/${jobId}/stages/`)).body.stages as { id: number; name: string; applicants: number; hired: boolean }[];
+    const stagesOf = async (jobId: number) =>
+      (await call(`/api/hr/jobs/${jobId}/stages/`)).body.stages as { id: number; name: string; applicants: number; hired: boolean }[];
     const app = async (id: number) => (await call(`/api/hr/applications/${id}/`)).body;
     const idOf = (email: string) => seeded.ids.get(email)!;
     const counter = async (name: string) => Number((await s.ctx.db('change_counters').where({ name }).first('value')).value);
-    const audits = async (id: number) => (await s.ctx.db('audit_log').where({ entity: 'application', entity_id: id }).orderBy('id').select('action', 'details')).map((r: any) => ({ action: r.action, details: JSON.parse(r.details) }));
+    const audits = async (id: number) =>
+      (await s.ctx.db('audit_log').where({ entity: 'application', entity_id: id }).orderBy('id').select('action', 'details')).map(
+        (r: any) => ({ action: r.action, details: JSON.parse(r.details) }),
+      );
 
     before(async () => {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
@@ -117,13 +121,18 @@ for (const kind of databaseKinds()) {
       }
       expect(await app(id)).to.deep.equal(before);
       expect(await audits(id)).to.have.length(auditsBefore);
-      expect((await call('/api/hr/applications/99999/', { method: 'PATCH', body: { outcome: 'REJECTED', reason: 'Other' } })).status).to.equal(404);
+      expect(
+        (await call('/api/hr/applications/99999/', { method: 'PATCH', body: { outcome: 'REJECTED', reason: 'Other' } })).status,
+      ).to.equal(404);
     });
 
     it('moves and rejects in bulk; another job among the ids, or over 500 ids, refuses the whole request', async () => {
       const a = [idOf('jo.baker@example.org'), idOf('zoe.a@example.se')];
       const stagesA = await stagesOf(seeded.jobA.id);
-      let r = await call('/api/hr/applications/bulk-status/', { method: 'POST', body: { ids: [...a, idOf('bjorn@example.no')], stage: stagesA[2].id } });
+      let r = await call('/api/hr/applications/bulk-status/', {
+        method: 'POST',
+        body: { ids: [...a, idOf('bjorn@example.no')], stage: stagesA[2].id },
+      });
       expect(r.status).to.equal(400);
       expect(r.body.stage).to.be.an('array');
       expect((await app(a[0])).stage).to.equal('Applied');
@@ -148,7 +157,10 @@ for (const kind of databaseKinds()) {
       const [applied, screen, interview, offer, hired] = await stagesOf(job.id);
       const put = (stages: unknown) => call(`/api/hr/jobs/${job.id}/stages/`, { method: 'PUT', body: { stages } });
       // Applied holds applicants: removing it is refused, nothing changes.
-      let r = await put([{ id: screen.id, name: 'Phone screen' }, { id: interview.id, name: 'Interview' }]);
+      let r = await put([
+        { id: screen.id, name: 'Phone screen' },
+        { id: interview.id, name: 'Interview' },
+      ]);
       expect(r.status).to.equal(400);
       expect(r.body.stages[0]).to.match(/"Applied" has \d+ applicants/);
       expect((await stagesOf(job.id)).map((x) => x.name)).to.deep.equal(['Applied', 'Screen', 'Interview', 'Offer', 'Hired']);
@@ -206,16 +218,38 @@ for (const kind of databaseKinds()) {
     it('keeps the rejection reasons HR edits; a rejection names one of them', async () => {
       const { body } = await call('/api/hr/rejection-reasons/');
       const [notFit, withdrew, , other] = body.reasons;
-      let r = await call('/api/hr/rejection-reasons/', { method: 'PUT', body: { reasons: [{ id: withdrew.id, name: 'Candidate withdrew' }, { id: notFit.id, name: 'Not a fit' }, { id: other.id, name: 'Other' }, { name: 'Salary' }] } });
+      let r = await call('/api/hr/rejection-reasons/', {
+        method: 'PUT',
+        body: {
+          reasons: [
+            { id: withdrew.id, name: 'Candidate withdrew' },
+            { id: notFit.id, name: 'Not a fit' },
+            { id: other.id, name: 'Other' },
+            { name: 'Salary' },
+          ],
+        },
+      });
       expect(r.status).to.equal(200);
       expect(r.body.reasons.map((x: any) => x.name)).to.deep.equal(['Candidate withdrew', 'Not a fit', 'Other', 'Salary']);
-      for (const bad of [{ reasons: [] }, { reasons: [{ name: 'A' }, { name: 'a' }] }, { reasons: [{ id: 999999, name: 'A' }] }, { reasons: [{ name: 'x'.repeat(101) }] }, { reasons: 'Other' }]) {
+      for (const bad of [
+        { reasons: [] },
+        { reasons: [{ name: 'A' }, { name: 'a' }] },
+        { reasons: [{ id: 999999, name: 'A' }] },
+        { reasons: [{ name: 'x'.repeat(101) }] },
+        { reasons: 'Other' },
+      ]) {
         const res = await call('/api/hr/rejection-reasons/', { method: 'PUT', body: bad });
         expect(res.status, JSON.stringify(bad)).to.equal(400);
       }
-      r = await call(`/api/hr/applications/${idOf('priya@patel.dev')}/`, { method: 'PATCH', body: { outcome: 'REJECTED', reason: 'Withdrew' } });
+      r = await call(`/api/hr/applications/${idOf('priya@patel.dev')}/`, {
+        method: 'PATCH',
+        body: { outcome: 'REJECTED', reason: 'Withdrew' },
+      });
       expect(r.status).to.equal(400);
-      r = await call(`/api/hr/applications/${idOf('priya@patel.dev')}/`, { method: 'PATCH', body: { outcome: 'REJECTED', reason: 'Salary' } });
+      r = await call(`/api/hr/applications/${idOf('priya@patel.dev')}/`, {
+        method: 'PATCH',
+        body: { outcome: 'REJECTED', reason: 'Salary' },
+      });
       expect(r.body).to.include({ outcome: 'REJECTED', outcome_reason: 'Salary' });
     });
 
@@ -231,13 +265,22 @@ for (const kind of databaseKinds()) {
       }));
       await insertApplications(s.ctx.db, job.id, people, []);
       const [, screen] = await stagesOf(job.id);
-      const ids: number[] = (await s.ctx.db('applications').where({ job_id: job.id }).orderBy('id').select('id')).map((r: any) => Number(r.id));
+      const ids: number[] = (await s.ctx.db('applications').where({ job_id: job.id }).orderBy('id').select('id')).map((r: any) =>
+        Number(r.id),
+      );
       await call('/api/hr/applications/bulk-status/', { method: 'POST', body: { ids: ids.slice(0, 3), stage: screen.id } });
       await call('/api/hr/applications/bulk-status/', { method: 'POST', body: { ids: [ids[3]], outcome: 'REJECTED', reason: 'Other' } });
       let r = await call(`/api/hr/jobs/${job.id}/board/`);
       expect(r.status).to.equal(200);
       expect(r.body.job).to.include({ id: job.id, title: 'Board Job' });
-      expect(r.body.columns.map((c: any) => [c.name, c.count])).to.deep.equal([['Applied', 26], ['Screen', 3], ['Interview', 0], ['Offer', 0], ['Hired', 0], ['Rejected', 1]]);
+      expect(r.body.columns.map((c: any) => [c.name, c.count])).to.deep.equal([
+        ['Applied', 26],
+        ['Screen', 3],
+        ['Interview', 0],
+        ['Offer', 0],
+        ['Hired', 0],
+        ['Rejected', 1],
+      ]);
       const applied = r.body.columns[0];
       expect(applied.cards).to.have.length(25);
       expect(applied.has_more).to.equal(true);
@@ -258,7 +301,19 @@ for (const kind of databaseKinds()) {
       expect(r.body.columns[0].cards.map((c: any) => c.id).sort()).to.deep.equal(ids.slice(20, 22).sort());
       r = await call(`/api/hr/jobs/${job.id}/board/?source=(direct)&date_from=2026-01-21`);
       expect(r.body.columns.reduce((n: number, c: any) => n + c.count, 0)).to.equal(8);
-      for (const bad of ['status=OPEN', 'column=abc', `column=${(await stagesOf(seeded.jobA.id))[0].id}`, 'limit=0', 'limit=101', 'offset=-1', `q=${'x'.repeat(101)}`, 'date_from=2026-02-30', 'date_to=yesterday', `source=${'s'.repeat(101)}`, 'source=a&source=b']) {
+      for (const bad of [
+        'status=OPEN',
+        'column=abc',
+        `column=${(await stagesOf(seeded.jobA.id))[0].id}`,
+        'limit=0',
+        'limit=101',
+        'offset=-1',
+        `q=${'x'.repeat(101)}`,
+        'date_from=2026-02-30',
+        'date_to=yesterday',
+        `source=${'s'.repeat(101)}`,
+        'source=a&source=b',
+      ]) {
         expect((await call(`/api/hr/jobs/${job.id}/board/?${bad}`)).status, bad).to.equal(400);
       }
       expect((await call('/api/hr/jobs/999999/board/')).status).to.equal(404);
@@ -266,7 +321,20 @@ for (const kind of databaseKinds()) {
 
     it('lists the stage in the applicants list and filters by stage name across jobs, or Rejected', async () => {
       const all = await call('/api/hr/applications/?page_size=100');
-      expect(all.body.results[0]).to.have.keys('id', 'job_id', 'name', 'email', 'phone', 'status', 'created_at', 'resume_download_url', 'stage_id', 'stage', 'outcome', 'source');
+      expect(all.body.results[0]).to.have.keys(
+        'id',
+        'job_id',
+        'name',
+        'email',
+        'phone',
+        'status',
+        'created_at',
+        'resume_download_url',
+        'stage_id',
+        'stage',
+        'outcome',
+        'source',
+      );
       const inInterview = await call('/api/hr/applications/?stage=Interview&page_size=100');
       expect(inInterview.status).to.equal(200);
       for (const row of inInterview.body.results) expect(row).to.include({ stage: 'Interview', outcome: null });
@@ -295,7 +363,12 @@ for (const kind of databaseKinds()) {
 
     it('refuses moves on a removed job, and stage edits of it', async () => {
       const job = await makeJob(s.ctx.db, { title: 'Gone Job', public_id: 'gone-1' });
-      await insertApplications(s.ctx.db, job.id, [{ first_name: 'Old', last_name: 'Timer', email: 'old@gone.example', phone: '+919999999999' }], []);
+      await insertApplications(
+        s.ctx.db,
+        job.id,
+        [{ first_name: 'Old', last_name: 'Timer', email: 'old@gone.example', phone: '+919999999999' }],
+        [],
+      );
       const stages = await stagesOf(job.id);
       const id = Number((await s.ctx.db('applications').where({ job_id: job.id }).first('id')).id);
       await s.ctx.db('jobs').where({ id: job.id }).update({ status: 'REMOVED' });
@@ -303,14 +376,27 @@ for (const kind of databaseKinds()) {
       expect(r.status).to.equal(400);
       r = await call(`/api/hr/applications/${id}/`, { method: 'PATCH', body: { outcome: 'REJECTED', reason: 'Other' } });
       expect(r.status).to.equal(400);
-      r = await call(`/api/hr/jobs/${job.id}/stages/`, { method: 'PUT', body: { stages: stages.map((x) => ({ id: x.id, name: `${x.name}!` })) } });
+      r = await call(`/api/hr/jobs/${job.id}/stages/`, {
+        method: 'PUT',
+        body: { stages: stages.map((x) => ({ id: x.id, name: `${x.name}!` })) },
+      });
       expect(r.status).to.equal(400);
       expect(await app(id)).to.include({ stage: 'Applied', outcome: null });
     });
 
     it('refuses every pipeline call without a valid token', async () => {
-      for (const [method, path] of [['GET', `/api/hr/jobs/${seeded.jobA.id}/stages/`], ['PUT', `/api/hr/jobs/${seeded.jobA.id}/stages/`], ['GET', `/api/hr/jobs/${seeded.jobA.id}/board/`], ['GET', '/api/hr/rejection-reasons/'], ['PUT', '/api/hr/rejection-reasons/']]) {
-        const res = await fetch(s.baseUrl + path, { method, headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json' }, body: method === 'PUT' ? '{}' : undefined });
+      for (const [method, path] of [
+        ['GET', `/api/hr/jobs/${seeded.jobA.id}/stages/`],
+        ['PUT', `/api/hr/jobs/${seeded.jobA.id}/stages/`],
+        ['GET', `/api/hr/jobs/${seeded.jobA.id}/board/`],
+        ['GET', '/api/hr/rejection-reasons/'],
+        ['PUT', '/api/hr/rejection-reasons/'],
+      ]) {
+        const res = await fetch(s.baseUrl + path, {
+          method,
+          headers: { Authorization: 'Bearer nope', 'Content-Type': 'application/json' },
+          body: method === 'PUT' ? '{}' : undefined,
+        });
         expect(res.status, path).to.equal(401);
       }
       const page = await fetch(`${s.baseUrl}/hr/jobs/${seeded.jobA.id}/board`, { redirect: 'manual' });

@@ -22,8 +22,16 @@ for (const kind of databaseKinds()) {
     let token: string;
     let jobId: number;
 
-    const apply = async (email: string, first_name: string, last_name: string, resume: { data: Buffer; filename: string; type: string }) => {
-      const res = await fetch(`${s.baseUrl}/api/jobs/platform-1/apply/`, { method: 'POST', body: toFormData(validFields({ email, first_name, last_name, resume })) });
+    const apply = async (
+      email: string,
+      first_name: string,
+      last_name: string,
+      resume: { data: Buffer; filename: string; type: string },
+    ) => {
+      const res = await fetch(`${s.baseUrl}/api/jobs/platform-1/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ email, first_name, last_name, resume })),
+      });
       expect(res.status, await res.clone().text()).to.equal(201);
       return Number((await s.ctx.db('applications').where({ email }).first('id')).id);
     };
@@ -45,16 +53,25 @@ for (const kind of databaseKinds()) {
         const id = await apply(`sent-${i}@example.com`, 'Élodie', 'Durand', { data: pdfBytes(3000), filename, type: 'text/html' });
         const res = await download(id);
         expect(res.headers.get('content-type'), filename).to.equal('application/pdf');
-        expect(res.headers.get('content-disposition'), filename).to.equal("attachment; filename=_lodie-Durand-Platform-Engineer.pdf; filename*=UTF-8''%C3%89lodie-Durand-Platform-Engineer.pdf");
+        expect(res.headers.get('content-disposition'), filename).to.equal(
+          "attachment; filename=_lodie-Durand-Platform-Engineer.pdf; filename*=UTF-8''%C3%89lodie-Durand-Platform-Engineer.pdf",
+        );
         const detail = await hr(s.baseUrl, token, `/api/hr/applications/${id}/`);
         expect(detail.body.resume_filename, filename).to.equal('Élodie-Durand-Platform-Engineer.pdf');
         const list = await hr(s.baseUrl, token, `/api/hr/applications/?q=sent-${i}%40example.com&detailed=true`);
-        expect(list.body.results.map((r: any) => r.resume_filename), filename).to.deep.equal(['Élodie-Durand-Platform-Engineer.pdf']);
+        expect(
+          list.body.results.map((r: any) => r.resume_filename),
+          filename,
+        ).to.deep.equal(['Élodie-Durand-Platform-Engineer.pdf']);
       }
     });
 
     it('takes a DOCX extension from the bytes, and keeps apostrophes and spaces of a name out as single dashes', async () => {
-      const id = await apply('docx@example.com', "Asha Maria", "D'Souza", { data: docxBytes(), filename: 'cv.pdf', type: 'application/pdf' });
+      const id = await apply('docx@example.com', 'Asha Maria', "D'Souza", {
+        data: docxBytes(),
+        filename: 'cv.pdf',
+        type: 'application/pdf',
+      });
       const res = await download(id);
       expect(res.headers.get('content-disposition')).to.equal('attachment; filename=Asha-Maria-D-Souza-Platform-Engineer.docx');
     });

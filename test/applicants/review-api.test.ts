@@ -40,7 +40,12 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
       ({ token } = await hrSession(s.ctx.db));
       job = await makeJob(s.ctx.db, { title: 'Sort Tester', public_id: 'sort-1' });
-      await insertApplications(s.ctx.db, job.id, PEOPLE.map((p) => ({ ...p, phone: '+14155550100', resume_name: null })), []);
+      await insertApplications(
+        s.ctx.db,
+        job.id,
+        PEOPLE.map((p) => ({ ...p, phone: '+14155550100', resume_name: null })),
+        [],
+      );
       for (const r of await s.ctx.db('applications').select('id', 'email')) ids[r.email] = Number(r.id);
     });
     after(() => s.close());
@@ -84,7 +89,9 @@ for (const kind of databaseKinds()) {
       // Name order: Dan Archer, Adam Evans, Carla Evans, Eve Moss, Bea Young.
       expect(html).to.contain(`href="/hr/applicants/${ids['adam@sort.example']}?job_id=${job.id}&amp;ordering=name" rel="prev"`);
       expect(html).to.contain(`href="/hr/applicants/${ids['eve@sort.example']}?job_id=${job.id}&amp;ordering=name" rel="next"`);
-      const res = await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${job.id}&ordering=-name`, { headers: { Authorization: `Bearer ${token}` } });
+      const res = await fetch(`${s.baseUrl}/api/hr/applications/export/?job_id=${job.id}&ordering=-name`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(res.status).to.equal(200);
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(Buffer.from(await res.arrayBuffer()) as any);
@@ -97,7 +104,9 @@ for (const kind of databaseKinds()) {
       for (const bad of ['salary', 'name,-email', '--name', 'NAME', "name'; DROP TABLE applications;--"]) {
         const { status, body } = await get(`/api/hr/applications/?ordering=${encodeURIComponent(bad)}`);
         expect(status, bad).to.equal(400);
-        expect(body.ordering, bad).to.deep.equal(['Ordering must be one of created_at, -created_at, name, -name, email, -email, status, -status.']);
+        expect(body.ordering, bad).to.deep.equal([
+          'Ordering must be one of created_at, -created_at, name, -name, email, -email, status, -status.',
+        ]);
       }
       const { status } = await get('/api/hr/applications/?ordering=name&ordering=email');
       expect(status).to.equal(400);
@@ -109,19 +118,29 @@ for (const kind of databaseKinds()) {
     describe('resume preview', () => {
       const applied: Record<string, number> = {};
       const apply = async (email: string, resume: { data: Buffer; filename: string; type: string } | undefined) => {
-        const res = await fetch(`${s.baseUrl}/api/jobs/sort-1/apply/`, { method: 'POST', body: toFormData(validFields({ email, resume })) });
+        const res = await fetch(`${s.baseUrl}/api/jobs/sort-1/apply/`, {
+          method: 'POST',
+          body: toFormData(validFields({ email, resume })),
+        });
         expect(res.status, await res.clone().text()).to.equal(201);
         const row = await s.ctx.db('applications').where({ email }).first('id');
         applied[email] = Number(row.id);
       };
-      const docx = (data: Buffer) => ({ data, filename: 'cv.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+      const docx = (data: Buffer) => ({
+        data,
+        filename: 'cv.docx',
+        type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      });
 
       before(async () => {
         await apply('docx@review.example', docx(textDocxBytes(['Priya Sharma', 'Payroll compliance <b>lead</b> & mentor'])));
         await apply('doc@review.example', { data: fs.readFileSync(DOC_SAMPLE_PATH), filename: 'cv.doc', type: 'application/msword' });
         await apply('pdf@review.example', { data: textPdfBytes(['Priya Sharma']), filename: 'cv.pdf', type: 'application/pdf' });
         // Passes the upload's check (a ZIP listing word/document.xml) but is no Word document.
-        await apply('corrupt@review.example', docx(zipBytes({ '[Content_Types].xml': 'not xml', 'word/document.xml': '<<<not a document' })));
+        await apply(
+          'corrupt@review.example',
+          docx(zipBytes({ '[Content_Types].xml': 'not xml', 'word/document.xml': '<<<not a document' })),
+        );
         await apply('bomb@review.example', docx(bombDocxBytes(40 * 1024 * 1024)));
         await apply('liar@review.example', docx(bombDocxBytes(40 * 1024 * 1024, 1024)));
         await apply('long@review.example', docx(textDocxBytes(Array.from({ length: 2100 }, (_, i) => `Line ${i} `.padEnd(60, 'x')))));
@@ -167,7 +186,9 @@ for (const kind of databaseKinds()) {
       });
 
       it('keeps the resume itself a download, and lets only the PDF detail page frame blob: URLs', async () => {
-        const res = await fetch(`${s.baseUrl}/api/hr/applications/${applied['pdf@review.example']}/resume/`, { headers: { Authorization: `Bearer ${token}` } });
+        const res = await fetch(`${s.baseUrl}/api/hr/applications/${applied['pdf@review.example']}/resume/`, {
+          headers: { Authorization: `Bearer ${token}` },
+        });
         expect(res.headers.get('content-disposition')).to.match(/^attachment;/);
         const pdfPage = await page(`/hr/applicants/${applied['pdf@review.example']}`);
         expect(pdfPage.headers.get('content-security-policy')).to.contain('frame-src blob:').and.contain("object-src 'none'");

@@ -30,19 +30,41 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     let token: string;
     const ids: Record<string, number> = {};
 
-    const apply = async (email: string, first_name: string, last_name: string, resume: { data: Buffer; filename: string; type: string }) => {
-      const res = await fetch(`${s.baseUrl}/api/jobs/review-1/apply/`, { method: 'POST', body: toFormData(validFields({ email, first_name, last_name, resume })) });
+    const apply = async (
+      email: string,
+      first_name: string,
+      last_name: string,
+      resume: { data: Buffer; filename: string; type: string },
+    ) => {
+      const res = await fetch(`${s.baseUrl}/api/jobs/review-1/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ email, first_name, last_name, resume })),
+      });
       expect(res.status, await res.clone().text()).to.equal(201);
       ids[email] = Number((await s.ctx.db('applications').where({ email }).first('id')).id);
     };
-    const docx = (lines: string[]) => ({ data: textDocxBytes(lines), filename: 'cv.docx', type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' });
+    const docx = (lines: string[]) => ({
+      data: textDocxBytes(lines),
+      filename: 'cv.docx',
+      type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    });
 
     before(async () => {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
       token = (await hrSession(s.ctx.db)).token;
       await makeJob(s.ctx.db, { title: 'Payroll Specialist', public_id: 'review-1' });
-      await apply('priya@review.example', 'Priya', 'Sharma', { data: textPdfBytes(['Priya Sharma', 'Payroll compliance lead']), filename: 'cv.pdf', type: 'application/pdf' });
-      for (const w of WIDTHS) await apply(`ben-${w.name}@review.example`, 'Ben', `Okafor ${w.name === 'desktop' ? 'Adeyemi' : 'Zubair'}`, docx(['Ben Okafor', 'Strong on payroll compliance', 'Call back Monday']));
+      await apply('priya@review.example', 'Priya', 'Sharma', {
+        data: textPdfBytes(['Priya Sharma', 'Payroll compliance lead']),
+        filename: 'cv.pdf',
+        type: 'application/pdf',
+      });
+      for (const w of WIDTHS)
+        await apply(
+          `ben-${w.name}@review.example`,
+          'Ben',
+          `Okafor ${w.name === 'desktop' ? 'Adeyemi' : 'Zubair'}`,
+          docx(['Ben Okafor', 'Strong on payroll compliance', 'Call back Monday']),
+        );
       await apply('ada@review.example', 'Ada', 'Lovelace', docx(['Ada']));
       browser = await sharedBrowser();
     });
@@ -70,7 +92,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
             expect(await open.isVisible()).to.equal(true);
             expect(await page.locator('iframe.resume-frame').count()).to.equal(0);
             const main = (await page.locator('.review-main').boundingBox())!;
-            expect((await page.locator('.resume-panel').boundingBox())!.y, 'resume below the answers').to.be.greaterThan(main.y + main.height - 1);
+            expect((await page.locator('.resume-panel').boundingBox())!.y, 'resume below the answers').to.be.greaterThan(
+              main.y + main.height - 1,
+            );
             expect(await axeViolations(page)).to.deep.equal([]);
             await screenshot(page, `review-pdf-${w.name}${suffix}`);
             return;
@@ -102,7 +126,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const text = page.locator('.resume-text');
           await text.waitFor();
           expect(await text.innerText()).to.equal('Ben Okafor\n\nStrong on payroll compliance\n\nCall back Monday');
-          expect(await page.locator('[data-shortcut-hint]').innerText()).to.equal('Keys: j next applicant, k previous applicant, n next stage, r reject (not while typing).');
+          expect(await page.locator('[data-shortcut-hint]').innerText()).to.equal(
+            'Keys: j next applicant, k previous applicant, n next stage, r reject (not while typing).',
+          );
           const stage = page.locator('[data-stage-text]');
           expect(await stage.innerText()).to.equal('Applied');
 
@@ -113,7 +139,16 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           expect(await page.locator('.alert-success').innerText()).to.equal('Moved to the next stage: Screen.');
           expect(await page.locator('.alert-success').getAttribute('role')).to.equal('status');
           expect(await page.locator('.applicant-summary [data-status]').innerText()).to.equal('REVIEWED');
-          expect(await page.locator('#stage-select').inputValue()).to.equal(String((await s.ctx.db('applications').where({ id: ids[`ben-${w.name}@review.example`] }).first('stage_id')).stage_id));
+          expect(await page.locator('#stage-select').inputValue()).to.equal(
+            String(
+              (
+                await s.ctx
+                  .db('applications')
+                  .where({ id: ids[`ben-${w.name}@review.example`] })
+                  .first('stage_id')
+              ).stage_id,
+            ),
+          );
 
           // Inside the note field n and r are letters of the note.
           const note = page.locator('#note-new');
@@ -154,7 +189,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           expect(await done.getAttribute('role')).to.equal('status');
           expect(await stage.innerText()).to.equal('Screen · Rejected (Withdrew)');
           expect(await page.locator('.applicant-summary [data-status]').innerText()).to.equal('ARCHIVED');
-          const row = await s.ctx.db('applications').where({ id: ids[`ben-${w.name}@review.example`] }).first('outcome', 'outcome_reason', 'status');
+          const row = await s.ctx
+            .db('applications')
+            .where({ id: ids[`ben-${w.name}@review.example`] })
+            .first('outcome', 'outcome_reason', 'status');
           expect(row).to.deep.include({ outcome: 'REJECTED', outcome_reason: 'Withdrew', status: 'ARCHIVED' });
           expect(await axeViolations(page)).to.deep.equal([]);
           await screenshot(page, `review-docx-${w.name}${suffix}`);

@@ -10,7 +10,18 @@ describe('applicant search words', () => {
   });
 
   it('splits at every character that is not a letter or a digit, keeping other scripts', () => {
-    expect(textWords("D'Souza-Rao  priya.patel+jobs@mail.example.co.in")).to.deep.equal(['d', 'souza', 'rao', 'priya', 'patel', 'jobs', 'mail', 'example', 'co', 'in']);
+    expect(textWords("D'Souza-Rao  priya.patel+jobs@mail.example.co.in")).to.deep.equal([
+      'd',
+      'souza',
+      'rao',
+      'priya',
+      'patel',
+      'jobs',
+      'mail',
+      'example',
+      'co',
+      'in',
+    ]);
     expect(textWords('Дмитрий 李小龍 محمد')).to.deep.equal(['дмитрии', '李小龍', 'محمد']);
     expect(textWords('a'.repeat(80))[0]).to.have.length(64);
     expect(textWords(' -- ')).to.deep.equal([]);

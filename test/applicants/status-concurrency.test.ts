@@ -33,7 +33,14 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind);
       ({ token } = await hrSession(s.ctx.db));
       const job = await makeJob(s.ctx.db, { title: 'Busy Job' });
-      const people = Array.from({ length: 40 }, (_, i) => ({ first_name: 'Person', last_name: `N${i}`, email: `p${i}@example.com`, phone: '+919800000000', status: 'NEW' as const, created_at: new Date(Date.UTC(2026, 0, 1, 0, i)) }));
+      const people = Array.from({ length: 40 }, (_, i) => ({
+        first_name: 'Person',
+        last_name: `N${i}`,
+        email: `p${i}@example.com`,
+        phone: '+919800000000',
+        status: 'NEW' as const,
+        created_at: new Date(Date.UTC(2026, 0, 1, 0, i)),
+      }));
       await insertApplications(s.ctx.db, job.id, people, []);
       ids = (await s.ctx.db('applications').orderBy('id').select('id')).map((r) => Number(r.id));
     });
@@ -44,16 +51,30 @@ for (const kind of databaseKinds()) {
         const next = random(round);
         const calls = Array.from({ length: 30 }, (_, i) => {
           const status = STATUSES[Math.floor(next() * 3)];
-          if (i % 3 === 0) return hr(s.baseUrl, token, `/api/hr/applications/${ids[Math.floor(next() * ids.length)]}/`, { method: 'PATCH', body: { status } });
+          if (i % 3 === 0)
+            return hr(s.baseUrl, token, `/api/hr/applications/${ids[Math.floor(next() * ids.length)]}/`, {
+              method: 'PATCH',
+              body: { status },
+            });
           // Overlapping sets, in random (often descending) order.
           const some = ids.filter(() => next() < 0.5).sort(() => next() - 0.5);
-          return hr(s.baseUrl, token, '/api/hr/applications/bulk-status/', { method: 'POST', body: { ids: some.length ? some : [ids[0]], status } });
+          return hr(s.baseUrl, token, '/api/hr/applications/bulk-status/', {
+            method: 'POST',
+            body: { ids: some.length ? some : [ids[0]], status },
+          });
         });
         const statuses = (await Promise.all(calls)).map((r) => r.status);
-        expect(statuses.filter((st) => st !== 200), `round ${round}: ${statuses.join(',')}`).to.deep.equal([]);
+        expect(
+          statuses.filter((st) => st !== 200),
+          `round ${round}: ${statuses.join(',')}`,
+        ).to.deep.equal([]);
       }
       // Every application's last audited change leads to the status it has.
-      const audits = await s.ctx.db('audit_log').where({ entity: 'application', action: 'status' }).orderBy('id').select('entity_id', 'details');
+      const audits = await s.ctx
+        .db('audit_log')
+        .where({ entity: 'application', action: 'status' })
+        .orderBy('id')
+        .select('entity_id', 'details');
       const last = new Map<number, string>();
       for (const a of audits) last.set(Number(a.entity_id), (typeof a.details === 'string' ? JSON.parse(a.details) : a.details).to);
       for (const row of await s.ctx.db('applications').select('id', 'status')) {

@@ -34,7 +34,10 @@ async function startSmtp() {
     },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 for (const kind of databaseKinds()) {
@@ -68,7 +71,10 @@ for (const kind of databaseKinds()) {
         else bob = who;
       }
       const job = await webhookJob(s.ctx.db, receiver.url, null, { title: 'Platform Engineer' });
-      const res = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ email: 'bounce.asha@example.com' })) });
+      const res = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ email: 'bounce.asha@example.com' })),
+      });
       expect(res.status, await res.clone().text()).to.equal(201);
       appId = Number((await s.ctx.db('applications').first('id')).id);
       // Both emails tried once (one refused for good), the webhook failed once then delivered.
@@ -84,7 +90,10 @@ for (const kind of databaseKinds()) {
       await receiver?.close();
     });
 
-    const as = (who: { token: string }) => (p: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, who.token, p, init);
+    const as =
+      (who: { token: string }) =>
+      (p: string, init: { method?: string; body?: unknown } = {}) =>
+        hr(s.baseUrl, who.token, p, init);
     const timeline = async () => {
       const r = await as(alice)(`/api/hr/applications/${appId}/timeline/`);
       expect(r.status, JSON.stringify(r.body)).to.equal(200);
@@ -95,14 +104,41 @@ for (const kind of databaseKinds()) {
     it('shows the application, its emails and webhook deliveries, status changes, notes and other changes, newest first', async () => {
       expect((await as(alice)(`/api/hr/applications/${appId}/`, { method: 'PATCH', body: { status: 'REVIEWED' } })).status).to.equal(200);
       await pause();
-      const note = (await as(bob)(`/api/hr/applications/${appId}/notes/`, { method: 'POST', body: { text: 'Call back Monday <b>before</b> noon.\nStrong on payroll.' } })).body;
+      const note = (
+        await as(bob)(`/api/hr/applications/${appId}/notes/`, {
+          method: 'POST',
+          body: { text: 'Call back Monday <b>before</b> noon.\nStrong on payroll.' },
+        })
+      ).body;
       await pause();
-      expect((await as(bob)(`/api/hr/applications/${appId}/notes/${note.id}/`, { method: 'PATCH', body: { text: 'Call back Monday <b>before</b> noon.' } })).status).to.equal(200);
+      expect(
+        (
+          await as(bob)(`/api/hr/applications/${appId}/notes/${note.id}/`, {
+            method: 'PATCH',
+            body: { text: 'Call back Monday <b>before</b> noon.' },
+          })
+        ).status,
+      ).to.equal(200);
       await pause();
       // Written as the stages part of the app writes its changes: the same shape as a status change.
-      await insertApplicationAudit(s.ctx.db, [{ userId: alice.id, action: 'stage', entityId: appId, details: { from: 'Applied', to: 'Screen', from_id: 1, to_id: 2 } }], new Date());
+      await insertApplicationAudit(
+        s.ctx.db,
+        [{ userId: alice.id, action: 'stage', entityId: appId, details: { from: 'Applied', to: 'Screen', from_id: 1, to_id: 2 } }],
+        new Date(),
+      );
       await pause();
-      await insertApplicationAudit(s.ctx.db, [{ userId: null, action: 'outcome', entityId: appId, details: { from: null, to: 'REJECTED', reason: 'Not a fit', stage: 'Screen' } }], new Date());
+      await insertApplicationAudit(
+        s.ctx.db,
+        [
+          {
+            userId: null,
+            action: 'outcome',
+            entityId: appId,
+            details: { from: null, to: 'REJECTED', reason: 'Not a fit', stage: 'Screen' },
+          },
+        ],
+        new Date(),
+      );
 
       const body = await timeline();
       expect(body).to.deep.include({ application_id: appId, order: 'newest_first', truncated: false });
@@ -130,10 +166,18 @@ for (const kind of databaseKinds()) {
       expect(entries[2].note_id).to.equal(note.id);
       expect(entries[4]).to.deep.include({ from: 'NEW', to: 'REVIEWED', actor: { id: alice.id, username: 'alice' } });
       // The oldest: the application itself.
-      expect(entries.at(-1)).to.deep.include({ id: 'applied', type: 'applied', action: 'applied', actor: null, text: 'Applied for Platform Engineer' });
+      expect(entries.at(-1)).to.deep.include({
+        id: 'applied',
+        type: 'applied',
+        action: 'applied',
+        actor: null,
+        text: 'Applied for Platform Engineer',
+      });
       // Each email once, with its delivery as it is now (never a second line per attempt);
       // webhook posts queued and each attempt.
-      const deliveries = lines.filter(([type]) => type === 'email' || type === 'webhook').map(([type, action, , text]) => [type, action, text]);
+      const deliveries = lines
+        .filter(([type]) => type === 'email' || type === 'webhook')
+        .map(([type, action, , text]) => [type, action, text]);
       expect(deliveries).to.deep.include.members([
         ['email', 'queued', 'Application receipt email to bounce.asha@example.com: Application received: Platform Engineer'],
         ['email', 'queued', "HR notification email to hr@acme.example: New application: Asha D'Souza-Rao for Platform Engineer"],
@@ -182,14 +226,24 @@ for (const kind of databaseKinds()) {
 
     it('answers 404 for unknown and malformed applications', async () => {
       for (const bad of ['999999', 'abc', '0', '-3', '2.5', '99999999999', '1e3']) {
-        expect(await as(alice)(`/api/hr/applications/${bad}/timeline/`), bad).to.deep.include({ status: 404, body: { detail: 'Not found.' } });
+        expect(await as(alice)(`/api/hr/applications/${bad}/timeline/`), bad).to.deep.include({
+          status: 404,
+          body: { detail: 'Not found.' },
+        });
       }
     });
 
     it('answers the newest 500 entries of a long history and says it left the rest out', async () => {
       // Later than everything else, so the newest 500 are all of these.
       const start = Date.now() + 60_000;
-      const rows = Array.from({ length: 600 }, (_, i) => ({ user_id: alice.id, action: 'status', entity: 'application', entity_id: appId, details: JSON.stringify({ from: 'NEW', to: `S${i}` }), created_at: new Date(start + i * 1000).toISOString().replace('T', ' ').replace('Z', '') }));
+      const rows = Array.from({ length: 600 }, (_, i) => ({
+        user_id: alice.id,
+        action: 'status',
+        entity: 'application',
+        entity_id: appId,
+        details: JSON.stringify({ from: 'NEW', to: `S${i}` }),
+        created_at: new Date(start + i * 1000).toISOString().replace('T', ' ').replace('Z', ''),
+      }));
       for (let i = 0; i < rows.length; i += 100) await s.ctx.db('audit_log').insert(rows.slice(i, i + 100));
       const body = await timeline();
       expect(body).to.deep.include({ count: 500, truncated: true });

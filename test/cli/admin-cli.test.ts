@@ -52,7 +52,14 @@ for (const kind of databaseKinds()) {
       expect(new Set(jobs.map((j) => j.job_type))).to.have.property('size', 4);
       expect(new Set(jobs.map((j) => j.work_mode))).to.have.property('size', 3);
       expect(jobs.some((j) => j.status === 'INACTIVE')).to.equal(true);
-      expect((await t.db('jobs').distinct('department')).map((d) => d.department).sort()).to.deep.equal(['Customer Support', 'Data', 'Design', 'Engineering', 'Marketing', 'People']);
+      expect((await t.db('jobs').distinct('department')).map((d) => d.department).sort()).to.deep.equal([
+        'Customer Support',
+        'Data',
+        'Design',
+        'Engineering',
+        'Marketing',
+        'People',
+      ]);
       const types = await t.db('job_questions').distinct('answer_type');
       expect(types.map((x) => x.answer_type).sort()).to.deep.equal(['checkbox', 'long_text', 'number', 'short_text', 'single_choice']);
       r = cli(['jobs', 'seed', '--demo'], env);
@@ -68,17 +75,61 @@ for (const kind of databaseKinds()) {
     });
 
     it('jobs remove-demo removes the seeded demo jobs and nothing else, keeping (and naming) edited ones and ones with applications', async () => {
-      const rows: { id: number; public_id: string }[] = await t.db('jobs').whereIn('public_id', ['senior-backend-engineer', 'frontend-engineer-react']).select('id', 'public_id');
+      const rows: { id: number; public_id: string }[] = await t
+        .db('jobs')
+        .whereIn('public_id', ['senior-backend-engineer', 'frontend-engineer-react'])
+        .select('id', 'public_id');
       const ids: Record<string, number> = Object.fromEntries(rows.map((r) => [r.public_id, Number(r.id)]));
       expect(Object.keys(ids)).to.have.length.at.least(2);
       const total = Number((await t.db('jobs').count({ n: '*' }))[0].n);
       // One demo job got an application, one was saved by HR (its audit entry), one renamed in place.
-      await insertApplications(t.db, ids['senior-backend-engineer'], [{ first_name: 'Asha', last_name: 'Rao', email: 'asha@example.com', phone: '+919876543210', created_at: new Date(), resume_name: null }], []);
-      await t.db('audit_log').insert({ user_id: null, action: 'job.update', entity: 'job', entity_id: ids['frontend-engineer-react'], details: '{}', created_at: new Date() });
+      await insertApplications(
+        t.db,
+        ids['senior-backend-engineer'],
+        [
+          {
+            first_name: 'Asha',
+            last_name: 'Rao',
+            email: 'asha@example.com',
+            phone: '+919876543210',
+            created_at: new Date(),
+            resume_name: null,
+          },
+        ],
+        [],
+      );
+      await t
+        .db('audit_log')
+        .insert({
+          user_id: null,
+          action: 'job.update',
+          entity: 'job',
+          entity_id: ids['frontend-engineer-react'],
+          details: '{}',
+          created_at: new Date(),
+        });
       const renamed = (await t.db('jobs').whereNotIn('id', Object.values(ids)).where('status', 'INACTIVE').first('id', 'public_id'))!;
       await t.db('jobs').where('id', renamed.id).update({ title: 'Our own title' });
       // A job of HR's own, not from the demo set, is never touched.
-      await t.db('jobs').insert({ public_id: 'hr-own-job', title: 'HR Own Job', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', currency: 'USD', description: '', responsibilities: '', requirements: '', perks_benefits: '', experience_required: '', views: 0, created_at: new Date(), updated_at: new Date() });
+      await t
+        .db('jobs')
+        .insert({
+          public_id: 'hr-own-job',
+          title: 'HR Own Job',
+          location: 'Oslo',
+          job_type: 'FULL_TIME',
+          work_mode: 'ONSITE',
+          status: 'ACTIVE',
+          currency: 'USD',
+          description: '',
+          responsibilities: '',
+          requirements: '',
+          perks_benefits: '',
+          experience_required: '',
+          views: 0,
+          created_at: new Date(),
+          updated_at: new Date(),
+        });
 
       let r = cli(['jobs', 'remove-demo', '--dry-run'], env);
       expect(r.code, r.err).to.equal(0);
@@ -88,11 +139,13 @@ for (const kind of databaseKinds()) {
       expect(r.code, r.err).to.equal(0);
       const lines = r.out.trim().split('\n');
       expect(lines[0]).to.match(/^Removed 9 demo jobs: [a-z-]+ \(.+\)(, [a-z-]+ \(.+\)){8}\.$/);
-      expect(lines.slice(1).sort()).to.deep.equal([
-        `Kept ${renamed.public_id} (Our own title): its title is not the demo title.`,
-        'Kept frontend-engineer-react (Frontend Engineer (React)): it was edited after seeding.',
-        'Kept senior-backend-engineer (Senior Backend Engineer): it has 1 application.',
-      ].sort());
+      expect(lines.slice(1).sort()).to.deep.equal(
+        [
+          `Kept ${renamed.public_id} (Our own title): its title is not the demo title.`,
+          'Kept frontend-engineer-react (Frontend Engineer (React)): it was edited after seeding.',
+          'Kept senior-backend-engineer (Senior Backend Engineer): it has 1 application.',
+        ].sort(),
+      );
       const left = (await t.db('jobs').orderBy('id').pluck('public_id')) as string[];
       expect(left.sort()).to.deep.equal(['frontend-engineer-react', 'hr-own-job', renamed.public_id, 'senior-backend-engineer'].sort());
       expect(Number((await t.db('applications').count({ n: '*' }))[0].n)).to.equal(1);
@@ -111,10 +164,21 @@ for (const kind of databaseKinds()) {
     it('imports a valid file and refuses a bad one entirely, reporting every bad record', async () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-'));
       const good = path.join(dir, 'good.json');
-      fs.writeFileSync(good, JSON.stringify([
-        { title: 'Imported One', department: 'Sales', location: 'Paris', job_type: 'FULL_TIME', work_mode: 'ONSITE', status: 'ACTIVE', description: '<p>ok<script>x</script></p>' },
-        { public_id: 'imported-two', title: 'Imported Two', location: 'Rome', job_type: 'CONTRACT', work_mode: 'REMOTE' },
-      ]));
+      fs.writeFileSync(
+        good,
+        JSON.stringify([
+          {
+            title: 'Imported One',
+            department: 'Sales',
+            location: 'Paris',
+            job_type: 'FULL_TIME',
+            work_mode: 'ONSITE',
+            status: 'ACTIVE',
+            description: '<p>ok<script>x</script></p>',
+          },
+          { public_id: 'imported-two', title: 'Imported Two', location: 'Rome', job_type: 'CONTRACT', work_mode: 'REMOTE' },
+        ]),
+      );
       let r = cli(['jobs', 'seed', '--file', good], env);
       expect(r.code, r.err).to.equal(0);
       expect(r.out).to.include('Imported 2 job(s)');
@@ -127,23 +191,31 @@ for (const kind of databaseKinds()) {
 
       const before = (await t.db('jobs').count({ n: '*' }))[0].n;
       const bad = path.join(dir, 'bad.json');
-      fs.writeFileSync(bad, JSON.stringify([
-        { title: 'Fine', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
-        { title: '', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
-        { title: 'Bad type', location: 'Oslo', job_type: 'SOMETIMES', work_mode: 'ONSITE', min_salary: -1 },
-        { public_id: 'imported-two', title: 'Taken id', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
-      ]));
+      fs.writeFileSync(
+        bad,
+        JSON.stringify([
+          { title: 'Fine', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
+          { title: '', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
+          { title: 'Bad type', location: 'Oslo', job_type: 'SOMETIMES', work_mode: 'ONSITE', min_salary: -1 },
+          { public_id: 'imported-two', title: 'Taken id', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' },
+        ]),
+      );
       r = cli(['jobs', 'seed', '--file', bad], env);
       expect(r.code).to.equal(1);
       // Field problems and an id already in the database are reported together, in record order.
       expect(r.err).to.include('3 invalid job record(s); nothing was imported');
-      expect(r.err).to.match(/record 1: title[\s\S]*record 2: job_type[\s\S]*min_salary[\s\S]*record 3: public_id: A job with public id "imported-two" already exists\./);
+      expect(r.err).to.match(
+        /record 1: title[\s\S]*record 2: job_type[\s\S]*min_salary[\s\S]*record 3: public_id: A job with public id "imported-two" already exists\./,
+      );
       expect(r.err).not.to.include('record 0');
       expect((await t.db('jobs').count({ n: '*' }))[0].n).to.equal(before);
 
       // A file saved with a UTF-8 byte-order mark imports like any other.
       const bom = path.join(dir, 'bom.json');
-      fs.writeFileSync(bom, '\uFEFF' + JSON.stringify([{ public_id: 'with-bom', title: 'BOM', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' }]));
+      fs.writeFileSync(
+        bom,
+        '\uFEFF' + JSON.stringify([{ public_id: 'with-bom', title: 'BOM', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE' }]),
+      );
       r = cli(['jobs', 'seed', '--file', bom], env);
       expect(r.code, r.err).to.equal(0);
       expect(await t.db('jobs').where({ public_id: 'with-bom' }).first()).to.include({ title: 'BOM' });
@@ -151,10 +223,24 @@ for (const kind of databaseKinds()) {
       // Webhooks to on-premises receivers: refused unless WEBHOOK_ALLOW_PRIVATE is set, as in the API.
       const hook = path.join(dir, 'hook.json');
       const hooks = ['http://10.0.0.5/hook', 'http://[2002:7f00:1::]/hook', 'http://3221225985/hook', 'http://[64:ff9b:1::a00:1]/hook'];
-      fs.writeFileSync(hook, JSON.stringify(hooks.map((url, i) => ({ public_id: `on-prem-${i}`, title: 'On prem', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', webhook_enabled: true, webhook_url: url }))));
+      fs.writeFileSync(
+        hook,
+        JSON.stringify(
+          hooks.map((url, i) => ({
+            public_id: `on-prem-${i}`,
+            title: 'On prem',
+            location: 'Oslo',
+            job_type: 'FULL_TIME',
+            work_mode: 'ONSITE',
+            webhook_enabled: true,
+            webhook_url: url,
+          })),
+        ),
+      );
       r = cli(['jobs', 'seed', '--file', hook], env);
       expect(r.code).to.equal(1);
-      for (const i of hooks.keys()) expect(r.err).to.include(`record ${i}: webhook_url: Webhook URL must not point to a private or local address.`);
+      for (const i of hooks.keys())
+        expect(r.err).to.include(`record ${i}: webhook_url: Webhook URL must not point to a private or local address.`);
       r = cli(['jobs', 'seed', '--file', hook], { ...env, WEBHOOK_ALLOW_PRIVATE: 'true' });
       expect(r.code, r.err).to.equal(0);
       expect(await t.db('jobs').where({ public_id: 'on-prem-0' }).first()).to.include({ webhook_url: 'http://10.0.0.5/hook' });
@@ -162,13 +248,18 @@ for (const kind of databaseKinds()) {
 
       // A closing date already past is refused, as the API refuses it.
       const past = path.join(dir, 'past.json');
-      fs.writeFileSync(past, JSON.stringify([
-        { title: 'Closes later', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', closes_at: '2099-01-01T00:00:00Z' },
-        { title: 'Closed already', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', closes_at: '2020-01-01T00:00:00Z' },
-      ]));
+      fs.writeFileSync(
+        past,
+        JSON.stringify([
+          { title: 'Closes later', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', closes_at: '2099-01-01T00:00:00Z' },
+          { title: 'Closed already', location: 'Oslo', job_type: 'FULL_TIME', work_mode: 'ONSITE', closes_at: '2020-01-01T00:00:00Z' },
+        ]),
+      );
       r = cli(['jobs', 'seed', '--file', past], env);
       expect(r.code).to.equal(1);
-      expect(r.err).to.include('1 invalid job record(s); nothing was imported').and.include('record 1: closes_at: The closing date must be in the future.');
+      expect(r.err)
+        .to.include('1 invalid job record(s); nothing was imported')
+        .and.include('record 1: closes_at: The closing date must be in the future.');
       expect(await t.db('jobs').where({ title: 'Closes later' }).first()).to.equal(undefined);
 
       fs.writeFileSync(bad, '{not json');

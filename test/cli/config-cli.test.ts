@@ -27,7 +27,14 @@ describe('careers-admin config and the .env file', function () {
   this.timeout(60_000);
   let dir: string;
   // Names this test sets in .env, removed from the child's inherited environment.
-  const clean = { PORT: undefined, DATABASE_URL: undefined, SMTP_URL: undefined, METRICS_TOKEN: undefined, CAREERS_ENV_FILE: undefined, MAIL_FROM: undefined };
+  const clean = {
+    PORT: undefined,
+    DATABASE_URL: undefined,
+    SMTP_URL: undefined,
+    METRICS_TOKEN: undefined,
+    CAREERS_ENV_FILE: undefined,
+    MAIL_FROM: undefined,
+  };
 
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-config-'));
@@ -79,10 +86,24 @@ describe('careers-admin config and the .env file', function () {
       'PLAIN_NAME=not a secret at all',
     ];
     const custom = path.join(dir, 'secrets.env');
-    fs.writeFileSync(custom, `${[...secrets, 'DATABASE_URL=mysql://app:dbu-0015-clear@db.internal:3306/careers', 'SMTP_URL=user:sp-0016-clear@smtp.example.com'].join('\n')}\n`);
+    fs.writeFileSync(
+      custom,
+      `${[...secrets, 'DATABASE_URL=mysql://app:dbu-0015-clear@db.internal:3306/careers', 'SMTP_URL=user:sp-0016-clear@smtp.example.com'].join('\n')}\n`,
+    );
     const r = await runCli(['config'], { ...clean, CAREERS_ENV_FILE: 'secrets.env' }, dir);
-    for (const n of Array.from({ length: 16 }, (_, i) => String(i + 1).padStart(4, '0'))) expect(r.out + r.err, n).to.not.match(new RegExp(`-${n}-clear`));
-    for (const name of ['session_secret', 'api_key', 'DB_PASS', 'SMTP_PASS', 'GCP_CREDENTIALS', 'PRIVATE_KEY_PEM', 'Signing_Key', 'github_token']) expect(row(r.out, name)?.[0], name).to.equal('********');
+    for (const n of Array.from({ length: 16 }, (_, i) => String(i + 1).padStart(4, '0')))
+      expect(r.out + r.err, n).to.not.match(new RegExp(`-${n}-clear`));
+    for (const name of [
+      'session_secret',
+      'api_key',
+      'DB_PASS',
+      'SMTP_PASS',
+      'GCP_CREDENTIALS',
+      'PRIVATE_KEY_PEM',
+      'Signing_Key',
+      'github_token',
+    ])
+      expect(row(r.out, name)?.[0], name).to.equal('********');
     expect(row(r.out, 'REDIS_URL')?.[0]).to.equal('redis://:********@cache.internal:6379/0');
     expect(row(r.out, 'WEBHOOK_BASE')?.[0]).to.equal('https://********@hooks.example.com/in');
     expect(row(r.out, 'MIRROR_URL')?.[0]).to.equal('https://mirror:********@mirror.example.com/a?b=1');
@@ -124,7 +145,9 @@ describe('careers-admin config and the .env file', function () {
     expect(settings.env.SYSTEM_ONLY).to.equal(undefined);
     // CAREERS_ENV_FILE comes before both; one that cannot be read is an error, never a fallback.
     expect(readSettings({ CAREERS_ENV_FILE: systemFile }, dir, '/nonexistent').env.COMPANY_NAME).to.equal('System Co');
-    expect(() => readSettings({ CAREERS_ENV_FILE: 'missing.env' }, empty, systemFile)).to.throw(/CAREERS_ENV_FILE: cannot read the settings file .*missing\.env \(ENOENT\)/);
+    expect(() => readSettings({ CAREERS_ENV_FILE: 'missing.env' }, empty, systemFile)).to.throw(
+      /CAREERS_ENV_FILE: cannot read the settings file .*missing\.env \(ENOENT\)/,
+    );
     // No file anywhere: nothing read, no error.
     expect(readSettings({}, empty, path.join(sys, 'none.env')).file).to.equal(null);
     // A system file that exists but cannot be read (a folder here) is said plainly.

@@ -27,7 +27,16 @@ for (const kind of databaseKinds()) {
     it('a healthy installation: every check OK, exit 0; --json is one object', async () => {
       const [text, json] = await Promise.all([runCli(['doctor'], env), runCli(['doctor', '--json'], env)]);
       expect(text.code, text.out + text.err).to.equal(0);
-      for (const name of ['configuration', 'database', 'migrations', 'storage', 'smtp', 'outbox application_posts', 'outbox email_posts', 'outbox form_posts']) {
+      for (const name of [
+        'configuration',
+        'database',
+        'migrations',
+        'storage',
+        'smtp',
+        'outbox application_posts',
+        'outbox email_posts',
+        'outbox form_posts',
+      ]) {
         expect(text.out).to.match(new RegExp(`^OK +${name}: `, 'm'));
       }
       expect(text.out).to.not.include('FAIL');
@@ -40,7 +49,12 @@ for (const kind of databaseKinds()) {
 
     it('an overdue post: its outbox fails with the fix', async () => {
       const long = new Date(Date.now() - 3600_000);
-      await enqueueEmails(t.db, null, [{ template: 'hr_notification', message: { to: 'hr@example.com', subject: 'New applicant', text: 'Hello', html: '<p>Hello</p>' } }], long);
+      await enqueueEmails(
+        t.db,
+        null,
+        [{ template: 'hr_notification', message: { to: 'hr@example.com', subject: 'New applicant', text: 'Hello', html: '<p>Hello</p>' } }],
+        long,
+      );
       const r = await runCli(['doctor', '--json'], env);
       expect(r.code).to.equal(1);
       const outbox = (JSON.parse(r.out) as Report).checks.find((c) => c.name === 'outbox email_posts')!;

@@ -37,16 +37,40 @@ for (const kind of databaseKinds()) {
       t = await createTestDb(kind);
       env = { DATA_DIR: t.dataDir, DATABASE_URL: t.config.databaseUrl ?? '' };
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-export-'));
-      const job = await makeJob(t.db, { title: 'Data Engineer', questions: [{ text: 'Why us?', answer_type: 'short_text', required: false }] });
+      const job = await makeJob(t.db, {
+        title: 'Data Engineer',
+        questions: [{ text: 'Why us?', answer_type: 'short_text', required: false }],
+      });
       jobId = job.id;
-      const app = (first: string, status: 'NEW' | 'ARCHIVED', day: string) => ({ first_name: first, last_name: 'Rao', email: `${first}@example.com`, phone: '+919876543210', status, created_at: new Date(`${day}T10:00:00Z`), answers: { [job.questions[0].id]: `${first} likes data` }, resume_name: null });
+      const app = (first: string, status: 'NEW' | 'ARCHIVED', day: string) => ({
+        first_name: first,
+        last_name: 'Rao',
+        email: `${first}@example.com`,
+        phone: '+919876543210',
+        status,
+        created_at: new Date(`${day}T10:00:00Z`),
+        answers: { [job.questions[0].id]: `${first} likes data` },
+        resume_name: null,
+      });
       await insertApplications(t.db, job.id, [app('Asha', 'NEW', '2026-02-01'), app('Bala', 'ARCHIVED', '2026-02-02')], job.questions);
       await seedPosts(t.db, await webhookJob(t.db, 'https://hooks.example.com/x'), 3, new Date('2025-06-01T00:00:00Z'));
       const form = await createForm({ db: t.db, now: () => new Date() }, parseFormInput(everyFieldForm(), true), null);
       formId = form.id;
       const now = new Date();
-      const [entryId] = await t.db('form_entries').insert({ form_id: form.id, data: JSON.stringify({ full_name: 'Asha Rao', email: 'asha@example.com', shift: 'Morning' }), created_at: now });
-      await enqueueFormPost(t.db, { formId: form.id, entryId: Number(entryId), targetUrl: 'https://hooks.example.com/f', payload: { name: 'Asha Rao' }, now });
+      const [entryId] = await t
+        .db('form_entries')
+        .insert({
+          form_id: form.id,
+          data: JSON.stringify({ full_name: 'Asha Rao', email: 'asha@example.com', shift: 'Morning' }),
+          created_at: now,
+        });
+      await enqueueFormPost(t.db, {
+        formId: form.id,
+        entryId: Number(entryId),
+        targetUrl: 'https://hooks.example.com/f',
+        payload: { name: 'Asha Rao' },
+        now,
+      });
     });
     after(async () => {
       await t.destroy();
@@ -61,15 +85,39 @@ for (const kind of databaseKinds()) {
       expect(r.err).to.equal('');
       expect(r.out).to.equal(`${file}: 2 rows\n`);
       const rows = await readRows(file);
-      expect(rows[0]).to.deep.equal(['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Status', 'Stage', 'Outcome', 'Rejection Reason', 'Applied At (UTC)', 'Skills', 'Experience', 'Education', 'Resume', 'Source', 'Why us?']);
-      expect(rows.slice(1).map((x) => [x[1], x[15]])).to.deep.equal([['Asha', 'Asha likes data'], ['Bala', 'Bala likes data']]);
+      expect(rows[0]).to.deep.equal([
+        'ID',
+        'First Name',
+        'Last Name',
+        'Email',
+        'Phone',
+        'Status',
+        'Stage',
+        'Outcome',
+        'Rejection Reason',
+        'Applied At (UTC)',
+        'Skills',
+        'Experience',
+        'Education',
+        'Resume',
+        'Source',
+        'Why us?',
+      ]);
+      expect(rows.slice(1).map((x) => [x[1], x[15]])).to.deep.equal([
+        ['Asha', 'Asha likes data'],
+        ['Bala', 'Bala likes data'],
+      ]);
       // Nothing else left behind (no temporary file).
       expect(fs.readdirSync(dir)).to.deep.equal([path.basename(file)]);
     });
 
     it('applicants without --job: the filtered list with a job column; --quiet prints nothing', async () => {
       const out = path.join(dir, 'new.xlsx');
-      const r = await runCli(['export', 'applicants', '--status', 'new', '--from', '2026-01-01', '--to', '2026-12-31', '--out', out, '--quiet'], env, dir);
+      const r = await runCli(
+        ['export', 'applicants', '--status', 'new', '--from', '2026-01-01', '--to', '2026-12-31', '--out', out, '--quiet'],
+        env,
+        dir,
+      );
       expect(r.code, r.err).to.equal(0);
       expect(r.out + r.err).to.equal('');
       const rows = await readRows(out);
@@ -82,19 +130,52 @@ for (const kind of databaseKinds()) {
       expect(posts.code, posts.err).to.equal(0);
       expect(posts.out).to.equal(`${path.join(dir, 'posts.xlsx')}: 3 rows\n`);
       const postRows = await readRows(path.join(dir, 'posts.xlsx'));
-      expect(postRows[0]).to.deep.equal(['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Job ID', 'Status', 'Code', 'Time (UTC)', 'Attempts', 'Next Attempt (UTC)', 'Error']);
+      expect(postRows[0]).to.deep.equal([
+        'ID',
+        'First Name',
+        'Last Name',
+        'Email',
+        'Phone',
+        'Job ID',
+        'Status',
+        'Code',
+        'Time (UTC)',
+        'Attempts',
+        'Next Attempt (UTC)',
+        'Error',
+      ]);
       expect(postRows.slice(1).map((x) => x[6])).to.deep.equal(['PENDING', 'PENDING', 'PENDING']);
 
       const entries = await runCli(['export', 'entries', '--form', String(formId)], env, dir);
       expect(entries.code, entries.err).to.equal(0);
       const entryRows = await readRows(path.join(dir, `form_${formId}_entries.xlsx`));
-      expect(entryRows[0]).to.deep.equal(['Entry ID', 'Submitted At (UTC)', 'Full name', 'Email', 'Age', 'About you', 'Shift', 'Days', 'City', 'CV']);
+      expect(entryRows[0]).to.deep.equal([
+        'Entry ID',
+        'Submitted At (UTC)',
+        'Full name',
+        'Email',
+        'Age',
+        'About you',
+        'Shift',
+        'Days',
+        'City',
+        'CV',
+      ]);
       expect(entryRows[1].slice(2, 4)).to.deep.equal(['Asha Rao', 'asha@example.com']);
 
       const formPosts = await runCli(['export', 'form-posts', '--form', String(formId), '--status', 'PENDING'], env, dir);
       expect(formPosts.code, formPosts.err).to.equal(0);
       const formPostRows = await readRows(path.join(dir, `form_${formId}_posts_PENDING.xlsx`));
-      expect(formPostRows[0]).to.deep.equal(['ID', 'Entry ID', 'Status', 'Status Code', 'Error Message', 'Created (UTC)', 'Attempts', 'Next Attempt (UTC)']);
+      expect(formPostRows[0]).to.deep.equal([
+        'ID',
+        'Entry ID',
+        'Status',
+        'Status Code',
+        'Error Message',
+        'Created (UTC)',
+        'Attempts',
+        'Next Attempt (UTC)',
+      ]);
       expect(formPostRows).to.have.length(2);
     });
 

@@ -17,11 +17,20 @@ import { insertApplications } from '../helpers/applications.js';
 const ROWS = 8000;
 
 /** Starts an export, sends `signal` as soon as its temporary file exists, and answers how it ended and what the folder holds. */
-async function stopExport(dir: string, env: Record<string, string>, signal: NodeJS.Signals): Promise<{ code: number | null; killedBy: string | null; sawTmp: boolean; files: string[] }> {
-  const child = spawn(process.execPath, [CLI_ENTRY, 'export', 'applicants', '--out', 'all.xlsx', '--quiet'], { cwd: dir, env: { ...process.env, NODE_ENV: 'test', ...env } });
+async function stopExport(
+  dir: string,
+  env: Record<string, string>,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; killedBy: string | null; sawTmp: boolean; files: string[] }> {
+  const child = spawn(process.execPath, [CLI_ENTRY, 'export', 'applicants', '--out', 'all.xlsx', '--quiet'], {
+    cwd: dir,
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+  });
   child.stderr.resume();
   child.stdout.resume();
-  const exited = new Promise<{ code: number | null; killedBy: string | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, killedBy: sig })));
+  const exited = new Promise<{ code: number | null; killedBy: string | null }>((resolve) =>
+    child.on('exit', (code, sig) => resolve({ code, killedBy: sig })),
+  );
   let sawTmp = false;
   let done = false;
   void exited.then(() => {
@@ -49,7 +58,13 @@ for (const kind of databaseKinds()) {
       env = { DATA_DIR: t.dataDir, DATABASE_URL: t.config.databaseUrl ?? '' };
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-export-signal-'));
       const job = await makeJob(t.db, { title: 'Signal Job' });
-      const apps = Array.from({ length: ROWS }, (_, i) => ({ first_name: `First${i}`, last_name: 'Rao', email: `a${i}@example.com`, phone: '+919876543210', status: 'NEW' as const }));
+      const apps = Array.from({ length: ROWS }, (_, i) => ({
+        first_name: `First${i}`,
+        last_name: 'Rao',
+        email: `a${i}@example.com`,
+        phone: '+919876543210',
+        status: 'NEW' as const,
+      }));
       await insertApplications(t.db, job.id, apps, []);
     });
     after(async () => {
@@ -57,7 +72,11 @@ for (const kind of databaseKinds()) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    for (const [signal, number] of [['SIGTERM', 15], ['SIGHUP', 1], ['SIGINT', 2]] as const) {
+    for (const [signal, number] of [
+      ['SIGTERM', 15],
+      ['SIGHUP', 1],
+      ['SIGINT', 2],
+    ] as const) {
       it(`${signal} removes the temporary file and exits ${128 + number}`, async () => {
         const own = fs.mkdtempSync(path.join(dir, `${signal}-`));
         const r = await stopExport(own, env, signal);

@@ -41,7 +41,17 @@ for (const kind of databaseKinds()) {
         await storage.write(key, Readable.from([Buffer.from(key)]));
         const when = new Date(Date.now() - ageMs);
         fs.utimesSync(path.join(uploads, key), when, when);
-        if (row) await t.db('stored_files').insert({ storage_key: key, original_name: 'cv.pdf', content_type: 'application/pdf', size: 34, sha256: '0'.repeat(64), created_at: toDbDate(new Date()) });
+        if (row)
+          await t
+            .db('stored_files')
+            .insert({
+              storage_key: key,
+              original_name: 'cv.pdf',
+              content_type: 'application/pdf',
+              size: 34,
+              sha256: '0'.repeat(64),
+              created_at: toDbDate(new Date()),
+            });
         return key;
       };
       const withRow = await put(5 * HOUR, true);
@@ -51,7 +61,11 @@ for (const kind of databaseKinds()) {
 
       let r = cli(['files', 'sweep'], env);
       expect(r.code, r.err).to.equal(0);
-      const removed = r.out.split('\n').filter((l) => l.startsWith('removed ')).map((l) => l.slice('removed '.length)).sort();
+      const removed = r.out
+        .split('\n')
+        .filter((l) => l.startsWith('removed '))
+        .map((l) => l.slice('removed '.length))
+        .sort();
       expect(removed).to.deep.equal([old1, old2].sort());
       expect(r.out).to.include(`Checked 4 files in ${uploads}: removed 2 files with no database row and`);
       expect(r.out).to.include('1 file without a row kept: changed in the last 60 minutes.');
@@ -82,7 +96,10 @@ for (const kind of databaseKinds()) {
       const empty = await createTestDb(kind);
       try {
         await empty.db.migrate.rollback(undefined, true);
-        const r = cli(['files', 'sweep'], { DATA_DIR: empty.dataDir, ...(empty.config.databaseUrl ? { DATABASE_URL: empty.config.databaseUrl } : {}) });
+        const r = cli(['files', 'sweep'], {
+          DATA_DIR: empty.dataDir,
+          ...(empty.config.databaseUrl ? { DATABASE_URL: empty.config.databaseUrl } : {}),
+        });
         expect(r.code).to.equal(1);
         expect(r.err).to.include('Error: The database has no tables yet: run "careers-admin migrate" first.');
       } finally {

@@ -63,7 +63,10 @@ for (const kind of databaseKinds()) {
       let r = cli(['migrate', 'rollback', '--to', to], env);
       expect(r.code).to.equal(2);
       expect(r.err).to.include(`Roll back these ${after.length} migrations, newest first:`);
-      const listed = r.err.split('\n').filter((l) => /^ {2}\d{3}_/.test(l)).map((l) => l.trim().split(':')[0]);
+      const listed = r.err
+        .split('\n')
+        .filter((l) => /^ {2}\d{3}_/.test(l))
+        .map((l) => l.trim().split(':')[0]);
       expect(listed).to.deep.equal(after);
       expect(r.err).to.include("  021_job_funnel_counts: drops table job_funnel_counts (the apply funnel's counts)");
       expect(r.err).to.include('Data will be dropped with them. This cannot be undone.');

@@ -33,7 +33,10 @@ for (const kind of databaseKinds()) {
       const job = await webhookJob(t.db, receiver.url);
       jobPublicId = job.public_id;
       failedIds = await seedPosts(t.db, job, 3, new Date('2026-01-10T00:00:00Z'));
-      await t.db('application_posts').whereIn('id', failedIds).update({ status: 'FAILED', status_code: 500, attempts: 8, next_attempt_at: null });
+      await t
+        .db('application_posts')
+        .whereIn('id', failedIds)
+        .update({ status: 'FAILED', status_code: 500, attempts: 8, next_attempt_at: null });
       await t.db('application_posts').where('id', failedIds[0]).update({ created_at: '2025-12-01 00:00:00.000' });
     });
     after(async () => {

@@ -27,7 +27,11 @@ function cli(args: string[], env: Record<string, string>, input?: string) {
 const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 
 /** Runs the CLI in a pseudo-terminal, typing each answer once its prompt appears. */
-function ptyRun(args: string[], env: Record<string, string>, answers: Array<[string, string]>): Promise<{ code: number | null; out: string }> {
+function ptyRun(
+  args: string[],
+  env: Record<string, string>,
+  answers: Array<[string, string]>,
+): Promise<{ code: number | null; out: string }> {
   const command = [process.execPath, ...ENTRY, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], { env: { ...process.env, NODE_ENV: 'test', ...env } });
   let out = '';
@@ -71,7 +75,11 @@ for (const kind of databaseKinds()) {
 
     it('creates a user from standard input and refuses duplicates, bad names and short passwords', async () => {
       // The full sign-in address: PUBLIC_BASE_URL (or http://localhost:PORT) and the login page.
-      let r = cli(['user', 'create', '--username', 'Ada.HR', '--password-stdin'], { ...env, PUBLIC_BASE_URL: 'https://careers.example.com/' }, 'first password 1\n');
+      let r = cli(
+        ['user', 'create', '--username', 'Ada.HR', '--password-stdin'],
+        { ...env, PUBLIC_BASE_URL: 'https://careers.example.com/' },
+        'first password 1\n',
+      );
       expect(r.code, r.err).to.equal(0);
       expect(r.out.split('\n')).to.include('Created HR user "ada.hr". Sign in at https://careers.example.com/hrviewlogin');
       expect(await checkCredentials(t.db, 'ada.hr', 'first password 1')).to.not.equal(null);
@@ -95,7 +103,11 @@ for (const kind of databaseKinds()) {
 
     it('makes admins unless --role recruiter is given, and refuses other roles', async () => {
       expect((await findUserByUsername(t.db, 'ada.hr'))!.role).to.equal('admin');
-      let r = cli(['user', 'create', '--username', 'rita.recruiter', '--role', 'recruiter', '--password-stdin'], env, 'recruiter password\n');
+      let r = cli(
+        ['user', 'create', '--username', 'rita.recruiter', '--role', 'recruiter', '--password-stdin'],
+        env,
+        'recruiter password\n',
+      );
       expect(r.code, r.err).to.equal(0);
       expect(r.out).to.include('Created HR user "rita.recruiter" (recruiter).');
       expect((await findUserByUsername(t.db, 'rita.recruiter'))!.role).to.equal('recruiter');
@@ -114,7 +126,11 @@ for (const kind of databaseKinds()) {
     });
 
     it('sets an email address with --email (company sign-in matches it): stored lower-cased, one user per address, bad ones refused', async () => {
-      let r = cli(['user', 'create', '--username', 'eve.mail', '--role', 'recruiter', '--email', ' Eve.Mail@Example.COM ', '--password-stdin'], env, 'eve password 1\n');
+      let r = cli(
+        ['user', 'create', '--username', 'eve.mail', '--role', 'recruiter', '--email', ' Eve.Mail@Example.COM ', '--password-stdin'],
+        env,
+        'eve password 1\n',
+      );
       expect(r.code, r.err).to.equal(0);
       expect((await findUserByUsername(t.db, 'eve.mail'))!.email).to.equal('eve.mail@example.com');
       expect(cli(['user', 'list'], env).out).to.match(/eve\.mail\s+active\s+.+\s+recruiter\s+eve\.mail@example\.com/);
@@ -257,7 +273,11 @@ describe('careers-admin user commands without a database', function () {
     try {
       const env = { DATA_DIR: dataDir, DATABASE_URL: '' };
       const file = path.join(dataDir, 'careers.sqlite');
-      for (const args of [['user', 'list'], ['user', 'disable', '--username', 'someone'], ['user', 'create', '--username', 'first.user', '--password-stdin']]) {
+      for (const args of [
+        ['user', 'list'],
+        ['user', 'disable', '--username', 'someone'],
+        ['user', 'create', '--username', 'first.user', '--password-stdin'],
+      ]) {
         const r = cli(args, env, 'first password\n');
         expect(r.code, args.join(' ')).to.equal(1);
         expect(r.err).to.include(`No database at ${file}`);

@@ -22,7 +22,13 @@ describe('STORAGE_URL', () => {
   });
 
   it('an s3:// URL names the bucket, its prefix, endpoint and region; keys come from the AWS variables', () => {
-    expect(load({ STORAGE_URL: 's3://careers-uploads/prod/files/?endpoint=http://127.0.0.1:9000&region=eu-west-3&force_path_style=true', AWS_ACCESS_KEY_ID: 'AKID', AWS_SECRET_ACCESS_KEY: 'sekrit' }).storage).to.deep.equal({
+    expect(
+      load({
+        STORAGE_URL: 's3://careers-uploads/prod/files/?endpoint=http://127.0.0.1:9000&region=eu-west-3&force_path_style=true',
+        AWS_ACCESS_KEY_ID: 'AKID',
+        AWS_SECRET_ACCESS_KEY: 'sekrit',
+      }).storage,
+    ).to.deep.equal({
       kind: 's3',
       bucket: 'careers-uploads',
       prefix: 'prod/files/',
@@ -32,12 +38,27 @@ describe('STORAGE_URL', () => {
       credentials: { accessKeyId: 'AKID', secretAccessKey: 'sekrit' },
     });
     // AWS itself: no endpoint, bucket host names, us-east-1, the SDK's default credentials.
-    expect(load({ STORAGE_URL: 's3://my.bucket-1' }).storage).to.deep.equal({ kind: 's3', bucket: 'my.bucket-1', prefix: '', endpoint: null, region: 'us-east-1', forcePathStyle: false, credentials: null });
+    expect(load({ STORAGE_URL: 's3://my.bucket-1' }).storage).to.deep.equal({
+      kind: 's3',
+      bucket: 'my.bucket-1',
+      prefix: '',
+      endpoint: null,
+      region: 'us-east-1',
+      forcePathStyle: false,
+      credentials: null,
+    });
     // Another server: reached by path unless told otherwise; a session token goes along.
-    const r2 = load({ STORAGE_URL: 's3://b12/x?endpoint=https://acc.r2.cloudflarestorage.com/', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b', AWS_SESSION_TOKEN: 't' }).storage;
+    const r2 = load({
+      STORAGE_URL: 's3://b12/x?endpoint=https://acc.r2.cloudflarestorage.com/',
+      AWS_ACCESS_KEY_ID: 'a',
+      AWS_SECRET_ACCESS_KEY: 'b',
+      AWS_SESSION_TOKEN: 't',
+    }).storage;
     expect(r2).to.include({ endpoint: 'https://acc.r2.cloudflarestorage.com', forcePathStyle: true, prefix: 'x/' });
     expect(r2.kind === 's3' && r2.credentials).to.deep.equal({ accessKeyId: 'a', secretAccessKey: 'b', sessionToken: 't' });
-    expect(load({ STORAGE_URL: 's3://b12?endpoint=http://minio:9000&force_path_style=false' }).storage).to.include({ forcePathStyle: false });
+    expect(load({ STORAGE_URL: 's3://b12?endpoint=http://minio:9000&force_path_style=false' }).storage).to.include({
+      forcePathStyle: false,
+    });
   });
 
   it('refuses each bad value with a message naming STORAGE_URL', () => {
@@ -69,14 +90,20 @@ describe('STORAGE_URL', () => {
   it('refuses credentials in the URL, pointing at the AWS variables, and never repeats the password', () => {
     for (const url of ['s3://AKID:hunter2@bucket/x', 's3://AKID@bucket/x']) {
       const [message] = problems({ STORAGE_URL: url });
-      expect(message).to.include('STORAGE_URL must not contain a user name or password: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead');
+      expect(message).to.include(
+        'STORAGE_URL must not contain a user name or password: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY instead',
+      );
       expect(message).to.include('s3://***@bucket/x').and.not.include('hunter2');
     }
   });
 
   it('wants both AWS keys or neither', () => {
-    expect(problems({ STORAGE_URL: 's3://bucket/x', AWS_ACCESS_KEY_ID: 'AKID' })[0]).to.include('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
-    expect(problems({ STORAGE_URL: 's3://bucket/x', AWS_SECRET_ACCESS_KEY: 'x' })[0]).to.include('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together');
+    expect(problems({ STORAGE_URL: 's3://bucket/x', AWS_ACCESS_KEY_ID: 'AKID' })[0]).to.include(
+      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together',
+    );
+    expect(problems({ STORAGE_URL: 's3://bucket/x', AWS_SECRET_ACCESS_KEY: 'x' })[0]).to.include(
+      'AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY must be set together',
+    );
     // Without STORAGE_URL the AWS variables are none of our business.
     expect(load({ AWS_ACCESS_KEY_ID: 'AKID' }).storage.kind).to.equal('local');
   });

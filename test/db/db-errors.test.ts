@@ -28,7 +28,13 @@ async function caught(p: Promise<unknown>): Promise<Error & Record<string, unkno
 }
 
 function mysqlAt(port: number, acquireMs = 3000): Knex {
-  return knexFactory({ client: 'mysql2', connection: { host: '127.0.0.1', port, user: 'x', database: 'x', connectTimeout: 2000 }, pool: { min: 0, max: 1 }, acquireConnectionTimeout: acquireMs, log: { warn: () => undefined, error: () => undefined } as any });
+  return knexFactory({
+    client: 'mysql2',
+    connection: { host: '127.0.0.1', port, user: 'x', database: 'x', connectTimeout: 2000 },
+    pool: { min: 0, max: 1 },
+    acquireConnectionTimeout: acquireMs,
+    log: { warn: () => undefined, error: () => undefined } as any,
+  });
 }
 
 describe('database errors: what counts as "unavailable"', function () {
@@ -91,7 +97,13 @@ describe('database errors: what counts as "unavailable"', function () {
       ]) {
         expect(isDatabaseUnavailable(e(props)), JSON.stringify(props)).to.equal(true);
       }
-      for (const props of [{ code: 'ER_PARSE_ERROR', errno: 1064 }, { code: 'ER_DUP_ENTRY', errno: 1062 }, { code: 'ER_NO_SUCH_TABLE', errno: 1146 }, { code: 'ENOENT' }, {}]) {
+      for (const props of [
+        { code: 'ER_PARSE_ERROR', errno: 1064 },
+        { code: 'ER_DUP_ENTRY', errno: 1062 },
+        { code: 'ER_NO_SUCH_TABLE', errno: 1146 },
+        { code: 'ENOENT' },
+        {},
+      ]) {
         expect(isDatabaseUnavailable(e(props)), JSON.stringify(props)).to.equal(false);
       }
       expect(isDatabaseUnavailable(null)).to.equal(false);
@@ -146,7 +158,15 @@ describe('database errors: what counts as "unavailable"', function () {
     });
 
     it('I/O errors in every extended form are unavailable and leave a COMMIT unknown; constraints and syntax are not', () => {
-      for (const code of ['SQLITE_IOERR', 'SQLITE_IOERR_FSYNC', 'SQLITE_IOERR_WRITE', 'SQLITE_FULL', 'SQLITE_LOCKED_SHAREDCACHE', 'SQLITE_BUSY_SNAPSHOT', 'SQLITE_READONLY_DBMOVED']) {
+      for (const code of [
+        'SQLITE_IOERR',
+        'SQLITE_IOERR_FSYNC',
+        'SQLITE_IOERR_WRITE',
+        'SQLITE_FULL',
+        'SQLITE_LOCKED_SHAREDCACHE',
+        'SQLITE_BUSY_SNAPSHOT',
+        'SQLITE_READONLY_DBMOVED',
+      ]) {
         expect(isDatabaseUnavailable(Object.assign(new Error('x'), { code })), code).to.equal(true);
       }
       expect(isCommitRefused(Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_FSYNC' }))).to.equal(false);
@@ -158,18 +178,39 @@ describe('database errors: what counts as "unavailable"', function () {
 
   it('a COMMIT refused for certain (deadlock, lock wait, busy, constraint) versus an unknown outcome (connection lost, reset, timed out, server gone)', () => {
     const e = (props: Record<string, unknown>) => Object.assign(new Error('COMMIT; - x'), props);
-    for (const props of [{ code: 'ER_LOCK_DEADLOCK', errno: 1213 }, { errno: 1205 }, { code: 'SQLITE_BUSY' }, { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }, { code: 'ER_DUP_ENTRY', errno: 1062 }]) {
+    for (const props of [
+      { code: 'ER_LOCK_DEADLOCK', errno: 1213 },
+      { errno: 1205 },
+      { code: 'SQLITE_BUSY' },
+      { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' },
+      { code: 'ER_DUP_ENTRY', errno: 1062 },
+    ]) {
       expect(isCommitRefused(e(props)), JSON.stringify(props)).to.equal(true);
     }
-    for (const props of [{ code: 'PROTOCOL_CONNECTION_LOST', fatal: true }, { code: 'ECONNRESET' }, { code: 'ETIMEDOUT' }, { code: 'EPIPE' }, { errno: 2013 }, { code: 'ER_CONNECTION_KILLED', errno: 1927 }, {}]) {
+    for (const props of [
+      { code: 'PROTOCOL_CONNECTION_LOST', fatal: true },
+      { code: 'ECONNRESET' },
+      { code: 'ETIMEDOUT' },
+      { code: 'EPIPE' },
+      { errno: 2013 },
+      { code: 'ER_CONNECTION_KILLED', errno: 1927 },
+      {},
+    ]) {
       expect(isCommitRefused(e(props)), JSON.stringify(props)).to.equal(false);
     }
   });
 
   it('describes an error in one line, without the statement and its values', () => {
-    const err = Object.assign(new Error("insert into `applications` (`email`) values ('asha@example.com') - Connection lost: The server closed the connection.\n    at x"), { code: 'PROTOCOL_CONNECTION_LOST' });
+    const err = Object.assign(
+      new Error(
+        "insert into `applications` (`email`) values ('asha@example.com') - Connection lost: The server closed the connection.\n    at x",
+      ),
+      { code: 'PROTOCOL_CONNECTION_LOST' },
+    );
     expect(describeDbError(err)).to.equal('PROTOCOL_CONNECTION_LOST: Connection lost: The server closed the connection.');
-    expect(describeDbError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' }))).to.equal('connect ECONNREFUSED 127.0.0.1:3306');
+    expect(describeDbError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3306'), { code: 'ECONNREFUSED' }))).to.equal(
+      'connect ECONNREFUSED 127.0.0.1:3306',
+    );
     const timeout = Object.assign(new Error('Knex: Timeout acquiring a connection.'), { name: 'KnexTimeoutError' });
     expect(describeDbError(timeout)).to.equal('KnexTimeoutError: Knex: Timeout acquiring a connection.');
   });
@@ -179,7 +220,11 @@ describe('ThrottledLog', () => {
   it('writes the first line at once, then at most one line per interval with how many were held back', async () => {
     let now = 0;
     const lines: string[] = [];
-    const log = new ThrottledLog((l) => lines.push(l), 1000, () => now);
+    const log = new ThrottledLog(
+      (l) => lines.push(l),
+      1000,
+      () => now,
+    );
     log.log('fail 1');
     for (let i = 2; i <= 50; i++) {
       now += 10; // 49 more within half a second

@@ -60,7 +60,11 @@ function probes(t: Target, sorts: 'all' | 'writes' | 'reads' = 'all'): Promise<P
     get('HR API /api/hr/jobs/', 'api', '/api/hr/jobs/', { headers: { authorization: `Bearer ${t.token}` } }),
   ];
   const writes = () => [
-    get('sign-in', 'api', '/api/auth/token/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: t.username, password: HR_PASSWORD }) }),
+    get('sign-in', 'api', '/api/auth/token/', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: t.username, password: HR_PASSWORD }),
+    }),
     get('HR API PUT job', 'api', `/api/hr/jobs/${t.jobId}/`, {
       method: 'PUT',
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
@@ -71,7 +75,13 @@ function probes(t: Target, sorts: 'all' | 'writes' | 'reads' = 'all'): Promise<P
       headers: { 'Content-Type': 'multipart/form-data; boundary=OutageBoundary' },
       bodyBytes: 3 * 1024 * 1024,
       connectionClose: true,
-    }).then((r) => ({ name: `apply (${r.error ?? 'read'})`, kind: 'api' as const, status: r.status, retryAfter: r.headers['retry-after'] ?? null, body: r.body })),
+    }).then((r) => ({
+      name: `apply (${r.error ?? 'read'})`,
+      kind: 'api' as const,
+      status: r.status,
+      retryAfter: r.headers['retry-after'] ?? null,
+      body: r.body,
+    })),
   ];
   return sorts === 'reads' ? reads() : sorts === 'writes' ? writes() : [...reads(), ...writes()];
 }
@@ -104,7 +114,6 @@ async function prepare(db: TestDb['db'], base: string, publicId: string): Promis
   const { token } = await hrSession(db, username);
   return { base, publicId, jobId: job.id, token, username };
 }
-
 
 for (const kind of databaseKinds()) {
   describe(`database outage [${kind}]`, function () {
@@ -157,7 +166,10 @@ for (const kind of databaseKinds()) {
           const lines = logMessages(server!.output().slice(mark)).filter((m) => m !== 'request'); // the request log's lines aside
           expect(requests).to.be.greaterThan(50);
           expect(lines.length, lines.join('\n')).to.be.within(1, maxLines(seconds));
-          for (const line of lines) expect(line).to.match(/^\[db\] /).and.not.match(/^\s+at /);
+          for (const line of lines)
+            expect(line)
+              .to.match(/^\[db\] /)
+              .and.not.match(/^\s+at /);
           expect(lines.join('\n')).to.match(/ECONNREFUSED|PROTOCOL_CONNECTION_LOST/);
 
           await proxy!.start();

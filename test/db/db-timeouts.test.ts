@@ -39,8 +39,15 @@ describe('DATABASE_*_TIMEOUT_SECONDS settings', () => {
     const base = { NODE_ENV: 'test', DATA_DIR: '/tmp/x' };
     const c = loadConfig(base);
     expect([c.databaseAcquireTimeoutSeconds, c.databaseConnectTimeoutSeconds, c.databaseStatementTimeoutSeconds]).to.deep.equal([5, 5, 10]);
-    const set = loadConfig({ ...base, DATABASE_ACQUIRE_TIMEOUT_SECONDS: '12', DATABASE_CONNECT_TIMEOUT_SECONDS: ' 3 ', DATABASE_STATEMENT_TIMEOUT_SECONDS: '0' });
-    expect([set.databaseAcquireTimeoutSeconds, set.databaseConnectTimeoutSeconds, set.databaseStatementTimeoutSeconds]).to.deep.equal([12, 3, 0]);
+    const set = loadConfig({
+      ...base,
+      DATABASE_ACQUIRE_TIMEOUT_SECONDS: '12',
+      DATABASE_CONNECT_TIMEOUT_SECONDS: ' 3 ',
+      DATABASE_STATEMENT_TIMEOUT_SECONDS: '0',
+    });
+    expect([set.databaseAcquireTimeoutSeconds, set.databaseConnectTimeoutSeconds, set.databaseStatementTimeoutSeconds]).to.deep.equal([
+      12, 3, 0,
+    ]);
     const refused = (name: string, value: string) => {
       try {
         loadConfig({ ...base, [name]: value });
@@ -51,9 +58,13 @@ describe('DATABASE_*_TIMEOUT_SECONDS settings', () => {
       return '';
     };
     for (const name of ['DATABASE_ACQUIRE_TIMEOUT_SECONDS', 'DATABASE_CONNECT_TIMEOUT_SECONDS']) {
-      for (const bad of ['0', '-1', '601', '1.5', '1e3', 'ten', '99999999999999999999', '5; DROP TABLE jobs']) expect(refused(name, bad), `${name}=${bad}`).to.include(`${name} must be a whole number from 1 to 600`);
+      for (const bad of ['0', '-1', '601', '1.5', '1e3', 'ten', '99999999999999999999', '5; DROP TABLE jobs'])
+        expect(refused(name, bad), `${name}=${bad}`).to.include(`${name} must be a whole number from 1 to 600`);
     }
-    for (const bad of ['-1', '3601', '2.5', 'off']) expect(refused('DATABASE_STATEMENT_TIMEOUT_SECONDS', bad), bad).to.include('DATABASE_STATEMENT_TIMEOUT_SECONDS must be a whole number from 0 to 3600');
+    for (const bad of ['-1', '3601', '2.5', 'off'])
+      expect(refused('DATABASE_STATEMENT_TIMEOUT_SECONDS', bad), bad).to.include(
+        'DATABASE_STATEMENT_TIMEOUT_SECONDS must be a whole number from 0 to 3600',
+      );
   });
 });
 
@@ -102,7 +113,8 @@ for (const kind of databaseKinds()) {
     this.timeout(120_000);
     let f: FaultyServer;
     let token: string;
-    const apply = (email: string) => timed(`${f.s.baseUrl}/api/jobs/parted/apply/`, { method: 'POST', body: toFormData(validFields({ email })) });
+    const apply = (email: string) =>
+      timed(`${f.s.baseUrl}/api/jobs/parted/apply/`, { method: 'POST', body: toFormData(validFields({ email })) });
     const rowFor = (email: string) => f.s.ctx.db('applications').where({ email }).first();
 
     before(async () => {

@@ -31,7 +31,10 @@ async function columnInfo(db: Knex, table: string, column: string): Promise<{ ty
 
 async function indexNames(db: Knex, kind: string, table: string): Promise<string[]> {
   if (kind === 'mysql') {
-    const [rows] = await db.raw('SELECT DISTINCT index_name AS n FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = ?', [table]);
+    const [rows] = await db.raw(
+      'SELECT DISTINCT index_name AS n FROM information_schema.statistics WHERE table_schema = DATABASE() AND table_name = ?',
+      [table],
+    );
     return rows.map((r: any) => r.n);
   }
   const rows = await db.raw(`PRAGMA index_list('${table}')`);
@@ -64,7 +67,11 @@ for (const kind of databaseKinds()) {
           expect(await columnInfo(t.db, table, column), `${table}.${column}`).to.include({ type: 'mediumtext', nullable });
         }
         for (const table of ['jobs', 'forms']) {
-          expect(await columnInfo(t.db, table, 'public_id'), table).to.deep.equal({ type: 'varchar(64)', nullable: 'NO', collation: 'utf8mb4_bin' });
+          expect(await columnInfo(t.db, table, 'public_id'), table).to.deep.equal({
+            type: 'varchar(64)',
+            nullable: 'NO',
+            collation: 'utf8mb4_bin',
+          });
           expect(await indexNames(t.db, kind, table), table).to.include(`${table}_public_id_unique`);
         }
       });
@@ -73,13 +80,44 @@ for (const kind of databaseKinds()) {
     it('stores 100,000-character form texts and a large form post payload, and public ids that differ only in case', async () => {
       const now = toDbDate(new Date());
       const big = '😀'.repeat(25_000) + 'x'.repeat(50_000);
-      const [formId] = await t.db('forms').insert({ public_id: 'Form-1', title: 'Form', description: big, success_message: big, inactive_notice: big, api_mapping: '{}', created_at: now, updated_at: now });
+      const [formId] = await t
+        .db('forms')
+        .insert({
+          public_id: 'Form-1',
+          title: 'Form',
+          description: big,
+          success_message: big,
+          inactive_notice: big,
+          api_mapping: '{}',
+          created_at: now,
+          updated_at: now,
+        });
       await t.db('forms').insert({ public_id: 'form-1', title: 'Other form', api_mapping: '{}', created_at: now, updated_at: now });
       const [sectionId] = await t.db('form_sections').insert({ form_id: formId, title: 'S' });
-      await t.db('form_fields').insert({ section_id: sectionId, form_id: formId, name: 'f', label: 'F', field_type: 'long_text', help_text: big, options: '[]', allowed_extensions: '[]' });
+      await t
+        .db('form_fields')
+        .insert({
+          section_id: sectionId,
+          form_id: formId,
+          name: 'f',
+          label: 'F',
+          field_type: 'long_text',
+          help_text: big,
+          options: '[]',
+          allowed_extensions: '[]',
+        });
       const data = JSON.stringify({ f: big });
       const [entryId] = await t.db('form_entries').insert({ form_id: formId, data, created_at: now });
-      await t.db('form_posts').insert({ form_id: formId, entry_id: entryId, target_url: 'https://hooks.example.com/', payload: data, created_at: now, updated_at: now });
+      await t
+        .db('form_posts')
+        .insert({
+          form_id: formId,
+          entry_id: entryId,
+          target_url: 'https://hooks.example.com/',
+          payload: data,
+          created_at: now,
+          updated_at: now,
+        });
       const form = await t.db('forms').where({ public_id: 'Form-1' }).first();
       expect([form.description, form.success_message, form.inactive_notice]).to.deep.equal([big, big, big]);
       expect((await t.db('forms').where({ public_id: 'form-1' }).first()).title).to.equal('Other form');
@@ -98,7 +136,8 @@ for (const kind of databaseKinds()) {
       while ((await migrationStatus(t.db)).applied.includes('004_text_sizes_and_public_ids')) await t.db.migrate.down();
       expect(await indexNames(t.db, kind, 'applications')).not.to.include('applications_first_name_idx');
       if (kind === 'mysql') {
-        for (const [table, column, nullable] of MEDIUM) expect(await columnInfo(t.db, table, column), `${table}.${column}`).to.include({ type: 'text', nullable });
+        for (const [table, column, nullable] of MEDIUM)
+          expect(await columnInfo(t.db, table, column), `${table}.${column}`).to.include({ type: 'text', nullable });
         expect((await columnInfo(t.db, 'jobs', 'public_id')).collation).to.equal('utf8mb4_unicode_ci');
       }
       await t.db.migrate.latest();

@@ -25,7 +25,14 @@ for (const kind of databaseKinds()) {
       expect(await t.db.schema.hasTable('change_counters')).to.equal(false);
       const at = toDbDate(new Date());
       const people = Array.from({ length: 2500 }, (_, i) => ({
-        job_id: job.id, first_name: i % 2 ? 'Zoë' : 'Łukasz', last_name: `Nowak-${i}`, email: `p${i}@example.com`, phone: `+9198765${String(i).padStart(5, '0')}`, status: 'NEW', created_at: at, updated_at: at,
+        job_id: job.id,
+        first_name: i % 2 ? 'Zoë' : 'Łukasz',
+        last_name: `Nowak-${i}`,
+        email: `p${i}@example.com`,
+        phone: `+9198765${String(i).padStart(5, '0')}`,
+        status: 'NEW',
+        created_at: at,
+        updated_at: at,
       }));
       for (let i = 0; i < people.length; i += 500) await t.db('applications').insert(people.slice(i, i + 500));
       await t.db.migrate.latest();
@@ -35,7 +42,13 @@ for (const kind of databaseKinds()) {
       expect(rows.map((r) => `${r.application_id} ${r.word}`).sort()).to.deep.equal(expected);
       expect(rows.filter((r) => r.word === 'lukasz')).to.have.length(1250);
       // 005's counters (later migrations add their own, such as 013's applications.stage).
-      expect(await t.db('change_counters').whereIn('name', ['applications.removed', 'applications.status']).orderBy('name').select('name', 'value')).to.deep.equal([
+      expect(
+        await t
+          .db('change_counters')
+          .whereIn('name', ['applications.removed', 'applications.status'])
+          .orderBy('name')
+          .select('name', 'value'),
+      ).to.deep.equal([
         { name: 'applications.removed', value: 0 },
         { name: 'applications.status', value: 0 },
       ]);

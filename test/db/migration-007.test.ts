@@ -17,8 +17,18 @@ for (const kind of databaseKinds()) {
       const job = await webhookJob(t.db, 'https://hooks.example.com/in', 'old-secret-0123456789');
       const [id, other] = await seedPosts(t.db, job, 2);
       while ((await migrationStatus(t.db)).applied.includes('007_outbox_payload_without_secret')) await t.db.migrate.down();
-      const old = { job_public_id: job.public_id, email: 'a@example.com', first_name: 'A', second_name: 'B', phone: '+15550100', secret_key: 'old-secret-0123456789' };
-      await t.db('application_posts').where('id', id).update({ payload: JSON.stringify(old) });
+      const old = {
+        job_public_id: job.public_id,
+        email: 'a@example.com',
+        first_name: 'A',
+        second_name: 'B',
+        phone: '+15550100',
+        secret_key: 'old-secret-0123456789',
+      };
+      await t
+        .db('application_posts')
+        .where('id', id)
+        .update({ payload: JSON.stringify(old) });
       await t.db('application_posts').where('id', other).update({ payload: 'not json with "secret_key"' });
       await t.db.migrate.latest();
       const { secret_key: _gone, ...rest } = old;

@@ -12,7 +12,8 @@ for (const kind of databaseKinds()) {
     after(() => t.destroy());
 
     it('compares application emails byte for byte, and rolls back and applies again', async () => {
-      const collation = async () => (kind === 'mysql' ? (await t.db.raw("SHOW FULL COLUMNS FROM applications WHERE Field = 'email'"))[0][0].Collation : 'BINARY');
+      const collation = async () =>
+        kind === 'mysql' ? (await t.db.raw("SHOW FULL COLUMNS FROM applications WHERE Field = 'email'"))[0][0].Collation : 'BINARY';
       expect(await collation()).to.equal(kind === 'mysql' ? 'utf8mb4_bin' : 'BINARY');
       while ((await migrationStatus(t.db)).applied.includes('008_email_exact_match')) await t.db.migrate.down();
       expect(await collation()).to.equal(kind === 'mysql' ? 'utf8mb4_unicode_ci' : 'BINARY');

@@ -22,12 +22,18 @@ for (const kind of databaseKinds()) {
       await t.db('hr_users').where({ username: 'signed.in' }).delete();
       expect(await t.db.schema.hasTable('hr_user_links')).to.equal(false);
       const now = new Date();
-      for (const [username, active] of [['old.one', true], ['old.two', false]] as const) {
+      for (const [username, active] of [
+        ['old.one', true],
+        ['old.two', false],
+      ] as const) {
         await t.db('hr_users').insert({ username, password_hash: 'scrypt$x', is_active: active, created_at: now, updated_at: now });
       }
       await t.db.migrate.latest();
       const rows = await t.db('hr_users').orderBy('username').select('username', 'role');
-      expect(rows).to.deep.equal([{ username: 'old.one', role: 'admin' }, { username: 'old.two', role: 'admin' }]);
+      expect(rows).to.deep.equal([
+        { username: 'old.one', role: 'admin' },
+        { username: 'old.two', role: 'admin' },
+      ]);
       expect(await t.db.schema.hasTable('hr_user_links')).to.equal(true);
       // A row written without a role (older code) is an admin too, as the CLI makes them.
       await t.db('hr_users').insert({ username: 'no.role', password_hash: 'scrypt$x', is_active: true, created_at: now, updated_at: now });

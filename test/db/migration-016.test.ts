@@ -19,10 +19,26 @@ for (const kind of databaseKinds()) {
 
     it('writes the defaults and the sender columns, and rolls back keeping emails and their attempts', async () => {
       const job = await makeJob(t.db);
-      await insertApplications(t.db, job.id, [{ first_name: 'Old', last_name: 'Mail', email: 'old.mail@example.com', phone: '+919999999999', status: 'NEW' }], []);
+      await insertApplications(
+        t.db,
+        job.id,
+        [{ first_name: 'Old', last_name: 'Mail', email: 'old.mail@example.com', phone: '+919999999999', status: 'NEW' }],
+        [],
+      );
       const app = await t.db('applications').first('id');
       const now = '2026-01-01 00:00:00.000';
-      const [postId] = await t.db('email_posts').insert({ application_id: app.id, template: 'applicant_confirmation', payload: '{"to":"old.mail@example.com","subject":"s","text":"t","html":"h"}', status: 'SUCCESS', attempts: 1, created_at: now, updated_at: now, delivered_at: now });
+      const [postId] = await t
+        .db('email_posts')
+        .insert({
+          application_id: app.id,
+          template: 'applicant_confirmation',
+          payload: '{"to":"old.mail@example.com","subject":"s","text":"t","html":"h"}',
+          status: 'SUCCESS',
+          attempts: 1,
+          created_at: now,
+          updated_at: now,
+          delivered_at: now,
+        });
       await t.db('post_attempts').insert({ email_post_id: postId, status: 'SUCCESS', status_code: 250, duration_ms: 5, created_at: now });
 
       expect((await t.db('email_templates').orderBy('id').select('name', 'purpose')).map((r: any) => [r.name, r.purpose])).to.deep.equal([
@@ -30,7 +46,8 @@ for (const kind of databaseKinds()) {
         ['Rejection', 'rejection'],
         ['Interview invitation', 'interview'],
       ]);
-      for (const column of ['sent_by', 'template_id', 'template_name']) expect(await t.db.schema.hasColumn('email_posts', column), column).to.equal(true);
+      for (const column of ['sent_by', 'template_id', 'template_name'])
+        expect(await t.db.schema.hasColumn('email_posts', column), column).to.equal(true);
 
       while ((await migrationStatus(t.db)).applied.includes('016_email_templates')) await t.db.migrate.down();
       expect(await t.db.schema.hasTable('email_templates')).to.equal(false);

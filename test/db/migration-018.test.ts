@@ -38,7 +38,8 @@ for (const kind of databaseKinds()) {
     let t: TestDb;
     before(async () => {
       t = await createTestDb(kind);
-      for (let i = 0; i < 3; i++) await makeJob(t.db, { title: `Job ${i}`, department: i ? 'Engineering' : '', status: 'ACTIVE', closes_at: '2099-01-01T00:00:00Z' });
+      for (let i = 0; i < 3; i++)
+        await makeJob(t.db, { title: `Job ${i}`, department: i ? 'Engineering' : '', status: 'ACTIVE', closes_at: '2099-01-01T00:00:00Z' });
     });
     after(() => t.destroy());
 
@@ -60,7 +61,11 @@ for (const kind of databaseKinds()) {
         const plans = await jobPlans(t.db, lists);
         expect(plans.filter((p) => !/COUNT|count/i.test(p))).to.have.length.greaterThan(0);
         for (const plan of plans) expect(plan, plan).to.match(/USING (COVERING )?INDEX jobs_/);
-        expect(plans.join(' ')).to.include('jobs_public_list_idx').and.include('jobs_hr_list_idx').and.include('jobs_status_department_idx').and.include('jobs_status_closes_idx');
+        expect(plans.join(' '))
+          .to.include('jobs_public_list_idx')
+          .and.include('jobs_hr_list_idx')
+          .and.include('jobs_status_department_idx')
+          .and.include('jobs_status_closes_idx');
       }
       while ((await migrationStatus(t.db)).applied.includes('018_job_reach_fields')) await t.db.migrate.down();
       expect(await t.db('jobs').first()).to.not.have.property('department');

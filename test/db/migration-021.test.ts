@@ -28,10 +28,24 @@ for (const kind of databaseKinds()) {
       await addFunnelCounts(t.db, [c, { ...c, device: 'desktop', count: 1 }]);
       await addFunnelCounts(t.db, [{ ...c, count: 5 }]);
       const rows = await t.db('job_funnel_counts').orderBy('device');
-      expect(rows.map((r) => [r.device, Number(r.count)])).to.deep.equal([['desktop', 1], ['phone', 7]]);
-      expect(await fails(t.db('job_funnel_counts').insert({ job_id: job.id, day: c.day, step: c.step, event: c.event, device: c.device, count: 1 }))).to.equal(true);
+      expect(rows.map((r) => [r.device, Number(r.count)])).to.deep.equal([
+        ['desktop', 1],
+        ['phone', 7],
+      ]);
+      expect(
+        await fails(
+          t.db('job_funnel_counts').insert({ job_id: job.id, day: c.day, step: c.step, event: c.event, device: c.device, count: 1 }),
+        ),
+      ).to.equal(true);
       // A batch naming a job that does not exist adds nothing at all (one transaction).
-      expect(await fails(addFunnelCounts(t.db, [{ ...c, count: 100 }, { ...c, jobId: 999_999 }]))).to.equal(true);
+      expect(
+        await fails(
+          addFunnelCounts(t.db, [
+            { ...c, count: 100 },
+            { ...c, jobId: 999_999 },
+          ]),
+        ),
+      ).to.equal(true);
       expect(Number((await t.db('job_funnel_counts').where({ device: 'phone' }).first()).count)).to.equal(7);
       await t.db('jobs').where('id', job.id).delete();
       expect(await t.db('job_funnel_counts').count({ n: '*' }).first()).to.satisfy((r: { n: unknown }) => Number(r.n) === 0);

@@ -35,7 +35,8 @@ async function maxLoopLag<T>(work: () => Promise<T>): Promise<{ result: T; lagMs
 describe('document parsers: child processes with a deadline and a memory cap', () => {
   const captured = captureLog();
   const parsers = new DocumentParsers(createLogger({ level: 'info', pretty: false }), LIMITS, HOSTILE);
-  const stopped = (reason: string) => captured.lines().some((l) => l.startsWith('document parser stopped') && l.includes(`"reason":"${reason}"`));
+  const stopped = (reason: string) =>
+    captured.lines().some((l) => l.startsWith('document parser stopped') && l.includes(`"reason":"${reason}"`));
   const run = (mode: string, ms?: number) => parsers.run<string>(mode, ms === undefined ? [] : [ms]);
   after(async () => {
     captured.restore();
@@ -93,7 +94,10 @@ describe('document parsers: Word files', () => {
   after(() => parsers.close());
 
   it('reads the text of a DOCX and a DOC in a child process', async () => {
-    expect(await parsers.wordText('docx', textDocxBytes(['Priya Sharma', 'Payroll lead']))).to.deep.equal({ text: 'Priya Sharma\n\nPayroll lead', truncated: false });
+    expect(await parsers.wordText('docx', textDocxBytes(['Priya Sharma', 'Payroll lead']))).to.deep.equal({
+      text: 'Priya Sharma\n\nPayroll lead',
+      truncated: false,
+    });
     const doc = await parsers.wordText('doc', fs.readFileSync(DOC_SAMPLE_PATH));
     expect(doc?.text).to.contain(DOC_SAMPLE_TEXT);
   });

@@ -34,7 +34,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     before(async () => {
       smtp = await startSmtp();
-      s = await startTestServer(kind, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Acme Careers <careers@acme.example>', COMPANY_NAME: 'Acme Test Corp' });
+      s = await startTestServer(kind, {
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: 'Acme Careers <careers@acme.example>',
+        COMPANY_NAME: 'Acme Test Corp',
+      });
       delivery = startDelivery({ db: s.ctx.db, config: s.ctx.config, now: () => new Date(), log: () => undefined }, s.ctx.outbox);
       seeded = await seedPeople(s.ctx.db);
       token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
@@ -48,7 +52,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     });
 
     async function open(width: number, height: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-      const t = await openHrPage(browser, s.baseUrl, token, { width, height, timezoneId: 'Europe/Berlin', contextOptions: { locale: 'en-GB' } });
+      const t = await openHrPage(browser, s.baseUrl, token, {
+        width,
+        height,
+        timezoneId: 'Europe/Berlin',
+        contextOptions: { locale: 'en-GB' },
+      });
       return { page: t.page, errors: t.errors, close: () => t.context.close() };
     }
 
@@ -81,21 +90,28 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const reject = section.getByRole('button', { name: 'Reject and email 2 selected…' });
           await reject.waitFor();
           await section.getByLabel('Reason').selectOption('Position filled');
-          expect(await section.getByLabel('Email').inputValue()).to.equal(String((await s.ctx.db('email_templates').where({ purpose: 'rejection' }).first()).id));
+          expect(await section.getByLabel('Email').inputValue()).to.equal(
+            String((await s.ctx.db('email_templates').where({ purpose: 'rejection' }).first()).id),
+          );
           await reject.focus();
           await page.keyboard.press('Enter');
           // The preview of the first one's email, focus on the confirmation.
           const preview = section.locator('.email-preview');
           await preview.waitFor();
           const previewText = await preview.innerText();
-          expect(previewText).to.include('Preview for the first of 2 applicants').and.include('Your application for').and.include('at Acme Test Corp');
+          expect(previewText)
+            .to.include('Preview for the first of 2 applicants')
+            .and.include('Your application for')
+            .and.include('at Acme Test Corp');
           const confirm = section.getByRole('button', { name: 'Reject 2 and send 2 emails' });
           expect(await confirm.evaluate((el) => el === document.activeElement)).to.equal(true);
           expect(await axeViolations(page)).to.deep.equal([]);
           await screenshot(page, `emails-bulk-preview-${label}${suffix}`);
           await page.keyboard.press('Enter');
           const status = section.locator('[role="status"]');
-          await page.waitForFunction(() => /emails queued/.test(document.querySelector('section.bulk-email [role="status"]')?.textContent ?? ''));
+          await page.waitForFunction(() =>
+            /emails queued/.test(document.querySelector('section.bulk-email [role="status"]')?.textContent ?? ''),
+          );
           expect(await status.innerText()).to.equal('2 applicants rejected (Position filled). 2 emails queued.');
           for (const email of emails) {
             const row = page.locator(`tr[data-id="${seeded.ids.get(email)}"]`);
@@ -108,7 +124,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
             expect(app).to.include({ outcome: 'REJECTED', outcome_reason: 'Position filled', status: 'ARCHIVED' });
           }
           await eventually(() => void expect(emails.every((e) => mailTo(e))).to.equal(true), 10_000);
-          const person = emails[0] === 'jose.muller@example.com' ? { first: 'José', title: 'Backend Engineer' } : { first: 'Björn', title: 'Data Analyst' };
+          const person =
+            emails[0] === 'jose.muller@example.com'
+              ? { first: 'José', title: 'Backend Engineer' }
+              : { first: 'Björn', title: 'Data Analyst' };
           const mail = mailTo(emails[0])!;
           expect(header(mail, 'To')).to.equal(emails[0]);
           expect(header(mail, 'From')).to.equal('alice via Acme Careers <careers@acme.example>'); // issue 30: the sender's name
@@ -123,7 +142,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       });
     }
 
-    for (const [width, height, label, email] of [[1280, 900, 'desktop', 'priya@patel.dev'], [390, 844, 'phone', 'mia.rossi@example.it']] as const) {
+    for (const [width, height, label, email] of [
+      [1280, 900, 'desktop', 'priya@patel.dev'],
+      [390, 844, 'phone', 'mia.rossi@example.it'],
+    ] as const) {
       it(`sends one email from the applicant's page after a preview, and shows it delivered on the History (${label})`, async () => {
         const { page, errors, close } = await open(width, height);
         try {
@@ -150,19 +172,28 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           expect(await axeViolations(page)).to.deep.equal([]);
           await screenshot(page, `emails-detail-preview-${label}${suffix}`);
           await page.keyboard.press('Enter');
-          await page.waitForFunction(() => /Email queued/.test(document.querySelector('section.applicant-email [role="status"]')?.textContent ?? ''));
+          await page.waitForFunction(() =>
+            /Email queued/.test(document.querySelector('section.applicant-email [role="status"]')?.textContent ?? ''),
+          );
           expect(await card.locator('[role="status"]').innerText()).to.equal(`Email queued. “${subject}” to ${email}.`);
           await eventually(() => void expect(mailTo(email)).to.not.equal(null), 10_000);
           expect(header(mailTo(email)!, 'Subject')).to.equal(subject);
-          await eventually(async () => void expect((await s.ctx.db('email_posts').where({ application_id: appId }).first()).status).to.equal('SUCCESS'), 10_000);
+          await eventually(
+            async () => void expect((await s.ctx.db('email_posts').where({ application_id: appId }).first()).status).to.equal('SUCCESS'),
+            10_000,
+          );
           // The History, read again: who sent what to whom, delivered.
           await page.reload();
           // Each email once (issue 30): who sent it, with its delivery.
           const entry = page.locator('.timeline-entry', { hasText: '“Interview invitation” email' }).filter({ hasText: 'by alice' });
           await entry.waitFor();
           expect(await entry.count()).to.equal(1);
-          expect(await entry.locator('.timeline-text').innerText()).to.equal(`“Interview invitation” email to ${email} by alice: ${subject}`);
-          expect(await entry.locator('.timeline-email-status').innerText()).to.match(/^Delivered [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M /);
+          expect(await entry.locator('.timeline-text').innerText()).to.equal(
+            `“Interview invitation” email to ${email} by alice: ${subject}`,
+          );
+          expect(await entry.locator('.timeline-email-status').innerText()).to.match(
+            /^Delivered [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M /,
+          );
           await entry.scrollIntoViewIfNeeded();
           await screenshot(page, `emails-detail-history-${label}${suffix}`);
           expect(await axeViolations(page)).to.deep.equal([]);
@@ -175,7 +206,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     }
 
     it('edits a template from the HR header, refusing an unknown variable where it was typed (desktop and phone)', async () => {
-      for (const [width, height, label] of [[1280, 900, 'desktop'], [390, 844, 'phone']] as const) {
+      for (const [width, height, label] of [
+        [1280, 900, 'desktop'],
+        [390, 844, 'phone'],
+      ] as const) {
         const { page, errors, close } = await open(width, height);
         try {
           await page.goto(`${s.baseUrl}/hr/dashboard`);
@@ -183,8 +217,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           if (label === 'desktop') {
             await page.locator('nav.nav-hr summary', { hasText: 'Settings' }).click();
             await page.locator('nav.nav-hr a', { hasText: 'Emails' }).click();
-          }
-          else {
+          } else {
             await page.locator('details.nav-mobile summary').click();
             await page.locator('nav.nav-drawer a', { hasText: 'Emails' }).click();
           }
@@ -197,7 +230,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await form.getByLabel('Subject').fill(`Let's talk, {firstname} (${label})`);
           await form.getByRole('button', { name: 'Save template' }).focus();
           await page.keyboard.press('Enter');
-          expect(await form.locator('.field-error').innerText()).to.equal('Unknown variable {firstname}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.');
+          expect(await form.locator('.field-error').innerText()).to.equal(
+            'Unknown variable {firstname}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.',
+          );
           expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).to.equal('true');
           // Issue 30: the template's default delay ("Send by default").
           await form.getByLabel('Send by default').selectOption({ label: 'In 2 days' });
@@ -211,7 +246,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           const saved = await s.ctx.db('email_templates').where({ purpose: 'interview' }).first();
           expect(saved.subject).to.equal(`Let's talk, {first_name} (${label})`);
           expect(Number(saved.default_delay_minutes)).to.equal(2880);
-          expect(await page.locator('.template-list li', { hasText: 'Interview invitation' }).innerText()).to.include('Sent by default: in 2 days');
+          expect(await page.locator('.template-list li', { hasText: 'Interview invitation' }).innerText()).to.include(
+            'Sent by default: in 2 days',
+          );
           expect(await axeViolations(page)).to.deep.equal([]);
           await screenshot(page, `emails-templates-${label}${suffix}`);
           expect(errors).to.deep.equal([]);

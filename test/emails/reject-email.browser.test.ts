@@ -28,7 +28,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     before(async () => {
       smtp = await startSmtp();
-      s = await startTestServer(kind, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Acme Careers <careers@acme.example>', COMPANY_NAME: 'Acme Test Corp' });
+      s = await startTestServer(kind, {
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: 'Acme Careers <careers@acme.example>',
+        COMPANY_NAME: 'Acme Test Corp',
+      });
       seeded = await seedPeople(s.ctx.db);
       token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'alice'));
       browser = await sharedBrowser();
@@ -40,7 +44,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     });
 
     async function open(width: number, height: number): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-      const t = await openHrPage(browser, s.baseUrl, token, { width, height, timezoneId: 'Europe/Berlin', contextOptions: { locale: 'en-GB' } });
+      const t = await openHrPage(browser, s.baseUrl, token, {
+        width,
+        height,
+        timezoneId: 'Europe/Berlin',
+        contextOptions: { locale: 'en-GB' },
+      });
       return { page: t.page, errors: t.errors, close: () => t.context.close() };
     }
     const emailRow = (appId: number) => s.ctx.db('email_posts').where({ application_id: appId }).orderBy('id', 'desc').first();
@@ -77,7 +86,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await page.waitForFunction(() => /email scheduled for/.test(document.body.textContent ?? ''));
           const said = await page.locator('.board [role="status"], [aria-live="polite"]').allInnerTexts();
           expect(await page.locator('.alert-success').innerText()).to.match(/: 1 email scheduled for .+: it can be cancelled until then\./);
-          expect(said.join(' ')).to.match(/moved to Rejected \(.+\)\..*1 email scheduled for .+ GMT\+[12]: it can be cancelled until then\./);
+          expect(said.join(' ')).to.match(
+            /moved to Rejected \(.+\)\..*1 email scheduled for .+ GMT\+[12]: it can be cancelled until then\./,
+          );
           const app = await s.ctx.db('applications').where({ id }).first();
           expect(app.outcome).to.equal('REJECTED');
           const row = await emailRow(id);
@@ -107,7 +118,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await section.getByRole('button', { name: 'Reject and email 2 selected…' }).click();
           const preview = section.locator('.email-preview');
           await preview.waitFor();
-          expect(await preview.locator('.alert-warning').innerText()).to.include('1 of the 2 selected is already rejected: it gets no second email unless you tick below.');
+          expect(await preview.locator('.alert-warning').innerText()).to.include(
+            '1 of the 2 selected is already rejected: it gets no second email unless you tick below.',
+          );
           await section.getByRole('button', { name: 'Reject 2 and send 1 email' }).waitFor();
           await preview.getByLabel('Email them again').check();
           await section.getByRole('button', { name: 'Reject 2 and send 2 emails' }).waitFor();
@@ -116,8 +129,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await screenshot(page, `reject-email-bulk-already-${label}`);
           await section.screenshot({ path: path.join(ARTIFACTS, `reject-email-bulk-section-${label}.png`) });
           await section.getByRole('button', { name: 'Reject 2 and send 1 email' }).click();
-          await page.waitForFunction(() => /already rejected got no second email/.test(document.querySelector('section.bulk-email [role="status"]')?.textContent ?? ''));
-          expect(await section.locator('[role="status"]').innerText()).to.equal('2 applicants rejected (Not a fit). 1 email queued. 1 already rejected got no second email.');
+          await page.waitForFunction(() =>
+            /already rejected got no second email/.test(document.querySelector('section.bulk-email [role="status"]')?.textContent ?? ''),
+          );
+          expect(await section.locator('[role="status"]').innerText()).to.equal(
+            '2 applicants rejected (Not a fit). 1 email queued. 1 already rejected got no second email.',
+          );
           expect(await s.ctx.db('email_posts').where({ application_id: other })).to.have.length(1);
           expect(errors).to.deep.equal([]);
         } finally {
@@ -153,18 +170,33 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await scheduled.locator('li').first().waitFor();
           const item = await scheduled.locator('li').first().innerText();
           expect(item).to.include('Your application for').and.include('Scheduled for').and.include('9:30 AM').and.include('by alice');
-          expect(await scheduled.locator('[role="status"]').innerText()).to.match(/^1 email scheduled for .+, 9:30 AM GMT\+[12]: it can be cancelled until then\.$/);
+          expect(await scheduled.locator('[role="status"]').innerText()).to.match(
+            /^1 email scheduled for .+, 9:30 AM GMT\+[12]: it can be cancelled until then\.$/,
+          );
           const row = await emailRow(id);
           // 09:30 in Berlin (CET in winter, CEST in summer) is 07:30 or 08:30 UTC.
           expect(fromDbDate(row.send_after)!.toISOString()).to.match(new RegExp(`^${local.slice(0, 10)}T0[78]:30:00.000Z$`));
-          expect((await s.ctx.db('applications').where({ id }).first())).to.include({ outcome: 'REJECTED', outcome_reason: 'Position filled' });
-          await page.waitForFunction(() => /Scheduled for/.test(document.querySelector('.timeline, [data-timeline], #history, section[aria-labelledby*="history" i]')?.textContent ?? document.body.textContent ?? ''));
+          expect(await s.ctx.db('applications').where({ id }).first()).to.include({
+            outcome: 'REJECTED',
+            outcome_reason: 'Position filled',
+          });
+          await page.waitForFunction(() =>
+            /Scheduled for/.test(
+              document.querySelector('.timeline, [data-timeline], #history, section[aria-labelledby*="history" i]')?.textContent ??
+                document.body.textContent ??
+                '',
+            ),
+          );
           await scheduled.scrollIntoViewIfNeeded();
           expect(await axeViolations(page)).to.deep.equal([]);
           await screenshot(page, `reject-email-applicant-scheduled-${label}`);
 
           await scheduled.getByRole('button', { name: /^Cancel email/ }).click();
-          await page.waitForFunction(() => /Email cancelled: it will not be sent\./.test(document.querySelector('section.scheduled-emails [role="status"]')?.textContent ?? ''));
+          await page.waitForFunction(() =>
+            /Email cancelled: it will not be sent\./.test(
+              document.querySelector('section.scheduled-emails [role="status"]')?.textContent ?? '',
+            ),
+          );
           expect(await scheduled.locator('li').count()).to.equal(0);
           expect((await emailRow(id)).status).to.equal('CANCELLED');
           await screenshot(page, `reject-email-applicant-cancelled-${label}`);

@@ -18,7 +18,14 @@ function hostServer(page: (req: http.IncomingMessage) => string): Promise<{ url:
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.end(page(req));
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        close: () => new Promise((r) => server.close(() => r())),
+      }),
+    ),
+  );
 }
 
 describe('embeds in a browser', function () {
@@ -38,7 +45,13 @@ describe('embeds in a browser', function () {
     stranger = await hostServer(() => hostPage());
     careers = await startTestServer('sqlite', { EMBED_ORIGINS: host.url });
     careersUrl = careers.baseUrl;
-    for (let i = 1; i <= 12; i++) await makeJob(careers.ctx.db, { title: `Role number ${i}`, location: i % 2 ? 'Austin, TX, United States' : 'Remote', work_mode: i % 2 ? 'ONSITE' : 'REMOTE', public_id: `role-${i}` });
+    for (let i = 1; i <= 12; i++)
+      await makeJob(careers.ctx.db, {
+        title: `Role number ${i}`,
+        location: i % 2 ? 'Austin, TX, United States' : 'Remote',
+        work_mode: i % 2 ? 'ONSITE' : 'REMOTE',
+        public_id: `role-${i}`,
+      });
     expect(careersUrl).to.not.equal('');
     browser = await sharedBrowser();
   });
@@ -59,11 +72,15 @@ describe('embeds in a browser', function () {
         const frame = page.frameLocator('iframe[title="Open positions"]');
         await expect(await frame.getByRole('heading', { name: /Open positions at/ }).textContent()).to.match(/Open positions at/);
         // The frame grows to its content: every job shows without a scrollbar, 'After the jobs' below it.
-        await page.waitForFunction(() => {
-          const f = document.querySelector('iframe') as HTMLIFrameElement;
-          const doc = f.contentDocument;
-          return !doc && f.getBoundingClientRect().height > 600;
-        }, undefined, { timeout: 15_000 });
+        await page.waitForFunction(
+          () => {
+            const f = document.querySelector('iframe') as HTMLIFrameElement;
+            const doc = f.contentDocument;
+            return !doc && f.getBoundingClientRect().height > 600;
+          },
+          undefined,
+          { timeout: 15_000 },
+        );
         const frameBox = (await frameElement.boundingBox())!;
         const afterBox = (await page.locator('#after').boundingBox())!;
         expect(afterBox.y).to.be.greaterThan(frameBox.y + frameBox.height - 1);

@@ -12,9 +12,19 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 describe('EMBED_ORIGINS', () => {
   it('takes origins separated by commas or spaces, and refuses paths, queries, credentials and other schemes', () => {
-    expect(loadConfig({ EMBED_ORIGINS: 'https://www.example.com, http://localhost:8080  https://b.example.org/' }).embedOrigins).to.deep.equal(['https://www.example.com', 'http://localhost:8080', 'https://b.example.org']);
+    expect(
+      loadConfig({ EMBED_ORIGINS: 'https://www.example.com, http://localhost:8080  https://b.example.org/' }).embedOrigins,
+    ).to.deep.equal(['https://www.example.com', 'http://localhost:8080', 'https://b.example.org']);
     expect(loadConfig({}).embedOrigins).to.deep.equal([]);
-    for (const bad of ['https://example.com/jobs', 'https://example.com?x=1', 'https://u:p@example.com', 'ftp://example.com', 'javascript:alert(1)', 'example.com', '*']) {
+    for (const bad of [
+      'https://example.com/jobs',
+      'https://example.com?x=1',
+      'https://u:p@example.com',
+      'ftp://example.com',
+      'javascript:alert(1)',
+      'example.com',
+      '*',
+    ]) {
       expect(() => loadConfig({ EMBED_ORIGINS: bad }), bad).to.throw(/EMBED_ORIGINS must list origins/);
     }
   });
@@ -26,9 +36,22 @@ for (const kind of databaseKinds()) {
     let on: TestServer;
     let off: TestServer;
     before(async () => {
-      on = await startTestServer(kind, { EMBED_ORIGINS: 'https://www.example.com,http://127.0.0.1:9', PUBLIC_BASE_URL: 'https://jobs.example.com' });
-      await makeJob(on.ctx.db, { title: 'Payroll Specialist', location: 'Austin, TX, United States', work_mode: 'ONSITE', public_id: 'payroll' });
-      await makeJob(on.ctx.db, { title: '<script>alert(1)</script> Engineer', location: 'Remote', work_mode: 'REMOTE', public_id: 'remote-eng' });
+      on = await startTestServer(kind, {
+        EMBED_ORIGINS: 'https://www.example.com,http://127.0.0.1:9',
+        PUBLIC_BASE_URL: 'https://jobs.example.com',
+      });
+      await makeJob(on.ctx.db, {
+        title: 'Payroll Specialist',
+        location: 'Austin, TX, United States',
+        work_mode: 'ONSITE',
+        public_id: 'payroll',
+      });
+      await makeJob(on.ctx.db, {
+        title: '<script>alert(1)</script> Engineer',
+        location: 'Remote',
+        work_mode: 'REMOTE',
+        public_id: 'remote-eng',
+      });
       await makeJob(on.ctx.db, { title: 'Closed Role', status: 'INACTIVE', public_id: 'closed-role' });
       off = await startTestServer(kind);
     });
@@ -46,7 +69,7 @@ for (const kind of databaseKinds()) {
       const res = await fetch(`${on.baseUrl}/embed/jobs`);
       expect(res.status).to.equal(200);
       const csp = res.headers.get('content-security-policy')!;
-      expect(csp).to.include("frame-ancestors https://www.example.com http://127.0.0.1:9");
+      expect(csp).to.include('frame-ancestors https://www.example.com http://127.0.0.1:9');
       expect(csp).to.include("script-src 'self'");
       expect(res.headers.get('x-frame-options')).to.equal(null);
       const html = await res.text();
@@ -86,7 +109,9 @@ for (const kind of databaseKinds()) {
     it('carries the campaign parameters on, cleaned of control characters and cut to 100 characters', async () => {
       const q = new URLSearchParams({ utm_source: 'news\u0000letter\r\n', utm_medium: 'email', utm_campaign: 'y'.repeat(500) });
       const html = await (await fetch(`${on.baseUrl}/embed/jobs?${q}`)).text();
-      expect(html).to.include(`href="https://jobs.example.com/careers/payroll?utm_source=news+letter&amp;utm_medium=email&amp;utm_campaign=${'y'.repeat(100)}"`);
+      expect(html).to.include(
+        `href="https://jobs.example.com/careers/payroll?utm_source=news+letter&amp;utm_medium=email&amp;utm_campaign=${'y'.repeat(100)}"`,
+      );
       const hostile = await (await fetch(`${on.baseUrl}/embed/jobs?utm_source=${encodeURIComponent('"><script>x</script>')}`)).text();
       expect(hostile).to.not.include('<script>x');
       expect((await fetch(`${on.baseUrl}/embed/jobs?utm_source=a&utm_source=b`)).status).to.equal(200);

@@ -34,19 +34,71 @@ const utf16 = (text: string, be = false) => {
 
 /** Active files: [what, bytes, name sent]. */
 const ACTIVE: [string, Buffer, string][] = [
-  ['a .docm by its content types', ooxml(DOCM_MAIN, { 'word/document.xml': '<w:document/>', 'word/vbaProject.bin': Buffer.alloc(512, 1) }), 'letter.docm'],
-  ['a .docm renamed .docx', ooxml(DOCM_MAIN, { 'word/document.xml': '<w:document/>', 'word/vbaProject.bin': Buffer.alloc(512, 1) }), 'letter.docx'],
-  ['an .xlsm renamed .bin', zipBytes({ '[Content_Types].xml': CONTENT_TYPES(XLSM_MAIN).replace('/word/document.xml', '/xl/workbook.xml'), 'xl/workbook.xml': '<workbook/>' }), 'data.bin'],
-  ['a .docx holding a VBA project (content types say docx)', ooxml(DOCX_MAIN, { 'word/document.xml': '<w:document/>', 'word/vbaProject.bin': Buffer.alloc(512, 1) }), 'cv.docx'],
-  ['a .docx with the VBA project name in other case, compressed', ooxml(DOCX_MAIN, { 'word/document.xml': '<w:document/>', 'word/VBAPROJECT.BIN': Buffer.alloc(512, 1) }, ['word/VBAPROJECT.BIN']), 'cv.docx'],
-  ['an .xlsx with Excel 4 macro sheets', zipBytes({ '[Content_Types].xml': CONTENT_TYPES('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml').replace('/word/document.xml', '/xl/workbook.xml'), 'xl/workbook.xml': '<workbook/>', 'xl/macrosheets/sheet1.xml': '<xm:macrosheet/>' }), 'sheet.xlsx'],
+  [
+    'a .docm by its content types',
+    ooxml(DOCM_MAIN, { 'word/document.xml': '<w:document/>', 'word/vbaProject.bin': Buffer.alloc(512, 1) }),
+    'letter.docm',
+  ],
+  [
+    'a .docm renamed .docx',
+    ooxml(DOCM_MAIN, { 'word/document.xml': '<w:document/>', 'word/vbaProject.bin': Buffer.alloc(512, 1) }),
+    'letter.docx',
+  ],
+  [
+    'an .xlsm renamed .bin',
+    zipBytes({
+      '[Content_Types].xml': CONTENT_TYPES(XLSM_MAIN).replace('/word/document.xml', '/xl/workbook.xml'),
+      'xl/workbook.xml': '<workbook/>',
+    }),
+    'data.bin',
+  ],
+  [
+    'a .docx holding a VBA project (content types say docx)',
+    ooxml(DOCX_MAIN, { 'word/document.xml': '<w:document/>', 'word/vbaProject.bin': Buffer.alloc(512, 1) }),
+    'cv.docx',
+  ],
+  [
+    'a .docx with the VBA project name in other case, compressed',
+    ooxml(DOCX_MAIN, { 'word/document.xml': '<w:document/>', 'word/VBAPROJECT.BIN': Buffer.alloc(512, 1) }, ['word/VBAPROJECT.BIN']),
+    'cv.docx',
+  ],
+  [
+    'an .xlsx with Excel 4 macro sheets',
+    zipBytes({
+      '[Content_Types].xml': CONTENT_TYPES('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml').replace(
+        '/word/document.xml',
+        '/xl/workbook.xml',
+      ),
+      'xl/workbook.xml': '<workbook/>',
+      'xl/macrosheets/sheet1.xml': '<xm:macrosheet/>',
+    }),
+    'sheet.xlsx',
+  ],
   ['a plain ZIP holding vbaProject.bin', zipBytes({ 'readme.txt': 'hi', 'vbaProject.bin': Buffer.alloc(64, 2) }), 'bundle.zip'],
   ['SVG saved as .xml', Buffer.from(SVG), 'image.xml'],
   ['SVG saved as .txt', Buffer.from(SVG), 'notes.txt'],
-  ['XHTML saved as .xml', Buffer.from('<?xml version="1.0"?><!-- hi --><html xmlns="http://www.w3.org/1999/xhtml"><body><script>alert(1)</script></body></html>'), 'page.xml'],
-  ['an XHTML script inside any XML root', Buffer.from('<?xml version="1.0"?><data><x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script></data>'), 'data.xml'],
-  ['the namespace spelt with character references', Buffer.from('<?xml version="1.0"?><data><x:script xmlns:x="http://www.w3.org/1999/x&#x68;tml">alert(1)</x:script></data>'), 'data.xml'],
-  ['the namespace through an entity', Buffer.from('<?xml version="1.0"?><!DOCTYPE d [<!ENTITY ns "http://www.w3.org/1999/xh">]><d><x:script xmlns:x="&ns;tml">alert(1)</x:script></d>'), 'data.xml'],
+  [
+    'XHTML saved as .xml',
+    Buffer.from('<?xml version="1.0"?><!-- hi --><html xmlns="http://www.w3.org/1999/xhtml"><body><script>alert(1)</script></body></html>'),
+    'page.xml',
+  ],
+  [
+    'an XHTML script inside any XML root',
+    Buffer.from('<?xml version="1.0"?><data><x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script></data>'),
+    'data.xml',
+  ],
+  [
+    'the namespace spelt with character references',
+    Buffer.from('<?xml version="1.0"?><data><x:script xmlns:x="http://www.w3.org/1999/x&#x68;tml">alert(1)</x:script></data>'),
+    'data.xml',
+  ],
+  [
+    'the namespace through an entity',
+    Buffer.from(
+      '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY ns "http://www.w3.org/1999/xh">]><d><x:script xmlns:x="&ns;tml">alert(1)</x:script></d>',
+    ),
+    'data.xml',
+  ],
   ['an XSLT stylesheet instruction', Buffer.from('<?xml version="1.0"?><?xml-stylesheet type="text/xsl" href="#x"?><data/>'), 'data.xml'],
   ['an svg root without namespace', Buffer.from('<?xml version="1.0"?><SVG onload="alert(1)"/>'), 'data.xml'],
   ['SVG in UTF-16 LE', utf16(SVG), 'image.xml'],
@@ -59,7 +111,10 @@ const ACTIVE: [string, Buffer, string][] = [
 
 function filesUnder(root: string): string[] {
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 }
 
 for (const kind of databaseKinds()) {
@@ -68,7 +123,10 @@ for (const kind of databaseKinds()) {
     let s: TestServer;
     let token: string;
     const submit = async (file: { data: Buffer; name: string }) => {
-      const res = await fetch(`${s.baseUrl}/api/forms/any-file/submit/`, { method: 'POST', body: submission({ full_name: 'Asha Rao' }, { upload: file }) });
+      const res = await fetch(`${s.baseUrl}/api/forms/any-file/submit/`, {
+        method: 'POST',
+        body: submission({ full_name: 'Asha Rao' }, { upload: file }),
+      });
       return { status: res.status, body: await res.json() };
     };
 
@@ -78,10 +136,36 @@ for (const kind of databaseKinds()) {
       const base = everyFieldForm({ public_id: 'any-file' });
       const form = {
         ...base,
-        sections: [{ title: 'You', order: 0, fields: [
-          { name: 'full_name', label: 'Full name', field_type: 'short_text', required: true, placeholder: '', help_text: '', options: [], order: 0 },
-          { name: 'upload', label: 'Any file', field_type: 'file', required: true, placeholder: '', help_text: '', options: [], order: 1, max_file_size: 1024 * 1024, allowed_extensions: [] },
-        ] }],
+        sections: [
+          {
+            title: 'You',
+            order: 0,
+            fields: [
+              {
+                name: 'full_name',
+                label: 'Full name',
+                field_type: 'short_text',
+                required: true,
+                placeholder: '',
+                help_text: '',
+                options: [],
+                order: 0,
+              },
+              {
+                name: 'upload',
+                label: 'Any file',
+                field_type: 'file',
+                required: true,
+                placeholder: '',
+                help_text: '',
+                options: [],
+                order: 1,
+                max_file_size: 1024 * 1024,
+                allowed_extensions: [],
+              },
+            ],
+          },
+        ],
       };
       const created = await hr(s.baseUrl, token, '/api/hr/forms/', { method: 'POST', body: form });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
@@ -101,7 +185,10 @@ for (const kind of databaseKinds()) {
 
     it('still takes plain XML, a DOCX, a ZIP and a PDF', async () => {
       const ok: [Buffer, string][] = [
-        [Buffer.from('<?xml version="1.0"?><catalog xmlns="urn:example:books"><book id="1">SVG &amp; HTML for beginners</book></catalog>'), 'books.xml'],
+        [
+          Buffer.from('<?xml version="1.0"?><catalog xmlns="urn:example:books"><book id="1">SVG &amp; HTML for beginners</book></catalog>'),
+          'books.xml',
+        ],
         [ooxml(DOCX_MAIN, { 'word/document.xml': '<w:document/>' }), 'cv.docx'],
         [zipBytes({ 'readme.txt': 'the vba project lives elsewhere' }), 'bundle.zip'],
         [pdfBytes(2000), 'cv.pdf'],

@@ -27,12 +27,29 @@ for (const kind of databaseKinds()) {
       const { status: _omit, ...payload } = everyFieldForm();
       const created = await call('/api/hr/forms/', { method: 'POST', body: payload });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      expect(created.body).to.include({ public_id: 'volunteer-sign-up', title: 'Volunteer Sign-up', status: 'INACTIVE', sections_count: 2, accepting_submissions: false });
+      expect(created.body).to.include({
+        public_id: 'volunteer-sign-up',
+        title: 'Volunteer Sign-up',
+        status: 'INACTIVE',
+        sections_count: 2,
+        accepting_submissions: false,
+      });
       expect(created.body.sections[1].fields[3]).to.deep.equal({
-        name: 'cv', label: 'CV', field_type: 'file', required: true, placeholder: '', help_text: '', options: [], order: 3, max_file_size: 1048576, allowed_extensions: ['pdf', 'docx'],
+        name: 'cv',
+        label: 'CV',
+        field_type: 'file',
+        required: true,
+        placeholder: '',
+        help_text: '',
+        options: [],
+        order: 3,
+        max_file_size: 1048576,
+        allowed_extensions: ['pdf', 'docx'],
       });
       // Options only for choice fields, file settings only for file fields.
-      expect(created.body.sections[0].fields[0]).to.include({ max_file_size: null }).and.deep.include({ options: [], allowed_extensions: [] });
+      expect(created.body.sections[0].fields[0])
+        .to.include({ max_file_size: null })
+        .and.deep.include({ options: [], allowed_extensions: [] });
       const again = await call('/api/hr/forms/', { method: 'POST', body: payload });
       expect(again.body.public_id).to.equal('volunteer-sign-up-2');
       const read = await call(`/api/hr/forms/${created.body.id}/`);
@@ -47,14 +64,23 @@ for (const kind of databaseKinds()) {
       expect(all.body.results[0]).to.include({ public_id: 'volunteer-sign-up-2', sections_count: 2, status: 'INACTIVE' });
       expect(all.body.results[0]).to.not.have.any.keys('api_secret', 'api_mapping', 'sections');
       expect((await call('/api/hr/forms/?status=active')).body.count).to.equal(0);
-      expect(await call('/api/hr/forms/?status=DONE')).to.deep.include({ status: 400, body: { status: ['Select a valid status: ACTIVE, INACTIVE, REMOVED.'] } });
+      expect(await call('/api/hr/forms/?status=DONE')).to.deep.include({
+        status: 400,
+        body: { status: ['Select a valid status: ACTIVE, INACTIVE, REMOVED.'] },
+      });
     });
 
     it('activates, deactivates and removes (status REMOVED, the form kept)', async () => {
       const id = (await call('/api/hr/forms/')).body.results[0].id;
-      expect((await call(`/api/hr/forms/${id}/`, { method: 'PATCH', body: { status: 'ACTIVE' } })).body).to.include({ status: 'ACTIVE', accepting_submissions: true });
+      expect((await call(`/api/hr/forms/${id}/`, { method: 'PATCH', body: { status: 'ACTIVE' } })).body).to.include({
+        status: 'ACTIVE',
+        accepting_submissions: true,
+      });
       expect((await call(`/api/hr/forms/${id}/`, { method: 'PATCH', body: { status: 'INACTIVE' } })).body.status).to.equal('INACTIVE');
-      expect(await call(`/api/hr/forms/${id}/`, { method: 'PATCH', body: { status: 'gone' } })).to.deep.include({ status: 400, body: { status: ['Select a valid status: ACTIVE, INACTIVE, REMOVED.'] } });
+      expect(await call(`/api/hr/forms/${id}/`, { method: 'PATCH', body: { status: 'gone' } })).to.deep.include({
+        status: 400,
+        body: { status: ['Select a valid status: ACTIVE, INACTIVE, REMOVED.'] },
+      });
       expect((await call(`/api/hr/forms/${id}/`, { method: 'DELETE' })).status).to.equal(204);
       expect((await call(`/api/hr/forms/${id}/`)).body.status).to.equal('REMOVED');
       expect((await call('/api/hr/forms/?status=REMOVED')).body.count).to.equal(1);
@@ -64,7 +90,11 @@ for (const kind of databaseKinds()) {
 
     it('updates a form in full; the public id stays as made', async () => {
       const id = (await call('/api/hr/forms/')).body.results[1].id;
-      const body = everyFieldForm({ title: 'Volunteers 2027', public_id: 'volunteer-sign-up', sections: [{ title: 'Only', fields: [{ name: 'q', label: 'Q', field_type: 'short_text' }] }] });
+      const body = everyFieldForm({
+        title: 'Volunteers 2027',
+        public_id: 'volunteer-sign-up',
+        sections: [{ title: 'Only', fields: [{ name: 'q', label: 'Q', field_type: 'short_text' }] }],
+      });
       const put = await call(`/api/hr/forms/${id}/`, { method: 'PUT', body });
       expect(put.status, JSON.stringify(put.body)).to.equal(200);
       expect(put.body).to.include({ title: 'Volunteers 2027', sections_count: 1 });
@@ -80,8 +110,21 @@ for (const kind of databaseKinds()) {
         method: 'POST',
         body: everyFieldForm({
           sections: [
-            { title: 'One', fields: [{ name: '', label: '', field_type: 'short_text' }, { name: 'email', label: 'E', field_type: 'email' }, { name: 'email', label: 'E2', field_type: 'email' }] },
-            { title: 'Two', fields: [{ name: 'email', label: 'E3', field_type: 'email' }, { name: 'Bad Name', label: 'X', field_type: 'short_text' }] },
+            {
+              title: 'One',
+              fields: [
+                { name: '', label: '', field_type: 'short_text' },
+                { name: 'email', label: 'E', field_type: 'email' },
+                { name: 'email', label: 'E2', field_type: 'email' },
+              ],
+            },
+            {
+              title: 'Two',
+              fields: [
+                { name: 'email', label: 'E3', field_type: 'email' },
+                { name: 'Bad Name', label: 'X', field_type: 'short_text' },
+              ],
+            },
           ],
         }),
       });
@@ -93,7 +136,10 @@ for (const kind of databaseKinds()) {
         'sections.1.fields.0.name': ['Field name already used in section 1.'],
         'sections.1.fields.1.name': ['Use lowercase letters, digits and underscores.'],
       });
-      expect(r.body.duplicate_field_names).to.deep.equal([{ section_index: 0, duplicates: ['email'] }, { section_index: 1, duplicates: ['email'] }]);
+      expect(r.body.duplicate_field_names).to.deep.equal([
+        { section_index: 0, duplicates: ['email'] },
+        { section_index: 1, duplicates: ['email'] },
+      ]);
       // Nothing was stored.
       expect(Number((await s.ctx.db('forms').count({ n: '*' }).first())!.n)).to.equal(2);
     });
@@ -112,10 +158,26 @@ for (const kind of databaseKinds()) {
         [{ api_mapping: ['a'] }, 'api_mapping', 'Must be an object of external keys to field names.'],
         [{ api_mapping: { ext: 'nope' } }, 'api_mapping', 'No field is named nope.'],
         [{ sections: 'x' }, 'sections', 'Must be a list.'],
-        [{ sections: [{ fields: [{ name: 'c', label: 'C', field_type: 'dropdown', options: [' ', ''] }] }] }, 'sections.0.fields.0.options', 'Add at least one option.'],
-        [{ sections: [{ fields: [{ name: 'c', label: 'C', field_type: 'radio' }] }] }, 'sections.0.fields.0.field_type', 'Must be one of short_text, long_text, number, email, single_choice, checkbox, dropdown, file.'],
-        [{ sections: [{ fields: [{ name: 'f', label: 'F', field_type: 'file', max_file_size: -1 }] }] }, 'sections.0.fields.0.max_file_size', 'Enter a size above 0 and at most 50 MB.'],
-        [{ sections: [{ fields: [{ name: 'f', label: 'F', field_type: 'file', allowed_extensions: ['p d f'] }] }] }, 'sections.0.fields.0.allowed_extensions', 'Use extensions such as pdf, docx or png (letters and digits).'],
+        [
+          { sections: [{ fields: [{ name: 'c', label: 'C', field_type: 'dropdown', options: [' ', ''] }] }] },
+          'sections.0.fields.0.options',
+          'Add at least one option.',
+        ],
+        [
+          { sections: [{ fields: [{ name: 'c', label: 'C', field_type: 'radio' }] }] },
+          'sections.0.fields.0.field_type',
+          'Must be one of short_text, long_text, number, email, single_choice, checkbox, dropdown, file.',
+        ],
+        [
+          { sections: [{ fields: [{ name: 'f', label: 'F', field_type: 'file', max_file_size: -1 }] }] },
+          'sections.0.fields.0.max_file_size',
+          'Enter a size above 0 and at most 50 MB.',
+        ],
+        [
+          { sections: [{ fields: [{ name: 'f', label: 'F', field_type: 'file', allowed_extensions: ['p d f'] }] }] },
+          'sections.0.fields.0.allowed_extensions',
+          'Use extensions such as pdf, docx or png (letters and digits).',
+        ],
       ];
       for (const [patch, key, message] of cases) {
         const r = await call('/api/hr/forms/', { method: 'POST', body: everyFieldForm(patch) });
@@ -124,20 +186,43 @@ for (const kind of databaseKinds()) {
       }
       expect(await call('/api/hr/forms/', { method: 'POST', body: [] })).to.deep.include({ status: 400 });
       // A blank mapping key or field is dropped, not refused.
-      const ok = await call('/api/hr/forms/', { method: 'POST', body: everyFieldForm({ public_id: 'mapped', api_mapping: { '': 'email', contact: 'email', x: '' } }) });
+      const ok = await call('/api/hr/forms/', {
+        method: 'POST',
+        body: everyFieldForm({ public_id: 'mapped', api_mapping: { '': 'email', contact: 'email', x: '' } }),
+      });
       expect(ok.body.api_mapping).to.deep.equal({ contact: 'email' });
       // HTML is kept as text, never interpreted: the form stores what was typed.
-      const html = await call('/api/hr/forms/', { method: 'POST', body: everyFieldForm({ public_id: 'html', title: '<script>alert(1)</script>' }) });
+      const html = await call('/api/hr/forms/', {
+        method: 'POST',
+        body: everyFieldForm({ public_id: 'html', title: '<script>alert(1)</script>' }),
+      });
       expect(html.body.title).to.equal('<script>alert(1)</script>');
     });
 
     it('shows the public form without its API settings; removed or unknown is the spec 404', async () => {
-      const created = await call('/api/hr/forms/', { method: 'POST', body: everyFieldForm({ public_id: 'public-one', api_enabled: true, api_url: 'https://example.com/hook', api_secret: 'a-secret-of-sixteen+', api_mapping: { mail: 'email' } }) });
+      const created = await call('/api/hr/forms/', {
+        method: 'POST',
+        body: everyFieldForm({
+          public_id: 'public-one',
+          api_enabled: true,
+          api_url: 'https://example.com/hook',
+          api_secret: 'a-secret-of-sixteen+',
+          api_mapping: { mail: 'email' },
+        }),
+      });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       const pub = await fetch(`${s.baseUrl}/api/forms/public-one/`);
       const body = await pub.json();
       expect(pub.status).to.equal(200);
-      expect(Object.keys(body).sort()).to.deep.equal(['accepting_submissions', 'description', 'inactive_notice', 'public_id', 'sections', 'success_message', 'title']);
+      expect(Object.keys(body).sort()).to.deep.equal([
+        'accepting_submissions',
+        'description',
+        'inactive_notice',
+        'public_id',
+        'sections',
+        'success_message',
+        'title',
+      ]);
       expect(JSON.stringify(body)).to.not.include('a-secret-of-sixteen');
       await call(`/api/hr/forms/${created.body.id}/`, { method: 'DELETE' });
       for (const path of ['public-one', 'nope', '..%2F..%2Fetc', 'PUBLIC-ONE']) {
@@ -148,10 +233,19 @@ for (const kind of databaseKinds()) {
     });
 
     it('refuses every HR call without a token, and writes with only the cookie', async () => {
-      for (const [method, path] of [['GET', '/api/hr/forms/'], ['POST', '/api/hr/forms/'], ['GET', '/api/hr/forms/1/entries/'], ['DELETE', '/api/hr/forms/1/']]) {
+      for (const [method, path] of [
+        ['GET', '/api/hr/forms/'],
+        ['POST', '/api/hr/forms/'],
+        ['GET', '/api/hr/forms/1/entries/'],
+        ['DELETE', '/api/hr/forms/1/'],
+      ]) {
         expect((await fetch(`${s.baseUrl}${path}`, { method })).status, `${method} ${path}`).to.equal(401);
       }
-      const cookieOnly = await fetch(`${s.baseUrl}/api/hr/forms/`, { method: 'POST', headers: { Cookie: `jwt=${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(everyFieldForm()) });
+      const cookieOnly = await fetch(`${s.baseUrl}/api/hr/forms/`, {
+        method: 'POST',
+        headers: { Cookie: `jwt=${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(everyFieldForm()),
+      });
       expect(cookieOnly.status).to.be.oneOf([401, 403]);
     });
   });

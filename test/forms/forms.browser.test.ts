@@ -43,7 +43,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       ({ token } = await hrSession(s.ctx.db));
       const created = await hr(s.baseUrl, token, '/api/hr/forms/', {
         method: 'POST',
-        body: everyFieldForm({ public_id: 'volunteer', api_enabled: true, api_url: receiver.url, api_secret: 'form-secret-0123456789', api_mapping: { contact: 'email', resume: 'cv' } }),
+        body: everyFieldForm({
+          public_id: 'volunteer',
+          api_enabled: true,
+          api_url: receiver.url,
+          api_secret: 'form-secret-0123456789',
+          api_mapping: { contact: 'email', resume: 'cv' },
+        }),
       });
       formId = created.body.id;
       browser = await sharedBrowser();
@@ -112,18 +118,26 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('status').filter({ hasText: 'Form saved.' }).waitFor();
       const saved = (await hr(s.baseUrl, token, `/api/hr/forms/${id}/`)).body;
       expect(saved).to.include({ title: 'Open Day RSVP', description: 'Join us.', status: 'INACTIVE', sections_count: 2 });
-      expect(saved.sections[1].fields[0]).to.include({ name: 'talk', field_type: 'dropdown' }).and.deep.include({ options: ['Keynote', 'Workshop'] });
+      expect(saved.sections[1].fields[0])
+        .to.include({ name: 'talk', field_type: 'dropdown' })
+        .and.deep.include({ options: ['Keynote', 'Workshop'] });
       await screenshot(page, `form-builder-saved${suffix}`);
     });
 
     it('shows the title and description where the form puts them while it loads; nothing moves when it mounts', async () => {
-      for (const [width, height] of [[390, 844], [1280, 900]]) {
+      for (const [width, height] of [
+        [390, 844],
+        [1280, 900],
+      ]) {
         // The page as it is before the island mounts: its script held back.
         tab = await openPage(browser, { width, height });
         await tab.page.route(/\/assets\/public-form-[^/]*\.js$/, (r) => r.abort());
         await tab.page.goto(`${s.baseUrl}/form/volunteer`);
         expect(await tab.page.getByRole('status').innerText()).to.equal('Loading the form…');
-        const intro = async () => ({ h1: await tab.page.locator('.form-intro h1').boundingBox(), text: await tab.page.locator('.form-intro').innerText() });
+        const intro = async () => ({
+          h1: await tab.page.locator('.form-intro h1').boundingBox(),
+          text: await tab.page.locator('.form-intro').innerText(),
+        });
         const loading = await intro();
         expect((await tab.page.locator('.site-footer').boundingBox())!.y, 'footer below the screen').to.be.at.least(height);
         await tab.context.close();
@@ -133,7 +147,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await tab.page.addInitScript(() => {
           (window as unknown as { shift: number }).shift = 0;
           new PerformanceObserver((list) => {
-            for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) (window as unknown as { shift: number }).shift += e.value;
+            for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+              if (!e.hadRecentInput) (window as unknown as { shift: number }).shift += e.value;
           }).observe({ type: 'layout-shift', buffered: true });
         });
         await tab.page.goto(`${s.baseUrl}/form/volunteer`);
@@ -203,7 +218,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await delivery.worker.runDue();
       await delivery.close();
       expect(receiver.received).to.have.length(1);
-      expect(JSON.parse(receiver.received[0].body)).to.deep.equal({ contact: 'asha@example.com', resume: { name: 'my-cv.pdf', size: 5000, content_type: 'application/pdf' } });
+      expect(JSON.parse(receiver.received[0].body)).to.deep.equal({
+        contact: 'asha@example.com',
+        resume: { name: 'my-cv.pdf', size: 5000, content_type: 'application/pdf' },
+      });
       expect(verifyStandardWebhook('form-secret-0123456789', receiver.received[0].headers, receiver.received[0].body)).to.equal(true);
 
       tab = await openHrPage(browser, s.baseUrl, token, { width: 1280, height: 900 });
@@ -212,7 +230,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.locator('h1').innerText()).to.equal('Manage Forms');
       const row = page.locator('tr', { hasText: 'volunteer' });
       expect(await row.locator('td').nth(3).innerText()).to.equal('2');
-      for (const action of ['Edit', 'API Posts', 'View Entries', 'Open Link', 'Deactivate', 'Remove']) expect(await row.getByText(action, { exact: true }).count(), action).to.equal(1);
+      for (const action of ['Edit', 'API Posts', 'View Entries', 'Open Link', 'Deactivate', 'Remove'])
+        expect(await row.getByText(action, { exact: true }).count(), action).to.equal(1);
       expect(await row.getByText('Activate', { exact: true }).count()).to.equal(0);
       expect(await row.getByText('Open Link').getAttribute('target')).to.equal('_blank');
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -231,7 +250,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('link', { name: 'Open my-cv.pdf' }).click();
       const got = await saved;
       expect(got.suggestedFilename()).to.equal('my-cv.pdf');
-      expect(fs.readFileSync((await got.path())!).subarray(0, 5).toString()).to.equal('%PDF-');
+      expect(
+        fs
+          .readFileSync((await got.path())!)
+          .subarray(0, 5)
+          .toString(),
+      ).to.equal('%PDF-');
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `form-entry${suffix}`);
       await page.goto(`${s.baseUrl}/hr/forms/${formId}/posts`);

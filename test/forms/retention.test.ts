@@ -21,7 +21,8 @@ for (const kind of databaseKinds()) {
     this.timeout(120_000);
     let s: TestServer;
     let env: Record<string, string>;
-    const uploads = () => fs.readdirSync(path.join(s.testDb.dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+    const uploads = () =>
+      fs.readdirSync(path.join(s.testDb.dataDir, 'uploads'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
 
     before(async () => {
       s = await startTestServer(kind, { FORM_RATE_LIMIT: '0' });
@@ -29,7 +30,10 @@ for (const kind of databaseKinds()) {
       const { token } = await hrSession(s.ctx.db);
       await hr(s.baseUrl, token, '/api/hr/forms/', { method: 'POST', body: everyFieldForm({ public_id: 'keep' }) });
       for (const email of ['Erase.Me@example.com', 'erase.me.not@example.com', 'other@example.com']) {
-        const res = await fetch(`${s.baseUrl}/api/forms/keep/submit/`, { method: 'POST', body: submission({ ...GOOD_VALUES, email }, { cv: cvPdf() }) });
+        const res = await fetch(`${s.baseUrl}/api/forms/keep/submit/`, {
+          method: 'POST',
+          body: submission({ ...GOOD_VALUES, email }, { cv: cvPdf() }),
+        });
         expect(res.status).to.equal(201);
       }
     });
@@ -50,7 +54,10 @@ for (const kind of databaseKinds()) {
 
     it('purges entries older than an age, with their files', async () => {
       const [old] = await s.ctx.db('form_entries').orderBy('id').select('id');
-      await s.ctx.db('form_entries').where('id', old.id).update({ created_at: toDbDate(new Date(Date.now() - 40 * 86_400_000)) });
+      await s.ctx
+        .db('form_entries')
+        .where('id', old.id)
+        .update({ created_at: toDbDate(new Date(Date.now() - 40 * 86_400_000)) });
       expect(cli(['forms', 'purge', '--older-than', '50d', '--yes'], env).out).to.include('No form entries match: nothing to remove.');
       const r = cli(['forms', 'purge', '--older-than', '30d', '--yes'], env);
       expect(r.code, r.err).to.equal(0);

@@ -20,7 +20,10 @@ import { GOOD_VALUES, cvPdf, everyFieldForm, submission } from './helpers.js';
 
 function filesUnder(root: string): string[] {
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 }
 
 for (const kind of databaseKinds()) {
@@ -47,7 +50,13 @@ for (const kind of databaseKinds()) {
       ({ token } = await hrSession(s.ctx.db));
       const created = await call('/api/hr/forms/', {
         method: 'POST',
-        body: everyFieldForm({ public_id: 'volunteer', api_enabled: true, api_url: receiver.url, api_secret: 'form-secret-0123456789', api_mapping: { contact: 'email', who: 'full_name', resume: 'cv', shifts: 'days' } }),
+        body: everyFieldForm({
+          public_id: 'volunteer',
+          api_enabled: true,
+          api_url: receiver.url,
+          api_secret: 'form-secret-0123456789',
+          api_mapping: { contact: 'email', who: 'full_name', resume: 'cv', shifts: 'days' },
+        }),
       });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       formId = created.body.id;
@@ -63,22 +72,43 @@ for (const kind of databaseKinds()) {
       const entries = await call(`/api/hr/forms/${formId}/entries/`);
       expect(entries.body.count).to.equal(1);
       const [entry] = entries.body.results;
-      expect(entry.data).to.deep.equal({ full_name: 'Asha Rao', email: 'asha@example.com', age: 31, bio: 'Likes trees.', shift: 'Morning', days: ['Mon', 'Wed'], city: 'Pune' });
+      expect(entry.data).to.deep.equal({
+        full_name: 'Asha Rao',
+        email: 'asha@example.com',
+        age: 31,
+        bio: 'Likes trees.',
+        shift: 'Morning',
+        days: ['Mon', 'Wed'],
+        city: 'Pune',
+      });
       expect(entry.preview).to.deep.equal({ full_name: 'Asha Rao', email: 'asha@example.com', age: '31' });
       expect(entry.files).to.have.length(1);
       expect(entry.files[0]).to.include({ field_name: 'cv', name: 'my-cv.pdf' });
       const detail = await call(`/api/hr/forms/${formId}/entries/${entry.id}/`);
       expect(detail.body).to.deep.equal(entry);
 
-      const file = await fetch(`${s.baseUrl}/api/hr/forms/${formId}/entries/${entry.id}/files/${entry.files[0].id}/download/`, { headers: { Authorization: `Bearer ${token}` } });
+      const file = await fetch(`${s.baseUrl}/api/hr/forms/${formId}/entries/${entry.id}/files/${entry.files[0].id}/download/`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(file.status).to.equal(200);
       expect(file.headers.get('content-type')).to.equal('application/pdf');
       expect(file.headers.get('x-content-type-options')).to.equal('nosniff');
       expect(file.headers.get('content-disposition')).to.equal('attachment; filename=my-cv.pdf');
-      expect(Buffer.from(await file.arrayBuffer()).subarray(0, 5).toString()).to.equal('%PDF-');
+      expect(
+        Buffer.from(await file.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).to.equal('%PDF-');
       // Only HR, and only the file of that entry of that form.
-      expect((await fetch(`${s.baseUrl}/api/hr/forms/${formId}/entries/${entry.id}/files/${entry.files[0].id}/download/`)).status).to.equal(401);
-      for (const p of [`${formId + 1}/entries/${entry.id}/files/${entry.files[0].id}`, `${formId}/entries/${entry.id + 1}/files/${entry.files[0].id}`, `${formId}/entries/${entry.id}/files/999`, `${formId}/entries/abc/files/1`]) {
+      expect((await fetch(`${s.baseUrl}/api/hr/forms/${formId}/entries/${entry.id}/files/${entry.files[0].id}/download/`)).status).to.equal(
+        401,
+      );
+      for (const p of [
+        `${formId + 1}/entries/${entry.id}/files/${entry.files[0].id}`,
+        `${formId}/entries/${entry.id + 1}/files/${entry.files[0].id}`,
+        `${formId}/entries/${entry.id}/files/999`,
+        `${formId}/entries/abc/files/1`,
+      ]) {
         expect((await call(`/api/hr/forms/${p}/download/`)).status, p).to.equal(404);
       }
     });
@@ -92,12 +122,24 @@ for (const kind of databaseKinds()) {
       }
       expect(receiver.received).to.have.length(1);
       const got = receiver.received[0];
-      expect(JSON.parse(got.body)).to.deep.equal({ contact: 'asha@example.com', who: 'Asha Rao', resume: { name: 'my-cv.pdf', size: 4000, content_type: 'application/pdf' }, shifts: ['Mon', 'Wed'] });
+      expect(JSON.parse(got.body)).to.deep.equal({
+        contact: 'asha@example.com',
+        who: 'Asha Rao',
+        resume: { name: 'my-cv.pdf', size: 4000, content_type: 'application/pdf' },
+        shifts: ['Mon', 'Wed'],
+      });
       expect(verifyStandardWebhook('form-secret-0123456789', got.headers, got.body)).to.equal(true);
       const posts = await call(`/api/hr/forms/${formId}/posts/`);
       expect(posts.body.count).to.equal(1);
       expect(posts.body.results[0]).to.include({ status: 'SUCCESS', status_code: 200, error_message: null });
-      expect(Object.keys(posts.body.results[0])).to.include.members(['id', 'entry_id', 'status', 'status_code', 'error_message', 'created_at']);
+      expect(Object.keys(posts.body.results[0])).to.include.members([
+        'id',
+        'entry_id',
+        'status',
+        'status_code',
+        'error_message',
+        'created_at',
+      ]);
       expect((await call(`/api/hr/forms/${formId}/posts/?status=failed`)).body.count).to.equal(0);
       expect((await call(`/api/hr/forms/${formId}/posts/?status=nope`)).status).to.equal(400);
     });
@@ -145,7 +187,11 @@ for (const kind of databaseKinds()) {
       const twice = submission(GOOD_VALUES, { cv: cvPdf() });
       twice.append('cv', new Blob([new Uint8Array(pdfBytes(100))]), 'again.pdf');
       expect(await submit('volunteer', twice)).to.deep.equal({ status: 400, body: { cv: ['Only one cv file can be uploaded.'] } });
-      const json = await fetch(`${s.baseUrl}/api/forms/volunteer/submit/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ values: GOOD_VALUES }) });
+      const json = await fetch(`${s.baseUrl}/api/forms/volunteer/submit/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ values: GOOD_VALUES }),
+      });
       expect(json.status).to.equal(415);
       expect(await json.json()).to.deep.equal({ detail: 'Send the form as multipart/form-data.' });
       expect(await counts()).to.deep.equal(before);
@@ -153,18 +199,29 @@ for (const kind of databaseKinds()) {
 
     it('answers a filled honeypot like a success and keeps nothing', async () => {
       const before = await counts();
-      expect((await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }, { website: 'http://spam.example' }))).status).to.equal(201);
+      expect((await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }, { website: 'http://spam.example' }))).status).to.equal(
+        201,
+      );
       expect(await counts()).to.deep.equal(before);
     });
 
     it("refuses an inactive form with its notice (or the spec's), and a removed one with the 404", async () => {
       await call(`/api/hr/forms/${formId}/`, { method: 'PATCH', body: { status: 'INACTIVE' } });
-      expect(await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }))).to.deep.equal({ status: 400, body: { detail: 'This form is not accepting submissions.' } });
+      expect(await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }))).to.deep.equal({
+        status: 400,
+        body: { detail: 'This form is not accepting submissions.' },
+      });
       const form = (await call(`/api/hr/forms/${formId}/`)).body;
       await call(`/api/hr/forms/${formId}/`, { method: 'PUT', body: { ...form, inactive_notice: 'Back in spring.' } });
-      expect(await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }))).to.deep.equal({ status: 400, body: { detail: 'Back in spring.' } });
+      expect(await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }))).to.deep.equal({
+        status: 400,
+        body: { detail: 'Back in spring.' },
+      });
       await call(`/api/hr/forms/${formId}/`, { method: 'DELETE' });
-      expect(await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }))).to.deep.equal({ status: 404, body: { detail: 'Form not found or unavailable.' } });
+      expect(await submit('volunteer', submission(GOOD_VALUES, { cv: cvPdf() }))).to.deep.equal({
+        status: 404,
+        body: { detail: 'Form not found or unavailable.' },
+      });
       // Entries and files stay with a removed form.
       expect((await call(`/api/hr/forms/${formId}/entries/`)).body.count).to.equal(1);
     });
@@ -176,8 +233,28 @@ for (const kind of databaseKinds()) {
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(Buffer.from(await res.arrayBuffer()) as any);
       const sheet = book.worksheets[0];
-      expect((sheet.getRow(1).values as unknown[]).slice(1)).to.deep.equal(['Entry ID', 'Submitted At (UTC)', 'Full name', 'Email', 'Age', 'About you', 'Shift', 'Days', 'City', 'CV']);
-      expect((sheet.getRow(2).values as unknown[]).slice(3)).to.deep.equal(['Asha Rao', 'asha@example.com', 31, 'Likes trees.', 'Morning', 'Mon, Wed', 'Pune', 'my-cv.pdf']);
+      expect((sheet.getRow(1).values as unknown[]).slice(1)).to.deep.equal([
+        'Entry ID',
+        'Submitted At (UTC)',
+        'Full name',
+        'Email',
+        'Age',
+        'About you',
+        'Shift',
+        'Days',
+        'City',
+        'CV',
+      ]);
+      expect((sheet.getRow(2).values as unknown[]).slice(3)).to.deep.equal([
+        'Asha Rao',
+        'asha@example.com',
+        31,
+        'Likes trees.',
+        'Morning',
+        'Mon, Wed',
+        'Pune',
+        'my-cv.pdf',
+      ]);
       const posts = await fetch(`${s.baseUrl}/api/hr/forms/${formId}/posts/export/`, { headers: { Authorization: `Bearer ${token}` } });
       expect(posts.headers.get('content-disposition')).to.equal(`attachment; filename="form_${formId}_posts_ALL.xlsx"`);
       await posts.arrayBuffer();

@@ -22,14 +22,18 @@ import type { Job } from '../../src/jobs/types.js';
 
 const NOW = new Date('2026-03-15T23:59:30.000Z');
 const TODAY = '2026-03-15';
-const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const PHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 const TABLET_UA = 'Mozilla/5.0 (Linux; Android 13; SM-X200) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
 
 type Row = { step: string; event: string; device: string; day: string; count: number };
 
 async function counts(db: AppContext['db'], jobId: number): Promise<Row[]> {
-  const rows = await db('job_funnel_counts').where('job_id', jobId).select('step', 'event', 'device', 'day', 'count').orderBy(['step', 'event', 'device', 'day']);
+  const rows = await db('job_funnel_counts')
+    .where('job_id', jobId)
+    .select('step', 'event', 'device', 'day', 'count')
+    .orderBy(['step', 'event', 'device', 'day']);
   return rows.map((r) => ({ step: r.step, event: r.event, device: r.device, day: r.day, count: Number(r.count) }));
 }
 
@@ -73,7 +77,10 @@ for (const kind of databaseKinds() as DbKind[]) {
     before(async () => {
       s = await startTestServer(kind, {}, { now: () => NOW });
       token = (await hrSession(s.ctx.db)).token;
-      job = await makeJob(s.ctx, { title: 'Funnel Engineer', questions: [{ text: 'Why us?', answer_type: 'short_text', required: false }] });
+      job = await makeJob(s.ctx, {
+        title: 'Funnel Engineer',
+        questions: [{ text: 'Why us?', answer_type: 'short_text', required: false }],
+      });
       other = await makeJob(s.ctx, { title: 'Other Job' });
     });
     after(() => s?.close());
@@ -93,7 +100,10 @@ for (const kind of databaseKinds() as DbKind[]) {
         expect(await res.text()).to.equal('');
       }
       // A Blob with its type, as sendBeacon sends one: application/json; several events in one beacon each count.
-      const events = [{ step: 'review', event: 'reached' }, { step: 'review', event: 'completed' }];
+      const events = [
+        { step: 'review', event: 'reached' },
+        { step: 'review', event: 'completed' },
+      ];
       const json = await beacon(s.baseUrl, job.public_id, { events }, { 'Content-Type': 'application/json' });
       expect(json.status).to.equal(204);
       expect(await counts(s.ctx.db, job.id), 'nothing before the flush').to.deep.equal([]);
@@ -109,24 +119,43 @@ for (const kind of databaseKinds() as DbKind[]) {
       // A second flush adds to the rows (the upsert), it does not replace them.
       await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }] }, { 'User-Agent': PHONE_UA });
       await s.ctx.funnel.flush();
-      expect((await counts(s.ctx.db, job.id)).find((r) => r.step === 'basic' && r.event === 'reached' && r.device === 'phone')!.count).to.equal(4);
+      expect(
+        (await counts(s.ctx.db, job.id)).find((r) => r.step === 'basic' && r.event === 'reached' && r.device === 'phone')!.count,
+      ).to.equal(4);
     });
 
     it('counts job views, Apply clicks and accepted applications from the server, by device; jobs.views keeps counting every view', async () => {
       const viewsBefore = Number((await s.ctx.db('jobs').where('id', other.id).first('views')).views);
-      for (const ua of [PHONE_UA, DESKTOP_UA, DESKTOP_UA]) expect((await fetch(`${s.baseUrl}/careers/${other.public_id}`, { headers: { 'User-Agent': ua } })).status).to.equal(200);
+      for (const ua of [PHONE_UA, DESKTOP_UA, DESKTOP_UA])
+        expect((await fetch(`${s.baseUrl}/careers/${other.public_id}`, { headers: { 'User-Agent': ua } })).status).to.equal(200);
       expect((await fetch(`${s.baseUrl}/careers/${other.public_id}/apply`, { headers: { 'User-Agent': PHONE_UA } })).status).to.equal(200);
-      const applied = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, { method: 'POST', body: toFormData(validFields()), headers: { 'User-Agent': PHONE_UA, 'X-Apply-Wizard': '1' } });
+      const applied = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields()),
+        headers: { 'User-Agent': PHONE_UA, 'X-Apply-Wizard': '1' },
+      });
       expect(applied.status).to.equal(201);
       // An application without the wizard's header (the API, another site's form) is counted apart.
-      const direct = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ email: 'direct@example.com' })), headers: { 'User-Agent': DESKTOP_UA, 'X-Apply-Wizard': 'yes' } });
+      const direct = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ email: 'direct@example.com' })),
+        headers: { 'User-Agent': DESKTOP_UA, 'X-Apply-Wizard': 'yes' },
+      });
       expect(direct.status).to.equal(201);
       // A honeypot's discarded form is not an application.
-      const bot = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ website: 'spam', email: 'bot@example.com' })), headers: { 'User-Agent': PHONE_UA } });
+      const bot = await fetch(`${s.baseUrl}/api/jobs/${other.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ website: 'spam', email: 'bot@example.com' })),
+        headers: { 'User-Agent': PHONE_UA },
+      });
       expect(bot.status).to.equal(201);
       // Refusing tracking: the page is served and jobs.views counts it, the funnel does not.
-      expect((await fetch(`${s.baseUrl}/careers/${other.public_id}`, { headers: { 'User-Agent': PHONE_UA, DNT: '1' } })).status).to.equal(200);
-      expect((await fetch(`${s.baseUrl}/careers/${other.public_id}/apply`, { headers: { 'User-Agent': PHONE_UA, 'Sec-GPC': '1' } })).status).to.equal(200);
+      expect((await fetch(`${s.baseUrl}/careers/${other.public_id}`, { headers: { 'User-Agent': PHONE_UA, DNT: '1' } })).status).to.equal(
+        200,
+      );
+      expect(
+        (await fetch(`${s.baseUrl}/careers/${other.public_id}/apply`, { headers: { 'User-Agent': PHONE_UA, 'Sec-GPC': '1' } })).status,
+      ).to.equal(200);
       await Promise.all([s.ctx.funnel.flush(), s.ctx.views.flush()]);
       expect(await counts(s.ctx.db, other.id)).to.deep.equal([
         { step: 'apply', event: 'reached', device: 'phone', day: TODAY, count: 1 },
@@ -155,19 +184,42 @@ for (const kind of databaseKinds() as DbKind[]) {
         expect(res.status, JSON.stringify(body)).to.equal(status);
         expect(await res.json()).to.deep.equal(body);
       };
-      await expectError(await beacon(s.baseUrl, 'no-such-job', { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
-      await expectError(await beacon(s.baseUrl, `../${job.public_id}`, { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
-      await expectError(await beacon(s.baseUrl, 'x'.repeat(300), { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
+      await expectError(await beacon(s.baseUrl, 'no-such-job', { events: [{ step: 'basic', event: 'reached' }] }), 404, {
+        detail: 'Not found.',
+      });
+      await expectError(await beacon(s.baseUrl, `../${job.public_id}`, { events: [{ step: 'basic', event: 'reached' }] }), 404, {
+        detail: 'Not found.',
+      });
+      await expectError(await beacon(s.baseUrl, 'x'.repeat(300), { events: [{ step: 'basic', event: 'reached' }] }), 404, {
+        detail: 'Not found.',
+      });
       const removed = await makeJob(s.ctx, { status: 'REMOVED' });
-      await expectError(await beacon(s.baseUrl, removed.public_id, { events: [{ step: 'basic', event: 'reached' }] }), 404, { detail: 'Not found.' });
-      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'payment', event: 'reached' }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'view', event: 'reached' }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: "basic'; DROP TABLE jobs; --", event: 'reached' }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'abandoned' }] }), 400, { 'events.0.event': [FUNNEL_MESSAGES.event] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 1, event: ['reached'] }] }), 400, { 'events.0.step': [FUNNEL_MESSAGES.step], 'events.0.event': [FUNNEL_MESSAGES.event] });
+      await expectError(await beacon(s.baseUrl, removed.public_id, { events: [{ step: 'basic', event: 'reached' }] }), 404, {
+        detail: 'Not found.',
+      });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'payment', event: 'reached' }] }), 400, {
+        'events.0.step': [FUNNEL_MESSAGES.step],
+      });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'view', event: 'reached' }] }), 400, {
+        'events.0.step': [FUNNEL_MESSAGES.step],
+      });
+      await expectError(
+        await beacon(s.baseUrl, job.public_id, { events: [{ step: "basic'; DROP TABLE jobs; --", event: 'reached' }] }),
+        400,
+        { 'events.0.step': [FUNNEL_MESSAGES.step] },
+      );
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'abandoned' }] }), 400, {
+        'events.0.event': [FUNNEL_MESSAGES.event],
+      });
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 1, event: ['reached'] }] }), 400, {
+        'events.0.step': [FUNNEL_MESSAGES.step],
+        'events.0.event': [FUNNEL_MESSAGES.event],
+      });
       await expectError(await beacon(s.baseUrl, job.public_id, {}), 400, { events: [FUNNEL_MESSAGES.events] });
       // The old one-event body, an empty list, a list too long for one page load, an event that is not an object.
-      await expectError(await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' }), 400, { events: [FUNNEL_MESSAGES.events] });
+      await expectError(await beacon(s.baseUrl, job.public_id, { step: 'basic', event: 'reached' }), 400, {
+        events: [FUNNEL_MESSAGES.events],
+      });
       await expectError(await beacon(s.baseUrl, job.public_id, { events: [] }), 400, { events: [FUNNEL_MESSAGES.events] });
       await expectError(await beacon(s.baseUrl, job.public_id, { events: 'basic' }), 400, { events: [FUNNEL_MESSAGES.events] });
       const eleven = Array.from({ length: 11 }, () => ({ step: 'basic', event: 'reached' }));
@@ -179,20 +231,46 @@ for (const kind of databaseKinds() as DbKind[]) {
       // Issue 28 item 5: a step and event pair may come once per beacon; ten copies of one are refused, not counted ten times.
       const tenCopies = Array.from({ length: 10 }, () => ({ step: 'basic', event: 'completed' }));
       await expectError(await beacon(s.baseUrl, job.public_id, { events: tenCopies }), 400, { events: [FUNNEL_MESSAGES.repeated] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }, { step: 'experience', event: 'reached' }, { step: 'basic', event: 'reached' }] }), 400, { events: [FUNNEL_MESSAGES.repeated] });
-      await expectError(await beacon(s.baseUrl, job.public_id, { events: tenCopies }, { 'Content-Type': 'application/json' }), 400, { events: [FUNNEL_MESSAGES.repeated] });
+      await expectError(
+        await beacon(s.baseUrl, job.public_id, {
+          events: [
+            { step: 'basic', event: 'reached' },
+            { step: 'experience', event: 'reached' },
+            { step: 'basic', event: 'reached' },
+          ],
+        }),
+        400,
+        { events: [FUNNEL_MESSAGES.repeated] },
+      );
+      await expectError(await beacon(s.baseUrl, job.public_id, { events: tenCopies }, { 'Content-Type': 'application/json' }), 400, {
+        events: [FUNNEL_MESSAGES.repeated],
+      });
       await expectError(await beacon(s.baseUrl, job.public_id, 'step=basic'), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, ''), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, '[1,2]'), 400, { detail: FUNNEL_MESSAGES.body });
       await expectError(await beacon(s.baseUrl, job.public_id, 'null'), 400, { detail: FUNNEL_MESSAGES.body });
       const huge = JSON.stringify({ events: [{ step: 'basic', event: 'reached' }], pad: 'x'.repeat(2000) });
       await expectError(await beacon(s.baseUrl, job.public_id, huge), 413, { detail: FUNNEL_MESSAGES.tooLarge });
-      await expectError(await beacon(s.baseUrl, job.public_id, huge, { 'Content-Type': 'application/json' }), 413, { detail: FUNNEL_MESSAGES.tooLarge });
+      await expectError(await beacon(s.baseUrl, job.public_id, huge, { 'Content-Type': 'application/json' }), 413, {
+        detail: FUNNEL_MESSAGES.tooLarge,
+      });
       await expectError(await beacon(s.baseUrl, job.public_id, 'x'.repeat(2_000_000)), 413, { detail: FUNNEL_MESSAGES.tooLarge });
-      for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/html', 'application/octet-stream']) {
-        await expectError(await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }] }, { 'Content-Type': type }), 415, { detail: FUNNEL_MESSAGES.contentType });
+      for (const type of [
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'text/html',
+        'application/octet-stream',
+      ]) {
+        await expectError(
+          await beacon(s.baseUrl, job.public_id, { events: [{ step: 'basic', event: 'reached' }] }, { 'Content-Type': type }),
+          415,
+          { detail: FUNNEL_MESSAGES.contentType },
+        );
       }
-      const noType = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/funnel/`, { method: 'POST', body: new Uint8Array(Buffer.from('{"step":"basic","event":"reached"}')) });
+      const noType = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/funnel/`, {
+        method: 'POST',
+        body: new Uint8Array(Buffer.from('{"step":"basic","event":"reached"}')),
+      });
       await expectError(noType, 415, { detail: FUNNEL_MESSAGES.contentType });
       await s.ctx.funnel.flush();
       expect(await counts(s.ctx.db, job.id)).to.deep.equal(before);
@@ -208,7 +286,14 @@ for (const kind of databaseKinds() as DbKind[]) {
           const sends: Promise<Response>[] = [];
           for (let i = 0; i < PER_ROUND; i++) {
             for (const base of [s.baseUrl, b.baseUrl]) {
-              sends.push(beacon(base, target.public_id, { events: [{ step: 'experience', event: 'reached' }] }, { 'User-Agent': i % 3 ? DESKTOP_UA : PHONE_UA }));
+              sends.push(
+                beacon(
+                  base,
+                  target.public_id,
+                  { events: [{ step: 'experience', event: 'reached' }] },
+                  { 'User-Agent': i % 3 ? DESKTOP_UA : PHONE_UA },
+                ),
+              );
             }
           }
           expect((await Promise.all(sends)).map((r) => r.status)).to.deep.equal(sends.map(() => 204));
@@ -232,14 +317,22 @@ for (const kind of databaseKinds() as DbKind[]) {
     it('HR funnel: 401 without a token, 404 for an unknown job, 400 for a bad period', async () => {
       const anon = await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/funnel/`);
       expect(anon.status).to.equal(401);
-      expect((await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/funnel/`, { headers: { Authorization: 'Bearer nope' } })).status).to.equal(401);
+      expect((await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/funnel/`, { headers: { Authorization: 'Bearer nope' } })).status).to.equal(
+        401,
+      );
       for (const id of ['999999', 'abc', '0', '-1', '2147483648']) expect((await funnel(id as unknown as number)).status, id).to.equal(404);
       for (const days of ['0', '366', '-1', 'abc', '1.5', '1e2', '9999']) {
         const res = await funnel(job.id, `?days=${encodeURIComponent(days)}`);
         expect(res.status, days).to.equal(400);
         expect(res.body).to.deep.equal({ days: [FUNNEL_MESSAGES.days] });
       }
-      for (const [q, days] of [['', 30], ['?days=', 30], ['?days=1', 1], ['?days=365', 365], ['?days=%207%20', 7]] as const) {
+      for (const [q, days] of [
+        ['', 30],
+        ['?days=', 30],
+        ['?days=1', 1],
+        ['?days=365', 365],
+        ['?days=%207%20', 7],
+      ] as const) {
         const res = await funnel(job.id, q);
         expect(res.status, q).to.equal(200);
         expect(res.body.days).to.equal(days);
@@ -249,22 +342,35 @@ for (const kind of databaseKinds() as DbKind[]) {
 
     it('HR funnel: views, Apply clicks, each step, submitted and the drops, overall and by device, over the period', async () => {
       const j = await makeJob(s.ctx, { title: 'Measured', questions: [{ text: 'Why?', answer_type: 'short_text', required: false }] });
-      const c = (day: string, step: string, event: string, device: string, count: number) => ({ jobId: j.id, day, step, event, device, count }) as Parameters<typeof addFunnelCounts>[1][number];
-      await addFunnelCounts(s.ctx.db, [
-        c(TODAY, 'view', 'reached', 'phone', 60), c(TODAY, 'view', 'reached', 'desktop', 40),
-        c('2026-03-09', 'view', 'reached', 'phone', 100), // 7 days back: outside ?days=6, inside ?days=7
-        c('2025-01-01', 'view', 'reached', 'desktop', 1000), // long ago
-        c(TODAY, 'apply', 'reached', 'phone', 30), c(TODAY, 'apply', 'reached', 'desktop', 20),
-        c(TODAY, 'basic', 'reached', 'phone', 25), c(TODAY, 'basic', 'reached', 'desktop', 20),
-        c(TODAY, 'basic', 'completed', 'phone', 20), c(TODAY, 'basic', 'completed', 'desktop', 20),
-        c(TODAY, 'experience', 'reached', 'phone', 20), c(TODAY, 'experience', 'reached', 'desktop', 20),
-        c(TODAY, 'experience', 'completed', 'phone', 10), c(TODAY, 'experience', 'completed', 'desktop', 18),
-        c(TODAY, 'education_skills', 'reached', 'desktop', 18), c(TODAY, 'education_skills', 'completed', 'desktop', 16),
-        c(TODAY, 'questions', 'reached', 'desktop', 16), c(TODAY, 'questions', 'completed', 'desktop', 15),
-        c(TODAY, 'review', 'reached', 'desktop', 15), c(TODAY, 'review', 'completed', 'desktop', 12),
-        c(TODAY, 'submitted', 'reached', 'desktop', 12),
-        c(TODAY, 'view', 'reached', 'phone', 1), // a second write to the same row adds up
-      ].slice(0, -1));
+      const c = (day: string, step: string, event: string, device: string, count: number) =>
+        ({ jobId: j.id, day, step, event, device, count }) as Parameters<typeof addFunnelCounts>[1][number];
+      await addFunnelCounts(
+        s.ctx.db,
+        [
+          c(TODAY, 'view', 'reached', 'phone', 60),
+          c(TODAY, 'view', 'reached', 'desktop', 40),
+          c('2026-03-09', 'view', 'reached', 'phone', 100), // 7 days back: outside ?days=6, inside ?days=7
+          c('2025-01-01', 'view', 'reached', 'desktop', 1000), // long ago
+          c(TODAY, 'apply', 'reached', 'phone', 30),
+          c(TODAY, 'apply', 'reached', 'desktop', 20),
+          c(TODAY, 'basic', 'reached', 'phone', 25),
+          c(TODAY, 'basic', 'reached', 'desktop', 20),
+          c(TODAY, 'basic', 'completed', 'phone', 20),
+          c(TODAY, 'basic', 'completed', 'desktop', 20),
+          c(TODAY, 'experience', 'reached', 'phone', 20),
+          c(TODAY, 'experience', 'reached', 'desktop', 20),
+          c(TODAY, 'experience', 'completed', 'phone', 10),
+          c(TODAY, 'experience', 'completed', 'desktop', 18),
+          c(TODAY, 'education_skills', 'reached', 'desktop', 18),
+          c(TODAY, 'education_skills', 'completed', 'desktop', 16),
+          c(TODAY, 'questions', 'reached', 'desktop', 16),
+          c(TODAY, 'questions', 'completed', 'desktop', 15),
+          c(TODAY, 'review', 'reached', 'desktop', 15),
+          c(TODAY, 'review', 'completed', 'desktop', 12),
+          c(TODAY, 'submitted', 'reached', 'desktop', 12),
+          c(TODAY, 'view', 'reached', 'phone', 1), // a second write to the same row adds up
+        ].slice(0, -1),
+      );
       await addFunnelCounts(s.ctx.db, [c(TODAY, 'view', 'reached', 'phone', 1)]);
       const { status, body } = await funnel(j.id, '?days=7');
       expect(status).to.equal(200);
@@ -319,15 +425,28 @@ for (const kind of databaseKinds() as DbKind[]) {
 
     it('HR funnel: applications without the wizard are counted apart, and a line above the one before it is no negative drop', async () => {
       const j = await makeJob(s.ctx, { title: 'Mostly API' });
-      const c = (step: string, count: number) => ({ jobId: j.id, day: TODAY, step, event: 'reached', device: 'desktop', count }) as Parameters<typeof addFunnelCounts>[1][number];
+      const c = (step: string, count: number) =>
+        ({ jobId: j.id, day: TODAY, step, event: 'reached', device: 'desktop', count }) as Parameters<typeof addFunnelCounts>[1][number];
       // Counts like those from before the wizard's submissions were told apart: 20 submitted after 4 Review completions.
-      await addFunnelCounts(s.ctx.db, [c('view', 10), c('apply', 4), c('basic', 4), c('review', 4), { ...c('review', 4), event: 'completed' }, c('submitted', 20), c('submitted_direct', 375)]);
+      await addFunnelCounts(s.ctx.db, [
+        c('view', 10),
+        c('apply', 4),
+        c('basic', 4),
+        c('review', 4),
+        { ...c('review', 4), event: 'completed' },
+        c('submitted', 20),
+        c('submitted_direct', 375),
+      ]);
       const o = (await funnel(j.id, '?days=7')).body.overall;
       expect(o.submitted).to.equal(20);
       expect(o.submitted_direct).to.equal(375);
       const submitted = o.lines.find((l) => l.key === 'submitted');
       expect(submitted).to.deep.include({ count: 20, drop: 0, drop_percent: 0 });
-      expect(o.lines.every((l) => l.drop === null || (l.drop >= 0 && (l.drop_percent === null || (l.drop_percent >= 0 && l.drop_percent <= 100))))).to.equal(true);
+      expect(
+        o.lines.every(
+          (l) => l.drop === null || (l.drop >= 0 && (l.drop_percent === null || (l.drop_percent >= 0 && l.drop_percent <= 100))),
+        ),
+      ).to.equal(true);
       expect(o.lines.map((l) => l.key)).to.not.include('submitted_direct');
     });
   });
@@ -353,10 +472,15 @@ for (const kind of databaseKinds() as DbKind[]) {
       }
       expect(statuses).to.deep.equal([204, 204, 204, 429, 429, 429]);
       // A refused beacon carrying every pair writes nothing either.
-      const every = ['basic', 'experience', 'education_skills', 'questions', 'review'].flatMap((step) => [{ step, event: 'reached' }, { step, event: 'completed' }]);
+      const every = ['basic', 'experience', 'education_skills', 'questions', 'review'].flatMap((step) => [
+        { step, event: 'reached' },
+        { step, event: 'completed' },
+      ]);
       expect((await beacon(s.baseUrl, job.public_id, { events: every })).status).to.equal(429);
       await s.ctx.funnel.flush();
-      expect(await counts(s.ctx.db, job.id)).to.deep.equal([{ step: 'basic', event: 'reached', device: 'desktop', day: new Date().toISOString().slice(0, 10), count: 3 }]);
+      expect(await counts(s.ctx.db, job.id)).to.deep.equal([
+        { step: 'basic', event: 'reached', device: 'desktop', day: new Date().toISOString().slice(0, 10), count: 3 },
+      ]);
     });
   });
 }

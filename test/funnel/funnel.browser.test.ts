@@ -16,7 +16,8 @@ import { eventually } from '../fixtures/apply.js';
 import { fillBasic, fid, heading, next, resumeFiles } from '../applicants/apply-helpers.js';
 import type { Job } from '../../src/jobs/types.js';
 
-const PHONE_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+const PHONE_UA =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
 
 type Totals = Record<string, number>;
 
@@ -29,7 +30,9 @@ async function stored(s: TestServer, jobId: number): Promise<Totals> {
 
 /** The funnel table's lines as [stage, count, drop, drop %]. */
 async function funnelLines(page: Page): Promise<string[][]> {
-  return page.locator('.funnel-table tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td.num')].map((c) => (c as HTMLElement).innerText.trim())));
+  return page
+    .locator('.funnel-table tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td.num')].map((c) => (c as HTMLElement).innerText.trim())));
 }
 
 for (const kind of browserDatabaseKinds(import.meta.url)) {
@@ -58,7 +61,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     before(async () => {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0' });
-      job = await makeJob(s.ctx, { public_id: 'funnel-job', title: 'Funnel Designer', questions: [{ text: 'Why us?', answer_type: 'short_text', required: false }] });
+      job = await makeJob(s.ctx, {
+        public_id: 'funnel-job',
+        title: 'Funnel Designer',
+        questions: [{ text: 'Why us?', answer_type: 'short_text', required: false }],
+      });
       token = (await hrSession(s.ctx.db)).token;
       files = resumeFiles();
       browser = await sharedBrowser();
@@ -147,7 +154,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await eventually(() => {
         expect(sent).to.have.length(1);
       });
-      expect(JSON.parse(sent[0])).to.deep.equal({ events: [{ step: 'basic', event: 'reached' }, { step: 'basic', event: 'completed' }, { step: 'experience', event: 'reached' }] });
+      expect(JSON.parse(sent[0])).to.deep.equal({
+        events: [
+          { step: 'basic', event: 'reached' },
+          { step: 'basic', event: 'completed' },
+          { step: 'experience', event: 'reached' },
+        ],
+      });
       await hide('visible');
       await next(page, 'Education & Skills');
       // Closing the tab (pagehide) sends the rest.
@@ -174,8 +187,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // A string: tsx's helpers do not exist in the page.
       await dnt.context.addInitScript({ content: "Object.defineProperty(Navigator.prototype, 'doNotTrack', { get: () => '1' });" });
       const gpc = await open({ width: 390, contextOptions: { userAgent: PHONE_UA, extraHTTPHeaders: { 'Sec-GPC': '1' } } });
-      await gpc.context.addInitScript({ content: "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });" });
-      for (const [{ page }, who] of [[dnt, 'dnt'], [gpc, 'gpc']] as const) {
+      await gpc.context.addInitScript({
+        content: "Object.defineProperty(Navigator.prototype, 'globalPrivacyControl', { get: () => true });",
+      });
+      for (const [{ page }, who] of [
+        [dnt, 'dnt'],
+        [gpc, 'gpc'],
+      ] as const) {
         const sent = beaconsOf(page);
         await page.goto(`${s.baseUrl}/careers/funnel-job`);
         await page.getByRole('link', { name: 'Apply Now' }).click();
@@ -193,7 +211,14 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await s.ctx.views.flush();
       expect(await stored(s, job.id)).to.deep.equal(before);
       // The applications went in, and jobs.views (the spec's figure) counted the pages.
-      expect(await s.ctx.db('applications').where('job_id', job.id).whereIn('email', ['dnt@example.com', 'gpc@example.com']).count({ n: '*' }).first()).to.satisfy((r: { n: unknown }) => Number(r.n) === 2);
+      expect(
+        await s.ctx
+          .db('applications')
+          .where('job_id', job.id)
+          .whereIn('email', ['dnt@example.com', 'gpc@example.com'])
+          .count({ n: '*' })
+          .first(),
+      ).to.satisfy((r: { n: unknown }) => Number(r.n) === 2);
       expect(Number((await s.ctx.db('jobs').where('id', job.id).first('views')).views)).to.equal(viewsBefore + 2);
     });
 
@@ -222,7 +247,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           ['Submitted', '1', '0', '0%'],
         ]);
         // Only the wizard's applications are in the funnel; the others are counted apart (none here).
-        expect(await page.getByTestId('funnel-direct').innerText()).to.equal("Applications without the wizard (the API, other sites' forms), not in the funnel: 0");
+        expect(await page.getByTestId('funnel-direct').innerText()).to.equal(
+          "Applications without the wizard (the API, other sites' forms), not in the funnel: 0",
+        );
         expect(await axeViolations(page)).to.deep.equal([]);
         await screenshot(page, `funnel-insights-${width}${suffix}`);
         // The device switch, by keyboard.

@@ -59,7 +59,10 @@ async function maxId(trx: Knex, table: string): Promise<number> {
 }
 
 /** The stored form of one answer, as the apply API writes it. */
-function answerColumns(q: JobQuestion, value: SeedAnswer): { answer: string; answer_key: string | null; answer_number: number | null; choices: string[] } {
+function answerColumns(
+  q: JobQuestion,
+  value: SeedAnswer,
+): { answer: string; answer_key: string | null; answer_number: number | null; choices: string[] } {
   switch (q.answer_type) {
     case 'short_text':
     case 'long_text': {
@@ -163,7 +166,15 @@ export async function insertApplications(
           });
         });
         (a.education ?? []).forEach((e, position) => {
-          education.push({ application_id: appId, position, school: e.school, degree: e.degree, field: e.field, start: e.start, end: e.end || null });
+          education.push({
+            application_id: appId,
+            position,
+            school: e.school,
+            degree: e.degree,
+            field: e.field,
+            start: e.start,
+            end: e.end || null,
+          });
         });
         (a.skills ?? []).forEach((name, position) => {
           skills.push({ application_id: appId, position, name });
@@ -225,17 +236,123 @@ export function rng(seed: number): () => number {
   };
 }
 
-const FIRST = ['Asha', 'Rahul', 'Priya', 'Arjun', 'Meera', 'Vikram', 'Ananya', 'Karan', 'Sneha', 'Rohan', 'Emma', 'Liam', 'Olivia', 'Noah', 'Sofia', 'Lucas', 'Mia', 'Ethan', 'Chloé', 'Mateo'];
-const LAST = ['Sharma', 'Patel', 'Iyer', "D'Souza", 'Nair', 'Reddy', 'Gupta', 'Smith', 'Müller', 'García', 'Rossi', 'Kowalski', 'Nguyen', 'Okafor', 'Silva', 'Jensen'];
-const COMPANIES = ['Initech', 'Globex', 'Umbrella Labs', 'Hooli', 'Stark Industries', 'Wayne Enterprises', 'Acme Corp', 'Soylent', 'Tyrell', 'Cyberdyne'];
-const ROLES = ['Software Engineer', 'Senior Engineer', 'Data Analyst', 'Product Manager', 'QA Engineer', 'DevOps Engineer', 'Designer', 'Team Lead'];
+const FIRST = [
+  'Asha',
+  'Rahul',
+  'Priya',
+  'Arjun',
+  'Meera',
+  'Vikram',
+  'Ananya',
+  'Karan',
+  'Sneha',
+  'Rohan',
+  'Emma',
+  'Liam',
+  'Olivia',
+  'Noah',
+  'Sofia',
+  'Lucas',
+  'Mia',
+  'Ethan',
+  'Chloé',
+  'Mateo',
+];
+const LAST = [
+  'Sharma',
+  'Patel',
+  'Iyer',
+  "D'Souza",
+  'Nair',
+  'Reddy',
+  'Gupta',
+  'Smith',
+  'Müller',
+  'García',
+  'Rossi',
+  'Kowalski',
+  'Nguyen',
+  'Okafor',
+  'Silva',
+  'Jensen',
+];
+const COMPANIES = [
+  'Initech',
+  'Globex',
+  'Umbrella Labs',
+  'Hooli',
+  'Stark Industries',
+  'Wayne Enterprises',
+  'Acme Corp',
+  'Soylent',
+  'Tyrell',
+  'Cyberdyne',
+];
+const ROLES = [
+  'Software Engineer',
+  'Senior Engineer',
+  'Data Analyst',
+  'Product Manager',
+  'QA Engineer',
+  'DevOps Engineer',
+  'Designer',
+  'Team Lead',
+];
 const SCHOOLS = ['IIT Bombay', 'IIT Delhi', 'BITS Pilani', 'University of Pune', 'TU Munich', 'University of Lisbon', 'MIT', 'NUS'];
 const DEGREES = ['B.Tech', 'B.Sc', 'M.Tech', 'M.Sc', 'MBA', 'BE'];
 const FIELDS = ['Computer Science', 'Electronics', 'Mathematics', 'Design', 'Economics', 'Physics'];
-const SKILLS = ['TypeScript', 'JavaScript', 'Node.js', 'React', 'SQL', 'MySQL', 'Python', 'Go', 'Docker', 'Kubernetes', 'AWS', 'Figma', 'Java', 'Kotlin', 'GraphQL', 'Redis'];
-const SHORT_ANSWERS = ['Yes', 'No', 'Immediately', '30 days', '60 days', '90 days', 'Bangalore', 'Pune', 'Remote', 'Hybrid', 'LinkedIn', 'Referral', 'Company website', 'Job board'];
-const LONG_OPENERS = ['I have built', 'I led a team that shipped', 'I enjoy working on', 'My last project was', 'I want to grow in', 'I am passionate about'];
-const LONG_TOPICS = ['payment systems', 'search ranking', 'mobile apps', 'data pipelines', 'design systems', 'developer tools', 'internal dashboards', 'API platforms'];
+const SKILLS = [
+  'TypeScript',
+  'JavaScript',
+  'Node.js',
+  'React',
+  'SQL',
+  'MySQL',
+  'Python',
+  'Go',
+  'Docker',
+  'Kubernetes',
+  'AWS',
+  'Figma',
+  'Java',
+  'Kotlin',
+  'GraphQL',
+  'Redis',
+];
+const SHORT_ANSWERS = [
+  'Yes',
+  'No',
+  'Immediately',
+  '30 days',
+  '60 days',
+  '90 days',
+  'Bangalore',
+  'Pune',
+  'Remote',
+  'Hybrid',
+  'LinkedIn',
+  'Referral',
+  'Company website',
+  'Job board',
+];
+const LONG_OPENERS = [
+  'I have built',
+  'I led a team that shipped',
+  'I enjoy working on',
+  'My last project was',
+  'I want to grow in',
+  'I am passionate about',
+];
+const LONG_TOPICS = [
+  'payment systems',
+  'search ranking',
+  'mobile apps',
+  'data pipelines',
+  'design systems',
+  'developer tools',
+  'internal dashboards',
+  'API platforms',
+];
 
 function pick<T>(r: () => number, list: readonly T[]): T {
   return list[Math.floor(r() * list.length)];
@@ -274,7 +391,11 @@ function realisticAnswer(r: () => number, q: JobQuestion): SeedAnswer | undefine
  * `count` realistic applications (lazily generated): unique emails per job, +91 phones, one to
  * three experiences, one or two education entries, two to six skills, answers to the questions.
  */
-export function* realisticApplications(count: number, questions: JobQuestion[], opts: { seed?: number; emailTag?: string; until?: Date; days?: number } = {}): Generator<SeedApplication> {
+export function* realisticApplications(
+  count: number,
+  questions: JobQuestion[],
+  opts: { seed?: number; emailTag?: string; until?: Date; days?: number } = {},
+): Generator<SeedApplication> {
   const r = rng(opts.seed ?? 1);
   const until = (opts.until ?? new Date()).getTime();
   const spanMs = (opts.days ?? 90) * 86_400_000;
@@ -297,8 +418,17 @@ export function* realisticApplications(count: number, questions: JobQuestion[], 
         description: r() < 0.6 ? `Worked on ${pick(r, LONG_TOPICS)} with ${pick(r, SKILLS)} and ${pick(r, SKILLS)}.` : '',
       });
     }
-    const education: EducationEntry[] = [{ school: pick(r, SCHOOLS), degree: pick(r, DEGREES), field: pick(r, FIELDS), start: ym(startYear - 4, 7), end: ym(startYear, 5) }];
-    if (r() < 0.3) education.push({ school: pick(r, SCHOOLS), degree: pick(r, ['M.Tech', 'MBA', 'M.Sc']), field: pick(r, FIELDS), start: ym(startYear + 1, 7), end: ym(startYear + 3, 5) });
+    const education: EducationEntry[] = [
+      { school: pick(r, SCHOOLS), degree: pick(r, DEGREES), field: pick(r, FIELDS), start: ym(startYear - 4, 7), end: ym(startYear, 5) },
+    ];
+    if (r() < 0.3)
+      education.push({
+        school: pick(r, SCHOOLS),
+        degree: pick(r, ['M.Tech', 'MBA', 'M.Sc']),
+        field: pick(r, FIELDS),
+        start: ym(startYear + 1, 7),
+        end: ym(startYear + 3, 5),
+      });
     const skills = [...new Set(Array.from({ length: 2 + Math.floor(r() * 5) }, () => pick(r, SKILLS)))];
     const answers: Record<number, SeedAnswer | undefined> = {};
     for (const q of questions) answers[q.id] = realisticAnswer(r, q);

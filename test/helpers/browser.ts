@@ -19,12 +19,21 @@ let shared: Promise<Browser> | null = null;
  * back with `releaseBrowser()`. Playwright ends it when the process exits.
  */
 export function sharedBrowser(): Promise<Browser> {
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install chromium)`);
   shared ??= chromium
     .launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     })
     .then((browser) => {
       // A crashed Chromium is launched again for the next file.
@@ -48,8 +57,15 @@ export interface PageWithErrors {
 }
 
 /** `timezoneId`: the viewer's time zone (IANA name; unset = the machine's); `contextOptions`: more for the context (a User-Agent, extra headers such as DNT). */
-export async function openPage(browser: Browser, opts: { width?: number; height?: number; timezoneId?: string; contextOptions?: BrowserContextOptions } = {}): Promise<PageWithErrors> {
-  const context = await browser.newContext({ ...opts.contextOptions, viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 }, ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}) });
+export async function openPage(
+  browser: Browser,
+  opts: { width?: number; height?: number; timezoneId?: string; contextOptions?: BrowserContextOptions } = {},
+): Promise<PageWithErrors> {
+  const context = await browser.newContext({
+    ...opts.contextOptions,
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
+    ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -80,9 +96,26 @@ export async function axeViolations(page: Page, opts: { rules?: string[] } = {})
   const result = await page.evaluate(async (extra: string[]) => {
     const axe = (window as any).axe;
     const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-    const runOnly = extra.length ? { type: 'rule', values: [...axe.getRules(tags).filter((r: any) => !r.tags.includes('experimental')).map((r: any) => r.ruleId), ...extra] } : { type: 'tag', values: tags };
+    const runOnly = extra.length
+      ? {
+          type: 'rule',
+          values: [
+            ...axe
+              .getRules(tags)
+              .filter((r: any) => !r.tags.includes('experimental'))
+              .map((r: any) => r.ruleId),
+            ...extra,
+          ],
+        }
+      : { type: 'tag', values: tags };
     const r = await axe.run(document, { runOnly });
-    return r.violations.map((v: any) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n: any) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+    return r.violations.map(
+      (v: any) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n: any) => n.target.join(' '))
+          .slice(0, 3)
+          .join(', ')}`,
+    );
   }, opts.rules ?? []);
   return result as string[];
 }
@@ -98,8 +131,14 @@ export interface ListItemBox {
  * two lists are spaced: the same numbers mean the same look.
  */
 export async function listItemBoxes(page: Page, listSelector: string, nth = 0): Promise<ListItemBox[]> {
-  return page.locator(listSelector).nth(nth).evaluate((list) => {
-    const items = [...list.children].filter((c) => c.tagName === 'LI').map((li) => li.getBoundingClientRect());
-    return items.map((r, i) => ({ height: Math.round(r.height * 10) / 10, gap: i + 1 < items.length ? Math.round((items[i + 1].top - r.bottom) * 10) / 10 : 0 }));
-  });
+  return page
+    .locator(listSelector)
+    .nth(nth)
+    .evaluate((list) => {
+      const items = [...list.children].filter((c) => c.tagName === 'LI').map((li) => li.getBoundingClientRect());
+      return items.map((r, i) => ({
+        height: Math.round(r.height * 10) / 10,
+        gap: i + 1 < items.length ? Math.round((items[i + 1].top - r.bottom) * 10) / 10 : 0,
+      }));
+    });
 }

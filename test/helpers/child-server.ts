@@ -39,7 +39,9 @@ export function runServer(env: Record<string, string>): ChildServer {
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, output: () => out, exited };
 }
 
@@ -54,7 +56,16 @@ export async function waitForOutput(c: ChildServer, text: string, ms = 60_000): 
 }
 
 /** careers-admin with `args` to its end, NODE_ENV=test and `env` over this process's environment; `input` is its standard input. */
-export function cliSync(args: string[], env: Record<string, string> = {}, input?: string): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, input, encoding: 'utf8', timeout: 60_000 });
+export function cliSync(
+  args: string[],
+  env: Record<string, string> = {},
+  input?: string,
+): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI_ENTRY, ...args], {
+    env: { ...process.env, NODE_ENV: 'test', ...env },
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }

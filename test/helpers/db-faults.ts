@@ -41,11 +41,20 @@ function sqliteHandles(db: Knex): (SqliteHandle & { __knexUid?: string })[] {
 const SQLITE_FILES = ['careers.sqlite', 'careers.sqlite-wal', 'careers.sqlite-shm'];
 
 /** `listen`: as startTestServer's (a test watching an HTTP deadline scales them down). */
-export async function startFaultyServer(kind: DbKind, env: Record<string, string> = {}, listen: Parameters<typeof startTestServer>[3] = {}): Promise<FaultyServer> {
+export async function startFaultyServer(
+  kind: DbKind,
+  env: Record<string, string> = {},
+  listen: Parameters<typeof startTestServer>[3] = {},
+): Promise<FaultyServer> {
   if (kind === 'mysql') {
     const proxy = await startTcpProxy(mysqlTarget(process.env.TEST_MYSQL_URL!));
     // The test database's settings (its DATABASE_*_TIMEOUT_SECONDS too), through the proxy.
-    const s = await startTestServer(kind, env, (t) => ({ db: createDb({ ...t.config, databaseUrl: viaProxy(t.config.databaseUrl!, proxy) }) }), listen);
+    const s = await startTestServer(
+      kind,
+      env,
+      (t) => ({ db: createDb({ ...t.config, databaseUrl: viaProxy(t.config.databaseUrl!, proxy) }) }),
+      listen,
+    );
     return {
       s,
       proxy,

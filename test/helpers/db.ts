@@ -38,7 +38,8 @@ export function databaseKinds(): DbKind[] {
  * rows, and the API tests under each screen run on both.
  */
 const BROWSER_TESTS_ON_BOTH: Record<string, string> = {
-  'faults.browser.test.ts': 'faults injected into the database itself (a cut connection, a commit that is not confirmed): MySQL fails in ways SQLite cannot',
+  'faults.browser.test.ts':
+    'faults injected into the database itself (a cut connection, a commit that is not confirmed): MySQL fails in ways SQLite cannot',
 };
 
 /** The databases the browser test `testFile` (its `import.meta.url`) runs on. */
@@ -112,7 +113,9 @@ export async function dropRunDatabases(): Promise<void> {
   if (!process.env.TEST_MYSQL_URL) return;
   const admin = mysqlAdmin(process.env.TEST_MYSQL_URL);
   try {
-    const [rows] = await admin.raw('SELECT SCHEMA_NAME name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?', [`${runDatabasePrefix().replaceAll('_', '\\_')}%`]);
+    const [rows] = await admin.raw('SELECT SCHEMA_NAME name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME LIKE ?', [
+      `${runDatabasePrefix().replaceAll('_', '\\_')}%`,
+    ]);
     for (const { name } of rows as { name: string }[]) await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
   } finally {
     await admin.destroy();
@@ -139,8 +142,14 @@ const mysqlPool = () => (pool ??= new MysqlPool(process.env.TEST_MYSQL_URL!));
 
 /** What a schema is made of: its tables and views, columns, indexes, triggers and routines, and the migrations applied. */
 async function schemaShape(admin: Knex, name: string): Promise<string> {
-  const [columns] = await admin.raw('SELECT TABLE_NAME t, COLUMN_NAME c, COLUMN_TYPE y FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY 1, 2', [name]);
-  const [indexes] = await admin.raw('SELECT TABLE_NAME t, INDEX_NAME i, COLUMN_NAME c, SEQ_IN_INDEX n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY 1, 2, 4', [name]);
+  const [columns] = await admin.raw(
+    'SELECT TABLE_NAME t, COLUMN_NAME c, COLUMN_TYPE y FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? ORDER BY 1, 2',
+    [name],
+  );
+  const [indexes] = await admin.raw(
+    'SELECT TABLE_NAME t, INDEX_NAME i, COLUMN_NAME c, SEQ_IN_INDEX n FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = ? ORDER BY 1, 2, 4',
+    [name],
+  );
   const [triggers] = await admin.raw('SELECT TRIGGER_NAME t FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = ? ORDER BY 1', [name]);
   const [routines] = await admin.raw('SELECT ROUTINE_NAME r FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = ? ORDER BY 1', [name]);
   const [migrations] = await admin.raw(`SELECT name FROM \`${name}\`.knex_migrations ORDER BY name`).catch(() => [[]]);
@@ -201,7 +210,7 @@ class MysqlPool {
   private templateInfo() {
     this.template ??= (async () => {
       const name = await this.migrated(`${this.prefix}template`);
-        const counters = await this.counters(name);
+      const counters = await this.counters(name);
       const seeded: string[] = [];
       for (const t of counters.keys()) {
         const [[{ n }]] = await this.admin.raw(`SELECT COUNT(*) n FROM \`${name}\`.\`${t}\``);
@@ -213,7 +222,9 @@ class MysqlPool {
   }
 
   private async counters(name: string): Promise<Map<string, number>> {
-    const [rows] = await this.admin.raw('SELECT TABLE_NAME t, AUTO_INCREMENT a FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [name]);
+    const [rows] = await this.admin.raw('SELECT TABLE_NAME t, AUTO_INCREMENT a FROM information_schema.TABLES WHERE TABLE_SCHEMA = ?', [
+      name,
+    ]);
     return new Map((rows as { t: string; a: number | null }[]).map((r) => [r.t, Number(r.a ?? 0)]));
   }
 
@@ -237,7 +248,8 @@ class MysqlPool {
       for (const [table, counter] of counters) {
         const moved = counter !== (template.counters.get(table) ?? 0);
         await q(moved ? `TRUNCATE TABLE \`${name}\`.\`${table}\`` : `DELETE FROM \`${name}\`.\`${table}\``);
-        if (template.seeded.includes(table)) await q(`INSERT INTO \`${name}\`.\`${table}\` SELECT * FROM \`${template.name}\`.\`${table}\``);
+        if (template.seeded.includes(table))
+          await q(`INSERT INTO \`${name}\`.\`${table}\` SELECT * FROM \`${template.name}\`.\`${table}\``);
       }
     } finally {
       await q('SET FOREIGN_KEY_CHECKS = 1').catch(() => undefined);

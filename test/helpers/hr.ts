@@ -15,7 +15,11 @@ import { openPage, type PageWithErrors } from './browser.js';
 export const HR_PASSWORD = 'correct horse battery';
 
 /** An HR user: an admin unless `role` says otherwise (as `careers-admin user create` makes them). */
-export async function createHrUser(db: Knex, username = 'hr', opts: { password?: string; active?: boolean; role?: UserRole } = {}): Promise<number> {
+export async function createHrUser(
+  db: Knex,
+  username = 'hr',
+  opts: { password?: string; active?: boolean; role?: UserRole } = {},
+): Promise<number> {
   const id = await insertUser(db, username, await hashPassword(opts.password ?? HR_PASSWORD), new Date(), opts.role ?? 'admin');
   if (opts.active === false) await setActive(db, id, false);
   return id;
@@ -56,7 +60,12 @@ export async function signInOverHttp(baseUrl: string, username: string, password
 }
 
 /** A tab signed in as HR: the jwt cookie and localStorage, as the login page leaves them. */
-export async function openHrPage(browser: Browser, baseUrl: string, token: string, opts: Parameters<typeof openPage>[1] = {}): Promise<PageWithErrors> {
+export async function openHrPage(
+  browser: Browser,
+  baseUrl: string,
+  token: string,
+  opts: Parameters<typeof openPage>[1] = {},
+): Promise<PageWithErrors> {
   const t = await openPage(browser, opts);
   await t.context.addCookies([{ name: 'jwt', value: token, url: baseUrl }]);
   // Every frame runs it; the browser's PDF viewer frame has no localStorage.

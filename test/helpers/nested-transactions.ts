@@ -13,7 +13,9 @@ import type { Knex } from 'knex';
 
 export class NestedTransactionError extends Error {
   constructor() {
-    super('A transaction was opened on the SQLite handle inside another transaction of it: it would wait for the only connection, which the outer one holds (pass the transaction down instead).');
+    super(
+      'A transaction was opened on the SQLite handle inside another transaction of it: it would wait for the only connection, which the outer one holds (pass the transaction down instead).',
+    );
     this.name = 'NestedTransactionError';
   }
 }

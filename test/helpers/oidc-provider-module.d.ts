@@ -8,7 +8,10 @@ declare module 'oidc-provider' {
   }
 
   export default class Provider {
-    constructor(issuer: string, configuration: Record<string, unknown> & { findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined> });
+    constructor(
+      issuer: string,
+      configuration: Record<string, unknown> & { findAccount?: (ctx: unknown, sub: string) => Promise<Account | undefined> },
+    );
     callback(): RequestListener;
     on(event: string, listener: (...args: unknown[]) => void): this;
   }

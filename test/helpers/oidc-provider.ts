@@ -36,14 +36,16 @@ export async function startOidcProvider(redirectUris: string[], accounts: TestAc
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const byId = new Map(accounts.map((a) => [a.sub, a]));
   const provider = new Provider(issuer, {
-    clients: [{
-      client_id: TEST_CLIENT_ID,
-      client_secret: TEST_CLIENT_SECRET,
-      redirect_uris: redirectUris,
-      grant_types: ['authorization_code'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'client_secret_post',
-    }],
+    clients: [
+      {
+        client_id: TEST_CLIENT_ID,
+        client_secret: TEST_CLIENT_SECRET,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
     pkce: { required: () => true },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: true } },
@@ -55,7 +57,11 @@ export async function startOidcProvider(redirectUris: string[], accounts: TestAc
         accountId: sub,
         async claims() {
           const a = byId.get(sub) ?? account;
-          return { sub, ...(a.email === undefined ? {} : { email: a.email }), ...(a.email_verified === undefined ? {} : { email_verified: a.email_verified as boolean }) };
+          return {
+            sub,
+            ...(a.email === undefined ? {} : { email: a.email }),
+            ...(a.email_verified === undefined ? {} : { email_verified: a.email_verified as boolean }),
+          };
         },
       };
     },
@@ -85,7 +91,9 @@ export class CookieJar {
       const eq = pair.indexOf('=');
       const name = pair.slice(0, eq).trim();
       const value = pair.slice(eq + 1).trim();
-      const expired = attrs.some((a) => /^\s*max-age=(0|-)/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]) < Date.now()));
+      const expired = attrs.some(
+        (a) => /^\s*max-age=(0|-)/i.test(a) || (/^\s*expires=/i.test(a) && Date.parse(a.split('=')[1]) < Date.now()),
+      );
       if (expired || value === '') this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
@@ -101,7 +109,12 @@ export class CookieJar {
  * until the provider redirects to a URL starting with `callbackPrefix`; answers that URL. With
  * `abort`, the login step is cancelled instead (the provider answers error=access_denied).
  */
-export async function providerSignIn(authorizationUrl: string, login: string, callbackPrefix: string, opts: { abort?: boolean } = {}): Promise<string> {
+export async function providerSignIn(
+  authorizationUrl: string,
+  login: string,
+  callbackPrefix: string,
+  opts: { abort?: boolean } = {},
+): Promise<string> {
   const jar = new CookieJar();
   let url = authorizationUrl;
   let method = 'GET';
@@ -133,7 +146,8 @@ export async function providerSignIn(authorizationUrl: string, login: string, ca
     }
     url = new URL(action.replace(/&amp;/g, '&'), url).href;
     method = 'POST';
-    body = prompt === 'login' ? new URLSearchParams({ prompt, login, password: 'any' }).toString() : new URLSearchParams({ prompt }).toString();
+    body =
+      prompt === 'login' ? new URLSearchParams({ prompt, login, password: 'any' }).toString() : new URLSearchParams({ prompt }).toString();
   }
   throw new Error('too many redirects at the provider');
 }

@@ -13,15 +13,22 @@ export interface RawResponse {
   body: string;
 }
 
-export function rawRequest(baseUrl: string, target: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  target: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, method: opts.method ?? 'GET', path: target, headers: opts.headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: hostname, port, method: opts.method ?? 'GET', path: target, headers: opts.headers, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -46,7 +53,17 @@ export interface NaiveResult {
 export async function writeAllThenRead(
   baseUrl: string,
   target: string,
-  opts: { method?: string; headers?: Record<string, string>; head?: Buffer; bodyBytes: number; chunkBytes?: number; delayMs?: number; chunked?: boolean; connectionClose?: boolean; timeoutMs?: number },
+  opts: {
+    method?: string;
+    headers?: Record<string, string>;
+    head?: Buffer;
+    bodyBytes: number;
+    chunkBytes?: number;
+    delayMs?: number;
+    chunked?: boolean;
+    connectionClose?: boolean;
+    timeoutMs?: number;
+  },
 ): Promise<NaiveResult> {
   const { hostname, port } = new URL(baseUrl);
   const socket = net.connect(Number(port), hostname);
@@ -60,7 +77,11 @@ export async function writeAllThenRead(
   if (opts.chunked) head['Transfer-Encoding'] = 'chunked';
   else head['Content-Length'] = String(opts.bodyBytes);
   if (opts.connectionClose) head.Connection = 'close';
-  socket.write(`${opts.method ?? 'POST'} ${target} HTTP/1.1\r\n${Object.entries(head).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  socket.write(
+    `${opts.method ?? 'POST'} ${target} HTTP/1.1\r\n${Object.entries(head)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`,
+  );
 
   const chunkBytes = opts.chunkBytes ?? 64 * 1024;
   const filler = Buffer.alloc(chunkBytes, 0x41);
@@ -105,7 +126,11 @@ export async function writeAllThenRead(
     const length = Number(headers['content-length'] ?? NaN);
     const body = received.subarray(end + 4);
     if (Number.isFinite(length) ? body.length < length : !closed) return null;
-    return { status: Number(lines[0].split(' ')[1]), headers, body: body.subarray(0, Number.isFinite(length) ? length : undefined).toString('utf8') };
+    return {
+      status: Number(lines[0].split(' ')[1]),
+      headers,
+      body: body.subarray(0, Number.isFinite(length) ? length : undefined).toString('utf8'),
+    };
   };
   let answer = parse();
   while (!answer && !closed && Date.now() < until) {

@@ -25,7 +25,9 @@ class CountingSpec extends Mocha.reporters.Spec {
       counts.failed++;
     });
     runner.once(EVENT_RUN_END, () => {
-      console.log(`Tests run per database: sqlite ${counts.sqlite}, mysql ${counts.mysql}, no database named ${counts.neither}; failed ${counts.failed}`);
+      console.log(
+        `Tests run per database: sqlite ${counts.sqlite}, mysql ${counts.mysql}, no database named ${counts.neither}; failed ${counts.failed}`,
+      );
     });
   }
 }

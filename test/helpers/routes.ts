@@ -15,10 +15,12 @@ export function registeredRoutes(app: Express): RouteInfo[] {
         const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
         for (const p of paths) {
           if (typeof p !== 'string') throw new Error(`route with a non-string path under "${prefix}": extend registeredRoutes`);
-          for (const method of Object.keys(layer.route.methods)) if (method !== '_all') out.push({ method: method.toUpperCase(), pattern: prefix + p });
+          for (const method of Object.keys(layer.route.methods))
+            if (method !== '_all') out.push({ method: method.toUpperCase(), pattern: prefix + p });
         }
       } else if (layer.handle?.stack) {
-        if (!layer.slash && typeof layer.rawPath !== 'string') throw new Error('router mounted on a non-string path: extend registeredRoutes');
+        if (!layer.slash && typeof layer.rawPath !== 'string')
+          throw new Error('router mounted on a non-string path: extend registeredRoutes');
         walk(layer.handle.stack, prefix + (layer.slash ? '' : layer.rawPath));
       }
     }
@@ -26,7 +28,6 @@ export function registeredRoutes(app: Express): RouteInfo[] {
   walk((app as any).router.stack, '');
   return out;
 }
-
 
 /** A concrete path for a pattern: parameters become 1, optional parts are kept. */
 export function concrete(pattern: string): string {

@@ -31,7 +31,9 @@ export interface S3TestServer {
 
 export async function startS3Server(opts: { dir?: string; port?: number } = {}): Promise<S3TestServer> {
   const dir = opts.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'careers-s3-'));
-  const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', MAIN, dir, String(opts.port ?? 0), S3_BUCKET], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--openssl-legacy-provider', MAIN, dir, String(opts.port ?? 0), S3_BUCKET], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (d) => {
@@ -55,7 +57,10 @@ export async function startS3Server(opts: { dir?: string; port?: number } = {}):
     port,
     dir,
     client,
-    env: (prefix: string) => ({ STORAGE_URL: `s3://${S3_BUCKET}/${prefix}?endpoint=${endpoint}&region=us-east-1&force_path_style=true`, ...KEYS }),
+    env: (prefix: string) => ({
+      STORAGE_URL: `s3://${S3_BUCKET}/${prefix}?endpoint=${endpoint}&region=us-east-1&force_path_style=true`,
+      ...KEYS,
+    }),
     stop: async () => {
       client.destroy();
       if (child.exitCode !== null) return;

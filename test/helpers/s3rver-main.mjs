@@ -7,7 +7,13 @@
 import S3rver from 's3rver';
 
 const [directory, port, ...buckets] = process.argv.slice(2);
-const server = new S3rver({ address: '127.0.0.1', port: Number(port), silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+const server = new S3rver({
+  address: '127.0.0.1',
+  port: Number(port),
+  silent: true,
+  directory,
+  configureBuckets: buckets.map((name) => ({ name })),
+});
 const info = await server.run();
 process.stdout.write(`listening ${info.port}\n`);
 process.stdin.resume();

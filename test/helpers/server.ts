@@ -49,7 +49,11 @@ export async function startTestServer(
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([ctx.views.flush().catch(() => undefined), ctx.funnel.flush().catch(() => undefined), ctx.documents.close().catch(() => undefined)]);
+      await Promise.all([
+        ctx.views.flush().catch(() => undefined),
+        ctx.funnel.flush().catch(() => undefined),
+        ctx.documents.close().catch(() => undefined),
+      ]);
       if (ctx.db !== testDb.db) await ctx.db.destroy();
       await testDb.destroy();
     },

@@ -39,7 +39,11 @@ export async function startSmtp(reply: (rcpt: string) => { code: number; message
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        mails.push({ from: String((session.envelope.mailFrom as { address: string }).address), to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        mails.push({
+          from: String((session.envelope.mailFrom as { address: string }).address),
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
         cb();
       });
     },

@@ -61,7 +61,8 @@ function poolBusy(s: TestServer): number {
 }
 
 /** Forged left-most entries, a new one per request, as an attacker would rotate them. */
-const forged = (i: number) => [`203.0.113.${i}`, `2001:db8:ffff:${i.toString(16)}::1`, `10.0.0.${i}`, 'unknown', `198.51.100.${i}, 192.0.2.${i}`][i % 5];
+const forged = (i: number) =>
+  [`203.0.113.${i}`, `2001:db8:ffff:${i.toString(16)}::1`, `10.0.0.${i}`, 'unknown', `198.51.100.${i}, 192.0.2.${i}`][i % 5];
 
 for (const kind of databaseKinds()) {
   describe(`rate limits follow the address the trusted proxy saw [${kind}]`, function () {
@@ -73,7 +74,11 @@ for (const kind of databaseKinds()) {
       // A CDN in front of the proxy: the CDN's entry is the client, the proxy adds the CDN's address.
       { name: 'TRUST_PROXY=2 (a CDN, then the proxy)', env: { TRUST_PROXY: '2' }, header: (f, real) => `${f}, ${real}, 198.51.100.250` },
       { name: 'TRUST_PROXY=loopback', env: { TRUST_PROXY: 'loopback' }, header: (f, real) => `${f}, ${real}` },
-      { name: 'TRUST_PROXY=127.0.0.1,198.51.100.0/24 (proxy and CDN addresses)', env: { TRUST_PROXY: '127.0.0.1, 198.51.100.0/24' }, header: (f, real) => `${f}, ${real}, 198.51.100.17` },
+      {
+        name: 'TRUST_PROXY=127.0.0.1,198.51.100.0/24 (proxy and CDN addresses)',
+        env: { TRUST_PROXY: '127.0.0.1, 198.51.100.0/24' },
+        header: (f, real) => `${f}, ${real}, 198.51.100.17`,
+      },
     ];
 
     for (const sc of scenarios) {
@@ -104,7 +109,8 @@ for (const kind of databaseKinds()) {
           expect(await c.signIn(sc.header(forged(8), real))).to.equal(429);
           // The per-address limit (five times): many usernames, forged entries rotating.
           await s.ctx.db('rate_limit_hits').delete();
-          for (let i = 0; i < LIMIT * 5; i++) expect(await c.fail(sc.header(forged(i), '192.0.2.21'), `name${i}`), `attempt ${i + 1}`).to.equal(401);
+          for (let i = 0; i < LIMIT * 5; i++)
+            expect(await c.fail(sc.header(forged(i), '192.0.2.21'), `name${i}`), `attempt ${i + 1}`).to.equal(401);
           expect(await c.fail(sc.header(forged(99), '192.0.2.21'), 'someone.else')).to.equal(429);
           expect(await c.signIn(sc.header('192.0.2.21', '192.0.2.22'), 'hr.other')).to.equal(200);
         });
@@ -146,8 +152,10 @@ for (const kind of databaseKinds()) {
       beforeEach(() => s.ctx.db('rate_limit_hits').delete());
 
       it('applying: addresses in one /56 share a limit, another /56 has its own', async () => {
-        for (const ip of ['2001:db8:aa:100::1', '2001:db8:aa:1ff::2', '2001:db8:aa:180:1234:5678:9abc:def0']) expect(await c.apply(ip), ip).to.equal(201);
-        for (const ip of ['2001:db8:aa:100::1', '2001:db8:aa:142::ffff', '2001:0db8:00aa:01ff:0000:0000:0000:0003']) expect(await c.apply(ip), ip).to.equal(429);
+        for (const ip of ['2001:db8:aa:100::1', '2001:db8:aa:1ff::2', '2001:db8:aa:180:1234:5678:9abc:def0'])
+          expect(await c.apply(ip), ip).to.equal(201);
+        for (const ip of ['2001:db8:aa:100::1', '2001:db8:aa:142::ffff', '2001:0db8:00aa:01ff:0000:0000:0000:0003'])
+          expect(await c.apply(ip), ip).to.equal(429);
         expect(await c.apply('2001:db8:aa:200::1'), 'next /56').to.equal(201);
         expect(await c.apply('2001:db8:ab:100::1'), 'another /48').to.equal(201);
       });
@@ -167,7 +175,8 @@ for (const kind of databaseKinds()) {
         expect(await c.signIn('2001:db8:bb:150::8')).to.equal(429);
         expect(await c.signIn('2001:db8:bb:200::1')).to.equal(200);
         await s.ctx.db('rate_limit_hits').delete();
-        for (let i = 0; i < LIMIT * 5; i++) expect(await c.fail(`2001:db8:cc:1${i.toString(16).padStart(2, '0')}::${i + 1}`, `name${i}`), `attempt ${i + 1}`).to.equal(401);
+        for (let i = 0; i < LIMIT * 5; i++)
+          expect(await c.fail(`2001:db8:cc:1${i.toString(16).padStart(2, '0')}::${i + 1}`, `name${i}`), `attempt ${i + 1}`).to.equal(401);
         expect(await c.fail('2001:db8:cc:1ee::1', 'someone.else')).to.equal(429);
         expect(await c.fail('::ffff:192.0.2.40', 'someone.else')).to.equal(401);
         expect(await c.fail('192.0.2.40', 'someone.else')).to.equal(401);
@@ -186,7 +195,8 @@ for (const kind of databaseKinds()) {
       after(() => s.close());
 
       it('applying: one /64 shares a limit; two /64 in one /56 do not', async () => {
-        for (const ip of ['2001:db8:dd:100::1', '2001:db8:dd:100:ffff::2', '2001:db8:dd:100:1::3']) expect(await c.apply(ip), ip).to.equal(201);
+        for (const ip of ['2001:db8:dd:100::1', '2001:db8:dd:100:ffff::2', '2001:db8:dd:100:1::3'])
+          expect(await c.apply(ip), ip).to.equal(201);
         expect(await c.apply('2001:db8:dd:100:abcd::4')).to.equal(429);
         expect(await c.apply('2001:db8:dd:101::1'), 'next /64').to.equal(201);
       });

@@ -27,14 +27,25 @@ describe('error handler: client errors from middleware', () => {
     const app = express();
     app.set('view engine', 'ejs');
     app.set('views', path.join(root, 'views'));
-    Object.assign(app.locals, { assets: loadManifest(root), company: { name: 'Acme', aboutUrl: 'https://a.example', networkUrl: 'https://n.example', careersEmail: 'c@a.example' }, publicBaseUrl: 'https://jobs.example.com', year: 2026, safeJson });
-    const boom = (props: Record<string, unknown>): express.RequestHandler => (_req, _res, next) => next(failing(props));
+    Object.assign(app.locals, {
+      assets: loadManifest(root),
+      company: { name: 'Acme', aboutUrl: 'https://a.example', networkUrl: 'https://n.example', careersEmail: 'c@a.example' },
+      publicBaseUrl: 'https://jobs.example.com',
+      year: 2026,
+      safeJson,
+    });
+    const boom =
+      (props: Record<string, unknown>): express.RequestHandler =>
+      (_req, _res, next) =>
+        next(failing(props));
     for (const prefix of ['/api/x', '/page']) {
       app.get(`${prefix}/status-403`, boom({ status: 403 }));
       app.get(`${prefix}/statuscode-409`, boom({ statusCode: 409 }));
       app.get(`${prefix}/exposed-400`, boom({ status: 400, expose: true }));
       app.get(`${prefix}/status-404`, boom({ status: 404 }));
-      app.get(`${prefix}/uri`, (_req, _res, next) => next(Object.assign(new URIError("Failed to decode param '%'"), { status: 400, statusCode: 400 })));
+      app.get(`${prefix}/uri`, (_req, _res, next) =>
+        next(Object.assign(new URIError("Failed to decode param '%'"), { status: 400, statusCode: 400 })),
+      );
       app.get(`${prefix}/status-500`, boom({ status: 500 }));
       app.get(`${prefix}/plain`, boom({}));
     }
@@ -71,7 +82,10 @@ describe('error handler: client errors from middleware', () => {
   });
 
   it('answers pages with the 4xx status and no internal text, logging nothing', async () => {
-    for (const [name, status] of [['statuscode-409', 409], ['exposed-400', 400]] as const) {
+    for (const [name, status] of [
+      ['statuscode-409', 409],
+      ['exposed-400', 400],
+    ] as const) {
       const res = await fetch(`${base}/page/${name}`);
       const html = await res.text();
       expect(res.status, name).to.equal(status);
@@ -80,11 +94,16 @@ describe('error handler: client errors from middleware', () => {
     // A 403 is the access-denied page (the one a recruiter gets on an admin page), with no internal text either.
     const denied = await fetch(`${base}/page/status-403`);
     expect(denied.status).to.equal(403);
-    expect(await denied.text()).to.include('403 — Access Denied').and.not.include('ENOENT').and.not.include('/srv/app');
+    expect(await denied.text())
+      .to.include('403 — Access Denied')
+      .and.not.include('ENOENT')
+      .and.not.include('/srv/app');
     for (const name of ['status-404', 'uri']) {
       const res = await fetch(`${base}/page/${name}`);
       expect(res.status, name).to.equal(404);
-      expect(await res.text(), name).to.include('404 — Page Not Found').and.not.include('decode');
+      expect(await res.text(), name)
+        .to.include('404 — Page Not Found')
+        .and.not.include('decode');
     }
     expect(logged).to.deep.equal([]);
   });
@@ -96,7 +115,9 @@ describe('error handler: client errors from middleware', () => {
       expect(await api.json()).to.deep.equal({ detail: 'A server error occurred.' });
       const page = await fetch(`${base}/page/${name}`);
       expect(page.status, name).to.equal(500);
-      expect(await page.text()).to.include('Unexpected Application Error!').and.not.include('ENOENT');
+      expect(await page.text())
+        .to.include('Unexpected Application Error!')
+        .and.not.include('ENOENT');
     }
     expect(logged).to.have.length(4);
     // The route and method, never the URL with its query (an HR search holds names and emails).
@@ -114,7 +135,9 @@ describe('error handler: what is logged', () => {
     expect(String(out.sql).length).to.be.below(2100);
     expect(out.code).to.equal('ER_DATA_TOO_LONG');
     expect(out.errno).to.equal(1406);
-    expect(out.stack).to.match(/^Error: insert into/).and.match(/\n\s+at /);
+    expect(out.stack)
+      .to.match(/^Error: insert into/)
+      .and.match(/\n\s+at /);
     expect(out.stack!.length).to.be.below(2000 + 5000);
     const short = loggable(new TypeError('boom')) as Error;
     expect(short.message).to.equal('boom');
@@ -122,15 +145,19 @@ describe('error handler: what is logged', () => {
     expect(loggable('y'.repeat(5000))).to.have.length.below(2100);
   });
 
-  it('keeps no quoted value of a driver text: the statement\'s bound values and MySQL\'s own quotes', () => {
+  it("keeps no quoted value of a driver text: the statement's bound values and MySQL's own quotes", () => {
     const sql = "insert into `applications` (`email`, `first_name`, `job_id`) values ('asha.rao@example.com', 'O''Brien', 7)";
     const err = Object.assign(new Error(`${sql} - Duplicate entry 'asha.rao@example.com-7' for key 'applications_job_email_unique'`), {
-      code: 'ER_DUP_ENTRY', errno: 1062, sql, sqlMessage: "Duplicate entry 'asha.rao@example.com-7' for key 'applications_job_email_unique'",
+      code: 'ER_DUP_ENTRY',
+      errno: 1062,
+      sql,
+      sqlMessage: "Duplicate entry 'asha.rao@example.com-7' for key 'applications_job_email_unique'",
     });
     const out = loggable(err) as Error & Record<string, unknown>;
     for (const text of [out.message, out.sql, out.sqlMessage, out.stack]) expect(String(text)).to.not.match(/asha|Brien/);
-    expect(out.message).to.equal("insert into `applications` (`email`, `first_name`, `job_id`) values ('?', '?', 7) - Duplicate entry '?' for key '?'");
+    expect(out.message).to.equal(
+      "insert into `applications` (`email`, `first_name`, `job_id`) values ('?', '?', 7) - Duplicate entry '?' for key '?'",
+    );
     expect(out.code).to.equal('ER_DUP_ENTRY');
   });
 });
-

@@ -16,7 +16,14 @@ import { LocalDiskStorage } from '../../src/storage/storage.js';
 const anyHead: FileRule = { maxBytes: 1000, tooLargeMessage: 'File too large.', headBytes: 4, checkHead: () => null, tailBytes: () => 0 };
 const OPTIONS: MultipartOptions = {
   fileRules: new Map<string, FileRule>([
-    ['photo', { ...anyHead, maxBytes: 100, checkHead: (head) => (head.subarray(0, 4).toString('latin1') === 'IMG!' ? null : 'File type not allowed.') }],
+    [
+      'photo',
+      {
+        ...anyHead,
+        maxBytes: 100,
+        checkHead: (head) => (head.subarray(0, 4).toString('latin1') === 'IMG!' ? null : 'File type not allowed.'),
+      },
+    ],
     ['cv', anyHead],
     ['notes', anyHead],
   ]),
@@ -29,7 +36,10 @@ const OPTIONS: MultipartOptions = {
 };
 
 function filesUnder(root: string): string[] {
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name);
+  return fs
+    .readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
 }
 
 describe('multipart reader with named file fields', () => {
@@ -76,30 +86,54 @@ describe('multipart reader with named file fields', () => {
       ['photo', blob('IMG!' + 'x'.repeat(50)), 'me.png'],
       ['cv', blob('y'.repeat(900)), 'cv.txt'],
     ]);
-    expect(r).to.deep.equal({ status: 200, body: { fields: { values: '{"a":1}' }, files: { photo: { size: 54, name: 'me.png' }, cv: { size: 900, name: 'cv.txt' } } } });
+    expect(r).to.deep.equal({
+      status: 200,
+      body: { fields: { values: '{"a":1}' }, files: { photo: { size: 54, name: 'me.png' }, cv: { size: 900, name: 'cv.txt' } } },
+    });
     expect(filesUnder(root)).to.deep.equal([]);
   });
 
   it("applies each field's own size and type rule, and removes the files already written", async () => {
-    const tooLarge = await send([['cv', blob('y'.repeat(500)), 'cv.txt'], ['photo', blob('IMG!' + 'x'.repeat(200)), 'big.png']]);
+    const tooLarge = await send([
+      ['cv', blob('y'.repeat(500)), 'cv.txt'],
+      ['photo', blob('IMG!' + 'x'.repeat(200)), 'big.png'],
+    ]);
     expect(tooLarge).to.deep.equal({ status: 400, body: { photo: ['File too large.'] } });
-    const wrongType = await send([['cv', blob('y'.repeat(500)), 'cv.txt'], ['photo', blob('MZ\x90\x00 not an image'), 'me.png']]);
+    const wrongType = await send([
+      ['cv', blob('y'.repeat(500)), 'cv.txt'],
+      ['photo', blob('MZ\x90\x00 not an image'), 'me.png'],
+    ]);
     expect(wrongType).to.deep.equal({ status: 400, body: { photo: ['File type not allowed.'] } });
     expect(filesUnder(root)).to.deep.equal([]);
   });
 
   it('refuses a second file in one field, a file in a field that takes none, and files too large together', async () => {
-    const twice = await send([['cv', blob('one'), 'a.txt'], ['cv', blob('two'), 'b.txt']]);
+    const twice = await send([
+      ['cv', blob('one'), 'a.txt'],
+      ['cv', blob('two'), 'b.txt'],
+    ]);
     expect(twice).to.deep.equal({ status: 400, body: { cv: ['Only one cv file can be uploaded.'] } });
-    const unknown = await send([['cv', blob('one'), 'a.txt'], ['values', blob('{}'), 'values.json']]);
-    expect(unknown).to.deep.equal({ status: 400, body: { detail: 'Files can be uploaded only in the fields "photo", "cv", "notes", one each.' } });
-    const together = await send([['cv', blob('y'.repeat(900)), 'a.txt'], ['notes', blob('z'.repeat(900)), 'b.txt']]);
+    const unknown = await send([
+      ['cv', blob('one'), 'a.txt'],
+      ['values', blob('{}'), 'values.json'],
+    ]);
+    expect(unknown).to.deep.equal({
+      status: 400,
+      body: { detail: 'Files can be uploaded only in the fields "photo", "cv", "notes", one each.' },
+    });
+    const together = await send([
+      ['cv', blob('y'.repeat(900)), 'a.txt'],
+      ['notes', blob('z'.repeat(900)), 'b.txt'],
+    ]);
     expect(together).to.deep.equal({ status: 400, body: { detail: 'The files are too large together.' } });
     expect(filesUnder(root)).to.deep.equal([]);
   });
 
   it('treats an empty part without a name as no file chosen', async () => {
-    const r = await send([['cv', new Blob([]), ''], ['notes', blob('n'), 'n.txt']]);
+    const r = await send([
+      ['cv', new Blob([]), ''],
+      ['notes', blob('n'), 'n.txt'],
+    ]);
     expect(r.status).to.equal(200);
     expect(Object.keys(r.body.files)).to.deep.equal(['notes']);
   });

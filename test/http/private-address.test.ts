@@ -74,16 +74,54 @@ const V6_BLOCKS: Block[] = [
 ];
 
 const PUBLIC_V4 = [
-  '8.8.8.8', '1.1.1.1', '9.255.255.255', '11.0.0.0', '100.63.255.255', '100.128.0.0', '126.255.255.255', '128.0.0.0',
-  '169.253.255.255', '169.255.0.0', '172.15.255.255', '172.32.0.0', '191.255.255.255', '192.0.1.255', '192.0.3.0',
-  '192.31.195.255', '192.31.197.0', '192.52.192.255', '192.52.194.0', '192.88.98.255', '192.88.100.0', '192.167.255.255',
-  '192.169.0.0', '192.175.47.255', '192.175.49.0', '198.17.255.255', '198.20.0.0', '198.51.99.255', '198.51.101.0',
-  '203.0.112.255', '203.0.114.0', '223.255.255.255',
+  '8.8.8.8',
+  '1.1.1.1',
+  '9.255.255.255',
+  '11.0.0.0',
+  '100.63.255.255',
+  '100.128.0.0',
+  '126.255.255.255',
+  '128.0.0.0',
+  '169.253.255.255',
+  '169.255.0.0',
+  '172.15.255.255',
+  '172.32.0.0',
+  '191.255.255.255',
+  '192.0.1.255',
+  '192.0.3.0',
+  '192.31.195.255',
+  '192.31.197.0',
+  '192.52.192.255',
+  '192.52.194.0',
+  '192.88.98.255',
+  '192.88.100.0',
+  '192.167.255.255',
+  '192.169.0.0',
+  '192.175.47.255',
+  '192.175.49.0',
+  '198.17.255.255',
+  '198.20.0.0',
+  '198.51.99.255',
+  '198.51.101.0',
+  '203.0.112.255',
+  '203.0.114.0',
+  '223.255.255.255',
 ];
 const PUBLIC_V6 = [
-  '2001:4860:4860::8888', '2606:4700:4700::1111', '2a00:1450:4001:80b::200e', '2000::1', '2001:200::', '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff',
-  '2001:db9::1', '2003::1', '2620:4f:7fff:ffff:ffff:ffff:ffff:ffff', '2620:4f:8001::', '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff', '3fff:1000::',
-  '2C0F:FB50:4003::1', '2001:0db9:0000:0000:0000:0000:0000:0001',
+  '2001:4860:4860::8888',
+  '2606:4700:4700::1111',
+  '2a00:1450:4001:80b::200e',
+  '2000::1',
+  '2001:200::',
+  '2001:db7:ffff:ffff:ffff:ffff:ffff:ffff',
+  '2001:db9::1',
+  '2003::1',
+  '2620:4f:7fff:ffff:ffff:ffff:ffff:ffff',
+  '2620:4f:8001::',
+  '3ffe:ffff:ffff:ffff:ffff:ffff:ffff:ffff',
+  '3fff:1000::',
+  '2C0F:FB50:4003::1',
+  '2001:0db9:0000:0000:0000:0000:0000:0001',
 ];
 
 /** The host of a URL naming this literal address, as the WHATWG parser gives it. */
@@ -124,7 +162,26 @@ describe('outbound address policy (IANA special-purpose registries)', () => {
   });
 
   it('refuses zone ids, brackets left open and anything that is not an address', () => {
-    for (const v of ['fe80::1%eth0', '2001:4860:4860::8888%eth0', '::ffff:0177.0.0.1', '::0x7f.0.0.1', '::ffff:8.8.8', '::ffff:8.8.8.8.8', '2001:4860:4860::8888%1', '[::1', '::1]', '', 'example.com', 'localhost', '127.0.0.1.example.com', '1.2.3.256', '1.2.3.4.5', '::g', '1:2:3:4:5:6:7:8:9', '08.0.0.1']) {
+    for (const v of [
+      'fe80::1%eth0',
+      '2001:4860:4860::8888%eth0',
+      '::ffff:0177.0.0.1',
+      '::0x7f.0.0.1',
+      '::ffff:8.8.8',
+      '::ffff:8.8.8.8.8',
+      '2001:4860:4860::8888%1',
+      '[::1',
+      '::1]',
+      '',
+      'example.com',
+      'localhost',
+      '127.0.0.1.example.com',
+      '1.2.3.256',
+      '1.2.3.4.5',
+      '::g',
+      '1:2:3:4:5:6:7:8:9',
+      '08.0.0.1',
+    ]) {
       expect(isAllowedAddress(v), v).to.equal(false);
     }
     expect(isAllowedAddress('[2001:4860:4860::8888]')).to.equal(true);
@@ -132,34 +189,117 @@ describe('outbound address policy (IANA special-purpose registries)', () => {
 
   it('refuses localhost names and non-public literals in every spelling a URL parser accepts', () => {
     const refused = [
-      'http://localhost/', 'http://LocalHost./', 'http://localhost../', 'http://x.localhost/', 'http://a.b.LOCALHOST/', 'http://ｌｏｃａｌｈｏｓｔ/', 'http://localhost%2e/',
-      'http://2130706433/', 'http://0x7f000001/', 'http://0x7F.1/', 'http://017700000001/', 'http://0177.0.0.01/', 'http://127.1/', 'http://127.0.1/', 'http://127.0.0.1./',
-      'http://%31%32%37.0.0.1/', 'http://127。0。0。1/', 'http://0/', 'http://0x.1/',
-      'http://3221225985/', 'http://0xc0.0.2.1/', 'http://0300.0.2.1/', 'http://192.0.513/', // 192.0.2.1, TEST-NET-1
-      'http://3227017985/', 'http://0xc0.0x58.0x63.1/', // 192.88.99.1, 6to4 relay anycast
-      'http://3405803777/', 'http://0313.0.0161.1/', // 203.0.113.1 TEST-NET-3, 198.51.100... is below
+      'http://localhost/',
+      'http://LocalHost./',
+      'http://localhost../',
+      'http://x.localhost/',
+      'http://a.b.LOCALHOST/',
+      'http://ｌｏｃａｌｈｏｓｔ/',
+      'http://localhost%2e/',
+      'http://2130706433/',
+      'http://0x7f000001/',
+      'http://0x7F.1/',
+      'http://017700000001/',
+      'http://0177.0.0.01/',
+      'http://127.1/',
+      'http://127.0.1/',
+      'http://127.0.0.1./',
+      'http://%31%32%37.0.0.1/',
+      'http://127。0。0。1/',
+      'http://0/',
+      'http://0x.1/',
+      'http://3221225985/',
+      'http://0xc0.0.2.1/',
+      'http://0300.0.2.1/',
+      'http://192.0.513/', // 192.0.2.1, TEST-NET-1
+      'http://3227017985/',
+      'http://0xc0.0x58.0x63.1/', // 192.88.99.1, 6to4 relay anycast
+      'http://3405803777/',
+      'http://0313.0.0161.1/', // 203.0.113.1 TEST-NET-3, 198.51.100... is below
       'http://3325256705/', // 198.51.100.1
-      'http://3221225473/', 'http://192.0.0.1/', // 192.0.0.1, IETF protocol assignments
-      'http://169.254.169.254/', 'http://2852039166/', 'http://0xa9.0xfe.0xa9.0xfe/', 'http://100.64.1.1/', 'http://3232235777/', 'http://10.1/',
-      'http://4294967295/', 'http://0xffffffff/', // 255.255.255.255
-      'http://[::]/', 'http://[::1]/', 'http://[0:0:0:0:0:0:0:1]/', 'http://[::ffff:127.0.0.1]/', 'http://[0::FFFF:7F00:1]/', 'http://[::ffff:0:7f00:1]/',
-      'http://[::127.0.0.1]/', 'http://[64:ff9b::169.254.169.254]/', 'http://[64:ff9b:1::a00:1]/', 'http://[2002:7f00:1::]/', 'http://[2002:a9fe:a9fe::1]/',
-      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', 'http://[2001:db8::1]/', 'http://[3fff::1]/', 'http://[100::1]/', 'http://[100:0:0:1::1]/',
-      'http://[fd00::1]/', 'http://[FE80::ABCD]/', 'http://[fec0::1]/', 'http://[ff02::1]/', 'http://[5f00::1]/',
+      'http://3221225473/',
+      'http://192.0.0.1/', // 192.0.0.1, IETF protocol assignments
+      'http://169.254.169.254/',
+      'http://2852039166/',
+      'http://0xa9.0xfe.0xa9.0xfe/',
+      'http://100.64.1.1/',
+      'http://3232235777/',
+      'http://10.1/',
+      'http://4294967295/',
+      'http://0xffffffff/', // 255.255.255.255
+      'http://[::]/',
+      'http://[::1]/',
+      'http://[0:0:0:0:0:0:0:1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://[0::FFFF:7F00:1]/',
+      'http://[::ffff:0:7f00:1]/',
+      'http://[::127.0.0.1]/',
+      'http://[64:ff9b::169.254.169.254]/',
+      'http://[64:ff9b:1::a00:1]/',
+      'http://[2002:7f00:1::]/',
+      'http://[2002:a9fe:a9fe::1]/',
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+      'http://[2001:db8::1]/',
+      'http://[3fff::1]/',
+      'http://[100::1]/',
+      'http://[100:0:0:1::1]/',
+      'http://[fd00::1]/',
+      'http://[FE80::ABCD]/',
+      'http://[fec0::1]/',
+      'http://[ff02::1]/',
+      'http://[5f00::1]/',
     ];
     for (const url of refused) expect(isAllowedHost(new URL(url).hostname), `${url} -> ${new URL(url).hostname}`).to.equal(false);
     const allowed = [
-      'https://example.com/', 'https://localhost.example.com/', 'https://mylocalhost/', 'https://localhost-api.example/', 'https://a_b.example.com/', 'https://HOOKS.Example.COM./',
-      'http://8.8.8.8/', 'http://134744072/', 'http://0x8.0x8.0x8.0x8/', 'http://[2001:4860:4860::8888]/', 'http://[::ffff:8.8.8.8]/', 'https://xn--bcher-kva.example/', 'https://bücher.example/',
+      'https://example.com/',
+      'https://localhost.example.com/',
+      'https://mylocalhost/',
+      'https://localhost-api.example/',
+      'https://a_b.example.com/',
+      'https://HOOKS.Example.COM./',
+      'http://8.8.8.8/',
+      'http://134744072/',
+      'http://0x8.0x8.0x8.0x8/',
+      'http://[2001:4860:4860::8888]/',
+      'http://[::ffff:8.8.8.8]/',
+      'https://xn--bcher-kva.example/',
+      'https://bücher.example/',
     ];
     for (const url of allowed) expect(isAllowedHost(new URL(url).hostname), url).to.equal(true);
   });
 
   it('judges raw host spellings the same way, and refuses what is neither an address nor a host name', () => {
-    for (const host of ['127.1', '0x7f.1', '2130706433', '[::1]', '::1', 'fe80::1%eth0', '[fe80::1%eth0]', '1.2.3.256', 'foo.1', 'foo.0x10', '0x', 'a*b', 'a b.example', 'a..b', '-', '.', '', `${'a'.repeat(64)}.example`, `${'a.'.repeat(127)}a`]) {
+    for (const host of [
+      '127.1',
+      '0x7f.1',
+      '2130706433',
+      '[::1]',
+      '::1',
+      'fe80::1%eth0',
+      '[fe80::1%eth0]',
+      '1.2.3.256',
+      'foo.1',
+      'foo.0x10',
+      '0x',
+      'a*b',
+      'a b.example',
+      'a..b',
+      '-',
+      '.',
+      '',
+      `${'a'.repeat(64)}.example`,
+      `${'a.'.repeat(127)}a`,
+    ]) {
       expect(isAllowedHost(host), host).to.equal(false);
     }
-    for (const host of ['example.com', 'EXAMPLE.com.', 'hooks-1.example.co.uk', '8.8.8.8', '[2606:4700:4700::1111]', `${'a'.repeat(63)}.example`]) {
+    for (const host of [
+      'example.com',
+      'EXAMPLE.com.',
+      'hooks-1.example.co.uk',
+      '8.8.8.8',
+      '[2606:4700:4700::1111]',
+      `${'a'.repeat(63)}.example`,
+    ]) {
       expect(isAllowedHost(host), host).to.equal(true);
     }
   });

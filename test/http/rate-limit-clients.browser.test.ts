@@ -47,7 +47,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     beforeEach(() => s.ctx.db('rate_limit_hits').delete());
     afterEach(async () => {
       for (const t of tabs.splice(0)) {
-        expect(t.errors.filter((e) => !EXPECTED_STATUS.test(e)), 'console errors').to.deep.equal([]);
+        expect(
+          t.errors.filter((e) => !EXPECTED_STATUS.test(e)),
+          'console errors',
+        ).to.deep.equal([]);
         await t.context.close();
       }
     });
@@ -128,10 +131,16 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         );
         await Promise.all(pages.map((p) => p.click('button[type=submit]')));
         const messages = await Promise.all(pages.map(async (p) => (await p.getByRole('alert').innerText()).trim()));
-        expect(messages.filter((m) => m === LOGIN_FAILED), `round ${round + 1}: ${messages.join(' | ')}`).to.have.length(3);
+        expect(
+          messages.filter((m) => m === LOGIN_FAILED),
+          `round ${round + 1}: ${messages.join(' | ')}`,
+        ).to.have.length(3);
         expect(messages.filter((m) => m === LOGIN_LIMITED)).to.have.length(5);
         for (const t of tabs.splice(0)) {
-          expect(t.errors.filter((e) => !EXPECTED_STATUS.test(e)), 'console errors').to.deep.equal([]);
+          expect(
+            t.errors.filter((e) => !EXPECTED_STATUS.test(e)),
+            'console errors',
+          ).to.deep.equal([]);
           await t.context.close();
         }
       }
@@ -144,11 +153,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         const pages = await Promise.all(Array.from({ length: 8 }, () => tabBehindProxy(() => '192.0.2.10')));
         await Promise.all(pages.map((p) => toReview(p)));
         const outcomes = await Promise.all(pages.map((p) => submit(p)));
-        expect(outcomes.filter((o) => o === 'submitted'), `round ${round + 1}: ${outcomes.join(' | ')}`).to.have.length(3);
+        expect(
+          outcomes.filter((o) => o === 'submitted'),
+          `round ${round + 1}: ${outcomes.join(' | ')}`,
+        ).to.have.length(3);
         expect(outcomes.filter((o) => o === APPLY_LIMITED)).to.have.length(5);
         expect(Number((await s.ctx.db('applications').count({ n: '*' }).first())!.n) - before).to.equal(3);
         for (const t of tabs.splice(0)) {
-          expect(t.errors.filter((e) => !EXPECTED_STATUS.test(e)), 'console errors').to.deep.equal([]);
+          expect(
+            t.errors.filter((e) => !EXPECTED_STATUS.test(e)),
+            'console errors',
+          ).to.deep.equal([]);
           await t.context.close();
         }
       }

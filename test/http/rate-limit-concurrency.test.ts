@@ -63,7 +63,10 @@ for (const kind of databaseKinds()) {
         await s.ctx.db('rate_limit_hits').delete();
         for (let i = 0; i < 3; i++) expect(await apply('192.0.2.2')).to.equal(201);
         expect(await apply('192.0.2.2')).to.equal(429);
-        await s.ctx.db('rate_limit_hits').where('key', 'like', 'apply:%').update({ reset_at: toDbDate(new Date(Date.now() - 1)) });
+        await s.ctx
+          .db('rate_limit_hits')
+          .where('key', 'like', 'apply:%')
+          .update({ reset_at: toDbDate(new Date(Date.now() - 1)) });
         const statuses = await Promise.all(Array.from({ length: 8 }, () => apply('192.0.2.2')));
         expect(tally(statuses), `round ${round + 1}`).to.deep.equal({ 201: 3, 429: 5 });
       }

@@ -38,7 +38,11 @@ for (const kind of databaseKinds()) {
       });
       expect(login.status).to.equal(401);
       const job = await makeJob(s.ctx.db, { status: 'ACTIVE' });
-      const apply = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, { method: 'POST', headers: { 'X-Forwarded-For': ADDRESS }, body: toFormData(validFields({ email: 'hash@example.com' })) });
+      const apply = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+        method: 'POST',
+        headers: { 'X-Forwarded-For': ADDRESS },
+        body: toFormData(validFields({ email: 'hash@example.com' })),
+      });
       expect(apply.status, await apply.clone().text()).to.equal(201);
       const rows = await s.ctx.db('rate_limit_hits').select('*');
       expect(rows.length).to.be.at.least(3);
@@ -81,7 +85,13 @@ for (const kind of databaseKinds()) {
         expect((await t.db('rate_limit_hits').pluck('key')) as string[]).to.deep.equal(['login-ip:running']);
 
         await seed();
-        const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: t.dataDir, POSTS_SWEEP_CRON: '* * * * * *', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+        const env = {
+          ...process.env,
+          NODE_ENV: 'test',
+          DATA_DIR: t.dataDir,
+          POSTS_SWEEP_CRON: '* * * * * *',
+          ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+        };
         const child = spawn(process.execPath, [CLI_ENTRY, 'cron'], { env, stdio: 'ignore' });
         try {
           for (let i = 0; i < 150; i++) {

@@ -63,7 +63,10 @@ for (const kind of databaseKinds()) {
         await t.db('rate_limit_hits').delete();
         const n = 12;
         const infos = await Promise.all(Array.from({ length: n }, () => store.increment('burst')));
-        expect(infos.map((i) => i.totalHits).sort((a, b) => a - b), `round ${round}`).to.deep.equal(Array.from({ length: n }, (_, i) => i + 1));
+        expect(
+          infos.map((i) => i.totalHits).sort((a, b) => a - b),
+          `round ${round}`,
+        ).to.deep.equal(Array.from({ length: n }, (_, i) => i + 1));
         // Every caller got the window's one reset time.
         expect(new Set(infos.map((i) => i.resetTime!.getTime())).size).to.equal(1);
       }
@@ -76,14 +79,20 @@ for (const kind of databaseKinds()) {
       await store.increment('w');
       expect((await store.increment('w')).totalHits).to.equal(3);
       for (let round = 0; round < 5; round++) {
-        await t.db('rate_limit_hits').where('key', await rowKey('w')).update({ hits: 7, reset_at: toDbDate(new Date(Date.now() - 1000)) });
+        await t
+          .db('rate_limit_hits')
+          .where('key', await rowKey('w'))
+          .update({ hits: 7, reset_at: toDbDate(new Date(Date.now() - 1000)) });
         const infos = await Promise.all(Array.from({ length: 6 }, () => store.increment('w')));
         expect(infos.map((i) => i.totalHits).sort((a, b) => a - b)).to.deep.equal([1, 2, 3, 4, 5, 6]);
         for (const i of infos) expect(i.resetTime!.getTime() - Date.now()).to.be.within(50_000, 60_000);
       }
       // Within the window the reset time stays where the window started it.
       const inWindow = new Date(Date.now() + 5_000);
-      await t.db('rate_limit_hits').where('key', await rowKey('w')).update({ hits: 2, reset_at: toDbDate(inWindow) });
+      await t
+        .db('rate_limit_hits')
+        .where('key', await rowKey('w'))
+        .update({ hits: 2, reset_at: toDbDate(inWindow) });
       const info = await store.increment('w');
       expect(info).to.deep.equal({ totalHits: 3, resetTime: inWindow });
     });

@@ -23,7 +23,15 @@ for (const kind of databaseKinds()) {
     const raw: string[] = [];
 
     before(async () => {
-      const log = pino({ level: 'info' }, { write: (line: string) => { raw.push(line); lines.push(JSON.parse(line)); } });
+      const log = pino(
+        { level: 'info' },
+        {
+          write: (line: string) => {
+            raw.push(line);
+            lines.push(JSON.parse(line));
+          },
+        },
+      );
       s = await startTestServer(kind, { TRUST_PROXY: '127.0.0.1' }, { log });
       ({ token } = await hrSession(s.ctx.db));
       await makeJob(s.ctx.db, { public_id: 'log-job', title: 'Payroll Specialist' });
@@ -36,7 +44,8 @@ for (const kind of databaseKinds()) {
       expect(res.status).to.equal(404);
       const id = res.headers.get('x-request-id');
       expect(id).to.match(/^[0-9a-f-]{36}$/);
-      for (let waited = 0; !lines.some((l) => l.reqId === id) && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let waited = 0; !lines.some((l) => l.reqId === id) && waited < 2000; waited += 20)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       const line = lines.find((l) => l.reqId === id)!;
       expect(line).to.include({ method: 'GET', route: '/api/hr/applications/:id/', status: 404, msg: 'request' });
       expect(line.ms).to.be.a('number');
@@ -56,21 +65,32 @@ for (const kind of databaseKinds()) {
     it('logs no name, email, phone, search text, file name or token over a whole session', async () => {
       raw.length = 0;
       const body = new FormData();
-      for (const [k, v] of Object.entries({ first_name: 'Zenobia', last_name: 'Quarrington', email: 'zenobia.q@example.org', phone: '+919812345678' })) body.set(k, v);
+      for (const [k, v] of Object.entries({
+        first_name: 'Zenobia',
+        last_name: 'Quarrington',
+        email: 'zenobia.q@example.org',
+        phone: '+919812345678',
+      }))
+        body.set(k, v);
       body.set('resume', new Blob([PDF], { type: 'application/pdf' }), 'Zenobia-Quarrington-CV.pdf');
       expect((await fetch(`${s.baseUrl}/api/jobs/log-job/apply/`, { method: 'POST', body })).status).to.equal(201);
       const auth = { Authorization: `Bearer ${token}` };
       await fetch(`${s.baseUrl}/api/hr/applications/?q=Quarrington`, { headers: auth });
       await fetch(`${s.baseUrl}/api/hr/applications/?q=zenobia.q%40example.org&status=NEW`, { headers: auth });
       await fetch(`${s.baseUrl}/hr/applicants?q=%2B919812345678`, { headers: { Cookie: `jwt=${token}` } });
-      await fetch(`${s.baseUrl}/api/auth/login/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'zenobia.q@example.org', password: 'Quarrington-pass' }) });
+      await fetch(`${s.baseUrl}/api/auth/login/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'zenobia.q@example.org', password: 'Quarrington-pass' }),
+      });
       await fetch(`${s.baseUrl}/api/jobs/log-job/apply/`, { method: 'POST', body });
       await fetch(`${s.baseUrl}/no-such-page/zenobia.q@example.org`);
       // A request's line is written when its response ends on the server, which may come just after the client has it.
       for (let waited = 0; raw.length < 7 && waited < 2000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(raw.length).to.be.at.least(7);
       const all = raw.join('\n');
-      for (const secret of ['Zenobia', 'Quarrington', 'zenobia.q', '9812345678', 'CV.pdf', token]) expect(all, secret).to.not.include(secret);
+      for (const secret of ['Zenobia', 'Quarrington', 'zenobia.q', '9812345678', 'CV.pdf', token])
+        expect(all, secret).to.not.include(secret);
     });
   });
 }

@@ -17,11 +17,38 @@ import { hrSession } from '../helpers/hr.js';
 import { CLI_ENTRY } from '../helpers/child-server.js';
 
 /** Spellings that are not the canonical form of any id (or are out of range). */
-const ODD_IDS = ['0001', '01', '1.0', '1.', '1e3', '1E3', '-1', '+1', '0', '00', '99999999999999999999', '2147483648', 'abc', '1abc', '0x1', '%201', '1%20', '%E2%80%8B1', '1000.0', '01000'];
+const ODD_IDS = [
+  '0001',
+  '01',
+  '1.0',
+  '1.',
+  '1e3',
+  '1E3',
+  '-1',
+  '+1',
+  '0',
+  '00',
+  '99999999999999999999',
+  '2147483648',
+  'abc',
+  '1abc',
+  '0x1',
+  '%201',
+  '1%20',
+  '%E2%80%8B1',
+  '1000.0',
+  '01000',
+];
 
 describe('pathId', () => {
   it('accepts canonical positive integers up to 2^31-1', () => {
-    for (const [raw, id] of [['1', 1], ['42', 42], ['1000', 1000], ['2147483647', 2_147_483_647]] as const) expect(pathId(raw)).to.equal(id);
+    for (const [raw, id] of [
+      ['1', 1],
+      ['42', 42],
+      ['1000', 1000],
+      ['2147483647', 2_147_483_647],
+    ] as const)
+      expect(pathId(raw)).to.equal(id);
     expect(MAX_ROW_ID).to.equal(2 ** 31 - 1);
   });
 
@@ -119,7 +146,11 @@ for (const kind of databaseKinds()) {
     });
 
     it('answers 404 on the application, form, entry, file and post routes for any other spelling', async () => {
-      const form = await api('POST', '/api/hr/forms/', { title: 'Ids', status: 'ACTIVE', sections: [{ title: 'One', order: 0, fields: [{ name: 'a', label: 'A', field_type: 'short_text', order: 0 }] }] });
+      const form = await api('POST', '/api/hr/forms/', {
+        title: 'Ids',
+        status: 'ACTIVE',
+        sections: [{ title: 'One', order: 0, fields: [{ name: 'a', label: 'A', field_type: 'short_text', order: 0 }] }],
+      });
       expect(form.status).to.equal(201);
       const ROUTES: [string, (id: string) => string][] = [
         ['GET', (id) => `/api/hr/applications/${id}/`],
@@ -141,7 +172,13 @@ for (const kind of databaseKinds()) {
           expect(res.status, `${method} ${path(id)}`).to.equal(404);
           expect(Object.keys(await res.json()), `${method} ${path(id)}`).to.deep.equal(['detail']);
         }
-        for (const path of [`/hr/applicants/${id}`, `/hr/forms/${id}/edit`, `/hr/forms/${id}/entries`, `/hr/forms/1/entries/${id}`, `/hr/forms/${id}/posts`]) {
+        for (const path of [
+          `/hr/applicants/${id}`,
+          `/hr/forms/${id}/edit`,
+          `/hr/forms/${id}/entries`,
+          `/hr/forms/1/entries/${id}`,
+          `/hr/forms/${id}/posts`,
+        ]) {
           expect((await page(path)).status, path).to.equal(404);
         }
       }
@@ -153,9 +190,10 @@ for (const kind of databaseKinds()) {
 describe('the CLI id options take the same rule', function () {
   // Each case is a CLI process: about 20 of them.
   this.timeout(240_000);
-  const cli = (...args: string[]) => spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
+  const cli = (...args: string[]) =>
+    spawnSync(process.execPath, [CLI_ENTRY, ...args], { encoding: 'utf8', env: { ...process.env, NODE_ENV: 'test' } });
 
-  it('refuses 007, 1.0 and 0 for --id and --form with exit 2 and the rule\'s message', () => {
+  it("refuses 007, 1.0 and 0 for --id and --form with exit 2 and the rule's message", () => {
     for (const bad of ['007', '1.0', '0', '-3', 'x']) {
       for (const [args, message] of [
         [['posts', 'retry', '--id', bad], '--id: A valid post id is required.'],
@@ -173,7 +211,11 @@ describe('the CLI id options take the same rule', function () {
 
   it('--job takes an id or a public id: anything else is a usage error before the database is opened', () => {
     for (const bad of ['1.0', 'a b', '../x', 'x'.repeat(65)]) {
-      for (const args of [['posts', 'list', '--job', bad], ['applicants', 'purge', '--older-than', '1d', '--job', bad], ['export', 'applicants', '--job', bad]]) {
+      for (const args of [
+        ['posts', 'list', '--job', bad],
+        ['applicants', 'purge', '--older-than', '1d', '--job', bad],
+        ['export', 'applicants', '--job', bad],
+      ]) {
         const r = cli(...args);
         expect(r.status, `${args.join(' ')}: ${r.stderr}`).to.equal(2);
         expect(r.stderr).to.include(`--job: Give a job id or a public id, as shown in Manage Jobs. (got "${bad}")`);

@@ -117,9 +117,17 @@ for (const kind of databaseKinds()) {
       // 5. An application whose 400 KB resume arrives over about 2.5 s (real: 25 s).
       const boundary = 'SlowUploadBoundary';
       const resume = pdfBytes(400 * 1024);
-      const body = rawMultipart([...rawTextParts(validFields({ email: 'slow@example.com' })), { disposition: 'form-data; name="resume"; filename="slow.pdf"', type: 'application/pdf', body: resume }], boundary).body;
+      const body = rawMultipart(
+        [
+          ...rawTextParts(validFields({ email: 'slow@example.com' })),
+          { disposition: 'form-data; name="resume"; filename="slow.pdf"', type: 'application/pdf', body: resume },
+        ],
+        boundary,
+      ).body;
       const upload = await connect(s.baseUrl);
-      upload.socket.write(`POST /api/jobs/slow-job/apply/ HTTP/1.1\r\nHost: ${host}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`);
+      upload.socket.write(
+        `POST /api/jobs/slow-job/apply/ HTTP/1.1\r\nHost: ${host}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      );
       const uploadDone = (async () => {
         const piece = Math.ceil(body.length / 25);
         for (let at = 0; at < body.length && upload.closedAfter() === null; at += piece) {
@@ -131,7 +139,11 @@ for (const kind of databaseKinds()) {
 
       await Promise.all([waitClosed(loris, 60), waitClosed(silent, 60), waitClosed(stalled, 60), idleDone, uploadDone]);
 
-      for (const [name, w] of [['byte by byte', loris], ['silent', silent], ['stalled', stalled]] as const) {
+      for (const [name, w] of [
+        ['byte by byte', loris],
+        ['silent', silent],
+        ['stalled', stalled],
+      ] as const) {
         expect(w.received(), name).to.match(/^HTTP\/1\.1 408 Request Timeout\r\n/);
         expect(w.received(), name).to.include('Connection: close');
         // Not before the deadline; within a generous margin after it (a loaded machine is slow).

@@ -41,7 +41,11 @@ describe('upload types from the bytes', () => {
   });
 
   it('refuses renamed executables, even where the field allows any type', async () => {
-    for (const [name, bytes] of [['cv.pdf', exeBytes()], ['notes.txt', exeBytes()], ['run.png', ELF]] as const) {
+    for (const [name, bytes] of [
+      ['cv.pdf', exeBytes()],
+      ['notes.txt', exeBytes()],
+      ['run.png', ELF],
+    ] as const) {
       expect(await judge(name, bytes, ['pdf', 'txt', 'png']), name).to.equal(null);
       expect(await judge(name, bytes), name).to.equal(null);
     }

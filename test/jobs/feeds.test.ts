@@ -13,11 +13,16 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** The document element of well-formed XML (a warning or error of the parser fails the test). */
 function parseXml(text: string): Element {
-  const doc = new DOMParser({ onError: (level, message) => { throw new Error(`XML ${level}: ${message}`); } }).parseFromString(text, 'text/xml');
+  const doc = new DOMParser({
+    onError: (level, message) => {
+      throw new Error(`XML ${level}: ${message}`);
+    },
+  }).parseFromString(text, 'text/xml');
   return doc.documentElement!;
 }
 /** The direct children of `parent` named `name`. */
-const children = (parent: Element, name: string): Element[] => Array.from(parent.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).tagName === name);
+const children = (parent: Element, name: string): Element[] =>
+  Array.from(parent.childNodes).filter((n): n is Element => n.nodeType === 1 && (n as Element).tagName === name);
 const child = (parent: Element, name: string): Element | undefined => children(parent, name)[0];
 /** The text (CDATA included) of the child `name`. */
 const text = (parent: Element, name: string): string => child(parent, name)?.textContent ?? '';
@@ -25,12 +30,14 @@ const text = (parent: Element, name: string): string => child(parent, name)?.tex
 /** A GET through node:http (fetch would add Cache-Control: no-cache to a conditional request). */
 function get(url: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers, agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode!, body }));
-    }).on('error', reject);
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      })
+      .on('error', reject);
   });
 }
 
@@ -39,9 +46,28 @@ for (const kind of databaseKinds()) {
     this.timeout(60_000);
     let s: TestServer;
     before(async () => {
-      s = await startTestServer(kind, { PUBLIC_CACHE_SECONDS: '60', PUBLIC_BASE_URL: 'https://jobs.example.com', COMPANY_NAME: 'Acme & Sons' });
-      await makeJob(s.ctx.db, { title: 'Payroll Specialist', location: 'Austin, TX, United States', job_type: 'FULL_TIME', work_mode: 'ONSITE', public_id: 'payroll', min_salary: 60000, max_salary: 80000, currency: 'USD' });
-      await makeJob(s.ctx.db, { title: 'Remote <b>Engineer</b> ]]> & "quotes"', location: 'Remote — Europe', job_type: 'CONTRACT', work_mode: 'REMOTE', public_id: 'remote-eng' });
+      s = await startTestServer(kind, {
+        PUBLIC_CACHE_SECONDS: '60',
+        PUBLIC_BASE_URL: 'https://jobs.example.com',
+        COMPANY_NAME: 'Acme & Sons',
+      });
+      await makeJob(s.ctx.db, {
+        title: 'Payroll Specialist',
+        location: 'Austin, TX, United States',
+        job_type: 'FULL_TIME',
+        work_mode: 'ONSITE',
+        public_id: 'payroll',
+        min_salary: 60000,
+        max_salary: 80000,
+        currency: 'USD',
+      });
+      await makeJob(s.ctx.db, {
+        title: 'Remote <b>Engineer</b> ]]> & "quotes"',
+        location: 'Remote — Europe',
+        job_type: 'CONTRACT',
+        work_mode: 'REMOTE',
+        public_id: 'remote-eng',
+      });
       await makeJob(s.ctx.db, { title: 'Closed Role', status: 'INACTIVE', public_id: 'closed-role' });
       await makeJob(s.ctx.db, { title: 'Removed Role', status: 'REMOVED', public_id: 'removed-role' });
     });
@@ -62,7 +88,9 @@ for (const kind of databaseKinds()) {
       const items = children(channel, 'item');
       expect(items.map((i) => text(i, 'title')).sort()).to.deep.equal(['Payroll Specialist', 'Remote <b>Engineer</b> ]]> & "quotes"']);
       for (const item of items) {
-        expect(text(item, 'link')).to.match(/^https:\/\/jobs\.example\.com\/careers\/(payroll|remote-eng)\?utm_source=rss&utm_medium=feed$/);
+        expect(text(item, 'link')).to.match(
+          /^https:\/\/jobs\.example\.com\/careers\/(payroll|remote-eng)\?utm_source=rss&utm_medium=feed$/,
+        );
         expect(text(item, 'guid')).to.match(/^https:\/\/jobs\.example\.com\/careers\//);
         expect(new Date(text(item, 'pubDate')).getTime()).to.be.greaterThan(0);
         expect(text(item, 'description')).to.not.equal('');
@@ -73,7 +101,13 @@ for (const kind of databaseKinds()) {
       const res = await fetch(`${s.baseUrl}/feeds/jobs.json`);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.equal('application/feed+json; charset=utf-8');
-      const feed = (await res.json()) as { version: string; title: string; home_page_url: string; feed_url: string; items: { id: string; url: string; title: string; content_html: string; date_published: string }[] };
+      const feed = (await res.json()) as {
+        version: string;
+        title: string;
+        home_page_url: string;
+        feed_url: string;
+        items: { id: string; url: string; title: string; content_html: string; date_published: string }[];
+      };
       expect(feed.version).to.equal('https://jsonfeed.org/version/1');
       expect(feed.title).to.equal('Jobs at Acme & Sons');
       expect(feed.feed_url).to.equal('https://jobs.example.com/feeds/jobs.json');
@@ -123,17 +157,40 @@ for (const kind of databaseKinds()) {
     it('Indeed: a location without a region has an empty <state>; a remote job takes its country from its location or its applicant countries', async () => {
       const extra = [
         await makeJob(s.ctx.db, { title: 'Pune Analyst', location: 'Pune, India', public_id: 'pune-an', status: 'ACTIVE' }),
-        await makeJob(s.ctx.db, { title: 'US Remote', location: 'Remote — United States', work_mode: 'REMOTE', public_id: 'us-remote', status: 'ACTIVE' }),
-        await makeJob(s.ctx.db, { title: 'Anywhere Dev', location: 'Anywhere', work_mode: 'REMOTE', applicant_countries: ['CA', 'MX'], public_id: 'any-dev', status: 'ACTIVE' }),
+        await makeJob(s.ctx.db, {
+          title: 'US Remote',
+          location: 'Remote — United States',
+          work_mode: 'REMOTE',
+          public_id: 'us-remote',
+          status: 'ACTIVE',
+        }),
+        await makeJob(s.ctx.db, {
+          title: 'Anywhere Dev',
+          location: 'Anywhere',
+          work_mode: 'REMOTE',
+          applicant_countries: ['CA', 'MX'],
+          public_id: 'any-dev',
+          status: 'ACTIVE',
+        }),
       ];
       s.ctx.cache.clear('public-jobs'); // the feed is kept for PUBLIC_CACHE_SECONDS here
       const jobs = children(parseXml(await (await fetch(`${s.baseUrl}/feeds/indeed.xml`)).text()), 'job');
-      await s.ctx.db('jobs').whereIn('id', extra.map((j) => j.id)).del();
+      await s.ctx
+        .db('jobs')
+        .whereIn(
+          'id',
+          extra.map((j) => j.id),
+        )
+        .del();
       s.ctx.cache.clear('public-jobs');
       const of = (id: string) => jobs.find((j) => text(j, 'referencenumber') === id)!;
       expect([text(of('pune-an'), 'city'), text(of('pune-an'), 'state'), text(of('pune-an'), 'country')]).to.deep.equal(['Pune', '', 'IN']);
       expect([child(of('us-remote'), 'city'), text(of('us-remote'), 'country')]).to.deep.equal([undefined, 'US']);
-      expect([child(of('any-dev'), 'city'), text(of('any-dev'), 'state'), text(of('any-dev'), 'country')]).to.deep.equal([undefined, '', 'CA']);
+      expect([child(of('any-dev'), 'city'), text(of('any-dev'), 'state'), text(of('any-dev'), 'country')]).to.deep.equal([
+        undefined,
+        '',
+        'CA',
+      ]);
     });
 
     it("takes the list's filters; an unknown choice is a 400; unknown parameters are ignored", async () => {
@@ -148,8 +205,12 @@ for (const kind of databaseKinds()) {
 
     it('the job list names the RSS and JSON feeds for feed readers', async () => {
       const html = await (await fetch(`${s.baseUrl}/careers`)).text();
-      expect(html).to.include('<link rel="alternate" type="application/rss+xml" title="Jobs at Acme &amp; Sons (RSS)" href="/feeds/jobs.rss">');
-      expect(html).to.include('<link rel="alternate" type="application/feed+json" title="Jobs at Acme &amp; Sons (JSON Feed)" href="/feeds/jobs.json">');
+      expect(html).to.include(
+        '<link rel="alternate" type="application/rss+xml" title="Jobs at Acme &amp; Sons (RSS)" href="/feeds/jobs.rss">',
+      );
+      expect(html).to.include(
+        '<link rel="alternate" type="application/feed+json" title="Jobs at Acme &amp; Sons (JSON Feed)" href="/feeds/jobs.json">',
+      );
     });
 
     it('answers If-None-Match with 304, and shows a job write at once', async () => {
@@ -176,7 +237,13 @@ for (const kind of databaseKinds()) {
     const injected = 'Hi ]]> there ]]><link>https://evil.example/</link><![CDATA[ end';
     before(async () => {
       s = await startTestServer(kind, { PUBLIC_BASE_URL: 'https://jobs.example.com' });
-      const job = await makeJob(s.ctx.db, { title: 'placeholder', public_id: 'hostile', description: '<p>one ]]> two ]]> three &lt;x&gt;</p>', department: 'Ops', location: 'Berlin, Germany' });
+      const job = await makeJob(s.ctx.db, {
+        title: 'placeholder',
+        public_id: 'hostile',
+        description: '<p>one ]]> two ]]> three &lt;x&gt;</p>',
+        department: 'Ops',
+        location: 'Berlin, Germany',
+      });
       // Written as texts saved before the one-line rule was: the feed must clean them at write time.
       await s.ctx.db('jobs').where({ id: job.id }).update({
         title: injected,

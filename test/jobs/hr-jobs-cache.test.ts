@@ -11,7 +11,14 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createDb } from '../../src/db/knex.js';
 import { hrSession } from '../helpers/hr.js';
 
-const payload = (overrides: Record<string, unknown> = {}) => ({ title: 'Cached Role', location: 'Pune, India', job_type: 'FULL_TIME', work_mode: 'REMOTE', status: 'ACTIVE', ...overrides });
+const payload = (overrides: Record<string, unknown> = {}) => ({
+  title: 'Cached Role',
+  location: 'Pune, India',
+  job_type: 'FULL_TIME',
+  work_mode: 'REMOTE',
+  status: 'ACTIVE',
+  ...overrides,
+});
 
 /** Resolves when the next statement matching `pattern` is sent (inside a transaction too). */
 function nextQuery(db: Knex, pattern: RegExp, onQuery: () => void = () => undefined): Promise<void> {
@@ -38,8 +45,13 @@ for (const kind of databaseKinds()) {
     after(() => s.close());
 
     const hr = (method: string, path: string, body?: unknown) =>
-      fetch(s.baseUrl + path, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const publicTitles = async () => ((await (await fetch(`${s.baseUrl}/api/jobs/?page_size=100`)).json()).results as { title: string }[]).map((j) => j.title);
+      fetch(s.baseUrl + path, {
+        method,
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const publicTitles = async () =>
+      ((await (await fetch(`${s.baseUrl}/api/jobs/?page_size=100`)).json()).results as { title: string }[]).map((j) => j.title);
 
     it('clears the cache once the update has committed, after whatever was cached during the transaction', async () => {
       const job = await (await hr('POST', '/api/hr/jobs/', payload({ title: 'Probe Role' }))).json();

@@ -23,26 +23,32 @@ const TOO_DEEP = 'Rich text is nested too deeply.';
 
 /** Deepest element nesting inside `selector` (the element itself not counted), as the browser parsed it. */
 const domDepth = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((root) => {
-    let max = 0;
-    for (const el of root.querySelectorAll('*')) {
-      let d = 0;
-      for (let e: Element | null = el; e && e !== root; e = e.parentElement) d++;
-      max = Math.max(max, d);
-    }
-    return max;
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((root) => {
+      let max = 0;
+      for (const el of root.querySelectorAll('*')) {
+        let d = 0;
+        for (let e: Element | null = el; e && e !== root; e = e.parentElement) d++;
+        max = Math.max(max, d);
+      }
+      return max;
+    });
 /** How many lists deep the deepest list sits inside `selector`. */
 const listDepth = (page: Page, selector: string) =>
-  page.locator(selector).first().evaluate((root) => {
-    let max = 0;
-    for (const li of root.querySelectorAll('li')) {
-      let n = 0;
-      for (let e: Element | null = li; e && e !== root; e = e.parentElement) if (e.tagName === 'UL' || e.tagName === 'OL') n++;
-      max = Math.max(max, n);
-    }
-    return max;
-  });
+  page
+    .locator(selector)
+    .first()
+    .evaluate((root) => {
+      let max = 0;
+      for (const li of root.querySelectorAll('li')) {
+        let n = 0;
+        for (let e: Element | null = li; e && e !== root; e = e.parentElement) if (e.tagName === 'UL' || e.tagName === 'OL') n++;
+        max = Math.max(max, n);
+      }
+      return max;
+    });
 
 /** Pastes HTML into a rich-text field as the clipboard would. */
 async function pasteHtml(page: Page, selector: string, html: string): Promise<void> {
@@ -85,7 +91,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await tab.context.close();
     });
 
-    const tool = (page: Page, id: string, label: string) => page.locator(`[role="toolbar"][aria-controls="${id}"] button[aria-label="${label}"]`);
+    const tool = (page: Page, id: string, label: string) =>
+      page.locator(`[role="toolbar"][aria-controls="${id}"] button[aria-label="${label}"]`);
     async function openEditor(page: Page, jobId: number, tabName: string): Promise<void> {
       await page.goto(`${s.baseUrl}/hr/jobs/${jobId}/edit`);
       await page.locator('#job-title').waitFor();
@@ -106,11 +113,21 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const job = await makeJob(s.ctx.db, { public_id: 'hook-guard', title: 'Hook Guard' });
       await openEditor(page, job.id, 'Notifications');
       await page.getByLabel('Send each application to a webhook').check();
-      for (const url of ['http://[2002:7f00:1::]/hook', 'http://3221225985/hook', 'http://[64:ff9b:1::a00:1]/hook', 'http://[::ffff:0:a9fe:a9fe]/hook', 'http://192.88.99.1/hook', 'http://ｌｏｃａｌｈｏｓｔ/hook']) {
+      for (const url of [
+        'http://[2002:7f00:1::]/hook',
+        'http://3221225985/hook',
+        'http://[64:ff9b:1::a00:1]/hook',
+        'http://[::ffff:0:a9fe:a9fe]/hook',
+        'http://192.88.99.1/hook',
+        'http://ｌｏｃａｌｈｏｓｔ/hook',
+      ]) {
         await page.fill('#job-webhook_url', url);
         expect(await save(page), url).to.equal(400);
         const alert = page.getByRole('alert');
-        expect((await alert.innerText()).split('\n').filter(Boolean), url).to.deep.equal(['Failed to save job.', `webhook_url: ${PRIVATE}`]);
+        expect((await alert.innerText()).split('\n').filter(Boolean), url).to.deep.equal([
+          'Failed to save job.',
+          `webhook_url: ${PRIVATE}`,
+        ]);
         expect(await page.locator('#job-webhook_url-error').innerText(), url).to.equal(PRIVATE);
         expect(await page.locator('#job-webhook_url').getAttribute('aria-invalid'), url).to.equal('true');
       }
@@ -122,7 +139,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await save(page)).to.equal(200);
       await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
       expect(await page.locator('#job-webhook_url-error').count()).to.equal(0);
-      expect((await findJobById(s.ctx.db, job.id))!).to.include({ webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers' });
+      expect((await findJobById(s.ctx.db, job.id))!).to.include({
+        webhook_enabled: true,
+        webhook_url: 'https://hooks.example.com/careers',
+      });
     });
 
     it('saves nested lists typed with every mark (Tab stops at seven lists); the public page shows them as stored', async () => {
@@ -155,21 +175,30 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const stored = (await findJobById(s.ctx.db, job.id))!.description;
       expect(richTextDepth(stored)).to.equal(19);
       expect(sanitizeRichText(stored)).to.equal(stored);
-      expect(stored).to.include('<a href="https://example.com/team" target="_blank" rel="noopener noreferrer"><strong><em><u>Level 9</u></em></strong></a>');
+      expect(stored).to.include(
+        '<a href="https://example.com/team" target="_blank" rel="noopener noreferrer"><strong><em><u>Level 9</u></em></strong></a>',
+      );
 
       await page.goto(`${s.baseUrl}/careers/nested-lists`);
       const section = page.locator('.job-section', { hasText: 'Job Description' }).locator('.rich-text');
       expect(await section.innerHTML()).to.equal(stored);
       expect(await domDepth(page, '.job-section .rich-text')).to.equal(19);
       expect(await listDepth(page, '.job-section .rich-text')).to.equal(7);
-      expect(await section.innerText()).to.include('Level 1').and.include('Level 9');
+      expect(await section.innerText())
+        .to.include('Level 1')
+        .and.include('Level 9');
       await screenshot(page, `hr-guard-nested-lists-public${suffix}`);
     });
 
     it('refuses pasted rich text nested deeper than 20 beside its field, on the description and the questions tabs', async () => {
       const { page } = tab;
       expectedErrors = /status of 400/;
-      const job = await makeJob(s.ctx.db, { public_id: 'paste-deep', title: 'Paste Deep', requirements: '<p>Before</p>', questions: [{ text: '<p>Question before</p>', answer_type: 'short_text' }] });
+      const job = await makeJob(s.ctx.db, {
+        public_id: 'paste-deep',
+        title: 'Paste Deep',
+        requirements: '<p>Before</p>',
+        questions: [{ text: '<p>Question before</p>', answer_type: 'short_text' }],
+      });
       // Fourteen nested lists from another document.
       let deep = '';
       for (let level = 14; level >= 1; level--) deep = `<ul><li><p>Level ${level}</p>${deep}</li></ul>`;
@@ -197,7 +226,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     it('removes a job whose texts were stored deeper than the limit, through Manage Jobs', async () => {
       const { page } = tab;
-      const job = await makeJob(s.ctx.db, { public_id: 'legacy-deep', title: 'Legacy Deep', status: 'ACTIVE', questions: [{ text: '<p>Q</p>', answer_type: 'short_text' }] });
+      const job = await makeJob(s.ctx.db, {
+        public_id: 'legacy-deep',
+        title: 'Legacy Deep',
+        status: 'ACTIVE',
+        questions: [{ text: '<p>Q</p>', answer_type: 'short_text' }],
+      });
       const deep = sanitizeRichText('<b>x'.repeat(3000));
       await s.ctx.db('jobs').where({ id: job.id }).update({ description: deep });
       await s.ctx.db('job_questions').where({ id: job.questions[0].id }).update({ text: deep });

@@ -59,8 +59,22 @@ for (const kind of databaseKinds()) {
       }
 
       it('takes null or a missing field as blank for optional text, and a job read back can be PUT as it is', async () => {
-        const job = await create(payload({ experience_required: null, duration: null, webhook_url: null, webhook_secret: null, questions: [{ text: 'q', answer_type: 'short_text', placeholder: null, help_text: null }] }));
-        expect(job).to.include({ experience_required: '', duration: null, webhook_url: null, webhook_secret: null, title: 'Platform Engineer' });
+        const job = await create(
+          payload({
+            experience_required: null,
+            duration: null,
+            webhook_url: null,
+            webhook_secret: null,
+            questions: [{ text: 'q', answer_type: 'short_text', placeholder: null, help_text: null }],
+          }),
+        );
+        expect(job).to.include({
+          experience_required: '',
+          duration: null,
+          webhook_url: null,
+          webhook_secret: null,
+          title: 'Platform Engineer',
+        });
         expect(job.questions[0]).to.include({ placeholder: '', help_text: '' });
         const read = await (await call('GET', `/api/hr/jobs/${job.id}/`)).json();
         const put = await call('PUT', `/api/hr/jobs/${job.id}/`, read);
@@ -110,8 +124,12 @@ for (const kind of databaseKinds()) {
       it('still refuses what is not a number, and negative or too large values, with their own messages', async () => {
         expect((await post(payload({ min_salary: '1e3' }))).body).to.deep.equal({ min_salary: ['A valid number is required.'] });
         expect((await post(payload({ min_salary: '1,5' }))).body).to.deep.equal({ min_salary: ['A valid number is required.'] });
-        expect((await post(payload({ min_salary: -1.234 }))).body).to.deep.equal({ min_salary: ['Ensure this value is greater than or equal to 0.'] });
-        expect((await post(payload({ max_salary: 1e13 }))).body.max_salary).to.deep.equal(['Ensure this value is less than or equal to 999999999999.']);
+        expect((await post(payload({ min_salary: -1.234 }))).body).to.deep.equal({
+          min_salary: ['Ensure this value is greater than or equal to 0.'],
+        });
+        expect((await post(payload({ max_salary: 1e13 }))).body.max_salary).to.deep.equal([
+          'Ensure this value is less than or equal to 999999999999.',
+        ]);
       });
     });
 
@@ -122,7 +140,13 @@ for (const kind of databaseKinds()) {
 
       it('saves and reads back a 100,000-character question text and help text', async () => {
         expect(longText).to.have.length(100_000);
-        const job = await create(payload({ public_id: 'long-q', status: 'ACTIVE', questions: [{ text: longText, help_text: longText, answer_type: 'long_text', required: true }] }));
+        const job = await create(
+          payload({
+            public_id: 'long-q',
+            status: 'ACTIVE',
+            questions: [{ text: longText, help_text: longText, answer_type: 'long_text', required: true }],
+          }),
+        );
         expect(job.questions[0].text).to.equal(longText);
         expect(job.questions[0].help_text).to.equal(longText);
         const read = await (await call('GET', `/api/hr/jobs/${job.id}/`)).json();
@@ -141,16 +165,29 @@ for (const kind of databaseKinds()) {
       });
 
       it('saves and reads back 25,000 emoji and 33,000 CJK characters in question texts', async () => {
-        const job = await create(payload({ questions: [
-          { text: emoji, help_text: emoji, answer_type: 'short_text' },
-          { text: cjk, help_text: cjk, answer_type: 'single_choice', options: ['😀', '漢'] },
-        ] }));
+        const job = await create(
+          payload({
+            questions: [
+              { text: emoji, help_text: emoji, answer_type: 'short_text' },
+              { text: cjk, help_text: cjk, answer_type: 'single_choice', options: ['😀', '漢'] },
+            ],
+          }),
+        );
         const read = await (await call('GET', `/api/hr/jobs/${job.id}/`)).json();
-        expect(read.questions.map((q: any) => [q.text, q.help_text])).to.deep.equal([[emoji, emoji], [cjk, cjk]]);
+        expect(read.questions.map((q: any) => [q.text, q.help_text])).to.deep.equal([
+          [emoji, emoji],
+          [cjk, cjk],
+        ]);
       });
 
       it('keeps the long question text with an application (application_answers.question_text)', async () => {
-        const job = await create(payload({ public_id: 'long-apply', status: 'ACTIVE', questions: [{ text: emoji + longText.slice(0, 40_000) + '</p>', answer_type: 'long_text', required: true }] }));
+        const job = await create(
+          payload({
+            public_id: 'long-apply',
+            status: 'ACTIVE',
+            questions: [{ text: emoji + longText.slice(0, 40_000) + '</p>', answer_type: 'long_text', required: true }],
+          }),
+        );
         const question = job.questions[0];
         const answer = '😀'.repeat(2500);
         const res = await fetch(`${s.baseUrl}/api/jobs/long-apply/apply/`, {
@@ -203,7 +240,9 @@ for (const kind of databaseKinds()) {
           return { status: res.status, html: await res.text() };
         };
         expect((await page('/careers/SENIOR-BACKEND-ENGINEER')).html).to.include('Shouting Engineer');
-        expect((await page('/careers/senior-backend-engineer')).html).to.include('Quiet Engineer').and.not.include('Shouting Engineer');
+        expect((await page('/careers/senior-backend-engineer')).html)
+          .to.include('Quiet Engineer')
+          .and.not.include('Shouting Engineer');
         const wrongCase = await page('/careers/Senior-Backend-Engineer');
         expect(wrongCase.status).to.equal(404);
         expect(wrongCase.html).to.include('Job post unavailable');

@@ -62,14 +62,21 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const { page } = tab;
       await page.goto(`${s.baseUrl}/hr/dashboard`);
       expect(await page.locator('h1').innerText()).to.equal('HR Dashboard');
-      for (const [name, href] of [['Jobs', '/hr/jobs/list'], ['Manage Jobs', '/hr/jobs'], ['View Applicants', '/hr/applicants']]) {
+      for (const [name, href] of [
+        ['Jobs', '/hr/jobs/list'],
+        ['Manage Jobs', '/hr/jobs'],
+        ['View Applicants', '/hr/applicants'],
+      ]) {
         expect(await page.locator('main .page-actions').getByRole('link', { name, exact: true }).getAttribute('href')).to.equal(href);
       }
       expect(await texts(page, '.stat-label')).to.deep.equal(['Total Jobs', 'Active Jobs', 'New Applicants', 'Total Applicants']);
       expect(await texts(page, '.stat-value')).to.deep.equal(['2', '1', '1,237', '1,253']);
       expect(await page.locator('h2#job-stats-heading').innerText()).to.equal('Job Statistics');
       expect(await texts(page, 'table.data th')).to.deep.equal(['Public ID', 'Title', 'Status', 'Applicants']);
-      expect(await texts(page, 'table.data tbody tr')).to.deep.equal(['design-1\tProduct Designer\tInactive\t3', 'backend-1\tBackend Engineer\tActive\t1,250']);
+      expect(await texts(page, 'table.data tbody tr')).to.deep.equal([
+        'design-1\tProduct Designer\tInactive\t3',
+        'backend-1\tBackend Engineer\tActive\t1,250',
+      ]);
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-dashboard${suffix}`);
     });
@@ -82,9 +89,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await texts(page, 'table.data th')).to.deep.equal(['Public ID', 'Title', 'Status', 'Applicants', 'Views', 'Actions']);
       const row = page.locator('tr', { hasText: 'Backend Engineer' });
       // The title links to the job; Edit and Insights are the row's two buttons, the rest is in its menu.
-      expect(await row.getByRole('link', { name: 'Backend Engineer', exact: true }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/edit$/);
+      expect(await row.getByRole('link', { name: 'Backend Engineer', exact: true }).getAttribute('href')).to.match(
+        /^\/hr\/jobs\/\d+\/edit$/,
+      );
       expect(await row.getByRole('link', { name: 'Edit Backend Engineer' }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/edit$/);
-      expect(await row.getByRole('link', { name: 'Insights for Backend Engineer' }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/insights$/);
+      expect(await row.getByRole('link', { name: 'Insights for Backend Engineer' }).getAttribute('href')).to.match(
+        /^\/hr\/jobs\/\d+\/insights$/,
+      );
       const more = row.getByRole('button', { name: 'More actions for Backend Engineer' });
       await more.waitFor();
       expect(await row.locator('.row-actions > .btn').allInnerTexts()).to.deep.equal(['Edit', 'Insights']);
@@ -115,7 +126,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // A removed job is restored, not removed.
       const old = page.locator('tr', { hasText: 'Old Role' });
       await old.getByRole('button', { name: 'More actions for Old Role' }).click();
-      expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).to.deep.equal(['Applicants', 'Board', 'View', 'Duplicate', 'Restore…']);
+      expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).to.deep.equal([
+        'Applicants',
+        'Board',
+        'View',
+        'Duplicate',
+        'Restore…',
+      ]);
       // A click elsewhere closes it.
       await page.locator('h1').click();
       expect(await page.getByRole('menu').count()).to.equal(0);
@@ -131,9 +148,15 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('button', { name: 'More actions for Backend Engineer' }).waitFor();
       expect(await texts(page, 'table.data tbody tr')).to.deep.equal(manageRows);
       const listRow = page.locator('tr', { hasText: 'Backend Engineer' });
-      expect(await listRow.innerText()).to.include('1,250').and.include('5,678');
-      expect(await listRow.getByRole('link', { name: 'Insights for Backend Engineer' }).getAttribute('href')).to.match(/^\/hr\/jobs\/\d+\/insights$/);
-      expect(await page.getByRole('main').getByRole('link', { name: 'Manage Jobs', exact: true }).getAttribute('href')).to.equal('/hr/jobs');
+      expect(await listRow.innerText())
+        .to.include('1,250')
+        .and.include('5,678');
+      expect(await listRow.getByRole('link', { name: 'Insights for Backend Engineer' }).getAttribute('href')).to.match(
+        /^\/hr\/jobs\/\d+\/insights$/,
+      );
+      expect(await page.getByRole('main').getByRole('link', { name: 'Manage Jobs', exact: true }).getAttribute('href')).to.equal(
+        '/hr/jobs',
+      );
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-all-posts${suffix}`);
     });
@@ -142,7 +165,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const { page } = tab;
       await page.goto(`${s.baseUrl}/hr/jobs/new`);
       expect(await page.locator('h1').innerText()).to.equal('Create Job');
-      expect(await page.getByRole('tab').allInnerTexts()).to.deep.equal(['Basics', 'Compensation', 'Description', 'Questions', 'Notifications']);
+      expect(await page.getByRole('tab').allInnerTexts()).to.deep.equal([
+        'Basics',
+        'Compensation',
+        'Description',
+        'Questions',
+        'Notifications',
+      ]);
       expect(await page.getByRole('tab', { name: 'Basics' }).getAttribute('aria-selected')).to.equal('true');
       // Status: Active, Inactive, Removed; INACTIVE by default.
       expect(await page.locator('#job-status option').allInnerTexts()).to.deep.equal(['Active', 'Inactive', 'Removed']);
@@ -151,7 +180,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(await page.locator(`#${id}`).getAttribute('aria-required'), id).to.equal('true');
         expect(await page.locator(`label[for="${id}"] .required-mark`).count(), id).to.equal(1);
       }
-      expect(await page.locator('#job-public_id-hint').innerText()).to.equal('Optional. Left blank, it is made from the title (-2, -3 … when taken).');
+      expect(await page.locator('#job-public_id-hint').innerText()).to.equal(
+        'Optional. Left blank, it is made from the title (-2, -3 … when taken).',
+      );
       expect(await axeViolations(page)).to.deep.equal([]);
       await page.fill('#job-title', 'Site Reliability Engineer');
       await page.fill('#job-location', 'Lisbon, Portugal');
@@ -171,7 +202,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await screenshot(page, `hr-jobs-editor-compensation${suffix}`);
 
       await page.getByRole('button', { name: 'Next' }).click();
-      expect(await page.locator('#panel-desc .help-text').allInnerTexts()).to.deep.equal(Array(4).fill('Supports bold, italics, lists, and links.'));
+      expect(await page.locator('#panel-desc .help-text').allInnerTexts()).to.deep.equal(
+        Array(4).fill('Supports bold, italics, lists, and links.'),
+      );
       const desc = editor(page, 'job-description');
       await desc.click();
       await page.keyboard.type('We keep systems ');
@@ -245,7 +278,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await checkbox.getByRole('button', { name: 'Remove option 3' }).click();
       // Help text is rich text too.
       await page.locator('.question-card').nth(0).locator('.rte-content').nth(1).click();
-      await tool(page, await page.locator('.question-card').nth(0).locator('.rte-content').nth(1).getAttribute('id') as string, 'Bold').click();
+      await tool(
+        page,
+        (await page.locator('.question-card').nth(0).locator('.rte-content').nth(1).getAttribute('id')) as string,
+        'Bold',
+      ).click();
       await page.keyboard.type('One line is enough');
       // Reorder: the long-text question moves to the top; remove the number question.
       await page.getByRole('button', { name: 'Move question 2 up' }).click();
@@ -271,9 +308,22 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
       const row = await s.ctx.db('jobs').where({ title: 'Site Reliability Engineer' }).first();
       const job = (await findJobById(s.ctx.db, Number(row.id)))!;
-      expect(job).to.include({ location: 'Lisbon, Portugal', job_type: 'CONTRACT', work_mode: 'REMOTE', status: 'ACTIVE', currency: 'EUR', min_salary: 60000, max_salary: null, duration: '12 months', webhook_enabled: true, webhook_secret: 'hush-hush-hush-hush' });
+      expect(job).to.include({
+        location: 'Lisbon, Portugal',
+        job_type: 'CONTRACT',
+        work_mode: 'REMOTE',
+        status: 'ACTIVE',
+        currency: 'EUR',
+        min_salary: 60000,
+        max_salary: null,
+        duration: '12 months',
+        webhook_enabled: true,
+        webhook_secret: 'hush-hush-hush-hush',
+      });
       expect(job.public_id, 'made from the title').to.equal('site-reliability-engineer');
-      expect(job.description).to.equal('<p>We keep systems <strong>fast</strong> and <em>calm</em></p><ul><li><p>On-call one week in six</p></li><li><p>Meet the <a href="https://example.com/team" target="_blank" rel="noopener noreferrer">team</a></p></li></ul>');
+      expect(job.description).to.equal(
+        '<p>We keep systems <strong>fast</strong> and <em>calm</em></p><ul><li><p>On-call one week in six</p></li><li><p>Meet the <a href="https://example.com/team" target="_blank" rel="noopener noreferrer">team</a></p></li></ul>',
+      );
       expect(job.responsibilities).to.equal('<ol><li><p>Keep the lights on</p></li></ol>');
       expect(job.requirements).to.equal('<p>Linux</p>');
       expect(job.questions.map((q) => [q.answer_type, q.order, q.required, q.options])).to.deep.equal([
@@ -293,7 +343,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     it('edits a job: public id read-only, Saving… while the call runs, question ids kept', async () => {
       const { page } = tab;
       const created = await makeJob(s.ctx.db, {
-        public_id: 'edit-me', title: 'Data Analyst', status: 'INACTIVE',
+        public_id: 'edit-me',
+        title: 'Data Analyst',
+        status: 'INACTIVE',
         questions: [{ text: '<p>SQL level?</p>', answer_type: 'single_choice', options: ['Basic', 'Expert'] }],
       });
       await page.goto(`${s.baseUrl}/hr/jobs`);
@@ -343,7 +395,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     it('spaces list items in the editor as on the job page, for seeded lists and typed ones', async () => {
       const { page } = tab;
-      const job = await makeJob(s.ctx.db, { public_id: 'lists-edit', title: 'List Editor', description: '<ul><li>Seeded one</li><li>Seeded two</li></ul>', responsibilities: '' });
+      const job = await makeJob(s.ctx.db, {
+        public_id: 'lists-edit',
+        title: 'List Editor',
+        description: '<ul><li>Seeded one</li><li>Seeded two</li></ul>',
+        responsibilities: '',
+      });
       await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/edit`);
       await page.getByRole('tab', { name: 'Description' }).click();
       await editor(page, 'job-responsibilities').click();
@@ -362,7 +419,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
       await page.goto(`${s.baseUrl}/careers/lists-edit`);
       const onPage = await listItemBoxes(page, '.job-section:has(h2:text("Responsibilities")) .rich-text > ul');
-      expect(onPage).to.deep.equal([{ height: lineHeight, gap: 0 }, { height: lineHeight, gap: 0 }]);
+      expect(onPage).to.deep.equal([
+        { height: lineHeight, gap: 0 },
+        { height: lineHeight, gap: 0 },
+      ]);
     });
 
     it('removes a job after the confirmation; it leaves the public list', async () => {
@@ -399,7 +459,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await row.innerText()).to.include('Removed');
       // A removed job can be restored or copied, not removed again; the page says what was done.
       await row.getByRole('button', { name: 'More actions for Removable Writer' }).click();
-      expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).to.deep.equal(['Applicants', 'Board', 'View', 'Duplicate', 'Restore…']);
+      expect(await page.getByRole('menu').getByRole('menuitem').allInnerTexts()).to.deep.equal([
+        'Applicants',
+        'Board',
+        'View',
+        'Duplicate',
+        'Restore…',
+      ]);
       await page.keyboard.press('Escape');
       await page.locator('#jobs-message .alert-success').waitFor();
       expect(await page.locator('#jobs-message').innerText()).to.equal('Job removed.');
@@ -416,7 +482,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         public_id: 'copy-me',
         title: 'Copyable Engineer',
         status: 'ACTIVE',
-        questions: [{ text: '<p>Years?</p>', answer_type: 'number', required: true }, { text: '<p>Pick</p>', answer_type: 'single_choice', options: ['A', 'B'] }],
+        questions: [
+          { text: '<p>Years?</p>', answer_type: 'number', required: true },
+          { text: '<p>Pick</p>', answer_type: 'single_choice', options: ['A', 'B'] },
+        ],
       });
 
       // The filter: only the removed jobs, the choice kept in the pager's links and the select.
@@ -439,7 +508,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('menuitem', { name: 'Restore Restorable Analyst' }).click();
       const dialog = page.getByRole('dialog', { name: 'Restore job' });
       await dialog.waitFor();
-      expect(await dialog.locator('p').first().innerText()).to.equal('Restore this job? It comes back as Inactive: make it Active in the editor to publish it again.');
+      expect(await dialog.locator('p').first().innerText()).to.equal(
+        'Restore this job? It comes back as Inactive: make it Active in the editor to publish it again.',
+      );
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-restore-confirm${suffix}`);
       await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Restore', exact: true }).click()]);
@@ -450,7 +521,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // Duplicate: a copy with the same texts and questions, Inactive, a public id of its own, first in the whole list.
       await page.goto(`${s.baseUrl}/hr/jobs?status=ACTIVE`);
       await page.getByRole('button', { name: 'More actions for Copyable Engineer' }).click();
-      await Promise.all([page.waitForURL(`${s.baseUrl}/hr/jobs`), page.getByRole('menuitem', { name: 'Duplicate Copyable Engineer' }).click()]);
+      await Promise.all([
+        page.waitForURL(`${s.baseUrl}/hr/jobs`),
+        page.getByRole('menuitem', { name: 'Duplicate Copyable Engineer' }).click(),
+      ]);
       await page.locator('#jobs-message .alert-success').waitFor();
       expect(await page.locator('#jobs-message').innerText()).to.equal('Job duplicated: the copy is the first row, saved as Inactive.');
       const first = page.locator('tbody tr').first();
@@ -461,7 +535,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(copied!.public_id).to.equal('copy-of-copyable-engineer');
       expect(copied!.status).to.equal('INACTIVE');
       expect(copied!.description).to.equal(original!.description);
-      expect(copied!.questions.map((q) => [q.text, q.answer_type, q.options, q.required])).to.deep.equal(original!.questions.map((q) => [q.text, q.answer_type, q.options, q.required]));
+      expect(copied!.questions.map((q) => [q.text, q.answer_type, q.options, q.required])).to.deep.equal(
+        original!.questions.map((q) => [q.text, q.answer_type, q.options, q.required]),
+      );
       expect(copied!.questions.map((q) => q.id)).not.to.include.members(original!.questions.map((q) => q.id));
       expect((await findJobById(db, source.id))!.status).to.equal('ACTIVE');
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -479,11 +555,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await tab.context.close();
       tab = await hrTab(390);
       const { page } = tab;
-      const job = await makeJob(s.ctx.db, { public_id: 'mobile-1', title: 'Mobile Developer', questions: [{ text: '<p>Pick one</p>', answer_type: 'single_choice', options: ['A', 'B'] }] });
+      const job = await makeJob(s.ctx.db, {
+        public_id: 'mobile-1',
+        title: 'Mobile Developer',
+        questions: [{ text: '<p>Pick one</p>', answer_type: 'single_choice', options: ['A', 'B'] }],
+      });
       await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/edit`);
       await page.locator('#job-title').waitFor();
       // Every tab in view at once, none past the screen's edge.
-      const tabBoxes = await page.getByRole('tab').evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
+      const tabBoxes = await page
+        .getByRole('tab')
+        .evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
       expect(tabBoxes).to.have.length(5);
       for (const box of tabBoxes) {
         expect(box.left).to.be.at.least(0);

@@ -17,7 +17,8 @@ for (const kind of databaseKinds()) {
     });
     after(() => s.close());
 
-    const page = (path: string, cookie = `jwt=${token}`) => fetch(s.baseUrl + path, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
+    const page = (path: string, cookie = `jwt=${token}`) =>
+      fetch(s.baseUrl + path, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
 
     it('redirects to the login page without a valid session, keeping the origin', async () => {
       for (const path of ['/hr/jobs', '/hr/jobs/list', '/hr/jobs/new', '/hr/jobs/1/edit']) {
@@ -30,8 +31,12 @@ for (const kind of databaseKinds()) {
     });
 
     it('shows empty states with no jobs', async () => {
-      expect(await (await page('/hr/jobs')).text()).to.include('No job posts yet. Use New Job to create one.').and.include('href="/hr/jobs/new"');
-      expect(await (await page('/hr/jobs/list')).text()).to.include('No job posts yet.').and.include('<h1>All Job Posts</h1>');
+      expect(await (await page('/hr/jobs')).text())
+        .to.include('No job posts yet. Use New Job to create one.')
+        .and.include('href="/hr/jobs/new"');
+      expect(await (await page('/hr/jobs/list')).text())
+        .to.include('No job posts yet.')
+        .and.include('<h1>All Job Posts</h1>');
     });
 
     it('renders the editor pages with their headings and props; unknown ids are 404', async () => {
@@ -51,29 +56,44 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    it('pages Manage Jobs and All Job Posts, newest first, with the total and each page\'s applicant counts', async () => {
+    it("pages Manage Jobs and All Job Posts, newest first, with the total and each page's applicant counts", async () => {
       const total = HR_JOBS_PAGE_SIZE + 3;
       const start = Date.now() - total * 60_000;
       const jobs = [];
       for (let i = 0; i < total; i++) {
-        jobs.push(await makeJob(s.ctx.db, { public_id: `paged-${i}`, title: `Paged job ${i}`, status: i % 7 === 0 ? 'REMOVED' : 'ACTIVE' }, new Date(start + i * 60_000)));
+        jobs.push(
+          await makeJob(
+            s.ctx.db,
+            { public_id: `paged-${i}`, title: `Paged job ${i}`, status: i % 7 === 0 ? 'REMOVED' : 'ACTIVE' },
+            new Date(start + i * 60_000),
+          ),
+        );
       }
       await addApplications(s.ctx.db, jobs[1].id, 3);
-      const links = (html: string) => [...html.matchAll(/href="(\/hr\/jobs(?:\/list)?(?:\?page=\d+)?)" rel="(prev|next)"/g)].map((m) => `${m[2]} ${m[1]}`);
+      const links = (html: string) =>
+        [...html.matchAll(/href="(\/hr\/jobs(?:\/list)?(?:\?page=\d+)?)" rel="(prev|next)"/g)].map((m) => `${m[2]} ${m[1]}`);
       for (const path of ['/hr/jobs', '/hr/jobs/list']) {
         const first = await (await page(path)).text();
         expect(first, path).to.include(`${total} job posts`).and.include('Page 1 of 2');
-        expect(first).to.include(`Paged job ${total - 1}<`).and.not.include('Paged job 2<');
+        expect(first)
+          .to.include(`Paged job ${total - 1}<`)
+          .and.not.include('Paged job 2<');
         expect((first.match(/<tr>/g) ?? []).length).to.equal(HR_JOBS_PAGE_SIZE + 1); // + the header row
         expect(links(first)).to.deep.equal([`next ${path}?page=2`]);
         const second = await (await page(`${path}?page=2`)).text();
-        expect(second).to.include('Page 2 of 2').and.include('Paged job 0<').and.include('Paged job 2<').and.not.include(`Paged job ${total - 1}<`);
+        expect(second)
+          .to.include('Page 2 of 2')
+          .and.include('Paged job 0<')
+          .and.include('Paged job 2<')
+          .and.not.include(`Paged job ${total - 1}<`);
         expect(links(second)).to.deep.equal([`prev ${path}`]);
         expect((await page(`${path}?page=3`)).status).to.equal(404);
         expect(await (await page(`${path}?page=abc`)).text()).to.include('Page 1 of 2');
       }
       const list2 = await (await page('/hr/jobs/list?page=2')).text();
-      expect(list2).to.match(/<a href="\/hr\/jobs\/\d+\/edit">Paged job 1<\/a>(?:<br><small[^>]*>[^<]*<\/small>)?<\/td>[\s\S]*?<td [^>]*class="num"><a href="\/hr\/applicants\?job_id=\d+"[^>]*>3<\/a><\/td>/);
+      expect(list2).to.match(
+        /<a href="\/hr\/jobs\/\d+\/edit">Paged job 1<\/a>(?:<br><small[^>]*>[^<]*<\/small>)?<\/td>[\s\S]*?<td [^>]*class="num"><a href="\/hr\/applicants\?job_id=\d+"[^>]*>3<\/a><\/td>/,
+      );
       // Removed jobs stay listed on Manage Jobs (to be restored through Edit), without Remove.
       const manage2 = await (await page('/hr/jobs?page=2')).text();
       expect(manage2).to.match(/Paged job 0<\/a>[\s\S]*?Removed[\s\S]*?Edit/);

@@ -17,14 +17,21 @@ import { richTextDepth, sanitizeRichText } from '../../src/shared/sanitize.js';
 const TOO_DEEP = 'Rich text is nested too deeply.';
 
 /** `tags` opened in order around `inner`, then closed. */
-const nest = (tags: string[], inner = 'x') => tags.map((t) => `<${t}>`).join('') + inner + [...tags].reverse().map((t) => `</${t.split(' ')[0]}>`).join('');
+const nest = (tags: string[], inner = 'x') =>
+  tags.map((t) => `<${t}>`).join('') +
+  inner +
+  [...tags]
+    .reverse()
+    .map((t) => `</${t.split(' ')[0]}>`)
+    .join('');
 const times = <T>(n: number, v: T[]) => Array.from({ length: n }, () => v).flat();
 const LINK = 'a href="https://example.com/team" target="_blank" rel="noopener noreferrer"';
 
 /** The editor's deepest output: seven nested lists, the innermost item a link in bold, italic and underline (19). */
 const EDITOR_DEEPEST = (() => {
   let html = `<p>${nest([LINK, 'strong', 'em', 'u'], 'Level 7')}</p>`;
-  for (let level = 7; level >= 1; level--) html = `<${level % 2 ? 'ul' : 'ol'}><li>${level < 7 ? `<p>Level ${level}</p>` : ''}${html}</li></${level % 2 ? 'ul' : 'ol'}>`;
+  for (let level = 7; level >= 1; level--)
+    html = `<${level % 2 ? 'ul' : 'ol'}><li>${level < 7 ? `<p>Level ${level}</p>` : ''}${html}</li></${level % 2 ? 'ul' : 'ol'}>`;
   return html;
 })();
 
@@ -54,7 +61,10 @@ function payload(overrides: Record<string, unknown> = {}): Record<string, unknow
 function withText(key: string, text: string): Record<string, unknown> {
   const q = /^questions\.(\d)\.(text|help_text)$/.exec(key);
   if (!q) return payload({ [key]: text });
-  const questions = [{ text: '<p>First</p>', answer_type: 'short_text' }, { text: '<p>Second</p>', answer_type: 'long_text' }];
+  const questions = [
+    { text: '<p>First</p>', answer_type: 'short_text' },
+    { text: '<p>Second</p>', answer_type: 'long_text' },
+  ];
   questions[Number(q[1])] = { ...questions[Number(q[1])], [q[2]]: text };
   return payload({ questions });
 }
@@ -101,9 +111,14 @@ for (const kind of databaseKinds()) {
     });
 
     it('refuses it on update too and leaves the job as it was', async () => {
-      const job = await create(payload({ description: '<p>Kept</p>', questions: [{ text: '<p>Kept question</p>', answer_type: 'short_text' }] }));
+      const job = await create(
+        payload({ description: '<p>Kept</p>', questions: [{ text: '<p>Kept question</p>', answer_type: 'short_text' }] }),
+      );
       for (const [shape, text] of TOO_DEEP_TEXTS.slice(0, 3)) {
-        for (const body of [{ ...job, description: text }, { ...job, questions: [{ ...job.questions[0], help_text: text }] }]) {
+        for (const body of [
+          { ...job, description: text },
+          { ...job, questions: [{ ...job.questions[0], help_text: text }] },
+        ]) {
           const r = await call('PUT', `/api/hr/jobs/${job.id}/`, body);
           expect(r.status, shape).to.equal(400);
           expect(Object.values(r.body), shape).to.deep.equal([[TOO_DEEP]]);
@@ -129,7 +144,14 @@ for (const kind of databaseKinds()) {
     });
 
     it('serves the stored HTML as it is on every read, without sanitising it again', async () => {
-      const job = await create(payload({ public_id: 'as-stored', status: 'ACTIVE', description: '<p>Placeholder</p>', questions: [{ text: '<p>Placeholder?</p>', answer_type: 'short_text' }] }));
+      const job = await create(
+        payload({
+          public_id: 'as-stored',
+          status: 'ACTIVE',
+          description: '<p>Placeholder</p>',
+          questions: [{ text: '<p>Placeholder?</p>', answer_type: 'short_text' }],
+        }),
+      );
       // Stored text the sanitiser would change (it unwraps span): what a read returns shows whether it ran.
       const description = '<p>Stored <span class="kept">as it is</span></p>';
       const question = '<p>Why <span>us</span>?</p>';
@@ -140,13 +162,28 @@ for (const kind of databaseKinds()) {
       s.ctx.cache.clear('public-jobs');
 
       const pub = await (await fetch(`${s.baseUrl}/api/jobs/as-stored/`)).json();
-      expect([pub.description, pub.responsibilities, pub.questions[0].text, pub.questions[0].help_text]).to.deep.equal([description, description, question, help]);
+      expect([pub.description, pub.responsibilities, pub.questions[0].text, pub.questions[0].help_text]).to.deep.equal([
+        description,
+        description,
+        question,
+        help,
+      ]);
       const hr = (await call('GET', `/api/hr/jobs/${job.id}/`)).body;
-      expect([hr.description, hr.responsibilities, hr.questions[0].text, hr.questions[0].help_text]).to.deep.equal([description, description, question, help]);
+      expect([hr.description, hr.responsibilities, hr.questions[0].text, hr.questions[0].help_text]).to.deep.equal([
+        description,
+        description,
+        question,
+        help,
+      ]);
       const page = await (await fetch(`${s.baseUrl}/careers/as-stored`)).text();
-      expect(page.match(/<div class="rich-text">([\s\S]*?)<\/div>/g)).to.deep.equal([`<div class="rich-text">${description}</div>`, `<div class="rich-text">${description}</div>`]);
+      expect(page.match(/<div class="rich-text">([\s\S]*?)<\/div>/g)).to.deep.equal([
+        `<div class="rich-text">${description}</div>`,
+        `<div class="rich-text">${description}</div>`,
+      ]);
       const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page)![1]);
-      expect(ld.description).to.equal(`<p><strong>Job Description</strong></p>${description}<p><strong>Responsibilities</strong></p>${description}`);
+      expect(ld.description).to.equal(
+        `<p><strong>Job Description</strong></p>${description}<p><strong>Responsibilities</strong></p>${description}`,
+      );
       // The application keeps the question text as stored.
       const res = await fetch(`${s.baseUrl}/api/jobs/as-stored/apply/`, {
         method: 'POST',
@@ -158,20 +195,36 @@ for (const kind of databaseKinds()) {
 
     it('shows only sections with visible content, and leaves empty ones out of JSON-LD', async () => {
       const job = await create(payload({ public_id: 'sections', status: 'ACTIVE', description: '<p>Visible</p>' }));
-      await s.ctx.db('jobs').where({ id: job.id }).update({ responsibilities: '<p><br /></p>', requirements: '<ul><li>&nbsp;</li></ul>', perks_benefits: '<p><b>Perks</b></p>' });
+      await s.ctx
+        .db('jobs')
+        .where({ id: job.id })
+        .update({ responsibilities: '<p><br /></p>', requirements: '<ul><li>&nbsp;</li></ul>', perks_benefits: '<p><b>Perks</b></p>' });
       s.ctx.cache.clear('public-jobs');
       const page = await (await fetch(`${s.baseUrl}/careers/sections`)).text();
-      expect([...page.matchAll(/<h2[^>]*>([^<]*)<\/h2>\s*<div class="rich-text">/g)].map((m) => m[1])).to.deep.equal(['Job Description', 'Perks &amp; Benefits']);
+      expect([...page.matchAll(/<h2[^>]*>([^<]*)<\/h2>\s*<div class="rich-text">/g)].map((m) => m[1])).to.deep.equal([
+        'Job Description',
+        'Perks &amp; Benefits',
+      ]);
       const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(page)![1]);
-      expect(ld.description).to.equal('<p><strong>Job Description</strong></p><p>Visible</p><p><strong>Perks &amp; Benefits</strong></p><p><b>Perks</b></p>');
+      expect(ld.description).to.equal(
+        '<p><strong>Job Description</strong></p><p>Visible</p><p><strong>Perks &amp; Benefits</strong></p><p><b>Perks</b></p>',
+      );
       // Without sections the title stands in, as text: the description is HTML.
       await create(payload({ public_id: 'no-sections', status: 'ACTIVE', title: 'R&D <Lead>', description: '' }));
       const bare = await (await fetch(`${s.baseUrl}/careers/no-sections`)).text();
-      expect(JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(bare)![1]).description).to.equal('<p>R&amp;D &lt;Lead&gt;</p>');
+      expect(JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(bare)![1]).description).to.equal(
+        '<p>R&amp;D &lt;Lead&gt;</p>',
+      );
     });
 
     it('still saves a job stored before the limit (deeper than 20, longer than 100,000 once sanitised) through Remove', async () => {
-      const job = await create(payload({ public_id: 'legacy-deep', status: 'ACTIVE', questions: [{ text: '<p>Q</p>', answer_type: 'short_text', required: true }] }));
+      const job = await create(
+        payload({
+          public_id: 'legacy-deep',
+          status: 'ACTIVE',
+          questions: [{ text: '<p>Q</p>', answer_type: 'short_text', required: true }],
+        }),
+      );
       const deep = sanitizeRichText(nest(times(3000, ['b'])));
       const long = sanitizeRichText('<a href=http://a>x</a>'.repeat(4500)); // 99,000 sent, 297,000 stored
       expect(long.length).to.be.above(100_000);
@@ -198,7 +251,10 @@ for (const kind of databaseKinds()) {
     it('takes back through Remove a stored job whose JSON is over 1 MB (HR bodies may be up to 16 MB)', async () => {
       const job = await create(payload({ public_id: 'legacy-big', status: 'ACTIVE' }));
       const long = sanitizeRichText('<a href=http://a>x</a>'.repeat(4500));
-      await s.ctx.db('jobs').where({ id: job.id }).update({ description: long, responsibilities: long, requirements: long, perks_benefits: long });
+      await s.ctx
+        .db('jobs')
+        .where({ id: job.id })
+        .update({ description: long, responsibilities: long, requirements: long, perks_benefits: long });
       const read = (await call('GET', `/api/hr/jobs/${job.id}/`)).body;
       expect(JSON.stringify(read).length).to.be.above(1024 * 1024);
       const removed = await call('PUT', `/api/hr/jobs/${job.id}/`, { ...read, status: 'REMOVED' });

@@ -73,19 +73,27 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-editor-save-failed${suffix}`);
       await page.getByRole('tab', { name: /Compensation/ }).click();
-      expect(await page.locator('#job-max_salary-error').innerText()).to.equal('Maximum salary must be greater than or equal to minimum salary.');
+      expect(await page.locator('#job-max_salary-error').innerText()).to.equal(
+        'Maximum salary must be greater than or equal to minimum salary.',
+      );
 
       // Other error bodies: a plain string, a list, nothing at all, nested objects.
       const bodies: [string | null, string[], string][] = [
         ['Service temporarily unavailable', ['Service temporarily unavailable'], 'text/plain'],
         [JSON.stringify(['First problem', 'Second problem']), ['First problem', 'Second problem'], 'application/json'],
         [null, ['Unknown error.'], 'text/plain'],
-        [JSON.stringify({ questions: [{ text: ['Too short.'] }], webhook: { url: ['Bad.'] } }), ['questions.0.text: Too short.', 'webhook.url: Bad.'], 'application/json'],
+        [
+          JSON.stringify({ questions: [{ text: ['Too short.'] }], webhook: { url: ['Bad.'] } }),
+          ['questions.0.text: Too short.', 'webhook.url: Bad.'],
+          'application/json',
+        ],
       ];
       for (const [body, expected, type] of bodies) {
         await page.unroute('**/api/hr/jobs/*/');
         await page.route('**/api/hr/jobs/*/', (route) =>
-          route.request().method() === 'PUT' ? route.fulfill({ status: body === null ? 502 : 500, contentType: type, body: body ?? '' }) : route.continue(),
+          route.request().method() === 'PUT'
+            ? route.fulfill({ status: body === null ? 502 : 500, contentType: type, body: body ?? '' })
+            : route.continue(),
         );
         await page.getByRole('button', { name: 'Save Changes' }).click();
         await page.getByRole('alert').filter({ hasText: expected[0] }).waitFor();
@@ -105,14 +113,18 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByRole('alert').waitFor();
       expect(await page.getByRole('tab', { selected: true }).innerText()).to.match(/^Notifications/);
-      expect(await page.locator('#job-webhook_secret-error').innerText()).to.equal('Use at least 16 characters, or whsec_ followed by the base64 of 24 to 64 bytes.');
+      expect(await page.locator('#job-webhook_secret-error').innerText()).to.equal(
+        'Use at least 16 characters, or whsec_ followed by the base64 of 24 to 64 bytes.',
+      );
       expect(await page.evaluate(() => document.activeElement?.id)).to.equal('job-webhook_secret');
       await screenshot(page, `hr-jobs-editor-secret-refused${suffix}`);
       await page.fill('#job-webhook_secret', `whsec_${Buffer.alloc(32, 1).toString('base64')}`);
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
       expect(await page.locator('#job-webhook_secret-error').count()).to.equal(0);
-      expect((await s.ctx.db('jobs').where({ id: job.id }).first()).webhook_secret).to.equal(`whsec_${Buffer.alloc(32, 1).toString('base64')}`);
+      expect((await s.ctx.db('jobs').where({ id: job.id }).first()).webhook_secret).to.equal(
+        `whsec_${Buffer.alloc(32, 1).toString('base64')}`,
+      );
     });
 
     /**
@@ -139,7 +151,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     it('asks before unsaved changes are lost (links, Logout, reload, back), never when there are none or after saving', async () => {
       const { page } = tab;
       const job = await makeJob(s.ctx.db, {
-        public_id: 'dirty-1', title: 'Support Lead', description: '<ul><li>Seeded item</li></ul>',
+        public_id: 'dirty-1',
+        title: 'Support Lead',
+        description: '<ul><li>Seeded item</li></ul>',
         questions: [{ text: '<p>Shift pattern?</p>', answer_type: 'short_text' }],
       });
       const edit = `${s.baseUrl}/hr/jobs/${job.id}/edit`;
@@ -192,7 +206,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.locator('#job-title').waitFor();
 
       // Rich text and question edits count; leaving on purpose asks once (no second prompt).
-      await editor(page, 'job-description').isVisible().then((v) => (v ? null : page.getByRole('tab', { name: 'Description' }).click()));
+      await editor(page, 'job-description')
+        .isVisible()
+        .then((v) => (v ? null : page.getByRole('tab', { name: 'Description' }).click()));
       await editor(page, 'job-description').click();
       await page.keyboard.press('End');
       await page.keyboard.type(' and more');
@@ -261,7 +277,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.fill('#job-min_salary', '90000');
       await page.fill('#job-max_salary', '50000');
       await save();
-      expect((await alert.innerText()).split('\n')).to.include('location: This field is required.').and.include('max_salary: Maximum salary must be greater than or equal to minimum salary.');
+      expect((await alert.innerText()).split('\n'))
+        .to.include('location: This field is required.')
+        .and.include('max_salary: Maximum salary must be greater than or equal to minimum salary.');
       // Editing the location takes its message away; the banner stays for the salaries.
       await page.getByRole('tab', { name: /Basics/ }).click();
       await page.fill('#job-location', 'Oslo, Norway');
@@ -270,7 +288,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await alert.count()).to.equal(1);
       // Fixing the minimum fixes the pair: both messages go, and the banner with them.
       await page.getByRole('tab', { name: /Compensation/ }).click();
-      expect(await page.locator('#job-max_salary-error').innerText()).to.equal('Maximum salary must be greater than or equal to minimum salary.');
+      expect(await page.locator('#job-max_salary-error').innerText()).to.equal(
+        'Maximum salary must be greater than or equal to minimum salary.',
+      );
       await page.fill('#job-min_salary', '40000');
       await alert.waitFor({ state: 'detached' });
       expect(await page.locator('.field-error').count()).to.equal(0);
@@ -305,7 +325,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await alert.waitFor({ state: 'detached' });
 
       // A banner that names no field (a server failure) stays through edits, until the next save.
-      await page.route('**/api/hr/jobs/*/', (route) => (route.request().method() === 'PUT' ? route.fulfill({ status: 500, contentType: 'text/plain', body: 'Database unavailable' }) : route.continue()));
+      await page.route('**/api/hr/jobs/*/', (route) =>
+        route.request().method() === 'PUT'
+          ? route.fulfill({ status: 500, contentType: 'text/plain', body: 'Database unavailable' })
+          : route.continue(),
+      );
       await page.getByRole('tab', { name: 'Basics' }).click();
       await page.fill('#job-title', 'Field Engineer II');
       await save();

@@ -32,7 +32,15 @@ for (const kind of databaseKinds()) {
 
     it('refuses short plain secrets and whsec_ secrets outside 24-64 bytes or not base64, with the field message', async () => {
       const before = await api.jobCount();
-      for (const [secret, message] of [['s3cret', PLAIN], ['fifteen-chars-x', PLAIN], [whsec(23), WHSEC], [whsec(65), WHSEC], ['whsec_!!!!not-base64', WHSEC], ['whsec_', WHSEC], [`${whsec(32)}=`, WHSEC]] as const) {
+      for (const [secret, message] of [
+        ['s3cret', PLAIN],
+        ['fifteen-chars-x', PLAIN],
+        [whsec(23), WHSEC],
+        [whsec(65), WHSEC],
+        ['whsec_!!!!not-base64', WHSEC],
+        ['whsec_', WHSEC],
+        [`${whsec(32)}=`, WHSEC],
+      ] as const) {
         const r = await api.post(payload({ webhook_secret: secret }));
         expect(r.status, secret).to.equal(400);
         expect(r.body, secret).to.deep.equal({ webhook_secret: [message] });
@@ -84,9 +92,18 @@ for (const kind of databaseKinds()) {
     it('refuses a username with a line break, a tab or an escape, with the message and exit code 2', async () => {
       const t = await createTestDb(kind);
       try {
-        const env = { ...process.env, NODE_ENV: 'test', DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) };
+        const env = {
+          ...process.env,
+          NODE_ENV: 'test',
+          DATA_DIR: t.dataDir,
+          ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+        };
         for (const name of ['ann\nroot', 'ann\troot', 'ann\x1b[2J']) {
-          const r = spawnSync(process.execPath, [CLI_ENTRY, 'user', 'create', '--username', name, '--password-stdin'], { env, input: 'correct horse battery\n', encoding: 'utf8' });
+          const r = spawnSync(process.execPath, [CLI_ENTRY, 'user', 'create', '--username', name, '--password-stdin'], {
+            env,
+            input: 'correct horse battery\n',
+            encoding: 'utf8',
+          });
           expect(r.status, JSON.stringify(name)).to.equal(2);
           expect(r.stderr).to.include('Username must be 3 to 150 characters: letters, digits and . _ @ + -');
           expect(r.stderr).to.not.include('\x1b');

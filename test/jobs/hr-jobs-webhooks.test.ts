@@ -96,8 +96,17 @@ const PRIVATE_WEBHOOKS = [
 ];
 
 const PUBLIC_WEBHOOKS = [
-  'https://hooks.example.com/x', 'http://8.8.8.8/hook', 'http://134744072/hook', 'http://172.32.0.1/hook', 'http://100.128.0.1/hook', 'http://192.0.3.1/hook',
-  'http://203.0.114.1/hook', 'http://[2001:4860:4860::8888]/hook', 'http://[2001:200::1]/hook', 'http://[2003::1]/hook', 'http://[::ffff:8.8.8.8]/hook',
+  'https://hooks.example.com/x',
+  'http://8.8.8.8/hook',
+  'http://134744072/hook',
+  'http://172.32.0.1/hook',
+  'http://100.128.0.1/hook',
+  'http://192.0.3.1/hook',
+  'http://203.0.114.1/hook',
+  'http://[2001:4860:4860::8888]/hook',
+  'http://[2001:200::1]/hook',
+  'http://[2003::1]/hook',
+  'http://[::ffff:8.8.8.8]/hook',
   'http://localhost.example.com/hook',
 ];
 
@@ -130,7 +139,11 @@ for (const kind of databaseKinds()) {
       });
 
       it('refuses credentials in the URL', async () => {
-        for (const url of ['https://user:pass@hooks.example.com/', 'https://user@hooks.example.com/', 'https://:secret@hooks.example.com/']) {
+        for (const url of [
+          'https://user:pass@hooks.example.com/',
+          'https://user@hooks.example.com/',
+          'https://:secret@hooks.example.com/',
+        ]) {
           const r = await post(payload({ webhook_url: url }));
           expect(r.status, url).to.equal(400);
           expect(r.body, url).to.deep.equal({ webhook_url: [CREDENTIALS] });
@@ -147,7 +160,13 @@ for (const kind of databaseKinds()) {
         expect(await jobCount()).to.equal(before);
         // PUT too, and nothing changes.
         const job = await create(payload({ webhook_url: 'https://hooks.example.com/a' }));
-        for (const url of ['http://2130706433/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b:1::a00:1]/', 'http://3221225985/', 'http://[::ffff:0:a9fe:a9fe]/']) {
+        for (const url of [
+          'http://2130706433/',
+          'http://[2002:7f00:1::]/',
+          'http://[64:ff9b:1::a00:1]/',
+          'http://3221225985/',
+          'http://[::ffff:0:a9fe:a9fe]/',
+        ]) {
           const put = await call('PUT', `/api/hr/jobs/${job.id}/`, { ...job, webhook_enabled: true, webhook_url: url });
           expect(put.status, url).to.equal(400);
           expect(await put.json(), url).to.deep.equal({ webhook_url: [PRIVATE] });
@@ -170,7 +189,6 @@ for (const kind of databaseKinds()) {
       });
     });
   });
-
 
   describe(`HR job payload rules with WEBHOOK_ALLOW_PRIVATE=true [${kind}]`, function () {
     this.timeout(60_000);

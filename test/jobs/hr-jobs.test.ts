@@ -18,7 +18,14 @@ function payload(overrides: Record<string, unknown> = {}): Record<string, unknow
 }
 
 const EVERY_TYPE_QUESTIONS = [
-  { text: '<p>Why <strong>us</strong>?</p>', help_text: '<p>Be <em>brief</em>.</p>', placeholder: 'A sentence', required: true, answer_type: 'short_text', options: ['ignored'] },
+  {
+    text: '<p>Why <strong>us</strong>?</p>',
+    help_text: '<p>Be <em>brief</em>.</p>',
+    placeholder: 'A sentence',
+    required: true,
+    answer_type: 'short_text',
+    options: ['ignored'],
+  },
   { text: '<p>Tell us a story</p>', answer_type: 'long_text', required: false },
   { text: '<p>Years of experience</p>', answer_type: 'number', required: true },
   { text: '<p>Preferred office</p>', answer_type: 'single_choice', options: ['Berlin', '  ', 'Pune', ''], required: true },
@@ -51,12 +58,26 @@ for (const kind of databaseKinds()) {
     const jobCount = async () => Number((await s.ctx.db('jobs').count({ n: '*' }))[0].n);
 
     it('refuses every route without a token, and mutations with only the cookie', async () => {
-      for (const [method, path] of [['GET', '/api/hr/dashboard/'], ['GET', '/api/hr/jobs/'], ['POST', '/api/hr/jobs/'], ['GET', '/api/hr/jobs/1/'], ['PUT', '/api/hr/jobs/1/']]) {
-        const res = await fetch(s.baseUrl + path, { method, headers: { 'Content-Type': 'application/json' }, body: method === 'GET' ? undefined : JSON.stringify(payload()) });
+      for (const [method, path] of [
+        ['GET', '/api/hr/dashboard/'],
+        ['GET', '/api/hr/jobs/'],
+        ['POST', '/api/hr/jobs/'],
+        ['GET', '/api/hr/jobs/1/'],
+        ['PUT', '/api/hr/jobs/1/'],
+      ]) {
+        const res = await fetch(s.baseUrl + path, {
+          method,
+          headers: { 'Content-Type': 'application/json' },
+          body: method === 'GET' ? undefined : JSON.stringify(payload()),
+        });
         expect(res.status, `${method} ${path}`).to.equal(401);
         expect(await res.json()).to.have.property('detail');
       }
-      const cookieOnly = await fetch(s.baseUrl + '/api/hr/jobs/', { method: 'POST', headers: { Cookie: `jwt=${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(payload()) });
+      const cookieOnly = await fetch(s.baseUrl + '/api/hr/jobs/', {
+        method: 'POST',
+        headers: { Cookie: `jwt=${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(payload()),
+      });
       expect(cookieOnly.status).to.equal(401);
       const cookieRead = await fetch(s.baseUrl + '/api/hr/jobs/', { headers: { Cookie: `jwt=${token}` } });
       expect(cookieRead.status).to.equal(200);
@@ -66,13 +87,46 @@ for (const kind of databaseKinds()) {
     it('creates a job with defaults: public id from the title, USD, INACTIVE, null salaries, yearly pay, no department or closing date', async () => {
       const job = await create(payload({ min_salary: '', max_salary: '   ', currency: '', status: '' }));
       expect(job.public_id).to.equal('platform-engineer');
-      expect(job).to.include({ currency: 'USD', status: 'INACTIVE', min_salary: null, max_salary: null, views: 0, webhook_enabled: false, webhook_url: null, webhook_secret: null, duration: null });
+      expect(job).to.include({
+        currency: 'USD',
+        status: 'INACTIVE',
+        min_salary: null,
+        max_salary: null,
+        views: 0,
+        webhook_enabled: false,
+        webhook_url: null,
+        webhook_secret: null,
+        duration: null,
+      });
       expect(job).to.include({ department: null, closes_at: null, salary_period: 'YEAR' });
       expect(job.applicant_countries).to.deep.equal([]);
       expect(job.title).to.equal('Platform Engineer');
       expect(new Date(job.created_at).toISOString()).to.equal(job.created_at);
       expect(job.questions).to.deep.equal([]);
-      for (const key of ['id', 'public_id', 'title', 'location', 'job_type', 'work_mode', 'description', 'responsibilities', 'requirements', 'perks_benefits', 'currency', 'min_salary', 'max_salary', 'experience_required', 'duration', 'status', 'views', 'created_at', 'questions', 'webhook_enabled', 'webhook_url', 'webhook_secret']) {
+      for (const key of [
+        'id',
+        'public_id',
+        'title',
+        'location',
+        'job_type',
+        'work_mode',
+        'description',
+        'responsibilities',
+        'requirements',
+        'perks_benefits',
+        'currency',
+        'min_salary',
+        'max_salary',
+        'experience_required',
+        'duration',
+        'status',
+        'views',
+        'created_at',
+        'questions',
+        'webhook_enabled',
+        'webhook_url',
+        'webhook_secret',
+      ]) {
         expect(job, key).to.have.property(key);
       }
       const row = await s.ctx.db('jobs').where({ id: job.id }).first();
@@ -86,19 +140,53 @@ for (const kind of databaseKinds()) {
     });
 
     it('creates a full job with questions of every type and reads it back', async () => {
-      const job = await create(payload({
-        public_id: 'plat-eng-1', status: 'ACTIVE', currency: 'eur', min_salary: '55000.50', max_salary: 70000, experience_required: '5+ years', duration: '12 months',
-        description: '<p>Build the <strong>platform</strong>.</p>', responsibilities: '<ul><li>Own services</li></ul>', requirements: '<ol><li>Go</li></ol>', perks_benefits: '<p><a href="https://example.com/perks">Perks</a></p>',
-        webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_secret: 's3cret-0123456789',
-        questions: EVERY_TYPE_QUESTIONS,
-      }));
-      expect(job).to.include({ public_id: 'plat-eng-1', status: 'ACTIVE', currency: 'EUR', min_salary: 55000.5, max_salary: 70000, duration: '12 months', webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_secret: 's3cret-0123456789' });
+      const job = await create(
+        payload({
+          public_id: 'plat-eng-1',
+          status: 'ACTIVE',
+          currency: 'eur',
+          min_salary: '55000.50',
+          max_salary: 70000,
+          experience_required: '5+ years',
+          duration: '12 months',
+          description: '<p>Build the <strong>platform</strong>.</p>',
+          responsibilities: '<ul><li>Own services</li></ul>',
+          requirements: '<ol><li>Go</li></ol>',
+          perks_benefits: '<p><a href="https://example.com/perks">Perks</a></p>',
+          webhook_enabled: true,
+          webhook_url: 'https://hooks.example.com/careers',
+          webhook_secret: 's3cret-0123456789',
+          questions: EVERY_TYPE_QUESTIONS,
+        }),
+      );
+      expect(job).to.include({
+        public_id: 'plat-eng-1',
+        status: 'ACTIVE',
+        currency: 'EUR',
+        min_salary: 55000.5,
+        max_salary: 70000,
+        duration: '12 months',
+        webhook_enabled: true,
+        webhook_url: 'https://hooks.example.com/careers',
+        webhook_secret: 's3cret-0123456789',
+      });
       expect(job.perks_benefits).to.equal('<p><a href="https://example.com/perks" target="_blank" rel="noopener noreferrer">Perks</a></p>');
-      expect(job.questions.map((q: any) => q.answer_type)).to.deep.equal(['short_text', 'long_text', 'number', 'single_choice', 'checkbox']);
+      expect(job.questions.map((q: any) => q.answer_type)).to.deep.equal([
+        'short_text',
+        'long_text',
+        'number',
+        'single_choice',
+        'checkbox',
+      ]);
       // Options only for choice types, blank ones dropped; other types get an empty list.
       expect(job.questions.map((q: any) => q.options)).to.deep.equal([[], [], [], ['Berlin', 'Pune'], ['Go', 'Rust', 'TypeScript']]);
       expect(job.questions.map((q: any) => q.order)).to.deep.equal([0, 1, 2, 3, 4]);
-      expect(job.questions[0]).to.include({ text: '<p>Why <strong>us</strong>?</p>', help_text: '<p>Be <em>brief</em>.</p>', placeholder: 'A sentence', required: true });
+      expect(job.questions[0]).to.include({
+        text: '<p>Why <strong>us</strong>?</p>',
+        help_text: '<p>Be <em>brief</em>.</p>',
+        placeholder: 'A sentence',
+        required: true,
+      });
       for (const q of job.questions) expect(q.id).to.be.a('number');
 
       const res = await call('GET', `/api/hr/jobs/${job.id}/`);
@@ -137,7 +225,15 @@ for (const kind of databaseKinds()) {
       const res = await call('PUT', `/api/hr/jobs/${job.id}/`, body);
       const updated = await res.json();
       expect(res.status, JSON.stringify(updated)).to.equal(200);
-      expect(updated).to.include({ id: job.id, public_id: 'upd-1', title: 'Staff Platform Engineer', status: 'ACTIVE', min_salary: null, max_salary: null, created_at: job.created_at });
+      expect(updated).to.include({
+        id: job.id,
+        public_id: 'upd-1',
+        title: 'Staff Platform Engineer',
+        status: 'ACTIVE',
+        min_salary: null,
+        max_salary: null,
+        created_at: job.created_at,
+      });
       expect(updated.questions.map((q: any) => q.id).slice(0, 2)).to.deep.equal([q2.id, q0.id]);
       expect(updated.questions[0].text).to.equal('<p>Years in the field</p>');
       expect(updated.questions[2].id).to.be.a('number').and.not.be.oneOf([q0.id, q1.id, q2.id]);
@@ -146,14 +242,20 @@ for (const kind of databaseKinds()) {
       expect(Number(dropped.is_deleted)).to.equal(1);
       // A question id of another job is not taken over: it becomes a new question here.
       const other = await create(payload({ questions: [{ text: '<p>Other</p>', answer_type: 'short_text' }] }));
-      const res2 = await call('PUT', `/api/hr/jobs/${job.id}/`, { ...updated, questions: [{ ...other.questions[0], text: '<p>Copied</p>' }] });
+      const res2 = await call('PUT', `/api/hr/jobs/${job.id}/`, {
+        ...updated,
+        questions: [{ ...other.questions[0], text: '<p>Copied</p>' }],
+      });
       const upd2 = await res2.json();
       expect(upd2.questions).to.have.length(1);
       expect(upd2.questions[0].id).not.to.equal(other.questions[0].id);
       const otherNow = await (await call('GET', `/api/hr/jobs/${other.id}/`)).json();
       expect(otherNow.questions[0].text).to.equal('<p>Other</p>');
       // The same id twice: the repeat is a new question, not an overwrite.
-      const res3 = await call('PUT', `/api/hr/jobs/${job.id}/`, { ...upd2, questions: [upd2.questions[0], { ...upd2.questions[0], text: '<p>Twin</p>' }] });
+      const res3 = await call('PUT', `/api/hr/jobs/${job.id}/`, {
+        ...upd2,
+        questions: [upd2.questions[0], { ...upd2.questions[0], text: '<p>Twin</p>' }],
+      });
       const upd3 = await res3.json();
       expect(upd3.questions.map((q: any) => q.text)).to.deep.equal(['<p>Copied</p>', '<p>Twin</p>']);
       expect(upd3.questions[0].id).to.equal(upd2.questions[0].id);
@@ -178,7 +280,7 @@ for (const kind of databaseKinds()) {
       expect((await s.ctx.db('jobs').where({ id: job.id }).first()).public_id).to.equal('fixed-id');
     });
 
-    it("a duplicate (public_id_draft) gets its public id from its title at its first save, then keeps it", async () => {
+    it('a duplicate (public_id_draft) gets its public id from its title at its first save, then keeps it', async () => {
       const copy = await create(payload({ title: 'Copy of Data Engineer', public_id_draft: true }));
       expect(copy.public_id).to.equal('copy-of-data-engineer');
       let res = await call('PUT', `/api/hr/jobs/${copy.id}/`, { ...copy, title: 'Senior Data Engineer' });
@@ -245,24 +347,67 @@ for (const kind of databaseKinds()) {
       ['public id as number', { public_id: 12345 }, 'public_id', /letters, digits/],
       ['public id too long', { public_id: 'x'.repeat(65) }, 'public_id', /1 to 64/],
       ['questions not a list', { questions: 'many' }, 'questions', /Must be a list/],
-      ['too many questions', { questions: Array.from({ length: 51 }, () => ({ text: 'q', answer_type: 'short_text' })) }, 'questions', /At most 50 questions/],
+      [
+        'too many questions',
+        { questions: Array.from({ length: 51 }, () => ({ text: 'q', answer_type: 'short_text' })) },
+        'questions',
+        /At most 50 questions/,
+      ],
       ['question not an object', { questions: ['why?'] }, 'questions.0', /Must be an object/],
-      ['question unknown type', { questions: [{ text: 'q', answer_type: 'date' }] }, 'questions.0.answer_type', /Must be one of short_text/],
+      [
+        'question unknown type',
+        { questions: [{ text: 'q', answer_type: 'date' }] },
+        'questions.0.answer_type',
+        /Must be one of short_text/,
+      ],
       ['question without text', { questions: [{ text: '', answer_type: 'short_text' }] }, 'questions.0.text', /This field is required/],
-      ['question with empty markup', { questions: [{ text: '<p> </p><script>x</script>', answer_type: 'short_text' }] }, 'questions.0.text', /This field is required/],
-      ['choice without options', { questions: [{ text: 'q', answer_type: 'single_choice', options: ['', '  '] }] }, 'questions.0.options', /at least one option/],
-      ['checkbox options not a list', { questions: [{ text: 'q', answer_type: 'checkbox', options: 'a,b' }] }, 'questions.0.options', /list of text/],
-      ['option too long', { questions: [{ text: 'q', answer_type: 'checkbox', options: ['x'.repeat(192)] }] }, 'questions.0.options', /191 characters/],
-      ['question required as text', { questions: [{ text: 'q', answer_type: 'number', required: 'maybe' }] }, 'questions.0.required', /true or false/],
+      [
+        'question with empty markup',
+        { questions: [{ text: '<p> </p><script>x</script>', answer_type: 'short_text' }] },
+        'questions.0.text',
+        /This field is required/,
+      ],
+      [
+        'choice without options',
+        { questions: [{ text: 'q', answer_type: 'single_choice', options: ['', '  '] }] },
+        'questions.0.options',
+        /at least one option/,
+      ],
+      [
+        'checkbox options not a list',
+        { questions: [{ text: 'q', answer_type: 'checkbox', options: 'a,b' }] },
+        'questions.0.options',
+        /list of text/,
+      ],
+      [
+        'option too long',
+        { questions: [{ text: 'q', answer_type: 'checkbox', options: ['x'.repeat(192)] }] },
+        'questions.0.options',
+        /191 characters/,
+      ],
+      [
+        'question required as text',
+        { questions: [{ text: 'q', answer_type: 'number', required: 'maybe' }] },
+        'questions.0.required',
+        /true or false/,
+      ],
       ['question negative order', { questions: [{ text: 'q', answer_type: 'number', order: -1 }] }, 'questions.0.order', /valid integer/],
-      ['huge placeholder', { questions: [{ text: 'q', answer_type: 'short_text', placeholder: 'x'.repeat(192) }] }, 'questions.0.placeholder', /191/],
+      [
+        'huge placeholder',
+        { questions: [{ text: 'q', answer_type: 'short_text', placeholder: 'x'.repeat(192) }] },
+        'questions.0.placeholder',
+        /191/,
+      ],
     ];
 
     it('answers every invalid field with a 400 field error and saves nothing', async () => {
       const before = await jobCount();
       const existing = await makeJob(s.ctx.db, { public_id: 'valid-put' });
       for (const [name, override, field, message] of BAD) {
-        for (const [method, path] of [['POST', '/api/hr/jobs/'], ['PUT', `/api/hr/jobs/${existing.id}/`]]) {
+        for (const [method, path] of [
+          ['POST', '/api/hr/jobs/'],
+          ['PUT', `/api/hr/jobs/${existing.id}/`],
+        ]) {
           const body = payload(override);
           for (const k of Object.keys(override)) if (override[k] === undefined) delete body[k];
           const res = await call(method, path, body);
@@ -281,7 +426,15 @@ for (const kind of databaseKinds()) {
       const res = await call('POST', '/api/hr/jobs/', { title: '', job_type: 'X', min_salary: -1, questions: [{ answer_type: 'nope' }] });
       expect(res.status).to.equal(400);
       const json = await res.json();
-      expect(json).to.have.keys(['title', 'location', 'job_type', 'work_mode', 'min_salary', 'questions.0.answer_type', 'questions.0.text']);
+      expect(json).to.have.keys([
+        'title',
+        'location',
+        'job_type',
+        'work_mode',
+        'min_salary',
+        'questions.0.answer_type',
+        'questions.0.text',
+      ]);
     });
 
     it('answers malformed bodies with 400 (or 413 when too large), never 500', async () => {
@@ -308,7 +461,8 @@ for (const kind of databaseKinds()) {
       await db('jobs').delete();
       const t0 = Date.parse('2026-02-01T00:00:00Z');
       const ids: number[] = [];
-      for (let i = 0; i < 30; i++) ids.push((await makeJob(db, { public_id: `list-${i}`, status: i % 3 === 0 ? 'INACTIVE' : 'ACTIVE' }, new Date(t0 + i * 1000))).id);
+      for (let i = 0; i < 30; i++)
+        ids.push((await makeJob(db, { public_id: `list-${i}`, status: i % 3 === 0 ? 'INACTIVE' : 'ACTIVE' }, new Date(t0 + i * 1000))).id);
       await addApplications(db, ids[29], 3);
       let res = await call('GET', '/api/hr/jobs/');
       let body = await res.json();
@@ -318,7 +472,21 @@ for (const kind of databaseKinds()) {
       expect(body.next).to.match(/page=2/);
       expect(body.results[0]).to.include({ public_id: 'list-29', applicants: 3, views: 0 });
       expect(body.results[1]).to.include({ public_id: 'list-28', applicants: 0 });
-      expect(body.results[0]).to.have.keys(['id', 'public_id', 'title', 'department', 'location', 'job_type', 'work_mode', 'status', 'closes_at', 'applicants', 'views', 'created_at', 'updated_at']);
+      expect(body.results[0]).to.have.keys([
+        'id',
+        'public_id',
+        'title',
+        'department',
+        'location',
+        'job_type',
+        'work_mode',
+        'status',
+        'closes_at',
+        'applicants',
+        'views',
+        'created_at',
+        'updated_at',
+      ]);
       body = await (await call('GET', '/api/hr/jobs/?page=2')).json();
       expect(body.results.map((j: any) => j.public_id)).to.deep.equal(['list-4', 'list-3', 'list-2', 'list-1', 'list-0']);
       body = await (await call('GET', '/api/hr/jobs/?status=INACTIVE&page_size=100')).json();
@@ -341,11 +509,17 @@ for (const kind of databaseKinds()) {
         '<svg onload=alert(1)><script>alert(1)</script></svg><style>p{color:red}</style><p style="color:red">styled</p>',
         '<iframe src="https://evil.example"></iframe><object data="x"></object><div onmouseover="alert(1)">div</div>',
       ].join('');
-      const job = await create(payload({
-        public_id: 'hostile-1', status: 'ACTIVE',
-        description: hostile, responsibilities: hostile, requirements: hostile, perks_benefits: hostile,
-        questions: [{ text: hostile, help_text: hostile, answer_type: 'short_text' }],
-      }));
+      const job = await create(
+        payload({
+          public_id: 'hostile-1',
+          status: 'ACTIVE',
+          description: hostile,
+          responsibilities: hostile,
+          requirements: hostile,
+          perks_benefits: hostile,
+          questions: [{ text: hostile, help_text: hostile, answer_type: 'short_text' }],
+        }),
+      );
       const checks = (html: string, where: string) => {
         expect(html, where).not.to.match(/<script|<img|<svg|<style|<iframe|<object|onerror|onclick|onload|onmouseover|javascript:|style=/i);
       };
@@ -354,7 +528,10 @@ for (const kind of databaseKinds()) {
       for (const f of fields) checks(read[f], `HR ${f}`);
       checks(read.questions[0].text, 'question text');
       checks(read.questions[0].help_text, 'question help');
-      expect(read.description).to.include('<p>Safe <b>bold</b></p>').and.include('<a href="https://ok.example/x" target="_blank" rel="noopener noreferrer">ok</a>').and.include('<a href="#" target="_blank" rel="noopener noreferrer">js link</a>');
+      expect(read.description)
+        .to.include('<p>Safe <b>bold</b></p>')
+        .and.include('<a href="https://ok.example/x" target="_blank" rel="noopener noreferrer">ok</a>')
+        .and.include('<a href="#" target="_blank" rel="noopener noreferrer">js link</a>');
       // What is stored is already clean (sanitised on save, not only on output).
       const row = await s.ctx.db('jobs').where({ id: job.id }).first();
       for (const f of fields) checks(row[f], `stored ${f}`);

@@ -10,8 +10,34 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind);
       const db = s.ctx.db;
       const base = new Date('2026-01-01T00:00:00Z');
-      await makeJob(db, { public_id: 'eng-1', title: 'Backend Engineer', location: 'Berlin, Germany', job_type: 'FULL_TIME', work_mode: 'REMOTE', webhook_enabled: true, webhook_url: 'https://hooks.example.com/x', webhook_secret: 's3cret-0123456789', questions: [{ text: '<p>Why?</p>', answer_type: 'short_text', required: true }] }, new Date(base.getTime() + 1000));
-      await makeJob(db, { public_id: 'des-1', title: 'Designer 100%_off', location: 'London, UK', job_type: 'PART_TIME', work_mode: 'HYBRID', min_salary: null, max_salary: null }, new Date(base.getTime() + 2000));
+      await makeJob(
+        db,
+        {
+          public_id: 'eng-1',
+          title: 'Backend Engineer',
+          location: 'Berlin, Germany',
+          job_type: 'FULL_TIME',
+          work_mode: 'REMOTE',
+          webhook_enabled: true,
+          webhook_url: 'https://hooks.example.com/x',
+          webhook_secret: 's3cret-0123456789',
+          questions: [{ text: '<p>Why?</p>', answer_type: 'short_text', required: true }],
+        },
+        new Date(base.getTime() + 1000),
+      );
+      await makeJob(
+        db,
+        {
+          public_id: 'des-1',
+          title: 'Designer 100%_off',
+          location: 'London, UK',
+          job_type: 'PART_TIME',
+          work_mode: 'HYBRID',
+          min_salary: null,
+          max_salary: null,
+        },
+        new Date(base.getTime() + 2000),
+      );
       await makeJob(db, { public_id: 'inactive-1', title: 'Old Engineer', status: 'INACTIVE' }, new Date(base.getTime() + 3000));
       await makeJob(db, { public_id: 'removed-1', title: 'Removed Engineer', status: 'REMOVED' }, new Date(base.getTime() + 4000));
     });
@@ -113,14 +139,19 @@ for (const kind of databaseKinds()) {
       res = await get('/careers/removed-1');
       expect(res.status).to.equal(404);
       html = await res.text();
-      expect(html).to.include('Job post unavailable').and.include('This job post has been removed or never existed.').and.include('Back to Careers');
+      expect(html)
+        .to.include('Job post unavailable')
+        .and.include('This job post has been removed or never existed.')
+        .and.include('Back to Careers');
     });
 
     it('answers 404 for a list page beyond the last, but 200 for an empty first page', async () => {
       for (const qs of ['page=2', 'page=999999', 'page=999999999', 'page=99999999999999999999', 'title=zzzz&page=2']) {
         const res = await get(`/careers?${qs}`);
         expect(res.status, qs).to.equal(404);
-        expect(await res.text(), qs).to.include('404 — Page Not Found').and.include('<meta name="robots" content="noindex">');
+        expect(await res.text(), qs)
+          .to.include('404 — Page Not Found')
+          .and.include('<meta name="robots" content="noindex">');
       }
       const empty = await get('/careers?title=zzzz');
       expect(empty.status).to.equal(200);
@@ -135,7 +166,9 @@ for (const kind of databaseKinds()) {
       expect(res.headers.get('location')).to.equal('/careers');
       const nf = await get('/no/such/page');
       expect(nf.status).to.equal(404);
-      expect(await nf.text()).to.include('404 — Page Not Found').and.include('href="/careers"');
+      expect(await nf.text())
+        .to.include('404 — Page Not Found')
+        .and.include('href="/careers"');
       const api = await get('/api/nothing/');
       expect(api.status).to.equal(404);
       expect(await api.json()).to.deep.equal({ detail: 'Not found.' });
@@ -151,7 +184,11 @@ for (const kind of databaseKinds()) {
       const base = Date.parse('2026-01-01T00:00:00Z');
       // 31 active jobs: two pages of 30.
       for (let i = 0; i < 31; i++) {
-        await makeJob(s.ctx.db, { public_id: `list-${i}`, title: `Listed Role ${i}`, job_type: i % 2 ? 'PART_TIME' : 'FULL_TIME' }, new Date(base + i * 1000));
+        await makeJob(
+          s.ctx.db,
+          { public_id: `list-${i}`, title: `Listed Role ${i}`, job_type: i % 2 ? 'PART_TIME' : 'FULL_TIME' },
+          new Date(base + i * 1000),
+        );
       }
     });
     after(() => s.close());
@@ -173,13 +210,22 @@ for (const kind of databaseKinds()) {
       expect(first).to.include({ status: 200, cards: 30, robots: null, canonical: 'https://jobs.example.com/careers' });
       expect(first.html).to.include('href="/careers?page=2" rel="next"');
       // Empty filters and page=1 are the same list: indexable, canonical /careers.
-      expect(await page('?title=&location=&job_type=&work_mode=&page=1')).to.include({ status: 200, robots: null, canonical: 'https://jobs.example.com/careers' });
+      expect(await page('?title=&location=&job_type=&work_mode=&page=1')).to.include({
+        status: 200,
+        robots: null,
+        canonical: 'https://jobs.example.com/careers',
+      });
       const second = await page('?page=2');
       expect(second).to.include({ status: 200, cards: 1, robots: 'noindex', canonical: 'https://jobs.example.com/careers?page=2' });
       expect(second.html).to.include('href="/careers" rel="prev"');
       expect(await page('?page=3')).to.include({ status: 404, robots: 'noindex', canonical: null });
       const filtered = await page('?job_type=FULL_TIME&title=%20Listed%00&location=');
-      expect(filtered).to.include({ status: 200, cards: 16, robots: 'noindex', canonical: 'https://jobs.example.com/careers?title=Listed&amp;job_type=FULL_TIME' });
+      expect(filtered).to.include({
+        status: 200,
+        cards: 16,
+        robots: 'noindex',
+        canonical: 'https://jobs.example.com/careers?title=Listed&amp;job_type=FULL_TIME',
+      });
       expect(await page('?job_type=FULL_TIME&page=2')).to.include({ status: 404 });
     });
   });

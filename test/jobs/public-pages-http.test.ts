@@ -163,14 +163,19 @@ for (const kind of databaseKinds()) {
         const job = await makeJob(s.ctx.db, { title: 'Before Write', status: 'ACTIVE' });
         const path = `/careers/${job.public_id}`;
         const before = { list: await get(s.baseUrl, '/careers'), job: await get(s.baseUrl, path) };
-        const current = await (await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/`, { headers: { Authorization: `Bearer ${token}` } })).json();
+        const current = await (
+          await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/`, { headers: { Authorization: `Bearer ${token}` } })
+        ).json();
         const put = await fetch(`${s.baseUrl}/api/hr/jobs/${job.id}/`, {
           method: 'PUT',
           headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
           body: JSON.stringify({ ...current, title: 'After Write' }),
         });
         expect(put.status).to.equal(200);
-        for (const [p, old] of [['/careers', before.list], [path, before.job]] as const) {
+        for (const [p, old] of [
+          ['/careers', before.list],
+          [path, before.job],
+        ] as const) {
           const a = await get(s.baseUrl, p, { 'if-none-match': old.headers.etag as string, 'accept-encoding': 'gzip' });
           expect(a.status, p).to.equal(200);
           expect(a.headers.etag, p).not.to.equal(old.headers.etag);
@@ -218,13 +223,19 @@ for (const kind of databaseKinds()) {
       });
       expect(put.status).to.equal(200);
       // The writer at once; the other process once its entries (1 s) have expired.
-      for (const [p, before] of [['/careers', old.list], [path, old.job]] as const) {
+      for (const [p, before] of [
+        ['/careers', old.list],
+        [path, old.job],
+      ] as const) {
         const now = await get(a.baseUrl, p, { 'if-none-match': before.headers.etag as string });
         expect(now.status, p).to.equal(200);
         expect(decoded(now), p).to.include('Shared After');
       }
       await new Promise((r) => setTimeout(r, 1100));
-      for (const [p, before] of [['/careers', old.list], [path, old.job]] as const) {
+      for (const [p, before] of [
+        ['/careers', old.list],
+        [path, old.job],
+      ] as const) {
         const later = await get(bUrl, p, { 'if-none-match': before.headers.etag as string, 'accept-encoding': 'br' });
         expect(later.status, p).to.equal(200);
         expect(later.headers.etag, p).not.to.equal(before.headers.etag);

@@ -5,7 +5,15 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { seedDemoJobs } from '../../src/jobs/seed.js';
-import { axeViolations, releaseBrowser, sharedBrowser, listItemBoxes, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';
+import {
+  axeViolations,
+  releaseBrowser,
+  sharedBrowser,
+  listItemBoxes,
+  openPage,
+  screenshot,
+  type PageWithErrors,
+} from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -45,10 +53,21 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await cards.count()).to.equal(10);
       const first = cards.filter({ hasText: 'Senior Backend Engineer' });
       const text = await first.innerText();
-      for (const part of ['HYBRID', 'Bengaluru, India', 'FULL TIME', '₹30,00,000', '5+ years', 'View details']) expect(text).to.include(part.replace('₹30,00,000', '3,000,000'));
+      for (const part of ['HYBRID', 'Bengaluru, India', 'FULL TIME', '₹30,00,000', '5+ years', 'View details'])
+        expect(text).to.include(part.replace('₹30,00,000', '3,000,000'));
       // The demo jobs have departments: a grid under each department's heading.
-      expect(await page.locator('h2.job-group-heading').allInnerTexts()).to.deep.equal(['Customer Support', 'Data', 'Design', 'Engineering', 'Marketing', 'People']);
-      const columns = await page.locator('.job-grid').first().evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
+      expect(await page.locator('h2.job-group-heading').allInnerTexts()).to.deep.equal([
+        'Customer Support',
+        'Data',
+        'Design',
+        'Engineering',
+        'Marketing',
+        'People',
+      ]);
+      const columns = await page
+        .locator('.job-grid')
+        .first()
+        .evaluate((el) => getComputedStyle(el).gridTemplateColumns.split(' ').length);
       expect(columns).to.equal(2);
       expect(await page.locator('text=Office Coordinator').count(), 'inactive job not listed').to.equal(0);
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -88,7 +107,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.locator('h1').innerText()).to.equal('Data Analyst');
       expect(await page.locator('a:has-text("Apply Now")').getAttribute('href')).to.equal('/careers/data-analyst-contract/apply');
       const tiles = await page.locator('.info-tiles').innerText();
-      for (const label of ['Location', 'Job Type', 'Work Mode', 'Experience', 'Compensation', 'Duration', '6 months', 'CONTRACT', 'REMOTE']) expect(tiles).to.include(label);
+      for (const label of ['Location', 'Job Type', 'Work Mode', 'Experience', 'Compensation', 'Duration', '6 months', 'CONTRACT', 'REMOTE'])
+        expect(tiles).to.include(label);
       const headings = await page.locator('.job-section h2').allInnerTexts();
       expect(headings).to.deep.equal(['Job Description', 'Responsibilities', 'Requirements']);
       expect(await page.locator('a:has-text("Apply for this role")').count()).to.equal(1);
@@ -98,7 +118,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // 'Austin, TX, United States', CONTRACT: Google's vocabulary.
       expect(jsonLd.employmentType).to.equal('CONTRACTOR');
       expect(jsonLd.applicantLocationRequirements).to.deep.equal({ '@type': 'Country', name: 'United States' });
-      expect(await page.locator('meta[property="og:image"]').getAttribute('content')).to.equal(`${s.ctx.config.publicBaseUrl}/og/careers-1200x630.png`);
+      expect(await page.locator('meta[property="og:image"]').getAttribute('content')).to.equal(
+        `${s.ctx.config.publicBaseUrl}/og/careers-1200x630.png`,
+      );
       const image = await page.request.get(`${s.baseUrl}/og/careers-1200x630.png`);
       expect(image.status()).to.equal(200);
       expect(image.headers()['content-type']).to.equal('image/png');
@@ -108,9 +130,18 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     it('spaces list items alike whether the editor wrote them (<li><p>) or they were seeded (<li>)', async () => {
       const { page } = tab;
-      const editorList = '<ul><li><p>Editor one</p></li><li><p>Editor two, long enough to wrap onto a second line on a narrow phone screen</p></li><li><p>Editor three</p></li></ul>';
-      const seededList = '<ul><li>Seeded one</li><li>Seeded two, long enough to wrap onto a second line on a narrow phone screen</li><li>Seeded three</li></ul>';
-      await makeJob(s.ctx.db, { public_id: 'lists-1', title: 'List Writer', description: `<p>Intro</p>${seededList}<p>Middle</p>`, requirements: editorList, responsibilities: seededList.replace('<ul>', '<ol>').replace('</ul>', '</ol>'), perks_benefits: editorList.replace('<ul>', '<ol>').replace('</ul>', '</ol>') });
+      const editorList =
+        '<ul><li><p>Editor one</p></li><li><p>Editor two, long enough to wrap onto a second line on a narrow phone screen</p></li><li><p>Editor three</p></li></ul>';
+      const seededList =
+        '<ul><li>Seeded one</li><li>Seeded two, long enough to wrap onto a second line on a narrow phone screen</li><li>Seeded three</li></ul>';
+      await makeJob(s.ctx.db, {
+        public_id: 'lists-1',
+        title: 'List Writer',
+        description: `<p>Intro</p>${seededList}<p>Middle</p>`,
+        requirements: editorList,
+        responsibilities: seededList.replace('<ul>', '<ol>').replace('</ul>', '</ol>'),
+        perks_benefits: editorList.replace('<ul>', '<ol>').replace('</ul>', '</ol>'),
+      });
       for (const width of [1280, 375]) {
         await page.setViewportSize({ width, height: 900 });
         await page.goto(`${s.baseUrl}/careers/lists-1`);
@@ -123,9 +154,15 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(editorUl, `${width}: bullets`).to.deep.equal(seededUl);
         expect(editorOl, `${width}: numbers`).to.deep.equal(seededOl);
         // No paragraph margins inside the items: they sit one against the next.
-        expect(seededUl.map((b) => b.gap), `${width}`).to.deep.equal([0, 0, 0]);
+        expect(
+          seededUl.map((b) => b.gap),
+          `${width}`,
+        ).to.deep.equal([0, 0, 0]);
         // The paragraph in an editor item adds nothing around its text.
-        const pInLi = await page.locator('.job-section:has(h2:text("Requirements")) li > p').first().evaluate((p) => [getComputedStyle(p).marginTop, getComputedStyle(p).marginBottom]);
+        const pInLi = await page
+          .locator('.job-section:has(h2:text("Requirements")) li > p')
+          .first()
+          .evaluate((p) => [getComputedStyle(p).marginTop, getComputedStyle(p).marginBottom]);
         expect(pInLi).to.deep.equal(['0px', '0px']);
         await screenshot(page, `public-job-lists-${width}${suffix}`);
       }
@@ -152,7 +189,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
     it('shows the legal pages and the 404 page', async () => {
       const { page } = tab;
-      for (const [path, title] of [['/privacy', 'Privacy Policy'], ['/terms', 'Terms of Use']]) {
+      for (const [path, title] of [
+        ['/privacy', 'Privacy Policy'],
+        ['/terms', 'Terms of Use'],
+      ]) {
         await page.goto(s.baseUrl + path);
         expect(await page.locator('h1').innerText()).to.equal(title);
         const body = await page.locator('main').innerText();

@@ -35,7 +35,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await s?.close();
     });
 
-    for (const [width, name] of [[390, 'phone'], [1280, 'desktop']] as const) {
+    for (const [width, name] of [
+      [390, 'phone'],
+      [1280, 'desktop'],
+    ] as const) {
       it(`HR sets them in the editor and applicants see them (${name})`, async () => {
         const title = `Remote Platform Engineer ${name}`;
         const slug = `remote-platform-engineer-${name}`;
@@ -51,7 +54,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
 
         // Department: typed with the keyboard, suggested from the departments in use.
         expect(await page.locator('#job-department').getAttribute('list')).to.equal('job-department-suggestions');
-        expect(await page.locator('#job-department-suggestions option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).to.deep.equal(['Engineering', 'Sales']);
+        expect(
+          await page.locator('#job-department-suggestions option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)),
+        ).to.deep.equal(['Engineering', 'Sales']);
         await page.locator('#job-department').focus();
         await page.keyboard.type('Engineering');
 
@@ -91,9 +96,15 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await page.getByRole('button', { name: 'Save Changes' }).click();
         await page.waitForURL(/\/hr\/jobs\/list$/);
         const row = page.locator('tr', { hasText: title });
-        expect(await row.innerText()).to.include('Engineering').and.include('Closes');
+        expect(await row.innerText())
+          .to.include('Engineering')
+          .and.include('Closes');
         // The closing date in the viewer's zone (Kolkata), not UTC.
-        await page.waitForFunction((t) => [...document.querySelectorAll('tr')].some((r) => r.textContent?.includes(t as string) && r.textContent.includes('GMT+5:30')), title);
+        await page.waitForFunction(
+          (t) =>
+            [...document.querySelectorAll('tr')].some((r) => r.textContent?.includes(t as string) && r.textContent.includes('GMT+5:30')),
+          title,
+        );
         expect(await row.locator('.closes-at').innerText()).to.equal('Closes Jun 30, 2099, 6:00 PM GMT+5:30');
         expect(await axeViolations(page)).to.deep.equal([]);
 
@@ -122,7 +133,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(tiles).to.include('$40 – $60 per hour');
         const jsonLd = JSON.parse((await pub.locator('script[type="application/ld+json"]').textContent())!);
         expect(jsonLd.validThrough).to.equal('2099-06-30T12:30:00.000Z');
-        expect(jsonLd.applicantLocationRequirements).to.deep.equal([{ '@type': 'Country', name: 'United States' }, { '@type': 'Country', name: 'Canada' }]);
+        expect(jsonLd.applicantLocationRequirements).to.deep.equal([
+          { '@type': 'Country', name: 'United States' },
+          { '@type': 'Country', name: 'Canada' },
+        ]);
         expect(jsonLd.baseSalary.value.unitText).to.equal('HOUR');
         expect(await axeViolations(pub)).to.deep.equal([]);
         await screenshot(pub, `reach-jobs-public-job-${name}${suffix}`);
@@ -131,7 +145,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await pub.goto(`${s.baseUrl}/careers`);
         const headings = await pub.locator('h2.job-group-heading').allInnerTexts();
         expect(headings).to.include.members(['Engineering', 'Sales']);
-        expect(await pub.locator('section.job-group', { hasText: 'Engineering' }).innerText()).to.include(title).and.include('$40 – $60 per hour');
+        expect(await pub.locator('section.job-group', { hasText: 'Engineering' }).innerText())
+          .to.include(title)
+          .and.include('$40 – $60 per hour');
         expect(await axeViolations(pub)).to.deep.equal([]);
         await screenshot(pub, `reach-jobs-careers-${name}${suffix}`);
         await pub.locator('#f-department').focus();

@@ -150,9 +150,15 @@ for (const kind of databaseKinds()) {
         await seedDemoJobs(s.ctx.db);
         const demo = await s.ctx.db('jobs').where({ public_id: 'senior-backend-engineer' }).first();
         expect(demo.department).to.equal('Engineering');
-        await importJobRecords(s.ctx.db, [payload({ title: 'Seeded Analyst', department: 'Finance' }), payload({ title: 'Seeded Analyst' })]);
+        await importJobRecords(s.ctx.db, [
+          payload({ title: 'Seeded Analyst', department: 'Finance' }),
+          payload({ title: 'Seeded Analyst' }),
+        ]);
         const seeded = await s.ctx.db('jobs').where({ title: 'Seeded Analyst' }).orderBy('id');
-        expect(seeded.map((r: any) => [r.public_id, r.department])).to.deep.equal([['seeded-analyst', 'Finance'], ['seeded-analyst-2', null]]);
+        expect(seeded.map((r: any) => [r.public_id, r.department])).to.deep.equal([
+          ['seeded-analyst', 'Finance'],
+          ['seeded-analyst-2', null],
+        ]);
       });
     });
 
@@ -168,7 +174,9 @@ for (const kind of databaseKinds()) {
         expect(pub).to.include({ closes_at: '2099-12-31T17:30:00.000Z', accepting_applications: true });
         const hr = await (await fetch(`${s.baseUrl}/hr/jobs`, { headers: { Cookie: `jwt=${token}` } })).text();
         // Written in UTC with the instant, rewritten in the viewer's zone by the page's script (data-local).
-        expect(hr).to.match(/Closes <time datetime="2099-12-31T17:30:00\.000Z" data-local="time"><span class="time-part">Dec 31, 2099,<\/span> <span class="time-part">5:30 PM<\/span> <span class="time-part">UTC<\/span><\/time>/);
+        expect(hr).to.match(
+          /Closes <time datetime="2099-12-31T17:30:00\.000Z" data-local="time"><span class="time-part">Dec 31, 2099,<\/span> <span class="time-part">5:30 PM<\/span> <span class="time-part">UTC<\/span><\/time>/,
+        );
         // Without a closing date, no validThrough.
         const open = await create(payload({ title: 'No Closing', status: 'ACTIVE' }));
         expect(jsonLdOf(await html(`/careers/${open.public_id}`))).to.not.have.property('validThrough');
@@ -181,7 +189,11 @@ for (const kind of databaseKinds()) {
         expect(past.body.closes_at).to.deep.equal(['The closing date must be in the future.']);
         expect(await jobCount()).to.equal(before);
         // A job created when its date was ahead (the factory's clock), now past: edits keep it.
-        const closed = await makeJob(s.ctx, { public_id: 'was-open', title: 'Was Open', closes_at: '2026-01-02T00:00:00Z', status: 'ACTIVE' }, new Date('2026-01-01T00:00:00Z'));
+        const closed = await makeJob(
+          s.ctx,
+          { public_id: 'was-open', title: 'Was Open', closes_at: '2026-01-02T00:00:00Z', status: 'ACTIVE' },
+          new Date('2026-01-01T00:00:00Z'),
+        );
         const hrJob = await (await call('GET', `/api/hr/jobs/${closed.id}/`)).json();
         const same = await call('PUT', `/api/hr/jobs/${closed.id}/`, { ...hrJob, title: 'Was Open (edited)' });
         expect(same.status).to.equal(200);
@@ -193,10 +205,25 @@ for (const kind of databaseKinds()) {
       });
 
       it('refuses dates it cannot read or that name no time zone', async () => {
-        for (const closes_at of ['2099-12-31', '2099-12-31T17:00', '2099-02-30T10:00:00Z', '2099-13-01T10:00:00Z', '2099-12-31T25:00:00Z', 'tomorrow', '1999-12-31T10:00:00Z', '+275760-09-13T00:00:00Z', 4102444800000, true, ['2099-12-31T10:00:00Z'], '<script>']) {
+        for (const closes_at of [
+          '2099-12-31',
+          '2099-12-31T17:00',
+          '2099-02-30T10:00:00Z',
+          '2099-13-01T10:00:00Z',
+          '2099-12-31T25:00:00Z',
+          'tomorrow',
+          '1999-12-31T10:00:00Z',
+          '+275760-09-13T00:00:00Z',
+          4102444800000,
+          true,
+          ['2099-12-31T10:00:00Z'],
+          '<script>',
+        ]) {
           const r = await post(payload({ closes_at }));
           expect(r.status, String(closes_at)).to.equal(400);
-          expect(r.body.closes_at, String(closes_at)).to.deep.equal(['Enter a date and time with its time zone, such as 2026-12-31T17:00:00Z.']);
+          expect(r.body.closes_at, String(closes_at)).to.deep.equal([
+            'Enter a date and time with its time zone, such as 2026-12-31T17:00:00Z.',
+          ]);
         }
       });
 
@@ -208,7 +235,18 @@ for (const kind of databaseKinds()) {
       });
 
       it('a job past its closing date stays ACTIVE but takes no applications and leaves the list, locations and sitemap', async () => {
-        await makeJob(s.ctx, { public_id: 'closed-1', title: 'Closed Role', location: 'Closedville, Iceland', department: 'Closed Dept', closes_at: '2026-01-02T00:00:00Z', status: 'ACTIVE' }, new Date('2026-01-01T00:00:00Z'));
+        await makeJob(
+          s.ctx,
+          {
+            public_id: 'closed-1',
+            title: 'Closed Role',
+            location: 'Closedville, Iceland',
+            department: 'Closed Dept',
+            closes_at: '2026-01-02T00:00:00Z',
+            status: 'ACTIVE',
+          },
+          new Date('2026-01-01T00:00:00Z'),
+        );
         const hrRow = await s.ctx.db('jobs').where({ public_id: 'closed-1' }).first();
         expect(hrRow.status).to.equal('ACTIVE');
         const page = await html('/careers/closed-1');
@@ -237,8 +275,11 @@ for (const kind of databaseKinds()) {
           const { token: t } = await hrSession(cached.ctx.db);
           const closesAt = inSeconds(3);
           const res = await fetch(`${cached.baseUrl}/api/hr/jobs/`, {
-            method: 'POST', headers: { Authorization: `Bearer ${t}`, 'Content-Type': 'application/json' },
-            body: JSON.stringify(payload({ public_id: 'soon', title: 'Closing Soon', location: 'Soonland, Norway', closes_at: closesAt, status: 'ACTIVE' })),
+            method: 'POST',
+            headers: { Authorization: `Bearer ${t}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify(
+              payload({ public_id: 'soon', title: 'Closing Soon', location: 'Soonland, Norway', closes_at: closesAt, status: 'ACTIVE' }),
+            ),
           });
           expect(res.status).to.equal(201);
           const fetchText = async (p: string) => (await fetch(cached.baseUrl + p)).text();
@@ -268,7 +309,11 @@ for (const kind of databaseKinds()) {
         const a = await create(payload({ title: 'Senior Backend Architect' }));
         const b = await create(payload({ title: 'Senior  Backend architect!' }));
         const c = await create(payload({ title: 'senior backend ARCHITECT' }));
-        expect([a.public_id, b.public_id, c.public_id]).to.deep.equal(['senior-backend-architect', 'senior-backend-architect-2', 'senior-backend-architect-3']);
+        expect([a.public_id, b.public_id, c.public_id]).to.deep.equal([
+          'senior-backend-architect',
+          'senior-backend-architect-2',
+          'senior-backend-architect-3',
+        ]);
         const given = await create(payload({ title: 'Senior Backend Architect', public_id: 'my-own-id' }));
         expect(given.public_id).to.equal('my-own-id');
         const renamed = await (await call('PUT', `/api/hr/jobs/${a.id}/`, { ...a, title: 'Principal Engineer' })).json();
@@ -310,18 +355,52 @@ for (const kind of databaseKinds()) {
 
     describe('applicant countries and pay periods', () => {
       it('gives JSON-LD applicantLocationRequirements from the countries HR set, else from the location', async () => {
-        const job = await create(payload({ public_id: 'remote-eu', title: 'Remote EU', location: 'Remote — Europe', work_mode: 'REMOTE', applicant_countries: ['de', 'FR', ' pl ', 'DE'], status: 'ACTIVE' }));
+        const job = await create(
+          payload({
+            public_id: 'remote-eu',
+            title: 'Remote EU',
+            location: 'Remote — Europe',
+            work_mode: 'REMOTE',
+            applicant_countries: ['de', 'FR', ' pl ', 'DE'],
+            status: 'ACTIVE',
+          }),
+        );
         expect(job.applicant_countries).to.deep.equal(['DE', 'FR', 'PL']);
         const ld = jsonLdOf(await html('/careers/remote-eu'))!;
         expect(ld.jobLocationType).to.equal('TELECOMMUTE');
         expect(ld.applicantLocationRequirements).to.deep.equal([
-          { '@type': 'Country', name: 'Germany' }, { '@type': 'Country', name: 'France' }, { '@type': 'Country', name: 'Poland' },
+          { '@type': 'Country', name: 'Germany' },
+          { '@type': 'Country', name: 'France' },
+          { '@type': 'Country', name: 'Poland' },
         ]);
-        await create(payload({ public_id: 'remote-us', title: 'Remote US', location: 'Remote — United States', work_mode: 'REMOTE', status: 'ACTIVE' }));
-        expect(jsonLdOf(await html('/careers/remote-us'))!.applicantLocationRequirements).to.deep.equal({ '@type': 'Country', name: 'United States' });
-        const one = await create(payload({ public_id: 'remote-ca', title: 'Remote CA', location: 'Anywhere', work_mode: 'REMOTE', applicant_countries: ['CA'], status: 'ACTIVE' }));
+        await create(
+          payload({
+            public_id: 'remote-us',
+            title: 'Remote US',
+            location: 'Remote — United States',
+            work_mode: 'REMOTE',
+            status: 'ACTIVE',
+          }),
+        );
+        expect(jsonLdOf(await html('/careers/remote-us'))!.applicantLocationRequirements).to.deep.equal({
+          '@type': 'Country',
+          name: 'United States',
+        });
+        const one = await create(
+          payload({
+            public_id: 'remote-ca',
+            title: 'Remote CA',
+            location: 'Anywhere',
+            work_mode: 'REMOTE',
+            applicant_countries: ['CA'],
+            status: 'ACTIVE',
+          }),
+        );
         expect(one.applicant_countries).to.deep.equal(['CA']);
-        expect(jsonLdOf(await html('/careers/remote-ca'))!.applicantLocationRequirements).to.deep.equal({ '@type': 'Country', name: 'Canada' });
+        expect(jsonLdOf(await html('/careers/remote-ca'))!.applicantLocationRequirements).to.deep.equal({
+          '@type': 'Country',
+          name: 'Canada',
+        });
       });
 
       it('refuses codes that are not ISO 3166-1 alpha-2 countries, and lists that are not lists, saving nothing', async () => {
@@ -346,12 +425,27 @@ for (const kind of databaseKinds()) {
       });
 
       it('uses the pay period for JSON-LD unitText and the salary display; YEAR by default; refuses others', async () => {
-        const hourly = await create(payload({ public_id: 'hourly', title: 'Hourly Role', min_salary: 22.5, max_salary: 30, salary_period: 'HOUR', status: 'ACTIVE' }));
+        const hourly = await create(
+          payload({ public_id: 'hourly', title: 'Hourly Role', min_salary: 22.5, max_salary: 30, salary_period: 'HOUR', status: 'ACTIVE' }),
+        );
         expect(hourly.salary_period).to.equal('HOUR');
         const page = await html('/careers/hourly');
         expect(page).to.include('$22.50 – $30.00 per hour');
-        expect(jsonLdOf(page)!.baseSalary).to.deep.equal({ '@type': 'MonetaryAmount', currency: 'USD', value: { '@type': 'QuantitativeValue', unitText: 'HOUR', minValue: 22.5, maxValue: 30 } });
-        await create(payload({ public_id: 'monthly', title: 'Monthly Role', currency: 'EUR', min_salary: 4000, salary_period: 'MONTH', status: 'ACTIVE' }));
+        expect(jsonLdOf(page)!.baseSalary).to.deep.equal({
+          '@type': 'MonetaryAmount',
+          currency: 'USD',
+          value: { '@type': 'QuantitativeValue', unitText: 'HOUR', minValue: 22.5, maxValue: 30 },
+        });
+        await create(
+          payload({
+            public_id: 'monthly',
+            title: 'Monthly Role',
+            currency: 'EUR',
+            min_salary: 4000,
+            salary_period: 'MONTH',
+            status: 'ACTIVE',
+          }),
+        );
         const list = await (await get('/api/jobs/?title=Monthly')).json();
         expect(list.results[0]).to.include({ salary_display: 'From €4,000 per month', salary_period: 'MONTH' });
         expect(await html('/careers?title=Monthly')).to.include('From €4,000 per month');

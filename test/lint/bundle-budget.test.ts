@@ -14,7 +14,7 @@ import { ISLAND_BUDGET_BYTES, overBudget } from '../../scripts/bundle-budget.mjs
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('island bundle budget', () => {
-  it('every built island but the job editor (and the phone numbers\' metadata, loaded only under PHONE_RULE=international) is within the budget, shared chunks aside', () => {
+  it("every built island but the job editor (and the phone numbers' metadata, loaded only under PHONE_RULE=international) is within the budget, shared chunks aside", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'public/assets/manifest.json'), 'utf8')) as Record<string, { js?: string }>;
     expect(Object.keys(manifest)).to.include.members(['hr-posts', 'apply-wizard', 'public-form', 'form-builder', 'job-editor']);
     for (const [name, { js }] of Object.entries(manifest)) {
@@ -39,7 +39,8 @@ describe('island bundle budget', () => {
     // A copy of the project's build inputs with one island made too big.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'budget-'));
     try {
-      for (const part of ['islands', 'src', 'config', 'scripts', 'bin', 'package.json']) fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
+      for (const part of ['islands', 'src', 'config', 'scripts', 'bin', 'package.json'])
+        fs.cpSync(path.join(ROOT, part), path.join(dir, part), { recursive: true });
       fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
       fs.appendFileSync(path.join(dir, 'islands/site.ts'), `\nconsole.log(${JSON.stringify('x'.repeat(ISLAND_BUDGET_BYTES))});\n`);
       let failure = '';

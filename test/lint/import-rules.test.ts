@@ -27,21 +27,33 @@ describe('import rules (scripts/check-imports.mjs)', () => {
     write('config/index.ts', 'export const config = { port: 1 };\n');
     write('src/db/knex.ts', "import knex from 'knex';\nexport const db = knex;\n");
     write('src/shared/format.ts', "import { z } from 'zod';\nexport const name = z.string();\n");
-    write('src/jobs/types.ts', "export type Job = { id: number };\n");
+    write('src/jobs/types.ts', 'export type Job = { id: number };\n');
     write('src/jobs/schema.ts', "import { name } from '../shared/format.js';\nexport const jobSchema = name;\n");
-    write('src/jobs/repo.ts', "import type { Knex } from 'knex';\nimport type { Job } from './types.js';\nexport const find = (db: Knex): Job[] => [];\n");
+    write(
+      'src/jobs/repo.ts',
+      "import type { Knex } from 'knex';\nimport type { Job } from './types.js';\nexport const find = (db: Knex): Job[] => [];\n",
+    );
     write('src/jobs/service.ts', "import { find } from './repo.js';\nexport const list = find;\n");
     write('src/jobs/index.ts', "export { list } from './service.js';\n");
     write('src/jobs/api.ts', "import express from 'express';\nimport { list } from './service.js';\nexport const api = [express, list];\n");
-    write('src/applicants/service.ts', "import { list } from '../jobs/index.js';\nimport type { Job } from '../jobs/types.js';\nexport const jobs = (): Job[] => list(null as never);\n");
+    write(
+      'src/applicants/service.ts',
+      "import { list } from '../jobs/index.js';\nimport type { Job } from '../jobs/types.js';\nexport const jobs = (): Job[] => list(null as never);\n",
+    );
     write('src/cli/context.ts', "import knex from 'knex';\nexport const db = knex;\n");
     write('src/cli/jobs.ts', "import { list } from '../jobs/index.js';\nexport const cmd = list;\n");
     write('src/context.ts', "import knex from 'knex';\nimport { config } from '../config/index.js';\nexport const ctx = [knex, config];\n");
     write('src/app.ts', "import { api } from './jobs/api.js';\nexport const app = api;\n");
     write('src/server.ts', "import { app } from './app.js';\nimport { ctx } from './context.js';\nexport const server = [app, ctx];\n");
-    write('bin/admin.ts', "import { cmd } from '../src/cli/jobs.js';\nimport { app } from '../src/app.js';\nexport const run = [cmd, app];\n");
+    write(
+      'bin/admin.ts',
+      "import { cmd } from '../src/cli/jobs.js';\nimport { app } from '../src/app.js';\nexport const run = [cmd, app];\n",
+    );
     write('migrations/001_init.ts', "import type { Knex } from 'knex';\nexport const up = (db: Knex) => db;\n");
-    write('islands/editor.tsx', "import './editor.css';\nimport { useState } from 'react';\nimport type { Job } from '../src/jobs/types.js';\nimport { jobSchema } from '../src/jobs/schema.js';\nexport const E = [useState, jobSchema] as unknown as Job;\n");
+    write(
+      'islands/editor.tsx',
+      "import './editor.css';\nimport { useState } from 'react';\nimport type { Job } from '../src/jobs/types.js';\nimport { jobSchema } from '../src/jobs/schema.js';\nexport const E = [useState, jobSchema] as unknown as Job;\n",
+    );
     write('islands/editor.css', 'main { color: red; }\n');
     write('test/free.test.ts', "import knex from 'knex';\nimport { app } from '../src/app.js';\nexport const t = [knex, app];\n");
   });
@@ -83,7 +95,7 @@ describe('import rules (scripts/check-imports.mjs)', () => {
     expect(await rulesOf('src/db/knex.ts')).to.deep.equal(['d']);
   });
 
-  it("(e) a feature reaches another only through its index.ts, types.ts or schema.ts", async () => {
+  it('(e) a feature reaches another only through its index.ts, types.ts or schema.ts', async () => {
     write('src/applicants/service.ts', "import { find } from '../jobs/repo.js';\nexport const jobs = find;\n");
     expect(await rulesOf('src/applicants/service.ts')).to.deep.equal(['e']);
   });

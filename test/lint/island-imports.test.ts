@@ -19,7 +19,11 @@ const ISLAND_MAY_IMPORT = /^src\/(shared\/[^/]+|[^/]+\/(types|schema))\.tsx?$/;
 /** Every module specifier of a source file: static imports and re-exports (type-only too), side-effect and dynamic imports. */
 function specifiers(source: string): string[] {
   const found: string[] = [];
-  const patterns = [/\b(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g];
+  const patterns = [
+    /\b(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+  ];
   for (const re of patterns) for (const m of source.matchAll(re)) found.push(m[1]);
   return found;
 }
@@ -67,7 +71,8 @@ function islandImportProblems(root: string): string[] {
         continue;
       }
       const t = rel(target);
-      if (t.startsWith('src/') && inIslands && !ISLAND_MAY_IMPORT.test(t)) problems.push(`${where} imports ${t} (only src/shared/ and src/*/types.ts or schema.ts)`);
+      if (t.startsWith('src/') && inIslands && !ISLAND_MAY_IMPORT.test(t))
+        problems.push(`${where} imports ${t} (only src/shared/ and src/*/types.ts or schema.ts)`);
       else if (!t.startsWith('islands/') && !t.startsWith('src/')) problems.push(`${where} imports ${t}, outside islands/ and src/`);
       visit(target, [...chain, rel(file)]);
     }
@@ -94,7 +99,10 @@ describe('island imports', () => {
       write('src/jobs/service.ts', "import type { Knex } from 'knex';\nexport type Z = Knex;\n");
       write('src/jobs/schema.ts', "import { helper } from './helper.js';\nexport const s = helper;\n");
       write('src/jobs/helper.ts', "import fs from 'fs';\nexport const helper = fs;\n");
-      write('islands/good.tsx', "import './good.css';\nimport { ok } from '../src/shared/ok.js';\nimport type { Y } from '../src/jobs/types.js';\n");
+      write(
+        'islands/good.tsx',
+        "import './good.css';\nimport { ok } from '../src/shared/ok.js';\nimport type { Y } from '../src/jobs/types.js';\n",
+      );
     });
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 

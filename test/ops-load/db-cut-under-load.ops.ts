@@ -47,10 +47,21 @@ for (const kind of databaseKinds().filter((k) => k === 'mysql')) {
       const job = await webhookJob(t.db, receiver.url, 'cut-secret-0123456789', { public_id: 'cut-load' });
       const uploads = path.join(t.dataDir, 'uploads');
       const port = await freePort();
-      server = runServer({ DATA_DIR: t.dataDir, DATABASE_URL: viaProxy(t.config.databaseUrl!, proxy), PORT: String(port), WEBHOOK_ALLOW_PRIVATE: 'true' });
+      server = runServer({
+        DATA_DIR: t.dataDir,
+        DATABASE_URL: viaProxy(t.config.databaseUrl!, proxy),
+        PORT: String(port),
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+      });
       await waitForOutput(server, `listening on port ${port}`);
 
-      const load = startApplyLoad({ baseUrl: `http://127.0.0.1:${port}`, publicId: job.public_id, clients: 20, resumeBytes: 200_000, tag: 'cut' });
+      const load = startApplyLoad({
+        baseUrl: `http://127.0.0.1:${port}`,
+        publicId: job.public_id,
+        clients: 20,
+        resumeBytes: 200_000,
+        tag: 'cut',
+      });
       let sent: Sent[];
       let cutAt = 0;
       let restoredAt = 0;
@@ -69,7 +80,10 @@ for (const kind of databaseKinds().filter((k) => k === 'mysql')) {
       const figures = summary(sent);
 
       // Every answer is a 201 or a 503 with Retry-After and {detail}; the process never went away.
-      expect(sent.filter((s) => s.status !== 201 && s.status !== 503).map((s) => `${s.status ?? s.error} ${s.body.slice(0, 200)}`), figures).to.deep.equal([]);
+      expect(
+        sent.filter((s) => s.status !== 201 && s.status !== 503).map((s) => `${s.status ?? s.error} ${s.body.slice(0, 200)}`),
+        figures,
+      ).to.deep.equal([]);
       const unavailable = sent.filter((s) => s.status === 503);
       for (const s of unavailable) {
         expect(s.retryAfter, s.email).to.equal(String(DB_RETRY_AFTER_SECONDS));
@@ -90,7 +104,10 @@ for (const kind of databaseKinds().filter((k) => k === 'mysql')) {
       await expectNothingLost(t.db, uploads, job.id, sent, { webhook: true });
       expect((await stopServer(server))?.code, server.output()).to.equal(0);
       server = null;
-      const swept = await admin(['files', 'sweep', '--older-than-minutes', '0'], { DATA_DIR: t.dataDir, DATABASE_URL: t.config.databaseUrl! });
+      const swept = await admin(['files', 'sweep', '--older-than-minutes', '0'], {
+        DATA_DIR: t.dataDir,
+        DATABASE_URL: t.config.databaseUrl!,
+      });
       expect(swept.code, swept.out).to.equal(0);
       await expectFilesMatchRows(t.db, uploads);
     });

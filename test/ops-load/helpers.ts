@@ -60,7 +60,16 @@ export function startApplyLoad(opts: { baseUrl: string; publicId: string; client
       const n = seq++;
       const email = `${opts.tag}-${n}@example.com`;
       const resume = taggedPdf(email, opts.resumeBytes);
-      const s: Sent = { email, sha256: sha256(resume), status: null, retryAfter: null, body: '', error: null, startedAt: Date.now(), endedAt: 0 };
+      const s: Sent = {
+        email,
+        sha256: sha256(resume),
+        status: null,
+        retryAfter: null,
+        body: '',
+        error: null,
+        startedAt: Date.now(),
+        endedAt: 0,
+      };
       try {
         const res = await fetch(`${opts.baseUrl}/api/jobs/${opts.publicId}/apply/`, {
           method: 'POST',
@@ -121,11 +130,25 @@ const KEY = /^[a-f0-9]{2}\/[a-f0-9]{32}$/;
  * uploads folder holds only stored files (no temporary or partial files of another name).
  * Returns the committed applications by email.
  */
-export async function expectNothingLost(db: Knex, uploads: string, jobId: number, sent: Sent[], opts: { webhook: boolean }): Promise<Map<string, { id: number; storage_key: string }>> {
-  const rows: { id: number; email: string; storage_key: string | null; sha256: string | null; posts: number | string }[] = await db('applications as a')
+export async function expectNothingLost(
+  db: Knex,
+  uploads: string,
+  jobId: number,
+  sent: Sent[],
+  opts: { webhook: boolean },
+): Promise<Map<string, { id: number; storage_key: string }>> {
+  const rows: { id: number; email: string; storage_key: string | null; sha256: string | null; posts: number | string }[] = await db(
+    'applications as a',
+  )
     .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
     .where('a.job_id', jobId)
-    .select('a.id', 'a.email', 'f.storage_key', 'f.sha256', db('application_posts as p').whereRaw('p.application_id = a.id').count('*').as('posts'));
+    .select(
+      'a.id',
+      'a.email',
+      'f.storage_key',
+      'f.sha256',
+      db('application_posts as p').whereRaw('p.application_id = a.id').count('*').as('posts'),
+    );
   const byEmail = new Map(rows.map((r) => [r.email, r]));
   const sentEmails = new Set(sent.map((s) => s.email));
   for (const s of sent.filter((x) => x.status === 201)) {
@@ -162,7 +185,10 @@ export async function expectPostsDelivered(db: Knex, receiver: Receiver, jobId: 
     .join('applications as a', 'a.id', 'p.application_id')
     .where('p.job_id', jobId)
     .select('p.message_id', 'p.status', 'a.email');
-  expect(posts.filter((p) => p.status !== 'SUCCESS'), 'posts not delivered').to.deep.equal([]);
+  expect(
+    posts.filter((p) => p.status !== 'SUCCESS'),
+    'posts not delivered',
+  ).to.deep.equal([]);
   const bodies = new Map<string, string[]>();
   for (const r of receiver.received) {
     const id = String(r.headers['webhook-id']);
@@ -180,7 +206,10 @@ export async function expectPostsDelivered(db: Knex, receiver: Receiver, jobId: 
 /** careers-admin in a child process, `stdin` written to it (for --password-stdin). */
 export function admin(args: string[], env: Record<string, string>, stdin = ''): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_ENTRY, ...args], {
+      env: { ...process.env, NODE_ENV: 'test', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -190,7 +219,10 @@ export function admin(args: string[], env: Record<string, string>, stdin = ''): 
 }
 
 /** SIGTERM (an orderly stop, exit code 0), or SIGKILL for a process already being killed. */
-export async function stopServer(server: ChildServer | null, signal: NodeJS.Signals = 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
+export async function stopServer(
+  server: ChildServer | null,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<{ code: number | null; signal: NodeJS.Signals | null } | null> {
   if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return null;
   server.child.kill(signal);
   return server.exited;

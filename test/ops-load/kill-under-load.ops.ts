@@ -18,7 +18,17 @@ import { freePort, runServer, waitForOutput, type ChildServer } from '../helpers
 import { eventually } from '../fixtures/apply.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { startReceiver, webhookJob, type Receiver } from '../posts/helpers.js';
-import { admin, expectFilesMatchRows, expectNothingLost, expectPostsDelivered, sleep, startApplyLoad, stopServer, summary, type Sent } from './helpers.js';
+import {
+  admin,
+  expectFilesMatchRows,
+  expectNothingLost,
+  expectPostsDelivered,
+  sleep,
+  startApplyLoad,
+  stopServer,
+  summary,
+  type Sent,
+} from './helpers.js';
 
 for (const kind of databaseKinds()) {
   describe(`kill -9 under a load of applications [${kind}]`, function () {
@@ -46,7 +56,13 @@ for (const kind of databaseKinds()) {
       server = runServer(serverEnv);
       await waitForOutput(server, `listening on port ${port}`);
 
-      const load = startApplyLoad({ baseUrl: `http://127.0.0.1:${port}`, publicId: job.public_id, clients: 20, resumeBytes: 200_000, tag: `kill-${kind}` });
+      const load = startApplyLoad({
+        baseUrl: `http://127.0.0.1:${port}`,
+        publicId: job.public_id,
+        clients: 20,
+        resumeBytes: 200_000,
+        tag: `kill-${kind}`,
+      });
       let sent: Sent[];
       let killedAt = 0;
       let restartedAt = 0;
@@ -60,7 +76,11 @@ for (const kind of databaseKinds()) {
 
         // While it is down: posts the dead process had claimed keep their lease; end it now.
         const now = toDbDate(new Date());
-        inFlightPosts = await t.db('application_posts').where('job_id', job.id).whereNotNull('claim_token').update({ locked_until: now, next_attempt_at: now });
+        inFlightPosts = await t
+          .db('application_posts')
+          .where('job_id', job.id)
+          .whereNotNull('claim_token')
+          .update({ locked_until: now, next_attempt_at: now });
 
         restartedAt = Date.now();
         server = runServer(serverEnv);
@@ -76,7 +96,10 @@ for (const kind of databaseKinds()) {
       const firstBack = Math.min(...sent.filter((s) => s.status === 201 && s.startedAt >= restartedAt).map((s) => s.endedAt));
       expect(firstBack - restartedAt, `time from the restart to the first 201; ${figures}`).to.be.below(30_000);
       // Every answer was a 201, or no answer at all (the server was gone).
-      expect(sent.filter((s) => s.status !== 201 && s.status !== null).map((s) => `${s.status} ${s.body}`), figures).to.deep.equal([]);
+      expect(
+        sent.filter((s) => s.status !== 201 && s.status !== null).map((s) => `${s.status} ${s.body}`),
+        figures,
+      ).to.deep.equal([]);
 
       await expectNothingLost(t.db, uploads, job.id, sent, { webhook: true });
 

@@ -83,13 +83,22 @@ for (const kind of databaseKinds().filter((k) => k === 'mysql')) {
         }),
       );
       const statuses = answers.map((a) => a.status);
-      expect(statuses.filter((s) => s === 201), JSON.stringify(statuses)).to.have.length(RATE_LIMIT);
-      expect(statuses.filter((s) => s === 429), JSON.stringify(statuses)).to.have.length(2 * RATE_LIMIT);
+      expect(
+        statuses.filter((s) => s === 201),
+        JSON.stringify(statuses),
+      ).to.have.length(RATE_LIMIT);
+      expect(
+        statuses.filter((s) => s === 429),
+        JSON.stringify(statuses),
+      ).to.have.length(2 * RATE_LIMIT);
       for (const a of answers.filter((x) => x.status === 429)) {
         expect(Number(a.retryAfter), a.body).to.be.within(1, 600);
         expect(JSON.parse(a.body)).to.have.property('detail').that.is.a('string');
       }
-      const taken = answers.filter((a) => a.status === 201).map((a) => a.email).sort();
+      const taken = answers
+        .filter((a) => a.status === 201)
+        .map((a) => a.email)
+        .sort();
       const rows = (await t.db('applications').where('job_id', job.id).select('email')).map((r: { email: string }) => r.email).sort();
       expect(rows).to.deep.equal(taken);
 
@@ -102,7 +111,7 @@ for (const kind of databaseKinds().filter((k) => k === 'mysql')) {
       expect(receiver.received).to.have.length(RATE_LIMIT);
     });
 
-    it('a job written through one process is on the other\'s public page within PUBLIC_CACHE_SECONDS', async () => {
+    it("a job written through one process is on the other's public page within PUBLIC_CACHE_SECONDS", async () => {
       const job = await makeJob(t.db, { public_id: 'two-proc-page', title: 'Payroll Analyst' });
       const token = await signInOverHttp(bases[0], 'two-proc');
       const page = `${bases[0]}/careers/${job.public_id}`;
@@ -137,7 +146,10 @@ for (const kind of databaseKinds().filter((k) => k === 'mysql')) {
       // (250 ms allowed for the database read an entry is cached after).
       const late = seen.filter((s) => s.startedAt > writtenAt + CACHE_SECONDS * 1000 + 250);
       expect(late.length).to.be.greaterThan(10);
-      expect(late.filter((s) => s.title === 'old'), 'stale reads later than PUBLIC_CACHE_SECONDS').to.deep.equal([]);
+      expect(
+        late.filter((s) => s.title === 'old'),
+        'stale reads later than PUBLIC_CACHE_SECONDS',
+      ).to.deep.equal([]);
     });
   });
 }

@@ -75,7 +75,7 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind);
       expect((await probe(s.baseUrl, '/readyz')).status).to.equal(200);
       s.ctx.readiness.stop();
-      expect((await probe(s.baseUrl, '/readyz'))).to.include({ status: 503, body: 'not ready' });
+      expect(await probe(s.baseUrl, '/readyz')).to.include({ status: 503, body: 'not ready' });
       const health = await fetch(`${s.baseUrl}/healthz`);
       expect(health.status).to.equal(200);
       expect(health.headers.get('connection')).to.equal('close');

@@ -76,7 +76,9 @@ for (const kind of databaseKinds()) {
         const now = new Date();
         const ids = await seedPosts(db, job, 3, new Date(now.getTime() - 90_000), 'metrics');
         await db('application_posts').where('id', ids[2]).update({ status: 'SUCCESS', next_attempt_at: null });
-        await db('application_posts').where('id', ids[1]).update({ next_attempt_at: toDbDate(new Date(now.getTime() - 30_000)) });
+        await db('application_posts')
+          .where('id', ids[1])
+          .update({ next_attempt_at: toDbDate(new Date(now.getTime() - 30_000)) });
 
         // Requests whose URLs hold ids and query strings, each read to its end: a compressed page's
         // last bytes (and so its 'close', where it is counted) may come after its status line.
@@ -111,7 +113,13 @@ for (const kind of databaseKinds()) {
         expect(text).to.include('careers_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"} 1');
         expect(text).to.include('route="/careers/:publicId"');
         for (const raw of [String(job.id) + '/', '987654', '424242', 's3cr3t', 'secret=', 'someone', 'example.com', '31337', '?']) {
-          expect(text.split('\n').filter((l) => !l.startsWith('#')).join('\n'), raw).not.to.include(raw);
+          expect(
+            text
+              .split('\n')
+              .filter((l) => !l.startsWith('#'))
+              .join('\n'),
+            raw,
+          ).not.to.include(raw);
         }
         expect(text).to.match(/^careers_applications 3$/m);
         expect(text).to.include('careers_outbox_posts{kind="application",status="PENDING"} 2');

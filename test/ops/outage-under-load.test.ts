@@ -80,10 +80,15 @@ for (const kind of databaseKinds()) {
 
       expect(seenIn.away.has(503), `answers while away: ${[...seenIn.away]}`).to.equal(true);
       expect(retryAfterMissing).to.equal(0);
-      expect([...statuses.keys()].filter((s) => s !== 201 && s !== 503), JSON.stringify([...statuses])).to.deep.equal([]);
+      expect(
+        [...statuses.keys()].filter((s) => s !== 201 && s !== 503),
+        JSON.stringify([...statuses]),
+      ).to.deep.equal([]);
       const db = f.s.ctx.db;
       const uploads = path.join(f.s.testDb.dataDir, 'uploads');
-      const rows: { email: string; storage_key: string }[] = await db('applications as a').join('stored_files as s', 's.id', 'a.resume_file_id').select('a.email', 's.storage_key');
+      const rows: { email: string; storage_key: string }[] = await db('applications as a')
+        .join('stored_files as s', 's.id', 'a.resume_file_id')
+        .select('a.email', 's.storage_key');
       // Every 201 is there. A row may also stand for a 503 whose COMMIT went through as the
       // connection was cut (the answer then says the outcome could not be confirmed).
       const stored = new Set(rows.map((r) => r.email));
@@ -97,7 +102,10 @@ for (const kind of databaseKinds()) {
         for (const key of rowKeys) expect(files, key).to.include(key);
         for (const key of files.filter((k) => !rowKeys.has(k))) {
           const email = /%(\S+@example\.com)\n$/.exec(fs.readFileSync(path.join(uploads, key), 'latin1'))?.[1];
-          expect(unconfirmed.has(email ?? ''), `${key} (${email}) has no row and its application was not answered "could not confirm"`).to.equal(true);
+          expect(
+            unconfirmed.has(email ?? ''),
+            `${key} (${email}) has no row and its application was not answered "could not confirm"`,
+          ).to.equal(true);
         }
       });
     });

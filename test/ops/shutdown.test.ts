@@ -28,7 +28,9 @@ function slowUpload(url: string, email: string) {
   const text = rawMultipart(rawTextParts(validFields({ email })), BOUNDARY).body;
   const prefix = Buffer.concat([
     text.subarray(0, text.length - `--${BOUNDARY}--\r\n`.length),
-    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+    Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="resume"; filename="cv.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
   ]);
   const req = http.request(url, { method: 'POST', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` } });
   const outcome = new Promise<{ status: number | null; connection: string | null; error: string | null }>((resolve) => {
@@ -170,7 +172,10 @@ for (const kind of databaseKinds()) {
       await t.db('applications').where({ email: 'kept@example.com' }).update({ email: 'kept-done@example.com' });
     });
 
-    for (const [signal, exitCode] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
+    for (const [signal, exitCode] of [
+      ['SIGTERM', 143],
+      ['SIGINT', 130],
+    ] as const) {
       it(`a second ${signal} exits at once with code ${exitCode}`, async () => {
         const port = await start({ SHUTDOWN_TIMEOUT_SECONDS: '60' });
         const busy = await halfSentRequest(port, '/healthz');
@@ -209,7 +214,15 @@ for (const kind of databaseKinds()) {
     function cron(extra: Record<string, string>) {
       out = '';
       child = spawn(process.execPath, [CLI_ENTRY, 'cron'], {
-        env: { ...process.env, NODE_ENV: 'test', WEBHOOK_ALLOW_PRIVATE: 'true', POSTS_SWEEP_CRON: 'off', DATA_DIR: t.dataDir, ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}), ...extra },
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          WEBHOOK_ALLOW_PRIVATE: 'true',
+          POSTS_SWEEP_CRON: 'off',
+          DATA_DIR: t.dataDir,
+          ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+          ...extra,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       child.stdout!.on('data', (d) => (out += d));
@@ -264,11 +277,18 @@ describe('SHUTDOWN_TIMEOUT_SECONDS and METRICS_TOKEN settings', function () {
 
   for (const bad of ['0', '-1', '1.5', '2s', 'thirty', '3601', '1e3', '99999999999999999999']) {
     it(`refuses SHUTDOWN_TIMEOUT_SECONDS="${bad}", naming it`, () => {
-      expect(problems({ SHUTDOWN_TIMEOUT_SECONDS: bad })).to.include(`SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 1 to 3600 (got "${bad}")`);
+      expect(problems({ SHUTDOWN_TIMEOUT_SECONDS: bad })).to.include(
+        `SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 1 to 3600 (got "${bad}")`,
+      );
     });
   }
 
-  for (const [name, bad] of [['too short', 'short-token'], ['a space inside', 'metrics token with spaces'], ['a quote', 'abcdefghijklmnop"q'], ['too long', 'x'.repeat(257)]]) {
+  for (const [name, bad] of [
+    ['too short', 'short-token'],
+    ['a space inside', 'metrics token with spaces'],
+    ['a quote', 'abcdefghijklmnop"q'],
+    ['too long', 'x'.repeat(257)],
+  ]) {
     it(`refuses a METRICS_TOKEN with ${name}, without echoing it`, () => {
       const message = problems({ METRICS_TOKEN: bad });
       expect(message).to.include('METRICS_TOKEN must be 16 to 256 characters');
@@ -277,10 +297,16 @@ describe('SHUTDOWN_TIMEOUT_SECONDS and METRICS_TOKEN settings', function () {
   }
 
   it('the server stops at start with exit code 1 and names SHUTDOWN_TIMEOUT_SECONDS', async () => {
-    const s = runServer({ PORT: String(await freePort()), DATA_DIR: fs.mkdtempSync('/tmp/careers-shutdown-'), SHUTDOWN_TIMEOUT_SECONDS: '0' });
+    const s = runServer({
+      PORT: String(await freePort()),
+      DATA_DIR: fs.mkdtempSync('/tmp/careers-shutdown-'),
+      SHUTDOWN_TIMEOUT_SECONDS: '0',
+    });
     expect((await s.exited).code).to.equal(1);
     // A JSON log line (issue 28): its message holds the text.
-    expect(logMessages(s.output()).join('\n')).to.include('Invalid configuration').and.include('SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 1 to 3600 (got "0")');
+    expect(logMessages(s.output()).join('\n'))
+      .to.include('Invalid configuration')
+      .and.include('SHUTDOWN_TIMEOUT_SECONDS must be a whole number from 1 to 3600 (got "0")');
     expect(s.output()).not.to.match(/\n\s+at /);
   });
 });

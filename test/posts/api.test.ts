@@ -53,7 +53,13 @@ for (const kind of databaseKinds()) {
       await eventually(() => void expect(fast.received).to.have.length(1), 1000);
       expect(Date.now() - sentAt).to.be.below(1000);
       expect(JSON.parse(fast.received[0].body)).to.include({ email: 'fast@example.com', job_public_id: fastJob.public_id });
-      await eventually(async () => void expect(await s.ctx.db('application_posts').where({ job_id: fastJob.id, status: 'SUCCESS' }).count({ n: '*' })).to.deep.equal([{ n: 1 }]), 2000);
+      await eventually(
+        async () =>
+          void expect(await s.ctx.db('application_posts').where({ job_id: fastJob.id, status: 'SUCCESS' }).count({ n: '*' })).to.deep.equal(
+            [{ n: 1 }],
+          ),
+        2000,
+      );
     });
 
     it('lists posts by status (default SUCCESS, PENDING has its own value), with attempts and next_attempt_at', async () => {
@@ -62,10 +68,23 @@ for (const kind of databaseKinds()) {
         const job = await webhookJob(s.ctx.db, failing.url);
         const [id] = await seedPosts(s.ctx.db, job, 1, new Date(), 'list');
         s.ctx.outbox.notify();
-        await eventually(async () => void expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('FAILED'), 3000);
+        await eventually(
+          async () => void expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('FAILED'),
+          3000,
+        );
         const failed = await (await get('/api/hr/application-posts/?status=failed')).json();
         const row = failed.results.find((r: any) => r.id === id);
-        expect(row).to.include({ first_name: 'First0', last_name: 'Last0', email: `list0-${job.id}@example.com`, phone: '+919000000000', job_public_id: job.public_id, status: 'FAILED', status_code: 500, attempts: 1, error_message: 'nope' });
+        expect(row).to.include({
+          first_name: 'First0',
+          last_name: 'Last0',
+          email: `list0-${job.id}@example.com`,
+          phone: '+919000000000',
+          job_public_id: job.public_id,
+          status: 'FAILED',
+          status_code: 500,
+          attempts: 1,
+          error_message: 'nope',
+        });
         expect(Date.parse(row.next_attempt_at)).to.be.above(Date.now());
         expect(failed).to.have.keys('count', 'next', 'previous', 'results');
         const success = await (await get('/api/hr/application-posts/')).json();
@@ -81,7 +100,10 @@ for (const kind of databaseKinds()) {
         failing.answer = () => ({ status: 200 });
         const retried = await fetch(`${s.baseUrl}/api/hr/application-posts/${id}/retry/`, { method: 'POST', headers: auth() });
         expect(retried.status).to.equal(200);
-        await eventually(async () => void expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('SUCCESS'), 2000);
+        await eventually(
+          async () => void expect((await s.ctx.db('application_posts').where('id', id).first()).status).to.equal('SUCCESS'),
+          2000,
+        );
         const again = await fetch(`${s.baseUrl}/api/hr/application-posts/${id}/retry/`, { method: 'POST', headers: auth() });
         expect(again.status).to.equal(400);
         expect((await again.json()).detail).to.equal('Only a failed post whose job still has its webhook on can be retried.');
@@ -108,7 +130,16 @@ for (const kind of databaseKinds()) {
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(await res.arrayBuffer());
       const sheet = wb.worksheets[0];
-      expect((sheet.getRow(1).values as unknown[]).slice(1, 9)).to.deep.equal(['ID', 'First Name', 'Last Name', 'Email', 'Phone', 'Job ID', 'Status', 'Code']);
+      expect((sheet.getRow(1).values as unknown[]).slice(1, 9)).to.deep.equal([
+        'ID',
+        'First Name',
+        'Last Name',
+        'Email',
+        'Phone',
+        'Job ID',
+        'Status',
+        'Code',
+      ]);
       expect(sheet.rowCount).to.be.at.least(3);
       expect(sheet.getRow(2).getCell(7).value).to.equal('SUCCESS');
       const pending = await get('/api/hr/application-posts/export/?status=pending');

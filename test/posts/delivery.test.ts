@@ -24,7 +24,14 @@ for (const kind of databaseKinds()) {
     function worker(opts: { schedule?: number[]; totalTimeoutMs?: number } = {}) {
       const sender = createHttpSender({ allowPrivate: true, totalTimeoutMs: opts.totalTimeoutMs });
       senders.push(sender);
-      return new PostsWorker({ db: t.db, now, kinds: [applicationPostKind(t.db, sender, now)], schedule: opts.schedule ?? DEFAULT_RETRY_SCHEDULE, random: () => 0.5, log: silent });
+      return new PostsWorker({
+        db: t.db,
+        now,
+        kinds: [applicationPostKind(t.db, sender, now)],
+        schedule: opts.schedule ?? DEFAULT_RETRY_SCHEDULE,
+        random: () => 0.5,
+        log: silent,
+      });
     }
     const post = async (id: number) => t.db('application_posts').where('id', id).first();
     const attempts = async (id: number) => t.db('post_attempts').where('application_post_id', id).orderBy('id');
@@ -51,7 +58,14 @@ for (const kind of databaseKinds()) {
       expect(receiver.received).to.have.length(1);
       const got = receiver.received[0];
       expect(got.headers['content-type']).to.equal('application/json');
-      expect(JSON.parse(got.body)).to.deep.equal({ job_public_id: job.public_id, email: `p0-${job.id}@example.com`, first_name: 'First0', second_name: 'Last0', phone: '+919000000000', secret_key: 's3cret' });
+      expect(JSON.parse(got.body)).to.deep.equal({
+        job_public_id: job.public_id,
+        email: `p0-${job.id}@example.com`,
+        first_name: 'First0',
+        second_name: 'Last0',
+        phone: '+919000000000',
+        secret_key: 's3cret',
+      });
       expect(verifyStandardWebhook('s3cret', got.headers, got.body)).to.equal(true);
       expect(verifyStandardWebhook('other', got.headers, got.body)).to.equal(false);
       const row = await post(id);
@@ -142,7 +156,10 @@ for (const kind of databaseKinds()) {
       const job = await webhookJob(t.db, receiver.url);
       const [a, b] = await seedPosts(t.db, job, 2, clock);
       const date = new Date(clock.getTime() + 3_600_000).toUTCString();
-      receiver.answer = (r) => (JSON.parse(r.body).first_name === 'First0' ? { status: 429, headers: { 'retry-after': '120' } } : { status: 503, headers: { 'retry-after': date } });
+      receiver.answer = (r) =>
+        JSON.parse(r.body).first_name === 'First0'
+          ? { status: 429, headers: { 'retry-after': '120' } }
+          : { status: 503, headers: { 'retry-after': date } };
       await worker().runDue();
       const gap = async (id: number) => fromDbDate((await post(id)).next_attempt_at)!.getTime() - clock.getTime();
       expect(await gap(a)).to.equal(120_000);
@@ -235,8 +252,23 @@ for (const kind of databaseKinds()) {
       const job = await webhookJob(t.db, receiver.url);
       const [id] = await seedPosts(t.db, job, 1, clock);
       await worker().runDue();
-      await t.db('post_attempts').insert({ application_post_id: id, status: 'FAILED', status_code: 500, error: null, duration_ms: 1, created_at: toDbDate(new Date(clock.getTime() - 91 * 86_400_000)) });
-      const config = loadConfig({ ...process.env, NODE_ENV: 'test', DATA_DIR: t.dataDir, POSTS_ATTEMPT_RETENTION_DAYS: '90', ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}) });
+      await t
+        .db('post_attempts')
+        .insert({
+          application_post_id: id,
+          status: 'FAILED',
+          status_code: 500,
+          error: null,
+          duration_ms: 1,
+          created_at: toDbDate(new Date(clock.getTime() - 91 * 86_400_000)),
+        });
+      const config = loadConfig({
+        ...process.env,
+        NODE_ENV: 'test',
+        DATA_DIR: t.dataDir,
+        POSTS_ATTEMPT_RETENTION_DAYS: '90',
+        ...(t.config.databaseUrl ? { DATABASE_URL: t.config.databaseUrl } : {}),
+      });
       const delivery = createDelivery({ db: t.db, config, now, log: silent });
       try {
         expect(await delivery.purge()).to.equal(1);

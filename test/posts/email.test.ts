@@ -57,13 +57,20 @@ for (const kind of databaseKinds()) {
       expect(header(confirmation, 'From')).to.equal('Acme Careers <careers@acme.example>');
       expect(header(confirmation, 'Content-Type')).to.match(/^multipart\/alternative/);
       // Written from the "Application received" template (issue 30): its default wording.
-      expect(confirmation).to.include('Dear Meera,').and.include('Acme Test Corp').and.include('Our hiring team reviews every application').and.include('<p>Dear Meera,</p>');
+      expect(confirmation)
+        .to.include('Dear Meera,')
+        .and.include('Acme Test Corp')
+        .and.include('Our hiring team reviews every application')
+        .and.include('<p>Dear Meera,</p>');
       const notice = texts.find((t) => header(t, 'Subject') === 'New application: Meera Iyer for Platform Engineer')!;
       expect(header(notice, 'To')).to.equal('hr@acme.example');
       expect(notice).to.include(`Open the application: https://careers.acme.example/hr/applicants/${app.id}`);
       expect(notice).to.include(`href="https://careers.acme.example/hr/applicants/${app.id}"`);
       expect(smtp.mails.map((m) => m.from)).to.deep.equal(['careers@acme.example', 'careers@acme.example']);
-      await eventually(async () => void expect((await s.ctx.db('email_posts').where({ application_id: app.id, status: 'SUCCESS' })).length).to.equal(2), 3000);
+      await eventually(
+        async () => void expect((await s.ctx.db('email_posts').where({ application_id: app.id, status: 'SUCCESS' })).length).to.equal(2),
+        3000,
+      );
       // Email stays out of the API Post Requests log.
       expect(await s.ctx.db('application_posts').where({ application_id: app.id })).to.have.length(0);
     });

@@ -32,9 +32,20 @@ for (const kind of databaseKinds()) {
     const senders: HttpSender[] = [];
 
     function worker(opts: { allowPrivate?: boolean; lookup?: LookupAll; totalTimeoutMs?: number } = {}) {
-      const sender = createHttpSender({ allowPrivate: opts.allowPrivate ?? true, lookup: opts.lookup, totalTimeoutMs: opts.totalTimeoutMs });
+      const sender = createHttpSender({
+        allowPrivate: opts.allowPrivate ?? true,
+        lookup: opts.lookup,
+        totalTimeoutMs: opts.totalTimeoutMs,
+      });
       senders.push(sender);
-      return new PostsWorker({ db: t.db, now: () => clock, kinds: [applicationPostKind(t.db, sender, () => clock)], schedule: DEFAULT_RETRY_SCHEDULE, random: () => 0.5, log: (l) => logs.push(l) });
+      return new PostsWorker({
+        db: t.db,
+        now: () => clock,
+        kinds: [applicationPostKind(t.db, sender, () => clock)],
+        schedule: DEFAULT_RETRY_SCHEDULE,
+        random: () => 0.5,
+        log: (l) => logs.push(l),
+      });
     }
     const errorOf = async (id: number) => (await t.db('application_posts').where('id', id).first()).error_message;
 
@@ -60,7 +71,11 @@ for (const kind of databaseKinds()) {
         const cases: [string, () => PostsWorker, string][] = [
           [`http://127.0.0.1:${refusedPort}/hook`, () => worker(), 'Connection refused'],
           [`http://127.0.0.1:${(resetter.address() as net.AddressInfo).port}/hook`, () => worker(), 'Connection reset'],
-          ['http://no-such-host.example/hook', () => worker({ lookup: (_h, _o, cb) => cb(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []) }), 'Host not found'],
+          [
+            'http://no-such-host.example/hook',
+            () => worker({ lookup: (_h, _o, cb) => cb(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), []) }),
+            'Host not found',
+          ],
           [`http://127.0.0.1:${(silentServer.address() as net.AddressInfo).port}/hook`, () => worker({ totalTimeoutMs: 500 }), 'Timed out'],
           ['http://127.0.0.1:9/hook', () => worker({ allowPrivate: false }), 'Refused: 127.0.0.1 is not a public address'],
         ];
@@ -70,7 +85,10 @@ for (const kind of databaseKinds()) {
           const [id] = await seedPosts(t.db, job, 1, clock);
           await make().runDue();
           expect(await errorOf(id), url).to.equal(cause);
-          expect(logs.filter((l) => l.includes(`application post ${id}: attempt 1 failed (${cause}); next at `)), logs.join('\n')).to.have.length(1);
+          expect(
+            logs.filter((l) => l.includes(`application post ${id}: attempt 1 failed (${cause}); next at `)),
+            logs.join('\n'),
+          ).to.have.length(1);
           expect(logs.join('\n')).to.not.include('no answer');
         }
       } finally {
@@ -99,7 +117,11 @@ for (const kind of databaseKinds()) {
       try {
         const job = await webhookJob(t.db, receiver.url);
         const ids = await seedPosts(t.db, job, 4, clock, 'er');
-        const erased = await t.db('application_posts as p').join('applications as a', 'a.id', 'p.application_id').where('p.id', ids[0]).first('a.email');
+        const erased = await t
+          .db('application_posts as p')
+          .join('applications as a', 'a.id', 'p.application_id')
+          .where('p.id', ids[0])
+          .first('a.email');
         const run = worker().runDue();
         for (let i = 0; i < 100 && receiver.received.length < ids.length; i++) await new Promise((r) => setTimeout(r, 20));
         expect(receiver.received).to.have.length(ids.length);
@@ -110,9 +132,16 @@ for (const kind of databaseKinds()) {
         await run;
         expect(await t.db('application_posts').where('id', ids[0]).first()).to.equal(undefined);
         const rest = await t.db('application_posts').whereIn('id', ids.slice(1)).orderBy('id');
-        expect(rest.map((r) => [r.status, Number(r.attempts)])).to.deep.equal([['SUCCESS', 1], ['SUCCESS', 1], ['SUCCESS', 1]]);
+        expect(rest.map((r) => [r.status, Number(r.attempts)])).to.deep.equal([
+          ['SUCCESS', 1],
+          ['SUCCESS', 1],
+          ['SUCCESS', 1],
+        ]);
         expect(await t.db('post_attempts').whereIn('application_post_id', ids.slice(1))).to.have.length(3);
-        expect(logs.some((l) => /1 application post attempt\(s\) not saved: their posts were removed meanwhile/.test(l)), logs.join('\n')).to.equal(true);
+        expect(
+          logs.some((l) => /1 application post attempt\(s\) not saved: their posts were removed meanwhile/.test(l)),
+          logs.join('\n'),
+        ).to.equal(true);
       } finally {
         await receiver.close();
       }

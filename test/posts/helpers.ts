@@ -65,7 +65,12 @@ export async function startReceiver(answer: (req: Received) => Answer = () => ({
  * (`whsec_` + base64: the decoded bytes), each space-separated `v1,<base64>` signature compared
  * in constant time, and the timestamp within 5 minutes.
  */
-export function verifyStandardWebhook(secret: string, headers: http.IncomingHttpHeaders, body: string, nowSeconds = Date.now() / 1000): boolean {
+export function verifyStandardWebhook(
+  secret: string,
+  headers: http.IncomingHttpHeaders,
+  body: string,
+  nowSeconds = Date.now() / 1000,
+): boolean {
   const id = String(headers['webhook-id'] ?? '');
   const ts = String(headers['webhook-timestamp'] ?? '');
   const sigs = String(headers['webhook-signature'] ?? '').split(' ');
@@ -81,7 +86,12 @@ export function verifyStandardWebhook(secret: string, headers: http.IncomingHttp
 }
 
 /** A job whose webhook posts to `url` (written straight to the row: the save-time check refuses 127.0.0.1). */
-export async function webhookJob(db: Knex, url: string, secret: string | null = 's3cret', extra: Record<string, unknown> = {}): Promise<Job> {
+export async function webhookJob(
+  db: Knex,
+  url: string,
+  secret: string | null = 's3cret',
+  extra: Record<string, unknown> = {},
+): Promise<Job> {
   const job = await makeJob(db, { webhook_enabled: true, webhook_url: 'https://hooks.example.com/x', ...extra });
   // Written directly: a local receiver's URL, and short secrets as jobs saved before the secret rule have.
   await db('jobs').where('id', job.id).update({ webhook_url: url, webhook_secret: secret });
@@ -90,19 +100,42 @@ export async function webhookJob(db: Knex, url: string, secret: string | null = 
 
 /** `n` applications to `job`, each with its PENDING post written as the apply transaction writes it. */
 export async function seedPosts(db: Knex, job: Job, n: number, now = new Date(), tag = 'p'): Promise<number[]> {
-  const apps = Array.from({ length: n }, (_, i) => ({ first_name: `First${i}`, last_name: `Last${i}`, email: `${tag}${i}-${job.id}@example.com`, phone: `+91900000${String(i).padStart(4, '0')}`, resume_name: null }));
+  const apps = Array.from({ length: n }, (_, i) => ({
+    first_name: `First${i}`,
+    last_name: `Last${i}`,
+    email: `${tag}${i}-${job.id}@example.com`,
+    phone: `+91900000${String(i).padStart(4, '0')}`,
+    resume_name: null,
+  }));
   await insertApplications(db, job.id, apps, [], { now });
   const rows: { id: number; email: string; first_name: string; last_name: string; phone: string }[] = await db('applications')
     .select('id', 'email', 'first_name', 'last_name', 'phone')
     .where('job_id', job.id)
-    .whereIn('email', apps.map((a) => a.email.toLowerCase()))
+    .whereIn(
+      'email',
+      apps.map((a) => a.email.toLowerCase()),
+    )
     .orderBy('id');
   await db.transaction(async (trx) => {
     for (const a of rows) {
-      await enqueueApplicationPost(trx, { applicationId: a.id, jobId: job.id, targetUrl: job.webhook_url!, payload: applicationPostPayload(job, a), now });
+      await enqueueApplicationPost(trx, {
+        applicationId: a.id,
+        jobId: job.id,
+        targetUrl: job.webhook_url!,
+        payload: applicationPostPayload(job, a),
+        now,
+      });
     }
   });
-  return (await db('application_posts').select('id').whereIn('application_id', rows.map((r) => r.id)).orderBy('id')).map((r: { id: number }) => Number(r.id));
+  return (
+    await db('application_posts')
+      .select('id')
+      .whereIn(
+        'application_id',
+        rows.map((r) => r.id),
+      )
+      .orderBy('id')
+  ).map((r: { id: number }) => Number(r.id));
 }
 
 export const silent = () => undefined;

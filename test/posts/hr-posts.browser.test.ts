@@ -62,7 +62,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/hr/posts`);
       expect(await page.locator('h1').textContent()).to.equal('API Post Requests');
       expect(await page.locator('.post-tab[aria-current="page"]').textContent()).to.equal('Successful');
-      expect(await page.locator('thead th').allTextContents()).to.deep.equal(['First Name', 'Last Name', 'Email', 'Phone', 'Job ID', 'Status', 'Code', 'Time', 'Actions']);
+      expect(await page.locator('thead th').allTextContents()).to.deep.equal([
+        'First Name',
+        'Last Name',
+        'Email',
+        'Phone',
+        'Job ID',
+        'Status',
+        'Code',
+        'Time',
+        'Actions',
+      ]);
       expect(await page.locator('tbody tr').count()).to.equal(25);
       expect(await page.locator('.pager span').textContent()).to.equal('Page 1 of 2');
       await page.locator('button[data-export-posts]').waitFor({ state: 'visible' });
@@ -128,7 +138,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await wb.xlsx.load(fs.readFileSync((await file.path())!) as unknown as ArrayBuffer);
       expect(wb.worksheets[0].rowCount).to.equal(3);
 
-      await page.route('**/application-posts/export/**', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"A server error occurred."}' }));
+      await page.route('**/application-posts/export/**', (route) =>
+        route.fulfill({ status: 500, contentType: 'application/json', body: '{"detail":"A server error occurred."}' }),
+      );
       await button.click();
       const problem = page.locator('#posts-export-problem');
       await problem.waitFor({ state: 'visible' });

@@ -83,7 +83,11 @@ for (const kind of databaseKinds()) {
       const leased = await t.db('application_posts').whereIn('id', postIds).whereNotNull('claim_token');
       expect(leased.length).to.be.at.least(inFlight.length);
       const leaseEnd = toDbDate(new Date());
-      await t.db('application_posts').whereIn('id', postIds).whereNotNull('claim_token').update({ locked_until: leaseEnd, next_attempt_at: leaseEnd });
+      await t
+        .db('application_posts')
+        .whereIn('id', postIds)
+        .whereNotNull('claim_token')
+        .update({ locked_until: leaseEnd, next_attempt_at: leaseEnd });
 
       receiver.answer = () => ({ status: 200 });
       const b = cron(env);

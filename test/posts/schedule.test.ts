@@ -7,7 +7,9 @@ import { signature, signingKey } from '../../src/posts/signing.js';
 
 describe('posts: retry schedule', () => {
   it('is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first attempt, then nothing', () => {
-    expect(DEFAULT_RETRY_SCHEDULE.map((_, i) => retryDelayMs(i + 1, DEFAULT_RETRY_SCHEDULE, () => 0.5))).to.deep.equal([5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(DEFAULT_RETRY_SCHEDULE.map((_, i) => retryDelayMs(i + 1, DEFAULT_RETRY_SCHEDULE, () => 0.5))).to.deep.equal([
+      5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
     expect(retryDelayMs(8, DEFAULT_RETRY_SCHEDULE, () => 0.5)).to.equal(null);
   });
 
@@ -24,7 +26,8 @@ describe('posts: retry schedule', () => {
     expect(parseRetryAfter('99999999', now)).to.equal(7 * 86_400);
     expect(parseRetryAfter('soon', now)).to.equal(null);
     expect(parseRetryAfter('0', now)).to.equal(0);
-    for (const bad of ['-5', '5.5', '10, 20', '1e3', 'Wed, 31 Dec 2025 23:00:00 GMT', '2026-01-01T02:00:00Z']) expect(parseRetryAfter(bad, now), bad).to.equal(null);
+    for (const bad of ['-5', '5.5', '10, 20', '1e3', 'Wed, 31 Dec 2025 23:00:00 GMT', '2026-01-01T02:00:00Z'])
+      expect(parseRetryAfter(bad, now), bad).to.equal(null);
     expect(parseRetryAfter(null, now)).to.equal(null);
   });
 

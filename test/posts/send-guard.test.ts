@@ -14,7 +14,10 @@ function fakeDns(table: Record<string, string[]>) {
     calls.push(hostname);
     const addrs = table[hostname];
     if (!addrs) return cb(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
-    cb(null, addrs.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })));
+    cb(
+      null,
+      addrs.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+    );
   };
   return { lookup, calls };
 }
@@ -56,7 +59,14 @@ describe('posts: address check at send time', () => {
     const dns = fakeDns({});
     const sender = createHttpSender({ allowPrivate: false, lookup: dns.lookup });
     try {
-      for (const url of [`http://127.0.0.1:${receiver.port}/hook`, 'http://[::1]/', 'http://169.254.169.254/latest', 'http://localhost/', 'http://2130706433/', 'ftp://example.com/']) {
+      for (const url of [
+        `http://127.0.0.1:${receiver.port}/hook`,
+        'http://[::1]/',
+        'http://169.254.169.254/latest',
+        'http://localhost/',
+        'http://2130706433/',
+        'ftp://example.com/',
+      ]) {
         const r = await sender.post(url, '{}', {});
         expect(r.ok, url).to.equal(false);
         expect(r.error, url).to.match(/^Refused/);

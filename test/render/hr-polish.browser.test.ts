@@ -25,7 +25,15 @@ const LOCAL_DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
 /** Every time on the page: its text and title, once site.ts or the island has written it. */
 async function times(page: Page): Promise<{ text: string; title: string; kind: string }[]> {
   await page.waitForFunction(() => [...document.querySelectorAll('time[data-local]')].every((t) => !(t.textContent ?? '').endsWith('UTC')));
-  return page.locator('time').evaluateAll((els) => els.map((e) => ({ text: (e.textContent ?? '').trim(), title: e.getAttribute('title') ?? '', kind: e.getAttribute('data-local') ?? '' })));
+  return page
+    .locator('time')
+    .evaluateAll((els) =>
+      els.map((e) => ({
+        text: (e.textContent ?? '').trim(),
+        title: e.getAttribute('title') ?? '',
+        kind: e.getAttribute('data-local') ?? '',
+      })),
+    );
 }
 
 function expectLocal(found: { text: string; title: string; kind: string }[], where: string, min = 1) {
@@ -43,7 +51,10 @@ async function reloadAfter(page: Page, act: () => Promise<void>): Promise<void> 
 
 /** The message of the page's status region, once written. */
 async function message(page: Page): Promise<string> {
-  const region = page.locator('[data-page-message], #page-message').filter({ has: page.locator('.alert-success') }).first();
+  const region = page
+    .locator('[data-page-message], #page-message')
+    .filter({ has: page.locator('.alert-success') })
+    .first();
   await region.waitFor();
   expect(await region.getAttribute('role')).to.equal('status');
   return (await region.innerText()).trim();
@@ -74,7 +85,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const form = await fetch(`${s.baseUrl}/api/hr/forms/`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ public_id: 'polish-form', title: 'Referral', status: 'ACTIVE', api_enabled: true, api_url: failing.url, api_mapping: { who: 'email' }, sections: [{ title: 'One', order: 0, fields: [{ name: 'email', label: 'Email', field_type: 'email', order: 0, required: true }] }] }),
+        body: JSON.stringify({
+          public_id: 'polish-form',
+          title: 'Referral',
+          status: 'ACTIVE',
+          api_enabled: true,
+          api_url: failing.url,
+          api_mapping: { who: 'email' },
+          sections: [
+            { title: 'One', order: 0, fields: [{ name: 'email', label: 'Email', field_type: 'email', order: 0, required: true }] },
+          ],
+        }),
       }).then((r) => r.json());
       formId = form.id;
       const body = new FormData();
@@ -132,7 +153,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await page.locator('button[data-post-attempts]').first().click();
         const dialog = page.getByRole('dialog');
         await dialog.locator('time').first().waitFor();
-        for (const text of await dialog.locator('time').allInnerTexts()) expect(text).to.match(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M GMT\+5:30$/);
+        for (const text of await dialog.locator('time').allInnerTexts())
+          expect(text).to.match(/^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2} [AP]M GMT\+5:30$/);
         await page.keyboard.press('Escape');
       }
     });
@@ -148,15 +170,25 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.getByRole('link', { name: 'Payroll Specialist', exact: true }).getAttribute('href')).to.equal(edit);
       // The applicants list's job column (issue 30).
       await page.goto(`${s.baseUrl}/hr/applicants`);
-      expect(await page.locator('td[data-label="Job"]').getByRole('link', { name: 'Payroll Specialist', exact: true }).first().getAttribute('href')).to.equal(edit);
+      expect(
+        await page
+          .locator('td[data-label="Job"]')
+          .getByRole('link', { name: 'Payroll Specialist', exact: true })
+          .first()
+          .getAttribute('href'),
+      ).to.equal(edit);
       await page.goto(`${s.baseUrl}/hr/posts?status=FAILED`);
       const postLinks = page.locator(`a[href="${edit}"]`);
-      expect(await postLinks.first().evaluate((a) => (a.textContent ?? '').replace(/\s+/g, ' '))).to.equal(`${job.public_id}: Payroll Specialist`);
+      expect(await postLinks.first().evaluate((a) => (a.textContent ?? '').replace(/\s+/g, ' '))).to.equal(
+        `${job.public_id}: Payroll Specialist`,
+      );
       expect(await postLinks.count()).to.equal(2);
       expect(await postLinks.first().getAttribute('href')).to.equal(edit);
       const appId = Number((await s.ctx.db('applications').where({ job_id: job.id }).first('id')).id);
       await page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
-      expect(await page.locator('.facts').getByRole('link', { name: 'Payroll Specialist', exact: true }).getAttribute('href')).to.equal(edit);
+      expect(await page.locator('.facts').getByRole('link', { name: 'Payroll Specialist', exact: true }).getAttribute('href')).to.equal(
+        edit,
+      );
       // Keyboard: the title link is reachable and opens the editor.
       await page.locator('.facts').getByRole('link', { name: 'Payroll Specialist', exact: true }).focus();
       await Promise.all([page.waitForURL(`${s.baseUrl}${edit}`), page.keyboard.press('Enter')]);

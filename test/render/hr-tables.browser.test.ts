@@ -27,7 +27,8 @@ async function overflow(page: Page): Promise<{ pageScrolls: boolean; cut: string
       text.selectNodeContents(el);
       // A public id made from a title ('senior-platform-...') may break after its hyphens.
       const mayBreak = el.tagName === 'CODE' && (el.textContent ?? '').includes('-');
-      if (!mayBreak && new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push((el.textContent ?? '').trim());
+      if (!mayBreak && new Set([...text.getClientRects()].map((r) => Math.round(r.top))).size > 1)
+        broken.push((el.textContent ?? '').trim());
     }
     for (const wrap of document.querySelectorAll<HTMLElement>('.table-wrap')) {
       const box = wrap.getBoundingClientRect();
@@ -66,8 +67,22 @@ describe('HR tables at 390 and 1280 px [sqlite]', function () {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({
-        public_id: 'tables', title: LONG_TITLE, status: 'ACTIVE', api_enabled: true, api_url: failing.url, api_mapping: { who: 'email' },
-        sections: [{ title: 'One', order: 0, fields: [{ name: 'email', label: 'Email', field_type: 'email', order: 0, required: true }, { name: 'note', label: 'Note', field_type: 'long_text', order: 1 }] }],
+        public_id: 'tables',
+        title: LONG_TITLE,
+        status: 'ACTIVE',
+        api_enabled: true,
+        api_url: failing.url,
+        api_mapping: { who: 'email' },
+        sections: [
+          {
+            title: 'One',
+            order: 0,
+            fields: [
+              { name: 'email', label: 'Email', field_type: 'email', order: 0, required: true },
+              { name: 'note', label: 'Note', field_type: 'long_text', order: 1 },
+            ],
+          },
+        ],
       }),
     }).then((r) => r.json());
     const values = { email: 'a-very-long-mailbox-name-for-wrapping-checks@example.com', note: 'x'.repeat(300) };
@@ -77,7 +92,16 @@ describe('HR tables at 390 and 1280 px [sqlite]', function () {
     const forms = createDelivery({ db, config: s.ctx.config, now: () => new Date(), log: silent });
     await forms.worker.runDue();
     await forms.close();
-    pages.push('/hr/dashboard', '/hr/jobs', '/hr/jobs/list', '/hr/applicants', '/hr/posts?status=FAILED', '/hr/forms', `/hr/forms/${form.id}/entries`, `/hr/forms/${form.id}/posts?status=FAILED`);
+    pages.push(
+      '/hr/dashboard',
+      '/hr/jobs',
+      '/hr/jobs/list',
+      '/hr/applicants',
+      '/hr/posts?status=FAILED',
+      '/hr/forms',
+      `/hr/forms/${form.id}/entries`,
+      `/hr/forms/${form.id}/posts?status=FAILED`,
+    );
     browser = await sharedBrowser();
   });
   after(async () => {
@@ -100,7 +124,10 @@ describe('HR tables at 390 and 1280 px [sqlite]', function () {
             // Cards: the header is hidden and every cell shows its column's label.
             expect(await tab.page.locator('table.data thead').evaluate((h) => getComputedStyle(h).position), path).to.equal('absolute');
             // The applicants list's cards are short (issue 30): name, job, stage and applied day, without labels.
-            const label = await tab.page.locator('table.data tbody td[data-label]').first().evaluate((td) => getComputedStyle(td, '::before').content);
+            const label = await tab.page
+              .locator('table.data tbody td[data-label]')
+              .first()
+              .evaluate((td) => getComputedStyle(td, '::before').content);
             if (path.startsWith('/hr/applicants')) expect(label, path).to.equal('none');
             else expect(label, path).to.not.equal('none');
           }

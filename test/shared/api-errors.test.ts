@@ -42,7 +42,11 @@ describe('API error bodies, both flavours', () => {
   it("nested keys become 'field.sub' paths in both, through objects and lists of objects", () => {
     const body = { questions: [{}, { text: ['Required'], choices: { 0: ['Empty choice.'] } }], salary: { min: ['Too low.'] } };
     const paths = ['questions.1.text', 'questions.1.choices.0', 'salary.min'];
-    expect(flattenErrorBody(body)).to.deep.equal(['questions.1.text: Required', 'questions.1.choices.0: Empty choice.', 'salary.min: Too low.']);
+    expect(flattenErrorBody(body)).to.deep.equal([
+      'questions.1.text: Required',
+      'questions.1.choices.0: Empty choice.',
+      'salary.min: Too low.',
+    ]);
     expect(errorLines(body)).to.deep.equal(['questions.1.text: Required', 'questions.1.choices.0: Empty choice.', 'salary.min: Too low.']);
     expect(Object.keys(fieldErrors(body))).to.deep.equal(paths);
     // Keys that arrive already dotted are kept as they are.

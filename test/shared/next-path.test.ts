@@ -46,9 +46,27 @@ describe('sign-in target (safeNextPath)', () => {
 
   it('drops anything not written as a path, control characters, over-long values and non-strings', () => {
     for (const raw of [
-      undefined, null, 42, ['/hr/dashboard'], { toString: () => '/hr' }, '', 'hr/dashboard', 'https://evil.example/', 'http:/evil.example',
-      'http:evil.example', 'javascript:alert(1)', 'data:text/html,x', '\\\\evil.example', ' /hr/dashboard', '\t/hr', '/\t/evil.example',
-      '/\n/evil.example', '/\r\n/evil.example', '/hr\u0000', '/hr\u007f', '/' + 'a'.repeat(2048),
+      undefined,
+      null,
+      42,
+      ['/hr/dashboard'],
+      { toString: () => '/hr' },
+      '',
+      'hr/dashboard',
+      'https://evil.example/',
+      'http:/evil.example',
+      'http:evil.example',
+      'javascript:alert(1)',
+      'data:text/html,x',
+      '\\\\evil.example',
+      ' /hr/dashboard',
+      '\t/hr',
+      '/\t/evil.example',
+      '/\n/evil.example',
+      '/\r\n/evil.example',
+      '/hr\u0000',
+      '/hr\u007f',
+      '/' + 'a'.repeat(2048),
     ]) {
       expect(safeNextPath(raw), JSON.stringify(raw)).to.equal(null);
     }
@@ -57,8 +75,21 @@ describe('sign-in target (safeNextPath)', () => {
 
   it('drops the login page itself and the API in any spelling', () => {
     for (const raw of [
-      '/hrviewlogin', '/HRVIEWLOGIN', '/hrviewlogin/', '/hrviewlogin?next=/hr', '/hr/../hrviewlogin', '/%68rviewlogin', '/hr/%2e%2e/HrViewLogin',
-      '/api', '/API', '/api/', '/api/hr/jobs/', '/Api/auth/me/', '/hr/%2e%2e/api/hr/jobs/', '/hr\\..\\api\\hr', '/%61pi/hr/jobs/',
+      '/hrviewlogin',
+      '/HRVIEWLOGIN',
+      '/hrviewlogin/',
+      '/hrviewlogin?next=/hr',
+      '/hr/../hrviewlogin',
+      '/%68rviewlogin',
+      '/hr/%2e%2e/HrViewLogin',
+      '/api',
+      '/API',
+      '/api/',
+      '/api/hr/jobs/',
+      '/Api/auth/me/',
+      '/hr/%2e%2e/api/hr/jobs/',
+      '/hr\\..\\api\\hr',
+      '/%61pi/hr/jobs/',
     ]) {
       expect(safeNextPath(raw), JSON.stringify(raw)).to.equal(null);
     }
@@ -86,7 +117,10 @@ describe('sign-in target (safeNextPath)', () => {
             // Dropped only for a reason: it leaves the site or names an excluded page.
             const url = URL.parse(raw, BASES[0]);
             const offSite = !url || url.origin !== SITE || url.pathname.startsWith('//');
-            expect(offSite || /^\/(hrviewlogin|api)(\/|$)/i.test(decodeURIComponent(url!.pathname)), `${JSON.stringify(raw)} was dropped`).to.equal(true);
+            expect(
+              offSite || /^\/(hrviewlogin|api)(\/|$)/i.test(decodeURIComponent(url!.pathname)),
+              `${JSON.stringify(raw)} was dropped`,
+            ).to.equal(true);
           }
           walk(raw, depth - 1);
         }

@@ -47,7 +47,15 @@ for (const kind of databaseKinds()) {
 
     it('jobs: title, department, location, experience, duration, a question placeholder and options', async () => {
       const before = Number((await s.ctx.db('jobs').count({ n: '*' }).first())!.n);
-      const question = (patch: Record<string, unknown>) => ({ text: '<p>Why?</p>', help_text: '', placeholder: '', answer_type: 'single_choice', options: ['Yes', 'No'], required: false, ...patch });
+      const question = (patch: Record<string, unknown>) => ({
+        text: '<p>Why?</p>',
+        help_text: '',
+        placeholder: '',
+        answer_type: 'single_choice',
+        options: ['Yes', 'No'],
+        required: false,
+        ...patch,
+      });
       for (const [c, message] of cases()) {
         for (const [field, body, key] of [
           ['title', { title: `Eng${c}ineer` }, 'title'],
@@ -65,7 +73,10 @@ for (const kind of databaseKinds()) {
       }
       expect(Number((await s.ctx.db('jobs').count({ n: '*' }).first())!.n)).to.equal(before);
       // Letters of every script, emoji and marks that are text stay allowed.
-      const ok = await call('/api/hr/jobs/', { method: 'POST', body: jobPayload({ title: 'Ingénieur · 工程师 · مهندس 🚀🏽', department: 'R&D <b>"x"</b>', location: 'Zürich, Switzerland' }) });
+      const ok = await call('/api/hr/jobs/', {
+        method: 'POST',
+        body: jobPayload({ title: 'Ingénieur · 工程师 · مهندس 🚀🏽', department: 'R&D <b>"x"</b>', location: 'Zürich, Switzerland' }),
+      });
       expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
       expect(ok.body.title).to.equal('Ingénieur · 工程师 · مهندس 🚀🏽');
     });
@@ -74,8 +85,23 @@ for (const kind of databaseKinds()) {
       const before = Number((await s.ctx.db('forms').count({ n: '*' }).first())!.n);
       for (const [c, message] of cases()) {
         const base = everyFieldForm();
-        const withField = (patch: Record<string, unknown>) => ({ ...base, sections: [{ ...base.sections[0], fields: [{ ...base.sections[0].fields[0], ...patch }, ...base.sections[0].fields.slice(1)] }, base.sections[1]] });
-        const withOptions = { ...base, sections: [base.sections[0], { ...base.sections[1], fields: [{ ...base.sections[1].fields[0], options: ['Morning', `Eve${c}ning`] }, ...base.sections[1].fields.slice(1)] }] };
+        const withField = (patch: Record<string, unknown>) => ({
+          ...base,
+          sections: [
+            { ...base.sections[0], fields: [{ ...base.sections[0].fields[0], ...patch }, ...base.sections[0].fields.slice(1)] },
+            base.sections[1],
+          ],
+        });
+        const withOptions = {
+          ...base,
+          sections: [
+            base.sections[0],
+            {
+              ...base.sections[1],
+              fields: [{ ...base.sections[1].fields[0], options: ['Morning', `Eve${c}ning`] }, ...base.sections[1].fields.slice(1)],
+            },
+          ],
+        };
         for (const [field, body, key] of [
           ['title', everyFieldForm({ title: `Sign${c}up` }), 'title'],
           ['section', { ...base, sections: [{ ...base.sections[0], title: `About${c} you` }, base.sections[1]] }, 'sections.0.title'],
@@ -106,12 +132,19 @@ for (const kind of databaseKinds()) {
       const reasons = async () => (await call('/api/hr/rejection-reasons/')).body.reasons.map((x: { name: string }) => x.name);
       const [stagesBefore, reasonsBefore] = [await stages(), await reasons()];
       for (const [c, message] of cases('own')) {
-        const stage = await call(`/api/hr/jobs/${job.id}/stages/`, { method: 'PUT', body: { stages: [{ name: 'Applied' }, { name: `Inter${c}view` }] } });
+        const stage = await call(`/api/hr/jobs/${job.id}/stages/`, {
+          method: 'PUT',
+          body: { stages: [{ name: 'Applied' }, { name: `Inter${c}view` }] },
+        });
         expect(stage.status, hex(c)).to.equal(400);
-        expect(stage.body['stages.1.name'], `${hex(c)}: ${JSON.stringify(stage.body)}`).to.deep.equal([message === 'own' ? 'Enter a stage name of 1 to 60 characters on one line.' : message]);
+        expect(stage.body['stages.1.name'], `${hex(c)}: ${JSON.stringify(stage.body)}`).to.deep.equal([
+          message === 'own' ? 'Enter a stage name of 1 to 60 characters on one line.' : message,
+        ]);
         const reason = await call('/api/hr/rejection-reasons/', { method: 'PUT', body: { reasons: [{ name: `Salary${c} gap` }] } });
         expect(reason.status, hex(c)).to.equal(400);
-        expect(reason.body['reasons.0.name'], `${hex(c)}: ${JSON.stringify(reason.body)}`).to.deep.equal([message === 'own' ? 'Enter a reason of 1 to 100 characters on one line.' : message]);
+        expect(reason.body['reasons.0.name'], `${hex(c)}: ${JSON.stringify(reason.body)}`).to.deep.equal([
+          message === 'own' ? 'Enter a reason of 1 to 100 characters on one line.' : message,
+        ]);
       }
       expect(await stages()).to.deep.equal(stagesBefore);
       expect(await reasons()).to.deep.equal(reasonsBefore);
@@ -121,26 +154,43 @@ for (const kind of databaseKinds()) {
       const count = async () => Number((await s.ctx.db('email_templates').count({ n: '*' }).first())!.n);
       const before = await count();
       for (const [c, message] of cases('own')) {
-        const name = await call('/api/hr/email-templates/', { method: 'POST', body: { name: `Offer${c} letter`, subject: 'Hello', body: 'Hi {first_name}' } });
+        const name = await call('/api/hr/email-templates/', {
+          method: 'POST',
+          body: { name: `Offer${c} letter`, subject: 'Hello', body: 'Hi {first_name}' },
+        });
         expect(name.status, hex(c)).to.equal(400);
-        expect(name.body.name, `${hex(c)}: ${JSON.stringify(name.body)}`).to.deep.equal([message === 'own' ? 'Enter a name of 1 to 100 characters on one line.' : message]);
-        const subject = await call('/api/hr/email-templates/', { method: 'POST', body: { name: 'Offer', subject: `Your ${c}offer`, body: 'Hi {first_name}' } });
+        expect(name.body.name, `${hex(c)}: ${JSON.stringify(name.body)}`).to.deep.equal([
+          message === 'own' ? 'Enter a name of 1 to 100 characters on one line.' : message,
+        ]);
+        const subject = await call('/api/hr/email-templates/', {
+          method: 'POST',
+          body: { name: 'Offer', subject: `Your ${c}offer`, body: 'Hi {first_name}' },
+        });
         expect(subject.status, hex(c)).to.equal(400);
         expect(subject.body.subject, `${hex(c)}: ${JSON.stringify(subject.body)}`).to.have.length(1);
         if (message !== 'own') expect(subject.body.subject).to.deep.equal([message]);
       }
       expect(await count()).to.equal(before);
-      const template = await call('/api/hr/email-templates/', { method: 'POST', body: { name: 'Offer', subject: 'Hello', body: 'Hi {first_name}' } });
+      const template = await call('/api/hr/email-templates/', {
+        method: 'POST',
+        body: { name: 'Offer', subject: 'Hello', body: 'Hi {first_name}' },
+      });
       expect(template.status, JSON.stringify(template.body)).to.equal(201);
       const appId = seeded.ids.get('priya@patel.dev')!;
-      const preview = await call(`/api/hr/applications/${appId}/emails/preview/`, { method: 'POST', body: { template_id: template.body.id, subject: 'Hello \u202egnp.exe' } });
+      const preview = await call(`/api/hr/applications/${appId}/emails/preview/`, {
+        method: 'POST',
+        body: { template_id: template.body.id, subject: 'Hello \u202egnp.exe' },
+      });
       expect(preview.status).to.equal(400);
       expect(preview.body.subject).to.deep.equal([ONE_LINE_MESSAGES.invisible]);
     });
 
     it('notes keep emoji joiners but lose text-direction overrides, isolates and non-characters', async () => {
       const appId = seeded.ids.get('priya@patel.dev')!;
-      const r = await call(`/api/hr/applications/${appId}/notes/`, { method: 'POST', body: { text: 'Call \u202ereversed\u202c back\u2066x\u2069 👩‍💻 \u200d\u200c ok\ufffe\u{10ffff}\nline two' } });
+      const r = await call(`/api/hr/applications/${appId}/notes/`, {
+        method: 'POST',
+        body: { text: 'Call \u202ereversed\u202c back\u2066x\u2069 👩‍💻 \u200d\u200c ok\ufffe\u{10ffff}\nline two' },
+      });
       expect(r.status, JSON.stringify(r.body)).to.equal(201);
       expect(r.body.text).to.equal('Call reversed backx 👩‍💻 \u200d\u200c ok\nline two');
       const stored = await s.ctx.db('application_notes').where({ id: r.body.id }).first();

@@ -88,8 +88,12 @@ describe('rich-text sanitiser', () => {
   });
 
   it('keeps only http, https and mailto hrefs, others become #; links open in a new tab safely', () => {
-    expect(sanitizeRichText('<a href="https://a.example/x?y=1&amp;z=2" title="t">a</a>')).to.equal('<a href="https://a.example/x?y=1&amp;z=2" target="_blank" rel="noopener noreferrer">a</a>');
-    expect(sanitizeRichText('<a href="mailto:x@y.z">m</a>')).to.equal('<a href="mailto:x@y.z" target="_blank" rel="noopener noreferrer">m</a>');
+    expect(sanitizeRichText('<a href="https://a.example/x?y=1&amp;z=2" title="t">a</a>')).to.equal(
+      '<a href="https://a.example/x?y=1&amp;z=2" target="_blank" rel="noopener noreferrer">a</a>',
+    );
+    expect(sanitizeRichText('<a href="mailto:x@y.z">m</a>')).to.equal(
+      '<a href="mailto:x@y.z" target="_blank" rel="noopener noreferrer">m</a>',
+    );
     expect(sanitizeRichText('<a href="/relative">r</a>')).to.equal('<a href="#" target="_blank" rel="noopener noreferrer">r</a>');
     expect(sanitizeRichText('<a href="ftp://x">f</a>')).to.equal('<a href="#" target="_blank" rel="noopener noreferrer">f</a>');
     expect(safeHref('java\u0000script:alert(1)')).to.equal('#');
@@ -100,10 +104,27 @@ describe('rich-text sanitiser', () => {
   });
 
   it('tells stored text with visible content from empty markup without parsing it', () => {
-    for (const empty of [null, undefined, '', ' ', '<p><br></p>', '<p><br /></p>', '<p>&nbsp;</p>', '<p>&#160;\u200b</p>', '<ul><li></li></ul>', '<b> </b><i>\n</i>']) {
+    for (const empty of [
+      null,
+      undefined,
+      '',
+      ' ',
+      '<p><br></p>',
+      '<p><br /></p>',
+      '<p>&nbsp;</p>',
+      '<p>&#160;\u200b</p>',
+      '<ul><li></li></ul>',
+      '<b> </b><i>\n</i>',
+    ]) {
       expect(hasRichContent(empty), String(empty)).to.equal(false);
     }
-    for (const full of ['<p>x</p>', 'plain', '<p>&amp;</p>', '<ul><li>1</li></ul>', '<a href="#" target="_blank" rel="noopener noreferrer">link</a>']) {
+    for (const full of [
+      '<p>x</p>',
+      'plain',
+      '<p>&amp;</p>',
+      '<ul><li>1</li></ul>',
+      '<a href="#" target="_blank" rel="noopener noreferrer">link</a>',
+    ]) {
       expect(hasRichContent(full), full).to.equal(true);
     }
   });
@@ -115,7 +136,10 @@ describe('rich-text sanitiser', () => {
       ['<p>x</p>', 1],
       ['<p>a<br />b</p><p>c</p>', 1],
       ['<p><strong>x</strong></p><p>y</p>', 2],
-      ['<ul><li><p>x</p><ul><li><p><a href="https://e.example/" target="_blank" rel="noopener noreferrer"><strong><em><u>y</u></em></strong></a></p></li></ul></li></ul>', 9],
+      [
+        '<ul><li><p>x</p><ul><li><p><a href="https://e.example/" target="_blank" rel="noopener noreferrer"><strong><em><u>y</u></em></strong></a></p></li></ul></li></ul>',
+        9,
+      ],
       [sanitizeRichText('<a href="https://e.example/?a>b<c">x<b>y</b></a><p>1 > 0 < 2</p>'), 2], // escaped in attributes and text
       [sanitizeRichText('<span><span><span><b>x</b></span></span></span>'), 1], // unwrapped tags do not count
       [sanitizeRichText('<b>'.repeat(30) + 'x'), 30], // unclosed tags are closed by the sanitiser

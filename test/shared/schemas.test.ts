@@ -11,7 +11,14 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod/mini';
 import { applicationSchema } from '../../src/applicants/schema.js';
 import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, credentialsSchema } from '../../src/users/schema.js';
-import { JOB_LIMITS, JOB_MESSAGES, hrJobsQuerySchema, jobFiltersSchema, jobInputSchema, type JobInputRules } from '../../src/jobs/schema.js';
+import {
+  JOB_LIMITS,
+  JOB_MESSAGES,
+  hrJobsQuerySchema,
+  jobFiltersSchema,
+  jobInputSchema,
+  type JobInputRules,
+} from '../../src/jobs/schema.js';
 import { LIMITS } from '../../src/shared/application-rules.js';
 import { FIELD_MESSAGES, fieldErrorsOf } from '../../src/shared/field-errors.js';
 
@@ -27,10 +34,17 @@ function jobErrors(body: unknown, r = rules) {
 describe('input schemas', () => {
   it('turns issues into the API body: dotted keys, detail for the whole input, each message once per key, keys in a given order', () => {
     const schema = z.object({ b: z.string('B'), a: z.array(z.object({ x: z.string('X') })) });
-    expect(fieldErrorsOf(schema.safeParse({ a: [{}, { x: 1 }] }).error!.issues)).to.deep.equal({ b: ['B'], 'a.0.x': ['X'], 'a.1.x': ['X'] });
+    expect(fieldErrorsOf(schema.safeParse({ a: [{}, { x: 1 }] }).error!.issues)).to.deep.equal({
+      b: ['B'],
+      'a.0.x': ['X'],
+      'a.1.x': ['X'],
+    });
     expect(Object.keys(fieldErrorsOf(schema.safeParse({ a: [{}] }).error!.issues, ['a', 'b']))).to.deep.equal(['a.0.x', 'b']);
     expect(fieldErrorsOf(z.string('Whole').safeParse(1).error!.issues)).to.deep.equal({ detail: ['Whole'] });
-    const twice = z.string().check(z.refine(() => false, 'Same'), z.refine(() => false, 'Same'));
+    const twice = z.string().check(
+      z.refine(() => false, 'Same'),
+      z.refine(() => false, 'Same'),
+    );
     expect(fieldErrorsOf(twice.safeParse('x').error!.issues)).to.deep.equal({ detail: ['Same'] });
   });
 
@@ -52,31 +66,46 @@ describe('input schemas', () => {
     expect(jobErrors(option('o'.repeat(JOB_LIMITS.option + 1)))).to.deep.equal({ 'questions.0.options': [JOB_MESSAGES.optionTooLong] });
   });
 
-  it('job: the webhook address policy and the sanitiser are the server\'s rules, given to the schema', () => {
+  it("job: the webhook address policy and the sanitiser are the server's rules, given to the schema", () => {
     const local = { ...job, webhook_enabled: true, webhook_url: 'http://127.0.0.1/hook' };
     expect(jobErrors(local)).to.deep.equal({});
-    expect(jobErrors(local, { ...rules, webhookHostAllowed: (host) => host !== '127.0.0.1' })).to.deep.equal({ webhook_url: [JOB_MESSAGES.webhookPrivate] });
-    const result = jobInputSchema({ ...rules, sanitizeRichText: () => '<p>clean</p>' }).safeParse({ ...job, description: '<script>x</script>' });
+    expect(jobErrors(local, { ...rules, webhookHostAllowed: (host) => host !== '127.0.0.1' })).to.deep.equal({
+      webhook_url: [JOB_MESSAGES.webhookPrivate],
+    });
+    const result = jobInputSchema({ ...rules, sanitizeRichText: () => '<p>clean</p>' }).safeParse({
+      ...job,
+      description: '<script>x</script>',
+    });
     expect(result.data?.description).to.equal('<p>clean</p>');
   });
 
   it('job filters: an unknown choice is a field error for the API and no filter for pages', () => {
     const query = { title: ' Dev\u0000 ', location: '', job_type: 'NOPE', work_mode: 'REMOTE', department: '' };
-    expect(jobFiltersSchema(false).parse(query)).to.deep.equal({ title: 'Dev', location: '', job_type: '', work_mode: 'REMOTE', department: '' });
+    expect(jobFiltersSchema(false).parse(query)).to.deep.equal({
+      title: 'Dev',
+      location: '',
+      job_type: '',
+      work_mode: 'REMOTE',
+      department: '',
+    });
     const strict = jobFiltersSchema(true).safeParse(query);
     expect(fieldErrorsOf(strict.error!.issues)).to.deep.equal({ job_type: [JOB_MESSAGES.notAChoice('NOPE')] });
     expect(hrJobsQuerySchema().parse({ status: '' })).to.deep.equal({ status: '' });
-    expect(fieldErrorsOf(hrJobsQuerySchema().safeParse({ status: 'x'.repeat(50) }).error!.issues)).to.deep.equal({ status: [JOB_MESSAGES.notAChoice('x'.repeat(40))] });
+    expect(fieldErrorsOf(hrJobsQuerySchema().safeParse({ status: 'x'.repeat(50) }).error!.issues)).to.deep.equal({
+      status: [JOB_MESSAGES.notAChoice('x'.repeat(40))],
+    });
   });
 
-  it('credentials: the login form\'s maxlength is the server\'s limit', () => {
+  it("credentials: the login form's maxlength is the server's limit", () => {
     expect(credentialsSchema().safeParse({ username: 'u'.repeat(MAX_CREDENTIAL_LENGTH), password: 'p' }).success).to.equal(true);
     const long = credentialsSchema().safeParse({ username: 'u', password: 'p'.repeat(MAX_CREDENTIAL_LENGTH + 1) });
     expect(fieldErrorsOf(long.error!.issues)).to.deep.equal({ password: [AUTH_MESSAGES.tooLong] });
   });
 
-  it('application: the wizard\'s entry and answer limits are the server\'s', () => {
-    const questions = [{ id: 7, text: 'Why?', help_text: '', placeholder: '', required: false, answer_type: 'long_text' as const, options: [], order: 0 }];
+  it("application: the wizard's entry and answer limits are the server's", () => {
+    const questions = [
+      { id: 7, text: 'Why?', help_text: '', placeholder: '', required: false, answer_type: 'long_text' as const, options: [], order: 0 },
+    ];
     const fields = (description: string, answer: string) => ({
       first_name: 'Asha',
       email: 'asha@example.com',
@@ -86,7 +115,9 @@ describe('input schemas', () => {
     });
     const schema = applicationSchema(questions, new Date('2026-01-15T00:00:00Z'));
     expect(schema.safeParse(fields('d'.repeat(LIMITS.description), 'a'.repeat(LIMITS.answerText))).success).to.equal(true);
-    const errors = fieldErrorsOf(schema.safeParse(fields('d'.repeat(LIMITS.description + 1), 'a'.repeat(LIMITS.answerText + 1))).error!.issues);
+    const errors = fieldErrorsOf(
+      schema.safeParse(fields('d'.repeat(LIMITS.description + 1), 'a'.repeat(LIMITS.answerText + 1))).error!.issues,
+    );
     expect(errors).to.deep.equal({
       'professional_experiences.0.description': [FIELD_MESSAGES.tooLong(LIMITS.description)],
       'answers.7': [`Ensure this answer has no more than ${LIMITS.answerText} characters.`],
@@ -99,10 +130,11 @@ describe('input schemas', () => {
     expect(files.filter((f) => literal.test(fs.readFileSync(path.join(ROOT, 'islands', f), 'utf8')))).to.deep.equal([]);
   });
 
-  it('an island importing the schemas\' limits and messages bundles no zod, sanitiser or address library', async () => {
+  it("an island importing the schemas' limits and messages bundles no zod, sanitiser or address library", async () => {
     const result = await build({
       stdin: {
-        contents: "import { JOB_LIMITS } from './src/jobs/schema.js'; import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH } from './src/users/schema.js'; console.log(JOB_LIMITS, AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH);",
+        contents:
+          "import { JOB_LIMITS } from './src/jobs/schema.js'; import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH } from './src/users/schema.js'; console.log(JOB_LIMITS, AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH);",
         resolveDir: ROOT,
         loader: 'ts',
       },

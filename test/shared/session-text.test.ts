@@ -6,7 +6,9 @@ describe('session texts', () => {
   it('says why a session ended, with the configured numbers, "1 minute" and "1 hour" in the singular', () => {
     expect(signedOutMessage('idle', { idleMinutes: 60, maxHours: 12 })).to.equal('You were signed out after 60 minutes without activity');
     expect(signedOutMessage('idle', { idleMinutes: 1, maxHours: 12 })).to.equal('You were signed out after 1 minute without activity');
-    expect(signedOutMessage('limit', { idleMinutes: 60, maxHours: 12 })).to.equal('You were signed out after 12 hours; please sign in again.');
+    expect(signedOutMessage('limit', { idleMinutes: 60, maxHours: 12 })).to.equal(
+      'You were signed out after 12 hours; please sign in again.',
+    );
     expect(signedOutMessage('limit', { idleMinutes: 1, maxHours: 1 })).to.equal('You were signed out after 1 hour; please sign in again.');
   });
 

@@ -29,8 +29,12 @@ describe('time format', () => {
   });
 
   it('writes a time tag in UTC for site.ts to rewrite in the viewer zone, escaped, and nothing for no time', () => {
-    expect(timeTag(iso)).to.equal('<time datetime="2026-03-15T22:05:09.123Z" data-local="time"><span class="time-part">Mar 15, 2026,</span> <span class="time-part">10:05 PM</span> <span class="time-part">UTC</span></time>');
-    expect(timeTag(new Date(iso), 'date')).to.equal('<time datetime="2026-03-15T22:05:09.123Z" data-local="date"><span class="time-part">Mar 15, 2026</span></time>');
+    expect(timeTag(iso)).to.equal(
+      '<time datetime="2026-03-15T22:05:09.123Z" data-local="time"><span class="time-part">Mar 15, 2026,</span> <span class="time-part">10:05 PM</span> <span class="time-part">UTC</span></time>',
+    );
+    expect(timeTag(new Date(iso), 'date')).to.equal(
+      '<time datetime="2026-03-15T22:05:09.123Z" data-local="date"><span class="time-part">Mar 15, 2026</span></time>',
+    );
     expect(timeTag(null)).to.equal('');
     expect(timeTag('"><script>alert(1)</script>')).to.equal('');
   });

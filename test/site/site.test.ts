@@ -27,14 +27,54 @@ for (const kind of databaseKinds()) {
     let s: TestServer;
     before(async () => {
       s = await startTestServer(kind, { PUBLIC_BASE_URL: 'https://jobs.example.com', COMPANY_NAME: 'Globex <Inc>' });
-      await makeJob(s.ctx.db, { public_id: 'remote-dev', title: 'Remote Dev', work_mode: 'REMOTE', location: 'Anywhere', min_salary: 50000, max_salary: 70000, currency: 'EUR', description: '<p>Desc</p>', requirements: '<ul><li>R</li></ul>' });
-      await makeJob(s.ctx.db, { public_id: 'office-dev', title: 'Office Dev', work_mode: 'ONSITE', location: 'Pune', min_salary: null, max_salary: null });
+      await makeJob(s.ctx.db, {
+        public_id: 'remote-dev',
+        title: 'Remote Dev',
+        work_mode: 'REMOTE',
+        location: 'Anywhere',
+        min_salary: 50000,
+        max_salary: 70000,
+        currency: 'EUR',
+        description: '<p>Desc</p>',
+        requirements: '<ul><li>R</li></ul>',
+      });
+      await makeJob(s.ctx.db, {
+        public_id: 'office-dev',
+        title: 'Office Dev',
+        work_mode: 'ONSITE',
+        location: 'Pune',
+        min_salary: null,
+        max_salary: null,
+      });
       await makeJob(s.ctx.db, { public_id: 'hidden-dev', title: 'Hidden', status: 'INACTIVE' });
       // JSON-LD shapes: every job type, every location shape, one-sided and equal salaries.
       const ld = (o: Record<string, unknown>) => makeJob(s.ctx.db, { currency: 'USD', ...o });
-      await ld({ public_id: 'ld-austin', job_type: 'FULL_TIME', work_mode: 'ONSITE', location: 'Austin, TX, United States', min_salary: 120000, max_salary: 120000 });
-      await ld({ public_id: 'ld-london', job_type: 'PART_TIME', work_mode: 'HYBRID', location: 'London, United Kingdom', currency: 'GBP', min_salary: 30000, max_salary: null });
-      await ld({ public_id: 'ld-bengaluru', job_type: 'CONTRACT', work_mode: 'ONSITE', location: 'Bengaluru, India', currency: 'INR', min_salary: null, max_salary: 900000 });
+      await ld({
+        public_id: 'ld-austin',
+        job_type: 'FULL_TIME',
+        work_mode: 'ONSITE',
+        location: 'Austin, TX, United States',
+        min_salary: 120000,
+        max_salary: 120000,
+      });
+      await ld({
+        public_id: 'ld-london',
+        job_type: 'PART_TIME',
+        work_mode: 'HYBRID',
+        location: 'London, United Kingdom',
+        currency: 'GBP',
+        min_salary: 30000,
+        max_salary: null,
+      });
+      await ld({
+        public_id: 'ld-bengaluru',
+        job_type: 'CONTRACT',
+        work_mode: 'ONSITE',
+        location: 'Bengaluru, India',
+        currency: 'INR',
+        min_salary: null,
+        max_salary: 900000,
+      });
       await ld({ public_id: 'ld-intern', job_type: 'INTERNSHIP', work_mode: 'HYBRID', location: 'Toronto, ON, CA', currency: 'CAD' });
       await ld({ public_id: 'ld-singapore', work_mode: 'ONSITE', location: 'Singapore' });
       await ld({ public_id: 'ld-aliases', work_mode: 'ONSITE', location: 'Dubai, UAE' });
@@ -48,7 +88,10 @@ for (const kind of databaseKinds()) {
 
     it('serves a sitemap of active jobs and a robots.txt that keeps /hr out', async () => {
       const sm = await (await fetch(`${s.baseUrl}/sitemap.xml`)).text();
-      expect(sm).to.include('<loc>https://jobs.example.com/careers/remote-dev</loc>').and.include('office-dev').and.not.include('hidden-dev');
+      expect(sm)
+        .to.include('<loc>https://jobs.example.com/careers/remote-dev</loc>')
+        .and.include('office-dev')
+        .and.not.include('hidden-dev');
       const robots = await (await fetch(`${s.baseUrl}/robots.txt`)).text();
       expect(robots).to.include('Disallow: /hr').and.include('Sitemap: https://jobs.example.com/sitemap.xml');
     });
@@ -59,10 +102,24 @@ for (const kind of databaseKinds()) {
       expect(html).to.include('<meta name="description" content="Desc">');
       expect(html).to.include('property="og:title"').and.include('property="og:type" content="article"');
       const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)![1]);
-      expect(ld).to.deep.include({ '@type': 'JobPosting', title: 'Remote Dev', employmentType: 'FULL_TIME', directApply: true, jobLocationType: 'TELECOMMUTE' });
+      expect(ld).to.deep.include({
+        '@type': 'JobPosting',
+        title: 'Remote Dev',
+        employmentType: 'FULL_TIME',
+        directApply: true,
+        jobLocationType: 'TELECOMMUTE',
+      });
       // COMPANY_LOGO_URL is unset here: no logo key at all (see the next test for one).
-      expect(ld.hiringOrganization).to.deep.equal({ '@type': 'Organization', name: 'Globex <Inc>', sameAs: 'https://www.example.com/about' });
-      expect(ld.baseSalary).to.deep.equal({ '@type': 'MonetaryAmount', currency: 'EUR', value: { '@type': 'QuantitativeValue', unitText: 'YEAR', minValue: 50000, maxValue: 70000 } });
+      expect(ld.hiringOrganization).to.deep.equal({
+        '@type': 'Organization',
+        name: 'Globex <Inc>',
+        sameAs: 'https://www.example.com/about',
+      });
+      expect(ld.baseSalary).to.deep.equal({
+        '@type': 'MonetaryAmount',
+        currency: 'EUR',
+        value: { '@type': 'QuantitativeValue', unitText: 'YEAR', minValue: 50000, maxValue: 70000 },
+      });
       expect(ld.description).to.include('<p>Desc</p>');
       expect(ld.identifier.value).to.equal('remote-dev');
       expect(ld.datePosted).to.match(/^\d{4}-\d{2}-\d{2}$/);
@@ -86,7 +143,12 @@ for (const kind of databaseKinds()) {
         const res = await fetch(`${withLogo.baseUrl}/careers/logo-dev`);
         expect(res.status).to.equal(200);
         const html = await res.text();
-        expect(ldOf(html).hiringOrganization).to.deep.equal({ '@type': 'Organization', name: 'Globex', sameAs: 'https://www.example.com/about', logo });
+        expect(ldOf(html).hiringOrganization).to.deep.equal({
+          '@type': 'Organization',
+          name: 'Globex',
+          sameAs: 'https://www.example.com/about',
+          logo,
+        });
         expect(html).not.to.include('</script><b>');
         // Only job pages carry JSON-LD: the list does not gain a logo elsewhere.
         expect(await (await fetch(`${withLogo.baseUrl}/careers`)).text()).not.to.include('cdn.example.com');
@@ -111,11 +173,21 @@ for (const kind of databaseKinds()) {
         expect(ld.jobLocation['@type'], id).to.equal('Place');
         return ld.jobLocation.address;
       };
-      expect(await address('ld-austin')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Austin', addressRegion: 'TX', addressCountry: 'US' });
+      expect(await address('ld-austin')).to.deep.equal({
+        '@type': 'PostalAddress',
+        addressLocality: 'Austin',
+        addressRegion: 'TX',
+        addressCountry: 'US',
+      });
       expect(await address('ld-london')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'London', addressCountry: 'GB' });
       expect(await address('ld-bengaluru')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Bengaluru', addressCountry: 'IN' });
       // A bare code is trusted after a region: 'Toronto, ON, CA' is Canada...
-      expect(await address('ld-intern')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'Toronto', addressRegion: 'ON', addressCountry: 'CA' });
+      expect(await address('ld-intern')).to.deep.equal({
+        '@type': 'PostalAddress',
+        addressLocality: 'Toronto',
+        addressRegion: 'ON',
+        addressCountry: 'CA',
+      });
       // ...while 'San Francisco, CA' (California, not Canada) names no country: the text stays the locality.
       expect(await address('ld-state-code')).to.deep.equal({ '@type': 'PostalAddress', addressLocality: 'San Francisco, CA' });
       expect(await address('ld-singapore')).to.deep.equal({ '@type': 'PostalAddress', addressCountry: 'SG' });
@@ -143,9 +215,20 @@ for (const kind of databaseKinds()) {
         expect(ld.baseSalary['@type']).to.equal('MonetaryAmount');
         return { currency: ld.baseSalary.currency, ...ld.baseSalary.value };
       };
-      expect(await value('remote-dev')).to.deep.equal({ currency: 'EUR', '@type': 'QuantitativeValue', unitText: 'YEAR', minValue: 50000, maxValue: 70000 });
+      expect(await value('remote-dev')).to.deep.equal({
+        currency: 'EUR',
+        '@type': 'QuantitativeValue',
+        unitText: 'YEAR',
+        minValue: 50000,
+        maxValue: 70000,
+      });
       expect(await value('ld-london')).to.deep.equal({ currency: 'GBP', '@type': 'QuantitativeValue', unitText: 'YEAR', minValue: 30000 });
-      expect(await value('ld-bengaluru')).to.deep.equal({ currency: 'INR', '@type': 'QuantitativeValue', unitText: 'YEAR', maxValue: 900000 });
+      expect(await value('ld-bengaluru')).to.deep.equal({
+        currency: 'INR',
+        '@type': 'QuantitativeValue',
+        unitText: 'YEAR',
+        maxValue: 900000,
+      });
       expect(await value('ld-austin')).to.deep.equal({ currency: 'USD', '@type': 'QuantitativeValue', unitText: 'YEAR', value: 120000 });
     });
 
@@ -167,13 +250,21 @@ for (const kind of databaseKinds()) {
       ];
       const logged = await captureErrors(async () => {
         for (const [method, target, headers] of cases) {
-          const res = await rawRequest(s.baseUrl, target, { method, headers, body: method === 'GET' ? undefined : method === 'PUT' ? '{}' : '--x--\r\n' });
+          const res = await rawRequest(s.baseUrl, target, {
+            method,
+            headers,
+            body: method === 'GET' ? undefined : method === 'PUT' ? '{}' : '--x--\r\n',
+          });
           const label = `${method} ${target}`;
           expect(res.status, label).to.equal(404);
           if (target.startsWith('/api/')) {
             expect(JSON.parse(res.body), label).to.deep.equal({ detail: 'Not found.' });
           } else {
-            expect(res.body, label).to.include('404 — Page Not Found').and.include('href="/careers"').and.not.include('URIError').and.not.include('decode');
+            expect(res.body, label)
+              .to.include('404 — Page Not Found')
+              .and.include('href="/careers"')
+              .and.not.include('URIError')
+              .and.not.include('decode');
           }
         }
       });
@@ -186,7 +277,11 @@ for (const kind of databaseKinds()) {
     it('answers other client errors from middleware with their 4xx status and a generic message, logging nothing', async () => {
       const logged = await captureErrors(async () => {
         // A body that claims gzip but is not: the JSON parser fails with a 400 carrying zlib's message.
-        const res = await fetch(`${s.baseUrl}/api/jobs/`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: 'not gzip at all' });
+        const res = await fetch(`${s.baseUrl}/api/jobs/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: 'not gzip at all',
+        });
         expect(res.status).to.equal(400);
         expect(await res.json()).to.deep.equal({ detail: 'Bad Request.' });
       });
@@ -204,7 +299,9 @@ for (const kind of databaseKinds()) {
       expect(p2.next).to.match(/^https:\/\/jobs\.example\.com\/api\/jobs\/\?page=3&page_size=2$/);
       // The HR list uses the same links.
       const { token } = await hrSession(s.ctx.db, 'hr-paging');
-      const hr = await rawRequest(s.baseUrl, 'http://evil.example/api/hr/jobs/?page_size=1', { headers: { Authorization: `Bearer ${token}` } });
+      const hr = await rawRequest(s.baseUrl, 'http://evil.example/api/hr/jobs/?page_size=1', {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       expect(JSON.parse(hr.body).next).to.equal('https://jobs.example.com/api/hr/jobs/?page_size=1&page=2');
     });
 
@@ -217,7 +314,9 @@ for (const kind of databaseKinds()) {
       for (const path of ['/careers', '/careers/remote-dev', '/privacy', '/terms', '/no/such/page', '/careers/hidden-dev']) {
         const html = await (await fetch(s.baseUrl + path)).text();
         expect(html, path).to.include('<meta property="og:image" content="https://jobs.example.com/og/careers-1200x630.png">');
-        expect(html, path).to.include('<meta property="og:image:width" content="1200">').and.include('<meta property="og:image:height" content="630">');
+        expect(html, path)
+          .to.include('<meta property="og:image:width" content="1200">')
+          .and.include('<meta property="og:image:height" content="630">');
         expect(html, path).to.include('<meta name="twitter:card" content="summary_large_image">');
       }
       const img = await fetch(`${s.baseUrl}/og/careers-1200x630.png`);

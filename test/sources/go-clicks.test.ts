@@ -25,7 +25,11 @@ for (const kind of databaseKinds()) {
     let s: TestServer;
     let token: string;
     const hr = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-      const res = await fetch(`${s.baseUrl}${path}`, { method: init.method ?? 'GET', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+      const res = await fetch(`${s.baseUrl}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     };
@@ -38,8 +42,17 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind, { TRUST_PROXY: 'true' });
       token = (await hrSession(s.ctx.db, 'clicks-hr')).token;
       const job = await makeJob(s.ctx.db, { title: 'Clicked Role', public_id: 'clicked' });
-      expect((await hr('/api/hr/sources/links/', { method: 'POST', body: { name: 'Spring post', source: 'linkedin', job_id: job.id, slug: 'spring' } })).status).to.equal(201);
-      expect((await hr('/api/hr/sources/links/', { method: 'POST', body: { name: 'Autumn post', source: 'linkedin', slug: 'autumn' } })).status).to.equal(201);
+      expect(
+        (
+          await hr('/api/hr/sources/links/', {
+            method: 'POST',
+            body: { name: 'Spring post', source: 'linkedin', job_id: job.id, slug: 'spring' },
+          })
+        ).status,
+      ).to.equal(201);
+      expect(
+        (await hr('/api/hr/sources/links/', { method: 'POST', body: { name: 'Autumn post', source: 'linkedin', slug: 'autumn' } })).status,
+      ).to.equal(201);
     });
     after(() => s.close());
 
@@ -94,7 +107,10 @@ for (const kind of databaseKinds()) {
       await go(s.baseUrl, 'autumn');
       expect(await clicks('autumn')).to.equal(before);
       // Every window ends now (what the passing of CLICK_WINDOW_SECONDS does).
-      await s.ctx.db('rate_limit_hits').where('key', 'like', 'go-click:%').update({ reset_at: toDbDate(new Date(Date.now() - 1000)) });
+      await s.ctx
+        .db('rate_limit_hits')
+        .where('key', 'like', 'go-click:%')
+        .update({ reset_at: toDbDate(new Date(Date.now() - 1000)) });
       await go(s.baseUrl, 'autumn');
       expect(await clicks('autumn')).to.equal(before + 1);
     });

@@ -32,7 +32,11 @@ for (const kind of databaseKinds()) {
     let hooked: Job;
     let n = 0;
     const hr = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-      const res = await fetch(`${s.baseUrl}${path}`, { method: init.method ?? 'GET', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+      const res = await fetch(`${s.baseUrl}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     };
@@ -40,7 +44,11 @@ for (const kind of databaseKinds()) {
     const apply = async (target: Job, cookie: string | null) => {
       n += 1;
       const email = `src${n}@example.com`;
-      const res = await fetch(`${s.baseUrl}/api/jobs/${target.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ email })), headers: cookie ? { Cookie: cookie } : {} });
+      const res = await fetch(`${s.baseUrl}/api/jobs/${target.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ email })),
+        headers: cookie ? { Cookie: cookie } : {},
+      });
       expect(res.status, await res.clone().text()).to.equal(201);
       return s.ctx.db('applications').where({ email }).first();
     };
@@ -49,7 +57,14 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind, { PUBLIC_CACHE_SECONDS: '60', APPLY_RATE_LIMIT: '1000', POSTS_WORKER: 'off' });
       token = (await hrSession(s.ctx.db, 'sources-hr')).token;
       job = await makeJob(s.ctx.db, { title: 'Payroll Specialist', public_id: 'payroll', status: 'ACTIVE' });
-      hooked = await makeJob(s.ctx.db, { title: 'Hooked Role', public_id: 'hooked', status: 'ACTIVE', webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_include_source: true });
+      hooked = await makeJob(s.ctx.db, {
+        title: 'Hooked Role',
+        public_id: 'hooked',
+        status: 'ACTIVE',
+        webhook_enabled: true,
+        webhook_url: 'https://hooks.example.com/careers',
+        webhook_include_source: true,
+      });
     });
     after(() => s.close());
 
@@ -59,7 +74,10 @@ for (const kind of databaseKinds()) {
       const cookie = setCookie(first)!;
       expect(cookie).to.match(/^careers_src=[A-Za-z0-9_-]+\.[a-f0-9]{64}$/);
       const header = first.headers.getSetCookie().find((v) => v.startsWith('careers_src='))!;
-      expect(header).to.match(/Max-Age=2592000/).and.match(/HttpOnly/).and.match(/SameSite=Lax/);
+      expect(header)
+        .to.match(/Max-Age=2592000/)
+        .and.match(/HttpOnly/)
+        .and.match(/SameSite=Lax/);
       // The same page again (now answered from memory) with another campaign: the first touch stays.
       const later = await fetch(`${s.baseUrl}/careers/payroll?utm_source=twitter`, { headers: { Cookie: cookie } });
       expect(setCookie(later)).to.equal(null);
@@ -67,7 +85,13 @@ for (const kind of databaseKinds()) {
       expect(app).to.include({ source: 'linkedin', medium: 'social', campaign: 'spring' });
       expect(app.tracking_link_id).to.equal(null);
       const detail = await hr(`/api/hr/applications/${app.id}/`);
-      expect(detail.body.attribution).to.deep.equal({ source: 'linkedin', medium: 'social', campaign: 'spring', tracking_link_id: null, tracking_link_name: null });
+      expect(detail.body.attribution).to.deep.equal({
+        source: 'linkedin',
+        medium: 'social',
+        campaign: 'spring',
+        tracking_link_id: null,
+        tracking_link_name: null,
+      });
     });
 
     it('a page answered from memory still sets the cookie for a new visitor; src= counts as a source', async () => {
@@ -82,9 +106,20 @@ for (const kind of databaseKinds()) {
       const good = setCookie(await fetch(`${s.baseUrl}/careers/payroll?utm_source=good`))!;
       const [payload, sig] = good.slice('careers_src='.length).split('.');
       const forged = Buffer.from(JSON.stringify({ s: 'forged', m: '', c: '', l: null, t: Date.now() })).toString('base64url');
-      const expiredPayload = Buffer.from(JSON.stringify({ s: 'old', m: '', c: '', l: null, t: Date.now() - 31 * 86_400_000 })).toString('base64url');
+      const expiredPayload = Buffer.from(JSON.stringify({ s: 'old', m: '', c: '', l: null, t: Date.now() - 31 * 86_400_000 })).toString(
+        'base64url',
+      );
       const expired = `${expiredPayload}.${await s.ctx.serverKey.hash(`attribution:${expiredPayload}`)}`;
-      for (const value of [`${forged}.${sig}`, `${payload}.${'0'.repeat(64)}`, `${payload}x.${sig}`, payload, '', expired, `${'a'.repeat(5000)}.${sig}`, 'not base64 . at all']) {
+      for (const value of [
+        `${forged}.${sig}`,
+        `${payload}.${'0'.repeat(64)}`,
+        `${payload}x.${sig}`,
+        payload,
+        '',
+        expired,
+        `${'a'.repeat(5000)}.${sig}`,
+        'not base64 . at all',
+      ]) {
         expect(await apply(job, `careers_src=${value}`), value.slice(0, 40)).to.include({ source: null, medium: null, campaign: null });
       }
       expect(setCookie(await fetch(`${s.baseUrl}/careers/payroll?utm_medium=only-medium`))).to.equal(null);
@@ -101,9 +136,20 @@ for (const kind of databaseKinds()) {
     });
 
     it('tracking links: create (slug from the name, -2 on a clash), refuse bad input, follow, count clicks and applications', async () => {
-      const created = await hr('/api/hr/sources/links/', { method: 'POST', body: { name: 'Referral: Priya Sharma', source: 'referral', medium: 'employee', job_id: job.id } });
+      const created = await hr('/api/hr/sources/links/', {
+        method: 'POST',
+        body: { name: 'Referral: Priya Sharma', source: 'referral', medium: 'employee', job_id: job.id },
+      });
       expect(created.status).to.equal(201);
-      expect(created.body).to.include({ slug: 'referral-priya-sharma', name: 'Referral: Priya Sharma', source: 'referral', medium: 'employee', campaign: '', clicks: 0, applications: 0 });
+      expect(created.body).to.include({
+        slug: 'referral-priya-sharma',
+        name: 'Referral: Priya Sharma',
+        source: 'referral',
+        medium: 'employee',
+        campaign: '',
+        clicks: 0,
+        applications: 0,
+      });
       expect(created.body.url).to.match(/\/go\/referral-priya-sharma$/);
       expect(created.body.job).to.deep.equal({ id: job.id, title: 'Payroll Specialist' });
       const clash = await hr('/api/hr/sources/links/', { method: 'POST', body: { name: 'Referral: Priya Sharma!', source: 'referral' } });
@@ -137,7 +183,13 @@ for (const kind of databaseKinds()) {
       const app = await apply(job, cookie);
       expect(app).to.include({ source: 'referral', medium: 'employee', campaign: null, tracking_link_id: created.body.id });
       // The detail names the link beside the source (issue 30).
-      expect((await hr(`/api/hr/applications/${app.id}/`)).body.attribution).to.deep.equal({ source: 'referral', medium: 'employee', campaign: '', tracking_link_id: created.body.id, tracking_link_name: 'Referral: Priya Sharma' });
+      expect((await hr(`/api/hr/applications/${app.id}/`)).body.attribution).to.deep.equal({
+        source: 'referral',
+        medium: 'employee',
+        campaign: '',
+        tracking_link_id: created.body.id,
+        tracking_link_name: 'Referral: Priya Sharma',
+      });
       // Upper case and a link to the list: the job list.
       const upper = await fetch(`${s.baseUrl}/go/REFERRAL-PRIYA-SHARMA-2`, { redirect: 'manual' });
       expect(upper.headers.get('location')).to.equal('/careers');
@@ -174,7 +226,10 @@ for (const kind of databaseKinds()) {
       const payroll = report.body.jobs.find((j: { job_id: number }) => j.job_id === job.id);
       const total = Number((await s.ctx.db('applications').where({ job_id: job.id }).count({ n: '*' }))[0].n);
       expect(payroll.applications).to.equal(total);
-      expect(payroll.sources.find((x: { source: string | null }) => x.source === 'linkedin')).to.deep.equal({ source: 'linkedin', applications: 1 });
+      expect(payroll.sources.find((x: { source: string | null }) => x.source === 'linkedin')).to.deep.equal({
+        source: 'linkedin',
+        applications: 1,
+      });
       expect(payroll.sources.find((x: { source: string | null }) => x.source === null).applications).to.be.greaterThan(5);
       expect(payroll.views).to.be.a('number');
       expect(report.body.totals.reduce((sum: number, t: { applications: number }) => sum + t.applications, 0)).to.equal(total);
@@ -183,17 +238,32 @@ for (const kind of databaseKinds()) {
       for (const bad of ['0', '3651', 'abc', '1.5', '-1']) expect((await hr(`/api/hr/sources/?days=${bad}`)).status, bad).to.equal(400);
     });
 
-    it('the conversion is of the period\'s counted visits, for every period, never above 100 %; two jobs with one title carry their public ids', async () => {
+    it("the conversion is of the period's counted visits, for every period, never above 100 %; two jobs with one title carry their public ids", async () => {
       const a = await makeJob(s.ctx.db, { public_id: 'twin-a', title: 'Twin Role' });
       const b = await makeJob(s.ctx.db, { public_id: 'twin-b', title: 'Twin Role' });
       const today = new Date().toISOString().slice(0, 10);
       const old = new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10);
-      const c = (jobId: number, day: string, step: string, count: number) => ({ jobId, day, step, event: 'reached', device: 'desktop', count }) as Parameters<typeof addFunnelCounts>[1][number];
-      await addFunnelCounts(s.ctx.db, [c(a.id, today, 'view', 40), c(a.id, today, 'submitted', 10), c(a.id, old, 'view', 60), c(a.id, old, 'submitted', 5), c(b.id, today, 'view', 2), c(b.id, today, 'submitted', 7)]);
+      const c = (jobId: number, day: string, step: string, count: number) =>
+        ({ jobId, day, step, event: 'reached', device: 'desktop', count }) as Parameters<typeof addFunnelCounts>[1][number];
+      await addFunnelCounts(s.ctx.db, [
+        c(a.id, today, 'view', 40),
+        c(a.id, today, 'submitted', 10),
+        c(a.id, old, 'view', 60),
+        c(a.id, old, 'submitted', 5),
+        c(b.id, today, 'view', 2),
+        c(b.id, today, 'submitted', 7),
+      ]);
       // Many applications of all time and few views: the old reading gave more than 100 %.
       await s.ctx.db('jobs').where('id', a.id).update({ views: 3 });
-      const row = async (q: string, id: number) => (await hr(`/api/hr/sources/${q}`)).body.jobs.find((j: { job_id: number }) => j.job_id === id);
-      expect(await row('?days=30', a.id)).to.deep.include({ public_id: 'twin-a', title: 'Twin Role', views: 3, counted_views: 40, conversion: 25 });
+      const row = async (q: string, id: number) =>
+        (await hr(`/api/hr/sources/${q}`)).body.jobs.find((j: { job_id: number }) => j.job_id === id);
+      expect(await row('?days=30', a.id)).to.deep.include({
+        public_id: 'twin-a',
+        title: 'Twin Role',
+        views: 3,
+        counted_views: 40,
+        conversion: 25,
+      });
       expect(await row('?days=90', a.id)).to.deep.include({ counted_views: 100, conversion: 15 });
       expect(await row('', a.id)).to.deep.include({ counted_views: 100, conversion: 15 });
       // More wizard applications than counted views (counts from before views were counted): capped at 100.
@@ -218,7 +288,9 @@ for (const kind of databaseKinds()) {
       const html = await page.text();
       expect(html).to.include('value="linkedin"');
       expect(html).to.include('<span class="cell-text" title="linkedin">linkedin</span></td>');
-      const xlsx = await fetch(`${s.baseUrl}/api/hr/applications/export/?source=linkedin`, { headers: { Authorization: `Bearer ${token}` } });
+      const xlsx = await fetch(`${s.baseUrl}/api/hr/applications/export/?source=linkedin`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(Buffer.from(await xlsx.arrayBuffer()) as never);
       const rows: unknown[][] = [];
@@ -230,7 +302,15 @@ for (const kind of databaseKinds()) {
 
     it('the source filter ignores case on both databases, and its list offers each source seen once', async () => {
       const job = (await s.ctx.db('jobs').first('id')).id;
-      const base = { job_id: job, first_name: 'Case', last_name: 'Test', phone: '+919876543210', status: 'NEW', created_at: new Date(), updated_at: new Date() };
+      const base = {
+        job_id: job,
+        first_name: 'Case',
+        last_name: 'Test',
+        phone: '+919876543210',
+        status: 'NEW',
+        created_at: new Date(),
+        updated_at: new Date(),
+      };
       await s.ctx.db('applications').insert([
         { ...base, email: 'case1@example.com', source: 'LinkedIn' },
         { ...base, email: 'case2@example.com', source: 'LINKEDIN' },
@@ -241,7 +321,9 @@ for (const kind of databaseKinds()) {
         expect(res.body.results.map((r: { source: string }) => r.source).sort(), q).to.deep.equal(['LINKEDIN', 'LinkedIn', 'linkedin']);
       }
       const html = await (await fetch(`${s.baseUrl}/hr/applicants`, { headers: { Cookie: `jwt=${token}` } })).text();
-      const options = [.../<datalist id="f-source-options">([\s\S]*?)<\/datalist>/.exec(html)![1].matchAll(/<option value="([^"]*)">/g)].map((m) => m[1]);
+      const options = [
+        .../<datalist id="f-source-options">([\s\S]*?)<\/datalist>/.exec(html)![1].matchAll(/<option value="([^"]*)">/g),
+      ].map((m) => m[1]);
       // One spelling per source (the most used, or the first seen on a tie), (direct) first, hostile text escaped.
       expect(options[0]).to.equal('(direct)');
       expect(options.filter((o) => o.toLowerCase() === 'linkedin')).to.have.length(1);
@@ -254,7 +336,14 @@ for (const kind of databaseKinds()) {
       const cookie = setCookie(await fetch(`${s.baseUrl}/careers/hooked?utm_source=indeed&utm_medium=feed`))!;
       const app = await apply(hooked, cookie);
       const post = await s.ctx.db('application_posts').where({ application_id: app.id }).first();
-      expect(fromDbJson(post.payload, null)).to.deep.equal({ job_public_id: 'hooked', email: app.email, first_name: 'Asha', second_name: "D'Souza-Rao", phone: '+919876543210', source: { source: 'indeed', medium: 'feed', campaign: '', tracking_link_id: null } });
+      expect(fromDbJson(post.payload, null)).to.deep.equal({
+        job_public_id: 'hooked',
+        email: app.email,
+        first_name: 'Asha',
+        second_name: "D'Souza-Rao",
+        phone: '+919876543210',
+        source: { source: 'indeed', medium: 'feed', campaign: '', tracking_link_id: null },
+      });
       const direct = await apply(hooked, null);
       const directPost = await s.ctx.db('application_posts').where({ application_id: direct.id }).first();
       expect(fromDbJson<Record<string, unknown>>(directPost.payload, {}).source).to.equal(null);
@@ -265,11 +354,22 @@ for (const kind of databaseKinds()) {
       s.ctx.cache.clear('public-jobs');
       const plain = await apply(job, cookie);
       const plainPost = await s.ctx.db('application_posts').where({ application_id: plain.id }).first();
-      expect(Object.keys(fromDbJson<Record<string, unknown>>(plainPost.payload, {}))).to.deep.equal(['job_public_id', 'email', 'first_name', 'second_name', 'phone']);
+      expect(Object.keys(fromDbJson<Record<string, unknown>>(plainPost.payload, {}))).to.deep.equal([
+        'job_public_id',
+        'email',
+        'first_name',
+        'second_name',
+        'phone',
+      ]);
     });
 
     it('refuses the HR routes without a valid token', async () => {
-      for (const [method, path] of [['GET', '/api/hr/sources/'], ['GET', '/api/hr/sources/links/'], ['POST', '/api/hr/sources/links/'], ['DELETE', '/api/hr/sources/links/1/']]) {
+      for (const [method, path] of [
+        ['GET', '/api/hr/sources/'],
+        ['GET', '/api/hr/sources/links/'],
+        ['POST', '/api/hr/sources/links/'],
+        ['DELETE', '/api/hr/sources/links/1/'],
+      ]) {
         expect((await fetch(`${s.baseUrl}${path}`, { method })).status, path).to.equal(401);
         expect((await fetch(`${s.baseUrl}${path}`, { method, headers: { Authorization: 'Bearer forged' } })).status, path).to.equal(401);
       }

@@ -43,7 +43,8 @@ describe('Sources in a browser', function () {
       await page.addInitScript(() => {
         (window as unknown as { cls: number }).cls = 0;
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
+          for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[])
+            if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
         }).observe({ type: 'layout-shift', buffered: true });
       });
       await page.goto(`${s.baseUrl}/hr/sources`);
@@ -52,7 +53,10 @@ describe('Sources in a browser', function () {
       await page.waitForTimeout(300);
       const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
       expect(cls, 'cumulative layout shift').to.be.below(0.05);
-      expect(await page.locator('#link-job_id option', { hasText: `Twin ${width}` }).allInnerTexts()).to.deep.equal([`Twin ${width} (twin-${width}-a)`, `Twin ${width} (twin-${width}-b)`]);
+      expect(await page.locator('#link-job_id option', { hasText: `Twin ${width}` }).allInnerTexts()).to.deep.equal([
+        `Twin ${width} (twin-${width}-a)`,
+        `Twin ${width} (twin-${width}-b)`,
+      ]);
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `sources-${width}`);
       await hr.context.close();
@@ -84,7 +88,13 @@ describe('Sources in a browser', function () {
     expect(visitor.page.url()).to.equal(`${s.baseUrl}/careers/office-manager`);
     await visitor.page.getByRole('link', { name: /Apply/ }).first().click();
     await visitor.page.locator('.wizard-card').waitFor();
-    await fillBasic(visitor.page, { first: 'Ravi', last: 'Kumar', email: 'ravi.kumar@example.com', phone: '9123456780', resume: files.pdf });
+    await fillBasic(visitor.page, {
+      first: 'Ravi',
+      last: 'Kumar',
+      email: 'ravi.kumar@example.com',
+      phone: '9123456780',
+      resume: files.pdf,
+    });
     await next(visitor.page, 'Experience');
     await next(visitor.page, 'Education & Skills');
     await next(visitor.page, 'Review');
@@ -97,7 +107,9 @@ describe('Sources in a browser', function () {
     await page.locator('table', { hasText: 'referral' }).first().waitFor();
     expect(await page.locator('section[aria-labelledby="by-source"] tbody').innerText()).to.match(/referral\s+1\s+100%/);
     expect(await page.locator('section[aria-labelledby="by-job"] tbody').innerText()).to.include('referral 1');
-    expect(await page.locator('.links-table tbody tr').first().innerText()).to.match(/Referral: Priya Sharma[\s\S]*referral[\s\S]*Office Manager[\s\S]*1[\s\S]*1/);
+    expect(await page.locator('.links-table tbody tr').first().innerText()).to.match(
+      /Referral: Priya Sharma[\s\S]*referral[\s\S]*Office Manager[\s\S]*1[\s\S]*1/,
+    );
     await screenshot(page, 'sources-1280');
 
     await page.goto(`${s.baseUrl}/hr/applicants?source=referral`);

@@ -70,7 +70,8 @@ function failingSource(bytes: number, err: Error): Readable {
   });
 }
 
-const cli = (args: string[], env: Record<string, string>) => cliSync(args, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env });
+const cli = (args: string[], env: Record<string, string>) =>
+  cliSync(args, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', ...env });
 
 describe('S3Storage: the driver against an S3-compatible server', function () {
   this.timeout(60_000);
@@ -150,7 +151,9 @@ describe('S3Storage: the driver against an S3-compatible server', function () {
     expect(await openReadable(storage, key).catch((e) => e)).to.be.instanceOf(Error);
     for (const bad of ['../etc/passwd', 'ab/cd', 'AB/' + 'A'.repeat(32)]) {
       expect(await storage.read(bad).catch((e) => (e as Error).message)).to.equal('Invalid storage key');
-      expect(await storage.write(bad, Readable.from([Buffer.from('x')])).catch((e) => (e as Error).message)).to.equal('Invalid storage key');
+      expect(await storage.write(bad, Readable.from([Buffer.from('x')])).catch((e) => (e as Error).message)).to.equal(
+        'Invalid storage key',
+      );
     }
   });
 
@@ -159,7 +162,14 @@ describe('S3Storage: the driver against an S3-compatible server', function () {
     const good = storage.newKey();
     await storage.write(good, Readable.from([Buffer.from('kept')]));
     // Stray objects: another folder, a name that is no key, a key outside the prefix.
-    await Promise.all([put(`${prefix}notes.txt`), put(`${prefix}ab/short`), put(`${prefix}zz/${'a'.repeat(32)}`), put(`${prefix}deeper/${good}`), put(good), put(`other/${good}`)]);
+    await Promise.all([
+      put(`${prefix}notes.txt`),
+      put(`${prefix}ab/short`),
+      put(`${prefix}zz/${'a'.repeat(32)}`),
+      put(`${prefix}deeper/${good}`),
+      put(good),
+      put(`other/${good}`),
+    ]);
     expect(await listAll(storage)).to.deep.equal([good]);
 
     // Past one ListObjectsV2 page (1000 keys).
@@ -187,14 +197,20 @@ describe('S3Storage: the driver against an S3-compatible server', function () {
 
   it('a bucket that does not answer: check() says which, read() is StorageUnavailable, not a missing file', async () => {
     const port = await freePort();
-    const down = s3Storage({ STORAGE_URL: `s3://${S3_BUCKET}/x?endpoint=http://127.0.0.1:${port}`, AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' });
+    const down = s3Storage({
+      STORAGE_URL: `s3://${S3_BUCKET}/x?endpoint=http://127.0.0.1:${port}`,
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    });
     expect(describeStorage(down)).to.equal(`s3://${S3_BUCKET}/x/ at http://127.0.0.1:${port}`);
     const err = (await down.check().catch((e) => e)) as Error;
     expect(err.message).to.include(`Cannot reach the file storage (STORAGE_URL bucket s3://${S3_BUCKET}/x/ at http://127.0.0.1:${port}): `);
     expect(await down.read(down.newKey()).catch((e) => e)).to.be.instanceOf(StorageUnavailable);
 
     const wrong = s3Storage({ ...s3.env('x'), STORAGE_URL: s3.env('x').STORAGE_URL.replace(S3_BUCKET, 'no-such-bucket') });
-    expect(((await wrong.check().catch((e) => e)) as Error).message).to.match(/Cannot reach the file storage \(STORAGE_URL bucket s3:\/\/no-such-bucket\/x\/ .*\): NotFound \(HTTP 404\)/);
+    expect(((await wrong.check().catch((e) => e)) as Error).message).to.match(
+      /Cannot reach the file storage \(STORAGE_URL bucket s3:\/\/no-such-bucket\/x\/ .*\): NotFound \(HTTP 404\)/,
+    );
     await s3Storage(s3.env('x')).check();
   });
 });
@@ -221,7 +237,11 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0', FORM_RATE_LIMIT: '0', ...s3.env(prefix) });
       expect(s.ctx.storage).to.be.instanceOf(S3Storage);
       ({ token } = await hrSession(s.ctx.db));
-      env = { DATA_DIR: s.testDb.dataDir, ...(s.testDb.config.databaseUrl ? { DATABASE_URL: s.testDb.config.databaseUrl } : {}), ...s3.env(prefix) };
+      env = {
+        DATA_DIR: s.testDb.dataDir,
+        ...(s.testDb.config.databaseUrl ? { DATABASE_URL: s.testDb.config.databaseUrl } : {}),
+        ...s3.env(prefix),
+      };
     });
     after(async () => {
       await s?.close();
@@ -231,7 +251,10 @@ for (const kind of databaseKinds()) {
 
     it('an application with its resume and a form entry with its file go to the bucket; HR downloads both', async () => {
       const job = await makeJob(s.ctx, { title: 'Storage Engineer' });
-      const applied = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ resume: { data: resume, filename: 'cv.pdf', type: 'application/pdf' } })) });
+      const applied = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ resume: { data: resume, filename: 'cv.pdf', type: 'application/pdf' } })),
+      });
       expect(applied.status, await applied.clone().text()).to.equal(201);
       applicationId = Number((await s.ctx.db('applications').first('id'))!.id);
 
@@ -262,7 +285,10 @@ for (const kind of databaseKinds()) {
     it('a refused upload (not a resume type) leaves no object behind', async () => {
       const job = await makeJob(s.ctx, { title: 'Another Job' });
       const before = await bucketKeys();
-      const res = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ resume: { data: Buffer.alloc(5000, 65), filename: 'cv.pdf' } })) });
+      const res = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(validFields({ resume: { data: Buffer.alloc(5000, 65), filename: 'cv.pdf' } })),
+      });
       expect(res.status).to.equal(400);
       await s.ctx.storage.idle();
       expect(await bucketKeys()).to.deep.equal(before);
@@ -275,18 +301,27 @@ for (const kind of databaseKinds()) {
       const r = cli(['files', 'sweep', '--older-than-minutes', '0'], env);
       expect(r.code, r.err + r.out).to.equal(0);
       expect(r.out).to.include(`removed ${orphan}`);
-      expect(r.out).to.include(`Checked 3 files in s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint}: removed 1 file with no database row and 0 empty folders.`);
+      expect(r.out).to.include(
+        `Checked 3 files in s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint}: removed 1 file with no database row and 0 empty folders.`,
+      );
       expect(await bucketKeys()).to.deep.equal(kept);
     });
 
     it('careers-admin config names the bucket, doctor checks it; a bad STORAGE_URL stops the CLI with exit code 2', () => {
       const r = cli(['config'], env);
       expect(r.code, r.err).to.equal(0);
-      expect(r.out).to.include(`Uploads: bucket s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint} (region us-east-1, keys from AWS_ACCESS_KEY_ID)`);
+      expect(r.out).to.include(
+        `Uploads: bucket s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint} (region us-east-1, keys from AWS_ACCESS_KEY_ID)`,
+      );
       expect(r.out).to.match(/AWS_SECRET_ACCESS_KEY\s+\*{8}/);
       const doctor = cli(['doctor', '--json'], env);
       const storageCheck = JSON.parse(doctor.out).checks.find((c: { name: string }) => c.name === 'storage');
-      expect(storageCheck).to.deep.equal({ name: 'storage', ok: true, detail: `bucket s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint} answers`, fix: null });
+      expect(storageCheck).to.deep.equal({
+        name: 'storage',
+        ok: true,
+        detail: `bucket s3://${S3_BUCKET}/${prefix}/ at ${s3.endpoint} answers`,
+        fix: null,
+      });
       const bad = cli(['files', 'sweep'], { ...env, STORAGE_URL: 's3://user:secret@bucket/x' });
       expect(bad.code).to.equal(2);
       expect(bad.err).to.include('STORAGE_URL must not contain a user name or password').and.not.include('secret@');
@@ -305,7 +340,10 @@ for (const kind of databaseKinds()) {
         }
         // An application cannot be stored either: 503 too, and nothing is kept.
         const job = await makeJob(s.ctx, { title: 'While Down' });
-        const applied = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ email: 'down@example.com' })) });
+        const applied = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+          method: 'POST',
+          body: toFormData(validFields({ email: 'down@example.com' })),
+        });
         expect(applied.status).to.equal(503);
         expect(applied.headers.get('retry-after')).to.equal('30');
       } finally {
@@ -313,7 +351,9 @@ for (const kind of databaseKinds()) {
       }
       // The operator learns why; the bucket's keys are named, never the applicant.
       const lines = log.lines();
-      expect(lines.find((l) => l.startsWith('[applicants] a resume cannot be read from storage '))).to.match(/the file storage cannot be reached: .*ECONNREFUSED/);
+      expect(lines.find((l) => l.startsWith('[applicants] a resume cannot be read from storage '))).to.match(
+        /the file storage cannot be reached: .*ECONNREFUSED/,
+      );
       expect(lines.some((l) => l.startsWith('[forms] an entry file cannot be read from storage '))).to.equal(true);
       expect(lines.filter((l) => l.startsWith('the file storage cannot be reached '))).to.have.length(3);
       expect(lines.join('\n')).to.not.include('down@example.com');
@@ -351,7 +391,10 @@ for (const kind of databaseKinds()) {
         // Random bytes inside the PDF, so a part sent twice or out of order shows on comparison.
         randomBytes(size - 200).copy(data, 120);
         const email = `large-${i}@example.com`;
-        const applied = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, { method: 'POST', body: toFormData(validFields({ email, resume: { data, filename: 'big.pdf', type: 'application/pdf' } })) });
+        const applied = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+          method: 'POST',
+          body: toFormData(validFields({ email, resume: { data, filename: 'big.pdf', type: 'application/pdf' } })),
+        });
         expect(applied.status, `${size}: ${await applied.clone().text()}`).to.equal(201);
         const id = Number((await s.ctx.db('applications').where({ email }).first('id'))!.id);
         const res = await download(`/api/hr/applications/${id}/resume/`);
@@ -365,17 +408,33 @@ for (const kind of databaseKinds()) {
 
     it('a 45 MB form submission (three 15 MB files) goes to the bucket; HR downloads each file byte for byte', async () => {
       const MB = 1024 * 1024;
-      const fileField = (name: string, order: number) => ({ name, label: name, field_type: 'file', required: true, placeholder: '', help_text: '', options: [], order, max_file_size: 20 * MB, allowed_extensions: ['pdf'] });
+      const fileField = (name: string, order: number) => ({
+        name,
+        label: name,
+        field_type: 'file',
+        required: true,
+        placeholder: '',
+        help_text: '',
+        options: [],
+        order,
+        max_file_size: 20 * MB,
+        allowed_extensions: ['pdf'],
+      });
       const created = await hr(s.baseUrl, token, '/api/hr/forms/', {
         method: 'POST',
-        body: everyFieldForm({ public_id: 'portfolio', sections: [{ title: 'Files', order: 0, fields: [fileField('one', 0), fileField('two', 1), fileField('three', 2)] }] }),
+        body: everyFieldForm({
+          public_id: 'portfolio',
+          sections: [{ title: 'Files', order: 0, fields: [fileField('one', 0), fileField('two', 1), fileField('three', 2)] }],
+        }),
       });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
-      const files = Object.fromEntries(['one', 'two', 'three'].map((name) => {
-        const data = pdfBytes(15 * MB);
-        randomBytes(15 * MB - 200).copy(data, 120);
-        return [name, { data, name: `${name}.pdf`, type: 'application/pdf' }];
-      }));
+      const files = Object.fromEntries(
+        ['one', 'two', 'three'].map((name) => {
+          const data = pdfBytes(15 * MB);
+          randomBytes(15 * MB - 200).copy(data, 120);
+          return [name, { data, name: `${name}.pdf`, type: 'application/pdf' }];
+        }),
+      );
       const submitted = await fetch(`${s.baseUrl}/api/forms/portfolio/submit/`, { method: 'POST', body: submission({}, files) });
       expect(submitted.status, await submitted.clone().text()).to.equal(201);
       const entries = await hr(s.baseUrl, token, `/api/hr/forms/${created.body.id}/entries/`);
@@ -408,7 +467,9 @@ describe('a server whose bucket cannot be reached', function () {
       });
       const { code } = await c.exited;
       expect(code).to.equal(1);
-      expect(c.output()).to.include(`Failed to start: Cannot reach the file storage (STORAGE_URL bucket s3://${S3_BUCKET}/uploads/ at http://127.0.0.1:${port}): `);
+      expect(c.output()).to.include(
+        `Failed to start: Cannot reach the file storage (STORAGE_URL bucket s3://${S3_BUCKET}/uploads/ at http://127.0.0.1:${port}): `,
+      );
       expect(c.output()).to.not.include('Careers site on');
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -106,10 +106,18 @@ describe('local disk storage: durable writes, nothing left behind', () => {
         // The last round's files are removed (emptying the folder) while this round's writes start.
         ...previous.map((k) => storage.remove(k)),
         ...good.map((k) => storage.write(k, Readable.from([randomBytes(2048)]))),
-        ...Array.from({ length: 4 }, () => storage.write(keyIn('aa'), failingSource(1024)).then(() => Promise.reject(new Error('should have failed')), () => undefined)),
+        ...Array.from({ length: 4 }, () =>
+          storage.write(keyIn('aa'), failingSource(1024)).then(
+            () => Promise.reject(new Error('should have failed')),
+            () => undefined,
+          ),
+        ),
       ]);
       const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-      expect(failed.map((r) => String(r.reason)), `round ${round}`).to.deep.equal([]);
+      expect(
+        failed.map((r) => String(r.reason)),
+        `round ${round}`,
+      ).to.deep.equal([]);
       expect(listFiles(root), `round ${round}`).to.deep.equal([...good].sort());
       previous = good;
     }
@@ -117,7 +125,7 @@ describe('local disk storage: durable writes, nothing left behind', () => {
     expect(listFolders(root)).to.deep.equal([]);
   });
 
-  it('a fan-out folder removed (as empty) between its mkdir and the file\'s creation is made again', async () => {
+  it("a fan-out folder removed (as empty) between its mkdir and the file's creation is made again", async () => {
     const key = keyIn('bb');
     const original = fs.promises.open;
     let interfered = 0;
@@ -178,7 +186,16 @@ for (const kind of databaseKinds()) {
       const when = new Date(Date.now() - opts.ageMs);
       fs.utimesSync(path.join(root, key), when, when);
       if (opts.row) {
-        await t.db('stored_files').insert({ storage_key: key, original_name: 'cv.pdf', content_type: 'application/pdf', size: 10, sha256: '0'.repeat(64), created_at: toDbDate(new Date()) });
+        await t
+          .db('stored_files')
+          .insert({
+            storage_key: key,
+            original_name: 'cv.pdf',
+            content_type: 'application/pdf',
+            size: 10,
+            sha256: '0'.repeat(64),
+            created_at: toDbDate(new Date()),
+          });
       }
       return key;
     }
@@ -194,14 +211,18 @@ for (const kind of databaseKinds()) {
       expect(DEFAULT_SWEEP_GRACE_MS).to.equal(HOUR);
       const foldersBefore = listFolders(root);
       const result = await sweepOrphanFiles(t.db, storage);
-      expect(result.foldersRemoved).to.equal(foldersBefore.length - listFolders(root).length).and.to.be.greaterThan(0);
+      expect(result.foldersRemoved)
+        .to.equal(foldersBefore.length - listFolders(root).length)
+        .and.to.be.greaterThan(0);
       expect(result.removed.sort()).to.deep.equal([oldOrphan, loneOrphan].sort());
       expect(result.scanned).to.equal(5);
       expect(result.keptYoung).to.equal(1);
       expect(listFiles(root)).to.deep.equal([oldWithRow, youngWithRow, youngOrphan].sort());
       expect(listFolders(root)).not.to.include('ff');
       // Rows are never touched.
-      expect((await t.db('stored_files').select('storage_key')).map((r: any) => r.storage_key).sort()).to.deep.equal([oldWithRow, youngWithRow].sort());
+      expect((await t.db('stored_files').select('storage_key')).map((r: any) => r.storage_key).sort()).to.deep.equal(
+        [oldWithRow, youngWithRow].sort(),
+      );
 
       // Grace 0 (what the crash test and `files sweep --older-than-minutes 0` use): the young orphan goes too.
       const again = await sweepOrphanFiles(t.db, storage, { olderThanMs: 0 });
@@ -258,10 +279,17 @@ for (const kind of databaseKinds()) {
       expect(quiet).to.deep.equal([]);
       await file({ ageMs: 2 * HOUR, row: false });
       const errors: string[] = [];
-      const failingDb = Object.assign(() => {
-        throw new Error('database is down (test)');
-      }, { client: t.db.client }) as unknown as typeof t.db;
-      const s3 = scheduleUploadSweeps(failingDb, storage, { schedule: null, log: () => undefined, logError: (l, err) => errors.push(`${l} ${(err as Error).message}`) });
+      const failingDb = Object.assign(
+        () => {
+          throw new Error('database is down (test)');
+        },
+        { client: t.db.client },
+      ) as unknown as typeof t.db;
+      const s3 = scheduleUploadSweeps(failingDb, storage, {
+        schedule: null,
+        log: () => undefined,
+        logError: (l, err) => errors.push(`${l} ${(err as Error).message}`),
+      });
       await s3.initial;
       await s3.stop();
       expect(errors).to.deep.equal(['[uploads] orphan sweep failed: database is down (test)']);
@@ -301,7 +329,7 @@ describe('storage: batched writes', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-batched-'));
     try {
       const storage = new LocalDiskStorage(root);
-      const chunks = Array.from({ length: 300 }, (_, i) => randomBytes(i % 7 === 0 ? 70_000 : 1 + (i * 37) % 4000));
+      const chunks = Array.from({ length: 300 }, (_, i) => randomBytes(i % 7 === 0 ? 70_000 : 1 + ((i * 37) % 4000)));
       const key = storage.newKey();
       await storage.write(key, Readable.from(chunks));
       expect(fs.readFileSync(path.join(root, key)).equals(Buffer.concat(chunks))).to.equal(true);
@@ -310,4 +338,3 @@ describe('storage: batched writes', () => {
     }
   });
 });
-

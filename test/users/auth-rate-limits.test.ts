@@ -39,7 +39,10 @@ for (const kind of databaseKinds()) {
       for (let i = 0; i < 3; i++) expect((await wrong('hr.admin')).status).to.equal(401);
       // The window started 780 s ago: 120 s are left.
       const resetAt = new Date(Date.now() + 120_000);
-      const updated = await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-user:%').update({ reset_at: toDbDate(resetAt) });
+      const updated = await s.ctx
+        .db('rate_limit_hits')
+        .where('key', 'like', 'login-user:%')
+        .update({ reset_at: toDbDate(resetAt) });
       expect(updated).to.equal(1);
       let res = await wrong('hr.admin');
       expect(res.status).to.equal(429);
@@ -51,7 +54,10 @@ for (const kind of databaseKinds()) {
       expect(res.status).to.equal(429);
       expect(Number(res.headers.get('retry-after'))).to.be.within(118, 120);
       // Less than a second left still says 1, never 0.
-      await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-user:%').update({ reset_at: toDbDate(new Date(Date.now() + 400)) });
+      await s.ctx
+        .db('rate_limit_hits')
+        .where('key', 'like', 'login-user:%')
+        .update({ reset_at: toDbDate(new Date(Date.now() + 400)) });
       res = await wrong('hr.admin');
       expect(res.status).to.equal(429);
       expect(res.headers.get('retry-after')).to.equal('1');
@@ -62,14 +68,18 @@ for (const kind of databaseKinds()) {
 
     it('answers the per-address limit with its own seconds left', async () => {
       for (let i = 0; i < 15; i++) expect((await wrong(`spray${i}`)).status, `attempt ${i}`).to.equal(401);
-      await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-ip:%').update({ reset_at: toDbDate(new Date(Date.now() + 61_000)) });
+      await s.ctx
+        .db('rate_limit_hits')
+        .where('key', 'like', 'login-ip:%')
+        .update({ reset_at: toDbDate(new Date(Date.now() + 61_000)) });
       const res = await wrong('spray-last');
       expect(res.status).to.equal(429);
       expect(Number(res.headers.get('retry-after'))).to.be.within(59, 61);
     });
 
     it('does not count successful sign-ins', async () => {
-      for (let i = 0; i < 6; i++) expect((await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD })).status).to.equal(200);
+      for (let i = 0; i < 6; i++)
+        expect((await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD })).status).to.equal(200);
       // Give the limiter's after-response decrement a moment to land.
       await new Promise((r) => setTimeout(r, 100));
       for (let i = 0; i < 3; i++) expect((await wrong('hr.admin')).status).to.equal(401);
@@ -101,11 +111,13 @@ for (const kind of databaseKinds()) {
     });
     after(() => s.close());
 
-    const from = (ip: string, username: string, password = 'wrong password') => postToken(s.baseUrl, { username, password }, { 'X-Forwarded-For': ip });
+    const from = (ip: string, username: string, password = 'wrong password') =>
+      postToken(s.baseUrl, { username, password }, { 'X-Forwarded-For': ip });
 
     it('refuses a username failed five times the limit from many addresses, not its colleagues', async () => {
       // 15 failures (5 x 3), each from its own address: no address reaches its own limits.
-      for (let i = 1; i <= 15; i++) expect((await from(`203.0.113.${i}`, i % 2 ? 'hr.admin' : 'HR.Admin ')).status, `attempt ${i}`).to.equal(401);
+      for (let i = 1; i <= 15; i++)
+        expect((await from(`203.0.113.${i}`, i % 2 ? 'hr.admin' : 'HR.Admin ')).status, `attempt ${i}`).to.equal(401);
       const res = await from('198.51.100.7', 'hr.admin');
       expect(res.status).to.equal(429);
       expect(await res.json()).to.deep.equal({ detail: MESSAGE });
@@ -115,7 +127,10 @@ for (const kind of databaseKinds()) {
       // ...while another user, from the same addresses, signs in.
       expect((await from('203.0.113.1', 'hr.other', HR_PASSWORD)).status).to.equal(200);
       // The window over, the user signs in again.
-      await s.ctx.db('rate_limit_hits').where('key', 'like', 'login-username:%').update({ reset_at: toDbDate(new Date(Date.now() - 1000)) });
+      await s.ctx
+        .db('rate_limit_hits')
+        .where('key', 'like', 'login-username:%')
+        .update({ reset_at: toDbDate(new Date(Date.now() - 1000)) });
       expect((await from('198.51.100.9', 'hr.admin', HR_PASSWORD)).status).to.equal(200);
     });
   });

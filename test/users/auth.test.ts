@@ -31,7 +31,10 @@ for (const kind of databaseKinds()) {
       const body = await res.json();
       expect(Object.keys(body)).to.deep.equal(['access']);
       expect(body.access).to.match(/^[A-Za-z0-9_-]{43}$/);
-      const row = await s.ctx.db('hr_sessions').where({ token_hash: hashToken(body.access) }).first();
+      const row = await s.ctx
+        .db('hr_sessions')
+        .where({ token_hash: hashToken(body.access) })
+        .first();
       expect(row, 'session row').to.exist;
       expect(await s.ctx.db('hr_sessions').where({ token_hash: body.access }).first()).to.equal(undefined);
       const session = (await findSession(s.ctx.db, body.access, new Date()))!;
@@ -90,10 +93,22 @@ for (const kind of databaseKinds()) {
         [{}, { username: ['This field is required.'], password: ['This field is required.'] }],
         [{ username: 'hr.admin' }, { password: ['This field is required.'] }],
         [{ username: null, password: HR_PASSWORD }, { username: ['This field is required.'] }],
-        [{ username: 42, password: ['a'] }, { username: ['Not a valid string.'], password: ['Not a valid string.'] }],
-        [{ username: { $ne: '' }, password: true }, { username: ['Not a valid string.'], password: ['Not a valid string.'] }],
-        [{ username: '   ', password: '' }, { username: ['This field may not be blank.'], password: ['This field may not be blank.'] }],
-        [[{ username: 'hr.admin', password: HR_PASSWORD }], { username: ['This field is required.'], password: ['This field is required.'] }],
+        [
+          { username: 42, password: ['a'] },
+          { username: ['Not a valid string.'], password: ['Not a valid string.'] },
+        ],
+        [
+          { username: { $ne: '' }, password: true },
+          { username: ['Not a valid string.'], password: ['Not a valid string.'] },
+        ],
+        [
+          { username: '   ', password: '' },
+          { username: ['This field may not be blank.'], password: ['This field may not be blank.'] },
+        ],
+        [
+          [{ username: 'hr.admin', password: HR_PASSWORD }],
+          { username: ['This field is required.'], password: ['This field is required.'] },
+        ],
         [{ username: 'x'.repeat(257), password: HR_PASSWORD }, { username: ['Ensure this field has no more than 256 characters.'] }],
       ];
       for (const [body, errors] of cases) {
@@ -105,10 +120,18 @@ for (const kind of databaseKinds()) {
       const res = await postToken(s.baseUrl, 'username=a&username=b&password=x');
       expect(await res.json()).to.deep.equal({ username: ['Not a valid string.'] });
       // Not JSON at all, or another content type: the fields are missing.
-      const bad = await fetch(`${s.baseUrl}/api/auth/token/`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"username":' });
+      const bad = await fetch(`${s.baseUrl}/api/auth/token/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{"username":',
+      });
       expect(bad.status).to.equal(400);
       expect((await bad.json()).detail).to.match(/not valid JSON/);
-      const text = await fetch(`${s.baseUrl}/api/auth/token/`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hr.admin:pw' });
+      const text = await fetch(`${s.baseUrl}/api/auth/token/`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain' },
+        body: 'hr.admin:pw',
+      });
       expect(text.status).to.equal(400);
     });
 
@@ -126,7 +149,20 @@ for (const kind of databaseKinds()) {
 
     it('treats hostile strings as plain data', async () => {
       const users = await s.ctx.db('hr_users').count({ n: '*' });
-      for (const username of ["' OR '1'='1", "hr.admin' --", 'hr.admin"; DROP TABLE hr_users; --', '<script>alert(1)</script>', 'hr.admin\u0000', 'hr.ädmin', 'HR.ADMİN', 'hr.admin\u200b', 'hr.\u0430dmin', '%', 'hr_admin', '../../etc/passwd']) {
+      for (const username of [
+        "' OR '1'='1",
+        "hr.admin' --",
+        'hr.admin"; DROP TABLE hr_users; --',
+        '<script>alert(1)</script>',
+        'hr.admin\u0000',
+        'hr.ädmin',
+        'HR.ADMİN',
+        'hr.admin\u200b',
+        'hr.\u0430dmin',
+        '%',
+        'hr_admin',
+        '../../etc/passwd',
+      ]) {
         for (const password of [HR_PASSWORD, "' OR '1'='1", '<img src=x onerror=alert(1)>']) {
           const res = await postToken(s.baseUrl, { username, password });
           expect(res.status, username).to.equal(401);
@@ -148,8 +184,17 @@ for (const kind of databaseKinds()) {
       res = await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: bearer });
       expect(res.status).to.equal(204);
       expect(await res.text()).to.equal('');
-      expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(access) }).first()).to.equal(undefined);
-      for (const r of [await me(bearer), await me({ Cookie: `jwt=${access}` }), await fetch(`${s.baseUrl}/api/hr/dashboard/`, { headers: bearer })]) {
+      expect(
+        await s.ctx
+          .db('hr_sessions')
+          .where({ token_hash: hashToken(access) })
+          .first(),
+      ).to.equal(undefined);
+      for (const r of [
+        await me(bearer),
+        await me({ Cookie: `jwt=${access}` }),
+        await fetch(`${s.baseUrl}/api/hr/dashboard/`, { headers: bearer }),
+      ]) {
         expect(r.status).to.equal(401);
         expect(await r.json()).to.deep.equal({ detail: 'Invalid or expired token.' });
       }
@@ -183,12 +228,29 @@ for (const kind of databaseKinds()) {
       expect((await me({ Authorization: `Bearer ${old}` })).status).to.equal(401);
       expect((await me({ Cookie: `jwt=${old}` })).status).to.equal(401);
       // Logging out with it is refused too, and removes the row.
-      expect((await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${old}` } })).status).to.equal(401);
+      expect(
+        (await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${old}` } })).status,
+      ).to.equal(401);
       const older = await expiredToken(s.ctx.db, adminId);
-      expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(older) }).first()).to.exist;
+      expect(
+        await s.ctx
+          .db('hr_sessions')
+          .where({ token_hash: hashToken(older) })
+          .first(),
+      ).to.exist;
       expect((await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD })).status).to.equal(200);
-      expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(older) }).first()).to.equal(undefined);
-      expect(await s.ctx.db('hr_sessions').where('expires_at', '<=', new Date(Date.now() - 60_000)).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
+      expect(
+        await s.ctx
+          .db('hr_sessions')
+          .where({ token_hash: hashToken(older) })
+          .first(),
+      ).to.equal(undefined);
+      expect(
+        await s.ctx
+          .db('hr_sessions')
+          .where('expires_at', '<=', new Date(Date.now() - 60_000))
+          .count({ n: '*' }),
+      ).to.deep.equal([{ n: 0 }]);
     });
 
     it("stops a disabled user's live session at once", async () => {
@@ -200,7 +262,8 @@ for (const kind of databaseKinds()) {
     });
 
     describe('login page /hrviewlogin', () => {
-      const page = (path: string, cookie?: string) => fetch(`${s.baseUrl}${path}`, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
+      const page = (path: string, cookie?: string) =>
+        fetch(`${s.baseUrl}${path}`, { redirect: 'manual', headers: cookie ? { Cookie: cookie } : {} });
 
       it('shows the form island with the HR header (its path starts with /hr), noindex and no-store', async () => {
         const res = await page('/hrviewlogin');
@@ -226,7 +289,17 @@ for (const kind of databaseKinds()) {
         };
         expect(await propsOf('/hr/jobs/list')).to.equal('/hr/jobs/list');
         expect(await propsOf('/hr/applicants?job_id=3&q=a b')).to.equal('/hr/applicants?job_id=3&q=a%20b');
-        for (const bad of ['//evil.example/x', '/\\evil.example', 'https://evil.example/', 'javascript:alert(1)', '/hrviewlogin?next=/x', '/api/hr/jobs/', 'hr/dashboard', '/\t/evil.example', '']) {
+        for (const bad of [
+          '//evil.example/x',
+          '/\\evil.example',
+          'https://evil.example/',
+          'javascript:alert(1)',
+          '/hrviewlogin?next=/x',
+          '/api/hr/jobs/',
+          'hr/dashboard',
+          '/\t/evil.example',
+          '',
+        ]) {
           expect(await propsOf(bad), bad).to.equal('/hr/dashboard');
         }
       });
@@ -244,7 +317,8 @@ for (const kind of databaseKinds()) {
 
       it('decides on the normalised target: paths that resolve to another host go to the dashboard, signed in (302) or not (island props)', async () => {
         const token = await liveToken(s.ctx.db, adminId);
-        const propsOf = async (query: string) => JSON.parse(/id="island-hr-login-props">([^<]*)</.exec(await (await page(`/hrviewlogin?${query}`)).text())![1]).next;
+        const propsOf = async (query: string) =>
+          JSON.parse(/id="island-hr-login-props">([^<]*)</.exec(await (await page(`/hrviewlogin?${query}`)).text())![1]).next;
         for (const bad of OFF_SITE_NEXT) {
           const res = await page(`/hrviewlogin?next=${encodeURIComponent(bad)}`, `jwt=${token}`);
           expect(res.status, JSON.stringify(bad)).to.equal(302);
@@ -252,7 +326,13 @@ for (const kind of databaseKinds()) {
           expect(await propsOf(`next=${encodeURIComponent(bad)}`), JSON.stringify(bad)).to.equal('/hr/dashboard');
         }
         // The same spellings written into the query unencoded, as a link would carry them.
-        for (const raw of ['/hr/..//evil.example', '/.//evil.example', '/hr/%2e%2e//evil.example', '/hr\\..\\..\\/evil.example', '/%2e/%2e%2e//evil.example']) {
+        for (const raw of [
+          '/hr/..//evil.example',
+          '/.//evil.example',
+          '/hr/%2e%2e//evil.example',
+          '/hr\\..\\..\\/evil.example',
+          '/%2e/%2e%2e//evil.example',
+        ]) {
           const res = await page(`/hrviewlogin?next=${raw}`, `jwt=${token}`);
           expect(res.headers.get('location'), raw).to.equal('/hr/dashboard');
         }

@@ -6,7 +6,19 @@ import { checkCredentials } from '../../src/users/passport.js';
 import { hashPassword, verifyPassword } from '../../src/users/passwords.js';
 import { passwordProblem } from '../../src/users/schema.js';
 import { parseCredentials } from '../../src/users/api.js';
-import { createSession, deleteExpiredSessions, findSession, hashToken, revokeSession, revokeUserSessions, findUserByUsername, insertUser, setActive, setPassword, touchLastLogin } from '../../src/users/repo.js';
+import {
+  createSession,
+  deleteExpiredSessions,
+  findSession,
+  hashToken,
+  revokeSession,
+  revokeUserSessions,
+  findUserByUsername,
+  insertUser,
+  setActive,
+  setPassword,
+  touchLastLogin,
+} from '../../src/users/repo.js';
 import { ValidationError } from '../../src/http/errors.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 
@@ -28,8 +40,13 @@ describe('auth: passwords', () => {
 
   it('refuses stored values of another shape instead of throwing', async () => {
     const good = (await hashPassword('x')).split('$');
-    const damaged = [['scrypt', '1000', '8', '1', good[4], good[5]], ['scrypt', 'N', '8', '1', good[4], good[5]], ['scrypt', '16384', '8', '1', good[4], '']].map((p) => p.join('$'));
-    for (const stored of ['', 'plain', 'bcrypt$x$y', 'scrypt$16384$8$1$c2FsdA==', ...damaged]) expect(await verifyPassword('x', stored)).to.equal(false);
+    const damaged = [
+      ['scrypt', '1000', '8', '1', good[4], good[5]],
+      ['scrypt', 'N', '8', '1', good[4], good[5]],
+      ['scrypt', '16384', '8', '1', good[4], ''],
+    ].map((p) => p.join('$'));
+    for (const stored of ['', 'plain', 'bcrypt$x$y', 'scrypt$16384$8$1$c2FsdA==', ...damaged])
+      expect(await verifyPassword('x', stored)).to.equal(false);
   });
 
   it('checks new passwords: 8 to 256 characters', () => {
@@ -58,7 +75,10 @@ describe('auth: request parsing', () => {
   });
 
   it('parses credentials with field errors', () => {
-    expect(parseCredentials({ username: ' HR.Admin ', password: ' spaced pw ' })).to.deep.equal({ username: 'hr.admin', password: ' spaced pw ' });
+    expect(parseCredentials({ username: ' HR.Admin ', password: ' spaced pw ' })).to.deep.equal({
+      username: 'hr.admin',
+      password: ' spaced pw ',
+    });
     const fail = (body: unknown) => {
       try {
         parseCredentials(body);
@@ -71,7 +91,9 @@ describe('auth: request parsing', () => {
     expect(fail(undefined)).to.deep.equal({ username: ['This field is required.'], password: ['This field is required.'] });
     expect(fail('username=x')).to.deep.equal({ username: ['This field is required.'], password: ['This field is required.'] });
     expect(fail(Object.create({ username: 'inherited', password: 'inherited' }))).to.have.keys('username', 'password');
-    expect(fail({ username: 'a', password: 'b'.repeat(257) })).to.deep.equal({ password: ['Ensure this field has no more than 256 characters.'] });
+    expect(fail({ username: 'a', password: 'b'.repeat(257) })).to.deep.equal({
+      password: ['Ensure this field has no more than 256 characters.'],
+    });
   });
 });
 
@@ -100,7 +122,10 @@ for (const kind of databaseKinds()) {
       const { token, expiresAt } = await createSession(t.db, userId, 60, now, { ip: '10.0.0.1', userAgent: 'x'.repeat(500) });
       expect(token).to.match(/^[A-Za-z0-9_-]{43}$/);
       expect(expiresAt.toISOString()).to.equal('2030-01-01T00:01:00.000Z');
-      const row = await t.db('hr_sessions').where({ token_hash: hashToken(token) }).first();
+      const row = await t
+        .db('hr_sessions')
+        .where({ token_hash: hashToken(token) })
+        .first();
       expect(row.user_agent).to.have.length(191);
       const s = (await findSession(t.db, token, now))!;
       expect(s).to.include({ userId, username: 'store.user' });
@@ -119,7 +144,12 @@ for (const kind of databaseKinds()) {
       const live = await createSession(t.db, userId, 3600, now);
       const live2 = await createSession(t.db, userId, 3600, now);
       expect(await deleteExpiredSessions(t.db, now)).to.be.at.least(1);
-      expect(await t.db('hr_sessions').where({ token_hash: hashToken(old.token) }).first()).to.equal(undefined);
+      expect(
+        await t
+          .db('hr_sessions')
+          .where({ token_hash: hashToken(old.token) })
+          .first(),
+      ).to.equal(undefined);
       expect(await findSession(t.db, live.token, now)).to.not.equal(null);
       expect(await revokeUserSessions(t.db, userId)).to.equal(2);
       expect(await findSession(t.db, live2.token, now)).to.equal(null);

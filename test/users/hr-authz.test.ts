@@ -15,9 +15,21 @@ const isHrPage = (p: string) => /^\/hr(\/|$)/i.test(p);
 
 /** Spec 02 section 2, 'Guarded routes', with ids filled in. */
 const GUARDED_PAGES = [
-  '/hr/dashboard', '/hr/jobs', '/hr/jobs/list', '/hr/jobs/1/insights', '/hr/jobs/new', '/hr/jobs/1/edit', '/hr/posts',
-  '/hr/applicants', '/hr/applicants/1', '/hr/forms', '/hr/forms/new', '/hr/forms/1/edit', '/hr/forms/1/entries',
-  '/hr/forms/1/entries/1', '/hr/forms/1/posts',
+  '/hr/dashboard',
+  '/hr/jobs',
+  '/hr/jobs/list',
+  '/hr/jobs/1/insights',
+  '/hr/jobs/new',
+  '/hr/jobs/1/edit',
+  '/hr/posts',
+  '/hr/applicants',
+  '/hr/applicants/1',
+  '/hr/forms',
+  '/hr/forms/new',
+  '/hr/forms/1/edit',
+  '/hr/forms/1/entries',
+  '/hr/forms/1/entries/1',
+  '/hr/forms/1/posts',
 ];
 
 const MUTATIONS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -37,7 +49,9 @@ for (const kind of databaseKinds()) {
       s = await startTestServer(kind);
       const routes = registeredRoutes(createApp(s.ctx));
       api = routes.filter((r) => isHrApi(r.pattern));
-      pages = [...new Set([...GUARDED_PAGES, ...routes.filter((r) => r.method === 'GET' && isHrPage(r.pattern)).map((r) => concrete(r.pattern))])];
+      pages = [
+        ...new Set([...GUARDED_PAGES, ...routes.filter((r) => r.method === 'GET' && isHrPage(r.pattern)).map((r) => concrete(r.pattern))]),
+      ];
       // User 1 is the one every route's concrete path names (`/api/hr/users/1/sign-in-link/` resets
       // that user's password and ends their sessions): a bystander, not the matrix's own user.
       expect(await createHrUser(s.ctx.db, 'matrix.bystander')).to.equal(1);
@@ -55,10 +69,19 @@ for (const kind of databaseKinds()) {
 
     it('finds the HR API routes by walking the app (and the list cannot be silently empty)', () => {
       const seen = api.map((r) => `${r.method} ${r.pattern}`);
-      for (const known of ['GET /api/hr/dashboard/', 'GET /api/hr/jobs/', 'POST /api/hr/jobs/', 'GET /api/hr/jobs/:id/', 'PUT /api/hr/jobs/:id/']) {
+      for (const known of [
+        'GET /api/hr/dashboard/',
+        'GET /api/hr/jobs/',
+        'POST /api/hr/jobs/',
+        'GET /api/hr/jobs/:id/',
+        'PUT /api/hr/jobs/:id/',
+      ]) {
         expect(seen, known).to.include(known);
       }
-      expect(registeredRoutes(createApp(s.ctx)).map((r) => `${r.method} ${r.pattern}`)).to.include.members(['POST /api/auth/token/', 'GET /hrviewlogin']);
+      expect(registeredRoutes(createApp(s.ctx)).map((r) => `${r.method} ${r.pattern}`)).to.include.members([
+        'POST /api/auth/token/',
+        'GET /hrviewlogin',
+      ]);
     });
 
     const call = (method: string, path: string, headers: Record<string, string>) =>
@@ -145,11 +168,20 @@ for (const kind of databaseKinds()) {
       const send = (method: string, path: string, headers: Record<string, string>, body: string) =>
         fetch(`${s.baseUrl}${path}`, { method, redirect: 'manual', headers: { 'Content-Type': 'application/json', ...headers }, body });
       const bodies = ['{"title": ', '{', 'not json', `{"description": "${'x'.repeat(17 * 1024 * 1024)}"}`];
-      const paths = [...api.filter((r) => MUTATIONS.has(r.method)).map((r) => [r.method, concrete(r.pattern)]), ['POST', '/api/hr/nothing-here/'], ['PATCH', '/api/hr/jobs/1/']];
+      const paths = [
+        ...api.filter((r) => MUTATIONS.has(r.method)).map((r) => [r.method, concrete(r.pattern)]),
+        ['POST', '/api/hr/nothing-here/'],
+        ['PATCH', '/api/hr/jobs/1/'],
+      ];
       expect(paths.length).to.be.at.least(4);
       for (const [method, path] of paths) {
         for (const body of bodies) {
-          for (const [label, headers] of [['no token', {}], ['bad token', { Authorization: 'Bearer nope' }], ['cookie only', { Cookie: `jwt=${valid}` }], ['expired token', { Authorization: `Bearer ${expired}` }]] as [string, Record<string, string>][]) {
+          for (const [label, headers] of [
+            ['no token', {}],
+            ['bad token', { Authorization: 'Bearer nope' }],
+            ['cookie only', { Cookie: `jwt=${valid}` }],
+            ['expired token', { Authorization: `Bearer ${expired}` }],
+          ] as [string, Record<string, string>][]) {
             const res = await send(method, path, headers, body);
             const where = `${label}: ${method} ${path} with ${body.length} bytes`;
             expect(res.status, where).to.equal(401);

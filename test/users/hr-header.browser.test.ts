@@ -12,7 +12,8 @@ import { hrSession, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** Waits for a group's aria-expanded, which islands/site.ts sets on the toggle event (a moment after the key or click). */
-const expanded = (summary: Locator, value: 'true' | 'false') => summary.and(summary.page().locator(`[aria-expanded="${value}"]`)).waitFor({ timeout: 5000 });
+const expanded = (summary: Locator, value: 'true' | 'false') =>
+  summary.and(summary.page().locator(`[aria-expanded="${value}"]`)).waitFor({ timeout: 5000 });
 
 for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`grouped HR header in Chromium [${kind}]`, function () {
@@ -40,7 +41,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const { page } = tab;
       await page.goto(`${s.baseUrl}/hr/jobs`);
       const nav = page.getByRole('navigation', { name: 'HR', exact: true });
-      const visibleLinks = async () => (await nav.getByRole('link').all()).length && nav.getByRole('link').evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.textContent));
+      const visibleLinks = async () =>
+        (await nav.getByRole('link').all()).length &&
+        nav.getByRole('link').evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.textContent));
       expect(await visibleLinks()).to.deep.equal(['Dashboard', 'Jobs', 'Applicants', 'Forms']);
       const settings = nav.locator('summary', { hasText: 'Settings' });
       const reports = nav.locator('summary', { hasText: 'Reports' });
@@ -50,7 +53,16 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await settings.focus();
       await page.keyboard.press('Enter');
       await expanded(settings, 'true');
-      expect(await visibleLinks()).to.deep.equal(['Dashboard', 'Jobs', 'Applicants', 'Forms', 'Manage Jobs', 'API Posts', 'Users', 'Emails']);
+      expect(await visibleLinks()).to.deep.equal([
+        'Dashboard',
+        'Jobs',
+        'Applicants',
+        'Forms',
+        'Manage Jobs',
+        'API Posts',
+        'Users',
+        'Emails',
+      ]);
       expect(await nav.getByRole('link', { name: 'Manage Jobs' }).getAttribute('aria-current')).to.equal('page');
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, 'hr-header-settings-1280');
@@ -86,9 +98,24 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.goto(`${s.baseUrl}/hr/dashboard`);
       await page.getByRole('button', { name: 'Menu' }).or(page.locator('summary[aria-label="Menu"]')).first().click();
       const drawer = page.getByRole('navigation', { name: 'HR mobile' });
-      expect(await drawer.getByRole('link').allInnerTexts()).to.deep.equal(['Dashboard', 'Jobs', 'Applicants', 'Forms', 'Sources', 'Manage Jobs', 'API Posts', 'Users', 'Emails']);
+      expect(await drawer.getByRole('link').allInnerTexts()).to.deep.equal([
+        'Dashboard',
+        'Jobs',
+        'Applicants',
+        'Forms',
+        'Sources',
+        'Manage Jobs',
+        'API Posts',
+        'Users',
+        'Emails',
+      ]);
       expect(await drawer.locator('.nav-drawer-group').allInnerTexts()).to.deep.equal(['REPORTS', 'SETTINGS']);
-      expect(await drawer.getByRole('list', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal(['Manage Jobs', 'API Posts', 'Users', 'Emails']);
+      expect(await drawer.getByRole('list', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal([
+        'Manage Jobs',
+        'API Posts',
+        'Users',
+        'Emails',
+      ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, 'hr-header-drawer-390');

@@ -150,14 +150,30 @@ for (const kind of databaseKinds()) {
 
     it('shows unknown HR pages as the 404 page with the HR header, no item marked, and a way to the dashboard', async () => {
       // Paths under every header item, near the real pages, and past the last page of a list.
-      const unknown = ['/hr/nothing-here', '/hr/applicant', '/hr/applicants/7/extra', '/hr/forms/999999/edit', '/hr/forms/new/extra', '/hr/posts/extra', '/hr/posts?page=999', '/hr/dashboard/extra', '/hr/jobs/999999/edit', '/HR/Nothing', '/hr/jobs?page=999', '/hr/jobs/list?page=999'];
+      const unknown = [
+        '/hr/nothing-here',
+        '/hr/applicant',
+        '/hr/applicants/7/extra',
+        '/hr/forms/999999/edit',
+        '/hr/forms/new/extra',
+        '/hr/posts/extra',
+        '/hr/posts?page=999',
+        '/hr/dashboard/extra',
+        '/hr/jobs/999999/edit',
+        '/HR/Nothing',
+        '/hr/jobs?page=999',
+        '/hr/jobs/list?page=999',
+      ];
       for (const path of unknown) {
         const r = await page(path, `jwt=${token}`);
         expect(r.status, path).to.equal(404);
         expect(r.html, path).to.include('<title>404 — Page Not Found</title>').and.include('<h1>404 — Page Not Found</h1>');
         expectHrHeader(r.html, path, true);
         expect(r.html, `${path}: nothing marked current`).not.to.include('aria-current');
-        expect(mainLinks(r.html), path).to.deep.equal([['Go to Dashboard', '/hr/dashboard'], ['Go to Careers', '/careers']]);
+        expect(mainLinks(r.html), path).to.deep.equal([
+          ['Go to Dashboard', '/hr/dashboard'],
+          ['Go to Careers', '/careers'],
+        ]);
         expect(r.html, path).to.include('<meta name="robots" content="noindex">');
       }
       // Signed out, the guard still answers first: the sign-in page, whether the page exists or not.

@@ -12,7 +12,17 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 const FAILED = 'Invalid credentials or unauthorized.';
 /** Hostile next values for the browser runs, one or two of each class (dot segments, encoded dots, backslashes, control characters, other schemes). */
 const HOSTILE = OFF_SITE_NEXT.filter((v) =>
-  ['/hr/..//evil.example', '/.//evil.example', '/hr/%2e%2e//evil.example', '/hr/.%2e//evil.example', '/hr\\..\\..\\/evil.example', '/.\\/evil.example', '/\t/evil.example', '//evil.example', 'https://evil.example/'].includes(v),
+  [
+    '/hr/..//evil.example',
+    '/.//evil.example',
+    '/hr/%2e%2e//evil.example',
+    '/hr/.%2e//evil.example',
+    '/hr\\..\\..\\/evil.example',
+    '/.\\/evil.example',
+    '/\t/evil.example',
+    '//evil.example',
+    'https://evil.example/',
+  ].includes(v),
 );
 if (HOSTILE.length !== 9) throw new Error('a hostile next picked for the browser runs is no longer in OFF_SITE_NEXT');
 const TTL = 1200;
@@ -46,7 +56,14 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await createHrUser(s.ctx.db, 'hr.browser');
       browser = await sharedBrowser();
       // The real client session module, bundled for page.evaluate (which the page's CSP allows).
-      const out = await build({ entryPoints: ['islands/components/session.ts'], bundle: true, format: 'iife', globalName: 'careersSession', write: false, target: 'es2020' });
+      const out = await build({
+        entryPoints: ['islands/components/session.ts'],
+        bundle: true,
+        format: 'iife',
+        globalName: 'careersSession',
+        write: false,
+        target: 'es2020',
+      });
       sessionModule = `${out.outputFiles[0].text}\nwindow.careersSession = careersSession;`;
     });
     after(async () => {
@@ -93,7 +110,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const { page } = tab;
       await createHrUser(s.ctx.db, 'hr.disabled', { active: false });
       await page.goto(`${s.baseUrl}/hrviewlogin`);
-      for (const [u, p] of [['hr.browser', 'wrong password'], ['nobody', HR_PASSWORD], ['hr.disabled', HR_PASSWORD]]) {
+      for (const [u, p] of [
+        ['hr.browser', 'wrong password'],
+        ['nobody', HR_PASSWORD],
+        ['hr.disabled', HR_PASSWORD],
+      ]) {
         await signIn(page, u, p);
         const alert = page.getByRole('alert');
         await alert.waitFor();
@@ -144,7 +165,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(jwt.secure).to.equal(false); // http here; Secure is added on https
       expect(jwt.httpOnly).to.equal(false);
       expect(jwt.expires - Date.now() / 1000).to.be.within(TTL - 30, TTL + 1);
-      expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).first()).to.exist;
+      expect(
+        await s.ctx
+          .db('hr_sessions')
+          .where({ token_hash: hashToken(cookie!) })
+          .first(),
+      ).to.exist;
       expect(await page.locator('h1').innerText()).to.equal('HR Dashboard');
     });
 
@@ -177,10 +203,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     /** Records (and answers) every request that leaves the test server: a hostile next must cause none. */
     async function watchOffSite(): Promise<string[]> {
       const offSite: string[] = [];
-      await tab.context.route((url) => url.hostname !== '127.0.0.1', async (route) => {
-        offSite.push(route.request().url());
-        await route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Off site</title>' });
-      });
+      await tab.context.route(
+        (url) => url.hostname !== '127.0.0.1',
+        async (route) => {
+          offSite.push(route.request().url());
+          await route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Off site</title>' });
+        },
+      );
       return offSite;
     }
 
@@ -278,7 +307,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const hrNav = page.getByRole('navigation', { name: 'HR', exact: true });
       // In view: four links; the rest behind the Reports and Settings groups (issue 30).
       expect(await hrNav.getByRole('link').allInnerTexts()).to.deep.equal(['Dashboard', 'Jobs', 'Applicants', 'Forms']);
-      expect(await hrNav.locator('a').evaluateAll((as) => as.map((a) => a.textContent))).to.deep.equal(['Dashboard', 'Jobs', 'Applicants', 'Forms', 'Sources', 'Manage Jobs', 'API Posts', 'Users', 'Emails']);
+      expect(await hrNav.locator('a').evaluateAll((as) => as.map((a) => a.textContent))).to.deep.equal([
+        'Dashboard',
+        'Jobs',
+        'Applicants',
+        'Forms',
+        'Sources',
+        'Manage Jobs',
+        'API Posts',
+        'Users',
+        'Emails',
+      ]);
       expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
       expect(await page.locator('[aria-current]').count()).to.equal(0);
       const main = page.getByRole('main');
@@ -290,7 +329,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
       // Marked in the header and in the (closed) phone drawer.
       expect(await hrNav.locator('[aria-current="page"]').allInnerTexts()).to.deep.equal(['Dashboard']);
-      expect(await page.locator('nav[aria-label="HR mobile"] [aria-current="page"]').evaluateAll((els) => els.map((e) => e.textContent))).to.deep.equal(['Dashboard']);
+      expect(
+        await page.locator('nav[aria-label="HR mobile"] [aria-current="page"]').evaluateAll((els) => els.map((e) => e.textContent)),
+      ).to.deep.equal(['Dashboard']);
     });
 
     it('redirects a signed-in visitor away from the login page (server and client)', async () => {
@@ -323,7 +364,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await logout.click();
       await page.waitForURL(`${s.baseUrl}/hrviewlogin`);
       expect(await storedToken(page)).to.deep.equal({ cookie: null, local: null });
-      expect(await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).first()).to.equal(undefined);
+      expect(
+        await s.ctx
+          .db('hr_sessions')
+          .where({ token_hash: hashToken(cookie!) })
+          .first(),
+      ).to.equal(undefined);
       expect(await page.locator('[data-logout]').count()).to.equal(0);
       await page.goto(`${s.baseUrl}/hr/dashboard`);
       expect(page.url()).to.equal(`${s.baseUrl}/hrviewlogin?next=%2Fhr%2Fdashboard`);
@@ -365,7 +411,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(seen).to.deep.equal([`Bearer ${cookie}`]);
 
       // The session ends on the server (for example revoked from the CLI): the next call is a 401.
-      await s.ctx.db('hr_sessions').where({ token_hash: hashToken(cookie!) }).delete();
+      await s.ctx
+        .db('hr_sessions')
+        .where({ token_hash: hashToken(cookie!) })
+        .delete();
       const navigated = page.waitForURL(`${s.baseUrl}/hrviewlogin?next=${encodeURIComponent('/hr/jobs/list?page=1')}`);
       await page.evaluate(() => void (window as any).careersSession.hrFetch('/api/hr/dashboard/'));
       await navigated;

@@ -9,7 +9,14 @@
  * users' email addresses on /api/hr/users/ and /hr/users.
  */
 import { expect } from 'chai';
-import { OIDC_CALLBACK_PATH, OIDC_ERROR_MESSAGES, OIDC_FLOW_COOKIE, OidcFailure, OidcSignIn, oidcOnlyMessage } from '../../src/users/oidc.js';
+import {
+  OIDC_CALLBACK_PATH,
+  OIDC_ERROR_MESSAGES,
+  OIDC_FLOW_COOKIE,
+  OidcFailure,
+  OidcSignIn,
+  oidcOnlyMessage,
+} from '../../src/users/oidc.js';
 import { oidcLoginLocals } from '../../src/users/oidc-pages.js';
 import { findUserByEmail, findUserByUsername } from '../../src/users/repo.js';
 import { AUTH_MESSAGES, USER_MESSAGES } from '../../src/users/schema.js';
@@ -30,14 +37,17 @@ for (const kind of databaseKinds()) {
     let admin: string;
 
     before(async () => {
-      op = await startOidcProvider([PUBLIC + OIDC_CALLBACK_PATH], [
-        { sub: 'ada', email: 'Ada.Lovelace@Example.com', email_verified: true },
-        { sub: 'stranger', email: 'stranger@example.com', email_verified: true },
-        { sub: 'unverified', email: 'grace@example.com', email_verified: false },
-        { sub: 'no-email' },
-        { sub: 'disabled', email: 'off@example.com', email_verified: true },
-        { sub: 'newbie', email: 'New.Person@Example.org', email_verified: 'true' },
-      ]);
+      op = await startOidcProvider(
+        [PUBLIC + OIDC_CALLBACK_PATH],
+        [
+          { sub: 'ada', email: 'Ada.Lovelace@Example.com', email_verified: true },
+          { sub: 'stranger', email: 'stranger@example.com', email_verified: true },
+          { sub: 'unverified', email: 'grace@example.com', email_verified: false },
+          { sub: 'no-email' },
+          { sub: 'disabled', email: 'off@example.com', email_verified: true },
+          { sub: 'newbie', email: 'New.Person@Example.org', email_verified: 'true' },
+        ],
+      );
       s = await startTestServer(kind, {
         PUBLIC_BASE_URL: PUBLIC,
         OIDC_ISSUER: op.issuer,
@@ -69,9 +79,14 @@ for (const kind of databaseKinds()) {
     };
 
     /** The button's link, then the provider, then the callback on the real server. */
-    async function companySignIn(login: string, opts: { next?: string; abort?: boolean; callback?: (url: URL, jar: CookieJar) => void } = {}) {
+    async function companySignIn(
+      login: string,
+      opts: { next?: string; abort?: boolean; callback?: (url: URL, jar: CookieJar) => void } = {},
+    ) {
       const jar = new CookieJar();
-      const start = await fetch(`${s.baseUrl}/hrviewlogin/oidc?next=${encodeURIComponent(opts.next ?? '/hr/applicants?stage=applied')}`, { redirect: 'manual' });
+      const start = await fetch(`${s.baseUrl}/hrviewlogin/oidc?next=${encodeURIComponent(opts.next ?? '/hr/applicants?stage=applied')}`, {
+        redirect: 'manual',
+      });
       expect(start.status).to.equal(303);
       jar.take(start);
       const authorization = new URL(start.headers.get('location')!);
@@ -111,7 +126,11 @@ for (const kind of databaseKinds()) {
       expect(to.searchParams.get('nonce')).to.have.length.greaterThan(20);
       expect(to.searchParams.get('scope')).to.equal('openid email profile');
       const cookie = start.headers.getSetCookie().find((c) => c.startsWith(`${OIDC_FLOW_COOKIE}=`))!;
-      expect(cookie).to.match(/HttpOnly/i).and.match(/SameSite=Lax/i).and.match(/Path=\/hrviewlogin\/oidc/).and.match(/Max-Age=600/);
+      expect(cookie)
+        .to.match(/HttpOnly/i)
+        .and.match(/SameSite=Lax/i)
+        .and.match(/Path=\/hrviewlogin\/oidc/)
+        .and.match(/Max-Age=600/);
       // The verifier never leaves in the address.
       expect(start.headers.get('location')).to.not.include('code_verifier');
     });
@@ -125,7 +144,11 @@ for (const kind of databaseKinds()) {
       expect(location).to.equal('/hrviewlogin/oidc/done?next=%2Fhr%2Fapplicants%3Fstage%3Dapplied');
       const token = decodeURIComponent(jar.cookies.get('jwt')!);
       const set = res.headers.getSetCookie().find((c) => c.startsWith('jwt='))!;
-      expect(set).to.match(/Max-Age=3600/).and.match(/Path=\//).and.match(/SameSite=Lax/i).and.not.match(/HttpOnly/i);
+      expect(set)
+        .to.match(/Max-Age=3600/)
+        .and.match(/Path=\//)
+        .and.match(/SameSite=Lax/i)
+        .and.not.match(/HttpOnly/i);
       // The flow cookie is gone: one use.
       expect(res.headers.getSetCookie().find((c) => c.startsWith(`${OIDC_FLOW_COOKIE}=`))).to.match(/Expires=Thu, 01 Jan 1970/);
       const who = await me(token);
@@ -142,9 +165,14 @@ for (const kind of databaseKinds()) {
       expect(none.status).to.equal(303);
       expect(none.headers.get('location')).to.equal('/hrviewlogin?next=%2Fhr%2Fapplicants%3Fstage%3Dapplied');
       // An HR page works with the cookie, and logout ends the session as usual.
-      const page = await fetch(`${s.baseUrl}/hr/dashboard`, { redirect: 'manual', headers: { Cookie: `jwt=${encodeURIComponent(token)}` } });
+      const page = await fetch(`${s.baseUrl}/hr/dashboard`, {
+        redirect: 'manual',
+        headers: { Cookie: `jwt=${encodeURIComponent(token)}` },
+      });
       expect(page.status).to.equal(200);
-      expect((await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })).status).to.equal(204);
+      expect(
+        (await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })).status,
+      ).to.equal(204);
     });
 
     it('keeps only a same-site next: an off-site one lands on the dashboard', async () => {
@@ -199,7 +227,9 @@ for (const kind of databaseKinds()) {
     });
 
     it('refuses a tampered state, a missing or forged flow cookie and a replayed callback', async () => {
-      let r = await companySignIn('ada', { callback: (url) => url.searchParams.set('state', `${url.searchParams.get('state')!.slice(0, -2)}xy`) });
+      let r = await companySignIn('ada', {
+        callback: (url) => url.searchParams.set('state', `${url.searchParams.get('state')!.slice(0, -2)}xy`),
+      });
       const f = await failure(r.location);
       expect(f.code).to.equal('state');
       expect(f.html).to.include(escaped(OIDC_ERROR_MESSAGES.state(NAME)));
@@ -218,15 +248,26 @@ for (const kind of databaseKinds()) {
 
       // The state of another flow (someone else's callback pasted into this browser) does not match this one's cookie.
       let otherState = '';
-      await companySignIn('ada', { callback: (url) => { otherState = url.searchParams.get('state')!; } });
+      await companySignIn('ada', {
+        callback: (url) => {
+          otherState = url.searchParams.get('state')!;
+        },
+      });
       r = await companySignIn('ada', { callback: (url) => url.searchParams.set('state', otherState) });
       expect((await failure(r.location)).code).to.equal('state');
 
       // Replaying a callback with its (cleared) cookie kept: the code was used, so no second session.
       let saved: { url: URL; cookie: string } | null = null;
-      const ok = await companySignIn('ada', { callback: (url, jar) => { saved = { url: new URL(url), cookie: jar.header() }; } });
+      const ok = await companySignIn('ada', {
+        callback: (url, jar) => {
+          saved = { url: new URL(url), cookie: jar.header() };
+        },
+      });
       expect(ok.location).to.match(/^\/hrviewlogin\/oidc\/done\?/);
-      const replay = await fetch(s.baseUrl + saved!.url.pathname + saved!.url.search, { redirect: 'manual', headers: { Cookie: saved!.cookie } });
+      const replay = await fetch(s.baseUrl + saved!.url.pathname + saved!.url.search, {
+        redirect: 'manual',
+        headers: { Cookie: saved!.cookie },
+      });
       expect(replay.status).to.equal(303);
       expect((await failure(replay.headers.get('location')!)).code).to.equal('failed');
 
@@ -249,10 +290,12 @@ for (const kind of databaseKinds()) {
       expect(f.html).to.include(escaped(OIDC_ERROR_MESSAGES.denied(NAME)));
     });
 
-    it('with OIDC_ONLY=true refuses a recruiter\'s right password with a clear message and takes an admin\'s', async () => {
+    it("with OIDC_ONLY=true refuses a recruiter's right password with a clear message and takes an admin's", async () => {
       s.ctx.config.oidc!.only = true;
       const html = await (await fetch(`${s.baseUrl}/hrviewlogin`)).text();
-      expect(html).to.include('id="oidc-only-note"').and.include(`Password sign-in below is only for admins (when ${NAME} is unavailable).`);
+      expect(html)
+        .to.include('id="oidc-only-note"')
+        .and.include(`Password sign-in below is only for admins (when ${NAME} is unavailable).`);
       await s.ctx.db('hr_users').where({ username: 'grace' }).first();
       let res = await postToken(s.baseUrl, { username: 'grace', password: HR_PASSWORD });
       expect(res.status).to.equal(403);
@@ -270,7 +313,10 @@ for (const kind of databaseKinds()) {
       let link = await call('POST', '/api/auth/link/', null, { token: linkToken, password: 'a new password' });
       expect(link).to.deep.include({ status: 403, body: { detail: oidcOnlyMessage(NAME) } });
       const invitedAdmin = await call('POST', '/api/hr/users/', admin, { username: 'invited.admin', role: 'admin' });
-      link = await call('POST', '/api/auth/link/', null, { token: invitedAdmin.body.sign_in_link.url.split('/').pop(), password: 'a new password' });
+      link = await call('POST', '/api/auth/link/', null, {
+        token: invitedAdmin.body.sign_in_link.url.split('/').pop(),
+        password: 'a new password',
+      });
       expect(link.status).to.equal(200);
       s.ctx.config.oidc!.only = false;
       link = await call('POST', '/api/auth/link/', null, { token: linkToken, password: 'a new password' });
@@ -282,13 +328,32 @@ for (const kind of databaseKinds()) {
     });
 
     it('gives HR users an email address: unique ignoring case, editable by admins, shown on /hr/users; bad input refused', async () => {
-      const made = await call('POST', '/api/hr/users/', admin, { username: 'mail.user', password: HR_PASSWORD, email: 'Mail.User@Example.com' });
+      const made = await call('POST', '/api/hr/users/', admin, {
+        username: 'mail.user',
+        password: HR_PASSWORD,
+        email: 'Mail.User@Example.com',
+      });
       expect(made.status).to.equal(201);
       const id = made.body.user.id;
       expect(made.body.user.email).to.equal('mail.user@example.com');
-      expect(await call('POST', '/api/hr/users/', admin, { username: 'mail.two', email: 'MAIL.USER@example.com' })).to.deep.include({ status: 400, body: { email: [USER_MESSAGES.emailTaken] } });
-      expect(await call('PATCH', `/api/hr/users/${id}/`, admin, { email: 'ADA.LOVELACE@example.com' })).to.deep.include({ status: 400, body: { email: [USER_MESSAGES.emailTaken] } });
-      for (const bad of [42, 'not-an-email', 'a@b', `${'x'.repeat(190)}@example.com`, ['a@example.com'], { a: 1 }, 'a b@example.com', '<script>@example.com']) {
+      expect(await call('POST', '/api/hr/users/', admin, { username: 'mail.two', email: 'MAIL.USER@example.com' })).to.deep.include({
+        status: 400,
+        body: { email: [USER_MESSAGES.emailTaken] },
+      });
+      expect(await call('PATCH', `/api/hr/users/${id}/`, admin, { email: 'ADA.LOVELACE@example.com' })).to.deep.include({
+        status: 400,
+        body: { email: [USER_MESSAGES.emailTaken] },
+      });
+      for (const bad of [
+        42,
+        'not-an-email',
+        'a@b',
+        `${'x'.repeat(190)}@example.com`,
+        ['a@example.com'],
+        { a: 1 },
+        'a b@example.com',
+        '<script>@example.com',
+      ]) {
         const r = await call('PATCH', `/api/hr/users/${id}/`, admin, { email: bad });
         expect(r, JSON.stringify(bad)).to.deep.include({ status: 400, body: { email: [USER_MESSAGES.email] } });
       }
@@ -326,8 +391,18 @@ for (const kind of databaseKinds()) {
       expect(f.html).to.include(escaped(OIDC_ERROR_MESSAGES.unreachable(NAME)));
 
       // A provider that cannot be discovered at all: the button's link answers the same way.
-      const dead = new OidcSignIn({ db: s.ctx.db, setting: { ...s.ctx.config.oidc!, issuer: 'http://127.0.0.1:9' }, publicBaseUrl: PUBLIC, serverKey: s.ctx.serverKey, log: s.ctx.log, now: () => new Date() });
-      const err = await dead.start('/hr/forms').then(() => null, (e: unknown) => e);
+      const dead = new OidcSignIn({
+        db: s.ctx.db,
+        setting: { ...s.ctx.config.oidc!, issuer: 'http://127.0.0.1:9' },
+        publicBaseUrl: PUBLIC,
+        serverKey: s.ctx.serverKey,
+        log: s.ctx.log,
+        now: () => new Date(),
+      });
+      const err = await dead.start('/hr/forms').then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err).to.be.instanceOf(OidcFailure);
       expect(err).to.include({ code: 'unreachable', next: '/hr/forms' });
     });

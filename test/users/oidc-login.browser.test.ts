@@ -29,11 +29,25 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       // PUBLIC_BASE_URL is the server's own address: chosen before it starts, for the provider's redirect URI.
       const port = await freePort();
       const PUBLIC = `http://127.0.0.1:${port}`;
-      op = await startOidcProvider([PUBLIC + OIDC_CALLBACK_PATH], [
-        { sub: 'ada', email: 'ada@example.com', email_verified: true },
-        { sub: 'stranger', email: 'stranger@example.com', email_verified: true },
-      ]);
-      s = await startTestServer(kind, { PUBLIC_BASE_URL: PUBLIC, OIDC_ISSUER: op.issuer, OIDC_CLIENT_ID: op.clientId, OIDC_CLIENT_SECRET: op.clientSecret, OIDC_PROVIDER_NAME: NAME }, {}, { port });
+      op = await startOidcProvider(
+        [PUBLIC + OIDC_CALLBACK_PATH],
+        [
+          { sub: 'ada', email: 'ada@example.com', email_verified: true },
+          { sub: 'stranger', email: 'stranger@example.com', email_verified: true },
+        ],
+      );
+      s = await startTestServer(
+        kind,
+        {
+          PUBLIC_BASE_URL: PUBLIC,
+          OIDC_ISSUER: op.issuer,
+          OIDC_CLIENT_ID: op.clientId,
+          OIDC_CLIENT_SECRET: op.clientSecret,
+          OIDC_PROVIDER_NAME: NAME,
+        },
+        {},
+        { port },
+      );
       const ada = await createHrUser(s.ctx.db, 'ada', { role: 'recruiter' });
       await s.ctx.db('hr_users').where({ id: ada }).update({ email: 'ada@example.com' });
       browser = await sharedBrowser();
@@ -84,7 +98,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(cookie.value).to.match(/^[A-Za-z0-9_-]{43}$/);
       expect(await page.evaluate(() => localStorage.getItem('jwt'))).to.equal(cookie.value);
       // The HR header's Logout works with it.
-      expect(await page.getByRole('button', { name: 'Logout' }).or(page.getByRole('link', { name: 'Logout' })).count()).to.be.greaterThan(0);
+      expect(
+        await page
+          .getByRole('button', { name: 'Logout' })
+          .or(page.getByRole('link', { name: 'Logout' }))
+          .count(),
+      ).to.be.greaterThan(0);
       await screenshot(page, 'oidc-signed-in-1280');
     });
 
@@ -95,7 +114,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         const { page } = tab;
         await noWebFonts(page);
         await page.goto(`${s.baseUrl}/hrviewlogin`);
-        expect(await page.locator('#oidc-only-note').innerText()).to.equal(`Sign in with ${NAME}. Password sign-in below is only for admins (when ${NAME} is unavailable).`);
+        expect(await page.locator('#oidc-only-note').innerText()).to.equal(
+          `Sign in with ${NAME}. Password sign-in below is only for admins (when ${NAME} is unavailable).`,
+        );
         await page.getByRole('link', { name: `Sign in with ${NAME}` }).click();
         await atProvider(page, 'stranger');
         await page.waitForURL((u) => u.pathname === '/hrviewlogin' && u.searchParams.get('oidc_error') === 'unknown');

@@ -34,7 +34,12 @@ describe('webhook and form API settings read-only for recruiters in Chromium [sq
   });
 
   it('the job editor shows a recruiter the webhook read-only with a note, and saves the job as edited elsewhere', async () => {
-    const job = await makeJob(s.ctx.db, { title: 'Webhook Role', webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers', webhook_secret: SECRET });
+    const job = await makeJob(s.ctx.db, {
+      title: 'Webhook Role',
+      webhook_enabled: true,
+      webhook_url: 'https://hooks.example.com/careers',
+      webhook_secret: SECRET,
+    });
     const tab = await openHrPage(browser, s.baseUrl, recruiter);
     const { page } = tab;
     await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/edit`);
@@ -42,7 +47,9 @@ describe('webhook and form API settings read-only for recruiters in Chromium [sq
     await page.fill('#job-title', 'Webhook Role, renamed');
     await page.getByRole('tab', { name: 'Notifications' }).click();
     await page.locator('#job-webhook_url').waitFor();
-    expect(await page.locator('.webhook-locked').innerText()).to.equal('Only an admin can change these settings: each application goes to this address.');
+    expect(await page.locator('.webhook-locked').innerText()).to.equal(
+      'Only an admin can change these settings: each application goes to this address.',
+    );
     expect(await page.locator('#job-webhook_url').inputValue()).to.equal('https://hooks.example.com/careers');
     expect(await page.locator('#job-webhook_url').getAttribute('readonly')).to.not.equal(null);
     expect(await page.locator('#job-webhook_secret').getAttribute('readonly')).to.not.equal(null);
@@ -71,14 +78,19 @@ describe('webhook and form API settings read-only for recruiters in Chromium [sq
   });
 
   it('the form builder shows a recruiter the API post settings read-only with a note, and saves the form', async () => {
-    const created = await hr(s.baseUrl, admin, '/api/hr/forms/', { method: 'POST', body: everyFieldForm({ public_id: 'api-form', api_enabled: true, api_url: 'https://api.example.com/entries', api_secret: SECRET }) });
+    const created = await hr(s.baseUrl, admin, '/api/hr/forms/', {
+      method: 'POST',
+      body: everyFieldForm({ public_id: 'api-form', api_enabled: true, api_url: 'https://api.example.com/entries', api_secret: SECRET }),
+    });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     const tab = await openHrPage(browser, s.baseUrl, recruiter);
     const { page } = tab;
     await page.goto(`${s.baseUrl}/hr/forms/${created.body.id}/edit`);
     await page.getByRole('tab', { name: 'API Post' }).click();
     await page.locator('#fb-api_url').waitFor();
-    expect(await page.locator('.api-locked').innerText()).to.equal('Only an admin can change these settings: each entry goes to this address.');
+    expect(await page.locator('.api-locked').innerText()).to.equal(
+      'Only an admin can change these settings: each entry goes to this address.',
+    );
     expect(await page.locator('#fb-api_url').getAttribute('readonly')).to.not.equal(null);
     expect(await page.locator('#fb-api_secret').getAttribute('readonly')).to.not.equal(null);
     expect(await page.locator('#fb-api_enabled').isDisabled()).to.equal(true);
@@ -86,7 +98,10 @@ describe('webhook and form API settings read-only for recruiters in Chromium [sq
     const saved = page.waitForResponse((r) => r.url().endsWith(`/api/hr/forms/${created.body.id}/`) && r.request().method() === 'PUT');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     expect((await saved).status()).to.equal(200);
-    expect(await s.ctx.db('forms').where({ id: created.body.id }).first()).to.include({ api_url: 'https://api.example.com/entries', api_secret: SECRET });
+    expect(await s.ctx.db('forms').where({ id: created.body.id }).first()).to.include({
+      api_url: 'https://api.example.com/entries',
+      api_secret: SECRET,
+    });
     expect(tab.errors).to.deep.equal([]);
     await tab.context.close();
   });

@@ -65,9 +65,21 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       });
       return { page: tab.page, token };
     }
-    const storedExpiry = async (token: string) => fromDbDate((await s.ctx.db('hr_sessions').where({ token_hash: hashToken(token) }).first()).expires_at)!;
+    const storedExpiry = async (token: string) =>
+      fromDbDate(
+        (
+          await s.ctx
+            .db('hr_sessions')
+            .where({ token_hash: hashToken(token) })
+            .first()
+        ).expires_at,
+      )!;
     /** The session ends on the server, as after the idle timeout. */
-    const endOnServer = (token: string) => s.ctx.db('hr_sessions').where({ token_hash: hashToken(token) }).update({ expires_at: '2001-01-01 00:00:00.000' });
+    const endOnServer = (token: string) =>
+      s.ctx
+        .db('hr_sessions')
+        .where({ token_hash: hashToken(token) })
+        .update({ expires_at: '2001-01-01 00:00:00.000' });
     const dialog = (page: Page) => page.getByRole('alertdialog');
     /**
      * Opens a page and waits for its session watcher (a chunk loaded after the page) to know the
@@ -90,7 +102,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.waitForURL((u) => u.pathname === expectedPath);
     }
 
-    for (const [width, height, label] of [[1280, 800, 'desktop'], [390, 844, 'phone']] as const) {
+    for (const [width, height, label] of [
+      [1280, 800, 'desktop'],
+      [390, 844, 'phone'],
+    ] as const) {
       it(`offers to stay signed in two minutes before the idle timeout, by keyboard, and renews on the server (${label})`, async () => {
         const { page, token } = await open(width, height);
         await visit(page, `/hr/applicants/${appId}`);
@@ -100,14 +115,19 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await page.clock.fastForward('00:15');
         await dialog(page).waitFor();
         expect(await dialog(page).getByRole('heading').innerText()).to.equal('Stay signed in?');
-        expect(await page.locator('#session-dialog-text').innerText()).to.match(/^You will be signed out at \d\d:\d\d after 5 minutes without activity\. Anything you are typing is kept on this device as a draft\.$/);
+        expect(await page.locator('#session-dialog-text').innerText()).to.match(
+          /^You will be signed out at \d\d:\d\d after 5 minutes without activity\. Anything you are typing is kept on this device as a draft\.$/,
+        );
         const stay = dialog(page).getByRole('button', { name: 'Stay signed in' });
         expect(await stay.evaluate((el) => el === document.activeElement), 'focus on Stay signed in').to.equal(true);
         expect(await dialog(page).getByRole('button', { name: 'Sign out' }).isVisible()).to.equal(true);
         expect(await axeViolations(page)).to.deep.equal([]);
         await screenshot(page, `session-offer-${label}`);
         // The server's session is older now (the test moves it back) so the renewal has something to move.
-        await s.ctx.db('hr_sessions').where({ token_hash: hashToken(token) }).update({ expires_at: new Date(Date.now() + 60_000).toISOString().replace('T', ' ').replace('Z', '') });
+        await s.ctx
+          .db('hr_sessions')
+          .where({ token_hash: hashToken(token) })
+          .update({ expires_at: new Date(Date.now() + 60_000).toISOString().replace('T', ' ').replace('Z', '') });
         const renewed = page.waitForResponse((r) => r.url().endsWith('/api/hr/session/renew/') && r.request().method() === 'POST');
         await page.keyboard.press('Enter');
         expect((await renewed).status()).to.equal(200);
@@ -183,7 +203,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(unexpectedErrors()).to.deep.equal([]);
     });
 
-    it('keeps the job editor\'s unsaved fields and the email being written through a session that ended', async () => {
+    it("keeps the job editor's unsaved fields and the email being written through a session that ended", async () => {
       const { page, token } = await open(1280, 800);
       await visit(page, `/hr/jobs/${jobId}/edit`);
       await page.locator('#job-title').fill('Senior Backend Engineer (draft)');
@@ -229,7 +249,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.clock.fastForward('00:01');
       await dialog(page).waitFor();
       expect(await dialog(page).getByRole('heading').innerText()).to.equal('Your session ends soon');
-      expect(await page.locator('#session-dialog-text').innerText()).to.match(/^Sessions last at most 12 hours: you will be signed out at \d\d:\d\d\. /);
+      expect(await page.locator('#session-dialog-text').innerText()).to.match(
+        /^Sessions last at most 12 hours: you will be signed out at \d\d:\d\d\. /,
+      );
       expect(await dialog(page).getByRole('button').allInnerTexts()).to.deep.equal(['OK']);
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, 'session-limit-offer-phone');

@@ -45,9 +45,18 @@ for (const kind of databaseKinds()) {
       expect(Object.keys(body)).to.deep.equal(['access']);
       return body.access as string;
     };
-    const storedExpiry = async (token: string) => fromDbDate((await s.ctx.db('hr_sessions').where({ token_hash: hashToken(token) }).first()).expires_at)!.toISOString();
+    const storedExpiry = async (token: string) =>
+      fromDbDate(
+        (
+          await s.ctx
+            .db('hr_sessions')
+            .where({ token_hash: hashToken(token) })
+            .first()
+        ).expires_at,
+      )!.toISOString();
     const api = (token: string, path = '/api/hr/jobs/') => fetch(s.baseUrl + path, { headers: { Authorization: `Bearer ${token}` } });
-    const page = (token: string, path = '/hr/dashboard') => fetch(s.baseUrl + path, { redirect: 'manual', headers: { Cookie: `jwt=${token}` } });
+    const page = (token: string, path = '/hr/dashboard') =>
+      fetch(s.baseUrl + path, { redirect: 'manual', headers: { Cookie: `jwt=${token}` } });
     const iso = (ms: number) => new Date(T0.getTime() + ms).toISOString();
 
     it('starts a session for SESSION_IDLE_MINUTES and keeps a busy one alive well past the first hour', async () => {
@@ -88,7 +97,9 @@ for (const kind of databaseKinds()) {
       expect(p.headers.get('location')).to.equal('/hrviewlogin?next=%2Fhr%2Fapplicants%3Fstage%3Dinterview');
       expect(p.headers.get('set-cookie')).to.match(/^jwt=;/);
       // Logging out with it is refused as the spec's table says.
-      expect((await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })).status).to.equal(401);
+      expect(
+        (await fetch(`${s.baseUrl}/api/auth/logout/`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } })).status,
+      ).to.equal(401);
     });
 
     it('ends a session at the absolute limit however busy, and a renewal never goes past it', async () => {
@@ -147,7 +158,9 @@ for (const kind of databaseKinds()) {
       // The page knows its session, for the "Stay signed in" offer.
       const html = await p.text();
       expect(html).to.include('<script type="application/json" id="hr-session">');
-      expect(/<script type="application\/json" id="hr-session">([^<]*)<\/script>/.exec(html)![1]).to.match(/"expiresIn":3600,"limitIn":42600,"idleMinutes":60,"maxHours":12\}$/);
+      expect(/<script type="application\/json" id="hr-session">([^<]*)<\/script>/.exec(html)![1]).to.match(
+        /"expiresIn":3600,"limitIn":42600,"idleMinutes":60,"maxHours":12\}$/,
+      );
       // Nothing moved: no cookie.
       at(10 * MIN + 20_000);
       expect((await page(token)).headers.get('set-cookie')).to.equal(null);
@@ -171,13 +184,21 @@ for (const kind of databaseKinds()) {
     it('renews with POST /api/hr/session/renew/ for every role, with the Bearer header only', async () => {
       const token = await signIn('slide.recruiter');
       at(58 * MIN);
-      const renew = (headers: Record<string, string>, body?: string) => fetch(`${s.baseUrl}/api/hr/session/renew/`, { method: 'POST', headers, body });
+      const renew = (headers: Record<string, string>, body?: string) =>
+        fetch(`${s.baseUrl}/api/hr/session/renew/`, { method: 'POST', headers, body });
       const ok = await renew({ Authorization: `Bearer ${token}` });
       expect(ok.status).to.equal(200);
       expect(ok.headers.get('cache-control')).to.equal('no-store');
       expect(await ok.json()).to.deep.equal({ expires_at: iso(58 * MIN + HOUR), expires_in: 3600, limit_at: iso(12 * HOUR) });
       // A body is not read: any is fine.
-      expect((await renew({ Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, JSON.stringify({ expires_at: '2099-01-01', minutes: 1e9 }))).status).to.equal(200);
+      expect(
+        (
+          await renew(
+            { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+            JSON.stringify({ expires_at: '2099-01-01', minutes: 1e9 }),
+          )
+        ).status,
+      ).to.equal(200);
       expect(await storedExpiry(token), 'what the body said is ignored').to.equal(iso(58 * MIN + HOUR));
       const refused: [Record<string, string>, string][] = [
         [{}, 'Authentication credentials were not provided.'],

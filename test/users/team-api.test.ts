@@ -41,7 +41,12 @@ for (const kind of databaseKinds()) {
     const call = async (method: string, path: string, token: string | null, body?: unknown) => {
       const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
       if (body !== undefined) headers['Content-Type'] = 'application/json';
-      const res = await fetch(s.baseUrl + path, { method, headers, redirect: 'manual', body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+      const res = await fetch(s.baseUrl + path, {
+        method,
+        headers,
+        redirect: 'manual',
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
       const text = await res.text();
       let json: any = null;
       try {
@@ -68,12 +73,18 @@ for (const kind of databaseKinds()) {
     it('answers a recruiter 403 {detail} on every admin route, before reading the body', async () => {
       const routes = registeredRoutes(createApp(s.ctx)).filter((r) => /^\/api\/hr\/users(\/|$)/.test(r.pattern));
       expect(routes.map((r) => `${r.method} ${r.pattern}`)).to.have.members([
-        'GET /api/hr/users/', 'POST /api/hr/users/', 'GET /api/hr/users/:id/', 'PATCH /api/hr/users/:id/',
-        'POST /api/hr/users/:id/password/', 'POST /api/hr/users/:id/sign-in-link/',
+        'GET /api/hr/users/',
+        'POST /api/hr/users/',
+        'GET /api/hr/users/:id/',
+        'PATCH /api/hr/users/:id/',
+        'POST /api/hr/users/:id/password/',
+        'POST /api/hr/users/:id/sign-in-link/',
       ]);
       for (const r of routes) {
         const path = concrete(r.pattern).replace('/1/', `/${adminId}/`);
-        for (const body of MUTATIONS.has(r.method) ? [{ role: 'recruiter', password: 'new password 1', username: 'sneaky' }, '{"broken": '] : [undefined]) {
+        for (const body of MUTATIONS.has(r.method)
+          ? [{ role: 'recruiter', password: 'new password 1', username: 'sneaky' }, '{"broken": ']
+          : [undefined]) {
           const res = await call(r.method, path, recruiter, body);
           expect(res.status, `${r.method} ${path}`).to.equal(403);
           expect(res.body, `${r.method} ${path}`).to.deep.equal({ detail: ADMIN_ONLY.api });
@@ -120,9 +131,19 @@ for (const kind of databaseKinds()) {
       expect(r.status).to.equal(200);
       expect(r.body).to.include({ count: 2, next: null, previous: null });
       expect(r.body.results.map((u: any) => [u.username, u.role, u.is_active, u.password_set])).to.deep.equal([
-        ['team.admin', 'admin', true, true], ['team.recruiter', 'recruiter', true, true],
+        ['team.admin', 'admin', true, true],
+        ['team.recruiter', 'recruiter', true, true],
       ]);
-      expect(Object.keys(r.body.results[0])).to.deep.equal(['id', 'username', 'role', 'is_active', 'email', 'password_set', 'created_at', 'last_login_at']);
+      expect(Object.keys(r.body.results[0])).to.deep.equal([
+        'id',
+        'username',
+        'role',
+        'is_active',
+        'email',
+        'password_set',
+        'created_at',
+        'last_login_at',
+      ]);
       expect(JSON.stringify(r.body)).not.to.include('scrypt');
       const p2 = await call('GET', '/api/hr/users/?page_size=1&page=2', admin);
       expect(p2.body.results.map((u: any) => u.username)).to.deep.equal(['team.recruiter']);
@@ -141,12 +162,20 @@ for (const kind of databaseKinds()) {
       const r = await call('POST', '/api/hr/users/', admin, { username: '  Priya.Sharma ', password: 'first password 1' });
       expect(r.status).to.equal(201);
       expect(r.body.sign_in_link).to.equal(null);
-      expect(r.body.user).to.include({ username: 'priya.sharma', role: 'recruiter', is_active: true, password_set: true, last_login_at: null });
+      expect(r.body.user).to.include({
+        username: 'priya.sharma',
+        role: 'recruiter',
+        is_active: true,
+        password_set: true,
+        last_login_at: null,
+      });
       const token = await signInOverHttp(s.baseUrl, 'priya.sharma', 'first password 1');
       expect((await call('GET', '/api/auth/me/', token)).body.role).to.equal('recruiter');
       const a = await call('POST', '/api/hr/users/', admin, { username: 'second.admin', role: 'admin', password: 'second password 2' });
       expect([a.status, a.body.user.role]).to.deep.equal([201, 'admin']);
-      expect((await call('GET', '/api/auth/me/', await signInOverHttp(s.baseUrl, 'second.admin', 'second password 2'))).body.role).to.equal('admin');
+      expect((await call('GET', '/api/auth/me/', await signInOverHttp(s.baseUrl, 'second.admin', 'second password 2'))).body.role).to.equal(
+        'admin',
+      );
     });
 
     it('refuses bad input with field errors and writes nothing', async () => {
@@ -193,7 +222,10 @@ for (const kind of databaseKinds()) {
       expect(SIGN_IN_LINK_TTL_SECONDS).to.equal(72 * 3600);
       const token = linkToken(link.url);
       // Only the hash is kept; no password works before the link is used.
-      const row = await s.ctx.db('hr_user_links').where({ token_hash: hashToken(token) }).first();
+      const row = await s.ctx
+        .db('hr_user_links')
+        .where({ token_hash: hashToken(token) })
+        .first();
       expect(row).to.include({ purpose: 'invite' });
       expect(Number(row.created_by)).to.equal(adminId);
       expect(await s.ctx.db('hr_user_links').where({ token_hash: token }).first()).to.equal(undefined);
@@ -233,7 +265,10 @@ for (const kind of databaseKinds()) {
     it('answers expired, unknown and malformed links clearly, and lets exactly one of two racing uses win', async () => {
       const r = await call('POST', '/api/hr/users/', admin, { username: 'late.user' });
       const token = linkToken(r.body.sign_in_link.url);
-      await s.ctx.db('hr_user_links').where({ token_hash: hashToken(token) }).update({ expires_at: new Date(Date.now() - 1000) });
+      await s.ctx
+        .db('hr_user_links')
+        .where({ token_hash: hashToken(token) })
+        .update({ expires_at: new Date(Date.now() - 1000) });
       const api = await call('POST', '/api/auth/link/', null, { token, password: 'late password 1' });
       expect([api.status, api.body]).to.deep.equal([410, { detail: USER_MESSAGES.linkExpired }]);
       const p = await page(LINK_PATH + token, null);
@@ -246,7 +281,9 @@ for (const kind of databaseKinds()) {
         const res = await call('POST', '/api/auth/link/', null, { token: decodeURIComponent(bad), password: 'some password 1' });
         expect(res.status, bad).to.be.oneOf([400, 404]);
       }
-      expect((await call('POST', '/api/auth/link/', null, { token: 'x'.repeat(43), password: 'some password 1' })).body).to.deep.equal({ detail: USER_MESSAGES.linkInvalid });
+      expect((await call('POST', '/api/auth/link/', null, { token: 'x'.repeat(43), password: 'some password 1' })).body).to.deep.equal({
+        detail: USER_MESSAGES.linkInvalid,
+      });
       const missing = await call('POST', '/api/auth/link/', null, { password: 'some password 1' });
       expect([missing.status, missing.body]).to.deep.equal([400, { token: ['This field is required.'] }]);
       expect((await call('POST', '/api/auth/link/', null, [])).status).to.equal(400);
@@ -283,7 +320,9 @@ for (const kind of databaseKinds()) {
       r = await call('PATCH', `/api/hr/users/${id}/`, admin, { is_active: false });
       expect([r.status, r.body.is_active]).to.deep.equal([200, false]);
       for (const t of [token, token2]) expect((await call('GET', '/api/auth/me/', t)).status).to.equal(401);
-      expect(await s.ctx.db('hr_sessions').where({ user_id: id }).count({ n: '*' }).first()).to.satisfy((row: { n: unknown }) => Number(row.n) === 0);
+      expect(await s.ctx.db('hr_sessions').where({ user_id: id }).count({ n: '*' }).first()).to.satisfy(
+        (row: { n: unknown }) => Number(row.n) === 0,
+      );
       expect((await page(LINK_PATH + linkT, null)).status).to.equal(404);
       // A disabled user gets no link.
       const noLink = await call('POST', `/api/hr/users/${id}/sign-in-link/`, admin);
@@ -336,7 +375,11 @@ for (const kind of databaseKinds()) {
       expect(await checkCredentials(s.ctx.db, 'reset.me', 'temporary pw 1')).to.equal(null);
       expect(await checkCredentials(s.ctx.db, 'reset.me', 'admin set pw 2')).to.not.equal(null);
       expect((await page(LINK_PATH + pending, null)).status).to.equal(404);
-      for (const [body, field, msg] of [[{}, 'password', 'This field is required.'], [{ password: 'short' }, 'password', 'Password must be at least 8 characters.'], [{ password: true }, 'password', 'Must be text.']] as const) {
+      for (const [body, field, msg] of [
+        [{}, 'password', 'This field is required.'],
+        [{ password: 'short' }, 'password', 'Password must be at least 8 characters.'],
+        [{ password: true }, 'password', 'Must be text.'],
+      ] as const) {
         const bad = await call('POST', `/api/hr/users/${id}/password/`, admin, body);
         expect([bad.status, bad.body], JSON.stringify(body)).to.deep.equal([400, { [field]: [msg] }]);
       }
@@ -355,7 +398,14 @@ for (const kind of databaseKinds()) {
       expect(r.status).to.equal(201);
       expect(r.body.user.password_set).to.equal(false);
       const second = linkToken(r.body.sign_in_link.url);
-      expect((await s.ctx.db('hr_user_links').where({ token_hash: hashToken(second) }).first()).purpose).to.equal('reset');
+      expect(
+        (
+          await s.ctx
+            .db('hr_user_links')
+            .where({ token_hash: hashToken(second) })
+            .first()
+        ).purpose,
+      ).to.equal('reset');
       expect((await call('POST', '/api/auth/link/', null, { token: first, password: 'from first link' })).status).to.equal(404);
       const ok = await call('POST', '/api/auth/link/', null, { token: second, password: 'from second link' });
       expect(ok.status).to.equal(200);
@@ -364,9 +414,16 @@ for (const kind of databaseKinds()) {
 
     it('keeps one active admin: the last one cannot demote or disable themselves (409)', async () => {
       // Every admin but team.admin goes (disabled admins do not count).
-      const others = (await s.ctx.db('hr_users').where({ role: 'admin' }).whereNot({ id: adminId }).select('id')).map((r: any) => Number(r.id));
+      const others = (await s.ctx.db('hr_users').where({ role: 'admin' }).whereNot({ id: adminId }).select('id')).map((r: any) =>
+        Number(r.id),
+      );
       for (const id of others) expect((await call('PATCH', `/api/hr/users/${id}/`, admin, { is_active: false })).status).to.equal(200);
-      for (const body of [{ role: 'recruiter' }, { is_active: false }, { role: 'recruiter', is_active: false }, { role: 'recruiter', is_active: true }]) {
+      for (const body of [
+        { role: 'recruiter' },
+        { is_active: false },
+        { role: 'recruiter', is_active: false },
+        { role: 'recruiter', is_active: true },
+      ]) {
         const r = await call('PATCH', `/api/hr/users/${adminId}/`, admin, body);
         expect([r.status, r.body], JSON.stringify(body)).to.deep.equal([409, { detail: USER_MESSAGES.lastAdmin }]);
       }

@@ -107,9 +107,14 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await screenshot(page, `hr-users-link-${w.name}${suffix}`);
         await shown.getByRole('button', { name: 'Done' }).click();
         await page.waitForLoadState('load');
-        await page.getByRole('status').filter({ hasText: `User ${username} created` }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `User ${username} created` })
+          .waitFor();
         const row = page.locator('tr', { hasText: username });
-        expect(await row.innerText()).to.include('Recruiter').and.include('Invited');
+        expect(await row.innerText())
+          .to.include('Recruiter')
+          .and.include('Invited');
         expect((await findUserByUsername(s.ctx.db, username))!.role).to.equal('recruiter');
 
         // The recruiter, signed out, in another browser.
@@ -165,7 +170,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(await axeViolations(page)).to.deep.equal([]);
         await page.keyboard.press('Shift+Tab');
         await page.keyboard.press('Enter');
-        await page.getByRole('status').filter({ hasText: `${username} disabled.` }).waitFor();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${username} disabled.` })
+          .waitFor();
         expect(await page.locator('tr', { hasText: username }).innerText()).to.include('Disabled');
         // Focus back where it was after Escape on a dialog opened and closed without a change.
         await page.getByRole('button', { name: `Enable: ${username}` }).focus();

@@ -45,7 +45,15 @@ export async function boardColumns(
   limit: number,
   only: { column: number | 'rejected'; offset: number } | null,
 ): Promise<BoardColumn[]> {
-  const filters = { job_id: jobId, q: f.q, status: f.status, date_from: f.date_from ?? null, date_to: f.date_to ?? null, source: f.source ?? null, ordering: '-created_at' as const };
+  const filters = {
+    job_id: jobId,
+    q: f.q,
+    status: f.status,
+    date_from: f.date_from ?? null,
+    date_to: f.date_to ?? null,
+    source: f.source ?? null,
+    ordering: '-created_at' as const,
+  };
   const search = await planSearch(db, f.q);
   const base = () => filteredApplications(db, filters, search);
   const countRows: Row[] = await base().select('a.outcome', 'a.stage_id').count({ n: '*' }).groupBy('a.outcome', 'a.stage_id');
@@ -54,7 +62,10 @@ export async function boardColumns(
     const key = r.outcome === 'REJECTED' ? 'rejected' : `stage-${r.stage_id}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(r.n));
   }
-  const columns: { key: string; stage: StageRow | null }[] = [...stages.map((s) => ({ key: `stage-${s.id}`, stage: s })), { key: 'rejected', stage: null }];
+  const columns: { key: string; stage: StageRow | null }[] = [
+    ...stages.map((s) => ({ key: `stage-${s.id}`, stage: s })),
+    { key: 'rejected', stage: null },
+  ];
   const wanted = only ? columns.filter((c) => (only.column === 'rejected' ? c.stage === null : c.stage?.id === only.column)) : columns;
   const offset = only?.offset ?? 0;
   const cards = await Promise.all(
@@ -63,7 +74,10 @@ export async function boardColumns(
       if (c.stage) q.whereNull('a.outcome').where('a.stage_id', c.stage.id);
       else q.where('a.outcome', 'REJECTED');
       const rows: Row[] = await q
-        .orderBy([{ column: 'a.created_at', order: 'desc' }, { column: 'a.id', order: 'desc' }])
+        .orderBy([
+          { column: 'a.created_at', order: 'desc' },
+          { column: 'a.id', order: 'desc' },
+        ])
         .limit(limit + 1)
         .offset(offset)
         .select(CARD_COLUMNS);
@@ -83,7 +97,9 @@ export async function boardColumns(
 
 /** The rejection reasons' names, in order. */
 export async function reasonNames(db: Knex): Promise<string[]> {
-  const rows: Row[] = await db('rejection_reasons').orderBy([{ column: 'position' }, { column: 'id' }]).select('name');
+  const rows: Row[] = await db('rejection_reasons')
+    .orderBy([{ column: 'position' }, { column: 'id' }])
+    .select('name');
   return rows.map((r) => String(r.name));
 }
 
@@ -124,7 +140,12 @@ export async function stageTotals(db: Knex): Promise<{ stages: { name: string; a
 
 /** The stage names of live jobs, for the list's stage filter: each name once, in its usual place. */
 export async function stageNames(db: Knex): Promise<string[]> {
-  const rows: Row[] = await db('job_stages as s').join('jobs as j', 'j.id', 's.job_id').whereNot('j.status', 'REMOVED').select('s.name').min({ p: 's.position' }).groupBy('s.name');
+  const rows: Row[] = await db('job_stages as s')
+    .join('jobs as j', 'j.id', 's.job_id')
+    .whereNot('j.status', 'REMOVED')
+    .select('s.name')
+    .min({ p: 's.position' })
+    .groupBy('s.name');
   const seen = new Map<string, { name: string; p: number }>();
   for (const r of rows) {
     const key = String(r.name).toLocaleLowerCase('en');
@@ -140,6 +161,12 @@ export async function stageNames(db: Knex): Promise<string[]> {
  * change, stage list change, purge and erase. An unchanged stamp means an unchanged board.
  */
 export async function boardStamp(db: Knex): Promise<string> {
-  const [[idRow], counters]: [Row[], Row[]] = await Promise.all([db('applications').max({ v: 'id' }), db('change_counters').whereIn('name', ['applications.status', 'applications.stage', 'applications.removed']).orderBy('name').select('value')]);
+  const [[idRow], counters]: [Row[], Row[]] = await Promise.all([
+    db('applications').max({ v: 'id' }),
+    db('change_counters')
+      .whereIn('name', ['applications.status', 'applications.stage', 'applications.removed'])
+      .orderBy('name')
+      .select('value'),
+  ]);
   return `${idRow?.v ?? 0}|${counters.map((c) => c.value).join('|')}`;
 }

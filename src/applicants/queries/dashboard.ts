@@ -52,6 +52,10 @@ export async function applicantTotalsStamp(db: Knex): Promise<string> {
 
 /** Applicants per job and the NEW count. */
 export async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
-  const [byJob, newRows, perStage] = await Promise.all([applicantsByJob(db), db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>, stageTotals(db)]);
+  const [byJob, newRows, perStage] = await Promise.all([
+    applicantsByJob(db),
+    db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>,
+    stageTotals(db),
+  ]);
   return { byJob, newCount: Number(newRows[0]?.n ?? 0), stages: perStage.stages, rejected: perStage.rejected };
 }

@@ -35,7 +35,11 @@ export const APPLICANT_COLUMNS: ExportColumn[] = [
 ];
 
 /** Stage, Outcome and Rejection Reason cells of an application ('' for what it does not have). */
-export function pipelineCells(stage: string | null | undefined, outcome: string | null | undefined, reason: string | null | undefined): CellValue[] {
+export function pipelineCells(
+  stage: string | null | undefined,
+  outcome: string | null | undefined,
+  reason: string | null | undefined,
+): CellValue[] {
   const rejected = outcome === 'REJECTED';
   return [stage ?? '', rejected ? 'Rejected' : (outcome ?? ''), rejected ? (reason ?? '') : ''];
 }
@@ -48,12 +52,16 @@ export function applicantColumns(job: Job): ExportColumn[] {
     { header: 'Education', width: 45 },
     { header: 'Resume', width: 28 },
     { header: 'Source', width: 24 },
-    ...job.questions.map((q) => ({ header: questionPlainText(q.text, 200) || `Question ${q.id}`, width: q.answer_type === 'long_text' ? 50 : 24 })),
+    ...job.questions.map((q) => ({
+      header: questionPlainText(q.text, 200) || `Question ${q.id}`,
+      width: q.answer_type === 'long_text' ? 50 : 24,
+    })),
   ];
 }
 
 /** Where the application came from, as one cell: 'linkedin / social / spring-hiring'; '' when it came directly. */
-export const sourceCell = (a: Row): string => [a.source, a.medium, a.campaign].filter((v) => v !== null && v !== undefined && v !== '').join(' / ');
+export const sourceCell = (a: Row): string =>
+  [a.source, a.medium, a.campaign].filter((v) => v !== null && v !== undefined && v !== '').join(' / ');
 
 const period = (start: string, end: string | null) => `${start} – ${end || 'Present'}`;
 
@@ -100,7 +108,22 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
     const q = db('applications as a')
       .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
       .leftJoin('job_stages as st', 'st.id', 'a.stage_id')
-      .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.source', 'a.medium', 'a.campaign', 'a.outcome', 'a.outcome_reason', 'st.name as stage_name', 'f.content_type as resume_type')
+      .select(
+        'a.id',
+        'a.first_name',
+        'a.last_name',
+        'a.email',
+        'a.phone',
+        'a.status',
+        'a.created_at',
+        'a.source',
+        'a.medium',
+        'a.campaign',
+        'a.outcome',
+        'a.outcome_reason',
+        'st.name as stage_name',
+        'f.content_type as resume_type',
+      )
       .where('a.job_id', job.id)
       .orderBy([{ column: 'a.created_at' }, { column: 'a.id' }])
       .limit(batchSize);
@@ -115,11 +138,16 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
     const [experiences, education, skills, answers] = await Promise.all([
       db('application_experiences').whereIn('application_id', ids).orderBy(['application_id', 'position', 'id']),
       db('application_education').whereIn('application_id', ids).orderBy(['application_id', 'position', 'id']),
-      db('application_skills').select('application_id', 'name').whereIn('application_id', ids).orderBy(['application_id', 'position', 'id']),
+      db('application_skills')
+        .select('application_id', 'name')
+        .whereIn('application_id', ids)
+        .orderBy(['application_id', 'position', 'id']),
       // Filtered by question here, not in SQL: a question_id condition would lead the database to
       // the (question_id, ...) indexes and a scan of every answer to the job per batch, far slower
       // than reading application_answers_app_idx (figures in bench/README.md).
-      questionIds.length ? db('application_answers').select('application_id', 'question_id', 'answer').whereIn('application_id', ids) : Promise.resolve([] as Row[]),
+      questionIds.length
+        ? db('application_answers').select('application_id', 'question_id', 'answer').whereIn('application_id', ids)
+        : Promise.resolve([] as Row[]),
     ]);
     const expBy = groupBy(experiences);
     const eduBy = groupBy(education);
@@ -140,7 +168,9 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
         (skillBy.get(id) ?? []).map((s) => s.name).join(', '),
         experienceText(expBy.get(id) ?? []),
         educationText(eduBy.get(id) ?? []),
-        a.resume_type ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_title: job.title, content_type: a.resume_type }) : '',
+        a.resume_type
+          ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_title: job.title, content_type: a.resume_type })
+          : '',
         sourceCell(a),
         ...questionIds.map((qid) => {
           const raw = answerBy.get(`${id}:${qid}`);

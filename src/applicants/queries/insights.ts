@@ -71,7 +71,11 @@ const intCast = (db: Knex, column: string) => (isMysql(db) ? `CAST(${column} AS 
 
 /** SUM(CASE ...) per range, lower bound included, upper bound excluded; `weight` is what each row adds. */
 function bucketSums(db: Knex, column: string, weight: string, bounds: number[]) {
-  return bounds.slice(0, -1).map((_, i) => db.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ${weight} ELSE 0 END) AS ??`, [column, bounds[i], column, bounds[i + 1], `b${i}`]));
+  return bounds
+    .slice(0, -1)
+    .map((_, i) =>
+      db.raw(`SUM(CASE WHEN ?? >= ? AND ?? < ? THEN ${weight} ELSE 0 END) AS ??`, [column, bounds[i], column, bounds[i + 1], `b${i}`]),
+    );
 }
 
 /** The groups counted in `answer_tallies` (migration 011): a few rows per question. */
@@ -87,7 +91,10 @@ function tallyCounts(db: Knex): Counts {
       if (top === undefined) return rows;
       return rows
         .select(db.raw('SUM(n) OVER () AS answered'))
-        .orderBy([{ column: 'n', order: 'desc' }, { column: 'value', order: 'asc' }])
+        .orderBy([
+          { column: 'n', order: 'desc' },
+          { column: 'value', order: 'asc' },
+        ])
         .limit(top);
     },
     numbers: (q, limit) => tally(q, 'n').select({ v: 'number', n: 'n' }).orderBy('number').limit(limit),
@@ -127,12 +134,22 @@ function answerCounts(db: Knex): Counts {
       if (top === undefined) return rows;
       return rows
         .select(db.raw('SUM(COUNT(*)) OVER () AS answered'))
-        .orderBy([{ column: 'n', order: 'desc' }, { column: 'answer_key', order: 'asc' }])
+        .orderBy([
+          { column: 'n', order: 'desc' },
+          { column: 'answer_key', order: 'asc' },
+        ])
         .limit(top);
     },
     // Distinct values in order, straight off the (question_id, answer_number) index (migration
     // 002); LIMIT stops the scan when there are too many values to carry over.
-    numbers: (q, limit) => answers(q).select({ v: 'answer_number' }).count({ n: '*' }).whereNotNull('answer_number').groupBy('answer_number').orderBy('answer_number').limit(limit),
+    numbers: (q, limit) =>
+      answers(q)
+        .select({ v: 'answer_number' })
+        .count({ n: '*' })
+        .whereNotNull('answer_number')
+        .groupBy('answer_number')
+        .orderBy('answer_number')
+        .limit(limit),
     numberRange: async (q) =>
       (await answers(q)
         .whereNotNull('answer_number')
@@ -143,11 +160,15 @@ function answerCounts(db: Knex): Counts {
           db.raw(`SUM(CASE WHEN answer_number <> ${intCast(db, 'answer_number')} THEN 1 ELSE 0 END) AS fractions`),
         )) as Row,
     async numberBuckets(q, bounds) {
-      const row = (await answers(q).whereNotNull('answer_number').first(...bucketSums(db, 'answer_number', '1', bounds))) as Row;
+      const row = (await answers(q)
+        .whereNotNull('answer_number')
+        .first(...bucketSums(db, 'answer_number', '1', bounds))) as Row;
       return bounds.slice(0, -1).map((_, i) => Number(row[`b${i}`] ?? 0));
     },
     async numberAt(q, k) {
-      const row = (await answers(q).whereNotNull('answer_number').orderBy('answer_number').offset(k).first('answer_number')) as Row | undefined;
+      const row = (await answers(q).whereNotNull('answer_number').orderBy('answer_number').offset(k).first('answer_number')) as
+        | Row
+        | undefined;
       return row?.answer_number;
     },
     choices: (q) => db('application_answer_choices').select({ k: 'choice' }).count({ n: '*' }).where('question_id', q.id).groupBy('choice'),
@@ -165,7 +186,14 @@ async function textStats(db: Knex, counts: Counts, q: JobQuestion): Promise<Text
     db
       // A literal tag, not a binding: Knex orders a select-list binding after the subquery's.
       .select(db.raw(`${Number(i)} AS g`), 'answer')
-      .from(db('application_answers').select('answer').where({ question_id: q.id, answer_key: g.answer_key }).orderBy('id').limit(SPELLING_SAMPLE).as(`s${i}`)),
+      .from(
+        db('application_answers')
+          .select('answer')
+          .where({ question_id: q.id, answer_key: g.answer_key })
+          .orderBy('id')
+          .limit(SPELLING_SAMPLE)
+          .as(`s${i}`),
+      ),
   );
   const sampled: Row[] = samples.length ? await samples[0].unionAll(samples.slice(1), false) : [];
   const byGroup = groups.map(() => [] as string[]);
@@ -206,7 +234,10 @@ async function choiceStats(counts: Counts, q: JobQuestion): Promise<Distribution
   const byOption = new Map(rows.map((r) => [String(r.k), Number(r.n)]));
   const listed = q.options.map((option) => ({ option, count: byOption.get(option) ?? 0 }));
   const current = new Set(q.options);
-  const former = [...byOption].filter(([k]) => !current.has(k)).map(([option, count]) => ({ option, count })).sort((a, b) => b.count - a.count || a.option.localeCompare(b.option));
+  const former = [...byOption]
+    .filter(([k]) => !current.has(k))
+    .map(([option, count]) => ({ option, count }))
+    .sort((a, b) => b.count - a.count || a.option.localeCompare(b.option));
   return {
     type: 'distribution',
     answered,
@@ -232,7 +263,9 @@ function numberRanges(lo: number, hi: number, whole: boolean): { bounds: number[
   const start = dec(Math.floor(lo / width) * width);
   const buckets = Math.max(1, Math.floor(dec((hi - start) / width)) + 1);
   const bounds = Array.from({ length: buckets + 1 }, (_, i) => dec(start + i * width));
-  const labels = bounds.slice(0, -1).map((b, i) => (whole ? (width === 1 ? String(b) : `${b}–${dec(bounds[i + 1] - 1)}`) : `${b} to under ${bounds[i + 1]}`));
+  const labels = bounds
+    .slice(0, -1)
+    .map((b, i) => (whole ? (width === 1 ? String(b) : `${b}–${dec(bounds[i + 1] - 1)}`) : `${b} to under ${bounds[i + 1]}`));
   return { bounds, labels };
 }
 
@@ -255,16 +288,30 @@ async function numberStats(counts: Counts, q: JobQuestion): Promise<Distribution
     };
     const numbers = await summary(at, answered, counted[0].v, counted[counted.length - 1].v);
     if (counted.length <= NUMBER_DISTINCT_MAX) {
-      return { type: 'distribution', answered, distribution: counted.map((c) => ({ option: String(c.v), count: c.n, percent: percentOf(c.n, answered) })), numbers };
+      return {
+        type: 'distribution',
+        answered,
+        distribution: counted.map((c) => ({ option: String(c.v), count: c.n, percent: percentOf(c.n, answered) })),
+        numbers,
+      };
     }
-    const { bounds, labels } = numberRanges(counted[0].v, counted[counted.length - 1].v, counted.every((c) => Number.isInteger(c.v)));
+    const { bounds, labels } = numberRanges(
+      counted[0].v,
+      counted[counted.length - 1].v,
+      counted.every((c) => Number.isInteger(c.v)),
+    );
     const inRange = labels.map(() => 0);
     let i = 0;
     for (const c of counted) {
       while (c.v >= bounds[i + 1]) i++;
       inRange[i] += c.n;
     }
-    return { type: 'distribution', answered, distribution: labels.map((option, k) => ({ option, count: inRange[k], percent: percentOf(inRange[k], answered) })), numbers };
+    return {
+      type: 'distribution',
+      answered,
+      distribution: labels.map((option, k) => ({ option, count: inRange[k], percent: percentOf(inRange[k], answered) })),
+      numbers,
+    };
   }
   // Many distinct values (salaries, say): range, counts and median are computed in the database.
   const range = await counts.numberRange(q);
@@ -272,7 +319,10 @@ async function numberStats(counts: Counts, q: JobQuestion): Promise<Distribution
   const lo = fromDbNumber(range.lo) ?? 0;
   const hi = fromDbNumber(range.hi) ?? 0;
   const { bounds, labels } = numberRanges(lo, hi, Number(range.fractions ?? 0) === 0);
-  const [inRange, numbers] = await Promise.all([counts.numberBuckets(q, bounds), summary(async (k) => fromDbNumber(await counts.numberAt(q, k)) ?? 0, answered, lo, hi)]);
+  const [inRange, numbers] = await Promise.all([
+    counts.numberBuckets(q, bounds),
+    summary(async (k) => fromDbNumber(await counts.numberAt(q, k)) ?? 0, answered, lo, hi),
+  ]);
   return {
     type: 'distribution',
     answered,
@@ -282,7 +332,12 @@ async function numberStats(counts: Counts, q: JobQuestion): Promise<Distribution
 }
 
 /** Lowest, median and highest of `answered` numbers, given the k-th smallest. */
-async function summary(at: (k: number) => Promise<number>, answered: number, min: number, max: number): Promise<{ min: number; median: number; max: number }> {
+async function summary(
+  at: (k: number) => Promise<number>,
+  answered: number,
+  min: number,
+  max: number,
+): Promise<{ min: number; median: number; max: number }> {
   const lower = Math.floor((answered - 1) / 2);
   const upper = Math.ceil((answered - 1) / 2);
   const [a, b] = lower === upper ? [await at(lower), null] : [await at(lower), await at(upper)];
@@ -337,7 +392,12 @@ async function talliesHold(db: Knex, jobId: number, applications: JobApplication
  * answer tallies when they hold the job's applications, else from the answers. `applications` is
  * what the caller read already (the insights stamp), else it is read here.
  */
-export async function computeAnalytics(db: Knex, job: Job, applications?: JobApplications, from: 'tallies' | 'answers' | 'either' = 'either'): Promise<JobAnalytics> {
+export async function computeAnalytics(
+  db: Knex,
+  job: Job,
+  applications?: JobApplications,
+  from: 'tallies' | 'answers' | 'either' = 'either',
+): Promise<JobAnalytics> {
   const known = applications ?? (await jobApplications(db, job.id));
   const useTallies = from === 'either' ? job.questions.length > 0 && (await talliesHold(db, job.id, known)) : from === 'tallies';
   const counts = useTallies ? tallyCounts(db) : answerCounts(db);

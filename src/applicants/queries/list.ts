@@ -22,7 +22,15 @@ import { fromDbDate, fromDbJson, toDbDate } from '../../db/codecs.js';
 import { isMysql } from '../../db/knex.js';
 import { PHONE_MARK, prefixEnd, searchTerms } from '../../shared/search-words.js';
 import type { ApplicationStatus } from '../../shared/enums.js';
-import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantDetail, type ApplicantFilters, type ApplicantOrderColumn, type ApplicantOrdering, type ApplicantRow } from '../types.js';
+import {
+  DIRECT_SOURCE,
+  REJECTED_COLUMN,
+  type ApplicantDetail,
+  type ApplicantFilters,
+  type ApplicantOrderColumn,
+  type ApplicantOrdering,
+  type ApplicantRow,
+} from '../types.js';
 import { resumeDownloadName } from '../file-type.js';
 import type { CellValue, ExportColumn } from '../../exports/xlsx.js';
 import { APPLICANT_COLUMNS, pipelineCells, sourceCell } from './export.js';
@@ -50,7 +58,11 @@ function wordRange(db: Knex, prefix: string) {
 
 /** The application `a` has a stored word starting with `prefix`. */
 function hasWord(db: Knex, prefix: string) {
-  return db('application_search_words as w').select('w.application_id').where('w.application_id', db.ref('a.id')).andWhere('w.word', '>=', prefix).andWhere('w.word', '<', prefixEnd(prefix));
+  return db('application_search_words as w')
+    .select('w.application_id')
+    .where('w.application_id', db.ref('a.id'))
+    .andWhere('w.word', '>=', prefix)
+    .andWhere('w.word', '<', prefixEnd(prefix));
 }
 
 /**
@@ -72,7 +84,11 @@ interface SearchPlan {
 
 /** How many stored words start with `prefix`, counted up to `cap` + 1 (from the index alone). */
 async function rangeCount(db: Knex, prefix: string, cap: number): Promise<number> {
-  const [row]: Row[] = await db.count({ n: '*' }).from(wordRange(db, prefix).limit(cap + 1).as('r'));
+  const [row]: Row[] = await db.count({ n: '*' }).from(
+    wordRange(db, prefix)
+      .limit(cap + 1)
+      .as('r'),
+  );
   return Number(row?.n ?? 0);
 }
 
@@ -197,7 +213,13 @@ const SOURCES_SEEN_MAX = 200;
  * are more than SOURCES_SEEN_MAX.
  */
 export async function sourcesSeen(db: Knex): Promise<string[]> {
-  const rows: Row[] = await db('applications').whereNotNull('source').select('source').count({ n: '*' }).groupBy('source').orderBy('n', 'desc').limit(SOURCES_SEEN_MAX * 4);
+  const rows: Row[] = await db('applications')
+    .whereNotNull('source')
+    .select('source')
+    .count({ n: '*' })
+    .groupBy('source')
+    .orderBy('n', 'desc')
+    .limit(SOURCES_SEEN_MAX * 4);
   const best = new Map<string, { name: string; n: number; total: number }>();
   for (const r of rows) {
     const name = String(r.source);
@@ -210,7 +232,11 @@ export async function sourcesSeen(db: Knex): Promise<string[]> {
       if (n > seen.n) Object.assign(seen, { name, n });
     }
   }
-  return [...best.values()].sort((a, b) => b.total - a.total).slice(0, SOURCES_SEEN_MAX).map((s) => s.name).sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
+  return [...best.values()]
+    .sort((a, b) => b.total - a.total)
+    .slice(0, SOURCES_SEEN_MAX)
+    .map((s) => s.name)
+    .sort((a, b) => a.localeCompare(b, 'en', { sensitivity: 'base' }));
 }
 
 /** `applications AS a` narrowed by the filters (no ordering, no columns). */
@@ -248,7 +274,12 @@ export function filteredApplications(db: Knex, f: ApplicantFilters, search: Sear
 function orderKey(ordering: ApplicantOrdering): { columns: string[]; dir: 'asc' | 'desc' } {
   const desc = ordering.startsWith('-');
   const column = (desc ? ordering.slice(1) : ordering) as ApplicantOrderColumn;
-  const leading = { created_at: ['a.created_at'], name: ['a.last_name', 'a.first_name'], email: ['a.email'], status: ['a.status', 'a.created_at'] }[column];
+  const leading = {
+    created_at: ['a.created_at'],
+    name: ['a.last_name', 'a.first_name'],
+    email: ['a.email'],
+    status: ['a.status', 'a.created_at'],
+  }[column];
   return { columns: [...leading, 'a.id'], dir: desc ? 'desc' : 'asc' };
 }
 
@@ -258,7 +289,8 @@ function ordered(q: Knex.QueryBuilder, ordering: ApplicantOrdering): Knex.QueryB
 }
 
 /** The order reversed (for the row before one). */
-const reversed = (ordering: ApplicantOrdering): ApplicantOrdering => (ordering.startsWith('-') ? ordering.slice(1) : `-${ordering}`) as ApplicantOrdering;
+const reversed = (ordering: ApplicantOrdering): ApplicantOrdering =>
+  (ordering.startsWith('-') ? ordering.slice(1) : `-${ordering}`) as ApplicantOrdering;
 
 /** The values of a row (read with at least its ordering's columns) for those columns. */
 const keyOf = (row: Row, ordering: ApplicantOrdering): unknown[] => orderKey(ordering).columns.map((c) => row[c.slice(2)]);
@@ -301,7 +333,22 @@ export interface ApplicantPage {
   results: ApplicantRow[];
 }
 
-const LIST_COLUMNS = ['a.id', 'a.job_id', 'a.first_name', 'a.last_name', 'a.email', 'a.phone', 'a.status', 'a.created_at', 'a.resume_file_id', 'a.stage_id', 'a.outcome', 'a.source', 'a.medium', 'a.campaign'];
+const LIST_COLUMNS = [
+  'a.id',
+  'a.job_id',
+  'a.first_name',
+  'a.last_name',
+  'a.email',
+  'a.phone',
+  'a.status',
+  'a.created_at',
+  'a.resume_file_id',
+  'a.stage_id',
+  'a.outcome',
+  'a.source',
+  'a.medium',
+  'a.campaign',
+];
 
 /**
  * Up to `limit` ids of the filtered list (no job filter) in its order, found by walking the
@@ -319,21 +366,39 @@ async function walkIds(db: Knex, f: ApplicantFilters, walk: NonNullable<SearchPl
   if (f.stage) whereStage(db, q, f.stage);
   if (f.source) whereSource(db, q, f.source);
   for (const other of walk.others) {
-    q.whereExists(db('application_search_words as o').select('o.application_id').where('o.application_id', db.ref('w.application_id')).andWhere('o.word', '>=', other).andWhere('o.word', '<', prefixEnd(other)));
+    q.whereExists(
+      db('application_search_words as o')
+        .select('o.application_id')
+        .where('o.application_id', db.ref('w.application_id'))
+        .andWhere('o.word', '>=', other)
+        .andWhere('o.word', '<', prefixEnd(other)),
+    );
   }
   const rows: Row[] = await q
-    .orderBy([{ column: 'w.created_at', order: dir }, { column: 'w.application_id', order: dir }])
+    .orderBy([
+      { column: 'w.created_at', order: dir },
+      { column: 'w.application_id', order: dir },
+    ])
     .limit(limit)
     .select('w.application_id');
   return rows.map((r) => Number(r.application_id));
 }
 
 /** A page of rows (and one more) and the total counted up to `cap` + 1. */
-async function pageRowsAndCount(db: Knex, f: ApplicantFilters, search: SearchPlan | null, offset: number, pageSize: number, cap: number): Promise<[Row[], number]> {
+async function pageRowsAndCount(
+  db: Knex,
+  f: ApplicantFilters,
+  search: SearchPlan | null,
+  offset: number,
+  pageSize: number,
+  cap: number,
+): Promise<[Row[], number]> {
   if (search?.walk) {
     const ids = await walkIds(db, f, search.walk, Math.max(cap, offset + pageSize) + 1);
     const pageIds = ids.slice(offset, offset + pageSize + 1);
-    const rows: Row[] = pageIds.length ? await ordered(db('applications as a').whereIn('a.id', pageIds), f.ordering).select(LIST_COLUMNS) : [];
+    const rows: Row[] = pageIds.length
+      ? await ordered(db('applications as a').whereIn('a.id', pageIds), f.ordering).select(LIST_COLUMNS)
+      : [];
     return [rows, ids.length];
   }
   const page = ordered(filteredApplications(db, f, search), f.ordering)
@@ -344,13 +409,34 @@ async function pageRowsAndCount(db: Knex, f: ApplicantFilters, search: SearchPla
   // deep offset makes MariaDB sort the table instead.
   const rowsQuery: Promise<Row[]> = isDateOrder(f.ordering)
     ? page.select(LIST_COLUMNS)
-    : page.select('a.id').then((idRows: Row[]) => (idRows.length ? ordered(db('applications as a').whereIn('a.id', idRows.map((r) => Number(r.id))), f.ordering).select(LIST_COLUMNS) : []));
-  const countQuery = db.count({ n: '*' }).from(filteredApplications(db, f, search).select('a.id').limit(cap + 1).as('c'));
+    : page.select('a.id').then((idRows: Row[]) =>
+        idRows.length
+          ? ordered(
+              db('applications as a').whereIn(
+                'a.id',
+                idRows.map((r) => Number(r.id)),
+              ),
+              f.ordering,
+            ).select(LIST_COLUMNS)
+          : [],
+      );
+  const countQuery = db.count({ n: '*' }).from(
+    filteredApplications(db, f, search)
+      .select('a.id')
+      .limit(cap + 1)
+      .as('c'),
+  );
   const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
   return [rows, Number(countRow?.n ?? 0)];
 }
 
-export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number, pageSize: number, detailed: boolean): Promise<ApplicantPage> {
+export async function pageApplicants(
+  db: Knex,
+  f: ApplicantFilters,
+  page: number,
+  pageSize: number,
+  detailed: boolean,
+): Promise<ApplicantPage> {
   // The words index keeps created_at, so only the date orders can be read along it.
   const search = await planSearch(db, f.q, f.job_id === null && isDateOrder(f.ordering));
   const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
@@ -383,7 +469,10 @@ export async function pageApplicants(db: Knex, f: ApplicantFilters, page: number
       const job = jobs.get(Number(r.job_id));
       const job_public_id = job?.public_id ?? '';
       const content_type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
-      const resume_filename = content_type === undefined ? null : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type });
+      const resume_filename =
+        content_type === undefined
+          ? null
+          : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type });
       Object.assign(row, { job_title: job?.title ?? '', job_public_id, resume_filename });
     }
     return row;
@@ -399,13 +488,23 @@ async function jobsOf(db: Knex, rows: Row[]): Promise<Map<number, Row>> {
 
 /** The names of the rows' stages (one primary-key read). */
 async function stageNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
-  const ids = [...new Set(rows.map((r) => r.stage_id).filter((id) => id !== null && id !== undefined).map(Number))];
+  const ids = [
+    ...new Set(
+      rows
+        .map((r) => r.stage_id)
+        .filter((id) => id !== null && id !== undefined)
+        .map(Number),
+    ),
+  ];
   const stages: Row[] = ids.length ? await db('job_stages').whereIn('id', ids).select('id', 'name') : [];
   return new Map(stages.map((st) => [Number(st.id), String(st.name)]));
 }
 
 async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
-  const ids = rows.map((r) => r.resume_file_id).filter((id) => id !== null).map(Number);
+  const ids = rows
+    .map((r) => r.resume_file_id)
+    .filter((id) => id !== null)
+    .map(Number);
   const files: Row[] = ids.length ? await db('stored_files').whereIn('id', ids).select('id', 'content_type') : [];
   return new Map(files.map((f) => [Number(f.id), f.content_type]));
 }
@@ -416,7 +515,8 @@ export async function neighbours(db: Knex, f: ApplicantFilters, id: number): Pro
   const current: Row | undefined = await db('applications as a').where('a.id', id).first(columns);
   if (!current) return { previous: null, next: null };
   const search = await planSearch(db, f.q);
-  const step = (ordering: ApplicantOrdering) => ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
+  const step = (ordering: ApplicantOrdering) =>
+    ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
   const [n, p]: (Row | undefined)[] = await Promise.all([step(f.ordering), step(reversed(f.ordering))]);
   return { previous: p ? Number(p.id) : null, next: n ? Number(n.id) : null };
 }
@@ -430,11 +530,23 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     // The tracking link's name, shown with the source (a read-only join of the sources' table).
     .leftJoin('tracking_links as tl', 'tl.id', 'a.tracking_link_id')
     .where('a.id', id)
-    .first('a.*', 'tl.name as tracking_link_name', 'j.title as job_title', 'j.public_id as job_public_id', 'j.currency as job_currency', 'f.id as resume_id', 'f.content_type as resume_content_type', 's.name as stage_name')) as Row | undefined;
+    .first(
+      'a.*',
+      'tl.name as tracking_link_name',
+      'j.title as job_title',
+      'j.public_id as job_public_id',
+      'j.currency as job_currency',
+      'f.id as resume_id',
+      'f.content_type as resume_content_type',
+      's.name as stage_name',
+    )) as Row | undefined;
   if (!a) return null;
   const [skills, experiences, education, answers]: Row[][] = await Promise.all([
     db('application_skills').where('application_id', id).orderBy('position').select('name'),
-    db('application_experiences').where('application_id', id).orderBy('position').select('company', 'role', 'start', 'end', 'notice_period', 'salary', 'description'),
+    db('application_experiences')
+      .where('application_id', id)
+      .orderBy('position')
+      .select('company', 'role', 'start', 'end', 'notice_period', 'salary', 'description'),
     db('application_education').where('application_id', id).orderBy('position').select('school', 'degree', 'field', 'start', 'end'),
     // In the job's question order (an answer to a since-deleted question keeps its place by id, after them).
     db('application_answers as x')
@@ -460,11 +572,27 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
     stage: a.stage_name ?? null,
     outcome: a.outcome ?? null,
     outcome_reason: a.outcome_reason ?? null,
-    attribution: a.source === null || a.source === undefined ? null : { source: String(a.source), medium: a.medium ?? '', campaign: a.campaign ?? '', tracking_link_id: a.tracking_link_id === null || a.tracking_link_id === undefined ? null : Number(a.tracking_link_id), tracking_link_name: a.tracking_link_name ?? null },
+    attribution:
+      a.source === null || a.source === undefined
+        ? null
+        : {
+            source: String(a.source),
+            medium: a.medium ?? '',
+            campaign: a.campaign ?? '',
+            tracking_link_id: a.tracking_link_id === null || a.tracking_link_id === undefined ? null : Number(a.tracking_link_id),
+            tracking_link_name: a.tracking_link_name ?? null,
+          },
     created_at: fromDbDate(a.created_at)!.toISOString(),
     updated_at: fromDbDate(a.updated_at)!.toISOString(),
     resume_download_url: hasResume ? resumeUrl(id) : null,
-    resume_filename: hasResume ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_title: a.job_title, content_type: a.resume_content_type }) : null,
+    resume_filename: hasResume
+      ? resumeDownloadName({
+          first_name: a.first_name,
+          last_name: a.last_name,
+          job_title: a.job_title,
+          content_type: a.resume_content_type,
+        })
+      : null,
     resume_content_type: hasResume ? a.resume_content_type : null,
     resume_view_url: hasResume && a.resume_content_type === 'application/pdf' ? resumeViewUrl(id) : null,
     skills: skills.map((s) => s.name),
@@ -483,18 +611,36 @@ export async function findApplicant(db: Knex, id: number): Promise<ApplicantDeta
       question_text: r.question_text,
       answer: fromDbJson<string | number | string[]>(r.answer, ''),
     })),
-    consent: a.consent_at === null || a.consent_at === undefined ? null : { given_at: fromDbDate(a.consent_at)!.toISOString(), text: String(a.consent_text ?? '') },
+    consent:
+      a.consent_at === null || a.consent_at === undefined
+        ? null
+        : { given_at: fromDbDate(a.consent_at)!.toISOString(), text: String(a.consent_text ?? '') },
   };
 }
 
 /** The stored resume of an application and its download name: null when the application or its file row is missing. */
-export async function findResume(db: Knex, id: number): Promise<{ storage_key: string; download_name: string; content_type: string; size: number } | null> {
+export async function findResume(
+  db: Knex,
+  id: number,
+): Promise<{ storage_key: string; download_name: string; content_type: string; size: number } | null> {
   const r = (await db('applications as a')
     .join('stored_files as f', 'f.id', 'a.resume_file_id')
     .join('jobs as j', 'j.id', 'a.job_id')
     .where('a.id', id)
     .first('f.storage_key', 'f.content_type', 'f.size', 'a.first_name', 'a.last_name', 'j.title as job_title')) as Row | undefined;
-  return r ? { storage_key: r.storage_key, download_name: resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: r.job_title, content_type: r.content_type }), content_type: r.content_type, size: Number(r.size) } : null;
+  return r
+    ? {
+        storage_key: r.storage_key,
+        download_name: resumeDownloadName({
+          first_name: r.first_name,
+          last_name: r.last_name,
+          job_title: r.job_title,
+          content_type: r.content_type,
+        }),
+        content_type: r.content_type,
+        size: Number(r.size),
+      }
+    : null;
 }
 
 /** What `careers-admin applicants purge` and `erase` select. */
@@ -516,15 +662,40 @@ function whereRemovable(q: Knex.QueryBuilder, c: RemovalCriteria): Knex.QueryBui
   return q;
 }
 
-export async function selectRemovable(db: Knex, c: RemovalCriteria): Promise<{ id: number; job_id: number; resume_file_id: number | null; storage_key: string | null }[]> {
-  const q = whereRemovable(db('applications as a').leftJoin('stored_files as f', 'f.id', 'a.resume_file_id').select('a.id', 'a.job_id', 'a.resume_file_id', 'f.storage_key').orderBy('a.id'), c);
+export async function selectRemovable(
+  db: Knex,
+  c: RemovalCriteria,
+): Promise<{ id: number; job_id: number; resume_file_id: number | null; storage_key: string | null }[]> {
+  const q = whereRemovable(
+    db('applications as a')
+      .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
+      .select('a.id', 'a.job_id', 'a.resume_file_id', 'f.storage_key')
+      .orderBy('a.id'),
+    c,
+  );
   const rows: Row[] = await q;
-  return rows.map((r) => ({ id: Number(r.id), job_id: Number(r.job_id), resume_file_id: r.resume_file_id === null ? null : Number(r.resume_file_id), storage_key: r.storage_key ?? null }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    job_id: Number(r.job_id),
+    resume_file_id: r.resume_file_id === null ? null : Number(r.resume_file_id),
+    storage_key: r.storage_key ?? null,
+  }));
 }
 
 /** The first `limit` applications a purge or an erase would remove, for a dry run to list: id, job title, applied time. */
-export async function removablePreview(db: Knex, c: RemovalCriteria, limit: number): Promise<{ id: number; job_title: string; created_at: string }[]> {
-  const rows: Row[] = await whereRemovable(db('applications as a').leftJoin('jobs as j', 'j.id', 'a.job_id').select('a.id', 'j.title as job_title', 'a.created_at').orderBy('a.id').limit(limit), c);
+export async function removablePreview(
+  db: Knex,
+  c: RemovalCriteria,
+  limit: number,
+): Promise<{ id: number; job_title: string; created_at: string }[]> {
+  const rows: Row[] = await whereRemovable(
+    db('applications as a')
+      .leftJoin('jobs as j', 'j.id', 'a.job_id')
+      .select('a.id', 'j.title as job_title', 'a.created_at')
+      .orderBy('a.id')
+      .limit(limit),
+    c,
+  );
   return rows.map((r) => ({ id: Number(r.id), job_title: String(r.job_title ?? ''), created_at: fromDbDate(r.created_at)!.toISOString() }));
 }
 
@@ -546,7 +717,9 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
   const search = await planSearch(db, f.q);
   let cursor: unknown[] | null = null;
   for (;;) {
-    const q = ordered(filteredApplications(db, f, search), f.ordering).select([...LIST_COLUMNS, 'a.outcome_reason']).limit(batchSize);
+    const q = ordered(filteredApplications(db, f, search), f.ordering)
+      .select([...LIST_COLUMNS, 'a.outcome_reason'])
+      .limit(batchSize);
     if (cursor) afterKey(db, q, f.ordering, cursor);
     const rows: Row[] = await q;
     if (!rows.length) return;
@@ -554,9 +727,25 @@ export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize =
     yield rows.map((r) => {
       const job = jobs.get(Number(r.job_id));
       const type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
-      const resume = type === undefined ? '' : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type: type });
+      const resume =
+        type === undefined
+          ? ''
+          : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type: type });
       const stage = r.stage_id === null ? null : stageNames.get(Number(r.stage_id));
-      return [Number(r.id), r.first_name, r.last_name, r.email, r.phone, r.status, ...pipelineCells(stage, r.outcome, r.outcome_reason), fromDbDate(r.created_at), job?.title ?? '', job?.public_id ?? '', resume, sourceCell(r)];
+      return [
+        Number(r.id),
+        r.first_name,
+        r.last_name,
+        r.email,
+        r.phone,
+        r.status,
+        ...pipelineCells(stage, r.outcome, r.outcome_reason),
+        fromDbDate(r.created_at),
+        job?.title ?? '',
+        job?.public_id ?? '',
+        resume,
+        sourceCell(r),
+      ];
     });
     if (rows.length < batchSize) return;
     cursor = keyOf(rows[rows.length - 1], f.ordering);

@@ -29,9 +29,18 @@ function toNote(r: Row, viewerId: number): ApplicationNote {
 }
 
 /** One page of the application's notes, newest first, and how many it has. */
-export async function pageNotes(db: Knex, applicationId: number, viewerId: number, page: number, pageSize: number): Promise<{ count: number; results: ApplicationNote[] }> {
+export async function pageNotes(
+  db: Knex,
+  applicationId: number,
+  viewerId: number,
+  page: number,
+  pageSize: number,
+): Promise<{ count: number; results: ApplicationNote[] }> {
   const [rows, [{ n }]] = await Promise.all([
-    noteColumns(db, applicationId).orderBy('n.id', 'desc').limit(pageSize).offset((page - 1) * pageSize),
+    noteColumns(db, applicationId)
+      .orderBy('n.id', 'desc')
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
     db('application_notes').where('application_id', applicationId).count({ n: '*' }),
   ]);
   return { count: Number(n), results: rows.map((r: Row) => toNote(r, viewerId)) };

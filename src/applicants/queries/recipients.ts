@@ -27,7 +27,12 @@ export async function emailRecipients(db: Knex, ids: number[]): Promise<EmailRec
     .leftJoin('job_stages as s', 's.id', 'a.stage_id')
     .whereIn('a.id', ids)
     .orderBy('a.id')
-    .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.created_at', 'a.outcome', { job_title: 'j.title', job_status: 'j.status', job_public_id: 'j.public_id', stage: 's.name' });
+    .select('a.id', 'a.first_name', 'a.last_name', 'a.email', 'a.created_at', 'a.outcome', {
+      job_title: 'j.title',
+      job_status: 'j.status',
+      job_public_id: 'j.public_id',
+      stage: 's.name',
+    });
   return rows.map((r) => ({
     id: Number(r.id),
     first_name: String(r.first_name ?? ''),

@@ -67,7 +67,8 @@ function toPost(r: Row): OutboxPost {
     subject: r.subject === undefined || r.subject === null ? null : String(r.subject),
     template: r.template === undefined || r.template === null ? null : String(r.template),
     template_name: r.template_name === undefined || r.template_name === null ? null : String(r.template_name),
-    sender: r.sender_username === undefined || r.sender_username === null ? null : { id: Number(r.sent_by), username: String(r.sender_username) },
+    sender:
+      r.sender_username === undefined || r.sender_username === null ? null : { id: Number(r.sent_by), username: String(r.sender_username) },
     status: String(r.status),
     status_code: num(r.status_code),
     error_message: r.error_message === null ? null : String(r.error_message),
@@ -80,7 +81,9 @@ function toPost(r: Row): OutboxPost {
   };
 }
 
-const attemptColumns = [{ attempt_id: 't.id', attempt_status: 't.status', attempt_code: 't.status_code', attempt_error: 't.error', attempt_at: 't.created_at' }];
+const attemptColumns = [
+  { attempt_id: 't.id', attempt_status: 't.status', attempt_code: 't.status_code', attempt_error: 't.error', attempt_at: 't.created_at' },
+];
 
 /** Rows of posts joined with their attempts, as the posts (each once) and the attempts. */
 function splitPosts(rows: Row[]): { posts: OutboxPost[]; attempts: PostAttempt[] } {
@@ -90,7 +93,14 @@ function splitPosts(rows: Row[]): { posts: OutboxPost[]; attempts: PostAttempt[]
     const id = Number(r.id);
     if (!posts.has(id)) posts.set(id, toPost(r));
     if (r.attempt_id !== null && r.attempt_id !== undefined) {
-      attempts.push({ id: Number(r.attempt_id), post_id: id, status: String(r.attempt_status), status_code: num(r.attempt_code), error: r.attempt_error === null ? null : String(r.attempt_error), created_at: fromDbDate(r.attempt_at)! });
+      attempts.push({
+        id: Number(r.attempt_id),
+        post_id: id,
+        status: String(r.attempt_status),
+        status_code: num(r.attempt_code),
+        error: r.attempt_error === null ? null : String(r.attempt_error),
+        created_at: fromDbDate(r.attempt_at)!,
+      });
     }
   }
   return { posts: [...posts.values()], attempts };
@@ -103,7 +113,10 @@ function jsonMember(db: Knex, column: string, member: 'to' | 'subject') {
 
 export async function timelineSources(db: Knex, applicationId: number, limit: number): Promise<TimelineSources> {
   const [app, audits, notes, emailRows, webhookRows] = await Promise.all([
-    db('applications as a').join('jobs as j', 'j.id', 'a.job_id').where('a.id', applicationId).first('a.created_at', { job_title: 'j.title' }),
+    db('applications as a')
+      .join('jobs as j', 'j.id', 'a.job_id')
+      .where('a.id', applicationId)
+      .first('a.created_at', { job_title: 'j.title' }),
     db('audit_log as l')
       .leftJoin('hr_users as u', 'u.id', 'l.user_id')
       .where('l.entity', 'application')
@@ -112,25 +125,60 @@ export async function timelineSources(db: Knex, applicationId: number, limit: nu
       .limit(limit)
       .select('l.id', 'l.action', 'l.details', 'l.created_at', 'l.user_id', { username: 'u.username' }),
     // The start of each note is enough for a line of the timeline.
-    db('application_notes').where('application_id', applicationId).select('id', db.raw(`SUBSTR(text, 1, ${NOTE_EXCERPT}) AS text`)),
+    db('application_notes')
+      .where('application_id', applicationId)
+      .select('id', db.raw(`SUBSTR(text, 1, ${NOTE_EXCERPT}) AS text`)),
     // Each outbox's posts with their attempts in one read: a post once per attempt (or once without).
     db('email_posts as e')
       .leftJoin('post_attempts as t', 't.email_post_id', 'e.id')
       .leftJoin('hr_users as su', 'su.id', 'e.sent_by')
       .where('e.application_id', applicationId)
-      .orderBy([{ column: 'e.id', order: 'desc' }, { column: 't.id', order: 'desc' }])
+      .orderBy([
+        { column: 'e.id', order: 'desc' },
+        { column: 't.id', order: 'desc' },
+      ])
       .limit(limit)
-      .select('e.id', 'e.template', 'e.status', 'e.status_code', 'e.error_message', 'e.attempts', 'e.created_at', 'e.updated_at', 'e.delivered_at', 'e.template_name', 'e.sent_by', 'e.send_after', 'e.cancelled_at', ...attemptColumns, {
-        sender_username: 'su.username',
-        target: jsonMember(db, 'e.payload', 'to'),
-        subject: jsonMember(db, 'e.payload', 'subject'),
-      }),
+      .select(
+        'e.id',
+        'e.template',
+        'e.status',
+        'e.status_code',
+        'e.error_message',
+        'e.attempts',
+        'e.created_at',
+        'e.updated_at',
+        'e.delivered_at',
+        'e.template_name',
+        'e.sent_by',
+        'e.send_after',
+        'e.cancelled_at',
+        ...attemptColumns,
+        {
+          sender_username: 'su.username',
+          target: jsonMember(db, 'e.payload', 'to'),
+          subject: jsonMember(db, 'e.payload', 'subject'),
+        },
+      ),
     db('application_posts as p')
       .leftJoin('post_attempts as t', 't.application_post_id', 'p.id')
       .where('p.application_id', applicationId)
-      .orderBy([{ column: 'p.id', order: 'desc' }, { column: 't.id', order: 'desc' }])
+      .orderBy([
+        { column: 'p.id', order: 'desc' },
+        { column: 't.id', order: 'desc' },
+      ])
       .limit(limit)
-      .select('p.id', { target: 'p.target_url' }, 'p.status', 'p.status_code', 'p.error_message', 'p.attempts', 'p.created_at', 'p.updated_at', 'p.delivered_at', ...attemptColumns),
+      .select(
+        'p.id',
+        { target: 'p.target_url' },
+        'p.status',
+        'p.status_code',
+        'p.error_message',
+        'p.attempts',
+        'p.created_at',
+        'p.updated_at',
+        'p.delivered_at',
+        ...attemptColumns,
+      ),
   ]);
   const emails = splitPosts(emailRows);
   const webhooks = splitPosts(webhookRows);
