@@ -43,3 +43,21 @@ export function mochaGlobalSetup(): void {
 export async function mochaGlobalTeardown(): Promise<void> {
   await dropRunDatabases();
 }
+
+let fileStartedAt = 0;
+/**
+ * With TEST_FILE_TIMES=<path>, every test file's wall time is appended to that file as a JSON line
+ * (`{"file": ..., "ms": ...}`): root hooks run once per file under `--parallel`. What
+ * `scripts/test-times.mjs` sums up, to see which files the run waits for.
+ */
+export const mochaHooks = {
+  beforeAll(): void {
+    fileStartedAt = performance.now();
+  },
+  afterAll(this: Mocha.Context): void {
+    const out = process.env.TEST_FILE_TIMES;
+    const file = this.test?.parent?.suites.find((s) => s.file)?.file;
+    if (!out || !file) return;
+    fs.appendFileSync(out, `${JSON.stringify({ file: path.relative(ROOT, file), ms: Math.round(performance.now() - fileStartedAt) })}\n`);
+  },
+};
