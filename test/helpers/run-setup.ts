@@ -47,8 +47,8 @@ export async function mochaGlobalTeardown(): Promise<void> {
 let fileStartedAt = 0;
 /**
  * With TEST_FILE_TIMES=<path>, every test file's wall time is appended to that file as a JSON line
- * (`{"file": ..., "ms": ...}`): root hooks run once per file under `--parallel`. What
- * `scripts/test-times.mjs` sums up, to see which files the run waits for.
+ * (`{"file": ..., "ms": ...}`; root hooks run once per file under `--parallel`): which files a
+ * run waits for.
  */
 export const mochaHooks = {
   beforeAll(): void {
