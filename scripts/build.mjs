@@ -82,6 +82,10 @@ if (!islandsOnly) {
     },
     outdir: path.join(root, 'dist'),
     bundle: true,
+    // Chunks, so the CLI's import() of a command's feature loads it only when that command runs
+    // (src/cli/context.ts); like the islands, old chunks stay for a process started from them.
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     platform: 'node',
     format: 'esm',
     target: ['node20'],

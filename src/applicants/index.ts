@@ -14,11 +14,9 @@ export function applicantsRoutes(ctx: AppContext): Router {
 
 /** Retention (careers-admin applicants purge / erase). */
 export { planRemoval, removeApplications, type RemovalSummary } from './service.js';
-export { parseRetentionAge, statusOptionSchema } from './schema.js';
 
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
 export { applicantListExport, applicantsExport } from './service.js';
-export { applicantFilters, applicantListQuerySchema } from './schema.js';
 export type { RemovalCriteria } from './queries/list.js';
 
 /** Emails to candidates (the emails feature): who they go to, and a rejection written with its emails. */

@@ -8,15 +8,9 @@
  */
 import type { Command } from 'commander';
 import { emailError, storedEmail } from '../shared/application-rules.js';
-import {
-  parseRetentionAge,
-  planRemoval,
-  statusOptionSchema,
-  removeApplications,
-  type RemovalCriteria,
-  type RemovalSummary,
-} from '../applicants/index.js';
-import { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from '../forms/index.js';
+import type { RemovalCriteria, RemovalSummary } from '../applicants/index.js';
+import { parseRetentionAge, statusOptionSchema } from '../applicants/schema.js';
+import type { EntryCriteria, EntryRemoval } from '../forms/index.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { CliError, cliOption, withDb } from './context.js';
 import { jobIdFor, jobOption } from './jobs.js';
@@ -40,6 +34,7 @@ function describeEntries(s: EntryRemoval): string {
 function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'): RemovalPart {
   return {
     plan: async (db) => {
+      const { planRemoval } = await import('../applicants/index.js');
       const plan = await planRemoval({ db }, criteria);
       const more = plan.applications - plan.preview.length;
       const rows = plan.preview.map((a) => [String(a.id), a.created_at.slice(0, 16).replace('T', ' '), printable(a.job_title)]);
@@ -47,6 +42,7 @@ function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'):
       return { count: plan.applications, text: describe(plan), listing };
     },
     remove: async (deps) => {
+      const { removeApplications } = await import('../applicants/index.js');
       const result = await removeApplications(deps, criteria, { action });
       return { text: describe(result), filesLeft: result.filesLeft.length };
     },
@@ -57,10 +53,12 @@ function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'):
 export function entriesPart(criteria: EntryCriteria, action: 'purge' | 'erase'): RemovalPart {
   return {
     plan: async (db) => {
+      const { planEntryRemoval } = await import('../forms/index.js');
       const plan = await planEntryRemoval(db, criteria);
       return { count: plan.entries, text: describeEntries(plan) };
     },
     remove: async (deps) => {
+      const { removeEntries } = await import('../forms/index.js');
       const result = await removeEntries(deps, criteria, action);
       return { text: describeEntries(result), filesLeft: result.filesLeft.length };
     },

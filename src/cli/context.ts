@@ -1,8 +1,13 @@
-/** Shared plumbing for CLI commands: configuration, a database handle, clean exits. */
+/**
+ * Shared plumbing for CLI commands: configuration, a database handle, clean exits.
+ *
+ * Every command file loads the features it calls (and Knex) inside its action, with `import()`:
+ * the bundle is split (scripts/build.mjs), so `--help` and a usage error (exit 2) load only
+ * commander, the settings and the input rules, and a command loads only what it runs.
+ */
 import fs from 'node:fs';
 import type { Knex } from 'knex';
 import { ConfigError, loadConfig, sqliteFile, type Config } from '../../config/index.js';
-import { createDb } from '../db/knex.js';
 
 export class CliError extends Error {
   constructor(
@@ -50,6 +55,7 @@ export async function withDb<T>(fn: (db: Knex, config: Config) => Promise<T>, op
       `No database at ${sqliteFile(config)}: check DATA_DIR (or DATABASE_URL), or create it with "careers-admin migrate".`,
     );
   }
+  const { createDb } = await import('../db/knex.js');
   const db = createDb(config);
   try {
     return await fn(db, config);

@@ -8,10 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, loadConfig, sqliteFile, type Config } from '../../config/index.js';
-import { createDb, pingDb, type Db } from '../db/knex.js';
-import { hasSchema, migrationStatus } from '../db/migrations.js';
-import { outboxesHealth, verifyMail } from '../posts/index.js';
-import { checkStorage, createStorage, describeStorage } from '../storage/create.js';
+import type { Db } from '../db/knex.js';
 import { printable } from './print.js';
 import { CliError } from './context.js';
 
@@ -41,6 +38,7 @@ function ago(ms: number): string {
 /** The bucket answers (STORAGE_URL); else the uploads folder (made on the first upload), or its nearest existing parent: written to and removed, then its free space. */
 async function storageCheck(config: Config): Promise<Check> {
   if (config.storage.kind === 's3') {
+    const { checkStorage, createStorage, describeStorage } = await import('../storage/create.js');
     const storage = createStorage(config);
     try {
       await checkStorage(storage);
@@ -85,6 +83,11 @@ async function databaseChecks(config: Config, db: Db | null, checks: Check[]): P
     );
     return;
   }
+  const [{ pingDb }, { hasSchema, migrationStatus }, { outboxesHealth }] = await Promise.all([
+    import('../db/knex.js'),
+    import('../db/migrations.js'),
+    import('../posts/index.js'),
+  ]);
   try {
     await pingDb(db);
     checks.push(ok('database', `${target} answers`));
@@ -122,6 +125,7 @@ async function runChecks(): Promise<Check[]> {
   }
   const checks = [ok('configuration', `valid (NODE_ENV=${config.env})`)];
   // A missing SQLite file stays missing: opening it would create an empty database.
+  const { createDb } = await import('../db/knex.js');
   const db = config.databaseUrl || fs.existsSync(sqliteFile(config)) ? createDb(config) : null;
   try {
     await databaseChecks(config, db, checks);
@@ -131,6 +135,7 @@ async function runChecks(): Promise<Check[]> {
   checks.push(await storageCheck(config));
   if (config.mail.smtpUrl) {
     try {
+      const { verifyMail } = await import('../posts/index.js');
       await verifyMail(config.mail.smtpUrl);
       checks.push(ok('smtp', 'SMTP_URL server accepted the connection'));
     } catch (err) {

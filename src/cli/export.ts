@@ -8,14 +8,12 @@ import os from 'node:os';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
-import { applicantFilters, applicantListExport, applicantListQuerySchema, applicantsExport } from '../applicants/index.js';
+import { applicantFilters, applicantListQuerySchema } from '../applicants/schema.js';
 import { jobIdFor, jobOption } from './jobs.js';
 import type { Db } from '../db/knex.js';
-import { writeWorkbook, type WorkbookSpec } from '../exports/xlsx.js';
-import { entriesExport, formOptionSchema, formPostsWorkbook } from '../forms/index.js';
-import { NotFound } from '../http/errors.js';
-import { applicationPostsExport, postStatusSchema } from '../posts/index.js';
+import type { WorkbookSpec } from '../exports/xlsx.js';
+import { formOptionSchema } from '../forms/schema.js';
+import { postStatusSchema } from '../posts/schema.js';
 import { CliError, cliOption, withDb } from './context.js';
 import { printable } from './print.js';
 
@@ -28,11 +26,11 @@ interface OutOptions {
 const rowsText = (n: number) => (n === 1 ? '1 row' : `${n} rows`);
 
 /** A rows-and-rate bar on stderr, only for a person at a terminal (never in --quiet, logs or pipes). */
-function progress(name: string, quiet: boolean | undefined): ((rows: number) => void) & { stop(): void } {
+async function progress(name: string, quiet: boolean | undefined): Promise<((rows: number) => void) & { stop(): void }> {
   const started = Date.now();
   const bar =
     !quiet && process.stderr.isTTY
-      ? new cliProgress.SingleBar({
+      ? new (await import('cli-progress')).default.SingleBar({
           format: `${printable(name)} | {value} rows | {rate} rows/s | {duration_formatted}`,
           stream: process.stderr,
           hideCursor: true,
@@ -63,7 +61,8 @@ async function writeFile(book: WorkbookSpec, opts: OutOptions): Promise<void> {
     process.exit(128 + (os.constants.signals[signal] ?? 1));
   };
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
-  const bar = progress(path.basename(target), opts.quiet);
+  const bar = await progress(path.basename(target), opts.quiet);
+  const { writeWorkbook } = await import('../exports/xlsx.js');
   try {
     const out = fs.createWriteStream(tmp, { flags: 'wx' });
     await once(out, 'open');
@@ -89,6 +88,7 @@ async function writeFile(book: WorkbookSpec, opts: OutOptions): Promise<void> {
 /** Runs an export on the database; an unknown job or form (a 404 of the route) is said plainly. */
 function exportWith(make: (db: Db) => Promise<WorkbookSpec> | WorkbookSpec, notFound: string, opts: OutOptions): Promise<void> {
   return withDb(async (db) => {
+    const { NotFound } = await import('../http/errors.js');
     let book: WorkbookSpec;
     try {
       book = await make(db);
@@ -142,9 +142,11 @@ export function registerExport(program: Command): void {
             "--status, --from and --to filter the applicants list: they do not go with --job (the job's workbook has every applicant).",
             2,
           );
+        const { applicantsExport } = await import('../applicants/index.js');
         return exportWith(async (db) => applicantsExport({ db }, (await jobIdFor(db, job))!), '', opts);
       }
       const filters = listFilters(opts);
+      const { applicantListExport } = await import('../applicants/index.js');
       return exportWith((db) => applicantListExport({ db }, filters), '', opts);
     });
 
@@ -153,6 +155,7 @@ export function registerExport(program: Command): void {
     .requiredOption('--status <status>', 'SUCCESS, FAILED or PENDING')
     .action(async (opts: OutOptions & { status: string }) => {
       const status = cliOption(postStatusSchema, '--status', opts.status)!;
+      const { applicationPostsExport } = await import('../posts/index.js');
       return exportWith((db) => applicationPostsExport(db, status), '', opts);
     });
 
@@ -161,6 +164,7 @@ export function registerExport(program: Command): void {
     .requiredOption('--form <id>', "the form's numeric id")
     .action(async (opts: OutOptions & { form: string }) => {
       const formId = cliOption(formOptionSchema(), '--form', opts.form)!;
+      const { entriesExport } = await import('../forms/index.js');
       return exportWith((db) => entriesExport(db, formId), `No form ${formId}.`, opts);
     });
 
@@ -171,6 +175,7 @@ export function registerExport(program: Command): void {
     .action(async (opts: OutOptions & { form: string; status?: string }) => {
       const formId = cliOption(formOptionSchema(), '--form', opts.form)!;
       const status = cliOption(postStatusSchema, '--status', opts.status) ?? '';
+      const { formPostsWorkbook } = await import('../forms/index.js');
       return exportWith((db) => formPostsWorkbook(db, formId, status), `No form ${formId}.`, opts);
     });
 }

@@ -5,8 +5,6 @@
  */
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { hasSchema } from '../db/migrations.js';
-import { createStorage, describeStorage } from '../storage/create.js';
 import { DEFAULT_SWEEP_GRACE_MS, sweepOrphanFiles } from '../storage/sweep.js';
 import { printable } from './print.js';
 import { CliError, withDb } from './context.js';
@@ -32,6 +30,10 @@ export function registerFiles(program: Command): void {
         throw new CliError(`--older-than-minutes must be a whole number of minutes (got "${opts.olderThanMinutes}")`, 2);
       const minutes = Number(raw);
       await withDb(async (db, config) => {
+        const [{ hasSchema }, { createStorage, describeStorage }] = await Promise.all([
+          import('../db/migrations.js'),
+          import('../storage/create.js'),
+        ]);
         if (!(await hasSchema(db, 'stored_files')))
           throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
         // A missing uploads folder is not made by the sweep (LocalDiskStorage would make it).

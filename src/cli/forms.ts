@@ -3,8 +3,8 @@
  * their files and API posts (retention, as `applicants purge` does for applications).
  */
 import type { Command } from 'commander';
-import { parseRetentionAge } from '../applicants/index.js';
-import { formOptionSchema } from '../forms/index.js';
+import { parseRetentionAge } from '../applicants/schema.js';
+import { formOptionSchema } from '../forms/schema.js';
 import { entriesPart } from './applicants.js';
 import { CliError, cliOption } from './context.js';
 import { runRemoval, type RunOptions } from './removal.js';

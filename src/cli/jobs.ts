@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
-import { applicantCounts } from '../applicants/index.js';
-import { hasSchema, migrateLatest } from '../db/migrations.js';
 import type { Db } from '../db/knex.js';
-import { SeedError, importJobRecords, jobIdOf, jobOptionSchema, listJobChoices, removeDemoJobs, seedDemoJobs } from '../jobs/index.js';
+import type { SeedError } from '../jobs/index.js';
+import { jobOptionSchema } from '../jobs/schema.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
 
@@ -13,6 +12,7 @@ export const jobOption = (raw: string | undefined) => cliOption(jobOptionSchema(
 /** The job a `--job` names; one that names no job stops with exit 1. */
 export async function jobIdFor(db: Db, ref: ReturnType<typeof jobOption>): Promise<number | undefined> {
   if (!ref) return undefined;
+  const { jobIdOf } = await import('../jobs/index.js');
   const id = await jobIdOf(db, ref);
   if (id === null) throw new CliError(`--job: no job ${'publicId' in ref ? `with the public id "${printable(ref.publicId)}"` : ref.id}.`);
   return id;
@@ -36,6 +36,11 @@ export function registerJobs(program: Command): void {
     .description('list every job (removed ones too): id, public id, title, status, applications')
     .action(async () => {
       await withDb(async (db) => {
+        const [{ hasSchema }, { listJobChoices }, { applicantCounts }] = await Promise.all([
+          import('../db/migrations.js'),
+          import('../jobs/index.js'),
+          import('../applicants/index.js'),
+        ]);
         if (!(await hasSchema(db, 'jobs'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
         const [all, counts] = await Promise.all([listJobChoices(db), applicantCounts(db)]);
         if (!all.length) {
@@ -59,6 +64,10 @@ export function registerJobs(program: Command): void {
     .action(async (opts: { demo?: boolean; file?: string }) => {
       if (!!opts.demo === !!opts.file) throw new CliError('Give exactly one of --demo or --file <path>.', 2);
       await withDb(async (db, config) => {
+        const [{ migrateLatest }, { SeedError, importJobRecords, seedDemoJobs }] = await Promise.all([
+          import('../db/migrations.js'),
+          import('../jobs/index.js'),
+        ]);
         await migrateLatest(db);
         try {
           if (opts.demo) {
@@ -86,6 +95,7 @@ export function registerJobs(program: Command): void {
     .option('--dry-run', 'only list what would be removed and kept')
     .action(async (opts: { dryRun?: boolean }) => {
       await withDb(async (db) => {
+        const [{ hasSchema }, { removeDemoJobs }] = await Promise.all([import('../db/migrations.js'), import('../jobs/index.js')]);
         if (!(await hasSchema(db, 'jobs'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
         const { removed, kept } = await removeDemoJobs(db, !!opts.dryRun);
         const name = (j: { public_id: string; title: string }) => `${printable(j.public_id)} (${printable(j.title)})`;

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { UNDO_DROPS, migrateLatest, migrationStatus, rollbackMigrations, rollbackPlan, type RollbackTarget } from '../db/migrations.js';
-import inquirer from 'inquirer';
+import type { RollbackTarget } from '../db/migrations.js';
 import { CliError, withDb } from './context.js';
 import { printable } from './print.js';
 
 /** The migrations a rollback undoes, newest first, each with what it drops; and whether any drops data. */
-function describeRollback(names: string[]): { lines: string[]; dropsData: boolean } {
+async function describeRollback(names: string[]): Promise<{ lines: string[]; dropsData: boolean }> {
+  const { UNDO_DROPS } = await import('../db/migrations.js');
   const lines = names.map((name) => {
     const drops = UNDO_DROPS[name];
     return `  ${name}: ${drops === undefined ? 'unknown to this version: it may drop data' : drops === null ? 'no data dropped' : `drops ${drops}`}`;
@@ -20,13 +20,14 @@ function describeRollback(names: string[]): { lines: string[]; dropsData: boolea
  */
 async function confirmRollback(names: string[], yes: boolean): Promise<void> {
   if (yes) return;
-  const { lines, dropsData } = describeRollback(names);
+  const { lines, dropsData } = await describeRollback(names);
   const what = [
     `Roll back ${names.length === 1 ? 'this migration' : `these ${names.length} migrations, newest first`}:`,
     ...lines,
     dropsData ? 'Data will be dropped with them. This cannot be undone.' : 'No data is dropped (indexes and collations only).',
   ].join('\n');
   if (!process.stdin.isTTY) throw new CliError(`No terminal to confirm on: pass --yes to roll back without asking.\n${what}`, 2);
+  const { default: inquirer } = await import('inquirer');
   const { ok } = await inquirer.prompt<{ ok: boolean }>([{ type: 'confirm', name: 'ok', default: false, message: `${what}\nRoll back?` }]);
   if (!ok) throw new CliError('Nothing rolled back.', 1);
 }
@@ -59,6 +60,7 @@ export function registerMigrate(program: Command): void {
       const target = rollbackTarget(action, opts);
       await withDb(
         async (db) => {
+          const { migrateLatest, migrationStatus, rollbackMigrations, rollbackPlan } = await import('../db/migrations.js');
           if (action === 'latest') {
             const { batch, names } = await migrateLatest(db);
             console.log(names.length ? `Batch ${batch}: applied ${names.join(', ')}` : 'Already up to date.');

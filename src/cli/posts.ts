@@ -6,16 +6,13 @@
  */
 import type { Command } from 'commander';
 import type { Db } from '../db/knex.js';
-import { hasSchema } from '../db/migrations.js';
-import { exitAfter, onStopSignal } from '../ops/index.js';
-import { cliPostList, createDelivery, parsePostStatus, postIdSchema, retryPosts, sinceSchema, startDelivery } from '../posts/index.js';
+import { postIdSchema, postStatusSchema, sinceSchema } from '../posts/schema.js';
 import { jobIdFor, jobOption } from './jobs.js';
-import { createStorage } from '../storage/create.js';
-import { scheduleUploadSweeps } from '../storage/sweep.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
 
 async function requireSchema(db: Db): Promise<void> {
+  const { hasSchema } = await import('../db/migrations.js');
   if (!(await hasSchema(db, 'post_attempts'))) throw new CliError('The database is not up to date: run "careers-admin migrate" first.');
 }
 
@@ -32,16 +29,14 @@ export function registerPosts(program: Command): void {
     .option('--job <id>', 'only posts of this job (its numeric id or public id)')
     .option('--limit <n>', 'at most this many', '50')
     .action(async (opts: { status?: string; job?: string; limit: string }) => {
-      let status: ReturnType<typeof parsePostStatus> | undefined;
-      try {
-        status = opts.status === undefined ? undefined : parsePostStatus(opts.status);
-      } catch {
-        throw new CliError('--status must be SUCCESS, FAILED or PENDING', 2);
-      }
+      const parsed = opts.status === undefined ? undefined : postStatusSchema.safeParse(opts.status);
+      if (parsed && !parsed.success) throw new CliError('--status must be SUCCESS, FAILED or PENDING', 2);
+      const status = parsed?.data;
       const job = jobOption(opts.job);
       if (!/^\d{1,5}$/.test(opts.limit) || Number(opts.limit) < 1) throw new CliError('--limit must be a whole number from 1 to 99999', 2);
       await withDb(async (db) => {
         await requireSchema(db);
+        const { cliPostList } = await import('../posts/index.js');
         const rows = await cliPostList(db, { status, jobId: await jobIdFor(db, job), limit: Number(opts.limit) });
         if (!rows.length) {
           console.log('No posts.');
@@ -79,6 +74,7 @@ export function registerPosts(program: Command): void {
       if (since && !opts.allFailed) throw new CliError('--since goes with --all-failed.', 2);
       await withDb(async (db, config) => {
         await requireSchema(db);
+        const { cliPostList, createDelivery, retryPosts } = await import('../posts/index.js');
         const now = () => new Date();
         const ids = await retryPosts({ db, now }, { id, allFailed: opts.allFailed, since, dryRun: opts.dryRun });
         if (!ids.length) {
@@ -107,6 +103,12 @@ export function registerPosts(program: Command): void {
     .action(async () => {
       await withDb(async (db, config) => {
         await requireSchema(db);
+        const [{ startDelivery }, { exitAfter, onStopSignal }, { createStorage }, { scheduleUploadSweeps }] = await Promise.all([
+          import('../posts/index.js'),
+          import('../ops/index.js'),
+          import('../storage/create.js'),
+          import('../storage/sweep.js'),
+        ]);
         const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);

@@ -3,11 +3,8 @@
  * what it would remove; nothing matching says so; --dry-run prints the plan; otherwise one
  * confirmation (unless --yes) for all parts, then each removes, printing what went.
  */
-import inquirer from 'inquirer';
 import type { Db } from '../db/knex.js';
-import { hasSchema } from '../db/migrations.js';
 import type { FileStorage } from '../storage/storage.js';
-import { createStorage } from '../storage/create.js';
 import { CliError, withDb } from './context.js';
 
 export interface RunOptions {
@@ -26,6 +23,7 @@ export const files = (n: number) => (n === 1 ? '1 file' : `${n} files`);
 
 export async function runRemoval(parts: RemovalPart[], opts: RunOptions, nothing: string): Promise<void> {
   await withDb(async (db, config) => {
+    const { hasSchema } = await import('../db/migrations.js');
     if (!(await hasSchema(db, 'applications'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
     const plans = (await Promise.all(parts.map((p) => p.plan(db))))
       .map((plan, i) => ({ ...plan, part: parts[i] }))
@@ -42,6 +40,7 @@ export async function runRemoval(parts: RemovalPart[], opts: RunOptions, nothing
     }
     if (!opts.yes) {
       if (!process.stdin.isTTY) throw new CliError('No terminal to confirm on: pass --yes to remove without asking.', 2);
+      const { default: inquirer } = await import('inquirer');
       const { ok } = await inquirer.prompt<{ ok: boolean }>([
         { type: 'confirm', name: 'ok', default: false, message: `Remove ${summary}? This cannot be undone.` },
       ]);
@@ -50,6 +49,7 @@ export async function runRemoval(parts: RemovalPart[], opts: RunOptions, nothing
         return;
       }
     }
+    const { createStorage } = await import('../storage/create.js');
     const storage = createStorage(config);
     for (const p of plans) {
       const result = await p.part.remove({ db, storage, now: () => new Date() });

@@ -5,21 +5,11 @@
  * manage the others from /hr/users).
  */
 import type { Command } from 'commander';
-import inquirer from 'inquirer';
 import type { Db } from '../db/knex.js';
-import { hasSchema, migrateLatest } from '../db/migrations.js';
 import { emailError, storedEmail } from '../shared/application-rules.js';
-import {
-  USERNAME_PATTERN,
-  USER_EMAIL_MAX_LENGTH,
-  USER_MESSAGES,
-  USER_ROLES,
-  normaliseUsername,
-  passwordProblem,
-  signInUrl,
-  users,
-  type UserRole,
-} from '../users/index.js';
+import type { users } from '../users/index.js';
+import { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, normaliseUsername, passwordProblem } from '../users/schema.js';
+import { USER_ROLES, type UserRole } from '../users/types.js';
 import { CliError, readStdin, withDb } from './context.js';
 import { printable, table } from './print.js';
 
@@ -38,6 +28,7 @@ async function askPassword(fromStdin: boolean): Promise<string> {
     if (!process.stdin.isTTY)
       throw new CliError('No terminal to ask for the password: pass it on standard input with --password-stdin.', 2);
     for (let attempt = 1; ; attempt++) {
+      const { default: inquirer } = await import('inquirer');
       const answers = await inquirer.prompt<{ password: string; confirm: string }>([
         { type: 'password', name: 'password', message: 'Password:', validate: (v: string) => passwordProblem(v) ?? true },
         { type: 'password', name: 'confirm', message: 'Repeat password:' },
@@ -73,13 +64,17 @@ function checkRole(role: string): UserRole {
   return role as UserRole;
 }
 
+/** The users service, loaded when a command runs (see context.ts). */
+const usersService = async () => (await import('../users/index.js')).users;
+
 async function requireSchema(db: Db): Promise<void> {
+  const { hasSchema } = await import('../db/migrations.js');
   if (!(await hasSchema(db, 'hr_users'))) throw new CliError('The database has no tables yet: run "careers-admin migrate" first.');
 }
 
 async function requireUser(db: Db, username: string): Promise<users.HrUser> {
   await requireSchema(db);
-  const user = await users.findUser(db, username);
+  const user = await (await usersService()).findUser(db, username);
   if (!user) throw new CliError(`No HR user "${username}". See "careers-admin user list".`);
   return user;
 }
@@ -102,12 +97,16 @@ export function registerUsers(program: Command): void {
       const role = checkRole(opts.role);
       const email = opts.email === undefined ? null : checkEmail(opts.email);
       await withDb(async (db, config) => {
+        const [{ migrateLatest }, { signInUrl, users: service }] = await Promise.all([
+          import('../db/migrations.js'),
+          import('../users/index.js'),
+        ]);
         await migrateLatest(db);
-        if (await users.findUser(db, username)) throw new CliError(`User "${username}" already exists.`);
-        if (email !== null && (await users.findUserByEmail(db, email)))
+        if (await service.findUser(db, username)) throw new CliError(`User "${username}" already exists.`);
+        if (email !== null && (await service.findUserByEmail(db, email)))
           throw new CliError(`--email: ${USER_MESSAGES.emailTaken} (${email})`);
         const password = await askPassword(!!opts.passwordStdin);
-        await users.createUser(db, username, password, role, email);
+        await service.createUser(db, username, password, role, email);
         console.log(`Created HR user "${username}"${role === 'admin' ? '' : ` (${role})`}. Sign in at ${signInUrl(config)}`);
       });
     });
@@ -118,7 +117,7 @@ export function registerUsers(program: Command): void {
     .action(async () => {
       await withDb(async (db) => {
         await requireSchema(db);
-        const all = await users.listUsers(db);
+        const all = await (await usersService()).listUsers(db);
         if (!all.length) {
           console.log('No HR users yet. Create one with: careers-admin user create --username NAME');
           return;
@@ -149,7 +148,7 @@ export function registerUsers(program: Command): void {
       await withDb(async (db) => {
         const found = await requireUser(db, username);
         const password = await askPassword(!!opts.passwordStdin);
-        const n = await users.changePassword(db, found, password);
+        const n = await (await usersService()).changePassword(db, found, password);
         console.log(`Password changed for "${username}"; ${sessions(n)} signed out.`);
       });
     });
@@ -162,7 +161,7 @@ export function registerUsers(program: Command): void {
       const username = checkUsername(opts.username);
       await withDb(async (db) => {
         const found = await requireUser(db, username);
-        const n = await users.disableUser(db, found);
+        const n = await (await usersService()).disableUser(db, found);
         console.log(`${found.is_active ? 'Disabled' : 'Already disabled:'} "${username}"; ${sessions(n)} signed out.`);
       });
     });
@@ -175,7 +174,7 @@ export function registerUsers(program: Command): void {
       const username = checkUsername(opts.username);
       await withDb(async (db) => {
         const found = await requireUser(db, username);
-        await users.enableUser(db, found);
+        await (await usersService()).enableUser(db, found);
         console.log(found.is_active ? `"${username}" is already active.` : `Enabled "${username}".`);
       });
     });

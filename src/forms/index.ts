@@ -4,7 +4,6 @@ import type { AppContext } from '../context.js';
 import { formsApi } from './api.js';
 import { formsPages } from './pages.js';
 
-export { formOptionSchema } from './schema.js';
 export { entriesExport, formPostsWorkbook } from './entries.js';
 export { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from './retention.js';
 

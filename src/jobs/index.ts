@@ -21,7 +21,7 @@ export {
   toPublicQuestion,
   type Availability,
 } from './service.js';
-export { FILTER_NAMES, jobFiltersSchema, jobOptionSchema } from './schema.js';
+export { FILTER_NAMES, jobFiltersSchema } from './schema.js';
 
 /** The jobs routes: public list and pages, the public API, HR job management. */
 export function jobsRoutes(ctx: AppContext, deps: { applicantCounts: ApplicantCounts }): Router {

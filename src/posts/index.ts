@@ -16,11 +16,9 @@ export {
   outboxesHealth,
   parseFormPostStatus,
   retryPosts,
-  parsePostStatus,
   verifyMail,
 } from './service.js';
 export { cliPostList } from './queries.js';
-export { postIdSchema, postStatusSchema, sinceSchema } from './schema.js';
 
 /** The posts routes: the API Post Requests page and its API. */
 export function postsRoutes(ctx: AppContext): Router {
