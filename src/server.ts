@@ -6,7 +6,8 @@ import { ConfigError, loadConfig, type Config, type TrustProxy } from '../config
 import { createApp } from './app.js';
 import { signInUrl, users } from './users/index.js';
 import { listenHttp } from './http/listen.js';
-import { closeContext, createContext, type AppContext } from './context.js';
+import { closeContext, type AppContext } from './context.js';
+import { createAppContext } from './wiring.js';
 import { migrateLatest } from './db/migrations.js';
 import { countJobs, seedDemoJobs } from './jobs/index.js';
 import { startDelivery } from './posts/index.js';
@@ -42,7 +43,7 @@ function openContext(config: Config): AppContext {
   } catch (err) {
     throw new Error(`DATA_DIR=${config.dataDir} must be a folder this process can write to (${(err as Error).message})`);
   }
-  return createContext(config);
+  return createAppContext(config);
 }
 
 export async function startServer(config: Config): Promise<{ ctx: AppContext; server: Server; close: () => Promise<void> }> {
