@@ -36,10 +36,15 @@ export interface AppContext {
   readiness: Readiness;
 }
 
+/** The process's logger as the configuration sets it (JSON lines; pino-pretty's on a terminal in development). */
+export function configuredLogger(config: Config): Logger {
+  return createLogger({ level: config.logLevel, pretty: config.env === 'development' && process.stdout.isTTY });
+}
+
 /** The context, with the per-process parts `parts` makes (those given in `overrides` win). */
 export function createContext(config: Config, parts: ProcessPartsFactory, overrides: Partial<AppContext> = {}): AppContext {
   // First, so the database's own notices go to it too.
-  const log = overrides.log ?? createLogger({ level: config.logLevel, pretty: config.env === 'development' && process.stdout.isTTY });
+  const log = overrides.log ?? configuredLogger(config);
   const db = overrides.db ?? createDb(config);
   const now = overrides.now ?? (() => new Date());
   const made = parts({ db, log, now });

@@ -22,6 +22,7 @@ import { CliError, cliOption, withDb } from './context.js';
 import { jobIdFor, jobOption } from './jobs.js';
 import { printable, table } from './print.js';
 import { files, runRemoval, type RemovalPart, type RunOptions } from './removal.js';
+import { processLog } from '../log/logger.js';
 
 const applications = (n: number) => (n === 1 ? '1 application' : `${n} applications`);
 const entries = (n: number) => (n === 1 ? '1 form entry' : `${n} form entries`);
@@ -47,7 +48,7 @@ function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'):
       return { count: plan.applications, text: describe(plan), listing };
     },
     remove: async (deps) => {
-      const result = await removeApplications(deps, criteria, { action });
+      const result = await removeApplications({ ...deps, log: processLog() }, criteria, { action });
       return { text: describe(result), filesLeft: result.filesLeft.length };
     },
   };
