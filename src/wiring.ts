@@ -13,7 +13,7 @@ import { OutboxSignal } from './posts/index.js';
 import { Readiness } from './ops/index.js';
 
 /** The features' per-process parts over the context's database, log and clock. */
-export function featureParts({ db, log, now }: { db: Db; log: Logger; now: () => Date }): ProcessParts {
+function featureParts({ db, log, now }: { db: Db; log: Logger; now: () => Date }): ProcessParts {
   return {
     views: new ViewCounter(db, log),
     funnel: new FunnelCounter(db, log, now),

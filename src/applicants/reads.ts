@@ -163,10 +163,7 @@ async function readWhole(stream: Readable, limit: number): Promise<Buffer | null
  * The resume's bytes, opened before anything is sent: a missing application, file row or file
  * on disk is a 404 (never a 500 with half a download).
  */
-export async function openResume(
-  { db, storage, log }: { db: Db; storage: FileStorage; log: Logger },
-  id: number,
-): Promise<Download> {
+export async function openResume({ db, storage, log }: { db: Db; storage: FileStorage; log: Logger }, id: number): Promise<Download> {
   const file = await findResume(db, id);
   if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   try {

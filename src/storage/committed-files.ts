@@ -43,9 +43,7 @@ export async function commitRows<T>(db: Db, write: (trx: Db) => Promise<T>): Pro
 export async function discardFiles(storage: FileStorage, keys: string[], log: Logger): Promise<void> {
   await Promise.all(
     keys.map((key) =>
-      storage
-        .remove(key)
-        .catch((err) => log.error({ key, err: (err as Error).message }, '[uploads] could not remove an uploaded file')),
+      storage.remove(key).catch((err) => log.error({ key, err: (err as Error).message }, '[uploads] could not remove an uploaded file')),
     ),
   );
 }

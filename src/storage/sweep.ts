@@ -110,8 +110,7 @@ export function scheduleUploadSweeps(
   } = {},
 ): ScheduledSweeps {
   const log = opts.log ?? ((line: string) => logger.info(line));
-  const logError =
-    opts.logError ?? ((line: string, err: unknown) => logger.error({ err: err instanceof Error ? err.message : err }, line));
+  const logError = opts.logError ?? ((line: string, err: unknown) => logger.error({ err: err instanceof Error ? err.message : err }, line));
   let stopping = false;
   let running: Promise<void> | null = null;
 

@@ -227,7 +227,9 @@ for (const kind of databaseKinds()) {
           },
         });
         let caught: unknown = null;
-        await submitApplication({ db: broken, storage, now: () => new Date(), log: processLog() }, job, form).catch((err) => (caught = err));
+        await submitApplication({ db: broken, storage, now: () => new Date(), log: processLog() }, job, form).catch(
+          (err) => (caught = err),
+        );
         expect((caught as Error)?.message).to.equal('connection lost (injected)');
         expect(await storage.exists(key)).to.equal(false);
         expect(await tableCounts(s.ctx.db)).to.deep.equal(EMPTY);
