@@ -252,16 +252,14 @@ for (const kind of databaseKinds()) {
       const job = await webhookJob(t.db, receiver.url);
       const [id] = await seedPosts(t.db, job, 1, clock);
       await worker().runDue();
-      await t
-        .db('post_attempts')
-        .insert({
-          application_post_id: id,
-          status: 'FAILED',
-          status_code: 500,
-          error: null,
-          duration_ms: 1,
-          created_at: toDbDate(new Date(clock.getTime() - 91 * 86_400_000)),
-        });
+      await t.db('post_attempts').insert({
+        application_post_id: id,
+        status: 'FAILED',
+        status_code: 500,
+        error: null,
+        duration_ms: 1,
+        created_at: toDbDate(new Date(clock.getTime() - 91 * 86_400_000)),
+      });
       const config = loadConfig({
         ...process.env,
         NODE_ENV: 'test',
