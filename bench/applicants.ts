@@ -34,6 +34,7 @@ import { insertApplications, realisticApplications, rng } from '../test/helpers/
 import { hrSession } from '../test/helpers/hr.js';
 import { summariseProfile } from './cpu-profile.js';
 import { type LoadResult, loadUrl, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
+import { processLog } from '../src/log/logger.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -113,7 +114,7 @@ async function purgeChild(env: Record<string, string>, cutoff: string): Promise<
   const db = createDb(config);
   const t = process.hrtime.bigint();
   const result = await removeApplications(
-    { db, storage: createStorage(config), now: () => new Date() },
+    { db, storage: createStorage(config), now: () => new Date(), log: processLog() },
     { createdBefore: new Date(cutoff) },
     { action: 'purge' },
   );

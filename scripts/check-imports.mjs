@@ -27,7 +27,7 @@ const KERNEL = [
   'config/',
 ];
 const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms', 'emails', 'ops', 'embeds', 'sources', 'funnel'];
-const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts'];
+const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts', 'src/wiring.ts'];
 /** npm packages that run in a browser: the only ones src/shared/ and islands/ may import. */
 const BROWSER_PACKAGES = [
   'react',
@@ -44,6 +44,9 @@ const BROWSER_PACKAGES = [
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];
 /** A feature's (or storage's) own SQL: repo.ts, queries.ts, or a file in a queries/ folder. */
 const isQueryFile = (file) => ['repo.ts', 'queries.ts'].includes(base(file)) || /^src\/[^/]+\/queries\/[^/]+\.ts$/.test(file);
+/** `console.` in code (CLI output and the server's start may print; the rest logs through ctx.log or a logger handed in). */
+const CONSOLE_CALL = /\bconsole\.\w+/;
+const mayPrint = (file) => file.startsWith('src/cli/') || file === 'src/server.ts';
 /** A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`, `.migrate.`. */
 const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.\w/;
 
@@ -117,6 +120,8 @@ export function brokenRules(from, to) {
   ) {
     broken.push(`(e) another feature only through src/${dst.name}/index.ts, types.ts or schema.ts`);
   }
+  if (from === 'src/context.ts' && dst?.kind === 'feature')
+    broken.push("(j) the context imports no feature: it knows their parts by the kernel's interfaces, src/wiring.ts wires them");
   if (dst?.kind === 'cli' && !['cli', 'bin'].includes(src?.kind)) broken.push('(f) only bin/ and src/cli/ import src/cli/');
   if (['api.ts', 'pages.ts'].includes(base(from)) && dst?.kind === 'feature' && isQueryFile(to)) {
     broken.push('(i) routes reach repos and queries only through services');
@@ -199,6 +204,14 @@ export async function importGraph(root) {
   return arrows;
 }
 
+/** The index of the first line of `file` matching `re` that is not a comment line; -1 when none. */
+function codeLine(root, file, re) {
+  return fs
+    .readFileSync(path.join(root, file), 'utf8')
+    .split('\n')
+    .findIndex((l) => re.test(l) && !/^\s*(?:\/\/|\*)/.test(l));
+}
+
 /** Every broken arrow under `root` as `file -> imported: rule`, sorted, without repeats. */
 export async function checkImports(root) {
   const lines = new Set();
@@ -207,12 +220,16 @@ export async function checkImports(root) {
     for (const rule of brokenRules(from, to)) lines.add(`${from} -> ${typeof to === 'object' ? to.pkg : to}: ${rule}`);
   }
   for (const file of SCANNED.flatMap((dir) => sourceFiles(root, dir))) {
+    if (file.startsWith('src/') && !mayPrint(file)) {
+      const lineNo = codeLine(root, file, CONSOLE_CALL);
+      if (lineNo >= 0)
+        lines.add(
+          `${file}:${lineNo + 1} -> (console): (k) one way to log: ctx.log, or a logger handed in (console only in src/cli/ and src/server.ts)`,
+        );
+    }
     if (file.startsWith('src/') && !layer(file)) lines.add(`${file} -> (none): not in the layout (kernel, feature, src/cli/ or app shell)`);
     if (file.startsWith('src/') && !isQueryFile(file) && !KNEX_ALLOWED.some((re) => re.test(file))) {
-      const lineNo = fs
-        .readFileSync(path.join(root, file), 'utf8')
-        .split('\n')
-        .findIndex((l) => QUERY_CALL.test(l) && !/^\s*(?:\/\/|\*)/.test(l));
+      const lineNo = codeLine(root, file, QUERY_CALL);
       if (lineNo >= 0)
         lines.add(
           `${file}:${lineNo + 1} -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/`,

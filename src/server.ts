@@ -6,7 +6,8 @@ import { ConfigError, loadConfig, type Config, type TrustProxy } from '../config
 import { createApp } from './app.js';
 import { signInUrl, users } from './users/index.js';
 import { listenHttp } from './http/listen.js';
-import { closeContext, createContext, type AppContext } from './context.js';
+import { closeContext, configuredLogger, type AppContext } from './context.js';
+import { createAppContext } from './wiring.js';
 import { migrateLatest } from './db/migrations.js';
 import { countJobs, seedDemoJobs } from './jobs/index.js';
 import { startDelivery } from './posts/index.js';
@@ -14,7 +15,7 @@ import { exitAfter, onStopSignal } from './ops/index.js';
 import { isSweepable } from './storage/storage.js';
 import { checkStorage, describeStorage } from './storage/create.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
-import { processLog, warnLine } from './log/logger.js';
+import { type Logger, processLog } from './log/logger.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -35,18 +36,21 @@ export function describeTrustProxy(trustProxy: TrustProxy): string | null {
   return `TRUST_PROXY: proxies at ${trustProxy.join(', ')}: the client address is the right-most X-Forwarded-For entry that is not one of them.`;
 }
 
-function openContext(config: Config): AppContext {
+function openContext(config: Config, log: Logger): AppContext {
   try {
     fs.mkdirSync(config.dataDir, { recursive: true });
     fs.accessSync(config.dataDir, fs.constants.W_OK);
   } catch (err) {
     throw new Error(`DATA_DIR=${config.dataDir} must be a folder this process can write to (${(err as Error).message})`);
   }
-  return createContext(config);
+  return createAppContext(config, { log });
 }
 
-export async function startServer(config: Config): Promise<{ ctx: AppContext; server: Server; close: () => Promise<void> }> {
-  const ctx = openContext(config);
+export async function startServer(
+  config: Config,
+  log: Logger = configuredLogger(config),
+): Promise<{ ctx: AppContext; server: Server; close: () => Promise<void> }> {
+  const ctx = openContext(config, log);
   let applied: string[];
   try {
     applied = (await migrateLatest(ctx.db)).names;
@@ -61,7 +65,6 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     await ctx.db.destroy().catch(() => undefined);
     throw err;
   }
-  const log = ctx.log;
   if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
   if (config.env === 'development' && (await countJobs(ctx.db)) === 0) {
     const n = await seedDemoJobs(ctx.db);
@@ -81,8 +84,8 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   // Background work runs where POSTS_WORKER is on (or in `careers-admin cron`), not in every web
   // process: outbound posts and email with the POSTS_SWEEP_CRON sweep, and the upload sweep
   // (files a crash left without a row: now in the background, then daily).
-  const delivery = config.postsWorker ? startDelivery({ ...ctx, log: warnLine }, ctx.outbox) : null;
-  const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
+  const delivery = config.postsWorker ? startDelivery({ ...ctx, log: (line) => ctx.log.warn(line) }, ctx.outbox) : null;
+  const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage, ctx.log) : null;
   if (!delivery) log.info('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');
   /**
    * The orderly stop: /readyz answers 503 at once, no new connections are taken, and requests,
@@ -94,8 +97,8 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
     ctx.readiness.stop();
     const deadline = config.shutdownTimeoutSeconds * 1000;
     await Promise.all([
-      closeHttp(server, deadline),
-      settleWithin(delivery?.stop(), deadline, 'posts still being sent are left to their claim (sent again when it ends)'),
+      closeHttp(server, deadline, ctx.log),
+      settleWithin(ctx.log, delivery?.stop(), deadline, 'posts still being sent are left to their claim (sent again when it ends)'),
       uploadSweeps?.stop(),
     ]);
     await ctx.storage.idle();
@@ -109,11 +112,11 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
  * (server.close() closes only the connections idle at that moment: a kept-alive one that finishes
  * its request later would otherwise stay open until its keep-alive timeout.)
  */
-async function closeHttp(server: Server, ms: number): Promise<void> {
+async function closeHttp(server: Server, ms: number, log: Logger): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   const idle = setInterval(() => server.closeIdleConnections(), 200);
   const cut = setTimeout(() => {
-    processLog().warn(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: closing the connections still open`);
+    log.warn(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: closing the connections still open`);
     server.closeAllConnections();
   }, ms);
   await closed;
@@ -122,7 +125,7 @@ async function closeHttp(server: Server, ms: number): Promise<void> {
 }
 
 /** Waits for `work`, but not longer than `ms`; says what is left behind when it takes longer. */
-async function settleWithin(work: Promise<void> | undefined, ms: number, leftBehind: string): Promise<void> {
+async function settleWithin(log: Logger, work: Promise<void> | undefined, ms: number, leftBehind: string): Promise<void> {
   if (!work) return;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
@@ -130,7 +133,7 @@ async function settleWithin(work: Promise<void> | undefined, ms: number, leftBeh
   });
   const outcome = await Promise.race([work.then(() => 'done' as const), late]);
   clearTimeout(timer);
-  if (outcome === 'late') processLog().warn(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: ${leftBehind}`);
+  if (outcome === 'late') log.warn(`SHUTDOWN_TIMEOUT_SECONDS (${ms / 1000} s) reached: ${leftBehind}`);
 }
 
 /** What a stop that hangs past SHUTDOWN_TIMEOUT_SECONDS gets to finish before the process exits with code 1. */
@@ -166,11 +169,14 @@ async function main(): Promise<void> {
   // The handlers are in place before the server says it listens, so a signal that comes right
   // after that line still closes it cleanly; one that comes during start-up waits for it.
   // A second signal exits at once (130 for SIGINT, 143 for SIGTERM).
-  const started = startServer(config);
-  onStopSignal((signal) => {
+  // Made before the context (which is given it), so a signal during start-up is logged by it too.
+  const log = configuredLogger(config);
+  const started = startServer(config, log);
+  onStopSignal(log, (signal) => {
     const seconds = config.shutdownTimeoutSeconds;
-    processLog().info(`${signal}: closing (waiting up to ${seconds} s for requests in flight; send it again to exit now)`);
+    log.info(`${signal}: closing (waiting up to ${seconds} s for requests in flight; send it again to exit now)`);
     exitAfter(
+      log,
       seconds * 1000 + STOP_GRACE_MS,
       `Still closing ${STOP_GRACE_MS / 1000} s after SHUTDOWN_TIMEOUT_SECONDS (${seconds} s): exiting`,
     );
@@ -179,7 +185,7 @@ async function main(): Promise<void> {
       .then(
         () => process.exit(0),
         (err) => {
-          processLog().error(`Failed to close: ${err instanceof Error ? err.message : String(err)}`);
+          log.error(`Failed to close: ${err instanceof Error ? err.message : String(err)}`);
           process.exit(1);
         },
       );

@@ -31,14 +31,13 @@ import { insertApplication, type NewApplication } from './repo.js';
 import type { Attribution } from '../shared/campaign.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
 import type { PhoneRule } from '../shared/phone-rule-names.js';
-import { type Logger, processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 
 export interface ApplyDeps {
   db: Db;
   storage: FileStorage;
   now: () => Date;
-  /** Default: the process's log. */
-  log?: Logger;
+  log: Logger;
   /**
    * Email settings: with SMTP_URL set, the confirmation and HR notification are queued too. With
    * APPLY_CONSENT_TEXT set, an application must carry `consent`, and the text is kept with it.
@@ -121,11 +120,11 @@ export async function submitApplication(
   const resume = form.files.get('resume') ?? null;
   const keys = resume ? [resume.key] : [];
   if (form.fields.get(HONEYPOT_FIELD)?.trim()) {
-    await discardFiles(deps.storage, keys);
+    await discardFiles(deps.storage, keys, deps.log);
     return { kind: 'discarded' };
   }
   try {
-    return await withOwnedFiles(deps.storage, keys, async () => {
+    return await withOwnedFiles(deps.storage, keys, deps.log, async () => {
       const now = deps.now();
       const bag = new FieldErrorBag();
       const { input } = parseApplicationFields(form.fields, form.repeated, job.questions, now, bag, deps.config?.phoneRule);
@@ -172,7 +171,7 @@ export async function submitApplication(
     });
   } catch (err) {
     if (err instanceof CommitOutcomeUnknown) {
-      (deps.log ?? processLog()).error(
+      deps.log.error(
         { jobId: job.id, key: resume?.key ?? null, cause: describeDbError(err.cause) },
         '[apply] the commit of an application failed with its outcome unknown; the resume is kept (the orphan sweep removes it if no row points at it)',
       );

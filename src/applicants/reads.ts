@@ -30,7 +30,7 @@ import {
 } from './queries/list.js';
 import { APPLICANT_MESSAGES } from './schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
-import { type Logger, processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 
 /** What HR's reads need: the database and the app's read cache. */
 export interface ReadDeps {
@@ -121,7 +121,7 @@ export function applicantNeighbours(
  * busy is a 503. Read from storage whole (at most RESUME_MAX_BYTES), parsed in a child process.
  */
 export async function previewResume(
-  deps: { db: Db; storage: FileStorage; documents: DocumentParsers; log?: Logger },
+  deps: { db: Db; storage: FileStorage; documents: DocumentParsers; log: Logger },
   id: number,
 ): Promise<ResumePreview> {
   const file = await openResume(deps, id);
@@ -163,10 +163,7 @@ async function readWhole(stream: Readable, limit: number): Promise<Buffer | null
  * The resume's bytes, opened before anything is sent: a missing application, file row or file
  * on disk is a 404 (never a 500 with half a download).
  */
-export async function openResume(
-  { db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger },
-  id: number,
-): Promise<Download> {
+export async function openResume({ db, storage, log }: { db: Db; storage: FileStorage; log: Logger }, id: number): Promise<Download> {
   const file = await findResume(db, id);
   if (!file) throw new NotFound(APPLICANT_MESSAGES.resumeMissing);
   try {

@@ -7,14 +7,13 @@ import { flushDeleted, type Db } from '../db/knex.js';
 import type { FileStorage } from '../storage/storage.js';
 import { removablePreview, selectRemovable, type RemovalCriteria } from './queries/list.js';
 import { bumpCounter, deleteApplications, insertApplicationAudit } from './repo.js';
-import { type Logger, processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 
 export interface RetentionDeps {
   db: Db;
   storage: FileStorage;
   now: () => Date;
-  /** Default: the process's log. */
-  log?: Logger;
+  log: Logger;
 }
 
 export interface RemovalSummary {
@@ -82,7 +81,7 @@ export async function removeApplications(
   for (const r of rows) {
     if (!r.storage_key) continue;
     await deps.storage.remove(r.storage_key).catch((err) => {
-      (deps.log ?? processLog()).error(
+      deps.log.error(
         { key: r.storage_key, err: (err as Error).message },
         '[applicants] could not remove a resume file; the orphan sweep will',
       );

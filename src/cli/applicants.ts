@@ -42,8 +42,8 @@ function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'):
       return { count: plan.applications, text: describe(plan), listing };
     },
     remove: async (deps) => {
-      const { removeApplications } = await import('../applicants/index.js');
-      const result = await removeApplications(deps, criteria, { action });
+      const [{ removeApplications }, { processLog }] = await Promise.all([import('../applicants/index.js'), import('../log/logger.js')]);
+      const result = await removeApplications({ ...deps, log: processLog() }, criteria, { action });
       return { text: describe(result), filesLeft: result.filesLeft.length };
     },
   };

@@ -103,23 +103,26 @@ export function registerPosts(program: Command): void {
     .action(async () => {
       await withDb(async (db, config) => {
         await requireSchema(db);
-        const [{ startDelivery }, { exitAfter, onStopSignal }, { createStorage }, { scheduleUploadSweeps }] = await Promise.all([
-          import('../posts/index.js'),
-          import('../ops/index.js'),
-          import('../storage/create.js'),
-          import('../storage/sweep.js'),
-        ]);
+        const [{ startDelivery }, { exitAfter, onStopSignal }, { createStorage }, { scheduleUploadSweeps }, { processLog }] =
+          await Promise.all([
+            import('../posts/index.js'),
+            import('../ops/index.js'),
+            import('../storage/create.js'),
+            import('../storage/sweep.js'),
+            import('../log/logger.js'),
+          ]);
         const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
-        const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), { log: (line) => console.log(printable(line)) });
+        const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), processLog(), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);
         const keepAlive = setInterval(() => undefined, 1 << 30);
         // A second signal exits at once (130 for SIGINT, 143 for SIGTERM).
-        const signal = await new Promise<string>((resolve) => onStopSignal(resolve));
+        const signal = await new Promise<string>((resolve) => onStopSignal(processLog(), resolve));
         clearInterval(keepAlive);
         const seconds = config.shutdownTimeoutSeconds;
         console.log(`${signal}: stopping (waiting up to ${seconds} s for posts being sent; send it again to exit now)`);
         // A send cut off here is not lost: its post stays claimed until its lease ends, then it is sent again.
         exitAfter(
+          processLog(),
           seconds * 1000,
           `SHUTDOWN_TIMEOUT_SECONDS (${seconds} s) reached with posts still being sent: exiting (they are sent again once their claim ends)`,
         );

@@ -8,7 +8,7 @@ import { FORM_MESSAGES } from './schema.js';
 import type { Entry, Form, FormSummary } from './types.js';
 import type { RecordStatus } from '../shared/enums.js';
 import type { WorkbookSpec } from '../exports/xlsx.js';
-import { type Logger, processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 import { formPostsExport } from '../posts/index.js';
 import type { PostStatus } from '../posts/types.js';
 import { requireForm } from './manage.js';
@@ -34,7 +34,7 @@ export async function getEntry(db: Db, form: Form, entryId: number): Promise<Ent
 
 /** An entry's file, opened before anything is sent: a missing row or file is a 404, never half a download. */
 export async function openEntryFile(
-  { db, storage, log = processLog() }: { db: Db; storage: FileStorage; log?: Logger },
+  { db, storage, log }: { db: Db; storage: FileStorage; log: Logger },
   formId: number,
   entryId: number,
   fileId: number,

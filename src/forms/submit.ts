@@ -17,7 +17,7 @@ import type { FileStorage } from '../storage/storage.js';
 import * as repo from './repo.js';
 import { FORM_LIMITS, FORM_MESSAGES, valuesErrors, type FileFacts, fieldsInOrder } from './schema.js';
 import type { EntryValue, Form, PublicForm } from './types.js';
-import { type Logger, processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 
 /** The form's public face: never the API settings. */
 export function toPublicForm(form: Form): PublicForm {
@@ -69,8 +69,7 @@ export interface SubmitDeps {
   db: Db;
   storage: FileStorage;
   now: () => Date;
-  /** Default: the process's log. */
-  log?: Logger;
+  log: Logger;
   outbox?: OutboxSignal;
   /** Keys the hash of the client address kept with the entry (none: no hash). */
   serverKey?: ServerKey;
@@ -121,11 +120,11 @@ export async function submitEntry(
 ): Promise<SubmitOutcome> {
   const keys = [...received.files.values()].map((f) => f.key);
   if (received.fields.get(FORM_HONEYPOT)?.trim()) {
-    await discardFiles(deps.storage, keys);
+    await discardFiles(deps.storage, keys, deps.log);
     return { kind: 'discarded' };
   }
   try {
-    return await withOwnedFiles(deps.storage, keys, async () => {
+    return await withOwnedFiles(deps.storage, keys, deps.log, async () => {
       const fields = fieldsInOrder(form);
       const values = parseValues(received);
       const known = new Set(fields.map((f) => f.name));
@@ -176,7 +175,7 @@ export async function submitEntry(
     });
   } catch (err) {
     if (err instanceof CommitOutcomeUnknown) {
-      (deps.log ?? processLog()).error(
+      deps.log.error(
         { formId: form.id, cause: describeDbError(err.cause) },
         '[forms] the commit of an entry failed with its outcome unknown; its files are kept (the orphan sweep removes them if no row points at them)',
       );

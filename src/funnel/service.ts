@@ -6,9 +6,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from '../db/knex.js';
 import type { ReadCache } from '../db/read-cache.js';
-import { isDatabaseUnavailable, logDatabaseUnavailable } from '../db/errors.js';
+import { BufferedCounter } from '../db/buffered-counter.js';
+import type { FunnelCounts, FunnelRequestStage } from '../http/process-parts.js';
 import { NotFound } from '../http/errors.js';
-import { type Logger, processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 import { cachedPublicJob, requireJob } from '../jobs/index.js';
 import { funnelDevice } from './device.js';
 import * as repo from './repo.js';
@@ -31,18 +32,25 @@ const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /**
  * Funnel counts of this process, kept in memory and written every few seconds (and when the
- * process stops: closeContext), off the request path. Each flush adds to the stored counts
- * (repo.addFunnelCounts), so any number of processes may count the same job.
+ * process stops: closeContext), off the request path (src/db/buffered-counter.ts). Each flush adds
+ * to the stored counts (repo.addFunnelCounts), so any number of processes may count the same job.
  */
-export class FunnelCounter {
-  private pending = new Map<string, repo.FunnelCount>();
-  private timer: NodeJS.Timeout | null = null;
+export class FunnelCounter implements FunnelCounts {
+  private readonly counter: BufferedCounter<repo.FunnelCount>;
   constructor(
-    private readonly db: Db,
-    private readonly log: Logger = processLog(),
+    db: Db,
+    log: Logger,
     private readonly now: () => Date = () => new Date(),
-    private readonly flushMs = 5000,
-  ) {}
+    flushMs = 5000,
+  ) {
+    this.counter = new BufferedCounter({
+      name: 'funnel counter',
+      keyOf: (c) => `${c.jobId}|${c.day}|${c.step}|${c.event}|${c.device}`,
+      write: (batch) => repo.addFunnelCounts(db, batch),
+      log,
+      flushMs,
+    });
+  }
 
   count(jobId: number, step: FunnelStage, event: FunnelEvent, device: Device): void {
     this.countAll(jobId, [{ step, event }], device);
@@ -51,54 +59,27 @@ export class FunnelCounter {
   /** Several events of one request (a beacon), counted under one day. */
   countAll(jobId: number, events: readonly { step: FunnelStage; event: FunnelEvent }[], device: Device): void {
     const day = utcDay(this.now());
-    for (const { step, event } of events) this.hold({ jobId, day, step, event, device, count: 1 });
-  }
-
-  private hold(c: repo.FunnelCount): void {
-    const key = `${c.jobId}|${c.day}|${c.step}|${c.event}|${c.device}`;
-    const held = this.pending.get(key);
-    if (held) held.count += c.count;
-    else this.pending.set(key, { ...c });
-    if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush().catch((err) => this.failed(err)), this.flushMs);
-      this.timer.unref();
-    }
+    for (const { step, event } of events) this.counter.add({ jobId, day, step, event, device, count: 1 });
   }
 
   /**
    * A page served or an application accepted, counted under the device class of the request's
    * User-Agent; nothing when the request says DNT: 1 or Sec-GPC: 1.
    */
-  countRequest(jobId: number, stage: 'view' | 'apply' | 'submitted' | 'submitted_direct', headers: IncomingHttpHeaders): void {
+  countRequest(jobId: number, stage: FunnelRequestStage, headers: IncomingHttpHeaders): void {
     const device = funnelDevice(headers);
     if (device) this.count(jobId, stage, 'reached', device);
   }
 
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (!this.pending.size) return;
-    const batch = [...this.pending.values()];
-    this.pending = new Map();
-    try {
-      await repo.addFunnelCounts(this.db, batch);
-    } catch (err) {
-      // Kept for the next flush while the database is down (a batch is written in one transaction).
-      if (isDatabaseUnavailable(err)) for (const c of batch) this.hold(c);
-      throw err;
-    }
-  }
-
-  private failed(err: unknown): void {
-    if (isDatabaseUnavailable(err)) logDatabaseUnavailable('the funnel counter', err);
-    else this.log.error({ err }, 'funnel counter flush failed');
+  flush(): Promise<void> {
+    return this.counter.flush();
   }
 }
 
 interface FunnelDeps {
   db: Db;
   cache: ReadCache;
-  funnel: FunnelCounter;
+  funnel: FunnelCounts;
   now: () => Date;
 }
 

@@ -1,7 +1,9 @@
 /** Job use cases shared by page routes, API routes and the CLI. */
 import type { Config } from '../../config/index.js';
 import type { Db } from '../db/knex.js';
-import { isDatabaseUnavailable, isUniqueViolation, logDatabaseUnavailable } from '../db/errors.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { BufferedCounter } from '../db/buffered-counter.js';
+import type { JobViewCounts } from '../http/process-parts.js';
 import { Forbidden, NotFound, ValidationError } from '../http/errors.js';
 import { validate } from '../http/validate.js';
 import { isAllowedHost } from '../http/private-address.js';
@@ -15,7 +17,7 @@ import * as repo from './repo.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
 import { JOB_ERROR_ORDER, JOB_LIMITS, JOB_MESSAGES, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
-import { type Logger, processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 import { FEED_MAX_JOBS, type FeedKind, renderFeed } from './feeds.js';
 
 /** What the job operations need: the database and the app's read cache. */
@@ -418,42 +420,25 @@ export function toHrJob(job: Job): HrJob {
   };
 }
 
-/** Counts job page views in memory and writes them in batches, off the request path. */
-export class ViewCounter {
-  private pending = new Map<number, number>();
-  private timer: NodeJS.Timeout | null = null;
-  constructor(
-    private readonly db: Db,
-    private readonly log: Logger = processLog(),
-    private readonly flushMs = 5000,
-  ) {}
+/** Counts job page views in memory and writes them in batches, off the request path (src/db/buffered-counter.ts). */
+export class ViewCounter implements JobViewCounts {
+  private readonly counter: BufferedCounter<{ jobId: number; count: number }>;
+  constructor(db: Db, log: Logger, flushMs = 5000) {
+    this.counter = new BufferedCounter({
+      name: 'view counter',
+      keyOf: (c) => c.jobId,
+      write: (batch) => repo.addViews(db, new Map(batch.map((c) => [c.jobId, c.count]))),
+      log,
+      flushMs,
+    });
+  }
 
   count(jobId: number): void {
-    this.pending.set(jobId, (this.pending.get(jobId) ?? 0) + 1);
-    if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush().catch((err) => this.failed(err)), this.flushMs);
-      this.timer.unref();
-    }
+    this.counter.add({ jobId, count: 1 });
   }
 
-  async flush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (!this.pending.size) return;
-    const batch = this.pending;
-    this.pending = new Map();
-    try {
-      await repo.addViews(this.db, batch);
-    } catch (err) {
-      // Kept for the next flush, so views counted while the database is down are not lost.
-      if (isDatabaseUnavailable(err)) for (const [jobId, n] of batch) this.pending.set(jobId, (this.pending.get(jobId) ?? 0) + n);
-      throw err;
-    }
-  }
-
-  private failed(err: unknown): void {
-    if (isDatabaseUnavailable(err)) logDatabaseUnavailable('the view counter', err);
-    else this.log.error({ err }, 'view counter flush failed');
+  flush(): Promise<void> {
+    return this.counter.flush();
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The process's log (pino): one JSON line per event on standard output, or pino-pretty's lines
- * on a terminal in development. The context carries it (`ctx.log`); the kernel's own lines (the
- * database's once-a-second notices, the error handler's fallback) use `processLog()`, the same
- * logger once a context has been made. Nothing personal is logged: no URL query, no request body,
+ * on a terminal in development. The context carries it (`ctx.log`): code that has a context logs
+ * there, and code that has none is handed the logger. `processLog()`, the same logger once a
+ * context has been made, is for what runs before or without one: the CLI, the server's first
+ * lines, and the database's once-a-second notices (src/db/errors.ts, src/db/knex.ts). Nothing personal is logged: no URL query, no request body,
  * no header value, no bound SQL value (see `loggable`, src/http/error-handler.ts).
  */
 import { pino, type Logger } from 'pino';
@@ -38,11 +39,6 @@ export function setLogSink(write: (line: string) => void): (line: string) => voi
   const previous = sink;
   sink = write;
   return previous;
-}
-
-/** A warning line on the process's log (the delivery worker's default line sink). */
-export function warnLine(line: string): void {
-  current.warn(line);
 }
 
 /** The process's logger, for kernel code that runs outside a request or a context. */

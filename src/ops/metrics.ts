@@ -8,7 +8,7 @@ import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/knex.js';
 import { describeDbError } from '../db/errors.js';
-import { processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 import { routePattern } from '../http/request-log.js';
 import { countApplications, outboxStats, poolInUse, type OutboxStats } from './queries.js';
 import { READY_CHECK_TIMEOUT_MS, withTimeout } from './readiness.js';
@@ -25,6 +25,7 @@ export class Metrics {
   constructor(
     private readonly db: Db,
     private readonly now: () => Date,
+    private readonly log: Logger,
   ) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
@@ -90,7 +91,7 @@ export class Metrics {
       figures = await withTimeout(Promise.all([countApplications(this.db), outboxStats(this.db, now)]), READY_CHECK_TIMEOUT_MS);
     } catch (err) {
       // The process figures are still worth a scrape; the database ones are left out, not stale.
-      processLog().warn(`[metrics] database figures left out: ${describeDbError(err)}`);
+      this.log.warn(`[metrics] database figures left out: ${describeDbError(err)}`);
     }
     // Set in one synchronous step, so a scrape running beside this one never sees half of them.
     this.posts.reset();

@@ -26,7 +26,7 @@ export function opsRoutes(ctx: AppContext): { track: RequestHandler; routes: Rou
   const router = Router();
   const { readiness } = ctx;
   const token = ctx.config.metricsToken;
-  const metrics = token ? new Metrics(ctx.db, ctx.now) : null;
+  const metrics = token ? new Metrics(ctx.db, ctx.now, ctx.log) : null;
 
   const track: RequestHandler = (req, res, next) => {
     metrics?.track(req, res);

@@ -19,7 +19,6 @@ import { queueDueDigest } from './digest.js';
 import { createMailTransport } from './mail.js';
 import { purgeAttempts } from './repo.js';
 import type { OutboxSignal } from './signal.js';
-import { warnLine } from '../log/logger.js';
 
 export interface DeliveryDeps {
   db: Db;
@@ -28,7 +27,7 @@ export interface DeliveryDeps {
   /** Name resolution for the send-time address check (tests); dns.lookup by default. */
   lookup?: LookupAll;
   random?: () => number;
-  log?: (line: string) => void;
+  log: (line: string) => void;
 }
 
 export interface Delivery {
@@ -86,14 +85,14 @@ export function startDelivery(
           if (deps.config.mail.hrNotifyDigest !== 'off') {
             delivery.digest().then(
               (made) => made && delivery.worker.wake(),
-              (err) => (deps.log ?? warnLine)(`[posts] the HR digest failed: ${describeDbError(err)}`),
+              (err) => deps.log(`[posts] the HR digest failed: ${describeDbError(err)}`),
             );
           }
           if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
           lastPurge = Date.now();
-          delivery.purge().catch((err) => (deps.log ?? warnLine)(`[posts] removing old attempts failed: ${describeDbError(err)}`));
+          delivery.purge().catch((err) => deps.log(`[posts] removing old attempts failed: ${describeDbError(err)}`));
           deleteExpiredWindows(deps.db, deps.now()).catch((err) =>
-            (deps.log ?? warnLine)(`[rate-limit] removing expired windows failed: ${describeDbError(err)}`),
+            deps.log(`[rate-limit] removing expired windows failed: ${describeDbError(err)}`),
           );
         },
         { noOverlap: true },

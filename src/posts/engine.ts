@@ -22,7 +22,6 @@ import {
   type OutboxTable,
 } from './repo.js';
 import { retryDelayMs } from './schedule.js';
-import { warnLine } from '../log/logger.js';
 
 export interface SendResult extends AttemptOutcome {
   /** No retry whatever the schedule says (HTTP 410, an SMTP 5xx). */
@@ -53,7 +52,7 @@ export interface WorkerDeps {
   kinds: DeliveryKind[];
   schedule: number[];
   random?: () => number;
-  log?: (line: string) => void;
+  log: (line: string) => void;
 }
 
 export interface WorkerOptions {
@@ -421,6 +420,6 @@ export class PostsWorker {
   }
 
   private log(line: string): void {
-    (this.deps.log ?? warnLine)(line);
+    this.deps.log(line);
   }
 }

@@ -1,13 +1,22 @@
-/** Tells this process's delivery worker that a post was just written, so it is sent at once. */
-export class OutboxSignal {
-  private readonly listeners = new Set<() => void>();
+import type { OutboxSignal as Outbox } from '../http/process-parts.js';
 
-  notify(): void {
-    for (const listener of this.listeners) listener();
-  }
+/**
+ * Tells this process's delivery worker that a post was just written, so it is sent at once. Its
+ * listeners are held in a closure, so the class's type is the kernel's interface
+ * (src/http/process-parts.ts) and the context's `outbox` can be handed wherever one is wanted.
+ */
+export class OutboxSignal implements Outbox {
+  readonly notify: () => void;
+  readonly subscribe: (listener: () => void) => () => void;
 
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  constructor() {
+    const listeners = new Set<() => void>();
+    this.notify = () => {
+      for (const listener of listeners) listener();
+    };
+    this.subscribe = (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    };
   }
 }

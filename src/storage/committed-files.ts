@@ -8,7 +8,7 @@
 import { isCommitRefused, withDbRetry } from '../db/errors.js';
 import type { Db } from '../db/knex.js';
 import type { FileStorage } from './storage.js';
-import { processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 
 /** The COMMIT failed in a way that may have committed (connection lost, server gone, I/O error). */
 export class CommitOutcomeUnknown extends Error {
@@ -40,22 +40,20 @@ export async function commitRows<T>(db: Db, write: (trx: Db) => Promise<T>): Pro
 }
 
 /** Removes files nothing will point at; a failure is logged (the orphan sweep removes them later). */
-export async function discardFiles(storage: FileStorage, keys: string[]): Promise<void> {
+export async function discardFiles(storage: FileStorage, keys: string[], log: Logger): Promise<void> {
   await Promise.all(
     keys.map((key) =>
-      storage
-        .remove(key)
-        .catch((err) => processLog().error({ key, err: (err as Error).message }, '[uploads] could not remove an uploaded file')),
+      storage.remove(key).catch((err) => log.error({ key, err: (err as Error).message }, '[uploads] could not remove an uploaded file')),
     ),
   );
 }
 
 /** Runs `run` owning the files `keys`: they stay when it resolves or the commit's outcome is unknown, else they go. */
-export async function withOwnedFiles<T>(storage: FileStorage, keys: string[], run: () => Promise<T>): Promise<T> {
+export async function withOwnedFiles<T>(storage: FileStorage, keys: string[], log: Logger, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (!(err instanceof CommitOutcomeUnknown)) await discardFiles(storage, keys);
+    if (!(err instanceof CommitOutcomeUnknown)) await discardFiles(storage, keys, log);
     throw err;
   }
 }

@@ -15,7 +15,7 @@ import cron, { type ScheduledTask } from 'node-cron';
 import type { Db } from '../db/knex.js';
 import { knownKeys } from './repo.js';
 import type { SweepableStorage } from './storage.js';
-import { processLog } from '../log/logger.js';
+import type { Logger } from '../log/logger.js';
 
 export const DEFAULT_SWEEP_GRACE_MS = 60 * 60 * 1000;
 /** Keys checked per query: well under every database's limit of bound parameters. */
@@ -101,6 +101,7 @@ export interface ScheduledSweeps {
 export function scheduleUploadSweeps(
   db: Db,
   storage: SweepableStorage,
+  logger: Logger,
   opts: {
     schedule?: string | null;
     olderThanMs?: number;
@@ -108,9 +109,8 @@ export function scheduleUploadSweeps(
     logError?: (line: string, err: unknown) => void;
   } = {},
 ): ScheduledSweeps {
-  const log = opts.log ?? ((line: string) => processLog().info(line));
-  const logError =
-    opts.logError ?? ((line: string, err: unknown) => processLog().error({ err: err instanceof Error ? err.message : err }, line));
+  const log = opts.log ?? ((line: string) => logger.info(line));
+  const logError = opts.logError ?? ((line: string, err: unknown) => logger.error({ err: err instanceof Error ? err.message : err }, line));
   let stopping = false;
   let running: Promise<void> | null = null;
 

@@ -28,6 +28,7 @@ import {
   validFields,
 } from '../fixtures/apply.js';
 import { captureLog } from '../helpers/log.js';
+import { processLog } from '../../src/log/logger.js';
 
 /** A disk that fails after `failAfter` bytes of a file (the partial file must still go). */
 class FailingStorage implements FileStorage {
@@ -226,7 +227,9 @@ for (const kind of databaseKinds()) {
           },
         });
         let caught: unknown = null;
-        await submitApplication({ db: broken, storage, now: () => new Date() }, job, form).catch((err) => (caught = err));
+        await submitApplication({ db: broken, storage, now: () => new Date(), log: processLog() }, job, form).catch(
+          (err) => (caught = err),
+        );
         expect((caught as Error)?.message).to.equal('connection lost (injected)');
         expect(await storage.exists(key)).to.equal(false);
         expect(await tableCounts(s.ctx.db)).to.deep.equal(EMPTY);
@@ -270,7 +273,7 @@ for (const kind of databaseKinds()) {
             return Reflect.get(target, prop, receiver);
           },
         });
-        const outcome = await submitApplication({ db: flaky, storage, now: () => new Date() }, job, form);
+        const outcome = await submitApplication({ db: flaky, storage, now: () => new Date(), log: processLog() }, job, form);
         expect(outcome.kind).to.equal('created');
         expect(calls).to.equal(2);
         expect(await storage.exists(key)).to.equal(true);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
-import { createContext } from '../../src/context.js';
+import { createAppContext } from '../../src/wiring.js';
 import { loadDashboard } from '../../src/applicants/service.js';
 import { ReadCache } from '../../src/db/read-cache.js';
 import { databaseKinds } from '../helpers/db.js';
@@ -182,7 +182,7 @@ for (const kind of databaseKinds()) {
 
     it('changes a status with PATCH, audited, and the dashboard of another process sees it at once', async () => {
       // A second app on the same database, as another process behind a load balancer would be.
-      const other = createContext(s.testDb.config, { db: s.ctx.db, cache: new ReadCache(0) });
+      const other = createAppContext(s.testDb.config, { db: s.ctx.db, cache: new ReadCache(0) });
       createApp(other);
       const before = await loadDashboard(other);
       expect(before.new_applicants).to.equal(3);

@@ -241,7 +241,7 @@ for (const kind of databaseKinds()) {
       // The seeded resumes have no files: the removal logs that, quietly here.
       const log = captureLog();
       const erased = await removeApplications(
-        { db: s.ctx.db, storage, now: () => new Date() },
+        { db: s.ctx.db, storage, now: () => new Date(), log: s.ctx.log },
         { email: 'jose.muller@example.com' },
         { action: 'erase' },
       ).finally(log.restore);
@@ -265,7 +265,7 @@ for (const kind of databaseKinds()) {
 
       const quiet = captureLog();
       const purged = await removeApplications(
-        { db: s.ctx.db, storage, now: () => new Date() },
+        { db: s.ctx.db, storage, now: () => new Date(), log: s.ctx.log },
         { createdBefore: new Date('2026-01-06T00:00:00Z'), status: 'ARCHIVED' },
         { action: 'purge' },
       ).finally(quiet.restore);

@@ -18,6 +18,7 @@ import { insertApplications } from '../helpers/applications.js';
 import { makeJob } from '../helpers/factories.js';
 import { day } from './helpers.js';
 import { cliSync } from '../helpers/child-server.js';
+import { processLog } from '../../src/log/logger.js';
 
 const CHILD_TABLES = [
   'application_answers',
@@ -60,7 +61,7 @@ for (const kind of databaseKinds()) {
     let storage: LocalDiskStorage;
     let jobs: { a: number; b: number };
     const now = new Date('2026-06-01T00:00:00Z');
-    const deps = () => ({ db: t.db, storage, now: () => now });
+    const deps = () => ({ db: t.db, storage, now: () => now, log: processLog() });
     const readDeps = () => ({ db: t.db, cache: cache });
     let cache: ReadCache;
 
@@ -205,7 +206,11 @@ for (const kind of databaseKinds()) {
       const flaky: FileStorage = Object.assign(Object.create(storage), {
         remove: (key: string) => (++calls % 2 === 0 ? Promise.reject(new Error('disk busy')) : storage.remove(key)),
       });
-      const result = await removeApplications({ db: t.db, storage: flaky, now: () => now }, { createdBefore: now }, { action: 'purge' });
+      const result = await removeApplications(
+        { db: t.db, storage: flaky, now: () => now, log: processLog() },
+        { createdBefore: now },
+        { action: 'purge' },
+      );
       expect(result.applications).to.equal(6);
       expect(result.filesLeft).to.have.length(3);
       expect(await missingFiles(t.db, storage)).to.deep.equal([]);

@@ -13,7 +13,8 @@ import { makeJob } from '../helpers/factories.js';
 import { hrSession } from '../helpers/hr.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { createApp } from '../../src/app.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { createAppContext } from '../../src/wiring.js';
+import type { AppContext } from '../../src/context.js';
 import { listenHttp } from '../../src/http/listen.js';
 import { addFunnelCounts } from '../../src/funnel/repo.js';
 import { FUNNEL_MESSAGES } from '../../src/funnel/schema.js';
@@ -39,7 +40,7 @@ async function counts(db: AppContext['db'], jobId: number): Promise<Row[]> {
 
 /** A second app (its own context, pool and counter) on the database of `s`. */
 async function secondInstance(s: TestServer): Promise<{ baseUrl: string; ctx: AppContext; close: () => Promise<void> }> {
-  const ctx = createContext(s.testDb.config, { now: () => NOW });
+  const ctx = createAppContext(s.testDb.config, { now: () => NOW });
   const server: Server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1' });
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -299,8 +300,8 @@ for (const kind of databaseKinds() as DbKind[]) {
           expect((await Promise.all(sends)).map((r) => r.status)).to.deep.equal(sends.map(() => 204));
           // Many counts in memory too, then both processes write at the same moment.
           for (let i = 0; i < 50; i++) {
-            s.ctx.funnel.count(target.id, 'view', 'reached', 'phone');
-            b.ctx.funnel.count(target.id, 'view', 'reached', 'phone');
+            s.ctx.funnel.countAll(target.id, [{ step: 'view', event: 'reached' }], 'phone');
+            b.ctx.funnel.countAll(target.id, [{ step: 'view', event: 'reached' }], 'phone');
           }
           await Promise.all([s.ctx.funnel.flush(), b.ctx.funnel.flush()]);
         }

@@ -11,7 +11,8 @@ export async function freePort(): Promise<number> {
 import net, { type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { settleContext, type AppContext } from '../../src/context.js';
+import { createAppContext } from '../../src/wiring.js';
 import { listenHttp } from '../../src/http/listen.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 
@@ -38,7 +39,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const testDb = await createTestDb(kind, env);
   const overrides = typeof ctxOverrides === 'function' ? ctxOverrides(testDb) : ctxOverrides;
-  const ctx = createContext(testDb.config, { db: testDb.db, ...overrides });
+  const ctx = createAppContext(testDb.config, { db: testDb.db, ...overrides });
   const server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1', ...opts });
   const { port } = server.address() as AddressInfo;
   return {
@@ -49,11 +50,7 @@ export async function startTestServer(
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([
-        ctx.views.flush().catch(() => undefined),
-        ctx.funnel.flush().catch(() => undefined),
-        ctx.documents.close().catch(() => undefined),
-      ]);
+      await settleContext(ctx);
       if (ctx.db !== testDb.db) await ctx.db.destroy();
       await testDb.destroy();
     },

@@ -7,7 +7,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { expect } from 'chai';
-import { createContext } from '../../src/context.js';
+import { createAppContext } from '../../src/wiring.js';
 import { deleteExpiredWindows } from '../../src/db/rate-limit-store.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { createDb } from '../../src/db/knex.js';
@@ -63,7 +63,7 @@ for (const kind of databaseKinds()) {
         expect(new Set(keys.map((k) => k.toString('hex'))).size).to.equal(1);
         expect(keys[0]).to.have.length(32);
         expect(await t.db('server_keys').select('name')).to.have.length(1);
-        expect((await createContext(t.config, { db: t.db }).serverKey.get()).equals(keys[0])).to.equal(true);
+        expect((await createAppContext(t.config, { db: t.db }).serverKey.get()).equals(keys[0])).to.equal(true);
       } finally {
         for (const db of handles.slice(1)) await db.destroy();
         await t.destroy();

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
-import { createContext } from '../../src/context.js';
+import { createAppContext } from '../../src/wiring.js';
 import { createDb } from '../../src/db/knex.js';
 import { listenHttp } from '../../src/http/listen.js';
 import { databaseKinds } from '../helpers/db.js';
@@ -194,7 +194,7 @@ for (const kind of databaseKinds()) {
       a = await startTestServer(kind, { PUBLIC_CACHE_SECONDS: '1' });
       // A second app with its own database connections and its own cache: another process as far
       // as caching goes.
-      const ctx = createContext(a.testDb.config, { db: createDb(a.testDb.config) });
+      const ctx = createAppContext(a.testDb.config, { db: createDb(a.testDb.config) });
       const server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1' });
       bUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       closeB = async () => {

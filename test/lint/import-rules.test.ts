@@ -126,6 +126,22 @@ describe('import rules (scripts/check-imports.mjs)', () => {
     expect(await rulesOf('src/forms/pages.ts')).to.deep.equal(['i']);
   });
 
+  it('(j) the context imports no feature, not even a type (the app shell wires them)', async () => {
+    write('src/context.ts', "import type { Job } from './jobs/types.js';\nexport type J = Job;\n");
+    write('src/wiring.ts', "import { list } from './jobs/index.js';\nexport const parts = list;\n");
+    expect(await rulesOf('src/context.ts')).to.deep.equal(['j']);
+    expect(await rulesOf('src/wiring.ts')).to.deep.equal([]);
+  });
+
+  it('(k) console only in src/cli/ and src/server.ts', async () => {
+    write('src/jobs/service.ts', "// console.log in a comment is fine\nexport const list = () => console.warn('x');\n");
+    write('src/cli/jobs.ts', "export const cmd = () => console.log('jobs');\n");
+    write('src/server.ts', "import { app } from './app.js';\nconsole.error('starting');\nexport const server = app;\n");
+    expect(await check(dir)).to.deep.equal([
+      'src/jobs/service.ts:2 -> (console): (k) one way to log: ctx.log, or a logger handed in (console only in src/cli/ and src/server.ts)',
+    ]);
+  });
+
   it('reports a src/ file outside the layout', async () => {
     write('src/auth/guards.ts', 'export const guard = 1;\n');
     expect(await check(dir)).to.deep.equal(['src/auth/guards.ts -> (none): not in the layout (kernel, feature, src/cli/ or app shell)']);

@@ -14,6 +14,7 @@ import { removeApplications } from '../../src/applicants/index.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { seedPosts, startReceiver, webhookJob, type Receiver } from './helpers.js';
+import { processLog } from '../../src/log/logger.js';
 
 async function closedPort(): Promise<number> {
   const server = net.createServer();
@@ -127,7 +128,11 @@ for (const kind of databaseKinds()) {
         expect(receiver.received).to.have.length(ids.length);
         // The applicant is erased while the four posts are in flight.
         const storage = new LocalDiskStorage(`${t.dataDir}/uploads`);
-        const removed = await removeApplications({ db: t.db, storage, now: () => clock }, { email: erased.email }, { action: 'erase' });
+        const removed = await removeApplications(
+          { db: t.db, storage, now: () => clock, log: processLog() },
+          { email: erased.email },
+          { action: 'erase' },
+        );
         expect(removed.applications).to.equal(1);
         await run;
         expect(await t.db('application_posts').where('id', ids[0]).first()).to.equal(undefined);

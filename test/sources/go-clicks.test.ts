@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
-import { createContext } from '../../src/context.js';
+import { createAppContext } from '../../src/wiring.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { listenHttp } from '../../src/http/listen.js';
 import { CLICK_WINDOW_SECONDS } from '../../src/sources/pages.js';
@@ -88,7 +88,7 @@ for (const kind of databaseKinds()) {
     });
 
     it('a second process on the same database shares the window', async () => {
-      const ctx = createContext(s.testDb.config);
+      const ctx = createAppContext(s.testDb.config);
       const server: Server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1' });
       try {
         const other = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

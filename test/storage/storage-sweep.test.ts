@@ -16,6 +16,7 @@ import { listFiles } from '../fixtures/apply.js';
 import { toDbDate } from '../../src/db/codecs.js';
 import { LocalDiskStorage, isSweepable, writeAll } from '../../src/storage/storage.js';
 import { DEFAULT_SWEEP_GRACE_MS, scheduleUploadSweeps, sweepOrphanFiles } from '../../src/storage/sweep.js';
+import { processLog } from '../../src/log/logger.js';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -263,7 +264,7 @@ for (const kind of databaseKinds()) {
     it('runs in the background at start, logs what it removed, and stops cleanly', async () => {
       const orphan = await file({ ageMs: 2 * HOUR, row: false });
       const lines: string[] = [];
-      const sweeps = scheduleUploadSweeps(t.db, storage, { schedule: null, log: (l) => lines.push(l) });
+      const sweeps = scheduleUploadSweeps(t.db, storage, processLog(), { schedule: null, log: (l) => lines.push(l) });
       await sweeps.initial;
       await sweeps.stop();
       expect(lines).to.deep.equal(['Upload sweep: removed 1 orphaned file(s) with no database row.']);
@@ -271,7 +272,7 @@ for (const kind of databaseKinds()) {
 
       // Nothing to remove: nothing logged. A failing database is logged, never thrown.
       const quiet: string[] = [];
-      const s2 = scheduleUploadSweeps(t.db, storage, { schedule: null, log: (l) => quiet.push(l) });
+      const s2 = scheduleUploadSweeps(t.db, storage, processLog(), { schedule: null, log: (l) => quiet.push(l) });
       await s2.initial;
       await s2.stop();
       expect(quiet).to.deep.equal([]);
@@ -283,7 +284,7 @@ for (const kind of databaseKinds()) {
         },
         { client: t.db.client },
       ) as unknown as typeof t.db;
-      const s3 = scheduleUploadSweeps(failingDb, storage, {
+      const s3 = scheduleUploadSweeps(failingDb, storage, processLog(), {
         schedule: null,
         log: () => undefined,
         logError: (l, err) => errors.push(`${l} ${(err as Error).message}`),
@@ -294,11 +295,11 @@ for (const kind of databaseKinds()) {
     });
 
     it('is scheduled with node-cron (daily by default) and stop() ends the schedule', async () => {
-      const sweeps = scheduleUploadSweeps(t.db, storage, { log: () => undefined });
+      const sweeps = scheduleUploadSweeps(t.db, storage, processLog(), { log: () => undefined });
       await sweeps.initial;
       await sweeps.stop();
       // A bad schedule is a programming error: node-cron throws at once.
-      expect(() => scheduleUploadSweeps(t.db, storage, { schedule: 'not a cron', log: () => undefined })).to.throw();
+      expect(() => scheduleUploadSweeps(t.db, storage, processLog(), { schedule: 'not a cron', log: () => undefined })).to.throw();
     });
   });
 }
