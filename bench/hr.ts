@@ -41,12 +41,12 @@ import ExcelJS from 'exceljs';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
-import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
+import { importJobs, validateJobRecords } from '../src/jobs/seed.service.js';
 import { findJobById, loadQuestions } from '../src/jobs/repo.js';
-import { computeAnalytics } from '../src/applicants/queries/insights.js';
-import { applicantColumns, applicantRows } from '../src/applicants/queries/export.js';
+import { computeAnalytics } from '../src/applicants/insights.queries.js';
+import { applicantColumns, applicantRows } from '../src/applicants/export.queries.js';
 import type { CellValue, ExportColumn } from '../src/exports/xlsx.js';
-import { DEMO_JOBS } from '../src/jobs/demo.js';
+import { DEMO_JOBS } from '../src/jobs/lib/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
 import {

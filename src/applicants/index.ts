@@ -5,7 +5,7 @@ import { applicantsApi } from './api.js';
 import { applicantsPages } from './pages.js';
 
 /** Applicants per job, for the jobs feature's HR lists (its ApplicantCounts port). */
-export { applicantsByJob as applicantCounts } from './queries/dashboard.js';
+export { applicantsByJob as applicantCounts } from './dashboard.queries.js';
 
 /** The applicants routes: applying, the wizard pages, and HR's dashboard, insights and export. */
 export function applicantsRoutes(ctx: AppContext): Router {
@@ -19,8 +19,8 @@ export { parseRetentionAge, statusOptionSchema } from './schema.js';
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
 export { applicantListExport, applicantsExport } from './service.js';
 export { applicantFilters, applicantListQuerySchema } from './schema.js';
-export type { RemovalCriteria } from './queries/list.js';
+export type { RemovalCriteria } from './list.queries.js';
 
 /** Emails to candidates (the emails feature): who they go to, and a rejection written with its emails. */
 export { changePipeline } from './service.js';
-export { emailRecipients, type EmailRecipient } from './queries/recipients.js';
+export { emailRecipients, type EmailRecipient } from './recipients.queries.js';

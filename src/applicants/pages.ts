@@ -34,7 +34,7 @@ import {
   loadJobInsights,
   rejectionReasons,
 } from './service.js';
-import { previewKind } from './resume-preview.js';
+import { previewKind } from './lib/resume-preview.js';
 import { allowBlobFrames } from '../http/security.js';
 import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
 import type { WizardJob } from './types.js';

@@ -4,10 +4,10 @@
  * export), status changes (status.ts), stages and the board (pipeline.ts), retention
  * (retention.ts), notes (notes.ts) and the timeline (timeline.ts).
  */
-export * from './apply.js';
-export * from './reads.js';
-export * from './status.js';
-export * from './retention.js';
-export * from './pipeline.js';
-export * from './notes.js';
-export * from './timeline.js';
+export * from './apply.service.js';
+export * from './reads.service.js';
+export * from './status.service.js';
+export * from './retention.service.js';
+export * from '../pipeline/service.js';
+export * from '../notes/service.js';
+export * from '../timeline/service.js';

@@ -201,17 +201,14 @@ export async function cancelEmail(db: Knex, id: number, by: { userId: number; an
   if (!row) return { kind: 'missing' };
   if (!by.anyone && Number(row.sent_by) !== by.userId) return { kind: 'forbidden' };
   const now = toDbDate(at);
-  const n = await db('email_posts')
-    .where({ id, status: 'PENDING', attempts: 0 })
-    .whereNull('claim_token')
-    .update({
-      status: 'CANCELLED',
-      next_attempt_at: null,
-      locked_until: null,
-      cancelled_at: now,
-      cancelled_by: by.userId,
-      updated_at: now,
-    });
+  const n = await db('email_posts').where({ id, status: 'PENDING', attempts: 0 }).whereNull('claim_token').update({
+    status: 'CANCELLED',
+    next_attempt_at: null,
+    locked_until: null,
+    cancelled_at: now,
+    cancelled_by: by.userId,
+    updated_at: now,
+  });
   if (n > 0) return { kind: 'cancelled' };
   const after = await db('email_posts').where({ id }).first('status', 'claim_token');
   if (!after) return { kind: 'missing' };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
-import { computeAnalytics } from '../../src/applicants/queries/insights.js';
+import { computeAnalytics } from '../../src/applicants/insights.queries.js';
 import { insertApplication, type AnswerRow } from '../../src/applicants/repo.js';
 import { removeApplications } from '../../src/applicants/service.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';

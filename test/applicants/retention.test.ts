@@ -103,38 +103,32 @@ for (const kind of databaseKinds()) {
         [person(5, '2025-01-15', 'ARCHIVED'), person(6, '2026-05-20', 'NEW', 'SAME@example.com')].map((p) => ({ ...p, answers: {} })),
         [],
       );
-      await t
-        .db('application_posts')
-        .insert({
-          application_id: 1,
-          job_id: a.id,
-          target_url: 'https://example.com/h',
-          payload: '{}',
-          status: 'SUCCESS',
-          attempts: 1,
-          created_at: '2025-01-01 00:00:00.000',
-          updated_at: '2025-01-01 00:00:00.000',
-        });
+      await t.db('application_posts').insert({
+        application_id: 1,
+        job_id: a.id,
+        target_url: 'https://example.com/h',
+        payload: '{}',
+        status: 'SUCCESS',
+        attempts: 1,
+        created_at: '2025-01-01 00:00:00.000',
+        updated_at: '2025-01-01 00:00:00.000',
+      });
       // Application 1's history: a note and a status change (issue 20); they go with it.
-      await t
-        .db('application_notes')
-        .insert({
-          application_id: 1,
-          user_id: null,
-          text: 'Call back Monday.',
-          created_at: '2025-01-02 00:00:00.000',
-          updated_at: '2025-01-02 00:00:00.000',
-        });
-      await t
-        .db('audit_log')
-        .insert({
-          user_id: null,
-          action: 'status',
-          entity: 'application',
-          entity_id: 1,
-          details: '{"from":"NEW","to":"ARCHIVED"}',
-          created_at: '2025-01-02 00:00:00.000',
-        });
+      await t.db('application_notes').insert({
+        application_id: 1,
+        user_id: null,
+        text: 'Call back Monday.',
+        created_at: '2025-01-02 00:00:00.000',
+        updated_at: '2025-01-02 00:00:00.000',
+      });
+      await t.db('audit_log').insert({
+        user_id: null,
+        action: 'status',
+        entity: 'application',
+        entity_id: 1,
+        details: '{"from":"NEW","to":"ARCHIVED"}',
+        created_at: '2025-01-02 00:00:00.000',
+      });
       await realFiles(t.db, storage);
     });
     afterEach(() => t.destroy());
@@ -266,29 +260,25 @@ for (const kind of databaseKinds()) {
       await insertApplications(t.db, jobs.b, [person], []);
       const id = Number((await t.db('applications').where({ email: address }).first('id')).id);
       const payload = JSON.stringify({ email: address, first_name: person.first_name, second_name: person.last_name });
-      await t
-        .db('application_posts')
-        .insert({
-          application_id: id,
-          job_id: jobs.b,
-          target_url: 'https://example.com/h',
-          payload,
-          status: 'FAILED',
-          attempts: 1,
-          created_at: '2026-02-01 00:00:00.000',
-          updated_at: '2026-02-01 00:00:00.000',
-        });
-      await t
-        .db('email_posts')
-        .insert({
-          application_id: id,
-          template: 'applicant_confirmation',
-          payload: JSON.stringify({ to: address, subject: 'Hi', text: `Dear ${person.first_name} ${person.last_name}`, html: '' }),
-          status: 'SUCCESS',
-          attempts: 1,
-          created_at: '2026-02-01 00:00:00.000',
-          updated_at: '2026-02-01 00:00:00.000',
-        });
+      await t.db('application_posts').insert({
+        application_id: id,
+        job_id: jobs.b,
+        target_url: 'https://example.com/h',
+        payload,
+        status: 'FAILED',
+        attempts: 1,
+        created_at: '2026-02-01 00:00:00.000',
+        updated_at: '2026-02-01 00:00:00.000',
+      });
+      await t.db('email_posts').insert({
+        application_id: id,
+        template: 'applicant_confirmation',
+        payload: JSON.stringify({ to: address, subject: 'Hi', text: `Dear ${person.first_name} ${person.last_name}`, html: '' }),
+        status: 'SUCCESS',
+        attempts: 1,
+        created_at: '2026-02-01 00:00:00.000',
+        updated_at: '2026-02-01 00:00:00.000',
+      });
       const files = () =>
         fs
           .readdirSync(t.dataDir)

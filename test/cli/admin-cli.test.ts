@@ -98,38 +98,34 @@ for (const kind of databaseKinds()) {
         ],
         [],
       );
-      await t
-        .db('audit_log')
-        .insert({
-          user_id: null,
-          action: 'job.update',
-          entity: 'job',
-          entity_id: ids['frontend-engineer-react'],
-          details: '{}',
-          created_at: new Date(),
-        });
+      await t.db('audit_log').insert({
+        user_id: null,
+        action: 'job.update',
+        entity: 'job',
+        entity_id: ids['frontend-engineer-react'],
+        details: '{}',
+        created_at: new Date(),
+      });
       const renamed = (await t.db('jobs').whereNotIn('id', Object.values(ids)).where('status', 'INACTIVE').first('id', 'public_id'))!;
       await t.db('jobs').where('id', renamed.id).update({ title: 'Our own title' });
       // A job of HR's own, not from the demo set, is never touched.
-      await t
-        .db('jobs')
-        .insert({
-          public_id: 'hr-own-job',
-          title: 'HR Own Job',
-          location: 'Oslo',
-          job_type: 'FULL_TIME',
-          work_mode: 'ONSITE',
-          status: 'ACTIVE',
-          currency: 'USD',
-          description: '',
-          responsibilities: '',
-          requirements: '',
-          perks_benefits: '',
-          experience_required: '',
-          views: 0,
-          created_at: new Date(),
-          updated_at: new Date(),
-        });
+      await t.db('jobs').insert({
+        public_id: 'hr-own-job',
+        title: 'HR Own Job',
+        location: 'Oslo',
+        job_type: 'FULL_TIME',
+        work_mode: 'ONSITE',
+        status: 'ACTIVE',
+        currency: 'USD',
+        description: '',
+        responsibilities: '',
+        requirements: '',
+        perks_benefits: '',
+        experience_required: '',
+        views: 0,
+        created_at: new Date(),
+        updated_at: new Date(),
+      });
 
       let r = cli(['jobs', 'remove-demo', '--dry-run'], env);
       expect(r.code, r.err).to.equal(0);

@@ -12,7 +12,7 @@ import { makeJob } from '../helpers/factories.js';
 import { insertApplications } from '../helpers/applications.js';
 import { everyFieldForm } from '../forms/helpers.js';
 import { seedPosts, webhookJob } from '../posts/helpers.js';
-import { createForm, parseFormInput } from '../../src/forms/manage.js';
+import { createForm, parseFormInput } from '../../src/forms/manage.service.js';
 import { enqueueFormPost } from '../../src/posts/repo.js';
 import { runCli } from './helpers.js';
 
@@ -57,13 +57,11 @@ for (const kind of databaseKinds()) {
       const form = await createForm({ db: t.db, now: () => new Date() }, parseFormInput(everyFieldForm(), true), null);
       formId = form.id;
       const now = new Date();
-      const [entryId] = await t
-        .db('form_entries')
-        .insert({
-          form_id: form.id,
-          data: JSON.stringify({ full_name: 'Asha Rao', email: 'asha@example.com', shift: 'Morning' }),
-          created_at: now,
-        });
+      const [entryId] = await t.db('form_entries').insert({
+        form_id: form.id,
+        data: JSON.stringify({ full_name: 'Asha Rao', email: 'asha@example.com', shift: 'Morning' }),
+        created_at: now,
+      });
       await enqueueFormPost(t.db, {
         formId: form.id,
         entryId: Number(entryId),

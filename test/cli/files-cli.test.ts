@@ -42,16 +42,14 @@ for (const kind of databaseKinds()) {
         const when = new Date(Date.now() - ageMs);
         fs.utimesSync(path.join(uploads, key), when, when);
         if (row)
-          await t
-            .db('stored_files')
-            .insert({
-              storage_key: key,
-              original_name: 'cv.pdf',
-              content_type: 'application/pdf',
-              size: 34,
-              sha256: '0'.repeat(64),
-              created_at: toDbDate(new Date()),
-            });
+          await t.db('stored_files').insert({
+            storage_key: key,
+            original_name: 'cv.pdf',
+            content_type: 'application/pdf',
+            size: 34,
+            sha256: '0'.repeat(64),
+            created_at: toDbDate(new Date()),
+          });
         return key;
       };
       const withRow = await put(5 * HOUR, true);

@@ -80,44 +80,38 @@ for (const kind of databaseKinds()) {
     it('stores 100,000-character form texts and a large form post payload, and public ids that differ only in case', async () => {
       const now = toDbDate(new Date());
       const big = '😀'.repeat(25_000) + 'x'.repeat(50_000);
-      const [formId] = await t
-        .db('forms')
-        .insert({
-          public_id: 'Form-1',
-          title: 'Form',
-          description: big,
-          success_message: big,
-          inactive_notice: big,
-          api_mapping: '{}',
-          created_at: now,
-          updated_at: now,
-        });
+      const [formId] = await t.db('forms').insert({
+        public_id: 'Form-1',
+        title: 'Form',
+        description: big,
+        success_message: big,
+        inactive_notice: big,
+        api_mapping: '{}',
+        created_at: now,
+        updated_at: now,
+      });
       await t.db('forms').insert({ public_id: 'form-1', title: 'Other form', api_mapping: '{}', created_at: now, updated_at: now });
       const [sectionId] = await t.db('form_sections').insert({ form_id: formId, title: 'S' });
-      await t
-        .db('form_fields')
-        .insert({
-          section_id: sectionId,
-          form_id: formId,
-          name: 'f',
-          label: 'F',
-          field_type: 'long_text',
-          help_text: big,
-          options: '[]',
-          allowed_extensions: '[]',
-        });
+      await t.db('form_fields').insert({
+        section_id: sectionId,
+        form_id: formId,
+        name: 'f',
+        label: 'F',
+        field_type: 'long_text',
+        help_text: big,
+        options: '[]',
+        allowed_extensions: '[]',
+      });
       const data = JSON.stringify({ f: big });
       const [entryId] = await t.db('form_entries').insert({ form_id: formId, data, created_at: now });
-      await t
-        .db('form_posts')
-        .insert({
-          form_id: formId,
-          entry_id: entryId,
-          target_url: 'https://hooks.example.com/',
-          payload: data,
-          created_at: now,
-          updated_at: now,
-        });
+      await t.db('form_posts').insert({
+        form_id: formId,
+        entry_id: entryId,
+        target_url: 'https://hooks.example.com/',
+        payload: data,
+        created_at: now,
+        updated_at: now,
+      });
       const form = await t.db('forms').where({ public_id: 'Form-1' }).first();
       expect([form.description, form.success_message, form.inactive_notice]).to.deep.equal([big, big, big]);
       expect((await t.db('forms').where({ public_id: 'form-1' }).first()).title).to.equal('Other form');

@@ -27,18 +27,16 @@ for (const kind of databaseKinds()) {
       );
       const app = await t.db('applications').first('id');
       const now = '2026-01-01 00:00:00.000';
-      const [postId] = await t
-        .db('email_posts')
-        .insert({
-          application_id: app.id,
-          template: 'applicant_confirmation',
-          payload: '{"to":"old.mail@example.com","subject":"s","text":"t","html":"h"}',
-          status: 'SUCCESS',
-          attempts: 1,
-          created_at: now,
-          updated_at: now,
-          delivered_at: now,
-        });
+      const [postId] = await t.db('email_posts').insert({
+        application_id: app.id,
+        template: 'applicant_confirmation',
+        payload: '{"to":"old.mail@example.com","subject":"s","text":"t","html":"h"}',
+        status: 'SUCCESS',
+        attempts: 1,
+        created_at: now,
+        updated_at: now,
+        delivered_at: now,
+      });
       await t.db('post_attempts').insert({ email_post_id: postId, status: 'SUCCESS', status_code: 250, duration_ms: 5, created_at: now });
 
       expect((await t.db('email_templates').orderBy('id').select('name', 'purpose')).map((r: any) => [r.name, r.purpose])).to.deep.equal([

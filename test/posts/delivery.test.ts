@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import { DEFAULT_RETRY_SCHEDULE, loadConfig } from '../../config/index.js';
-import { PostsWorker } from '../../src/posts/engine.js';
-import { createHttpSender, type HttpSender } from '../../src/posts/http-sender.js';
-import { applicationPostKind, WEBHOOK_OFF } from '../../src/posts/kinds.js';
+import { PostsWorker } from '../../src/posts/lib/engine.js';
+import { createHttpSender, type HttpSender } from '../../src/posts/lib/http-sender.js';
+import { applicationPostKind, WEBHOOK_OFF } from '../../src/posts/lib/kinds.js';
 import { fromDbDate, toDbDate } from '../../src/db/codecs.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
@@ -252,16 +252,14 @@ for (const kind of databaseKinds()) {
       const job = await webhookJob(t.db, receiver.url);
       const [id] = await seedPosts(t.db, job, 1, clock);
       await worker().runDue();
-      await t
-        .db('post_attempts')
-        .insert({
-          application_post_id: id,
-          status: 'FAILED',
-          status_code: 500,
-          error: null,
-          duration_ms: 1,
-          created_at: toDbDate(new Date(clock.getTime() - 91 * 86_400_000)),
-        });
+      await t.db('post_attempts').insert({
+        application_post_id: id,
+        status: 'FAILED',
+        status_code: 500,
+        error: null,
+        duration_ms: 1,
+        created_at: toDbDate(new Date(clock.getTime() - 91 * 86_400_000)),
+      });
       const config = loadConfig({
         ...process.env,
         NODE_ENV: 'test',

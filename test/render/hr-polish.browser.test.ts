@@ -25,15 +25,13 @@ const LOCAL_DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
 /** Every time on the page: its text and title, once site.ts or the island has written it. */
 async function times(page: Page): Promise<{ text: string; title: string; kind: string }[]> {
   await page.waitForFunction(() => [...document.querySelectorAll('time[data-local]')].every((t) => !(t.textContent ?? '').endsWith('UTC')));
-  return page
-    .locator('time')
-    .evaluateAll((els) =>
-      els.map((e) => ({
-        text: (e.textContent ?? '').trim(),
-        title: e.getAttribute('title') ?? '',
-        kind: e.getAttribute('data-local') ?? '',
-      })),
-    );
+  return page.locator('time').evaluateAll((els) =>
+    els.map((e) => ({
+      text: (e.textContent ?? '').trim(),
+      title: e.getAttribute('title') ?? '',
+      kind: e.getAttribute('data-local') ?? '',
+    })),
+  );
 }
 
 function expectLocal(found: { text: string; title: string; kind: string }[], where: string, min = 1) {

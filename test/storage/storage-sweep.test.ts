@@ -186,16 +186,14 @@ for (const kind of databaseKinds()) {
       const when = new Date(Date.now() - opts.ageMs);
       fs.utimesSync(path.join(root, key), when, when);
       if (opts.row) {
-        await t
-          .db('stored_files')
-          .insert({
-            storage_key: key,
-            original_name: 'cv.pdf',
-            content_type: 'application/pdf',
-            size: 10,
-            sha256: '0'.repeat(64),
-            created_at: toDbDate(new Date()),
-          });
+        await t.db('stored_files').insert({
+          storage_key: key,
+          original_name: 'cv.pdf',
+          content_type: 'application/pdf',
+          size: 10,
+          sha256: '0'.repeat(64),
+          created_at: toDbDate(new Date()),
+        });
       }
       return key;
     }
