@@ -27,7 +27,7 @@ import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { importJobs, validateJobRecords } from '../src/jobs/seed.service.js';
 import { DEMO_JOBS } from '../src/jobs/lib/demo.js';
-import { removeApplications } from '../src/applicants/service.js';
+import { removeApplications } from '../src/applicants/retention.service.js';
 import { LocalDiskStorage } from '../src/storage/storage.js';
 import { createStorage } from '../src/storage/create.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';

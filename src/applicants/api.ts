@@ -27,28 +27,21 @@ import {
   stagesPutSchema,
   statusChangeSchema,
 } from './schema.js';
+import { APPLY_MESSAGES, APPLY_UPLOAD, assertAcceptingApplications, submitApplication } from './apply.service.js';
 import {
-  APPLY_MESSAGES,
-  APPLY_UPLOAD,
   applicantListExport,
   applicantsExport,
-  assertAcceptingApplications,
-  changePipeline,
-  changeStatuses,
   getApplicant,
-  jobStages,
   listApplicants,
-  loadBoard,
   loadDashboard,
   loadJobInsights,
   openResume,
   previewResume,
-  rejectionReasons,
-  replaceRejectionReasons,
-  replaceStages,
-  submitApplication,
-} from './service.js';
-import { addNote, editNote, listNotes, loadTimeline, removeNote } from './service.js';
+} from './reads.service.js';
+import { changePipeline, jobStages, loadBoard, rejectionReasons, replaceRejectionReasons, replaceStages } from '../pipeline/service.js';
+import { changeStatuses } from './status.service.js';
+import { addNote, editNote, listNotes, removeNote } from '../notes/service.js';
+import { loadTimeline } from '../timeline/service.js';
 
 export function applicantsApi(ctx: AppContext): Router {
   const router = Router();

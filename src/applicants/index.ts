@@ -13,14 +13,14 @@ export function applicantsRoutes(ctx: AppContext): Router {
 }
 
 /** Retention (careers-admin applicants purge / erase). */
-export { planRemoval, removeApplications, type RemovalSummary } from './service.js';
+export { planRemoval, removeApplications, type RemovalSummary } from './retention.service.js';
 export { parseRetentionAge, statusOptionSchema } from './schema.js';
 
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
-export { applicantListExport, applicantsExport } from './service.js';
+export { applicantListExport, applicantsExport } from './reads.service.js';
 export { applicantFilters, applicantListQuerySchema } from './schema.js';
 export type { RemovalCriteria } from './list.queries.js';
 
 /** Emails to candidates (the emails feature): who they go to, and a rejection written with its emails. */
-export { changePipeline } from './service.js';
+export { changePipeline } from '../pipeline/service.js';
 export { emailRecipients, type EmailRecipient } from './recipients.queries.js';

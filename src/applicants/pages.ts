@@ -22,18 +22,8 @@ import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import {
-  applicantNeighbours,
-  getApplicant,
-  jobStages,
-  listApplicants,
-  listSourcesSeen,
-  listStageNames,
-  loadBoard,
-  loadDashboard,
-  loadJobInsights,
-  rejectionReasons,
-} from './service.js';
+import { applicantNeighbours, getApplicant, listApplicants, listSourcesSeen, loadDashboard, loadJobInsights } from './reads.service.js';
+import { jobStages, listStageNames, loadBoard, rejectionReasons } from '../pipeline/service.js';
 import { previewKind } from './lib/resume-preview.js';
 import { allowBlobFrames } from '../http/security.js';
 import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';

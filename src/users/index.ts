@@ -9,8 +9,10 @@ export { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireH
 
 export { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, normaliseUsername, passwordProblem } from './schema.js';
 export { USER_ROLES, type UserRole } from './types.js';
-export * as team from './team.service.js';
-export * as users from './service.js';
+/** The team's and the users' operations, as namespaces (the CLI calls `team.createUser`, `users.login`...). */
+import * as team from './team.service.js';
+import * as users from './service.js';
+export { team, users };
 
 /** Sign-in, logout, the session check and the login page; company sign-in when OIDC_* is set. */
 export function usersRoutes(ctx: AppContext): Router {

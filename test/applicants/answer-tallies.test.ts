@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { computeAnalytics } from '../../src/applicants/insights.queries.js';
 import { insertApplication, type AnswerRow } from '../../src/applicants/repo.js';
-import { removeApplications } from '../../src/applicants/service.js';
+import { removeApplications } from '../../src/applicants/retention.service.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { findJobById } from '../../src/jobs/repo.js';
 import type { Job, JobQuestion } from '../../src/jobs/types.js';
