@@ -7,7 +7,7 @@
  * applications does not count them all on every request.
  */
 import type { Knex } from 'knex';
-import { stageTotals } from '../pipeline/board.queries.js';
+import { stageTotals } from '../pipeline/queries.js';
 
 type Row = Record<string, any>;
 

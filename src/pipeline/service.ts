@@ -32,7 +32,7 @@ import {
   type PipelineState,
   type StageRow,
 } from '../applicants/repo.js';
-import { boardColumns, boardStamp, reasonNames, stageNames } from './board.queries.js';
+import { boardColumns, boardStamp, reasonNames, stageNames } from './queries.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { PIPELINE_MESSAGES, type ApplicationChange, type BoardQuery, type ReasonsInput, type StagesInput } from '../applicants/schema.js';
 import type { Board, RejectionReason, Stage, StageList } from '../applicants/types.js';
