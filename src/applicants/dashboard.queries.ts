@@ -7,7 +7,6 @@
  * applications does not count them all on every request.
  */
 import type { Knex } from 'knex';
-import { stageTotals } from '../pipeline/queries.js';
 
 type Row = Record<string, any>;
 
@@ -58,4 +57,39 @@ export async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
     stageTotals(db),
   ]);
   return { byJob, newCount: Number(newRows[0]?.n ?? 0), stages: perStage.stages, rejected: perStage.rejected };
+}
+
+/**
+ * Applicants per stage across every job, summed by stage name (stages of removed jobs too, as
+ * the dashboard's total counts their applicants), ordered by where the name usually sits
+ * (its lowest position), and the rejected count. Counted per (job, outcome, stage) along
+ * applications_board_idx, then summed here: one row per stage, not per application.
+ */
+async function stageTotals(db: Knex): Promise<{ stages: { name: string; applicants: number }[]; rejected: number }> {
+  const [counts, stages]: [Row[], Row[]] = await Promise.all([
+    db('applications').select('job_id', 'outcome', 'stage_id').count({ n: '*' }).groupBy('job_id', 'outcome', 'stage_id'),
+    db('job_stages as s').join('jobs as j', 'j.id', 's.job_id').select('s.id', 's.name', 's.position', 'j.status'),
+  ]);
+  const byId = new Map(stages.map((s) => [Number(s.id), s]));
+  const totals = new Map<string, { name: string; applicants: number; position: number }>();
+  const add = (name: string, position: number, n: number) => {
+    const key = name.toLocaleLowerCase('en');
+    const t = totals.get(key) ?? { name, applicants: 0, position };
+    t.applicants += n;
+    t.position = Math.min(t.position, position);
+    totals.set(key, t);
+  };
+  // Every stage name of a live job is listed, with 0 when empty.
+  for (const s of stages) if (s.status !== 'REMOVED') add(String(s.name), Number(s.position), 0);
+  let rejected = 0;
+  for (const r of counts) {
+    if (r.outcome === 'REJECTED') {
+      rejected += Number(r.n);
+      continue;
+    }
+    const s = r.stage_id === null ? undefined : byId.get(Number(r.stage_id));
+    if (s) add(String(s.name), Number(s.position), Number(r.n));
+  }
+  const list = [...totals.values()].sort((x, y) => x.position - y.position || (x.name < y.name ? -1 : 1));
+  return { stages: list.map(({ name, applicants }) => ({ name, applicants })), rejected };
 }

@@ -2,15 +2,19 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { applicantsApi } from './api.js';
-import { applicantsPages } from './pages.js';
+import { applicantsPages, type PipelineReads } from './pages.js';
 
 /** Applicants per job, for the jobs feature's HR lists (its ApplicantCounts port). */
 export { applicantsByJob as applicantCounts } from './dashboard.queries.js';
 
-/** The applicants routes: applying, the wizard pages, and HR's dashboard, insights and export. */
-export function applicantsRoutes(ctx: AppContext): Router {
-  return Router().use(applicantsApi(ctx), applicantsPages(ctx));
+/**
+ * The applicants routes: applying, the wizard pages, and HR's dashboard, insights, list, export and
+ * application page; `pipeline` is what those pages show of the pipeline feature (app.ts wires it).
+ */
+export function applicantsRoutes(ctx: AppContext, pipeline: PipelineReads): Router {
+  return Router().use(applicantsApi(ctx), applicantsPages(ctx, pipeline));
 }
+export type { PipelineReads } from './pages.js';
 
 /** Retention (careers-admin applicants purge / erase). */
 export { planRemoval, removeApplications, type RemovalSummary } from './retention.service.js';
@@ -21,6 +25,26 @@ export { applicantListExport, applicantsExport } from './reads.service.js';
 export { applicantFilters, applicantListQuerySchema } from './schema.js';
 export type { RemovalCriteria } from './list.queries.js';
 
-/** Emails to candidates (the emails feature): who they go to, and a rejection written with its emails. */
-export { changePipeline } from '../pipeline/service.js';
+/** Emails to candidates (the emails feature): who they go to. */
 export { emailRecipients, type EmailRecipient } from './recipients.queries.js';
+
+/**
+ * The pipeline feature's way to applications (docs/decisions/0002-pipeline-feature.md): it locks
+ * and writes their stage, outcome and status with its audit entries and the change counters, each
+ * call taking the pipeline's transaction; and it reads the board's columns and the count per stage.
+ */
+export {
+  applicationsPerStage,
+  bumpCounter,
+  insertApplicationAudit,
+  lockPipelineStates,
+  writePipelineStates,
+  type ApplicationAudit,
+  type PipelineState,
+} from './repo.js';
+export { boardColumns } from './board.queries.js';
+export { changeStatuses } from './status.service.js';
+export { getApplicant, listSourcesSeen } from './reads.service.js';
+
+/** The notes feature's way to applications: the share lock a note is written under, and its audit entry. */
+export { lockApplicationForChild } from './repo.js';

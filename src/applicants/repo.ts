@@ -151,44 +151,6 @@ async function insertSearchWords(
     await trx('application_search_words').insert(words.map((word) => ({ word, application_id: applicationId, created_at: createdAt })));
 }
 
-/** Notes on applications (migration 014): written with their audit entry in one transaction (src/applicants/notes.ts). */
-export async function insertNote(trx: Knex, note: { applicationId: number; userId: number; text: string }, now: Date): Promise<number> {
-  const at = toDbDate(now);
-  return insertedId(
-    await trx('application_notes').insert({
-      application_id: note.applicationId,
-      user_id: note.userId,
-      text: note.text,
-      created_at: at,
-      updated_at: at,
-    }),
-  );
-}
-
-/**
- * The note `noteId` of application `applicationId` (undefined: none), locked for the rest of the
- * transaction on MySQL, so its author is checked and its change written as one step.
- */
-export async function lockNote(
-  trx: Knex,
-  applicationId: number,
-  noteId: number,
-): Promise<{ id: number; user_id: number | null; text: string } | undefined> {
-  const q = trx('application_notes').where({ id: noteId, application_id: applicationId }).first('id', 'user_id', 'text');
-  const row = await (isMysql(trx) ? q.forUpdate() : q);
-  return row && { id: Number(row.id), user_id: row.user_id === null ? null : Number(row.user_id), text: String(row.text) };
-}
-
-export async function updateNoteText(trx: Knex, noteId: number, text: string, now: Date): Promise<void> {
-  await trx('application_notes')
-    .where({ id: noteId })
-    .update({ text, updated_at: toDbDate(now) });
-}
-
-export async function deleteNote(trx: Knex, noteId: number): Promise<void> {
-  await trx('application_notes').where({ id: noteId }).delete();
-}
-
 /**
  * Whether the application exists; on MySQL its row is share-locked until the commit, so a purge
  * or erase running at the same time waits, and a note is never written for an application going away.
@@ -450,37 +412,6 @@ export async function deleteApplications(trx: Knex, apps: RemovableApplication[]
   }
 }
 
-// ---- Pipeline: stages, rejection reasons, stage and outcome changes (migration 013) ----
-
-export interface StageRow {
-  id: number;
-  job_id: number;
-  name: string;
-  position: number;
-  kind: string | null;
-}
-
-const toStage = (r: Row): StageRow => ({
-  id: Number(r.id),
-  job_id: Number(r.job_id),
-  name: String(r.name),
-  position: Number(r.position),
-  kind: r.kind ?? null,
-});
-
-type Row = Record<string, any>;
-
-/** The stages of jobs, in order; `lock` takes them FOR UPDATE on MySQL (a stage list is being replaced). */
-export async function stagesOfJobs(trx: Knex, jobIds: number[], lock: 'update' | 'share' | null = null): Promise<StageRow[]> {
-  if (!jobIds.length) return [];
-  const q = trx('job_stages')
-    .whereIn('job_id', jobIds)
-    .orderBy([{ column: 'job_id' }, { column: 'position' }, { column: 'id' }])
-    .select('id', 'job_id', 'name', 'position', 'kind');
-  const rows: Row[] = await (lock && isMysql(trx) ? (lock === 'update' ? q.forUpdate() : q.forShare()) : q);
-  return rows.map(toStage);
-}
-
 /** How many applications are in each of `stageIds` (rejected ones too: they keep their stage). */
 export async function applicationsPerStage(trx: Knex, stageIds: number[]): Promise<Map<number, number>> {
   if (!stageIds.length) return new Map();
@@ -488,40 +419,9 @@ export async function applicationsPerStage(trx: Knex, stageIds: number[]): Promi
   return new Map(rows.map((r) => [Number(r.stage_id), Number(r.n)]));
 }
 
-/**
- * Writes a job's new stage list: `removed` ids go (the caller checked they are empty), `kept`
- * are renamed and moved, `added` are inserted; positions follow the list.
- */
-export async function writeStages(
-  trx: Knex,
-  jobId: number,
-  removed: number[],
-  list: { id?: number; name: string; kind: string | null }[],
-): Promise<void> {
-  if (removed.length) await trx('job_stages').where({ job_id: jobId }).whereIn('id', removed).delete();
-  for (const [position, s] of list.entries()) {
-    if (s.id !== undefined) await trx('job_stages').where({ id: s.id, job_id: jobId }).update({ name: s.name, position });
-    else await trx('job_stages').insert({ job_id: jobId, name: s.name, position, kind: s.kind });
-  }
-}
+// ---- The pipeline's columns of applications (migration 013), written by src/pipeline/ through index.ts ----
 
-/** The rejection reasons in order; `lock` on MySQL while they are replaced. */
-export async function reasonRows(trx: Knex, lock = false): Promise<{ id: number; name: string }[]> {
-  const q = trx('rejection_reasons')
-    .orderBy([{ column: 'position' }, { column: 'id' }])
-    .select('id', 'name');
-  const rows: Row[] = await (lock && isMysql(trx) ? q.forUpdate() : q);
-  return rows.map((r) => ({ id: Number(r.id), name: String(r.name) }));
-}
-
-/** Replaces the reasons: ids kept are renamed and moved, the others go, new ones are added. */
-export async function writeReasons(trx: Knex, removed: number[], list: { id?: number; name: string }[]): Promise<void> {
-  if (removed.length) await trx('rejection_reasons').whereIn('id', removed).delete();
-  for (const [position, r] of list.entries()) {
-    if (r.id !== undefined) await trx('rejection_reasons').where({ id: r.id }).update({ name: r.name, position });
-    else await trx('rejection_reasons').insert({ name: r.name, position });
-  }
-}
+type Row = Record<string, any>;
 
 export interface PipelineState {
   id: number;
@@ -569,26 +469,13 @@ export async function writePipelineStates(
       .update({ ...values, updated_at: toDbDate(now) });
 }
 
-/** Which of `jobIds` are REMOVED. */
-export async function removedJobs(trx: Knex, jobIds: number[]): Promise<Set<number>> {
-  if (!jobIds.length) return new Set();
-  const rows: Row[] = await trx('jobs').whereIn('id', jobIds).where('status', 'REMOVED').select('id');
-  return new Set(rows.map((r) => Number(r.id)));
-}
-
-/** A stage by id with its job's status, read with a share lock on MySQL (so it is not removed meanwhile). */
-export async function stageWithJob(trx: Knex, stageId: number): Promise<(StageRow & { job_status: string }) | null> {
-  const q = trx('job_stages as s')
-    .join('jobs as j', 'j.id', 's.job_id')
-    .where('s.id', stageId)
-    .first('s.id', 's.job_id', 's.name', 's.position', 's.kind', 'j.status as job_status');
-  const r = (await (isMysql(trx) ? q.forShare() : q)) as Row | undefined;
-  return r ? { ...toStage(r), job_status: String(r.job_status) } : null;
-}
-
 /** The stage a new application of the job starts in: its first stage (every job is made with its stages, migration 023 gave the older ones theirs). */
 export async function entryStageId(trx: Knex, jobId: number): Promise<number> {
-  const [first] = await stagesOfJobs(trx, [jobId], 'share');
+  const q = trx('job_stages')
+    .whereIn('job_id', [jobId])
+    .orderBy([{ column: 'job_id' }, { column: 'position' }, { column: 'id' }])
+    .select('id', 'job_id', 'name', 'position', 'kind');
+  const [first]: Row[] = await (isMysql(trx) ? q.forShare() : q);
   if (!first) throw new Error(`Job ${jobId} has no pipeline stages.`);
-  return first.id;
+  return Number(first.id);
 }

@@ -8,7 +8,8 @@ import type { Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
 import { HttpError, NotFound } from '../http/errors.js';
 import { applicationExists, findNote, pageNotes } from './queries.js';
-import { deleteNote, insertApplicationAudit, insertNote, lockApplicationForChild, lockNote, updateNoteText } from '../applicants/repo.js';
+import { insertApplicationAudit, lockApplicationForChild } from '../applicants/index.js';
+import { deleteNote, insertNote, lockNote, updateNoteText } from './repo.js';
 import { NOTE_MESSAGES } from '../applicants/schema.js';
 import type { ApplicationNote } from '../applicants/types.js';
 

@@ -6,7 +6,10 @@
  * - entering the Hired stage or being rejected makes it ARCHIVED;
  * - moving out of Hired, or out of Rejected into a stage, makes ARCHIVED into REVIEWED (the
  *   application is being considered again);
- * and a status change through the spec's call leaves the stage as it is (status.ts).
+ * and a status change through the spec's call leaves the stage as it is (applicants/status.service.ts).
+The pipeline writes its own tables (job_stages, rejection_reasons, repo.ts); the stage, outcome and
+status of applications it writes through the applicants feature's face (index.ts), inside its own
+transaction (docs/decisions/0002-pipeline-feature.md).
  * Every change is audited like a status change (`stage` and `outcome` entries with the old and
  * new names, plus a `status` entry when the status follows) and raises the change counters, in
  * the transaction that writes it.
@@ -18,21 +21,16 @@ import { requireJob } from '../jobs/index.js';
 import type { ApplicationStatus } from '../shared/enums.js';
 import {
   applicationsPerStage,
+  boardColumns,
   bumpCounter,
   insertApplicationAudit,
   lockPipelineStates,
-  reasonRows,
-  removedJobs,
-  stageWithJob,
-  stagesOfJobs,
   writePipelineStates,
-  writeReasons,
-  writeStages,
   type ApplicationAudit,
   type PipelineState,
-  type StageRow,
-} from '../applicants/repo.js';
-import { boardColumns, boardStamp, reasonNames, stageNames } from './queries.js';
+} from '../applicants/index.js';
+import { reasonRows, removedJobs, stageWithJob, stagesOfJobs, writeReasons, writeStages, type StageRow } from './repo.js';
+import { boardStamp, reasonNames, stageNames } from './queries.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { PIPELINE_MESSAGES, type ApplicationChange, type BoardQuery, type ReasonsInput, type StagesInput } from '../applicants/schema.js';
 import type { Board, RejectionReason, Stage, StageList } from '../applicants/types.js';

@@ -9,10 +9,9 @@ export { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireH
 
 export { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, normaliseUsername, passwordProblem } from './schema.js';
 export { USER_ROLES, type UserRole } from './types.js';
-/** The team's and the users' operations, as namespaces (the CLI calls `team.createUser`, `users.login`...). */
-import * as team from './team.service.js';
+/** The users' operations, as one namespace (the CLI calls `users.login`...). */
 import * as users from './service.js';
-export { team, users };
+export { users };
 
 /** Sign-in, logout, the session check and the login page; company sign-in when OIDC_* is set. */
 export function usersRoutes(ctx: AppContext): Router {
