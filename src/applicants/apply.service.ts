@@ -29,7 +29,7 @@ import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedFo
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './lib/file-type.js';
 import { insertApplication, type NewApplication } from './repo.js';
 import type { Attribution } from '../shared/campaign.js';
-import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './schema.js';
+import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './apply.schema.js';
 import type { PhoneRule } from '../shared/phone-rule-names.js';
 import { type Logger, processLog } from '../log/logger.js';
 

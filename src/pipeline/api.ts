@@ -17,7 +17,7 @@ import {
   reasonsPutSchema,
   stagesPutSchema,
   statusChangeSchema,
-} from '../applicants/schema.js';
+} from '../applicants/apply.schema.js';
 import { changePipeline, jobStages, loadBoard, rejectionReasons, replaceRejectionReasons, replaceStages } from './service.js';
 
 export function pipelineApi(ctx: AppContext): Router {
