@@ -66,8 +66,11 @@ const BROWSER_PACKAGES = [
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];
 /** A feature's (or storage's) own SQL: a file whose role is repo or queries (`repo.ts`, `list.queries.ts`). */
 const isQueryFile = (file) => file.startsWith('src/') && ['repo', 'queries'].includes(roleOf(file));
-/** A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`, `.migrate.`. */
-const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.\w/;
+/**
+ * A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`,
+ * `.migrate.` (not a module named `<subject>.schema.js`).
+ */
+const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.(?!js['"]|ts['"])\w/;
 
 /** What a file is in the target layout: kernel, feature (with its name), cli, shell, islands, bin, migrations or null. */
 export function layer(file) {

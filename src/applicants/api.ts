@@ -15,7 +15,7 @@ import { readAttribution } from '../http/attribution.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob } from '../jobs/index.js';
 import { WIZARD_SUBMIT_HEADER } from '../funnel/index.js';
-import { applicantFilters, applicantListQuerySchema } from './apply.schema.js';
+import { applicantFilters, applicantListQuerySchema } from './review.schema.js';
 import { APPLY_MESSAGES, APPLY_UPLOAD, assertAcceptingApplications, submitApplication } from './apply.service.js';
 import {
   applicantListExport,

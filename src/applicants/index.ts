@@ -18,11 +18,12 @@ export type { PipelineReads } from './pages.js';
 
 /** Retention (careers-admin applicants purge / erase). */
 export { planRemoval, removeApplications, type RemovalSummary } from './retention.service.js';
-export { parseRetentionAge, statusOptionSchema } from './apply.schema.js';
+export { parseRetentionAge } from './retention.schema.js';
+export { statusOptionSchema } from './review.schema.js';
 
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
 export { applicantListExport, applicantsExport } from './reads.service.js';
-export { applicantFilters, applicantListQuerySchema } from './apply.schema.js';
+export { applicantFilters, applicantListQuerySchema } from './review.schema.js';
 export type { RemovalCriteria } from './list.queries.js';
 
 /** Emails to candidates (the emails feature): who they go to. */

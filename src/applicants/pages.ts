@@ -19,7 +19,7 @@ import { formatPhone, formatters } from '../render/formatters.js';
 import { salaryText } from '../shared/format.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema } from './apply.schema.js';
+import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema } from './review.schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { applicantNeighbours, getApplicant, listApplicants, listSourcesSeen, loadDashboard, loadJobInsights } from './reads.service.js';

@@ -28,7 +28,7 @@ import {
   sourcesSeen,
   type ApplicantPage,
 } from './list.queries.js';
-import { APPLICANT_MESSAGES } from './apply.schema.js';
+import { APPLICANT_MESSAGES } from './review.schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
 import { type Logger, processLog } from '../log/logger.js';
 

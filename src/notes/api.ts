@@ -6,7 +6,7 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { pathId, validate } from '../http/validate.js';
-import { noteSchema } from '../applicants/apply.schema.js';
+import { noteSchema } from './schema.js';
 import { addNote, editNote, listNotes, removeNote } from './service.js';
 
 export function notesApi(ctx: AppContext): Router {

@@ -10,7 +10,7 @@ import { HttpError, NotFound } from '../http/errors.js';
 import { applicationExists, findNote, pageNotes } from './queries.js';
 import { insertApplicationAudit, lockApplicationForChild } from '../applicants/index.js';
 import { deleteNote, insertNote, lockNote, updateNoteText } from './repo.js';
-import { NOTE_MESSAGES } from '../applicants/apply.schema.js';
+import { NOTE_MESSAGES } from './schema.js';
 import type { ApplicationNote } from '../applicants/types.js';
 
 export interface NoteDeps {

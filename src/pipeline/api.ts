@@ -10,14 +10,8 @@ import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
 import { pathId, validate } from '../http/validate.js';
 import { changeStatuses, getApplicant } from '../applicants/index.js';
-import {
-  APPLICANT_MESSAGES,
-  boardQuerySchema,
-  bulkStatusSchema,
-  reasonsPutSchema,
-  stagesPutSchema,
-  statusChangeSchema,
-} from '../applicants/apply.schema.js';
+import { APPLICANT_MESSAGES, bulkStatusSchema, statusChangeSchema } from '../applicants/review.schema.js';
+import { boardQuerySchema, reasonsPutSchema, stagesPutSchema } from './schema.js';
 import { changePipeline, jobStages, loadBoard, rejectionReasons, replaceRejectionReasons, replaceStages } from './service.js';
 
 export function pipelineApi(ctx: AppContext): Router {

@@ -8,7 +8,7 @@ import { pathId } from '../http/validate.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { listSourcesSeen } from '../applicants/index.js';
-import { boardQuerySchema } from '../applicants/apply.schema.js';
+import { boardQuerySchema } from './schema.js';
 import { DIRECT_SOURCE, type BoardProps } from '../applicants/types.js';
 import { jobStages, loadBoard } from './service.js';
 

@@ -32,13 +32,8 @@ import {
 import { reasonRows, removedJobs, stageWithJob, stagesOfJobs, writeReasons, writeStages, type StageRow } from './repo.js';
 import { boardStamp, reasonNames, stageNames } from './queries.js';
 import type { ReadCache } from '../db/read-cache.js';
-import {
-  PIPELINE_MESSAGES,
-  type ApplicationChange,
-  type BoardQuery,
-  type ReasonsInput,
-  type StagesInput,
-} from '../applicants/apply.schema.js';
+import { PIPELINE_MESSAGES, type ApplicationChange } from '../applicants/review.schema.js';
+import type { BoardQuery, ReasonsInput, StagesInput } from './schema.js';
 import type { Board, RejectionReason, Stage, StageList } from '../applicants/types.js';
 
 interface PipelineDeps {

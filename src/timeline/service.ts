@@ -9,7 +9,7 @@ import type { Db } from '../db/knex.js';
 import { fromDbJson } from '../db/codecs.js';
 import { NotFound } from '../http/errors.js';
 import { timelineSources, type OutboxPost, type PostAttempt } from './queries.js';
-import { APPLICANT_MESSAGES } from '../applicants/apply.schema.js';
+import { APPLICANT_MESSAGES } from '../applicants/review.schema.js';
 import type { ApplicationTimeline, TimelineEmail, TimelineEntry } from '../applicants/types.js';
 
 /** At most this many entries (the newest); `truncated` says when there were more. */

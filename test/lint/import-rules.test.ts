@@ -137,6 +137,13 @@ describe('import rules (scripts/check-imports.mjs)', () => {
     expect(await rulesOf('src/jobs/publish.service.ts')).to.deep.equal(['g']);
     expect(await rulesOf('src/jobs/feed.api.ts')).to.deep.equal(['i']);
     expect(await rulesOf('src/jobs/feed.repo.ts')).to.deep.equal(['g']);
+    // A module named <subject>.schema.js is not a `.schema.` statement on the database handle.
+    write('src/jobs/list.schema.ts', 'export const q = 1;\n');
+    write(
+      'src/jobs/service.ts',
+      "import { find } from './repo.js';\nimport { q } from './list.schema.js';\nexport const list = [find, q];\n",
+    );
+    expect((await check(dir)).filter((line) => line.includes('(sql)'))).to.deep.equal([]);
   });
 
   it('(j) a feature file is index.ts, <role>.ts or <subject>.<role>.ts, or lives in lib/', async () => {
