@@ -267,7 +267,7 @@ async function main(): Promise<void> {
   // The server keeps finished analytics while the job's data is unchanged (src/jobs/analytics.ts),
   // so the load test mostly measures that check; the full computation is timed here on its own.
   const bigJob = (await findJobById(db, bigJobId))!;
-  // Both ways insights are computed (src/applicants/queries/insights.ts): from the answer tallies
+  // Both ways insights are computed (src/applicants/insights.queries.ts): from the answer tallies
   // (what the server does while they hold the job's applications) and by counting the answers.
   const computeMs = { tallies: [] as number[], answers: [] as number[] };
   const computed: Partial<Record<'tallies' | 'answers', unknown>> = {};

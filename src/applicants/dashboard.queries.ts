@@ -24,7 +24,7 @@ export async function applicantsByJob(db: Knex, jobIds?: number[]): Promise<Map<
 export interface ApplicantTotals {
   byJob: Map<number, number>;
   newCount: number;
-  /** Per stage name across jobs, and the rejected count (queries/board.ts). */
+  /** Per stage name across jobs, and the rejected count (below). */
   stages: { name: string; applicants: number }[];
   rejected: number;
 }

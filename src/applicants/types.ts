@@ -10,7 +10,7 @@ export interface WizardJob extends PublicJobSummary {
   questions: WizardQuestion[];
 }
 
-/** Insights of one job's answers (queries/insights.ts, GET /api/hr/jobs/{id}/analytics/). */
+/** Insights of one job's answers (insights.queries.ts, GET /api/hr/jobs/{id}/analytics/). */
 export interface TextStats {
   type: 'text';
   /** Applicants who answered the question. */

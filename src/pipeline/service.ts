@@ -250,7 +250,7 @@ export async function changePipeline(
       for (const g of groups.values()) await writePipelineStates(trx, g.ids, g.values, now);
       if (audit.length) {
         await insertApplicationAudit(trx, audit, now);
-        // Counters last: their shared rows are held only briefly (as status.ts does).
+        // Counters last: their shared rows are held only briefly (as applicants/status.service.ts does).
         await bumpCounter(trx, 'applications.stage');
         if (statusChanged) await bumpCounter(trx, 'applications.status');
       }
