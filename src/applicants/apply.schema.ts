@@ -28,7 +28,7 @@ import {
 } from '../shared/application-rules.js';
 import { DIAL_CODES, splitPhone } from '../shared/dial-codes.js';
 import type { JobQuestion } from '../jobs/types.js';
-import type { AnswerRow } from './repo.js';
+import type { AnswerRow } from './apply.repo.js';
 import { internationalPhone } from '../shared/phone-rule.js';
 import { PHONE_RULE_MESSAGES, type PhoneRule } from '../shared/phone-rule-names.js';
 

@@ -27,7 +27,7 @@ import { CONSENT_FIELD, MESSAGES, RESUME_MAX_BYTES, isConsentGiven } from '../sh
 import { readLazily, type FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './lib/file-type.js';
-import { insertApplication, type NewApplication } from './repo.js';
+import { insertApplication, type NewApplication } from './apply.repo.js';
 import type { Attribution } from '../shared/campaign.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './apply.schema.js';
 import type { PhoneRule } from '../shared/phone-rule-names.js';

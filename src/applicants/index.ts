@@ -34,15 +34,8 @@ export { emailRecipients, type EmailRecipient } from './recipients.queries.js';
  * and writes their stage, outcome and status with its audit entries and the change counters, each
  * call taking the pipeline's transaction; and it reads the board's columns and the count per stage.
  */
-export {
-  applicationsPerStage,
-  bumpCounter,
-  insertApplicationAudit,
-  lockPipelineStates,
-  writePipelineStates,
-  type ApplicationAudit,
-  type PipelineState,
-} from './repo.js';
+export { applicationsPerStage, lockPipelineStates, writePipelineStates, type PipelineState } from './stage.repo.js';
+export { bumpCounter, insertApplicationAudit, type ApplicationAudit } from './repo.js';
 export { boardColumns } from './board.queries.js';
 export { changeStatuses } from './status.service.js';
 export { getApplicant, listSourcesSeen } from './reads.service.js';

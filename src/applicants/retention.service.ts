@@ -6,7 +6,8 @@
 import { flushDeleted, type Db } from '../db/knex.js';
 import type { FileStorage } from '../storage/storage.js';
 import { removablePreview, selectRemovable, type RemovalCriteria } from './list.queries.js';
-import { bumpCounter, deleteApplications, insertApplicationAudit } from './repo.js';
+import { bumpCounter, insertApplicationAudit } from './repo.js';
+import { deleteApplications } from './retention.repo.js';
 import { type Logger, processLog } from '../log/logger.js';
 
 export interface RetentionDeps {

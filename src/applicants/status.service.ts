@@ -1,7 +1,8 @@
 /** Changing the status of applications (HR): one or many at once, audited, the counters raised. */
 import { readCommitted, type Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
-import { bumpCounter, insertApplicationAudit, updateStatuses } from './repo.js';
+import { bumpCounter, insertApplicationAudit } from './repo.js';
+import { updateStatuses } from './status.repo.js';
 import type { ApplicationStatus } from '../shared/enums.js';
 
 export interface StatusChangeDeps {

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { computeAnalytics } from '../../src/applicants/insights.queries.js';
-import { insertApplication, type AnswerRow } from '../../src/applicants/repo.js';
+import { insertApplication, type AnswerRow } from '../../src/applicants/apply.repo.js';
 import { removeApplications } from '../../src/applicants/retention.service.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { findJobById } from '../../src/jobs/repo.js';
