@@ -24,7 +24,7 @@ export { statusOptionSchema } from './review.schema.js';
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
 export { applicantListExport, applicantsExport } from './reads.service.js';
 export { applicantFilters, applicantListQuerySchema } from './review.schema.js';
-export type { RemovalCriteria } from './list.queries.js';
+export type { RemovalCriteria } from './retention.queries.js';
 
 /** Emails to candidates (the emails feature): who they go to. */
 export { emailRecipients, type EmailRecipient } from './recipients.queries.js';

@@ -18,22 +18,18 @@
  * after the page and the capped count; no id list, no sort.
  */
 import type { Knex } from 'knex';
-import { fromDbDate, fromDbJson, toDbDate } from '../db/codecs.js';
+import { fromDbDate, toDbDate } from '../db/codecs.js';
 import { isMysql } from '../db/knex.js';
 import { PHONE_MARK, prefixEnd, searchTerms } from '../shared/search-words.js';
-import type { ApplicationStatus } from '../shared/enums.js';
 import {
   DIRECT_SOURCE,
   REJECTED_COLUMN,
-  type ApplicantDetail,
   type ApplicantFilters,
   type ApplicantOrderColumn,
   type ApplicantOrdering,
   type ApplicantRow,
 } from './types.js';
 import { resumeDownloadName } from './lib/file-type.js';
-import type { CellValue, ExportColumn } from '../exports/xlsx.js';
-import { APPLICANT_COLUMNS, pipelineCells, sourceCell } from './export.queries.js';
 
 const COUNT_CAP = 1_000;
 /** A search's total is counted up to this; a broad word's matches are many, and counting them all is most of its cost. */
@@ -45,8 +41,8 @@ const RESOLVE_MAX = 20_000;
 
 type Row = Record<string, any>;
 
-const resumeUrl = (id: number) => `/api/hr/applications/${id}/resume/`;
-const resumeViewUrl = (id: number) => `/api/hr/applications/${id}/resume/?disposition=inline`;
+export const resumeUrl = (id: number) => `/api/hr/applications/${id}/resume/`;
+export const resumeViewUrl = (id: number) => `/api/hr/applications/${id}/resume/?disposition=inline`;
 
 const dayStart = (day: string) => toDbDate(new Date(`${day}T00:00:00.000Z`));
 const nextDayStart = (day: string) => toDbDate(new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000));
@@ -283,7 +279,7 @@ function orderKey(ordering: ApplicantOrdering): { columns: string[]; dir: 'asc' 
   return { columns: [...leading, 'a.id'], dir: desc ? 'desc' : 'asc' };
 }
 
-function ordered(q: Knex.QueryBuilder, ordering: ApplicantOrdering): Knex.QueryBuilder {
+export function ordered(q: Knex.QueryBuilder, ordering: ApplicantOrdering): Knex.QueryBuilder {
   const { columns, dir } = orderKey(ordering);
   return q.orderBy(columns.map((column) => ({ column, order: dir })));
 }
@@ -293,7 +289,7 @@ const reversed = (ordering: ApplicantOrdering): ApplicantOrdering =>
   (ordering.startsWith('-') ? ordering.slice(1) : `-${ordering}`) as ApplicantOrdering;
 
 /** The values of a row (read with at least its ordering's columns) for those columns. */
-const keyOf = (row: Row, ordering: ApplicantOrdering): unknown[] => orderKey(ordering).columns.map((c) => row[c.slice(2)]);
+export const keyOf = (row: Row, ordering: ApplicantOrdering): unknown[] => orderKey(ordering).columns.map((c) => row[c.slice(2)]);
 
 /**
  * Rows strictly after `key` in `ordering`, with c1 >= v1 beside it so the databases read a range
@@ -301,7 +297,7 @@ const keyOf = (row: Row, ordering: ApplicantOrdering): unknown[] => orderKey(ord
  * a range of that index; MariaDB gets it spelled out, (c1 > v1) OR (c1 = v1 AND c2 > v2) ...,
  * which it reads as ranges of the same index (SQLite would read each OR branch apart and sort).
  */
-function afterKey(db: Knex, q: Knex.QueryBuilder, ordering: ApplicantOrdering, key: unknown[]): Knex.QueryBuilder {
+export function afterKey(db: Knex, q: Knex.QueryBuilder, ordering: ApplicantOrdering, key: unknown[]): Knex.QueryBuilder {
   const { columns, dir } = orderKey(ordering);
   const op = dir === 'asc' ? '>' : '<';
   q.where(columns[0], `${op}=`, key[0] as any);
@@ -322,7 +318,7 @@ function afterKey(db: Knex, q: Knex.QueryBuilder, ordering: ApplicantOrdering, k
 
 const isDateOrder = (ordering: ApplicantOrdering) => ordering === 'created_at' || ordering === '-created_at';
 
-const fullName = (r: Row) => `${r.first_name} ${r.last_name}`.trim();
+export const fullName = (r: Row) => `${r.first_name} ${r.last_name}`.trim();
 
 export interface ApplicantPage {
   /** Rows matching, counted up to COUNT_CAP (SEARCH_COUNT_CAP with a search); `capped`: there are more. */
@@ -333,7 +329,7 @@ export interface ApplicantPage {
   results: ApplicantRow[];
 }
 
-const LIST_COLUMNS = [
+export const LIST_COLUMNS = [
   'a.id',
   'a.job_id',
   'a.first_name',
@@ -480,14 +476,14 @@ export async function pageApplicants(
   return { count: Math.min(n, cap), capped: n > cap, hasMore: rows.length > pageSize, results };
 }
 
-async function jobsOf(db: Knex, rows: Row[]): Promise<Map<number, Row>> {
+export async function jobsOf(db: Knex, rows: Row[]): Promise<Map<number, Row>> {
   const ids = [...new Set(rows.map((r) => Number(r.job_id)))];
   const jobs: Row[] = ids.length ? await db('jobs').whereIn('id', ids).select('id', 'title', 'public_id') : [];
   return new Map(jobs.map((j) => [Number(j.id), j]));
 }
 
 /** The names of the rows' stages (one primary-key read). */
-async function stageNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
+export async function stageNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
   const ids = [
     ...new Set(
       rows
@@ -500,7 +496,7 @@ async function stageNamesOf(db: Knex, rows: Row[]): Promise<Map<number, string>>
   return new Map(stages.map((st) => [Number(st.id), String(st.name)]));
 }
 
-async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
+export async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, string>> {
   const ids = rows
     .map((r) => r.resume_file_id)
     .filter((id) => id !== null)
@@ -519,235 +515,4 @@ export async function neighbours(db: Knex, f: ApplicantFilters, id: number): Pro
     ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
   const [n, p]: (Row | undefined)[] = await Promise.all([step(f.ordering), step(reversed(f.ordering))]);
   return { previous: p ? Number(p.id) : null, next: n ? Number(n.id) : null };
-}
-
-/** One application with its job, resume and child rows, or null. */
-export async function findApplicant(db: Knex, id: number): Promise<ApplicantDetail | null> {
-  const a = (await db('applications as a')
-    .join('jobs as j', 'j.id', 'a.job_id')
-    .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
-    .leftJoin('job_stages as s', 's.id', 'a.stage_id')
-    // The tracking link's name, shown with the source (a read-only join of the sources' table).
-    .leftJoin('tracking_links as tl', 'tl.id', 'a.tracking_link_id')
-    .where('a.id', id)
-    .first(
-      'a.*',
-      'tl.name as tracking_link_name',
-      'j.title as job_title',
-      'j.public_id as job_public_id',
-      'j.currency as job_currency',
-      'f.id as resume_id',
-      'f.content_type as resume_content_type',
-      's.name as stage_name',
-    )) as Row | undefined;
-  if (!a) return null;
-  const [skills, experiences, education, answers]: Row[][] = await Promise.all([
-    db('application_skills').where('application_id', id).orderBy('position').select('name'),
-    db('application_experiences')
-      .where('application_id', id)
-      .orderBy('position')
-      .select('company', 'role', 'start', 'end', 'notice_period', 'salary', 'description'),
-    db('application_education').where('application_id', id).orderBy('position').select('school', 'degree', 'field', 'start', 'end'),
-    // In the job's question order (an answer to a since-deleted question keeps its place by id, after them).
-    db('application_answers as x')
-      .leftJoin('job_questions as q', 'q.id', 'x.question_id')
-      .where('x.application_id', id)
-      .orderByRaw('CASE WHEN q.id IS NULL THEN 1 ELSE 0 END, q.position, q.id, x.id')
-      .select('x.question_id', 'x.question_text', 'x.answer'),
-  ]);
-  const hasResume = a.resume_file_id !== null && a.resume_id !== null;
-  return {
-    id,
-    job_id: Number(a.job_id),
-    job_title: a.job_title,
-    job_public_id: a.job_public_id,
-    job_currency: a.job_currency ?? null,
-    name: fullName(a),
-    first_name: a.first_name,
-    last_name: a.last_name,
-    email: a.email,
-    phone: a.phone,
-    status: a.status as ApplicationStatus,
-    stage_id: a.stage_id === null ? null : Number(a.stage_id),
-    stage: a.stage_name ?? null,
-    outcome: a.outcome ?? null,
-    outcome_reason: a.outcome_reason ?? null,
-    attribution:
-      a.source === null || a.source === undefined
-        ? null
-        : {
-            source: String(a.source),
-            medium: a.medium ?? '',
-            campaign: a.campaign ?? '',
-            tracking_link_id: a.tracking_link_id === null || a.tracking_link_id === undefined ? null : Number(a.tracking_link_id),
-            tracking_link_name: a.tracking_link_name ?? null,
-          },
-    created_at: fromDbDate(a.created_at)!.toISOString(),
-    updated_at: fromDbDate(a.updated_at)!.toISOString(),
-    resume_download_url: hasResume ? resumeUrl(id) : null,
-    resume_filename: hasResume
-      ? resumeDownloadName({
-          first_name: a.first_name,
-          last_name: a.last_name,
-          job_title: a.job_title,
-          content_type: a.resume_content_type,
-        })
-      : null,
-    resume_content_type: hasResume ? a.resume_content_type : null,
-    resume_view_url: hasResume && a.resume_content_type === 'application/pdf' ? resumeViewUrl(id) : null,
-    skills: skills.map((s) => s.name),
-    professional_experiences: experiences.map((e) => ({
-      company: e.company,
-      role: e.role,
-      start: e.start,
-      end: e.end ?? null,
-      notice_period: e.notice_period,
-      salary: e.salary,
-      description: e.description ?? null,
-    })),
-    education: education.map((e) => ({ school: e.school, degree: e.degree, field: e.field, start: e.start, end: e.end ?? null })),
-    answers: answers.map((r) => ({
-      question_id: r.question_id === null ? null : Number(r.question_id),
-      question_text: r.question_text,
-      answer: fromDbJson<string | number | string[]>(r.answer, ''),
-    })),
-    consent:
-      a.consent_at === null || a.consent_at === undefined
-        ? null
-        : { given_at: fromDbDate(a.consent_at)!.toISOString(), text: String(a.consent_text ?? '') },
-  };
-}
-
-/** The stored resume of an application and its download name: null when the application or its file row is missing. */
-export async function findResume(
-  db: Knex,
-  id: number,
-): Promise<{ storage_key: string; download_name: string; content_type: string; size: number } | null> {
-  const r = (await db('applications as a')
-    .join('stored_files as f', 'f.id', 'a.resume_file_id')
-    .join('jobs as j', 'j.id', 'a.job_id')
-    .where('a.id', id)
-    .first('f.storage_key', 'f.content_type', 'f.size', 'a.first_name', 'a.last_name', 'j.title as job_title')) as Row | undefined;
-  return r
-    ? {
-        storage_key: r.storage_key,
-        download_name: resumeDownloadName({
-          first_name: r.first_name,
-          last_name: r.last_name,
-          job_title: r.job_title,
-          content_type: r.content_type,
-        }),
-        content_type: r.content_type,
-        size: Number(r.size),
-      }
-    : null;
-}
-
-/** What `careers-admin applicants purge` and `erase` select. */
-export interface RemovalCriteria {
-  /** Applied before this moment. */
-  createdBefore?: Date;
-  status?: ApplicationStatus;
-  jobId?: number;
-  /** Lower-cased. */
-  email?: string;
-}
-
-/** The applications a purge or an erase would remove, with their resume keys, oldest first. */
-function whereRemovable(q: Knex.QueryBuilder, c: RemovalCriteria): Knex.QueryBuilder {
-  if (c.createdBefore) q.where('a.created_at', '<', toDbDate(c.createdBefore));
-  if (c.status) q.where('a.status', c.status);
-  if (c.jobId !== undefined) q.where('a.job_id', c.jobId);
-  if (c.email !== undefined) q.where('a.email', c.email);
-  return q;
-}
-
-export async function selectRemovable(
-  db: Knex,
-  c: RemovalCriteria,
-): Promise<{ id: number; job_id: number; resume_file_id: number | null; storage_key: string | null }[]> {
-  const q = whereRemovable(
-    db('applications as a')
-      .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
-      .select('a.id', 'a.job_id', 'a.resume_file_id', 'f.storage_key')
-      .orderBy('a.id'),
-    c,
-  );
-  const rows: Row[] = await q;
-  return rows.map((r) => ({
-    id: Number(r.id),
-    job_id: Number(r.job_id),
-    resume_file_id: r.resume_file_id === null ? null : Number(r.resume_file_id),
-    storage_key: r.storage_key ?? null,
-  }));
-}
-
-/** The first `limit` applications a purge or an erase would remove, for a dry run to list: id, job title, applied time. */
-export async function removablePreview(
-  db: Knex,
-  c: RemovalCriteria,
-  limit: number,
-): Promise<{ id: number; job_title: string; created_at: string }[]> {
-  const rows: Row[] = await whereRemovable(
-    db('applications as a')
-      .leftJoin('jobs as j', 'j.id', 'a.job_id')
-      .select('a.id', 'j.title as job_title', 'a.created_at')
-      .orderBy('a.id')
-      .limit(limit),
-    c,
-  );
-  return rows.map((r) => ({ id: Number(r.id), job_title: String(r.job_title ?? ''), created_at: fromDbDate(r.created_at)!.toISOString() }));
-}
-
-/** The applicants list's workbook (`GET /api/hr/applications/export/`, `careers-admin export applicants`). */
-export const LIST_EXPORT_COLUMNS: ExportColumn[] = [
-  ...APPLICANT_COLUMNS,
-  { header: 'Job', width: 30 },
-  { header: 'Job Public ID', width: 24 },
-  { header: 'Resume', width: 28 },
-  { header: 'Source', width: 24 },
-];
-
-/**
- * Batches of the filtered list in its order, keyset-paginated over its order's columns like the
- * job's export, so memory stays flat. A search is planned once, without the words-index walk
- * (which only pays off for one page).
- */
-export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize = 250): AsyncGenerator<CellValue[][]> {
-  const search = await planSearch(db, f.q);
-  let cursor: unknown[] | null = null;
-  for (;;) {
-    const q = ordered(filteredApplications(db, f, search), f.ordering)
-      .select([...LIST_COLUMNS, 'a.outcome_reason'])
-      .limit(batchSize);
-    if (cursor) afterKey(db, q, f.ordering, cursor);
-    const rows: Row[] = await q;
-    if (!rows.length) return;
-    const [jobs, fileTypes, stageNames] = await Promise.all([jobsOf(db, rows), fileTypesOf(db, rows), stageNamesOf(db, rows)]);
-    yield rows.map((r) => {
-      const job = jobs.get(Number(r.job_id));
-      const type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
-      const resume =
-        type === undefined
-          ? ''
-          : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type: type });
-      const stage = r.stage_id === null ? null : stageNames.get(Number(r.stage_id));
-      return [
-        Number(r.id),
-        r.first_name,
-        r.last_name,
-        r.email,
-        r.phone,
-        r.status,
-        ...pipelineCells(stage, r.outcome, r.outcome_reason),
-        fromDbDate(r.created_at),
-        job?.title ?? '',
-        job?.public_id ?? '',
-        resume,
-        sourceCell(r),
-      ];
-    });
-    if (rows.length < batchSize) return;
-    cursor = keyOf(rows[rows.length - 1], f.ordering);
-  }
 }

@@ -18,16 +18,9 @@ import { unavailableOr, type Download } from '../http/download.js';
 import { applicantTotals, applicantTotalsStamp } from './dashboard.queries.js';
 import { applicantColumns, applicantRows, applicantsFilename } from './export.queries.js';
 import { computeAnalytics, insightsStamp } from './insights.queries.js';
-import {
-  LIST_EXPORT_COLUMNS,
-  findApplicant,
-  findResume,
-  listExportRows,
-  neighbours,
-  pageApplicants,
-  sourcesSeen,
-  type ApplicantPage,
-} from './list.queries.js';
+import { LIST_EXPORT_COLUMNS, listExportRows } from './list-export.queries.js';
+import { findApplicant, findResume } from './detail.queries.js';
+import { neighbours, pageApplicants, sourcesSeen, type ApplicantPage } from './list.queries.js';
 import { APPLICANT_MESSAGES } from './review.schema.js';
 import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
 import { type Logger, processLog } from '../log/logger.js';

@@ -5,7 +5,7 @@
  */
 import { flushDeleted, type Db } from '../db/knex.js';
 import type { FileStorage } from '../storage/storage.js';
-import { removablePreview, selectRemovable, type RemovalCriteria } from './list.queries.js';
+import { removablePreview, selectRemovable, type RemovalCriteria } from './retention.queries.js';
 import { bumpCounter, insertApplicationAudit } from './repo.js';
 import { deleteApplications } from './retention.repo.js';
 import { type Logger, processLog } from '../log/logger.js';
