@@ -1,7 +1,7 @@
 /** Notes on an application as HR reads them: newest first, with their author's name. */
 import type { Knex } from 'knex';
 import { fromDbDate } from '../db/codecs.js';
-import type { ApplicationNote } from '../applicants/types.js';
+import type { ApplicationNote } from './types.js';
 
 type Row = Record<string, any>;
 

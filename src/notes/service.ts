@@ -11,7 +11,7 @@ import { applicationExists, findNote, pageNotes } from './queries.js';
 import { insertApplicationAudit, lockApplicationForChild } from '../applicants/index.js';
 import { deleteNote, insertNote, lockNote, updateNoteText } from './repo.js';
 import { NOTE_MESSAGES } from './schema.js';
-import type { ApplicationNote } from '../applicants/types.js';
+import type { ApplicationNote } from './types.js';
 
 export interface NoteDeps {
   db: Db;

@@ -9,7 +9,8 @@ import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { listSourcesSeen } from '../applicants/index.js';
 import { boardQuerySchema } from './schema.js';
-import { DIRECT_SOURCE, type BoardProps } from '../applicants/types.js';
+import { DIRECT_SOURCE } from '../applicants/types.js';
+import type { BoardProps } from './types.js';
 import { jobStages, loadBoard } from './service.js';
 
 export function pipelinePages(ctx: AppContext): Router {

@@ -34,7 +34,8 @@ import { boardStamp, reasonNames, stageNames } from './queries.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { PIPELINE_MESSAGES, type ApplicationChange } from '../applicants/review.schema.js';
 import type { BoardQuery, ReasonsInput, StagesInput } from './schema.js';
-import type { Board, RejectionReason, Stage, StageList } from '../applicants/types.js';
+import type { Board } from './types.js';
+import type { RejectionReason, Stage, StageList } from '../applicants/types.js';
 
 interface PipelineDeps {
   db: Db;

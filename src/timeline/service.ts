@@ -10,7 +10,7 @@ import { fromDbJson } from '../db/codecs.js';
 import { NotFound } from '../http/errors.js';
 import { timelineSources, type OutboxPost, type PostAttempt } from './queries.js';
 import { APPLICANT_MESSAGES } from '../applicants/review.schema.js';
-import type { ApplicationTimeline, TimelineEmail, TimelineEntry } from '../applicants/types.js';
+import type { ApplicationTimeline, TimelineEmail, TimelineEntry } from './types.js';
 
 /** At most this many entries (the newest); `truncated` says when there were more. */
 const TIMELINE_MAX = 500;
