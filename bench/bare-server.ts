@@ -8,7 +8,7 @@ import express from 'express';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import * as repo from '../src/jobs/repo.js';
-import { FEEDS } from '../src/jobs/feeds.js';
+import { FEEDS } from '../src/jobs/lib/feeds.js';
 import { byDepartment } from '../src/jobs/pages.js';
 import { toPublicJob } from '../src/jobs/service.js';
 import { loadManifest } from '../src/render/assets.js';
@@ -16,7 +16,7 @@ import { safeJson } from '../src/render/islands.js';
 import { renderPage } from '../src/render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel } from '../src/shared/enums.js';
 import { hasRichContent, utcDateTime } from '../src/shared/format.js';
-import { jobPostingJsonLd } from '../src/jobs/seo.js';
+import { jobPostingJsonLd } from '../src/jobs/lib/seo.js';
 
 const config = loadConfig();
 const db = createDb(config);

@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
-import { changePipeline } from '../src/applicants/service.js';
+import { changePipeline } from '../src/pipeline/service.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';

@@ -29,8 +29,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
-import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
-import { DEMO_JOBS } from '../src/jobs/demo.js';
+import { importJobs, validateJobRecords } from '../src/jobs/seed.service.js';
+import { DEMO_JOBS } from '../src/jobs/lib/demo.js';
 import { summariseProfile } from './cpu-profile.js';
 import { cpuSeconds, freePort, root, startProcess, startTrueLimit, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 

@@ -21,7 +21,7 @@ import { loadConfig } from '../config/index.js';
 import { toDbDate, toDbJson } from '../src/db/codecs.js';
 import { createDb } from '../src/db/knex.js';
 import { ReadCache } from '../src/db/read-cache.js';
-import { createForm, parseFormInput } from '../src/forms/manage.js';
+import { createForm, parseFormInput } from '../src/forms/manage.service.js';
 import { createJob, parseJobInput } from '../src/jobs/service.js';
 import { createHrUser, liveToken } from '../test/helpers/hr.js';
 import { freePort, peakRss, percentile, root, rssMb, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';

@@ -41,12 +41,12 @@ import ExcelJS from 'exceljs';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
-import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
+import { importJobs, validateJobRecords } from '../src/jobs/seed.service.js';
 import { findJobById, loadQuestions } from '../src/jobs/repo.js';
-import { computeAnalytics } from '../src/applicants/queries/insights.js';
-import { applicantColumns, applicantRows } from '../src/applicants/queries/export.js';
+import { computeAnalytics } from '../src/applicants/insights.queries.js';
+import { applicantColumns, applicantRows } from '../src/applicants/export.queries.js';
 import type { CellValue, ExportColumn } from '../src/exports/xlsx.js';
-import { DEMO_JOBS } from '../src/jobs/demo.js';
+import { DEMO_JOBS } from '../src/jobs/lib/demo.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { hrSession } from '../test/helpers/hr.js';
 import {
@@ -267,7 +267,7 @@ async function main(): Promise<void> {
   // The server keeps finished analytics while the job's data is unchanged (src/jobs/analytics.ts),
   // so the load test mostly measures that check; the full computation is timed here on its own.
   const bigJob = (await findJobById(db, bigJobId))!;
-  // Both ways insights are computed (src/applicants/queries/insights.ts): from the answer tallies
+  // Both ways insights are computed (src/applicants/insights.queries.ts): from the answer tallies
   // (what the server does while they hold the job's applications) and by counting the answers.
   const computeMs = { tallies: [] as number[], answers: [] as number[] };
   const computed: Partial<Record<'tallies' | 'answers', unknown>> = {};

@@ -22,7 +22,7 @@ import { insertUser } from '../src/users/repo.js';
 import { createSession } from '../src/users/repo.js';
 import { createMysqlDatabase, dropMysqlDatabase } from './lib.js';
 import { createDb } from '../src/db/knex.js';
-import { importJobs, validateJobRecords } from '../src/jobs/seed.js';
+import { importJobs, validateJobRecords } from '../src/jobs/seed.service.js';
 import { JOB_LIMITS } from '../src/jobs/schema.js';
 import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../src/shared/sanitize.js';
 

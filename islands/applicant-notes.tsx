@@ -16,7 +16,8 @@ import { viewerTimeZone } from '../src/shared/time-format.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { NOTE_TEXT_MAX, noteTextError, shapeNoteText } from '../src/shared/note-rules.js';
-import type { ApplicationNote, ApplicationTimeline, TimelineEmail, TimelineEntry } from '../src/applicants/types.js';
+import type { ApplicationNote } from '../src/notes/types.js';
+import type { ApplicationTimeline, TimelineEmail, TimelineEntry } from '../src/timeline/types.js';
 import './applicant-notes.css';
 
 type Props = { id: number };

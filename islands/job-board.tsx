@@ -26,14 +26,13 @@ import {
 import {
   APPLICANT_LIMITS,
   type ApplicantDetail,
-  type Board,
   type BoardCard,
   type BoardColumn,
-  type BoardProps,
   type RejectionReason,
   type Stage,
   type StageList,
 } from '../src/applicants/types.js';
+import type { Board, BoardProps } from '../src/pipeline/types.js';
 import './job-board.css';
 
 const STATUSES = ['NEW', 'REVIEWED', 'ARCHIVED'] as const;

@@ -6,7 +6,7 @@
  * 1. `answer_tallies`: one row per question and kind, with the count of answer rows:
  *    kind 'a' every answer row of the question; 'k' per `answer_key` (non-null); 'n' per
  *    `answer_number` (non-null); 'c' per ticked checkbox `choice`. These are exactly the
- *    GROUP BYs that src/applicants/queries/insights.ts ran over the answers, with the same column
+ *    GROUP BYs that src/applicants/insights.queries.ts ran over the answers, with the same column
  *    types and (on MySQL) the same collation, so a value groups with the same others.
  * 2. `answer_tally_jobs`: per job, how many applications the tallies hold and the highest id
  *    among them. Insights use the tallies only when both equal what the job's applications are

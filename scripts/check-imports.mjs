@@ -26,7 +26,29 @@ const KERNEL = [
   'src/shared/',
   'config/',
 ];
-const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms', 'emails', 'ops', 'embeds', 'sources', 'funnel'];
+const FEATURES = [
+  'site',
+  'jobs',
+  'applicants',
+  'pipeline',
+  'notes',
+  'timeline',
+  'users',
+  'posts',
+  'forms',
+  'emails',
+  'ops',
+  'embeds',
+  'sources',
+  'funnel',
+];
+/**
+ * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or
+ * `<role>.ts` / `<subject>.<role>.ts` with one of these roles; any other module of a feature lives
+ * in its `lib/` folder and serves only that feature.
+ */
+const ROLES = ['api', 'pages', 'service', 'repo', 'queries', 'schema', 'types'];
+const ROLE_NAME = new RegExp(`^(?:[a-z0-9-]+\\.)?(${ROLES.join('|')})\\.ts$`);
 const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts', 'src/wiring.ts'];
 /** npm packages that run in a browser: the only ones src/shared/ and islands/ may import. */
 const BROWSER_PACKAGES = [
@@ -40,15 +62,18 @@ const BROWSER_PACKAGES = [
   '@sindresorhus/slugify',
   'libphonenumber-js',
 ];
-/** Files other than repo.ts / queries.ts / queries/*.ts that may import knex: src/db/**, migrations and the two that create the db. */
+/** Files other than *repo.ts / *queries.ts that may import knex: src/db/**, migrations and the two that create the db. */
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];
-/** A feature's (or storage's) own SQL: repo.ts, queries.ts, or a file in a queries/ folder. */
-const isQueryFile = (file) => ['repo.ts', 'queries.ts'].includes(base(file)) || /^src\/[^/]+\/queries\/[^/]+\.ts$/.test(file);
+/** A feature's (or storage's) own SQL: a file whose role is repo or queries (`repo.ts`, `list.queries.ts`). */
+const isQueryFile = (file) => file.startsWith('src/') && ['repo', 'queries'].includes(roleOf(file));
+/**
+ * A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`,
+ * `.migrate.` (not a module named `<subject>.schema.js`).
+ */
+const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.(?!js['"]|ts['"])\w/;
 /** `console.` in code (CLI output and the server's start may print; the rest logs through ctx.log or a logger handed in). */
 const CONSOLE_CALL = /\bconsole\.\w+/;
 const mayPrint = (file) => file.startsWith('src/cli/') || file === 'src/server.ts';
-/** A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`, `.migrate.`. */
-const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.\w/;
 
 /** What a file is in the target layout: kernel, feature (with its name), cli, shell, islands, bin, migrations or null. */
 export function layer(file) {
@@ -69,6 +94,17 @@ function packageName(spec) {
 const isBuiltin = (spec) => spec.startsWith('node:') || builtinModules.includes(packageName(spec));
 const base = (file) => file.split('/').pop();
 const featureFile = (file) => file.match(/^src\/[^/]+\/([^/]+)$/)?.[1];
+/**
+ * The role a file's name gives it: 'index', one of ROLES (`repo.ts`, `apply.service.ts`), 'lib' for
+ * a feature's lib/ folder, or null. Outside features (storage's repo.ts) the name alone counts.
+ */
+export function roleOf(file) {
+  if (/^src\/[^/]+\/lib\//.test(file) && layer(file)?.kind === 'feature') return 'lib';
+  const name = base(file);
+  if (name === 'index.ts') return 'index';
+  return name.match(ROLE_NAME)?.[1] ?? null;
+}
+const hasRole = (file, ...roles) => roles.includes(roleOf(file));
 
 /**
  * The rules an arrow `from -> to` breaks. `to` is a root-relative file path, or `{ pkg }` for an npm
@@ -81,20 +117,20 @@ export function brokenRules(from, to) {
     const pkg = packageName(to.pkg);
     if (pkg === 'knex' && !isQueryFile(from) && !KNEX_ALLOWED.some((re) => re.test(from))) {
       broken.push(
-        '(a) knex only in repo.ts, queries.ts, queries/, src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)',
+        '(a) knex only in repo and queries files (*repo.ts, *queries.ts), src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)',
       );
     }
     const browserSide = from.startsWith('src/shared/')
       ? '(b) src/shared/'
       : src?.kind === 'islands'
         ? '(c) islands/'
-        : src?.kind === 'feature' && ['types.ts', 'schema.ts'].includes(featureFile(from))
-          ? "(c) a feature's types.ts/schema.ts (islands import it)"
+        : src?.kind === 'feature' && hasRole(from, 'types', 'schema')
+          ? "(c) a feature's types/schema files (islands import them)"
           : null;
     if (browserSide && (isBuiltin(to.pkg) || !BROWSER_PACKAGES.includes(pkg))) {
       broken.push(`${browserSide} runs in the browser: only browser packages (${BROWSER_PACKAGES.join(', ')})`);
     }
-    if (base(from) === 'service.ts' && pkg === 'express') broken.push('(g) a service never sees req/res: no express in service.ts');
+    if (hasRole(from, 'service') && pkg === 'express') broken.push('(g) a service never sees req/res: no express in a service file');
     return broken;
   }
   const dst = layer(to);
@@ -102,13 +138,9 @@ export function brokenRules(from, to) {
     broken.push('(b) src/shared/ imports only src/shared/ and browser packages');
   if (
     src?.kind === 'islands' &&
-    !(
-      dst?.kind === 'islands' ||
-      to.startsWith('src/shared/') ||
-      (dst?.kind === 'feature' && ['types.ts', 'schema.ts'].includes(featureFile(to)))
-    )
+    !(dst?.kind === 'islands' || to.startsWith('src/shared/') || (dst?.kind === 'feature' && hasRole(to, 'types', 'schema')))
   ) {
-    broken.push("(c) islands import only islands/, src/shared/ and a feature's types.ts or schema.ts");
+    broken.push("(c) islands import only islands/, src/shared/ and a feature's types or schema files");
   }
   if (src?.kind === 'kernel' && ['feature', 'shell', 'cli'].includes(dst?.kind))
     broken.push('(d) the kernel never imports a feature, the app shell or the CLI');
@@ -116,17 +148,20 @@ export function brokenRules(from, to) {
     src?.kind === 'feature' &&
     dst?.kind === 'feature' &&
     src.name !== dst.name &&
-    !['index.ts', 'types.ts', 'schema.ts'].includes(featureFile(to))
+    !(featureFile(to) === 'index.ts' || (hasRole(to, 'types', 'schema') && featureFile(to)))
   ) {
-    broken.push(`(e) another feature only through src/${dst.name}/index.ts, types.ts or schema.ts`);
+    broken.push(`(e) another feature only through src/${dst.name}/index.ts or its types/schema files`);
+  }
+  if (dst?.kind === 'feature' && roleOf(to) === 'lib' && !(src?.kind === 'feature' && src.name === dst.name)) {
+    broken.push(`(k) src/${dst.name}/lib/ serves only src/${dst.name}/'s own files`);
   }
   if (from === 'src/context.ts' && dst?.kind === 'feature')
-    broken.push("(j) the context imports no feature: it knows their parts by the kernel's interfaces, src/wiring.ts wires them");
+    broken.push("(m) the context imports no feature: it knows their parts by the kernel's interfaces, src/wiring.ts wires them");
   if (dst?.kind === 'cli' && !['cli', 'bin'].includes(src?.kind)) broken.push('(f) only bin/ and src/cli/ import src/cli/');
-  if (['api.ts', 'pages.ts'].includes(base(from)) && dst?.kind === 'feature' && isQueryFile(to)) {
+  if (src?.kind === 'feature' && hasRole(from, 'api', 'pages') && dst?.kind === 'feature' && isQueryFile(to)) {
     broken.push('(i) routes reach repos and queries only through services');
   }
-  if (isQueryFile(from) && ['service.ts', 'api.ts', 'pages.ts', 'index.ts'].includes(base(to))) {
+  if (isQueryFile(from) && dst?.kind === 'feature' && hasRole(to, 'service', 'api', 'pages', 'index')) {
     broken.push('(g) repos and queries never import services, APIs or pages');
   }
   if (['src/app.ts', 'src/server.ts'].includes(to) && src?.kind !== 'bin' && from !== 'src/server.ts') {
@@ -224,16 +259,27 @@ export async function checkImports(root) {
       const lineNo = codeLine(root, file, CONSOLE_CALL);
       if (lineNo >= 0)
         lines.add(
-          `${file}:${lineNo + 1} -> (console): (k) one way to log: ctx.log, or a logger handed in (console only in src/cli/ and src/server.ts)`,
+          `${file}:${lineNo + 1} -> (console): (n) one way to log: ctx.log, or a logger handed in (console only in src/cli/ and src/server.ts)`,
         );
     }
     if (file.startsWith('src/') && !layer(file)) lines.add(`${file} -> (none): not in the layout (kernel, feature, src/cli/ or app shell)`);
+    if (layer(file)?.kind === 'feature' && !roleOf(file)) {
+      lines.add(
+        `${file} -> (none): (j) a feature file is index.ts, <role>.ts or <subject>.<role>.ts (${ROLES.join(', ')}), or lives in the feature's lib/`,
+      );
+    }
+    if (file.startsWith('src/')) {
+      const barrel = fs
+        .readFileSync(path.join(root, file), 'utf8')
+        .split('\n')
+        .findIndex((l) => /^\s*export\s*\*\s*(?:as\s+\w+\s*)?from\b/.test(l));
+      if (barrel >= 0)
+        lines.add(`${file}:${barrel + 1} -> (barrel): (l) no \`export * from\` under src/: a face exports its names one by one`);
+    }
     if (file.startsWith('src/') && !isQueryFile(file) && !KNEX_ALLOWED.some((re) => re.test(file))) {
       const lineNo = codeLine(root, file, QUERY_CALL);
       if (lineNo >= 0)
-        lines.add(
-          `${file}:${lineNo + 1} -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/`,
-        );
+        lines.add(`${file}:${lineNo + 1} -> (sql): (a) statements on the database handle only in repo and queries files and src/db/`);
     }
   }
   return [...lines].sort();

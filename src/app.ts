@@ -14,6 +14,9 @@ import { safeJson } from './render/islands.js';
 import { viewEngine } from './render/views.js';
 import { applicantCounts, applicantsRoutes } from './applicants/index.js';
 import { emailsRoutes } from './emails/index.js';
+import { notesRoutes } from './notes/index.js';
+import { jobStages, listStageNames, pipelineRoutes, rejectionReasons } from './pipeline/index.js';
+import { timelineRoutes } from './timeline/index.js';
 import { formsRoutes } from './forms/index.js';
 import { opsRoutes } from './ops/index.js';
 import { jobsRoutes, keptJobPages } from './jobs/index.js';
@@ -93,9 +96,12 @@ export function createApp(ctx: AppContext): Express {
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
   app.use(jobsRoutes(ctx, { applicantCounts }));
-  // Before applicants: its `/api/hr/applications/emails/` would be taken for an application id there.
+  // Before applicants and pipeline: their `/api/hr/applications/:id/` would take `emails` for an application id.
   app.use(emailsRoutes(ctx));
-  app.use(applicantsRoutes(ctx));
+  app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
+  app.use(pipelineRoutes(ctx));
+  app.use(notesRoutes(ctx));
+  app.use(timelineRoutes(ctx));
   app.use(postsRoutes(ctx));
   app.use(formsRoutes(ctx));
   app.use(embedRoutes(ctx));

@@ -62,11 +62,15 @@ export function watchSession(source: HTMLElement): void {
 
   const close = () => {
     if (dialog.open) dialog.close();
+    shown = null;
   };
   dialog.addEventListener('cancel', () => {
     dismissed = shown;
   });
+  // The close event comes a task later: by then the dialog may show again ("OK" on the limit
+  // warning, then the session ends), and that dialog's state must stay.
   dialog.addEventListener('close', () => {
+    if (dialog.open) return;
     shown = null;
     if (returnFocus instanceof HTMLElement && returnFocus.isConnected) returnFocus.focus();
     returnFocus = null;

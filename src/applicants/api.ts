@@ -9,46 +9,24 @@ import type { AppContext } from '../context.js';
 import { sendWorkbook } from '../exports/xlsx.js';
 import { sendDownload } from '../http/download.js';
 import { pathId, validate } from '../http/validate.js';
-import { NotFound } from '../http/errors.js';
 import { receiveMultipart } from '../http/multipart.js';
-import { pageLink, pageResponse, parsePaging } from '../http/paging.js';
+import { pageLink, parsePaging } from '../http/paging.js';
 import { readAttribution } from '../http/attribution.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { getPublicJob } from '../jobs/index.js';
 import { WIZARD_SUBMIT_HEADER } from '../funnel/index.js';
+import { applicantFilters, applicantListQuerySchema } from './review.schema.js';
+import { APPLY_MESSAGES, APPLY_UPLOAD, assertAcceptingApplications, submitApplication } from './apply.service.js';
 import {
-  APPLICANT_MESSAGES,
-  applicantFilters,
-  applicantListQuerySchema,
-  boardQuerySchema,
-  bulkStatusSchema,
-  noteSchema,
-  reasonsPutSchema,
-  stagesPutSchema,
-  statusChangeSchema,
-} from './schema.js';
-import {
-  APPLY_MESSAGES,
-  APPLY_UPLOAD,
   applicantListExport,
   applicantsExport,
-  assertAcceptingApplications,
-  changePipeline,
-  changeStatuses,
   getApplicant,
-  jobStages,
   listApplicants,
-  loadBoard,
   loadDashboard,
   loadJobInsights,
   openResume,
   previewResume,
-  rejectionReasons,
-  replaceRejectionReasons,
-  replaceStages,
-  submitApplication,
-} from './service.js';
-import { addNote, editNote, listNotes, loadTimeline, removeNote } from './service.js';
+} from './reads.service.js';
 
 export function applicantsApi(ctx: AppContext): Router {
   const router = Router();
@@ -107,59 +85,8 @@ export function applicantsApi(ctx: AppContext): Router {
     await sendWorkbook(res, applicantListExport(ctx, applicantFilters(query)));
   });
 
-  // The spec's {ids, status}, or {ids, stage} / {ids, outcome, reason} (pipeline.ts).
-  router.post('/api/hr/applications/bulk-status/', async (req, res) => {
-    const { ids, change } = validate(bulkStatusSchema, req.body);
-    if (change.kind === 'status') {
-      const { changed, missing } = await changeStatuses(ctx, ids, change.status, req.hr!.userId);
-      res.json({ status: change.status, updated: changed.length, updated_ids: changed, not_found: missing });
-      return;
-    }
-    const { changed, missing } = await changePipeline(ctx, ids, change, req.hr!.userId);
-    const what = change.kind === 'stage' ? { stage: change.stage } : { outcome: change.outcome, reason: change.reason };
-    res.json({ ...what, updated: changed.length, updated_ids: changed, not_found: missing });
-  });
-
   router.get('/api/hr/applications/:id/', async (req, res) => {
     res.json(await getApplicant(ctx, pathId(req.params.id)));
-  });
-
-  router.patch('/api/hr/applications/:id/', async (req, res) => {
-    const id = pathId(req.params.id);
-    const change = validate(statusChangeSchema, req.body);
-    const { missing } =
-      change.kind === 'status'
-        ? await changeStatuses(ctx, [id], change.status, req.hr!.userId)
-        : await changePipeline(ctx, [id], change, req.hr!.userId);
-    if (missing.length) throw new NotFound(APPLICANT_MESSAGES.notFound);
-    res.json(await getApplicant(ctx, id));
-  });
-
-  // ---- Pipeline: a job's stages and board, the rejection reasons ----
-
-  router.get('/api/hr/jobs/:id/stages/', async (req, res) => {
-    res.json(await jobStages(ctx, pathId(req.params.id)));
-  });
-
-  router.put('/api/hr/jobs/:id/stages/', async (req, res) => {
-    const id = pathId(req.params.id);
-    const { stages } = validate(stagesPutSchema, req.body);
-    res.json(await replaceStages(ctx, id, stages, req.hr!.userId));
-  });
-
-  router.get('/api/hr/jobs/:id/board/', async (req, res) => {
-    const id = pathId(req.params.id);
-    const query = validate(boardQuerySchema, req.query);
-    res.json((await loadBoard(ctx, id, query)).board);
-  });
-
-  router.get('/api/hr/rejection-reasons/', async (_req, res) => {
-    res.json({ reasons: await rejectionReasons(ctx) });
-  });
-
-  router.put('/api/hr/rejection-reasons/', async (req, res) => {
-    const { reasons } = validate(reasonsPutSchema, req.body);
-    res.json({ reasons: await replaceRejectionReasons(ctx, reasons) });
   });
 
   router.get('/api/hr/applications/:id/resume/', async (req, res) => {
@@ -172,36 +99,6 @@ export function applicantsApi(ctx: AppContext): Router {
   // The text of a DOC or DOCX resume for the detail page (issue 20); the file itself stays a download.
   router.get('/api/hr/applications/:id/resume/preview/', async (req, res) => {
     res.json(await previewResume(ctx, pathId(req.params.id)));
-  });
-
-  // Notes (plain text, newest first) and the timeline of an application (issue 20). Only a
-  // note's author changes or deletes it (403 for anyone else).
-  router.get('/api/hr/applications/:id/notes/', async (req, res) => {
-    const paging = parsePaging(req);
-    const { count, results } = await listNotes(ctx, pathId(req.params.id), req.hr!.userId, paging.page, paging.pageSize);
-    res.json(pageResponse(req, ctx.config.publicBaseUrl, paging, count, results));
-  });
-
-  router.post('/api/hr/applications/:id/notes/', async (req, res) => {
-    const id = pathId(req.params.id);
-    const { text } = validate(noteSchema, req.body);
-    res.status(201).json(await addNote(ctx, id, req.hr!.userId, text));
-  });
-
-  router.patch('/api/hr/applications/:id/notes/:noteId/', async (req, res) => {
-    const id = pathId(req.params.id);
-    const noteId = pathId(req.params.noteId);
-    const { text } = validate(noteSchema, req.body);
-    res.json(await editNote(ctx, id, noteId, req.hr!.userId, text));
-  });
-
-  router.delete('/api/hr/applications/:id/notes/:noteId/', async (req, res) => {
-    await removeNote(ctx, pathId(req.params.id), pathId(req.params.noteId), req.hr!.userId);
-    res.status(204).end();
-  });
-
-  router.get('/api/hr/applications/:id/timeline/', async (req, res) => {
-    res.json(await loadTimeline(ctx, pathId(req.params.id)));
   });
 
   return router;

@@ -2,23 +2,40 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { applicantsApi } from './api.js';
-import { applicantsPages } from './pages.js';
+import { applicantsPages, type PipelineReads } from './pages.js';
 
 /** Applicants per job, for the jobs feature's HR lists (its ApplicantCounts port). */
-export { applicantsByJob as applicantCounts } from './queries/dashboard.js';
+export { applicantsByJob as applicantCounts } from './dashboard.queries.js';
 
-/** The applicants routes: applying, the wizard pages, and HR's dashboard, insights and export. */
-export function applicantsRoutes(ctx: AppContext): Router {
-  return Router().use(applicantsApi(ctx), applicantsPages(ctx));
+/**
+ * The applicants routes: applying, the wizard pages, and HR's dashboard, insights, list, export and
+ * application page; `pipeline` is what those pages show of the pipeline feature (app.ts wires it).
+ */
+export function applicantsRoutes(ctx: AppContext, pipeline: PipelineReads): Router {
+  return Router().use(applicantsApi(ctx), applicantsPages(ctx, pipeline));
 }
+export type { PipelineReads } from './pages.js';
 
 /** Retention (careers-admin applicants purge / erase). */
-export { planRemoval, removeApplications, type RemovalSummary } from './service.js';
+export { planRemoval, removeApplications, type RemovalSummary } from './retention.service.js';
 
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
-export { applicantListExport, applicantsExport } from './service.js';
-export type { RemovalCriteria } from './queries/list.js';
+export { applicantListExport, applicantsExport } from './reads.service.js';
+export type { RemovalCriteria } from './retention.queries.js';
 
-/** Emails to candidates (the emails feature): who they go to, and a rejection written with its emails. */
-export { changePipeline } from './service.js';
-export { emailRecipients, type EmailRecipient } from './queries/recipients.js';
+/** Emails to candidates (the emails feature): who they go to. */
+export { emailRecipients, type EmailRecipient } from './recipients.queries.js';
+
+/**
+ * The pipeline feature's way to applications (docs/decisions/0002-pipeline-feature.md): it locks
+ * and writes their stage, outcome and status with its audit entries and the change counters, each
+ * call taking the pipeline's transaction; and it reads the board's columns and the count per stage.
+ */
+export { applicationsPerStage, lockPipelineStates, writePipelineStates, type PipelineState } from './stage.repo.js';
+export { bumpCounter, insertApplicationAudit, type ApplicationAudit } from './repo.js';
+export { boardColumns } from './board.queries.js';
+export { changeStatuses } from './status.service.js';
+export { getApplicant, listSourcesSeen } from './reads.service.js';
+
+/** The notes feature's way to applications: the share lock a note is written under, and its audit entry. */
+export { lockApplicationForChild } from './repo.js';

@@ -19,24 +19,21 @@ import { formatPhone, formatters } from '../render/formatters.js';
 import { salaryText } from '../shared/format.js';
 import { renderPage } from '../render/page.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema, boardQuerySchema } from './schema.js';
+import { APPLICANT_MESSAGES, applicantFilterQuery, applicantFilters, applicantListQuerySchema } from './review.schema.js';
 import { isRowId } from '../shared/input-rules.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
-import {
-  applicantNeighbours,
-  getApplicant,
-  jobStages,
-  listApplicants,
-  listSourcesSeen,
-  listStageNames,
-  loadBoard,
-  loadDashboard,
-  loadJobInsights,
-  rejectionReasons,
-} from './service.js';
-import { previewKind } from './resume-preview.js';
+import { applicantNeighbours, getApplicant, listApplicants, listSourcesSeen, loadDashboard, loadJobInsights } from './reads.service.js';
+import { previewKind } from './lib/resume-preview.js';
 import { allowBlobFrames } from '../http/security.js';
-import { DIRECT_SOURCE, REJECTED_COLUMN, type ApplicantFilters, type ApplicantOrdering, type BoardProps } from './types.js';
+import {
+  DIRECT_SOURCE,
+  REJECTED_COLUMN,
+  type ApplicantFilters,
+  type ApplicantOrdering,
+  type RejectionReason,
+  type StageList,
+} from './types.js';
+import type { Db } from '../db/knex.js';
 import type { WizardJob } from './types.js';
 
 const APPLY_PAGE_TEXT = {
@@ -53,7 +50,19 @@ function wizardJobProps(job: Job): WizardJob {
 
 const jobPath = (publicId: string) => `/careers/${encodeURIComponent(publicId)}`;
 
-export function applicantsPages(ctx: AppContext): Router {
+/**
+ * What the applicants pages show of the pipeline (a port: the app wires the pipeline feature's
+ * reads, as the jobs feature gets its ApplicantCounts): a job's stages and the rejection reasons
+ * on an application's page, the stage names in the list's filter.
+ */
+export interface PipelineReads {
+  jobStages(deps: { db: Db }, jobId: number): Promise<StageList>;
+  rejectionReasons(deps: { db: Db }): Promise<RejectionReason[]>;
+  listStageNames(deps: { db: Db }): Promise<string[]>;
+}
+
+export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Router {
+  const { jobStages, listStageNames, rejectionReasons } = pipeline;
   const router = Router();
   const { config } = ctx;
   // The same cached read as the public job API, so a job is read once for both.
@@ -147,34 +156,6 @@ export function applicantsPages(ctx: AppContext): Router {
   });
 
   // A job's board (issue 20): the island gets the first answer of the board API, read by the same service.
-  router.get('/hr/jobs/:id/board', async (req, res) => {
-    const id = pathId(req.params.id);
-    const parsed = boardQuerySchema.safeParse({ q: req.query.q, status: req.query.status });
-    const query = parsed.success ? parsed.data : boardQuerySchema.parse({});
-    const [{ board }, { stages }] = await Promise.all([loadBoard(ctx, id, { ...query, column: null, offset: 0 }), jobStages(ctx, id)]);
-    const stage = typeof req.query.stage === 'string' ? req.query.stage.slice(0, 100) : '';
-    const props: BoardProps = {
-      board,
-      stages,
-      filters: {
-        q: query.q,
-        status: query.status ?? '',
-        date_from: query.date_from ?? '',
-        date_to: query.date_to ?? '',
-        source: query.source ?? '',
-        stage,
-      },
-      sources: [DIRECT_SOURCE, ...(await listSourcesSeen(ctx))],
-    };
-    renderPage(
-      req,
-      res,
-      'pages/hr/job-board',
-      { title: `Board: ${board.job.title}`, noindex: true },
-      { props, statuses: APPLICATION_STATUSES },
-    );
-  });
-
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
     const [jobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);

@@ -10,7 +10,7 @@ export interface WizardJob extends PublicJobSummary {
   questions: WizardQuestion[];
 }
 
-/** Insights of one job's answers (queries/insights.ts, GET /api/hr/jobs/{id}/analytics/). */
+/** Insights of one job's answers (insights.queries.ts, GET /api/hr/jobs/{id}/analytics/). */
 export interface TextStats {
   type: 'text';
   /** Applicants who answered the question. */
@@ -212,90 +212,10 @@ export interface BoardColumn {
   has_more: boolean;
 }
 
-/** GET /api/hr/jobs/{id}/board/. */
-export interface Board {
-  job: { id: number; title: string; public_id: string; status: string };
-  columns: BoardColumn[];
-  reasons: string[];
-}
-
-/** What the board island starts with. */
-export interface BoardProps {
-  board: Board;
-  stages: Stage[];
-  filters: { q: string; status: string; date_from: string; date_to: string; source: string; stage: string };
-  /** The sources applications came from (the applicants list's), for the source filter's list. */
-  sources?: string[];
-}
-
-// ---- Notes and the timeline (issue 20) ----
+// ---- Who acts on an application (notes/ and timeline/ show it) ----
 
 /** Who wrote a note or made a change: an HR user (null when unknown, or the applicant). */
-interface HrActor {
+export interface HrActor {
   id: number;
   username: string;
-}
-
-/** One note on an application (GET/POST /api/hr/applications/{id}/notes/). `text` is plain text, never HTML. */
-export interface ApplicationNote {
-  id: number;
-  application_id: number;
-  text: string;
-  author: HrActor | null;
-  created_at: string;
-  updated_at: string;
-  /** True once the text was changed after it was written. */
-  edited: boolean;
-  /** The caller wrote it: only then may they edit or delete it. */
-  mine: boolean;
-}
-
-/**
- * One entry of an application's timeline (GET /api/hr/applications/{id}/timeline/):
- * - `applied`: the application arrived;
- * - `change`: an audit entry of the application (`action`: status, stage, outcome, ...; `from`, `to`);
- * - `note`: `action` added, edited or deleted (`note_id`);
- * - `email` / `webhook`: `action` queued (an email sent later: scheduled), delivered or failed (one per delivery attempt), or cancelled (an email cancelled before it was sent).
- * `text` is a short plain-text line saying what happened.
- */
-export interface TimelineEntry {
-  id: string;
-  type: 'applied' | 'change' | 'note' | 'email' | 'webhook';
-  action: string;
-  at: string;
-  actor: HrActor | null;
-  text: string;
-  from?: string | null;
-  to?: string | null;
-  note_id?: number;
-  /** An email's queued entry: what was sent, to whom, and whether it was delivered (as it is now). */
-  email?: TimelineEmail;
-}
-
-export interface TimelineEmail {
-  /** The email's id (`POST /api/hr/emails/{id}/cancel/` while it is SCHEDULED). */
-  id: number;
-  to: string;
-  subject: string;
-  /** The template's name (HR's emails) or what the email is (the application's own). */
-  template: string;
-  /** SCHEDULED: waiting for its time (`send_after`); CANCELLED: cancelled before it was sent. */
-  status: 'PENDING' | 'SCHEDULED' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
-  send_after: string | null;
-  delivered_at: string | null;
-  attempts: number;
-  /** Why the last attempt failed (FAILED, or PENDING after a failed try), else null. */
-  error: string | null;
-  /** An email to HR about the application (the new-application notification), not to the applicant: the page hides these unless asked. */
-  to_hr: boolean;
-}
-
-export interface ApplicationTimeline {
-  application_id: number;
-  /** Always newest first. */
-  order: 'newest_first';
-  count: number;
-  /** True when older entries were left out (more than the timeline's limit). */
-  truncated: boolean;
-  results: TimelineEntry[];
 }

@@ -14,7 +14,7 @@ import { pageResponse, parsePaging, queryString } from '../http/paging.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { formPosts, parseFormPostStatus } from '../posts/index.js';
 import { RECORD_STATUSES, isOneOf, type RecordStatus } from '../shared/enums.js';
-import { entriesExport, formPostsWorkbook, getEntry, listEntries, listForms, openEntryFile } from './entries.js';
+import { entriesExport, formPostsWorkbook, getEntry, listEntries, listForms, openEntryFile } from './entries.service.js';
 import {
   STATUS_MESSAGE,
   assertApiUnchanged,
@@ -24,9 +24,9 @@ import {
   parseStatusChange,
   requireForm,
   updateForm,
-} from './manage.js';
+} from './manage.service.js';
 import { FORM_MESSAGES } from './schema.js';
-import { assertAccepting, getPublicForm, submitEntry, toPublicForm, uploadOptions } from './submit.js';
+import { assertAccepting, getPublicForm, submitEntry, toPublicForm, uploadOptions } from './submit.service.js';
 
 /** `?status=` of the forms list: one of the record statuses (any case), or every status when empty. */
 function formsStatus(req: Request): RecordStatus | '' {

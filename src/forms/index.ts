@@ -4,8 +4,8 @@ import type { AppContext } from '../context.js';
 import { formsApi } from './api.js';
 import { formsPages } from './pages.js';
 
-export { entriesExport, formPostsWorkbook } from './entries.js';
-export { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from './retention.js';
+export { entriesExport, formPostsWorkbook } from './entries.service.js';
+export { planEntryRemoval, removeEntries, type EntryCriteria, type EntryRemoval } from './retention.service.js';
 
 /** The forms routes: HR form management, entries and API posts; the public form. */
 export function formsRoutes(ctx: AppContext): Router {

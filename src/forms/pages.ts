@@ -14,11 +14,11 @@ import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { formPosts } from '../posts/index.js';
 import { RECORD_STATUSES, enumLabel, type RecordStatus } from '../shared/enums.js';
-import { getEntry, listEntries, listForms } from './entries.js';
-import { requireForm } from './manage.js';
+import { getEntry, listEntries, listForms } from './entries.service.js';
+import { requireForm } from './manage.service.js';
 import { FIELD_TYPES, type Form } from './types.js';
 import { FORM_LIMITS, FORM_MESSAGES, fieldsInOrder } from './schema.js';
-import { getPublicForm, toPublicForm } from './submit.js';
+import { getPublicForm, toPublicForm } from './submit.service.js';
 
 const PAGE_SIZE = 25;
 

@@ -9,7 +9,7 @@ import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { pathId, validate, validateQuery } from '../http/validate.js';
-import { funnelDevice } from './device.js';
+import { funnelDevice } from './lib/device.js';
 import { FUNNEL_MESSAGES, beaconSchema, funnelQuerySchema } from './schema.js';
 import { loadJobFunnel, recordBeacon } from './service.js';
 

@@ -11,7 +11,7 @@ import type { FunnelCounts, FunnelRequestStage } from '../http/process-parts.js'
 import { NotFound } from '../http/errors.js';
 import type { Logger } from '../log/logger.js';
 import { cachedPublicJob, requireJob } from '../jobs/index.js';
-import { funnelDevice } from './device.js';
+import { funnelDevice } from './lib/device.js';
 import * as repo from './repo.js';
 import type { FunnelBeacon } from './schema.js';
 import { funnelSums, type FunnelSum } from './queries.js';

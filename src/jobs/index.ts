@@ -8,7 +8,7 @@ export { keptJobPages } from './pages.js';
 import type { ApplicantCounts } from './queries.js';
 
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';
-export { SeedError, countJobs, importJobRecords, removeDemoJobs, seedDemoJobs } from './seed.js';
+export { SeedError, countJobs, importJobRecords, removeDemoJobs, seedDemoJobs } from './seed.service.js';
 export {
   ViewCounter,
   cachedPublicJob,

@@ -18,7 +18,7 @@ import { hasRichContent, htmlToText, utcDateTime } from '../shared/format.js';
 import { DEFAULT_LANDING } from '../shared/next-path.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { CURRENCY_CODES, FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
-import { FEED_KINDS, FEEDS } from './feeds.js';
+import { FEED_KINDS, FEEDS } from './lib/feeds.js';
 import {
   type ApplicantCounts,
   type Availability,
@@ -33,7 +33,7 @@ import {
   requireJob,
   toPublicJob,
 } from './service.js';
-import { jobPostingJsonLd } from './seo.js';
+import { jobPostingJsonLd } from './lib/seo.js';
 import type { Job, JobSummary, PublicJobSummary } from './types.js';
 
 /** Jobs per page of the public list. */

@@ -12,13 +12,13 @@ import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/
 import { enumLabel, type RecordStatus } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import type { CacheKey, ReadCache } from '../db/read-cache.js';
-import { isCountryCode } from './seo.js';
+import { isCountryCode } from './lib/seo.js';
 import * as repo from './repo.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
 import { JOB_ERROR_ORDER, JOB_LIMITS, JOB_MESSAGES, jobInputSchema, storedRichTexts, type JobInput, type JobInputRules } from './schema.js';
 import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSummary, PublicQuestion } from './types.js';
 import type { Logger } from '../log/logger.js';
-import { FEED_MAX_JOBS, type FeedKind, renderFeed } from './feeds.js';
+import { FEED_MAX_JOBS, type FeedKind, renderFeed } from './lib/feeds.js';
 
 /** What the job operations need: the database and the app's read cache. */
 export interface JobDeps {

@@ -5,10 +5,10 @@ import { postsApi } from './api.js';
 import { postsPages } from './pages.js';
 
 export { applicationPostPayload, enqueueApplicationPost, enqueueFormPost } from './repo.js';
-export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from './mail.js';
+export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from './lib/mail.js';
 export { cancelEmail, enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
-export { OutboxSignal } from './signal.js';
-export { createDelivery, startDelivery } from './delivery.js';
+export { OutboxSignal } from './lib/signal.js';
+export { createDelivery, startDelivery } from './lib/delivery.js';
 export {
   applicationPostsExport,
   formPosts,

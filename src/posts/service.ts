@@ -18,9 +18,9 @@ import {
   retryableApplicationPostIds,
 } from './queries.js';
 import { makePostsDue, type OutboxTable } from './repo.js';
-import { createMailTransport } from './mail.js';
+import { createMailTransport } from './lib/mail.js';
 import { POST_MESSAGES, postStatusSchema } from './schema.js';
-import type { OutboxSignal } from './signal.js';
+import type { OutboxSignal } from './lib/signal.js';
 import type { ApplicationPostRecord, PostAttemptRecord, PostStatus } from './types.js';
 
 export interface PostsDeps {

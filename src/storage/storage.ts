@@ -89,7 +89,7 @@ export async function openReadable(storage: FileStorage, key: string): Promise<R
 
 /**
  * A stored file as a stream at once, opened in the background: for readers that need a stream
- * synchronously (yauzl's ranges, src/applicants/file-type.ts). A failed open errors the stream.
+ * synchronously (yauzl's ranges, src/applicants/lib/file-type.ts). A failed open errors the stream.
  */
 export function readLazily(storage: FileStorage, key: string): Readable {
   const out = new PassThrough();

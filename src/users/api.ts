@@ -34,8 +34,8 @@ import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { authorizationBearer } from '../http/credentials.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
 import { pathId, validate } from '../http/validate.js';
-import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi, secondsUntil } from './guards.js';
-import { authenticateLocal, createAuthenticator } from './passport.js';
+import { BAD_TOKEN, NO_CREDENTIALS, requireHrApi, secondsUntil } from './lib/guards.js';
+import { authenticateLocal, createAuthenticator } from './lib/passport.js';
 import {
   AUTH_MESSAGES,
   MAX_CREDENTIAL_LENGTH,
@@ -48,7 +48,7 @@ import {
   userPatchSchema,
 } from './schema.js';
 import { endSession, findUser, sessionTimes, startSession } from './service.js';
-import { oidcOnlyMessage } from './oidc.js';
+import { oidcOnlyMessage } from './lib/oidc.js';
 import {
   createTeamUser,
   getTeamUser,
@@ -59,7 +59,7 @@ import {
   updateTeamUser,
   useSignInLink,
   type TeamDeps,
-} from './team.js';
+} from './team.service.js';
 
 /** Failed sign-ins allowed from one IP address over all usernames, as a multiple of the limit. */
 const IP_LIMIT_FACTOR = 5;

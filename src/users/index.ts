@@ -3,14 +3,15 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { usersApi } from './api.js';
 import { usersPages } from './pages.js';
-import { oidcPages } from './oidc-pages.js';
+import { oidcPages } from './oidc.pages.js';
 
-export { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, signInUrl } from './guards.js';
+export { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, signInUrl } from './lib/guards.js';
 
 export { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, normaliseUsername, passwordProblem } from './schema.js';
 export { USER_ROLES, type UserRole } from './types.js';
-export * as team from './team.js';
-export * as users from './service.js';
+/** The users' operations, as one namespace (the CLI calls `users.login`...). */
+import * as users from './service.js';
+export { users };
 
 /** Sign-in, logout, the session check and the login page; company sign-in when OIDC_* is set. */
 export function usersRoutes(ctx: AppContext): Router {

@@ -9,7 +9,7 @@
  * timeout still slides): a session may end up to that much before a full idle timeout.
  */
 import type { Db } from '../db/knex.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword } from './lib/passwords.js';
 import * as repo from './repo.js';
 import type { UserRole } from './types.js';
 

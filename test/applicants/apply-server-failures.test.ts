@@ -13,7 +13,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { makeJob } from '../helpers/factories.js';
 import { LocalDiskStorage, type FileStorage } from '../../src/storage/storage.js';
-import { submitApplication } from '../../src/applicants/service.js';
+import { submitApplication } from '../../src/applicants/apply.service.js';
 import type { ReceivedForm } from '../../src/http/multipart.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import {

@@ -19,7 +19,7 @@ import { startFaultyServer, type FaultyServer } from '../helpers/db-faults.js';
 import { makeJob } from '../helpers/factories.js';
 import { listFiles, sha256, tableCounts, toFormData, uploadsRoot, validFields } from '../fixtures/apply.js';
 import { pdfBytes } from '../fixtures/resumes.js';
-import { APPLY_MESSAGES } from '../../src/applicants/service.js';
+import { APPLY_MESSAGES } from '../../src/applicants/apply.service.js';
 import { DB_RETRY_AFTER_SECONDS } from '../../src/db/errors.js';
 import { UNAVAILABLE_MESSAGES } from '../../src/http/error-handler.js';
 import { sweepOrphanFiles } from '../../src/storage/sweep.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { createAppContext } from '../../src/wiring.js';
-import { loadDashboard } from '../../src/applicants/service.js';
+import { loadDashboard } from '../../src/applicants/reads.service.js';
 import { ReadCache } from '../../src/db/read-cache.js';
 import { databaseKinds } from '../helpers/db.js';
 import { hrSession } from '../helpers/hr.js';

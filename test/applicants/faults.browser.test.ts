@@ -22,7 +22,7 @@ import { makeJob } from '../helpers/factories.js';
 import { HR_PASSWORD, hrSession } from '../helpers/hr.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { listFiles, uploadsRoot } from '../fixtures/apply.js';
-import { APPLY_MESSAGES } from '../../src/applicants/service.js';
+import { APPLY_MESSAGES } from '../../src/applicants/apply.service.js';
 import { UNAVAILABLE_MESSAGES } from '../../src/http/error-handler.js';
 import { HTTP_TIMEOUTS } from '../../src/http/listen.js';
 import { fillBasic, heading, next, viewportShot } from './apply-helpers.js';

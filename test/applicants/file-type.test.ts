@@ -1,7 +1,7 @@
 /** Resume type detection from bytes, the ZIP check through yauzl, and stored file names. */
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
-import { DOCX_MAIN_PART, TailReader, sliceStream, sniffHead, zipHasEntry } from '../../src/applicants/file-type.js';
+import { DOCX_MAIN_PART, TailReader, sliceStream, sniffHead, zipHasEntry } from '../../src/applicants/lib/file-type.js';
 import { safeFileName } from '../../src/http/multipart.js';
 import { docBytes, docxBytes, exeBytes, pdfBytes, plainZipBytes, zipBytes } from '../fixtures/resumes.js';
 

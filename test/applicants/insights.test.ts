@@ -5,7 +5,7 @@ import { makeJob } from '../helpers/factories.js';
 import { insertApplications, type SeedAnswer, type SeedApplication } from '../helpers/applications.js';
 import { hrSession } from '../helpers/hr.js';
 import { revokeSession } from '../../src/users/repo.js';
-import { computeAnalytics, niceWidth } from '../../src/applicants/queries/insights.js';
+import { computeAnalytics, niceWidth } from '../../src/applicants/insights.queries.js';
 import type { Job } from '../../src/jobs/types.js';
 
 const u = undefined;

@@ -12,7 +12,7 @@ import { insertApplications } from '../helpers/applications.js';
 import { hrSession } from '../helpers/hr.js';
 import { XLSX_CONTENT_TYPE } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
-import { listExportRows } from '../../src/applicants/queries/list.js';
+import { listExportRows } from '../../src/applicants/list-export.queries.js';
 
 const HEADERS = [
   'ID',

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { expect } from 'chai';
-import { removeApplications } from '../../src/applicants/service.js';
+import { removeApplications } from '../../src/applicants/retention.service.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { databaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';

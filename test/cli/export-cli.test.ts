@@ -12,7 +12,7 @@ import { makeJob } from '../helpers/factories.js';
 import { insertApplications } from '../helpers/applications.js';
 import { everyFieldForm } from '../forms/helpers.js';
 import { seedPosts, webhookJob } from '../posts/helpers.js';
-import { createForm, parseFormInput } from '../../src/forms/manage.js';
+import { createForm, parseFormInput } from '../../src/forms/manage.service.js';
 import { enqueueFormPost } from '../../src/posts/repo.js';
 import { runCli } from './helpers.js';
 

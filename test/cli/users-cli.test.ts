@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { checkCredentials } from '../../src/users/passport.js';
+import { checkCredentials } from '../../src/users/lib/passport.js';
 import { createSession, findSession, findUserByUsername, touchLastLogin } from '../../src/users/repo.js';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { CLI_ENTRY } from '../helpers/child-server.js';

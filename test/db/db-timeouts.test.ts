@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { loadConfig, ConfigError } from '../../config/index.js';
-import { APPLY_MESSAGES } from '../../src/applicants/service.js';
+import { APPLY_MESSAGES } from '../../src/applicants/apply.service.js';
 import { DB_RETRY_AFTER_SECONDS } from '../../src/db/errors.js';
 import { UNAVAILABLE_MESSAGES } from '../../src/http/error-handler.js';
 import { databaseKinds } from '../helpers/db.js';

@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { toDbDate } from '../../src/db/codecs.js';
-import { entryStageId, tallyNewApplications, type TalliedAnswer } from '../../src/applicants/repo.js';
+import { entryStageId } from '../../src/applicants/apply.repo.js';
+import { tallyNewApplications, type TalliedAnswer } from '../../src/applicants/tallies.repo.js';
 import type { JobQuestion } from '../../src/jobs/types.js';
 import { applicationSearchWords } from '../../src/shared/search-words.js';
 import type { EducationEntry, ExperienceEntry } from '../../src/shared/application-rules.js';

@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { Browser } from 'playwright-core';
-import { hashPassword } from '../../src/users/passwords.js';
+import { hashPassword } from '../../src/users/lib/passwords.js';
 import { createSession, insertUser, setActive } from '../../src/users/repo.js';
 import type { UserRole } from '../../src/users/types.js';
 import { openPage, type PageWithErrors } from './browser.js';

@@ -11,7 +11,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { hrSession } from '../helpers/hr.js';
-import { DEMO_JOBS } from '../../src/jobs/demo.js';
+import { DEMO_JOBS } from '../../src/jobs/lib/demo.js';
 import { richTextDepth, sanitizeRichText } from '../../src/shared/sanitize.js';
 
 const TOO_DEEP = 'Rich text is nested too deeply.';

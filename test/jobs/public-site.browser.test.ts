@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import { seedDemoJobs } from '../../src/jobs/seed.js';
+import { seedDemoJobs } from '../../src/jobs/seed.service.js';
 import {
   axeViolations,
   releaseBrowser,

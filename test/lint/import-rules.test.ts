@@ -66,15 +66,15 @@ describe('import rules (scripts/check-imports.mjs)', () => {
   it('(a) knex only in repos, queries, src/db/, migrations and the contexts, type imports too', async () => {
     write('src/jobs/service.ts', "import type { Knex } from 'knex';\nexport type Db = Knex;\n");
     expect(await check(dir)).to.deep.equal([
-      'src/jobs/service.ts -> knex: (a) knex only in repo.ts, queries.ts, queries/, src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)',
+      'src/jobs/service.ts -> knex: (a) knex only in repo and queries files (*repo.ts, *queries.ts), src/db/, migrations/ and the contexts that create the db (others take the Db handle type from src/db/knex.ts)',
     ]);
   });
 
-  it('(a) statements on the database handle only in repos, queries (a queries/ folder too) and src/db/', async () => {
-    write('src/jobs/queries/list.ts', "import type { Knex } from 'knex';\nexport const rows = (db: Knex) => db('jobs').select('id');\n");
+  it('(a) statements on the database handle only in repos, queries (<subject>.queries.ts too) and src/db/', async () => {
+    write('src/jobs/list.queries.ts', "import type { Knex } from 'knex';\nexport const rows = (db: Knex) => db('jobs').select('id');\n");
     write('src/jobs/service.ts', "// db('jobs') in a comment is fine\nexport const count = (db: any) => db('jobs').count();\n");
     expect(await check(dir)).to.deep.equal([
-      'src/jobs/service.ts:2 -> (sql): (a) statements on the database handle only in repo.ts, queries.ts, queries/ and src/db/',
+      'src/jobs/service.ts:2 -> (sql): (a) statements on the database handle only in repo and queries files and src/db/',
     ]);
   });
 
@@ -126,19 +126,69 @@ describe('import rules (scripts/check-imports.mjs)', () => {
     expect(await rulesOf('src/forms/pages.ts')).to.deep.equal(['i']);
   });
 
-  it('(j) the context imports no feature, not even a type (the app shell wires them)', async () => {
+  it('(m) the context imports no feature, not even a type (the app shell wires them)', async () => {
     write('src/context.ts', "import type { Job } from './jobs/types.js';\nexport type J = Job;\n");
     write('src/wiring.ts', "import { list } from './jobs/index.js';\nexport const parts = list;\n");
-    expect(await rulesOf('src/context.ts')).to.deep.equal(['j']);
+    expect(await rulesOf('src/context.ts')).to.deep.equal(['m']);
     expect(await rulesOf('src/wiring.ts')).to.deep.equal([]);
   });
 
-  it('(k) console only in src/cli/ and src/server.ts', async () => {
+  it('(n) console only in src/cli/ and src/server.ts', async () => {
     write('src/jobs/service.ts', "// console.log in a comment is fine\nexport const list = () => console.warn('x');\n");
     write('src/cli/jobs.ts', "export const cmd = () => console.log('jobs');\n");
     write('src/server.ts', "import { app } from './app.js';\nconsole.error('starting');\nexport const server = app;\n");
     expect(await check(dir)).to.deep.equal([
-      'src/jobs/service.ts:2 -> (console): (k) one way to log: ctx.log, or a logger handed in (console only in src/cli/ and src/server.ts)',
+      'src/jobs/service.ts:2 -> (console): (n) one way to log: ctx.log, or a logger handed in (console only in src/cli/ and src/server.ts)',
+    ]);
+  });
+
+  it('(g)/(i) read the role from <subject>.<role>.ts as from <role>.ts', async () => {
+    write('src/jobs/list.queries.ts', 'export const pageJobs = 1;\n');
+    write(
+      'src/jobs/publish.service.ts',
+      "import express from 'express';\nimport { pageJobs } from './list.queries.js';\nexport const x = [express, pageJobs];\n",
+    );
+    write('src/jobs/feed.api.ts', "import { pageJobs } from './list.queries.js';\nexport const y = pageJobs;\n");
+    write('src/jobs/feed.repo.ts', "import { x } from './publish.service.js';\nexport const z = x;\n");
+    expect(await rulesOf('src/jobs/publish.service.ts')).to.deep.equal(['g']);
+    expect(await rulesOf('src/jobs/feed.api.ts')).to.deep.equal(['i']);
+    expect(await rulesOf('src/jobs/feed.repo.ts')).to.deep.equal(['g']);
+    // A module named <subject>.schema.js is not a `.schema.` statement on the database handle.
+    write('src/jobs/list.schema.ts', 'export const q = 1;\n');
+    write(
+      'src/jobs/service.ts',
+      "import { find } from './repo.js';\nimport { q } from './list.schema.js';\nexport const list = [find, q];\n",
+    );
+    expect((await check(dir)).filter((line) => line.includes('(sql)'))).to.deep.equal([]);
+  });
+
+  it('(j) a feature file is index.ts, <role>.ts or <subject>.<role>.ts, or lives in lib/', async () => {
+    write('src/jobs/seo.ts', 'export const seo = 1;\n');
+    write('src/jobs/queries/list.ts', 'export const rows = 1;\n');
+    write('src/jobs/lib/feeds.ts', 'export const feeds = 1;\n');
+    write('src/jobs/apply.service.ts', "import { feeds } from './lib/feeds.js';\nexport const a = feeds;\n");
+    write('src/storage/sweep.ts', 'export const sweep = 1;\n');
+    const roles =
+      "(j) a feature file is index.ts, <role>.ts or <subject>.<role>.ts (api, pages, service, repo, queries, schema, types), or lives in the feature's lib/";
+    expect(await check(dir)).to.deep.equal([`src/jobs/queries/list.ts -> (none): ${roles}`, `src/jobs/seo.ts -> (none): ${roles}`]);
+  });
+
+  it("(k) a feature's lib/ serves only that feature", async () => {
+    write('src/jobs/lib/seo.ts', 'export const seo = 1;\n');
+    write('src/jobs/pages.ts', "import { seo } from './lib/seo.js';\nexport const p = seo;\n");
+    write('src/applicants/service.ts', "import { seo } from '../jobs/lib/seo.js';\nexport const jobs = seo;\n");
+    write('src/cli/jobs.ts', "import { seo } from '../jobs/lib/seo.js';\nexport const cmd = seo;\n");
+    expect(await rulesOf('src/jobs/pages.ts')).to.deep.equal([]);
+    expect(await rulesOf('src/applicants/service.ts')).to.deep.equal(['e', 'k']);
+    expect(await rulesOf('src/cli/jobs.ts')).to.deep.equal(['k']);
+  });
+
+  it('(l) no export * barrel under src/ (a face names what it exports)', async () => {
+    write('src/jobs/index.ts', "// export * from './service.js' in a comment is fine\nexport * from './service.js';\n");
+    write('src/shared/all.ts', "export * as format from './format.js';\n");
+    expect(await check(dir)).to.deep.equal([
+      'src/jobs/index.ts:2 -> (barrel): (l) no `export * from` under src/: a face exports its names one by one',
+      'src/shared/all.ts:1 -> (barrel): (l) no `export * from` under src/: a face exports its names one by one',
     ]);
   });
 

@@ -17,7 +17,7 @@ import { freePort, runServer, waitForOutput, type ChildServer } from '../helpers
 import { mysqlTarget, startTcpProxy, viaProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
 import { UNAVAILABLE_MESSAGES } from '../../src/http/error-handler.js';
 import { DB_RETRY_AFTER_SECONDS } from '../../src/db/errors.js';
-import { APPLY_MESSAGES } from '../../src/applicants/apply.js';
+import { APPLY_MESSAGES } from '../../src/applicants/apply.service.js';
 import { startReceiver, webhookJob, type Receiver } from '../posts/helpers.js';
 import { admin, expectFilesMatchRows, expectNothingLost, sleep, startApplyLoad, stopServer, summary, type Sent } from './helpers.js';
 

@@ -16,7 +16,7 @@ import { makeJob } from '../helpers/factories.js';
 import { pdfBytes } from '../fixtures/resumes.js';
 import { eventually, listFiles, sha256 } from '../fixtures/apply.js';
 import { captureLog } from '../helpers/log.js';
-import { APPLY_MESSAGES } from '../../src/applicants/apply.js';
+import { APPLY_MESSAGES } from '../../src/applicants/apply.service.js';
 
 for (const kind of databaseKinds()) {
   describe(`the database away under a load of applications [${kind}]`, function () {

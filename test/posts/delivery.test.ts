@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import { DEFAULT_RETRY_SCHEDULE, loadConfig } from '../../config/index.js';
-import { PostsWorker } from '../../src/posts/engine.js';
-import { createHttpSender, type HttpSender } from '../../src/posts/http-sender.js';
-import { applicationPostKind, WEBHOOK_OFF } from '../../src/posts/kinds.js';
+import { PostsWorker } from '../../src/posts/lib/engine.js';
+import { createHttpSender, type HttpSender } from '../../src/posts/lib/http-sender.js';
+import { applicationPostKind, WEBHOOK_OFF } from '../../src/posts/lib/kinds.js';
 import { fromDbDate, toDbDate } from '../../src/db/codecs.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';

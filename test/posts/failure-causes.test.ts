@@ -7,9 +7,9 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import { DEFAULT_RETRY_SCHEDULE } from '../../config/index.js';
-import { PostsWorker } from '../../src/posts/engine.js';
-import { createHttpSender, type HttpSender, type LookupAll } from '../../src/posts/http-sender.js';
-import { applicationPostKind } from '../../src/posts/kinds.js';
+import { PostsWorker } from '../../src/posts/lib/engine.js';
+import { createHttpSender, type HttpSender, type LookupAll } from '../../src/posts/lib/http-sender.js';
+import { applicationPostKind } from '../../src/posts/lib/kinds.js';
 import { removeApplications } from '../../src/applicants/index.js';
 import { LocalDiskStorage } from '../../src/storage/storage.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';

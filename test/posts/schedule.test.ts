@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import { createHmac } from 'node:crypto';
 import { DEFAULT_RETRY_SCHEDULE, loadConfig } from '../../config/index.js';
-import { parseRetryAfter, retryDelayMs } from '../../src/posts/schedule.js';
-import { signature, signingKey } from '../../src/posts/signing.js';
+import { parseRetryAfter, retryDelayMs } from '../../src/posts/lib/schedule.js';
+import { signature, signingKey } from '../../src/posts/lib/signing.js';
 
 describe('posts: retry schedule', () => {
   it('is 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after the first attempt, then nothing', () => {

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import type { LookupAddress } from 'node:dns';
-import { createHttpSender, guardedLookup, type LookupAll } from '../../src/posts/http-sender.js';
+import { createHttpSender, guardedLookup, type LookupAll } from '../../src/posts/lib/http-sender.js';
 import { startReceiver, type Receiver } from './helpers.js';
 
 /** A resolver that knows a few names and counts how often it was asked. */

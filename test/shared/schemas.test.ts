@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod/mini';
-import { applicationSchema } from '../../src/applicants/schema.js';
+import { applicationSchema } from '../../src/applicants/apply.schema.js';
 import { AUTH_MESSAGES, MAX_CREDENTIAL_LENGTH, credentialsSchema } from '../../src/users/schema.js';
 import {
   JOB_LIMITS,

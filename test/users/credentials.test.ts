@@ -2,8 +2,8 @@
 import { expect } from 'chai';
 import type { Request } from 'express';
 import { authorizationBearer, tokenCookie } from '../../src/http/credentials.js';
-import { checkCredentials } from '../../src/users/passport.js';
-import { hashPassword, verifyPassword } from '../../src/users/passwords.js';
+import { checkCredentials } from '../../src/users/lib/passport.js';
+import { hashPassword, verifyPassword } from '../../src/users/lib/passwords.js';
 import { passwordProblem } from '../../src/users/schema.js';
 import { parseCredentials } from '../../src/users/api.js';
 import {

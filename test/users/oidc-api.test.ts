@@ -16,8 +16,8 @@ import {
   OidcFailure,
   OidcSignIn,
   oidcOnlyMessage,
-} from '../../src/users/oidc.js';
-import { oidcLoginLocals } from '../../src/users/oidc-pages.js';
+} from '../../src/users/lib/oidc.js';
+import { oidcLoginLocals } from '../../src/users/oidc.pages.js';
 import { findUserByEmail, findUserByUsername } from '../../src/users/repo.js';
 import { AUTH_MESSAGES, USER_MESSAGES } from '../../src/users/schema.js';
 import { databaseKinds } from '../helpers/db.js';

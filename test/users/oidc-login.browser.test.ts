@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { OIDC_CALLBACK_PATH, OIDC_ERROR_MESSAGES } from '../../src/users/oidc.js';
+import { OIDC_CALLBACK_PATH, OIDC_ERROR_MESSAGES } from '../../src/users/lib/oidc.js';
 import { axeViolations, openPage, releaseBrowser, screenshot, sharedBrowser, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';

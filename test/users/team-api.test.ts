@@ -6,11 +6,11 @@
  */
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
-import { ADMIN_ONLY } from '../../src/users/guards.js';
-import { checkCredentials } from '../../src/users/passport.js';
+import { ADMIN_ONLY } from '../../src/users/lib/guards.js';
+import { checkCredentials } from '../../src/users/lib/passport.js';
 import { findUserByUsername, hashToken, NO_PASSWORD } from '../../src/users/repo.js';
 import { USER_MESSAGES } from '../../src/users/schema.js';
-import { SIGN_IN_LINK_TTL_SECONDS } from '../../src/users/team.js';
+import { SIGN_IN_LINK_TTL_SECONDS } from '../../src/users/team.service.js';
 import { databaseKinds } from '../helpers/db.js';
 import { createHrUser, HR_PASSWORD, liveToken, signInOverHttp } from '../helpers/hr.js';
 import { concrete, registeredRoutes } from '../helpers/routes.js';

@@ -7,7 +7,7 @@
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
-import { checkCredentials } from '../../src/users/passport.js';
+import { checkCredentials } from '../../src/users/lib/passport.js';
 import { findUserByUsername } from '../../src/users/repo.js';
 import { USER_MESSAGES } from '../../src/users/schema.js';
 import { axeViolations, releaseBrowser, sharedBrowser, openPage, screenshot, type PageWithErrors } from '../helpers/browser.js';

@@ -1,0 +1,95 @@
+/**
+ * Applicant counts for the dashboard and the HR job lists. They come from one GROUP BY job_id over
+ * `applications`, which the database answers from an index starting with job_id
+ * (applications_job_created_idx) without reading the rows; the NEW count is a range of
+ * applications_status_created_idx. No per-job queries (no N+1).
+ * The service reuses the totals while their stamp is unchanged, so a dashboard over 200,000
+ * applications does not count them all on every request.
+ */
+import type { Knex } from 'knex';
+
+type Row = Record<string, any>;
+
+/** Applicants per job; `jobIds` limits the count to those jobs (an index range each). */
+export async function applicantsByJob(db: Knex, jobIds?: number[]): Promise<Map<number, number>> {
+  const q = db('applications').select('job_id').count({ n: '*' }).groupBy('job_id');
+  if (jobIds) {
+    if (!jobIds.length) return new Map();
+    q.whereIn('job_id', jobIds);
+  }
+  const rows: Row[] = await q;
+  return new Map(rows.map((r) => [Number(r.job_id), Number(r.n)]));
+}
+
+export interface ApplicantTotals {
+  byJob: Map<number, number>;
+  newCount: number;
+  /** Per stage name across jobs, and the rejected count (below). */
+  stages: { name: string; applicants: number }[];
+  rejected: number;
+}
+
+/**
+ * The change counters (migration 005), raised in the same transaction as every status change
+ * (`applications.status`) and every deletion of applications (`applications.removed`), in any
+ * process: one primary-key read.
+ */
+async function changeCounters(db: Knex): Promise<Record<string, number>> {
+  const rows: Row[] = await db('change_counters').select('name', 'value');
+  return Object.fromEntries(rows.map((r) => [r.name, Number(r.value)]));
+}
+
+/**
+ * What the totals were computed from: MAX(id) of applications (read from the primary key; ids
+ * are never reused, so every new application raises it) and the change counters (every status
+ * change, stage change, stage rename and deletion raises one). Any change to the totals changes the stamp.
+ */
+export async function applicantTotalsStamp(db: Knex): Promise<string> {
+  const [[idRow], counters]: [Row[], Record<string, number>] = await Promise.all([db('applications').max({ v: 'id' }), changeCounters(db)]);
+  return `${idRow?.v ?? 0}|${counters['applications.status'] ?? 0}|${counters['applications.removed'] ?? 0}|${counters['applications.stage'] ?? 0}`;
+}
+
+/** Applicants per job and the NEW count. */
+export async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
+  const [byJob, newRows, perStage] = await Promise.all([
+    applicantsByJob(db),
+    db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>,
+    stageTotals(db),
+  ]);
+  return { byJob, newCount: Number(newRows[0]?.n ?? 0), stages: perStage.stages, rejected: perStage.rejected };
+}
+
+/**
+ * Applicants per stage across every job, summed by stage name (stages of removed jobs too, as
+ * the dashboard's total counts their applicants), ordered by where the name usually sits
+ * (its lowest position), and the rejected count. Counted per (job, outcome, stage) along
+ * applications_board_idx, then summed here: one row per stage, not per application.
+ */
+async function stageTotals(db: Knex): Promise<{ stages: { name: string; applicants: number }[]; rejected: number }> {
+  const [counts, stages]: [Row[], Row[]] = await Promise.all([
+    db('applications').select('job_id', 'outcome', 'stage_id').count({ n: '*' }).groupBy('job_id', 'outcome', 'stage_id'),
+    db('job_stages as s').join('jobs as j', 'j.id', 's.job_id').select('s.id', 's.name', 's.position', 'j.status'),
+  ]);
+  const byId = new Map(stages.map((s) => [Number(s.id), s]));
+  const totals = new Map<string, { name: string; applicants: number; position: number }>();
+  const add = (name: string, position: number, n: number) => {
+    const key = name.toLocaleLowerCase('en');
+    const t = totals.get(key) ?? { name, applicants: 0, position };
+    t.applicants += n;
+    t.position = Math.min(t.position, position);
+    totals.set(key, t);
+  };
+  // Every stage name of a live job is listed, with 0 when empty.
+  for (const s of stages) if (s.status !== 'REMOVED') add(String(s.name), Number(s.position), 0);
+  let rejected = 0;
+  for (const r of counts) {
+    if (r.outcome === 'REJECTED') {
+      rejected += Number(r.n);
+      continue;
+    }
+    const s = r.stage_id === null ? undefined : byId.get(Number(r.stage_id));
+    if (s) add(String(s.name), Number(s.position), Number(r.n));
+  }
+  const list = [...totals.values()].sort((x, y) => x.position - y.position || (x.name < y.name ? -1 : 1));
+  return { stages: list.map(({ name, applicants }) => ({ name, applicants })), rejected };
+}

@@ -1,0 +1,131 @@
+/** One application as HR's detail page reads it (spec 02 'Applicant detail'), and its stored resume. */
+import type { Knex } from 'knex';
+import { fromDbDate, fromDbJson } from '../db/codecs.js';
+import type { ApplicationStatus } from '../shared/enums.js';
+import type { ApplicantDetail } from './types.js';
+import { resumeDownloadName } from './lib/file-type.js';
+import { fullName, resumeUrl, resumeViewUrl } from './list.queries.js';
+
+type Row = Record<string, any>;
+
+/** One application with its job, resume and child rows, or null. */
+export async function findApplicant(db: Knex, id: number): Promise<ApplicantDetail | null> {
+  const a = (await db('applications as a')
+    .join('jobs as j', 'j.id', 'a.job_id')
+    .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
+    .leftJoin('job_stages as s', 's.id', 'a.stage_id')
+    // The tracking link's name, shown with the source (a read-only join of the sources' table).
+    .leftJoin('tracking_links as tl', 'tl.id', 'a.tracking_link_id')
+    .where('a.id', id)
+    .first(
+      'a.*',
+      'tl.name as tracking_link_name',
+      'j.title as job_title',
+      'j.public_id as job_public_id',
+      'j.currency as job_currency',
+      'f.id as resume_id',
+      'f.content_type as resume_content_type',
+      's.name as stage_name',
+    )) as Row | undefined;
+  if (!a) return null;
+  const [skills, experiences, education, answers]: Row[][] = await Promise.all([
+    db('application_skills').where('application_id', id).orderBy('position').select('name'),
+    db('application_experiences')
+      .where('application_id', id)
+      .orderBy('position')
+      .select('company', 'role', 'start', 'end', 'notice_period', 'salary', 'description'),
+    db('application_education').where('application_id', id).orderBy('position').select('school', 'degree', 'field', 'start', 'end'),
+    // In the job's question order (an answer to a since-deleted question keeps its place by id, after them).
+    db('application_answers as x')
+      .leftJoin('job_questions as q', 'q.id', 'x.question_id')
+      .where('x.application_id', id)
+      .orderByRaw('CASE WHEN q.id IS NULL THEN 1 ELSE 0 END, q.position, q.id, x.id')
+      .select('x.question_id', 'x.question_text', 'x.answer'),
+  ]);
+  const hasResume = a.resume_file_id !== null && a.resume_id !== null;
+  return {
+    id,
+    job_id: Number(a.job_id),
+    job_title: a.job_title,
+    job_public_id: a.job_public_id,
+    job_currency: a.job_currency ?? null,
+    name: fullName(a),
+    first_name: a.first_name,
+    last_name: a.last_name,
+    email: a.email,
+    phone: a.phone,
+    status: a.status as ApplicationStatus,
+    stage_id: a.stage_id === null ? null : Number(a.stage_id),
+    stage: a.stage_name ?? null,
+    outcome: a.outcome ?? null,
+    outcome_reason: a.outcome_reason ?? null,
+    attribution:
+      a.source === null || a.source === undefined
+        ? null
+        : {
+            source: String(a.source),
+            medium: a.medium ?? '',
+            campaign: a.campaign ?? '',
+            tracking_link_id: a.tracking_link_id === null || a.tracking_link_id === undefined ? null : Number(a.tracking_link_id),
+            tracking_link_name: a.tracking_link_name ?? null,
+          },
+    created_at: fromDbDate(a.created_at)!.toISOString(),
+    updated_at: fromDbDate(a.updated_at)!.toISOString(),
+    resume_download_url: hasResume ? resumeUrl(id) : null,
+    resume_filename: hasResume
+      ? resumeDownloadName({
+          first_name: a.first_name,
+          last_name: a.last_name,
+          job_title: a.job_title,
+          content_type: a.resume_content_type,
+        })
+      : null,
+    resume_content_type: hasResume ? a.resume_content_type : null,
+    resume_view_url: hasResume && a.resume_content_type === 'application/pdf' ? resumeViewUrl(id) : null,
+    skills: skills.map((s) => s.name),
+    professional_experiences: experiences.map((e) => ({
+      company: e.company,
+      role: e.role,
+      start: e.start,
+      end: e.end ?? null,
+      notice_period: e.notice_period,
+      salary: e.salary,
+      description: e.description ?? null,
+    })),
+    education: education.map((e) => ({ school: e.school, degree: e.degree, field: e.field, start: e.start, end: e.end ?? null })),
+    answers: answers.map((r) => ({
+      question_id: r.question_id === null ? null : Number(r.question_id),
+      question_text: r.question_text,
+      answer: fromDbJson<string | number | string[]>(r.answer, ''),
+    })),
+    consent:
+      a.consent_at === null || a.consent_at === undefined
+        ? null
+        : { given_at: fromDbDate(a.consent_at)!.toISOString(), text: String(a.consent_text ?? '') },
+  };
+}
+
+/** The stored resume of an application and its download name: null when the application or its file row is missing. */
+export async function findResume(
+  db: Knex,
+  id: number,
+): Promise<{ storage_key: string; download_name: string; content_type: string; size: number } | null> {
+  const r = (await db('applications as a')
+    .join('stored_files as f', 'f.id', 'a.resume_file_id')
+    .join('jobs as j', 'j.id', 'a.job_id')
+    .where('a.id', id)
+    .first('f.storage_key', 'f.content_type', 'f.size', 'a.first_name', 'a.last_name', 'j.title as job_title')) as Row | undefined;
+  return r
+    ? {
+        storage_key: r.storage_key,
+        download_name: resumeDownloadName({
+          first_name: r.first_name,
+          last_name: r.last_name,
+          job_title: r.job_title,
+          content_type: r.content_type,
+        }),
+        content_type: r.content_type,
+        size: Number(r.size),
+      }
+    : null;
+}
