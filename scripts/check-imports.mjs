@@ -26,7 +26,7 @@ const KERNEL = [
   'src/shared/',
   'config/',
 ];
-const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms', 'emails', 'ops', 'embeds', 'sources', 'funnel'];
+const FEATURES = ['site', 'jobs', 'applicants', 'users', 'posts', 'forms', 'emails', 'ops', 'embeds', 'sources', 'funnel', 'scorecards'];
 const SHELL = ['src/app.ts', 'src/server.ts', 'src/context.ts'];
 /** npm packages that run in a browser: the only ones src/shared/ and islands/ may import. */
 const BROWSER_PACKAGES = [
@@ -43,7 +43,7 @@ const BROWSER_PACKAGES = [
 /** Files other than repo.ts / queries.ts / queries/*.ts that may import knex: src/db/**, migrations and the two that create the db. */
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];
 /** A feature's (or storage's) own SQL: repo.ts, queries.ts, or a file in a queries/ folder. */
-const isQueryFile = (file) => ['repo.ts', 'queries.ts'].includes(base(file)) || /^src\/[^/]+\/queries\/[^/]+\.ts$/.test(file);
+const isQueryFile = (file) => /(?:^|\.)(?:repo|queries)\.ts$/.test(base(file)) || /^src\/[^/]+\/queries\/[^/]+\.ts$/.test(file);
 /** A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`, `.migrate.`. */
 const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.\w/;
 
@@ -64,8 +64,9 @@ function packageName(spec) {
 }
 
 const isBuiltin = (spec) => spec.startsWith('node:') || builtinModules.includes(packageName(spec));
-const base = (file) => file.split('/').pop();
-const featureFile = (file) => file.match(/^src\/[^/]+\/([^/]+)$/)?.[1];
+/** A file's role: its name, or for `<subject>.<role>.ts` (issue 31's naming) the `<role>.ts` part. */
+const base = (file) => file.split('/').pop().replace(/^[^.]+\.(?=[^.]+\.tsx?$)/, '');
+const featureFile = (file) => (/^src\/[^/]+\/[^/]+$/.test(file) ? base(file) : undefined);
 
 /**
  * The rules an arrow `from -> to` breaks. `to` is a root-relative file path, or `{ pkg }` for an npm

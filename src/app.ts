@@ -22,6 +22,7 @@ import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
 import { funnelRoutes } from './funnel/index.js';
+import { scorecardsRoutes } from './scorecards/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -95,6 +96,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(jobsRoutes(ctx, { applicantCounts }));
   // Before applicants: its `/api/hr/applications/emails/` would be taken for an application id there.
   app.use(emailsRoutes(ctx));
+  app.use(scorecardsRoutes(ctx));
   app.use(applicantsRoutes(ctx));
   app.use(postsRoutes(ctx));
   app.use(formsRoutes(ctx));

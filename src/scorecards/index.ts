@@ -1,0 +1,9 @@
+/** The scorecards feature (issue 31: interview kits, scorecards, the debrief) as the app sees it: its routes. */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { scorecardsApi } from './scorecards.api.js';
+
+/** The kits and scorecards API and pages. */
+export function scorecardsRoutes(ctx: AppContext): Router {
+  return Router().use(scorecardsApi(ctx));
+}

@@ -1,0 +1,434 @@
+/**
+ * Interview kits and scorecards over HTTP on SQLite and MySQL (issue 31): kit templates (CRUD,
+ * bad input answered 400, unknown ids 404), a job's stage kits (list per stage, PUT from a
+ * template), asking for feedback (an HR user or an outside email; bad input, unknown ids,
+ * twice), drafts (only the kit's attributes, ratings 1-4 or null, only the author), submitting,
+ * blind until submitted, the 24 h edit window and amendments after it; every route refuses a
+ * missing token.
+ */
+import { expect } from 'chai';
+import { databaseKinds } from '../helpers/db.js';
+import { createHrUser, liveToken } from '../helpers/hr.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { hr, seedPeople, type Seeded } from '../applicants/helpers.js';
+import { toDbDate } from '../../src/db/codecs.js';
+
+const LEVELS = ['Could not do it', 'Needed a lot of help', 'Did it well', 'Did it better than we do'];
+const KIT = {
+  instructions: 'Ask about a system they built.\nTake notes.',
+  questions: ['Design a URL shortener.', 'Tell us about a hard bug.'],
+  attributes: [
+    { name: 'System design', levels: LEVELS },
+    { name: 'Communication', levels: LEVELS },
+  ],
+};
+
+type Who = { id: number; token: string };
+
+for (const kind of databaseKinds()) {
+  describe(`interview kits and scorecards API [${kind}]`, function () {
+    this.timeout(60_000);
+    let s: TestServer;
+    let seeded: Seeded;
+    let admin: Who;
+    let rita: Who;
+    let ian: Who;
+    let appId: number;
+    let stages: { id: number; name: string }[];
+
+    before(async () => {
+      s = await startTestServer(kind);
+      seeded = await seedPeople(s.ctx.db);
+      const make = async (name: string, role: 'admin' | 'recruiter') => {
+        const id = await createHrUser(s.ctx.db, name, { role });
+        return { id, token: await liveToken(s.ctx.db, id) };
+      };
+      admin = await make('alice', 'admin');
+      rita = await make('rita', 'recruiter');
+      ian = await make('ian', 'recruiter');
+      appId = seeded.ids.get('jose.muller@example.com')!;
+      stages = (await s.ctx.db('job_stages').where({ job_id: seeded.jobA.id }).orderBy('position').select('id', 'name')).map((r: any) => ({
+        id: Number(r.id),
+        name: r.name,
+      }));
+    });
+    after(() => s.close());
+
+    const as =
+      (who: Who) =>
+      (p: string, init: { method?: string; body?: unknown } = {}) =>
+        hr(s.baseUrl, who.token, p, init);
+    const interview = () => stages.find((st) => st.name === 'Interview')!;
+
+    it('refuses every route without a valid token (401)', async () => {
+      const routes: [string, string][] = [
+        ['GET', '/api/hr/kit-templates/'],
+        ['POST', '/api/hr/kit-templates/'],
+        ['PUT', '/api/hr/kit-templates/1/'],
+        ['DELETE', '/api/hr/kit-templates/1/'],
+        ['GET', `/api/hr/jobs/${seeded.jobA.id}/kits/`],
+        ['PUT', `/api/hr/jobs/${seeded.jobA.id}/kits/1/`],
+        ['GET', `/api/hr/applications/${appId}/scorecards/`],
+        ['POST', `/api/hr/applications/${appId}/scorecards/`],
+        ['PATCH', `/api/hr/applications/${appId}/scorecards/1/`],
+        ['POST', `/api/hr/applications/${appId}/scorecards/1/submit/`],
+        ['POST', `/api/hr/applications/${appId}/scorecards/1/amendments/`],
+      ];
+      for (const [method, p] of routes) {
+        for (const token of ['', 'not-a-token']) {
+          const res = await fetch(s.baseUrl + p, {
+            method,
+            headers: token
+              ? { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
+              : { 'Content-Type': 'application/json' },
+            body: method === 'GET' || method === 'DELETE' ? undefined : '{}',
+          });
+          expect(res.status, `${method} ${p} token=${token}`).to.equal(401);
+        }
+      }
+    });
+
+    describe('kit templates', () => {
+      it('creates, lists, reads, replaces and deletes a template', async () => {
+        const created = await as(admin)('/api/hr/kit-templates/', { method: 'POST', body: { name: '  Engineering onsite ', ...KIT } });
+        expect(created.status).to.equal(201);
+        expect(created.body).to.include({ name: 'Engineering onsite', instructions: KIT.instructions });
+        expect(created.body.questions).to.deep.equal(KIT.questions);
+        expect(created.body.attributes).to.deep.equal(KIT.attributes);
+        const list = await as(rita)('/api/hr/kit-templates/');
+        expect(list.body.results.map((t: any) => t.name)).to.deep.equal(['Engineering onsite']);
+        const id = created.body.id;
+        const replaced = await as(rita)(`/api/hr/kit-templates/${id}/`, {
+          method: 'PUT',
+          body: { name: 'Engineering', instructions: '', questions: [], attributes: [{ name: 'Coding', levels: LEVELS }] },
+        });
+        expect(replaced.status).to.equal(200);
+        expect(replaced.body.attributes.map((a: any) => a.name)).to.deep.equal(['Coding']);
+        expect((await as(rita)(`/api/hr/kit-templates/${id}/`)).body.name).to.equal('Engineering');
+        expect((await as(rita)(`/api/hr/kit-templates/${id}/`, { method: 'DELETE' })).status).to.equal(204);
+        expect((await as(rita)(`/api/hr/kit-templates/${id}/`)).status).to.equal(404);
+        expect((await as(rita)(`/api/hr/kit-templates/${id}/`, { method: 'DELETE' })).status).to.equal(404);
+      });
+
+      it('answers bad templates with 400 and clear messages, unknown ids with 404', async () => {
+        const post = (body: unknown) => as(admin)('/api/hr/kit-templates/', { method: 'POST', body });
+        const cases: [unknown, string, string][] = [
+          [{ ...KIT }, 'name', 'This field is required.'],
+          [{ name: 7, ...KIT }, 'name', 'Must be text.'],
+          [{ name: 'x'.repeat(101), ...KIT }, 'name', 'Ensure this field has no more than 100 characters.'],
+          [{ name: 'Bad\u202Ename', ...KIT }, 'name', 'Remove the invisible or text-direction characters (such as U+200B or U+202E).'],
+          [{ name: 'A', questions: 'one' }, 'questions', 'Must be a list.'],
+          [{ name: 'A', questions: Array(31).fill('q') }, 'questions', 'A kit has at most 30 questions.'],
+          [{ name: 'A', questions: ['x'.repeat(501)] }, 'questions.0', 'Ensure this field has no more than 500 characters.'],
+          [
+            { name: 'A', attributes: [{ name: 'X', levels: ['a', 'b'] }] },
+            'attributes.0.levels',
+            'Give what each rating from 1 to 4 means: a list of 4 texts.',
+          ],
+          [{ name: 'A', attributes: [{ name: '', levels: LEVELS }] }, 'attributes.0.name', 'This field is required.'],
+          [
+            {
+              name: 'A',
+              attributes: [
+                { name: 'X', levels: LEVELS },
+                { name: 'x', levels: LEVELS },
+              ],
+            },
+            'attributes',
+            'Each attribute is named once.',
+          ],
+          [
+            { name: 'A', attributes: Array.from({ length: 21 }, (_, i) => ({ name: `a${i}`, levels: LEVELS })) },
+            'attributes',
+            'A kit has at most 20 attributes.',
+          ],
+          [{ name: 'A', attributes: [null] }, 'attributes.0', 'Must be an object.'],
+          [{ name: 'A', instructions: 'x'.repeat(5001) }, 'instructions', 'Ensure this field has no more than 5000 characters.'],
+        ];
+        for (const [body, field, message] of cases) {
+          const res = await post(body);
+          expect(res.status, JSON.stringify(body).slice(0, 80)).to.equal(400);
+          expect(res.body[field], `${field}: ${JSON.stringify(res.body)}`).to.deep.equal([message]);
+        }
+        for (const body of [null, [], 'text', 7]) expect((await post(body)).status).to.equal(400);
+        expect((await post({ name: 'Same', ...KIT })).status).to.equal(201);
+        expect((await post({ name: 'SAME', ...KIT })).body).to.deep.equal({ name: ['A template with this name already exists.'] });
+        for (const bad of ['999999', '0', 'abc', '1e3', '99999999999'])
+          expect((await as(admin)(`/api/hr/kit-templates/${bad}/`)).body).to.deep.equal({ detail: 'Kit template not found.' });
+      });
+    });
+
+    describe('stage kits', () => {
+      it('lists every stage of the job with its kit, and saves a stage kit from a template', async () => {
+        const empty = await as(rita)(`/api/hr/jobs/${seeded.jobA.id}/kits/`);
+        expect(empty.status).to.equal(200);
+        expect(empty.body.job).to.deep.equal({ id: seeded.jobA.id, title: 'Backend Engineer' });
+        expect(empty.body.stages.map((st: any) => [st.stage_name, st.kit])).to.deep.equal(stages.map((st) => [st.name, null]));
+        const template = (await as(rita)('/api/hr/kit-templates/', { method: 'POST', body: { name: 'Onsite', ...KIT } })).body;
+        const saved = await as(rita)(`/api/hr/jobs/${seeded.jobA.id}/kits/${interview().id}/`, {
+          method: 'PUT',
+          body: { ...KIT, template_id: template.id },
+        });
+        expect(saved.status).to.equal(200);
+        const kit = saved.body.stages.find((st: any) => st.stage_id === interview().id).kit;
+        expect(kit).to.include({ template_id: template.id, instructions: KIT.instructions });
+        expect(kit.attributes).to.deep.equal(KIT.attributes);
+        // A second PUT replaces it (one kit per stage).
+        const again = await as(rita)(`/api/hr/jobs/${seeded.jobA.id}/kits/${interview().id}/`, { method: 'PUT', body: KIT });
+        expect(again.body.stages.filter((st: any) => st.kit).length).to.equal(1);
+        expect(Number((await s.ctx.db('interview_kits').count({ n: '*' }))[0].n)).to.equal(1);
+      });
+
+      it('answers unknown jobs and stages with 404 and bad kits with 400', async () => {
+        expect((await as(rita)('/api/hr/jobs/999999/kits/')).body).to.deep.equal({ detail: 'Job not found.' });
+        expect((await as(rita)('/api/hr/jobs/999999/kits/1/', { method: 'PUT', body: KIT })).status).to.equal(404);
+        const otherStage = Number((await s.ctx.db('job_stages').where({ job_id: seeded.jobB.id }).first('id')).id);
+        const res = await as(rita)(`/api/hr/jobs/${seeded.jobA.id}/kits/${otherStage}/`, { method: 'PUT', body: KIT });
+        expect(res.status).to.equal(404);
+        expect(res.body).to.deep.equal({ detail: 'Stage not found for this job.' });
+        const put = (body: unknown) => as(rita)(`/api/hr/jobs/${seeded.jobA.id}/kits/${interview().id}/`, { method: 'PUT', body });
+        expect((await put({ ...KIT, template_id: 999999 })).body).to.deep.equal({
+          template_id: ['Choose a kit template from the list, or null.'],
+        });
+        expect((await put({ ...KIT, template_id: '1; DROP TABLE jobs' })).status).to.equal(400);
+        expect((await put({ ...KIT, attributes: 'System design' })).body).to.deep.equal({ attributes: ['Must be a list.'] });
+        expect((await put({ ...KIT, instructions: { a: 1 } })).body).to.deep.equal({ instructions: ['Must be text.'] });
+      });
+    });
+
+    describe('scorecards', () => {
+      const base = () => `/api/hr/applications/${appId}/scorecards/`;
+      let ianCard: number;
+      let ritaCard: number;
+
+      it('asks an HR user and an outside person for feedback; bad requests are 400, unknown ids 404, twice 409', async () => {
+        const asked = await as(admin)(base(), {
+          method: 'POST',
+          body: { stage: interview().id, interviewer_user_id: ian.id, interview_at: '2026-12-01T09:00:00+01:00' },
+        });
+        expect(asked.status).to.equal(201);
+        expect(asked.body).to.include({
+          status: 'draft',
+          stage_name: 'Interview',
+          interview_at: '2026-12-01T08:00:00.000Z',
+          requested_by: 'alice',
+        });
+        expect(asked.body.interviewer).to.deep.equal({ user_id: ian.id, name: 'ian', email: null });
+        ianCard = asked.body.id;
+        ritaCard = (await as(admin)(base(), { method: 'POST', body: { stage: interview().id, interviewer_user_id: rita.id } })).body.id;
+        const outside = await as(admin)(base(), {
+          method: 'POST',
+          body: { stage: interview().id, interviewer_email: ' Olga@Example.COM ', interviewer_name: 'Olga Ortiz' },
+        });
+        expect(outside.status).to.equal(201);
+        expect(outside.body.interviewer).to.deep.equal({ user_id: null, name: 'Olga Ortiz', email: 'olga@example.com' });
+
+        const again = await as(admin)(base(), { method: 'POST', body: { stage: interview().id, interviewer_user_id: ian.id } });
+        expect(again.status).to.equal(409);
+        expect(again.body.detail).to.equal('This interviewer has already been asked for feedback on this application at this stage.');
+
+        const otherStage = Number((await s.ctx.db('job_stages').where({ job_id: seeded.jobB.id }).first('id')).id);
+        const inactive = await createHrUser(s.ctx.db, 'gone', { active: false });
+        const cases: [unknown, Record<string, string[]>][] = [
+          [{ interviewer_user_id: ian.id }, { stage: ['This field is required.'] }],
+          [{ stage: 'Interview', interviewer_user_id: ian.id }, { stage: ["Choose a stage of this application's job."] }],
+          [{ stage: otherStage, interviewer_user_id: ian.id }, { stage: ["Choose a stage of this application's job."] }],
+          [{ stage: interview().id }, { interviewer_email: ["Choose an HR user, or give the outside interviewer's email and name."] }],
+          [{ stage: interview().id, interviewer_user_id: 999999 }, { interviewer_user_id: ['Choose an active HR user.'] }],
+          [{ stage: interview().id, interviewer_user_id: inactive }, { interviewer_user_id: ['Choose an active HR user.'] }],
+          [{ stage: interview().id, interviewer_user_id: [1] }, { interviewer_user_id: ['Choose an active HR user.'] }],
+          [
+            { stage: interview().id, interviewer_user_id: ian.id, interviewer_email: 'a@b.co' },
+            { interviewer_email: ["Give either an HR user or an outside interviewer's email, not both."] },
+          ],
+          [
+            { stage: interview().id, interviewer_email: 'not-an-email', interviewer_name: 'X' },
+            { interviewer_email: ['Enter a valid email address.'] },
+          ],
+          [{ stage: interview().id, interviewer_email: 'a@b.co' }, { interviewer_name: ['This field is required.'] }],
+          [
+            { stage: interview().id, interviewer_email: 'a@b.co', interviewer_name: 'x'.repeat(101) },
+            { interviewer_name: ['Ensure this field has no more than 100 characters.'] },
+          ],
+          [
+            { stage: interview().id, interviewer_email: 'a@b.co', interviewer_name: 'Eve\nBcc: x' },
+            { interviewer_name: ['Enter this on one line, without control characters.'] },
+          ],
+          [
+            { stage: interview().id, interviewer_user_id: ian.id, interview_at: 'tomorrow' },
+            {
+              interview_at: ['The interview time must be a date and time with its time zone, such as 2026-12-01T09:00:00+01:00, or null.'],
+            },
+          ],
+        ];
+        for (const [body, errors] of cases) {
+          const res = await as(admin)(base(), { method: 'POST', body });
+          expect(res.status, JSON.stringify(body)).to.equal(400);
+          expect(res.body, JSON.stringify(body)).to.deep.equal(errors);
+        }
+        expect((await as(admin)('/api/hr/applications/999999/scorecards/')).body).to.deep.equal({ detail: 'Application not found.' });
+        expect((await as(admin)('/api/hr/applications/x/scorecards/', { method: 'POST', body: {} })).status).to.equal(404);
+        expect((await as(admin)(`${base()}999999/`)).body).to.deep.equal({ detail: 'Scorecard not found.' });
+        expect((await as(admin)(`/api/hr/applications/${seeded.ids.get('bjorn@example.no')}/scorecards/${ianCard}/`)).status).to.equal(404);
+      });
+
+      it("keeps the author's draft, with the kit shown to the author only; rates only the kit's attributes, 1 to 4 or null", async () => {
+        const mine = await as(ian)(`${base()}${ianCard}/`);
+        expect(mine.body).to.include({ mine: true, content_hidden: false });
+        expect(mine.body.kit.questions).to.deep.equal(KIT.questions);
+        expect((await as(admin)(`${base()}${ianCard}/`)).body.kit).to.equal(null);
+        const patch = (body: unknown, who = ian) => as(who)(`${base()}${ianCard}/`, { method: 'PATCH', body });
+        const saved = await patch({
+          ratings: [
+            { attribute: 'communication', rating: null, note: 'Did not come up.' },
+            { attribute: 'System design', rating: 3, note: 'Good <b>trade-offs</b>' },
+          ],
+          recommendation: 'yes',
+        });
+        expect(saved.status).to.equal(200);
+        expect(saved.body.ratings).to.deep.equal([
+          { attribute: 'System design', rating: 3, note: 'Good <b>trade-offs</b>' },
+          { attribute: 'Communication', rating: null, note: 'Did not come up.' },
+        ]);
+        expect(saved.body).to.include({ recommendation: 'yes', status: 'draft' });
+        // Only the recommendation: the ratings stay.
+        expect((await patch({ recommendation: 'strong_yes' })).body.ratings).to.have.length(2);
+
+        const cases: [unknown, Record<string, string[]>][] = [
+          [{ ratings: [{ attribute: 'Charm', rating: 2 }] }, { 'ratings.0.attribute': ["Rate only the attributes of this stage's kit."] }],
+          [
+            { ratings: [{ attribute: 'System design', rating: 5 }] },
+            { 'ratings.0.rating': ['A rating is a whole number from 1 to 4, or null for "no evidence".'] },
+          ],
+          [
+            { ratings: [{ attribute: 'System design', rating: '3' }] },
+            { 'ratings.0.rating': ['A rating is a whole number from 1 to 4, or null for "no evidence".'] },
+          ],
+          [
+            { ratings: [{ attribute: 'System design', rating: 2.5 }] },
+            { 'ratings.0.rating': ['A rating is a whole number from 1 to 4, or null for "no evidence".'] },
+          ],
+          [
+            { ratings: [{ attribute: 'System design', rating: 1, note: 'x'.repeat(5001) }] },
+            { 'ratings.0.note': ['Ensure this field has no more than 5000 characters.'] },
+          ],
+          [
+            {
+              ratings: [
+                { attribute: 'System design', rating: 1 },
+                { attribute: 'SYSTEM DESIGN', rating: 2 },
+              ],
+            },
+            { ratings: ['Give at most 20 ratings, each attribute once.'] },
+          ],
+          [{ ratings: { 'System design': 3 } }, { ratings: ['Must be a list.'] }],
+          [
+            { recommendation: 'maybe' },
+            { recommendation: ['The recommendation is one of strong_no, no, yes, strong_yes (Strong no, No, Yes, Strong yes), or null.'] },
+          ],
+          [[], { detail: 'Must be an object.' } as never],
+        ];
+        for (const [body, errors] of cases) {
+          const res = await patch(body);
+          expect(res.status, JSON.stringify(body).slice(0, 80)).to.equal(400);
+          expect(res.body, JSON.stringify(body).slice(0, 80)).to.deep.include(errors);
+        }
+        for (const who of [admin, rita]) {
+          const res = await patch({ recommendation: 'no' }, who);
+          expect(res.status).to.equal(403);
+          expect(res.body.detail).to.equal('Only the interviewer who writes this scorecard may change it.');
+          expect((await as(who)(`${base()}${ianCard}/submit/`, { method: 'POST' })).status).to.equal(403);
+        }
+        expect((await as(ian)(`${base()}${ianCard}/`)).body.recommendation).to.equal('strong_yes');
+      });
+
+      it('is blind until submitted: a viewer with an unsubmitted scorecard sees no one else’s content', async () => {
+        // Rita cannot submit without a recommendation; then fills hers in and submits.
+        const noRec = await as(rita)(`${base()}${ritaCard}/submit/`, { method: 'POST' });
+        expect(noRec.status).to.equal(400);
+        expect(noRec.body).to.deep.equal({ recommendation: ['Choose an overall recommendation before submitting.'] });
+        await as(rita)(`${base()}${ritaCard}/`, {
+          method: 'PATCH',
+          body: { ratings: [{ attribute: 'System design', rating: 2, note: 'Shaky' }], recommendation: 'no' },
+        });
+        const submitted = await as(rita)(`${base()}${ritaCard}/submit/`, { method: 'POST' });
+        expect(submitted.status).to.equal(200);
+        expect(submitted.body.status).to.equal('submitted');
+        expect((await as(rita)(`${base()}${ritaCard}/submit/`, { method: 'POST' })).body.detail).to.equal(
+          'This scorecard has already been submitted.',
+        );
+
+        // Ian has not submitted: Rita's card is listed without its content.
+        const ianView = await as(ian)(base());
+        expect(ianView.body.blind).to.equal(true);
+        const ritaSeenByIan = ianView.body.results.find((c: any) => c.id === ritaCard);
+        expect(ritaSeenByIan).to.include({ content_hidden: true, recommendation: null, status: 'submitted' });
+        expect(ritaSeenByIan.ratings).to.deep.equal([]);
+        expect(ritaSeenByIan.hidden_reason).to.equal('Hidden until you submit your own scorecard on this application.');
+        expect(JSON.stringify(ianView.body)).not.to.include('Shaky');
+        expect((await as(ian)(`${base()}${ritaCard}/`)).body.content_hidden).to.equal(true);
+
+        // Rita (submitted) and Alice (no scorecard) see Rita's content, and not Ian's draft.
+        for (const who of [rita, admin]) {
+          const list = await as(who)(base());
+          expect(list.body.blind).to.equal(false);
+          expect(list.body.results.find((c: any) => c.id === ritaCard).recommendation).to.equal('no');
+          const draft = list.body.results.find((c: any) => c.id === ianCard);
+          expect(draft).to.include({
+            content_hidden: true,
+            recommendation: null,
+            hidden_reason: 'A draft: only its interviewer sees it until it is submitted.',
+          });
+        }
+
+        // Once Ian submits, he sees Rita's.
+        expect((await as(ian)(`${base()}${ianCard}/submit/`, { method: 'POST' })).status).to.equal(200);
+        const after = await as(ian)(base());
+        expect(after.body.blind).to.equal(false);
+        expect(after.body.results.find((c: any) => c.id === ritaCard).ratings[0]).to.deep.equal({
+          attribute: 'System design',
+          rating: 2,
+          note: 'Shaky',
+        });
+      });
+
+      it('lets the author edit for 24 hours after submitting, then only amend with a visible note', async () => {
+        const patch = (body: unknown) => as(ian)(`${base()}${ianCard}/`, { method: 'PATCH', body });
+        const within = await patch({ recommendation: 'yes' });
+        expect(within.status).to.equal(200);
+        expect(within.body).to.include({ recommendation: 'yes', status: 'submitted' });
+        expect((await patch({ recommendation: null })).body).to.deep.equal({
+          recommendation: ['Choose an overall recommendation before submitting.'],
+        });
+        const draftAmend = await as(admin)(base(), { method: 'POST', body: { stage: interview().id, interviewer_user_id: admin.id } });
+        const amendDraft = await as(admin)(`${base()}${draftAmend.body.id}/amendments/`, { method: 'POST', body: { note: 'x' } });
+        expect(amendDraft.status).to.equal(409);
+        expect(amendDraft.body.detail).to.equal('Only a submitted scorecard takes amendments: edit the draft instead.');
+
+        // Submitted 25 hours ago (as if the clock had moved on).
+        await s.ctx
+          .db('scorecards')
+          .where({ id: ianCard })
+          .update({ submitted_at: toDbDate(new Date(Date.now() - 25 * 3_600_000)) });
+        const late = await patch({ recommendation: 'strong_no' });
+        expect(late.status).to.equal(409);
+        expect(late.body.detail).to.equal(
+          'This scorecard was submitted more than 24 hours ago: it can no longer be edited. Add an amendment with a note instead.',
+        );
+        const amendments = `${base()}${ianCard}/amendments/`;
+        expect((await as(ian)(amendments, { method: 'POST', body: {} })).body).to.deep.equal({ note: ['This field is required.'] });
+        expect((await as(ian)(amendments, { method: 'POST', body: { note: '   ' } })).body).to.deep.equal({
+          note: ['This field is required.'],
+        });
+        expect((await as(ian)(amendments, { method: 'POST', body: { note: 42 } })).body).to.deep.equal({ note: ['Must be text.'] });
+        expect((await as(rita)(amendments, { method: 'POST', body: { note: 'Mine' } })).status).to.equal(403);
+        const added = await as(ian)(amendments, { method: 'POST', body: { note: 'On reflection, communication was a 2.' } });
+        expect(added.status).to.equal(201);
+        expect(added.body.recommendation).to.equal('yes');
+        expect(added.body.amendments.map((a: any) => [a.note, a.author])).to.deep.equal([['On reflection, communication was a 2.', 'ian']]);
+        const seen = (await as(rita)(base())).body.results.find((c: any) => c.id === ianCard);
+        expect(seen.amendments).to.have.length(1);
+      });
+    });
+  });
+}
