@@ -45,7 +45,7 @@ const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src
 /** A feature's (or storage's) own SQL: repo.ts, queries.ts, or a file in a queries/ folder. */
 const isQueryFile = (file) => /(?:^|\.)(?:repo|queries)\.ts$/.test(base(file)) || /^src\/[^/]+\/queries\/[^/]+\.ts$/.test(file);
 /** A statement built on the database handle: `db('table')`, `trx('table')`, `.raw(`, `.schema.`, `.migrate.`. */
-const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.\w/;
+const QUERY_CALL = /\b(?:db|trx|knex)\s*\(\s*['"`]|\.raw\s*\(|\.(?:schema|migrate)\.(?!js['"])\w/; // not `./x.schema.js'`, a file name
 
 /** What a file is in the target layout: kernel, feature (with its name), cli, shell, islands, bin, migrations or null. */
 export function layer(file) {
@@ -65,7 +65,11 @@ function packageName(spec) {
 
 const isBuiltin = (spec) => spec.startsWith('node:') || builtinModules.includes(packageName(spec));
 /** A file's role: its name, or for `<subject>.<role>.ts` (issue 31's naming) the `<role>.ts` part. */
-const base = (file) => file.split('/').pop().replace(/^[^.]+\.(?=[^.]+\.tsx?$)/, '');
+const base = (file) =>
+  file
+    .split('/')
+    .pop()
+    .replace(/^[^.]+\.(?=[^.]+\.tsx?$)/, '');
 const featureFile = (file) => (/^src\/[^/]+\/[^/]+$/.test(file) ? base(file) : undefined);
 
 /**

@@ -121,7 +121,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '025_user_emails': "every HR user's email address",
   '027_scheduled_emails': "table hr_notify_digests, every email's scheduled time and cancellation, and templates' default delays",
   '028_job_public_id_draft': "every job's public_id_draft mark (a duplicate not yet saved then keeps its copy-of-… public id)",
-  '029_scorecards': 'tables kit_templates, interview_kits, scorecards, scorecard_amendments and scorecard_decisions (every kit, scorecard and debrief decision)',
+  '029_scorecards':
+    'tables kit_templates, interview_kits, scorecards, scorecard_amendments and scorecard_decisions (every kit, scorecard and debrief decision)',
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

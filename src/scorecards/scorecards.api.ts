@@ -3,7 +3,9 @@
  * - `/api/hr/kit-templates/` (list, create) and `{id}/` (read, replace, delete);
  * - `/api/hr/jobs/{id}/kits/` (every stage with its kit) and `{stageId}/` (PUT: a stage's kit);
  * - `/api/hr/applications/{id}/scorecards/` (list, ask for feedback), `{scorecardId}/` (read,
- *   PATCH the draft), `{scorecardId}/submit/` and `{scorecardId}/amendments/`.
+ *   PATCH the draft), `{scorecardId}/submit/` and `{scorecardId}/amendments/`;
+ * - `/api/hr/applications/{id}/debrief/` (the submitted scorecards side by side) and
+ *   `debrief/decisions/` (POST: advance, reject with a reason, or offer).
  */
 import { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
@@ -11,6 +13,7 @@ import { pathId, validate } from '../http/validate.js';
 import {
   SCORECARD_MESSAGES as M,
   amendmentSchema,
+  decisionSchema,
   draftSchema,
   requestSchema,
   stageKitSchema,
@@ -19,6 +22,8 @@ import {
 import {
   amendScorecard,
   createKitTemplate,
+  debrief,
+  decide,
   getScorecard,
   jobKits,
   kitTemplate,
@@ -50,6 +55,8 @@ const FIELD_ORDER = [
   'rating',
   'note',
   'recommendation',
+  'decision',
+  'reason',
 ] as const;
 
 const viewer = (req: Request): Viewer => ({ userId: req.hr!.userId, role: req.hr!.role });
@@ -107,6 +114,14 @@ export function scorecardsApi(ctx: AppContext): Router {
   router.post('/api/hr/applications/:id/scorecards/:scorecardId/amendments/', async (req, res) => {
     const [id, card] = [appId(req.params.id), cardId(req.params.scorecardId)];
     res.status(201).json(await amendScorecard(ctx, id, card, validate(amendmentSchema(), req.body, FIELD_ORDER), viewer(req)));
+  });
+
+  router.get('/api/hr/applications/:id/debrief/', async (req, res) => {
+    res.json(await debrief(ctx, appId(req.params.id), viewer(req)));
+  });
+  router.post('/api/hr/applications/:id/debrief/decisions/', async (req, res) => {
+    const id = appId(req.params.id);
+    res.status(201).json(await decide(ctx, id, validate(decisionSchema(), req.body, FIELD_ORDER), viewer(req)));
   });
 
   return router;

@@ -62,6 +62,7 @@ export const SCORECARD_MESSAGES = {
   reasonNeeded: 'Give a rejection reason from the list.',
   decisionBlind: 'Submit your own scorecard on this application before deciding.',
   noNextStage: 'This application is in its last stage: there is no next stage to advance to.',
+  advanceRejected: 'This application is rejected: move it back to a stage on its board before advancing it.',
   hiddenUntilSubmitted: 'Hidden until you submit your own scorecard on this application.',
   hiddenDraft: 'A draft: only its interviewer sees it until it is submitted.',
 } as const;

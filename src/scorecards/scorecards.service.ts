@@ -15,6 +15,7 @@ import {
   KIT_LIMITS,
   SCORECARD_MESSAGES as M,
   type AmendmentInput,
+  type DecisionInput,
   type DraftInput,
   type KitTemplateInput,
   type RequestInput,
@@ -24,7 +25,11 @@ import {
   alreadyAsked,
   amendmentsOf,
   deleteTemplate,
+  decisionsOf,
   findApplication,
+  insertDecision,
+  insertTimelineEntry,
+  jobWebhookUrl,
   findHrUser,
   findJob,
   findScorecard,
@@ -45,9 +50,19 @@ import {
   type ApplicationRow,
   type ScorecardRow,
 } from './scorecards.repo.js';
-import type { JobKits, KitContent, KitTemplate, Scorecard, ScorecardList } from './scorecards.types.js';
+import {
+  RECOMMENDATION_LABELS,
+  type Debrief,
+  type JobKits,
+  type KitContent,
+  type KitTemplate,
+  type Scorecard,
+  type ScorecardList,
+} from './scorecards.types.js';
+import { enqueueApplicationEvent } from '../posts/index.js';
+import { changePipeline } from '../applicants/index.js';
 
-type Deps = Pick<AppContext, 'db' | 'now'>;
+type Deps = Pick<AppContext, 'db' | 'now' | 'outbox'>;
 /** Who is asking: the signed-in HR user. */
 export interface Viewer {
   userId: number;
@@ -155,7 +170,7 @@ async function application(db: Deps['db'], id: number): Promise<ApplicationRow> 
 }
 
 /** When a scorecard is due: 24 h after its interview, or after it was asked for when no time was given. */
-export const dueAt = (s: Pick<ScorecardRow, 'interview_at' | 'requested_at'>) =>
+const dueAt = (s: Pick<ScorecardRow, 'interview_at' | 'requested_at'>) =>
   new Date((s.interview_at ?? s.requested_at).getTime() + 24 * HOUR);
 
 /** Whether `viewer` has a scorecard of their own on these that is not submitted (the others are then hidden). */
@@ -308,8 +323,37 @@ export async function submitScorecard(deps: Deps, applicationId: number, id: num
   const row = await ownScorecard(deps, applicationId, id, viewer);
   if (row.submitted_at) throw new Conflict(M.alreadySubmitted);
   if (!row.recommendation) throw new ValidationError({ recommendation: [M.recommendationNeeded] });
-  const done = await withDbRetry(() => deps.db.transaction((trx) => markSubmitted(trx, row.id, deps.now())));
+  const app = await application(deps.db, applicationId);
+  const webhook = await jobWebhookUrl(deps.db, app.job_id);
+  const done = await withDbRetry(() =>
+    deps.db.transaction(async (trx) => {
+      const now = deps.now();
+      if (!(await markSubmitted(trx, row.id, now))) return false;
+      const label = RECOMMENDATION_LABELS[row.recommendation!];
+      await insertTimelineEntry(
+        trx,
+        app.id,
+        viewer.userId,
+        'scorecard_submitted',
+        { text: `Scorecard submitted by ${row.interviewer_name} (${label})`, stage: row.stage_name, scorecard_id: row.id },
+        now,
+      );
+      if (webhook) {
+        const event = {
+          event: 'scorecard.submitted',
+          application_id: app.id,
+          stage: row.stage_name,
+          interviewer: row.interviewer_name,
+          recommendation: row.recommendation!,
+          submitted_at: now.toISOString(),
+        };
+        await enqueueApplicationEvent(trx, { applicationId: app.id, jobId: app.job_id, targetUrl: webhook, event, now });
+      }
+      return true;
+    }),
+  );
   if (!done) throw new Conflict(M.alreadySubmitted);
+  if (webhook) deps.outbox.notify();
   return getScorecard(deps, applicationId, id, viewer);
 }
 
@@ -325,4 +369,87 @@ export async function amendScorecard(
   if (!row.submitted_at) throw new Conflict(M.amendDraft);
   await insertAmendment(deps.db, row.id, viewer.userId, input.note, deps.now());
   return getScorecard(deps, applicationId, id, viewer);
+}
+
+// ---- Debrief ----
+
+/** Every submitted scorecard side by side per stage, the spread of each attribute, and the decisions made. */
+export async function debrief(deps: Deps, applicationId: number, viewer: Viewer): Promise<Debrief> {
+  await application(deps.db, applicationId);
+  const [rows, decisions] = await Promise.all([scorecardsOf(deps.db, applicationId), decisionsOf(deps.db, applicationId)]);
+  const shaped = decisions.map((d) => ({ ...d, decision: d.decision as Debrief['decisions'][number]['decision'] }));
+  if (isBlind(rows, viewer)) return { stages: [], decisions: shaped, hidden_reason: M.hiddenUntilSubmitted };
+  const submitted = rows.filter((r) => r.submitted_at && r.recommendation);
+  const stageIds = [...new Set(submitted.map((r) => r.stage_id))];
+  const stages = [];
+  for (const stageId of stageIds) {
+    const cards = submitted.filter((r) => r.stage_id === stageId);
+    const kit = await kitOfStage(deps.db, stageId);
+    // The kit's attributes in its order, then any rated under a name the kit no longer has.
+    const names = [...(kit?.attributes.map((a) => a.name) ?? [])];
+    for (const c of cards) for (const r of c.ratings) if (!names.includes(r.attribute)) names.push(r.attribute);
+    stages.push({
+      stage_id: stageId,
+      stage_name: cards[0].stage_name,
+      interviewers: cards.map((c) => ({
+        scorecard_id: c.id,
+        name: c.interviewer_name,
+        recommendation: c.recommendation!,
+        submitted_at: c.submitted_at!.toISOString(),
+      })),
+      attributes: names.map((name) => {
+        const ratings = cards.map((c) => c.ratings.find((r) => r.attribute === name)?.rating ?? null);
+        const given = ratings.filter((r): r is number => r !== null);
+        return { name, min: given.length ? Math.min(...given) : null, max: given.length ? Math.max(...given) : null, ratings };
+      }),
+    });
+  }
+  return { stages, decisions: shaped, hidden_reason: null };
+}
+
+/**
+ * Records the debrief's decision on the application at its current stage, with who made it:
+ * advance (moves it to the next stage of its job) and reject (with a reason from the list) go
+ * through the pipeline's own operation, in its transaction; offer is recorded (offers come later).
+ */
+export async function decide(deps: Deps, applicationId: number, input: DecisionInput, viewer: Viewer): Promise<Debrief> {
+  const app = await application(deps.db, applicationId);
+  const rows = await scorecardsOf(deps.db, applicationId);
+  if (isBlind(rows, viewer)) throw new Conflict(M.decisionBlind);
+  const stages = await stagesOfJob(deps.db, app.job_id);
+  const at = stages.findIndex((s) => s.id === app.stage_id);
+  const current = stages[at] ?? null;
+  const who = (await findHrUser(deps.db, viewer.userId))?.username ?? 'someone';
+  const stageName = current?.name ?? '';
+  const record = async (trx: typeof deps.db, text: string) => {
+    const now = deps.now();
+    await insertDecision(
+      trx,
+      {
+        applicationId: app.id,
+        stageId: current?.id ?? null,
+        stageName,
+        decision: input.decision,
+        reason: input.reason,
+        userId: viewer.userId,
+      },
+      now,
+    );
+    await insertTimelineEntry(trx, app.id, viewer.userId, 'debrief_decision', { text, stage: stageName }, now);
+  };
+  if (input.decision === 'advance') {
+    const next = at >= 0 ? stages[at + 1] : undefined;
+    if (app.outcome === 'REJECTED') throw new Conflict(M.advanceRejected);
+    if (!next) throw new Conflict(M.noNextStage);
+    await changePipeline(deps, [app.id], { kind: 'stage', stage: next.id }, viewer.userId, (trx) =>
+      record(trx, `Debrief decision by ${who}: advance to ${next.name}`),
+    );
+  } else if (input.decision === 'reject') {
+    await changePipeline(deps, [app.id], { kind: 'outcome', outcome: 'REJECTED', reason: input.reason! }, viewer.userId, (trx) =>
+      record(trx, `Debrief decision by ${who}: reject (${input.reason})`),
+    );
+  } else {
+    await withDbRetry(() => deps.db.transaction((trx) => record(trx, `Debrief decision by ${who}: offer`)));
+  }
+  return debrief(deps, applicationId, viewer);
 }

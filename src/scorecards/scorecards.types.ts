@@ -118,14 +118,3 @@ export interface DebriefDecision {
   by: string | null;
   created_at: string;
 }
-
-/** An overdue scorecard on the dashboard. */
-export interface OverdueScorecard {
-  id: number;
-  application_id: number;
-  applicant: string;
-  job_title: string;
-  stage_name: string;
-  interviewer: string;
-  due_at: string;
-}

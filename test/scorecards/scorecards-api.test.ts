@@ -430,5 +430,104 @@ for (const kind of databaseKinds()) {
         expect(seen.amendments).to.have.length(1);
       });
     });
+    describe('debrief', () => {
+      const base = () => `/api/hr/applications/${appId}`;
+
+      it('posts scorecard.submitted to the job webhook through the outbox and shows the submission on the timeline', async () => {
+        await s.ctx
+          .db('jobs')
+          .where({ id: seeded.jobA.id })
+          .update({ webhook_enabled: true, webhook_url: 'https://hooks.example.com/careers' });
+        const mine = (await as(admin)(`${base()}/scorecards/`)).body.results.find((c: any) => c.mine);
+        await as(admin)(`${base()}/scorecards/${mine.id}/`, {
+          method: 'PATCH',
+          body: { ratings: [{ attribute: 'System design', rating: 4, note: '' }], recommendation: 'strong_yes' },
+        });
+        const submitted = await as(admin)(`${base()}/scorecards/${mine.id}/submit/`, { method: 'POST' });
+        expect(submitted.status).to.equal(200);
+        const posts = await s.ctx.db('application_posts').where({ application_id: appId }).select('*');
+        expect(posts).to.have.length(1);
+        expect(posts[0]).to.include({ status: 'PENDING', target_url: 'https://hooks.example.com/careers', job_id: seeded.jobA.id });
+        const payload = typeof posts[0].payload === 'string' ? JSON.parse(posts[0].payload) : posts[0].payload;
+        expect(payload).to.deep.equal({
+          event: 'scorecard.submitted',
+          application_id: appId,
+          stage: 'Interview',
+          interviewer: 'alice',
+          recommendation: 'strong_yes',
+          submitted_at: submitted.body.submitted_at,
+        });
+        const timeline = (await as(rita)(`${base()}/timeline/`)).body.results.map((e: any) => e.text);
+        expect(timeline).to.include.members([
+          'Scorecard submitted by rita (No)',
+          'Scorecard submitted by ian (Strong yes)',
+          'Scorecard submitted by alice (Strong yes)',
+        ]);
+      });
+
+      it('shows every submitted scorecard side by side with the spread per attribute, and blinds a viewer with a scorecard to submit', async () => {
+        const res = await as(rita)(`${base()}/debrief/`);
+        expect(res.status).to.equal(200);
+        expect(res.body.hidden_reason).to.equal(null);
+        const [stage] = res.body.stages;
+        expect(stage.stage_name).to.equal('Interview');
+        expect(stage.interviewers.map((i: any) => [i.name, i.recommendation])).to.deep.equal([
+          ['ian', 'yes'],
+          ['rita', 'no'],
+          ['alice', 'strong_yes'],
+        ]);
+        expect(stage.attributes).to.deep.equal([
+          { name: 'System design', min: 2, max: 4, ratings: [3, 2, 4] },
+          { name: 'Communication', min: null, max: null, ratings: [null, null, null] },
+        ]);
+        // Olga (outside, not submitted) is left out; a new HR interviewer with a draft sees nothing yet.
+        const dan = await createHrUser(s.ctx.db, 'dan', { role: 'recruiter' });
+        const danToken = await liveToken(s.ctx.db, dan);
+        await as(rita)(`${base()}/scorecards/`, { method: 'POST', body: { stage: interview().id, interviewer_user_id: dan } });
+        const blind = await hr(s.baseUrl, danToken, `${base()}/debrief/`);
+        expect(blind.body).to.deep.equal({
+          stages: [],
+          decisions: [],
+          hidden_reason: 'Hidden until you submit your own scorecard on this application.',
+        });
+        const refused = await hr(s.baseUrl, danToken, `${base()}/debrief/decisions/`, { method: 'POST', body: { decision: 'offer' } });
+        expect(refused.status).to.equal(409);
+        expect(refused.body.detail).to.equal('Submit your own scorecard on this application before deciding.');
+        expect((await as(rita)('/api/hr/applications/999999/debrief/')).status).to.equal(404);
+      });
+
+      it('records advance, reject and offer with who made them, through the pipeline; bad decisions are 400', async () => {
+        const decide = (body: unknown) => as(rita)(`${base()}/debrief/decisions/`, { method: 'POST', body });
+        expect((await decide({})).body).to.deep.equal({ decision: ['This field is required.'] });
+        expect((await decide({ decision: 'hire' })).body).to.deep.equal({ decision: ['The decision is one of advance, reject, offer.'] });
+        expect((await decide({ decision: 'reject' })).body).to.deep.equal({ reason: ['Give a rejection reason from the list.'] });
+        expect((await decide({ decision: 'reject', reason: 'Too tall' })).status).to.equal(400);
+        expect((await decide({ decision: 'reject', reason: ['Not a fit'] })).status).to.equal(400);
+        const stageOf = async () => Number((await s.ctx.db('applications').where({ id: appId }).first('stage_id')).stage_id);
+        const before = await stageOf();
+        const advanced = await decide({ decision: 'advance' });
+        expect(advanced.status).to.equal(201);
+        const i = stages.findIndex((st) => st.id === before);
+        expect(await stageOf()).to.equal(stages[i + 1].id);
+        expect((await decide({ decision: 'offer' })).status).to.equal(201);
+        const rejected = await decide({ decision: 'reject', reason: 'Not a fit' });
+        expect(rejected.status).to.equal(201);
+        expect((await s.ctx.db('applications').where({ id: appId }).first('outcome')).outcome).to.equal('REJECTED');
+        expect(rejected.body.decisions.map((d: any) => [d.decision, d.reason, d.by, d.stage_name])).to.deep.equal([
+          ['advance', null, 'rita', stages[i].name],
+          ['offer', null, 'rita', stages[i + 1].name],
+          ['reject', 'Not a fit', 'rita', stages[i + 1].name],
+        ]);
+        const again = await decide({ decision: 'advance' });
+        expect(again.status).to.equal(409);
+        expect(again.body.detail).to.equal('This application is rejected: move it back to a stage on its board before advancing it.');
+        const timeline = (await as(rita)(`${base()}/timeline/`)).body.results.map((e: any) => e.text);
+        expect(timeline).to.include.members([
+          `Debrief decision by rita: advance to ${stages[i + 1].name}`,
+          'Debrief decision by rita: offer',
+          'Debrief decision by rita: reject (Not a fit)',
+        ]);
+      });
+    });
   });
 }
