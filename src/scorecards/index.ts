@@ -2,8 +2,9 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { scorecardsApi } from './scorecards.api.js';
+import { scorecardsPages } from './scorecards.pages.js';
 
 /** The kits and scorecards API and pages. */
 export function scorecardsRoutes(ctx: AppContext): Router {
-  return Router().use(scorecardsApi(ctx));
+  return Router().use(scorecardsApi(ctx), scorecardsPages(ctx));
 }

@@ -2,7 +2,7 @@
  * The interview kits and scorecards API (issue 31), under /api/hr (app.ts guards it):
  * - `/api/hr/kit-templates/` (list, create) and `{id}/` (read, replace, delete);
  * - `/api/hr/jobs/{id}/kits/` (every stage with its kit) and `{stageId}/` (PUT: a stage's kit);
- * - `/api/hr/applications/{id}/scorecards/` (list, ask for feedback), `{scorecardId}/` (read,
+ * - `/api/hr/applications/{id}/scorecards/` (list, ask for feedback), `choices/` (stages, HR users, reasons), `{scorecardId}/` (read,
  *   PATCH the draft), `{scorecardId}/submit/` and `{scorecardId}/amendments/`;
  * - `/api/hr/applications/{id}/debrief/` (the submitted scorecards side by side) and
  *   `debrief/decisions/` (POST: advance, reject with a reason, or offer).
@@ -34,6 +34,7 @@ import {
   replaceStageKit,
   requestScorecard,
   saveDraft,
+  scorecardChoices,
   submitScorecard,
   type Viewer,
 } from './scorecards.service.js';
@@ -94,6 +95,9 @@ export function scorecardsApi(ctx: AppContext): Router {
     res.json(await replaceStageKit(ctx, jobId, stageId, validate(stageKitSchema(), req.body, FIELD_ORDER), viewer(req)));
   });
 
+  router.get('/api/hr/applications/:id/scorecards/choices/', async (req, res) => {
+    res.json(await scorecardChoices(ctx, appId(req.params.id)));
+  });
   router.get('/api/hr/applications/:id/scorecards/', async (req, res) => {
     res.json(await listScorecards(ctx, appId(req.params.id), viewer(req)));
   });

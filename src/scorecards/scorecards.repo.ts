@@ -387,3 +387,20 @@ export async function jobWebhookUrl(db: Knex, jobId: number): Promise<string | n
   const on = row && (row.webhook_enabled === true || Number(row.webhook_enabled) === 1);
   return on && row.webhook_url ? String(row.webhook_url) : null;
 }
+
+/** Active HR users (who may be asked for feedback), by name. */
+export async function activeHrUsers(db: Knex): Promise<{ id: number; username: string }[]> {
+  return (await db('hr_users').where({ is_active: true }).orderBy('username').select('id', 'username')).map((r: any) => ({
+    id: Number(r.id),
+    username: r.username,
+  }));
+}
+
+/** The rejection reasons HR keeps, in their order. */
+export async function rejectionReasonNames(db: Knex): Promise<string[]> {
+  return (
+    await db('rejection_reasons')
+      .orderBy([{ column: 'position' }, { column: 'id' }])
+      .select('name')
+  ).map((r: any) => String(r.name));
+}

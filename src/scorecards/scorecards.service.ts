@@ -22,7 +22,9 @@ import {
   type StageKitInput,
 } from './scorecards.schema.js';
 import {
+  activeHrUsers,
   alreadyAsked,
+  rejectionReasonNames,
   amendmentsOf,
   deleteTemplate,
   decisionsOf,
@@ -57,6 +59,7 @@ import {
   type KitContent,
   type KitTemplate,
   type Scorecard,
+  type ScorecardChoices,
   type ScorecardList,
 } from './scorecards.types.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
@@ -452,4 +455,21 @@ export async function decide(deps: Deps, applicationId: number, input: DecisionI
     await withDbRetry(() => deps.db.transaction((trx) => record(trx, `Debrief decision by ${who}: offer`)));
   }
   return debrief(deps, applicationId, viewer);
+}
+
+/** The choices of the applicant page's Scorecards section. */
+export async function scorecardChoices(deps: Deps, applicationId: number): Promise<ScorecardChoices> {
+  const app = await application(deps.db, applicationId);
+  const [stages, kits, interviewers, reasons] = await Promise.all([
+    stagesOfJob(deps.db, app.job_id),
+    kitsOfJob(deps.db, app.job_id),
+    activeHrUsers(deps.db),
+    rejectionReasonNames(deps.db),
+  ]);
+  const withKit = new Set(kits.map((k) => k.stage_id));
+  return {
+    stages: stages.map((s) => ({ id: s.id, name: s.name, has_kit: withKit.has(s.id), current: s.id === app.stage_id })),
+    interviewers,
+    reasons,
+  };
 }

@@ -118,3 +118,10 @@ export interface DebriefDecision {
   by: string | null;
   created_at: string;
 }
+
+/** What the applicant page's Scorecards section offers: the job's stages (with whether each has a kit), HR users to ask, the rejection reasons. */
+export interface ScorecardChoices {
+  stages: { id: number; name: string; has_kit: boolean; current: boolean }[];
+  interviewers: { id: number; username: string }[];
+  reasons: string[];
+}
