@@ -24,3 +24,6 @@ export type { RemovalCriteria } from './queries/list.js';
 /** Emails to candidates (the emails feature): who they go to, and a rejection written with its emails. */
 export { changePipeline } from './service.js';
 export { emailRecipients, type EmailRecipient } from './queries/recipients.js';
+
+/** An application's resume opened for download (the scorecards feature's outside-interviewer link, issue 31). */
+export { openResume } from './reads.js';

@@ -3,8 +3,9 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { scorecardsApi } from './scorecards.api.js';
 import { scorecardsPages } from './scorecards.pages.js';
+import { feedbackPages } from './feedback.pages.js';
 
 /** The kits and scorecards API and pages. */
 export function scorecardsRoutes(ctx: AppContext): Router {
-  return Router().use(scorecardsApi(ctx), scorecardsPages(ctx));
+  return Router().use(scorecardsApi(ctx), scorecardsPages(ctx), feedbackPages(ctx));
 }

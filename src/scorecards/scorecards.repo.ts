@@ -139,13 +139,24 @@ export interface ApplicationRow {
   stage_id: number | null;
   outcome: string | null;
   name: string;
+  has_resume: boolean;
 }
 
 export async function findApplication(db: Knex, id: number): Promise<ApplicationRow | null> {
   const row = await db('applications as a')
     .join('jobs as j', 'j.id', 'a.job_id')
     .where('a.id', id)
-    .first('a.id', 'a.job_id', 'a.stage_id', 'a.outcome', 'a.first_name', 'a.last_name', 'j.title as job_title', 'j.status as job_status');
+    .first(
+      'a.id',
+      'a.job_id',
+      'a.stage_id',
+      'a.outcome',
+      'a.resume_file_id',
+      'a.first_name',
+      'a.last_name',
+      'j.title as job_title',
+      'j.status as job_status',
+    );
   if (!row) return null;
   return {
     id: Number(row.id),
@@ -155,6 +166,7 @@ export async function findApplication(db: Knex, id: number): Promise<Application
     stage_id: row.stage_id === null ? null : Number(row.stage_id),
     outcome: row.outcome,
     name: [row.first_name, row.last_name].filter(Boolean).join(' '),
+    has_resume: row.resume_file_id !== null && row.resume_file_id !== undefined,
   };
 }
 
@@ -283,7 +295,7 @@ export async function markSubmitted(trx: Knex, id: number, now: Date): Promise<b
   const n = await trx('scorecards')
     .where({ id })
     .whereNull('submitted_at')
-    .update({ submitted_at: toDbDate(now), updated_at: toDbDate(now), token_hash: null, token_expires_at: null });
+    .update({ submitted_at: toDbDate(now), updated_at: toDbDate(now) });
   return n === 1;
 }
 
@@ -403,4 +415,22 @@ export async function rejectionReasonNames(db: Knex): Promise<string[]> {
       .orderBy([{ column: 'position' }, { column: 'id' }])
       .select('name')
   ).map((r: any) => String(r.name));
+}
+
+// ---- Feedback links of outside interviewers ----
+
+/** Sets the SHA-256 of an outside interviewer's link and when it expires. */
+export async function setScorecardToken(trx: Knex, id: number, tokenHash: string, expiresAt: Date): Promise<void> {
+  await trx('scorecards')
+    .where({ id })
+    .update({ token_hash: tokenHash, token_expires_at: toDbDate(expiresAt) });
+}
+
+/** The scorecard a link's hash names, with when the link expires (null: none). */
+export async function findScorecardByToken(
+  db: Knex,
+  tokenHash: string,
+): Promise<(ScorecardRow & { token_expires_at: Date | null }) | null> {
+  const row = await scorecardQuery(db).where('s.token_hash', tokenHash).first();
+  return row ? { ...scorecardOf(row), token_expires_at: fromDbDate(row.token_expires_at) } : null;
 }

@@ -64,8 +64,9 @@ import {
 } from './scorecards.types.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
 import { changePipeline } from '../applicants/index.js';
+import { inviteOutsideInterviewer } from './feedback.service.js';
 
-type Deps = Pick<AppContext, 'db' | 'now' | 'outbox'>;
+type Deps = Pick<AppContext, 'db' | 'now' | 'outbox' | 'config'>;
 /** Who is asking: the signed-in HR user. */
 export interface Viewer {
   userId: number;
@@ -262,9 +263,11 @@ export async function requestScorecard(deps: Deps, applicationId: number, input:
   }
   const key = who.userId !== null ? { userId: who.userId } : { email: who.email! };
   if (await alreadyAsked(deps.db, app.id, stage.id, key)) throw new Conflict(M.alreadyAsked);
+  const requester = (await findHrUser(deps.db, viewer.userId))?.username ?? 'A recruiter';
+  let emailed = false;
   const id = await withDbRetry(() =>
-    deps.db.transaction((trx) =>
-      insertScorecard(
+    deps.db.transaction(async (trx) => {
+      const cardId = await insertScorecard(
         trx,
         {
           applicationId: app.id,
@@ -277,10 +280,30 @@ export async function requestScorecard(deps: Deps, applicationId: number, input:
           requestedBy: viewer.userId,
         },
         deps.now(),
-      ),
-    ),
+      );
+      if (who.email)
+        emailed = await inviteOutsideInterviewer(
+          trx,
+          deps,
+          {
+            scorecardId: cardId,
+            email: who.email,
+            name: who.name,
+            candidate: app.name,
+            jobTitle: app.job_title,
+            stageName: stage.name,
+            requestedBy: requester,
+            applicationId: app.id,
+            requestedById: viewer.userId,
+          },
+          deps.now(),
+        );
+      return cardId;
+    }),
   );
-  return getScorecard(deps, app.id, id, viewer);
+  if (emailed) deps.outbox.notify();
+  const card = await getScorecard(deps, app.id, id, viewer);
+  return who.email ? { ...card, feedback_link: emailed ? 'emailed' : 'not_emailed' } : card;
 }
 
 /** The scorecard its author may change now: 404 unknown, 403 someone else's, 409 after the edit window. */
@@ -326,7 +349,17 @@ export async function submitScorecard(deps: Deps, applicationId: number, id: num
   const row = await ownScorecard(deps, applicationId, id, viewer);
   if (row.submitted_at) throw new Conflict(M.alreadySubmitted);
   if (!row.recommendation) throw new ValidationError({ recommendation: [M.recommendationNeeded] });
-  const app = await application(deps.db, applicationId);
+  if (!(await recordSubmission(deps, row, viewer.userId))) throw new Conflict(M.alreadySubmitted);
+  return getScorecard(deps, applicationId, id, viewer);
+}
+
+/**
+ * Marks a scorecard submitted (once), with its line on the timeline and, when the job posts to a
+ * webhook, its `scorecard.submitted` event in the outbox, in one transaction. False when it was
+ * already submitted. `byUserId`: the HR user who submitted it (null: an outside interviewer).
+ */
+export async function recordSubmission(deps: Deps, row: ScorecardRow, byUserId: number | null): Promise<boolean> {
+  const app = await application(deps.db, row.application_id);
   const webhook = await jobWebhookUrl(deps.db, app.job_id);
   const done = await withDbRetry(() =>
     deps.db.transaction(async (trx) => {
@@ -336,7 +369,7 @@ export async function submitScorecard(deps: Deps, applicationId: number, id: num
       await insertTimelineEntry(
         trx,
         app.id,
-        viewer.userId,
+        byUserId,
         'scorecard_submitted',
         { text: `Scorecard submitted by ${row.interviewer_name} (${label})`, stage: row.stage_name, scorecard_id: row.id },
         now,
@@ -355,9 +388,8 @@ export async function submitScorecard(deps: Deps, applicationId: number, id: num
       return true;
     }),
   );
-  if (!done) throw new Conflict(M.alreadySubmitted);
-  if (webhook) deps.outbox.notify();
-  return getScorecard(deps, applicationId, id, viewer);
+  if (done && webhook) deps.outbox.notify();
+  return done;
 }
 
 /** Adds a visible note to the author's submitted scorecard. */

@@ -35,7 +35,7 @@ export interface KitTemplate extends KitContent {
 }
 
 /** A job's kit for a stage. */
-export interface InterviewKit extends KitContent {
+interface InterviewKit extends KitContent {
   template_id: number | null;
   updated_at: string;
 }
@@ -53,7 +53,7 @@ export interface AttributeRating {
   note: string;
 }
 
-export interface ScorecardAmendment {
+interface ScorecardAmendment {
   id: number;
   note: string;
   author: string | null;
@@ -87,6 +87,8 @@ export interface Scorecard {
   amendments: ScorecardAmendment[];
   /** The stage's kit when the viewer may fill this scorecard in (their own), else null. */
   kit: KitContent | null;
+  /** Answering a request to an outside interviewer: whether their link was emailed (not when email is off). */
+  feedback_link?: 'emailed' | 'not_emailed';
 }
 
 export interface ScorecardList {
@@ -103,14 +105,14 @@ export interface Debrief {
   hidden_reason: string | null;
 }
 
-export interface DebriefStage {
+interface DebriefStage {
   stage_id: number;
   stage_name: string;
   interviewers: { scorecard_id: number; name: string; recommendation: Recommendation; submitted_at: string }[];
   attributes: { name: string; min: number | null; max: number | null; ratings: (number | null)[] }[];
 }
 
-export interface DebriefDecision {
+interface DebriefDecision {
   id: number;
   stage_name: string;
   decision: Decision;

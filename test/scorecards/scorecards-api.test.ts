@@ -11,6 +11,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hr, seedPeople, type Seeded } from '../applicants/helpers.js';
+import { createHash } from 'node:crypto';
 import { toDbDate } from '../../src/db/codecs.js';
 
 const LEVELS = ['Could not do it', 'Needed a lot of help', 'Did it well', 'Did it better than we do'];
@@ -37,7 +38,8 @@ for (const kind of databaseKinds()) {
     let stages: { id: number; name: string }[];
 
     before(async () => {
-      s = await startTestServer(kind);
+      // Email on, no delivery worker here: queued emails stay PENDING for the checks.
+      s = await startTestServer(kind, { SMTP_URL: 'smtp://127.0.0.1:9' });
       seeded = await seedPeople(s.ctx.db);
       const make = async (name: string, role: 'admin' | 'recruiter') => {
         const id = await createHrUser(s.ctx.db, name, { role });
@@ -527,6 +529,95 @@ for (const kind of databaseKinds()) {
           'Debrief decision by rita: offer',
           'Debrief decision by rita: reject (Not a fit)',
         ]);
+      });
+    });
+    describe('feedback without an account', () => {
+      const linkOf = async (to: string) => {
+        const rows = await s.ctx.db('email_posts').where({ template_name: 'Feedback request' }).select('*');
+        const row = rows.find((r: any) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload).to === to);
+        const raw = typeof row.payload === 'string' ? row.payload : JSON.stringify(row.payload);
+        return { row, raw, token: raw.match(/\/feedback\/([A-Za-z0-9_-]{43})/)![1] };
+      };
+      const page = async (p: string, init: RequestInit = {}) => {
+        const res = await fetch(s.baseUrl + p, { redirect: 'manual', ...init });
+        return { status: res.status, text: await res.text() };
+      };
+      const post = (token: string, form: Record<string, string>) =>
+        page(`/feedback/${token}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams(form).toString(),
+        });
+
+      it('emails the outside interviewer a single-person link, stored hashed, to the resume, the kit and their scorecard only', async () => {
+        const { raw, token } = await linkOf('olga@example.com');
+        expect(raw).to.include('Your feedback on José Müller for Backend Engineer');
+        const card = await s.ctx.db('scorecards').where({ interviewer_email: 'olga@example.com' }).first();
+        expect(card.token_hash).to.equal(createHash('sha256').update(token).digest('hex'));
+        expect(JSON.stringify(card)).not.to.include(token);
+        const res = await page(`/feedback/${token}`);
+        expect(res.status).to.equal(200);
+        expect(res.text).to.include('Feedback on José Müller').and.include('Design a URL shortener.').and.include('Olga Ortiz');
+        // Nothing else: no HR header, no contact details, no one else's feedback.
+        for (const absent of ['Logout', 'jose.muller@example.com', '+491701234567', 'Shaky', 'Clear trade-offs', '/hr/'])
+          expect(res.text).not.to.include(absent);
+        for (const bad of ['x', 'A'.repeat(43), `${token}x`]) expect((await page(`/feedback/${bad}`)).status).to.equal(404);
+      });
+
+      it('saves the draft, refuses bad input with 400, and dies with 410 once submitted', async () => {
+        const { token } = await linkOf('olga@example.com');
+        const bad = await post(token, { rating_0: '7', action: 'save' });
+        expect(bad.status).to.equal(400);
+        expect(bad.text).to.include('A rating is a whole number from 1 to 4, or null for &#34;no evidence&#34;.');
+        const noRec = await post(token, { rating_0: '3', action: 'submit' });
+        expect(noRec.status).to.equal(400);
+        expect(noRec.text).to.include('Choose an overall recommendation before submitting.');
+        const saved = await post(token, {
+          rating_0: '3',
+          note_0: 'Solid <script>x</script>',
+          rating_1: 'none',
+          recommendation: 'yes',
+          action: 'save',
+        });
+        expect(saved.status).to.equal(200);
+        expect(saved.text).to.include('Draft saved.').and.not.include('<script>x</script>');
+        const card = await s.ctx.db('scorecards').where({ interviewer_email: 'olga@example.com' }).first();
+        expect(JSON.parse(card.ratings)).to.deep.equal([
+          { attribute: 'System design', rating: 3, note: 'Solid <script>x</script>' },
+          { attribute: 'Communication', rating: null, note: '' },
+        ]);
+        const done = await post(token, { rating_0: '3', recommendation: 'yes', action: 'submit' });
+        expect(done.status).to.equal(200);
+        expect(done.text).to.include('Your scorecard was submitted.');
+        const gone = await page(`/feedback/${token}`);
+        expect(gone.status).to.equal(410);
+        expect(gone.text).to.include('This feedback link no longer works: the scorecard was submitted.');
+        expect((await post(token, { recommendation: 'no', action: 'submit' })).status).to.equal(410);
+        expect((await page(`/feedback/${token}/resume`)).status).to.equal(410);
+        const timeline = (await as(rita)(`/api/hr/applications/${appId}/timeline/`)).body.results.map((e: any) => e.text);
+        expect(timeline).to.include('Scorecard submitted by Olga Ortiz (Yes)');
+      });
+
+      it('expires after 14 days (410)', async () => {
+        const asked = await as(admin)(`/api/hr/applications/${appId}/scorecards/`, {
+          method: 'POST',
+          body: { stage: interview().id, interviewer_email: 'pat@example.com', interviewer_name: 'Pat' },
+        });
+        expect(asked.body.feedback_link).to.equal('emailed');
+        const { token } = await linkOf('pat@example.com');
+        const card = await s.ctx.db('scorecards').where({ id: asked.body.id }).first();
+        const expires = new Date(
+          card.token_expires_at instanceof Date ? card.token_expires_at : `${String(card.token_expires_at).replace(' ', 'T')}Z`,
+        );
+        expect(Math.round((expires.getTime() - Date.now()) / 86_400_000)).to.equal(14);
+        expect((await page(`/feedback/${token}`)).status).to.equal(200);
+        await s.ctx
+          .db('scorecards')
+          .where({ id: asked.body.id })
+          .update({ token_expires_at: toDbDate(new Date(Date.now() - 1000)) });
+        const gone = await page(`/feedback/${token}`);
+        expect(gone.status).to.equal(410);
+        expect(gone.text).to.include('This feedback link has expired.');
       });
     });
   });
