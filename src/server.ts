@@ -15,6 +15,7 @@ import { isSweepable } from './storage/storage.js';
 import { checkStorage, describeStorage } from './storage/create.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 import { processLog, warnLine } from './log/logger.js';
+import { remindOverdueScorecards } from './scorecards/index.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -81,7 +82,9 @@ export async function startServer(config: Config): Promise<{ ctx: AppContext; se
   // Background work runs where POSTS_WORKER is on (or in `careers-admin cron`), not in every web
   // process: outbound posts and email with the POSTS_SWEEP_CRON sweep, and the upload sweep
   // (files a crash left without a row: now in the background, then daily).
-  const delivery = config.postsWorker ? startDelivery({ ...ctx, log: warnLine }, ctx.outbox) : null;
+  const delivery = config.postsWorker
+    ? startDelivery({ ...ctx, log: warnLine, onSweep: () => remindOverdueScorecards(ctx) }, ctx.outbox)
+    : null;
   const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage) : null;
   if (!delivery) log.info('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');
   /**

@@ -14,6 +14,7 @@ import { createStorage } from '../storage/create.js';
 import { scheduleUploadSweeps } from '../storage/sweep.js';
 import { printable, table } from './print.js';
 import { CliError, cliOption, withDb } from './context.js';
+import { remindOverdueScorecards } from '../scorecards/index.js';
 
 async function requireSchema(db: Db): Promise<void> {
   if (!(await hasSchema(db, 'post_attempts'))) throw new CliError('The database is not up to date: run "careers-admin migrate" first.');
@@ -107,7 +108,9 @@ export function registerPosts(program: Command): void {
     .action(async () => {
       await withDb(async (db, config) => {
         await requireSchema(db);
-        const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
+        const now = () => new Date();
+        const onSweep = () => remindOverdueScorecards({ db, config, now });
+        const running = startDelivery({ db, config, now, log: (line) => console.warn(printable(line)), onSweep }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);
         const keepAlive = setInterval(() => undefined, 1 << 30);

@@ -9,3 +9,6 @@ import { feedbackPages } from './feedback.pages.js';
 export function scorecardsRoutes(ctx: AppContext): Router {
   return Router().use(scorecardsApi(ctx), scorecardsPages(ctx), feedbackPages(ctx));
 }
+
+/** The posts sweep's extra work (server.ts, careers-admin cron): one reminder per overdue scorecard. */
+export { remindOverdueScorecards } from './reminders.service.js';

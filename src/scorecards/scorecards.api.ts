@@ -1,6 +1,7 @@
 /**
  * The interview kits and scorecards API (issue 31), under /api/hr (app.ts guards it):
  * - `/api/hr/kit-templates/` (list, create) and `{id}/` (read, replace, delete);
+ * - `/api/hr/scorecards/overdue/`: scorecards not submitted a day after the interview (the dashboard);
  * - `/api/hr/jobs/{id}/kits/` (every stage with its kit) and `{stageId}/` (PUT: a stage's kit);
  * - `/api/hr/applications/{id}/scorecards/` (list, ask for feedback), `choices/` (stages, HR users, reasons), `{scorecardId}/` (read,
  *   PATCH the draft), `{scorecardId}/submit/` and `{scorecardId}/amendments/`;
@@ -19,6 +20,7 @@ import {
   stageKitSchema,
   templateSchema,
 } from './scorecards.schema.js';
+import { overdueList } from './reminders.service.js';
 import {
   amendScorecard,
   createKitTemplate,
@@ -84,6 +86,11 @@ export function scorecardsApi(ctx: AppContext): Router {
   router.delete('/api/hr/kit-templates/:id/', async (req, res) => {
     await removeKitTemplate(ctx, templateId(req.params.id));
     res.status(204).end();
+  });
+
+  // The dashboard's overdue scorecards (every admin and recruiter, for now).
+  router.get('/api/hr/scorecards/overdue/', async (_req, res) => {
+    res.json({ results: await overdueList(ctx) });
   });
 
   router.get('/api/hr/jobs/:id/kits/', async (req, res) => {

@@ -434,3 +434,74 @@ export async function findScorecardByToken(
   const row = await scorecardQuery(db).where('s.token_hash', tokenHash).first();
   return row ? { ...scorecardOf(row), token_expires_at: fromDbDate(row.token_expires_at) } : null;
 }
+
+// ---- Overdue scorecards ----
+
+export interface OverdueRow {
+  id: number;
+  application_id: number;
+  applicant: string;
+  job_title: string;
+  stage_name: string;
+  interviewer_name: string;
+  interviewer_email: string | null;
+  user_email: string | null;
+  due_from: Date;
+  reminded_at: Date | null;
+}
+
+/**
+ * Scorecards not submitted whose interview (or, without a time, whose request) is older than
+ * `before`, on jobs not removed, oldest first, at most `limit`; `unremindedOnly`: only those whose
+ * reminder is not queued yet.
+ */
+export async function overdueScorecards(db: Knex, before: Date, opts: { unremindedOnly: boolean; limit: number }): Promise<OverdueRow[]> {
+  const at = toDbDate(before);
+  const q = db('scorecards as s')
+    .join('applications as a', 'a.id', 's.application_id')
+    .join('jobs as j', 'j.id', 'a.job_id')
+    .leftJoin('hr_users as u', 'u.id', 's.interviewer_user_id')
+    .whereNull('s.submitted_at')
+    .whereNot('j.status', 'REMOVED')
+    .where((w) => w.where('s.interview_at', '<', at).orWhere((x) => x.whereNull('s.interview_at').andWhere('s.requested_at', '<', at)))
+    .orderBy('s.id')
+    .limit(opts.limit)
+    .select(
+      's.id',
+      's.application_id',
+      'a.first_name',
+      'a.last_name',
+      'j.title as job_title',
+      's.stage_name',
+      's.interviewer_name',
+      's.interviewer_email',
+      'u.email as user_email',
+      's.interview_at',
+      's.requested_at',
+      's.reminded_at',
+    );
+  if (opts.unremindedOnly) q.whereNull('s.reminded_at');
+  return (await q).map((r: any) => ({
+    id: Number(r.id),
+    application_id: Number(r.application_id),
+    applicant: [r.first_name, r.last_name].filter(Boolean).join(' '),
+    job_title: r.job_title,
+    stage_name: r.stage_name,
+    interviewer_name: r.interviewer_name,
+    interviewer_email: r.interviewer_email ?? null,
+    user_email: r.user_email ?? null,
+    due_from: fromDbDate(r.interview_at) ?? fromDbDate(r.requested_at)!,
+    reminded_at: fromDbDate(r.reminded_at),
+  }));
+}
+
+/** Marks a scorecard's reminder queued; false when another sweep already did (one reminder, once). */
+export async function claimReminder(trx: Knex, id: number, now: Date): Promise<boolean> {
+  return (
+    (await trx('scorecards')
+      .where({ id })
+      .whereNull('reminded_at')
+      .whereNull('submitted_at')
+      .update({ reminded_at: toDbDate(now) })) === 1
+  );
+}

@@ -127,3 +127,16 @@ export interface ScorecardChoices {
   interviewers: { id: number; username: string }[];
   reasons: string[];
 }
+
+/** An overdue scorecard on the dashboard. */
+export interface OverdueScorecard {
+  id: number;
+  application_id: number;
+  applicant: string;
+  job_title: string;
+  stage_name: string;
+  interviewer: string;
+  due_at: string;
+  /** Its one reminder email was queued. */
+  reminded: boolean;
+}

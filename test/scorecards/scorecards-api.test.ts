@@ -13,6 +13,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { hr, seedPeople, type Seeded } from '../applicants/helpers.js';
 import { createHash } from 'node:crypto';
 import { toDbDate } from '../../src/db/codecs.js';
+import { remindOverdueScorecards } from '../../src/scorecards/index.js';
 
 const LEVELS = ['Could not do it', 'Needed a lot of help', 'Did it well', 'Did it better than we do'];
 const KIT = {
@@ -618,6 +619,50 @@ for (const kind of databaseKinds()) {
         const gone = await page(`/feedback/${token}`);
         expect(gone.status).to.equal(410);
         expect(gone.text).to.include('This feedback link has expired.');
+      });
+    });
+    describe('overdue scorecards', () => {
+      it('lists scorecards not submitted a day after the interview, and emails each interviewer one reminder, once', async () => {
+        const hoursAgo = (h: number) => toDbDate(new Date(Date.now() - h * 3_600_000));
+        await s.ctx.db('hr_users').where({ username: 'dan' }).update({ email: 'dan@example.com' });
+        const dan = await s.ctx.db('scorecards').where({ interviewer_name: 'dan' }).first('id');
+        const pat = await s.ctx.db('scorecards').where({ interviewer_email: 'pat@example.com' }).first('id');
+        // Dan: asked 25 h ago without a time; Pat: interviewed 2 days ago; a new request 23 h ago is not overdue yet.
+        await s.ctx
+          .db('scorecards')
+          .where({ id: dan.id })
+          .update({ requested_at: hoursAgo(25) });
+        await s.ctx
+          .db('scorecards')
+          .where({ id: pat.id })
+          .update({ interview_at: hoursAgo(48) });
+        const fresh = await as(admin)(`/api/hr/applications/${seeded.ids.get('bjorn@example.no')}/scorecards/`, {
+          method: 'POST',
+          body: {
+            stage: Number((await s.ctx.db('job_stages').where({ job_id: seeded.jobB.id }).first('id')).id),
+            interviewer_user_id: rita.id,
+          },
+        });
+        await s.ctx
+          .db('scorecards')
+          .where({ id: fresh.body.id })
+          .update({ requested_at: hoursAgo(23) });
+
+        const listed = await as(rita)('/api/hr/scorecards/overdue/');
+        expect(listed.status).to.equal(200);
+        expect(listed.body.results.map((r: any) => [r.interviewer, r.applicant, r.stage_name, r.reminded])).to.deep.equal([
+          ['dan', 'José Müller', 'Interview', false],
+          ['Pat', 'José Müller', 'Interview', false],
+        ]);
+        expect((await as(rita)(`/api/hr/applications/${appId}/scorecards/${dan.id}/`)).body.overdue).to.equal(true);
+
+        expect(await remindOverdueScorecards(s.ctx)).to.equal(2);
+        expect(await remindOverdueScorecards(s.ctx)).to.equal(0);
+        const reminders = await s.ctx.db('email_posts').where({ template_name: 'Scorecard reminder' }).select('payload');
+        const sent = reminders.map((r: any) => (typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload));
+        expect(sent.map((m: any) => m.to).sort()).to.deep.equal(['dan@example.com', 'pat@example.com']);
+        expect(sent.find((m: any) => m.to === 'dan@example.com').text).to.include(`/hr/applicants/${appId}`);
+        expect((await as(rita)('/api/hr/scorecards/overdue/')).body.results.every((r: any) => r.reminded)).to.equal(true);
       });
     });
   });
