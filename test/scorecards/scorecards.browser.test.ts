@@ -193,5 +193,69 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         }
       });
     }
+    it("an outside interviewer's link shows the kit and their scorecard only, takes it by keyboard and dies when submitted (390); the dashboard lists overdue scorecards (1280)", async () => {
+      const appId = seeded.ids.get('asha@dsouza.in')!;
+      const stage = await stageId(seeded.jobA.id, 'Interview');
+      const res = await fetch(`${s.baseUrl}/api/hr/applications/${appId}/scorecards/`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${alice}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          stage,
+          interviewer_email: 'olga@example.com',
+          interviewer_name: 'Olga Ortiz',
+          interview_at: '2026-01-01T10:00:00Z',
+        }),
+      });
+      expect(res.status).to.equal(201);
+      // Email is off here: the link is made all the same; its token is read back the way the email would carry it.
+      const { randomBytes, createHash } = await import('node:crypto');
+      const token = randomBytes(32).toString('base64url');
+      await s.ctx
+        .db('scorecards')
+        .where({ interviewer_email: 'olga@example.com' })
+        .update({ token_hash: createHash('sha256').update(token).digest('hex') });
+
+      const t = await openHrPage(browser, s.baseUrl, '', { width: 390, height: 844 });
+      try {
+        const page = t.page;
+        await t.context.clearCookies();
+        await page.goto(`${s.baseUrl}/feedback/${token}`);
+        await page.getByRole('heading', { name: "Feedback on Asha D'Souza" }).waitFor();
+        expect(await page.getByText('Design a URL shortener.').count()).to.equal(1);
+        expect(await page.locator('body').innerText()).not.to.match(/Logout|asha@dsouza\.in|Applicants/);
+        const design = page.getByRole('group', { name: 'System design' });
+        await design.getByRole('radio', { name: '4: Better than us' }).focus();
+        await page.keyboard.press('Space');
+        await page.getByRole('group', { name: 'Overall recommendation' }).locator('input[value="strong_yes"]').check();
+        expect(await axeViolations(page)).to.deep.equal([]);
+        await noOverflow(page);
+        await screenshot(page, 'scorecards-feedback-390');
+        await page.getByRole('button', { name: 'Submit scorecard' }).click();
+        await page.getByRole('heading', { name: 'Thank you' }).waitFor();
+        const again = await page.goto(`${s.baseUrl}/feedback/${token}`);
+        expect(again?.status()).to.equal(410);
+        expect(await page.locator('main, body').first().innerText()).to.include('the scorecard was submitted');
+        expect(await axeViolations(page)).to.deep.equal([]);
+      } finally {
+        await t.context.close();
+      }
+
+      // Ian's draft on José's application (asked above) was asked for long ago: overdue on the dashboard.
+      await s.ctx.db('scorecards').whereNull('submitted_at').update({ requested_at: '2026-01-01 00:00:00.000', interview_at: null });
+      const { page, errors, close } = await open(alice, 1280);
+      try {
+        await page.goto(`${s.baseUrl}/hr/dashboard`);
+        const section = page.locator('section', { has: page.getByRole('heading', { name: /Overdue scorecards/ }) });
+        await section.waitFor();
+        expect(await section.innerText())
+          .to.include('José Müller')
+          .and.include('ian');
+        expect(await axeViolations(page)).to.deep.equal([]);
+        await screenshot(page, 'scorecards-dashboard-1280');
+        expect(errors).to.deep.equal([]);
+      } finally {
+        await close();
+      }
+    });
   });
 }
