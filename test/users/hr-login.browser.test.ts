@@ -214,6 +214,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     }
 
     async function signOutLocally(page: Page) {
+      // The dashboard's islands read on mount (the overdue scorecards): answered before the token goes.
+      await page.waitForLoadState('networkidle');
       await tab.context.clearCookies();
       await page.evaluate(() => localStorage.clear());
     }
