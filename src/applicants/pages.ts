@@ -128,7 +128,9 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
   });
 
   router.get('/hr/dashboard', async (req, res) => {
-    const stats = await loadDashboard(ctx);
+    // Issue 31: an interviewer has no dashboard; their landing is the list of applications they are asked to interview.
+    if (req.hr?.role === 'interviewer') return res.redirect(302, '/hr/applicants');
+    const stats = await loadDashboard(ctx, req.access);
     renderPage(req, res, 'pages/hr/dashboard', { title: 'HR Dashboard' }, { stats, ...formatters(req) });
   });
 
@@ -158,7 +160,10 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
   // A job's board (issue 20): the island gets the first answer of the board API, read by the same service.
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const [jobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);
+    const [allJobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);
+    // Issue 31: the job selector offers only the jobs the asker may see.
+    const scopeJobs = req.access?.jobIds;
+    const jobs = scopeJobs ? allJobs.filter((j) => scopeJobs.includes(j.id)) : allJobs;
     // The column chooser remembers its choice per user (the island keeps it in localStorage).
     const common = {
       jobs,
@@ -186,7 +191,7 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
         { ...common, form: raw, errors, moreOpen: MORE_FILTERS.some((f) => errors[f]), list: null },
       );
     }
-    const filters = applicantFilters(parsed.data);
+    const filters = { ...applicantFilters(parsed.data), scope: req.access };
     const page = htmlPageNumber(req);
     const jobChoice = filters.job_id === null ? null : jobs.find((j) => j.id === filters.job_id);
     const list = await listApplicants(ctx, filters, page, APPLICANTS_PAGE_SIZE, true);
@@ -228,7 +233,7 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
     if (!app) return notFoundPage(req, res);
     // The list this application was opened from; filters that do not parse are the whole list.
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const filters = parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}));
+    const filters = { ...(parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}))), scope: req.access };
     const [around, { stages }, reasons] = await Promise.all([
       applicantNeighbours(ctx, filters, app),
       jobStages(ctx, app.job_id),

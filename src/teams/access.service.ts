@@ -137,7 +137,8 @@ export const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/hr/jobs/:id/edit', 'job', 'no'),
   r('GET', '/hr/jobs/:id/insights', 'job', 'no'),
   r('GET', '/hr/jobs/:id/board', 'job', 'no'),
-  r('GET', '/hr/dashboard', 'all', 'no'),
+  // An interviewer's landing page: the page sends them on to their applicants.
+  r('GET', '/hr/dashboard', 'all', 'all'),
   r('GET', '/hr/applicants', 'all', 'all'),
   r('GET', '/hr/applicants/:id', 'application', 'application'),
 ];
