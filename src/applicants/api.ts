@@ -86,7 +86,8 @@ export function applicantsApi(ctx: AppContext): Router {
   });
 
   router.get('/api/hr/applications/:id/', async (req, res) => {
-    res.json(await getApplicant(ctx, pathId(req.params.id)));
+    // An interviewer does not see salary answers (issue 31).
+    res.json(await getApplicant(ctx, pathId(req.params.id), { withoutSalary: req.hr?.role === 'interviewer' }));
   });
 
   router.get('/api/hr/applications/:id/resume/', async (req, res) => {

@@ -67,7 +67,10 @@ export async function applicantTotals(db: Knex, jobIds: readonly number[] | null
  * (its lowest position), and the rejected count. Counted per (job, outcome, stage) along
  * applications_board_idx, then summed here: one row per stage, not per application.
  */
-async function stageTotals(db: Knex, jobIds: readonly number[] | null): Promise<{ stages: { name: string; applicants: number }[]; rejected: number }> {
+async function stageTotals(
+  db: Knex,
+  jobIds: readonly number[] | null,
+): Promise<{ stages: { name: string; applicants: number }[]; rejected: number }> {
   const countQuery = db('applications').select('job_id', 'outcome', 'stage_id').count({ n: '*' }).groupBy('job_id', 'outcome', 'stage_id');
   const stageQuery = db('job_stages as s').join('jobs as j', 'j.id', 's.job_id').select('s.id', 's.name', 's.position', 'j.status');
   if (jobIds) {

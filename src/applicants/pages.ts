@@ -14,6 +14,7 @@ import { NotFound } from '../http/errors.js';
 import { htmlPageNumber } from '../http/paging.js';
 import { pathId } from '../http/validate.js';
 import { cachedPublicJob, listJobChoices, toPublicJob, toPublicQuestion } from '../jobs/index.js';
+import { applicantViewers } from '../teams/index.js';
 import type { Job } from '../jobs/types.js';
 import { formatPhone, formatters } from '../render/formatters.js';
 import { salaryText } from '../shared/format.js';
@@ -226,18 +227,24 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
 
   router.get('/hr/applicants/:id', async (req, res) => {
     if (!isRowId(req.params.id)) return notFoundPage(req, res);
-    const app = await getApplicant(ctx, Number(req.params.id)).catch((err) => {
+    // Issue 31: an interviewer sees the application without salary answers, stage, status, emails or notes.
+    const limited = req.hr?.role === 'interviewer';
+    const app = await getApplicant(ctx, Number(req.params.id), { withoutSalary: limited }).catch((err) => {
       if (err instanceof NotFound) return null;
       throw err;
     });
     if (!app) return notFoundPage(req, res);
     // The list this application was opened from; filters that do not parse are the whole list.
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const filters = { ...(parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}))), scope: req.access };
-    const [around, { stages }, reasons] = await Promise.all([
+    const filters = {
+      ...(parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}))),
+      scope: req.access,
+    };
+    const [around, { stages }, reasons, viewers] = await Promise.all([
       applicantNeighbours(ctx, filters, app),
       jobStages(ctx, app.job_id),
       rejectionReasons(ctx),
+      limited ? null : applicantViewers(ctx.db, app.id),
     ]);
     const query = applicantFilterQuery(filters);
     // The resume beside the answers: a PDF in the browser's viewer (from a blob: URL, see
@@ -257,8 +264,10 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
       { title: `Application #${app.id}`, noindex: true },
       {
         app,
-        stages,
+        stages: limited ? [] : stages,
         reasons,
+        limited,
+        viewers,
         resumeView,
         previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,
         formatPhone,

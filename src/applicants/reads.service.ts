@@ -40,7 +40,8 @@ export interface ReadDeps {
  */
 export async function loadDashboard({ db, cache }: ReadDeps, scope: AccessScope = FULL_ACCESS): Promise<DashboardStats> {
   const jobIds = scope.jobIds;
-  const key: `applicant-totals:${string}` = jobIds === null ? 'applicant-totals:all' : `applicant-totals:jobs:${[...jobIds].sort((a, b) => a - b).join(',')}`;
+  const key: `applicant-totals:${string}` =
+    jobIds === null ? 'applicant-totals:all' : `applicant-totals:jobs:${[...jobIds].sort((a, b) => a - b).join(',')}`;
   const [allJobs, { byJob, newCount, stages, rejected }] = await Promise.all([
     listJobStats(db),
     applicantTotalsStamp(db).then((stamp) => cache.stamped(key, stamp, () => applicantTotals(db, jobIds))),
@@ -97,10 +98,20 @@ export async function listApplicants(
   return result;
 }
 
-export async function getApplicant({ db }: ReadDeps, id: number): Promise<ApplicantDetail> {
+/**
+ * One application; for an interviewer (`withoutSalary`, issue 31) without the answers to questions
+ * about salary, pay or compensation.
+ */
+export async function getApplicant({ db }: ReadDeps, id: number, opts: { withoutSalary?: boolean } = {}): Promise<ApplicantDetail> {
   const app = await findApplicant(db, id);
   if (!app) throw new NotFound(APPLICANT_MESSAGES.notFound);
-  return app;
+  return opts.withoutSalary ? { ...app, answers: app.answers.filter((a) => !asksAboutSalary(a.question_text)) } : app;
+}
+
+/** A question (rich text) that asks about salary, pay or compensation. */
+function asksAboutSalary(questionHtml: string): boolean {
+  const text = questionHtml.replace(/<[^>]*>/g, ' ');
+  return /\b(salary|salaries|pay|paid|compensation|remuneration|wages?|ctc)\b/i.test(text);
 }
 
 /** The applications before and after `app` in the list `filters` describe, in its order. */

@@ -24,8 +24,9 @@ import type { UserRole } from '../users/types.js';
 import { applicationOfEmail, jobIdsOfMember, jobOfApplication, jobsOfApplications } from './queries.js';
 import { applicationsToInterview } from './interviews.queries.js';
 
-export const ACCESS_MESSAGES = {
-  api: (role: string) => `You do not have permission to perform this action: a ${role} works only on the jobs and applications given to them.`,
+const ACCESS_MESSAGES = {
+  api: (role: string) =>
+    `You do not have permission to perform this action: a ${role} works only on the jobs and applications given to them.`,
   page: 'This page is not open to your role. Ask an admin or a recruiter of your team if you need it.',
   job: 'Job not found.',
   application: 'Application not found.',
@@ -38,7 +39,7 @@ export interface Asker {
 }
 
 /** What the asker may see, worked out once per request. */
-export async function accessScope(db: Db, asker: Asker): Promise<AccessScope> {
+async function accessScope(db: Db, asker: Asker): Promise<AccessScope> {
   if (asker.role === 'admin' || asker.role === 'recruiter') return FULL_ACCESS;
   if (asker.role === 'hiring_manager') return { jobIds: await jobIdsOfMember(db, asker.userId), applicationIds: null };
   const asked = await applicationsToInterview(db, asker.userId);
@@ -47,22 +48,22 @@ export async function accessScope(db: Db, asker: Asker): Promise<AccessScope> {
 }
 
 /** Whether the scope takes in the job. */
-export function seesJob(scope: AccessScope, jobId: number): boolean {
+function seesJob(scope: AccessScope, jobId: number): boolean {
   return scope.jobIds === null || scope.jobIds.includes(jobId);
 }
 
 /** Whether the scope takes in the application of that job. */
-export function seesApplication(scope: AccessScope, applicationId: number, jobId: number): boolean {
+function seesApplication(scope: AccessScope, applicationId: number, jobId: number): boolean {
   return seesJob(scope, jobId) && (scope.applicationIds === null || scope.applicationIds.includes(applicationId));
 }
 
 /** 404 unless the scope takes in the job (an id outside it is answered like an unknown one). */
-export function assertJob(scope: AccessScope, jobId: number): void {
+function assertJob(scope: AccessScope, jobId: number): void {
   if (!seesJob(scope, jobId)) throw new NotFound(ACCESS_MESSAGES.job);
 }
 
 /** 404 unless the application exists and the scope takes it in. */
-export async function assertApplication(db: Db, scope: AccessScope, applicationId: number): Promise<void> {
+async function assertApplication(db: Db, scope: AccessScope, applicationId: number): Promise<void> {
   if (scope.jobIds === null && scope.applicationIds === null) return;
   const jobId = await jobOfApplication(db, applicationId);
   if (jobId === null || !seesApplication(scope, applicationId, jobId)) throw new NotFound(ACCESS_MESSAGES.application);
@@ -86,10 +87,15 @@ interface RouteRule {
   interviewer: Rule;
 }
 
-const r = (method: string, pattern: string, hiring_manager: Rule, interviewer: Rule): RouteRule => ({ method, pattern, hiring_manager, interviewer });
+const r = (method: string, pattern: string, hiring_manager: Rule, interviewer: Rule): RouteRule => ({
+  method,
+  pattern,
+  hiring_manager,
+  interviewer,
+});
 
 /** Every HR route and page, and what the two scoped roles may do there (admins and recruiters: unchanged). */
-export const ROUTE_RULES: readonly RouteRule[] = [
+const ROUTE_RULES: readonly RouteRule[] = [
   r('POST', '/api/hr/session/renew/', 'all', 'all'),
   // Jobs
   r('GET', '/api/hr/jobs/', 'all', 'no'),
@@ -157,7 +163,12 @@ function compile(pattern: string): RegExp {
   return new RegExp(`^${body}/?$`, 'i');
 }
 
-const COMPILED: CompiledRule[] = ROUTE_RULES.map((rule) => ({ ...rule, regex: compile(rule.pattern) }));
+const params = (pattern: string) => pattern.split('/').filter((seg) => seg.startsWith(':')).length;
+
+/** Fewer parameters first: a literal segment (`/applications/emails/`) wins over a parameter (`/applications/:id/`), as Express's route order has it. */
+const COMPILED: CompiledRule[] = ROUTE_RULES.map((rule) => ({ ...rule, regex: compile(rule.pattern) })).sort(
+  (a, b) => params(a.pattern) - params(b.pattern),
+);
 
 /** The rule of a request (HEAD is GET's), with the first path parameter; null: no rule (refused). */
 function ruleOf(method: string, path: string): { rule: CompiledRule; id: string | undefined } | null {
@@ -176,7 +187,14 @@ function ruleOf(method: string, path: string): { rule: CompiledRule; id: string 
  * NotFound (404) for a job or application outside their scope. `body` is the parsed body, for the
  * routes that name applications in it.
  */
-export async function checkRequest(db: Db, asker: Asker, method: string, path: string, page: boolean, body?: unknown): Promise<AccessScope> {
+export async function checkRequest(
+  db: Db,
+  asker: Asker,
+  method: string,
+  path: string,
+  page: boolean,
+  body?: unknown,
+): Promise<AccessScope> {
   if (asker.role === 'admin' || asker.role === 'recruiter') return FULL_ACCESS;
   const found = ruleOf(method, path);
   const rule = found ? found.rule[asker.role] : 'no';

@@ -42,7 +42,14 @@ export function accessGate(ctx: AppContext, page: boolean): RequestHandler {
   return async (req, _res, next) => {
     try {
       const session = req.hr!;
-      req.access = await checkRequest(ctx.db, { userId: session.userId, role: session.role }, req.method, req.baseUrl + req.path, page, req.body);
+      req.access = await checkRequest(
+        ctx.db,
+        { userId: session.userId, role: session.role },
+        req.method,
+        req.baseUrl + req.path,
+        page,
+        req.body,
+      );
       next();
     } catch (err) {
       next(err);

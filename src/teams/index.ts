@@ -4,9 +4,7 @@ import type { AppContext } from '../context.js';
 import { teamsApi } from './api.js';
 
 export { accessGate } from './api.js';
-export { ACCESS_MESSAGES, ROUTE_RULES, seesApplication, seesJob } from './access.service.js';
 export { applicantViewers } from './service.js';
-export type { ApplicantViewer, JobTeam, TeamMember, TeamRole } from './types.js';
 
 /** GET/PUT /api/hr/jobs/{id}/team/. */
 export function teamsRoutes(ctx: AppContext): Router {

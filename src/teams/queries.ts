@@ -22,7 +22,12 @@ export async function teamOf(db: Knex, jobId: number): Promise<TeamMember[]> {
     .where('m.job_id', jobId)
     .orderBy([{ column: 'u.username' }])
     .select('m.user_id', 'u.username', 'm.role', 'u.role as user_role');
-  return rows.map((r) => ({ user_id: Number(r.user_id), username: r.username, role: r.role as TeamRole, user_role: r.user_role as UserRole }));
+  return rows.map((r) => ({
+    user_id: Number(r.user_id),
+    username: r.username,
+    role: r.role as TeamRole,
+    user_role: r.user_role as UserRole,
+  }));
 }
 
 /** Active HR users, by name: who may be put on a team. */
@@ -58,7 +63,11 @@ export async function applicationOfEmail(db: Knex, emailId: number): Promise<num
 
 /** Active admins and recruiters, who open every application. */
 export async function usersSeeingAll(db: Knex): Promise<{ user_id: number; username: string; role: UserRole }[]> {
-  const rows: Row[] = await db('hr_users').where('is_active', 1).whereIn('role', ['admin', 'recruiter']).orderBy('username').select('id', 'username', 'role');
+  const rows: Row[] = await db('hr_users')
+    .where('is_active', 1)
+    .whereIn('role', ['admin', 'recruiter'])
+    .orderBy('username')
+    .select('id', 'username', 'role');
   return rows.map((r) => ({ user_id: Number(r.id), username: r.username, role: r.role as UserRole }));
 }
 

@@ -26,11 +26,19 @@ export async function activeUserIds(trx: Knex, ids: number[]): Promise<Set<numbe
 export async function writeTeam(trx: Knex, jobId: number, members: { user_id: number; role: TeamRole }[], now: Date): Promise<void> {
   await trx('job_team_members').where({ job_id: jobId }).delete();
   if (members.length)
-    await trx('job_team_members').insert(members.map((m) => ({ job_id: jobId, user_id: m.user_id, role: m.role, created_at: toDbDate(now) })));
+    await trx('job_team_members').insert(
+      members.map((m) => ({ job_id: jobId, user_id: m.user_id, role: m.role, created_at: toDbDate(now) })),
+    );
 }
 
 /** The change in the audit log, as other job changes are (entity job, action `team`, from and to). */
-export async function insertTeamAudit(trx: Knex, userId: number, jobId: number, details: Record<string, unknown>, now: Date): Promise<void> {
+export async function insertTeamAudit(
+  trx: Knex,
+  userId: number,
+  jobId: number,
+  details: Record<string, unknown>,
+  now: Date,
+): Promise<void> {
   await trx('audit_log').insert({
     user_id: userId,
     action: 'team',

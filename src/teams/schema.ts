@@ -31,10 +31,7 @@ export const teamPutSchema = zod
     {
       members: zod
         .array(
-          zod.object(
-            { user_id: userId, role: zod.enum(TEAM_ROLES, { error: TEAM_MESSAGES.role }) },
-            { error: FIELD_MESSAGES.notObject },
-          ),
+          zod.object({ user_id: userId, role: zod.enum(TEAM_ROLES, { error: TEAM_MESSAGES.role }) }, { error: FIELD_MESSAGES.notObject }),
           { error: TEAM_MESSAGES.members },
         )
         .max(TEAM_MAX, TEAM_MESSAGES.members),
@@ -44,7 +41,8 @@ export const teamPutSchema = zod
   .superRefine((v, ctx) => {
     const seen = new Set<number>();
     v.members.forEach((m, i) => {
-      if (seen.has(m.user_id)) ctx.addIssue({ code: 'custom', path: ['members', i, 'user_id'], message: TEAM_MESSAGES.duplicate(m.user_id) });
+      if (seen.has(m.user_id))
+        ctx.addIssue({ code: 'custom', path: ['members', i, 'user_id'], message: TEAM_MESSAGES.duplicate(m.user_id) });
       seen.add(m.user_id);
     });
   });

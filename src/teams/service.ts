@@ -59,7 +59,11 @@ export async function applicantViewers(db: Db, applicationId: number): Promise<A
     findTeamJob(db, jobId),
   ]);
   const title = job?.title ?? `job ${jobId}`;
-  const out: ApplicantViewer[] = all.map((u) => ({ user_id: u.user_id, username: u.username, rule: u.role === 'admin' ? 'admin' : 'recruiter' }));
+  const out: ApplicantViewer[] = all.map((u) => ({
+    user_id: u.user_id,
+    username: u.username,
+    rule: u.role === 'admin' ? 'admin' : 'recruiter',
+  }));
   for (const m of managers) out.push({ user_id: m.user_id, username: m.username, rule: `hiring manager of ${title}` });
   const stages = new Map<number, { username: string; stages: string[] }>();
   for (const i of interviewers) {

@@ -171,6 +171,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Description',
         'Questions',
         'Notifications',
+        'Team',
       ]);
       expect(await page.getByRole('tab', { name: 'Basics' }).getAttribute('aria-selected')).to.equal('true');
       // Status: Active, Inactive, Removed; INACTIVE by default.
@@ -360,7 +361,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.keyboard.press('ArrowRight');
       expect(await page.getByRole('tab', { name: 'Compensation' }).getAttribute('aria-selected')).to.equal('true');
       await page.keyboard.press('End');
-      expect(await page.getByRole('tab', { name: 'Notifications' }).getAttribute('aria-selected')).to.equal('true');
+      expect(await page.getByRole('tab', { name: 'Team' }).getAttribute('aria-selected')).to.equal('true');
       await page.keyboard.press('Home');
       await page.fill('#job-title', 'Senior Data Analyst');
 

@@ -64,7 +64,12 @@ for (const kind of databaseKinds()) {
       expect((await call('GET', team())).body.members).to.have.length(2);
 
       // The same team again writes nothing; a change writes one entry with the team before and after.
-      await call('PUT', team(), { members: [{ user_id: ivId, role: 'interviewer' }, { user_id: hmId, role: 'hiring_manager' }] });
+      await call('PUT', team(), {
+        members: [
+          { user_id: ivId, role: 'interviewer' },
+          { user_id: hmId, role: 'hiring_manager' },
+        ],
+      });
       const replaced = await call('PUT', team(), { members: [{ user_id: hmId, role: 'coordinator' }] });
       expect(replaced.body.members.map((m: any) => [m.user_id, m.role])).to.deep.equal([[hmId, 'coordinator']]);
       const audit = await s.ctx.db('audit_log').where({ entity: 'job', entity_id: jobId, action: 'team' }).orderBy('id');
@@ -86,11 +91,20 @@ for (const kind of databaseKinds()) {
         [{ members: [{ user_id: 'x1', role: 'interviewer' }] }, 'members.0.user_id', TEAM_MESSAGES.userId],
         [{ members: [{ user_id: -3, role: 'interviewer' }] }, 'members.0.user_id', TEAM_MESSAGES.userId],
         [
-          { members: [{ user_id: hmId, role: 'interviewer' }, { user_id: hmId, role: 'recruiter' }] },
+          {
+            members: [
+              { user_id: hmId, role: 'interviewer' },
+              { user_id: hmId, role: 'recruiter' },
+            ],
+          },
           'members.1.user_id',
           TEAM_MESSAGES.duplicate(hmId),
         ],
-        [{ members: Array.from({ length: TEAM_MAX + 1 }, (_, i) => ({ user_id: i + 1, role: 'interviewer' })) }, 'members', TEAM_MESSAGES.members],
+        [
+          { members: Array.from({ length: TEAM_MAX + 1 }, (_, i) => ({ user_id: i + 1, role: 'interviewer' })) },
+          'members',
+          TEAM_MESSAGES.members,
+        ],
         [{ members: 'all' }, 'members', TEAM_MESSAGES.members],
         [{}, 'members', TEAM_MESSAGES.members],
       ];
@@ -112,7 +126,12 @@ for (const kind of databaseKinds()) {
     });
 
     it('creates and re-roles users as hiring_manager and interviewer; other words are refused', async () => {
-      const made = await call('POST', '/api/hr/users/', { username: 'tm.new', role: 'hiring_manager', password: 'correct horse battery', password_confirm: 'correct horse battery' });
+      const made = await call('POST', '/api/hr/users/', {
+        username: 'tm.new',
+        role: 'hiring_manager',
+        password: 'correct horse battery',
+        password_confirm: 'correct horse battery',
+      });
       expect(made.status, JSON.stringify(made.body)).to.equal(201);
       expect(made.body.user.role).to.equal('hiring_manager');
       const changed = await call('PATCH', `/api/hr/users/${made.body.user.id}/`, { role: 'interviewer' });
