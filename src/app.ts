@@ -25,6 +25,7 @@ import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
 import { funnelRoutes } from './funnel/index.js';
+import { scorecardsRoutes } from './scorecards/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
@@ -104,6 +105,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(teamsRoutes(ctx));
   // Before applicants and pipeline: their `/api/hr/applications/:id/` would take `emails` for an application id.
   app.use(emailsRoutes(ctx));
+  app.use(scorecardsRoutes(ctx));
   app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
   app.use(pipelineRoutes(ctx));
   app.use(notesRoutes(ctx));
