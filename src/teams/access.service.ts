@@ -135,6 +135,25 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/applications/:id/emails/scheduled/', 'application', 'no'),
   r('POST', '/api/hr/applications/:id/emails/', 'application', 'no'),
   r('POST', '/api/hr/emails/:id/cancel/', 'email', 'no'),
+  // Interview kits and scorecards (the scorecards feature blinds others' scorecards and the debrief until one's own is submitted)
+  r('GET', '/api/hr/kit-templates/', 'all', 'no'),
+  r('POST', '/api/hr/kit-templates/', 'no', 'no'),
+  r('GET', '/api/hr/kit-templates/:id/', 'all', 'no'),
+  r('PUT', '/api/hr/kit-templates/:id/', 'no', 'no'),
+  r('DELETE', '/api/hr/kit-templates/:id/', 'no', 'no'),
+  // Overdue scorecards across every job: not filtered by scope yet, so refused to the scoped roles.
+  r('GET', '/api/hr/scorecards/overdue/', 'no', 'no'),
+  r('GET', '/api/hr/jobs/:id/kits/', 'job', 'job'),
+  r('PUT', '/api/hr/jobs/:id/kits/:stageId/', 'job', 'no'),
+  r('GET', '/api/hr/applications/:id/scorecards/choices/', 'application', 'application'),
+  r('GET', '/api/hr/applications/:id/scorecards/', 'application', 'application'),
+  r('POST', '/api/hr/applications/:id/scorecards/', 'application', 'no'),
+  r('GET', '/api/hr/applications/:id/scorecards/:scorecardId/', 'application', 'application'),
+  r('PATCH', '/api/hr/applications/:id/scorecards/:scorecardId/', 'application', 'application'),
+  r('POST', '/api/hr/applications/:id/scorecards/:scorecardId/submit/', 'application', 'application'),
+  r('POST', '/api/hr/applications/:id/scorecards/:scorecardId/amendments/', 'application', 'application'),
+  r('GET', '/api/hr/applications/:id/debrief/', 'application', 'application'),
+  r('POST', '/api/hr/applications/:id/debrief/decisions/', 'application', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
   r('GET', '/hr/jobs', 'all', 'no'),
@@ -143,6 +162,7 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/hr/jobs/:id/edit', 'job', 'no'),
   r('GET', '/hr/jobs/:id/insights', 'job', 'no'),
   r('GET', '/hr/jobs/:id/board', 'job', 'no'),
+  r('GET', '/hr/jobs/:id/kits', 'job', 'no'),
   // An interviewer's landing page: the page sends them on to their applicants.
   r('GET', '/hr/dashboard', 'all', 'all'),
   r('GET', '/hr/applicants', 'all', 'all'),

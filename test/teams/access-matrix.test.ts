@@ -123,6 +123,25 @@ const EXPECTED: Record<string, Row> = {
   'DELETE /api/hr/sources/links/:id/': LOOSE,
   'GET /hr/sources': NOT_SCOPED,
   'GET /api/hr/jobs/:id/funnel/': JOB_HM,
+  'GET /api/hr/kit-templates/': LISTED,
+  'POST /api/hr/kit-templates/': NOT_SCOPED,
+  'GET /api/hr/kit-templates/:id/': ['ok?', 'ok?', 'ok?', 403],
+  'PUT /api/hr/kit-templates/:id/': LOOSE,
+  'DELETE /api/hr/kit-templates/:id/': LOOSE,
+  'GET /api/hr/scorecards/overdue/': NOT_SCOPED,
+  'GET /api/hr/jobs/:id/kits/': ['ok', 'ok', 'own', 'own'],
+  'PUT /api/hr/jobs/:id/kits/:stageId/': JOB_HM,
+  'GET /hr/jobs/:id/kits': JOB_HM,
+  'GET /api/hr/applications/:id/scorecards/choices/': APP_BOTH,
+  'GET /api/hr/applications/:id/scorecards/': APP_BOTH,
+  'POST /api/hr/applications/:id/scorecards/': APP_HM,
+  'GET /api/hr/applications/:id/scorecards/:scorecardId/': APP_BOTH,
+  // Only a scorecard's author (the interviewer here) changes, submits or amends it.
+  'PATCH /api/hr/applications/:id/scorecards/:scorecardId/': [403, 403, 'own403', 'own'],
+  'POST /api/hr/applications/:id/scorecards/:scorecardId/submit/': [403, 403, 'own403', 'own'],
+  'POST /api/hr/applications/:id/scorecards/:scorecardId/amendments/': [403, 403, 'own403', 'own'],
+  'GET /api/hr/applications/:id/debrief/': APP_BOTH,
+  'POST /api/hr/applications/:id/debrief/decisions/': APP_HM,
 };
 
 const ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;
@@ -173,10 +192,13 @@ for (const kind of databaseKinds()) {
           created_at: toDbDate(now),
           updated_at: toDbDate(now),
         });
-        ids[side] = { job: job.id, app: Number(app.id), note: Number(noteId), email: Number(emailId) };
+        const stage = await db('job_stages').where({ job_id: job.id }).orderBy('position').first('id');
+        ids[side] = { job: job.id, app: Number(app.id), note: Number(noteId), email: Number(emailId), stage: Number(stage.id) };
       }
       await db('job_team_members').insert({ job_id: ids.own.job, user_id: hmId, role: 'hiring_manager', created_at: toDbDate(now) });
-      await askToInterview(db, ids.own.app, userIds.interviewer);
+      // The interviewer is asked about the own application; someone else about the other one.
+      ids.own.scorecard = await askToInterview(db, ids.own.app, userIds.interviewer);
+      ids.other.scorecard = await askToInterview(db, ids.other.app, spareId);
     });
     after(() => s.close());
 
@@ -187,6 +209,8 @@ for (const kind of databaseKinds()) {
         .replace(/^(\/api\/hr\/jobs|\/hr\/jobs)\/:id/, `$1/${id.job}`)
         .replace(/^(\/api\/hr\/applications|\/hr\/applicants)\/:id/, `$1/${id.app}`)
         .replace(':noteId', String(id.note))
+        .replace(':scorecardId', String(id.scorecard))
+        .replace(':stageId', String(id.stage))
         .replace(/^\/api\/hr\/emails\/:id/, `/api/hr/emails/${id.email}`)
         .replace(/^\/api\/hr\/users\/:id/, `/api/hr/users/${spareId}`)
         .replace(/:\w+/g, '1');
@@ -196,7 +220,9 @@ for (const kind of databaseKinds()) {
         ? { ids: [ids[side].app] }
         : pattern.endsWith('/:noteId/')
           ? { text: 'Changed.' }
-          : {};
+          : pattern.endsWith('/amendments/')
+            ? { note: 'An amendment.' }
+            : {};
 
     const send = async (method: string, pattern: string, role: string, side: 'own' | 'other'): Promise<number> => {
       const page = !pattern.startsWith('/api/');
@@ -275,11 +301,11 @@ for (const kind of databaseKinds()) {
 }
 
 /** An interviewer asked to interview the application at its job's first stage: a scorecard request (the scorecards feature's row, a draft). */
-async function askToInterview(db: Knex, applicationId: number, userId: number): Promise<void> {
+async function askToInterview(db: Knex, applicationId: number, userId: number): Promise<number> {
   const app = await db('applications').where({ id: applicationId }).first('job_id');
   const stage = await db('job_stages').where({ job_id: app.job_id }).orderBy('position').first('id', 'name');
   const now = toDbDate(new Date());
-  await db('scorecards').insert({
+  const [id] = await db('scorecards').insert({
     application_id: applicationId,
     stage_id: stage.id,
     stage_name: stage.name,
@@ -289,4 +315,5 @@ async function askToInterview(db: Knex, applicationId: number, userId: number): 
     ratings: '{}',
     updated_at: now,
   });
+  return Number(id);
 }
