@@ -116,8 +116,8 @@ export function TeamPanel({ jobId }: { jobId: number | null }) {
       <fieldset className="team-add">
         <legend className="label">Add a member</legend>
         <div className="team-add-row">
-          <label htmlFor={`${id}-user`}>
-            HR user
+          <div className="team-field">
+            <label htmlFor={`${id}-user`}>HR user</label>
             <select id={`${id}-user`} value={pick} onChange={(e) => setPick(e.target.value)}>
               <option value="">Choose a user…</option>
               {free.map((c) => (
@@ -126,9 +126,9 @@ export function TeamPanel({ jobId }: { jobId: number | null }) {
                 </option>
               ))}
             </select>
-          </label>
-          <label htmlFor={`${id}-new-role`}>
-            Team role
+          </div>
+          <div className="team-field">
+            <label htmlFor={`${id}-new-role`}>Team role</label>
             <select id={`${id}-new-role`} value={pickRole} onChange={(e) => setPickRole(e.target.value as TeamRole)}>
               {TEAM_ROLES.map((r) => (
                 <option key={r} value={r}>
@@ -136,7 +136,7 @@ export function TeamPanel({ jobId }: { jobId: number | null }) {
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <button type="button" className="btn btn-secondary" onClick={add} disabled={!pick}>
             Add
           </button>

@@ -297,6 +297,50 @@ for (const kind of databaseKinds()) {
       expect(denied.status).to.equal(403);
       expect(((await denied.json()) as any).detail).to.match(/hiring manager works only on the jobs and applications given to them/);
     });
+
+    it('shows an interviewer the application without salary answers; others see them', async () => {
+      const job = await makeJob(s.ctx, {
+        questions: [
+          { text: 'Why this team?', answer_type: 'short_text' },
+          { text: '<p>What are your <strong>salary</strong> expectations?</p>', answer_type: 'short_text' },
+          { text: 'Expected compensation per year', answer_type: 'number' },
+        ],
+      });
+      const [why, salary, comp] = job.questions;
+      await insertApplications(
+        s.ctx.db,
+        job.id,
+        [
+          {
+            first_name: 'Sal',
+            last_name: 'Ary',
+            email: 'sal@example.com',
+            phone: '+15550103',
+            answers: { [why.id]: 'People', [salary.id]: '90k', [comp.id]: 95000 },
+          },
+        ],
+        job.questions,
+      );
+      const app = await s.ctx.db('applications').where({ job_id: job.id }).first('id');
+      const interviewerId = (await s.ctx.db('hr_users').where({ username: 'm.interviewer' }).first('id')).id;
+      await askToInterview(s.ctx.db, Number(app.id), Number(interviewerId));
+      const answers = async (role: string) => {
+        const res = await fetch(`${s.baseUrl}/api/hr/applications/${app.id}/`, { headers: { Authorization: `Bearer ${token[role]}` } });
+        expect(res.status, role).to.equal(200);
+        return ((await res.json()) as any).answers.map((a: any) => a.answer);
+      };
+      expect(await answers('interviewer')).to.deep.equal(['People']);
+      expect(await answers('recruiter')).to.have.members(['People', '90k', 95000]);
+      // The page: no salary answer, no notes, no email, no status form.
+      const page = await fetch(`${s.baseUrl}/hr/applicants/${app.id}`, { headers: { Cookie: `jwt=${token.interviewer}` } }).then((r) =>
+        r.text(),
+      );
+      expect(page).to.contain('People');
+      expect(page).not.to.contain('90k');
+      expect(page).not.to.contain('data-status-form');
+      expect(page).not.to.contain('applicant-email');
+      expect(page).not.to.contain('applicant-notes');
+    });
   });
 }
 
