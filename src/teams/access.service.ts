@@ -141,8 +141,8 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/kit-templates/:id/', 'all', 'no'),
   r('PUT', '/api/hr/kit-templates/:id/', 'no', 'no'),
   r('DELETE', '/api/hr/kit-templates/:id/', 'no', 'no'),
-  // Overdue scorecards across every job: not filtered by scope yet, so refused to the scoped roles.
-  r('GET', '/api/hr/scorecards/overdue/', 'no', 'no'),
+  // Overdue scorecards: of a hiring manager's jobs only (the dashboard's list filters by the scope).
+  r('GET', '/api/hr/scorecards/overdue/', 'all', 'no'),
   r('GET', '/api/hr/jobs/:id/kits/', 'job', 'job'),
   r('PUT', '/api/hr/jobs/:id/kits/:stageId/', 'job', 'no'),
   r('GET', '/api/hr/applications/:id/scorecards/choices/', 'application', 'application'),

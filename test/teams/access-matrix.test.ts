@@ -128,7 +128,7 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/hr/kit-templates/:id/': ['ok?', 'ok?', 'ok?', 403],
   'PUT /api/hr/kit-templates/:id/': LOOSE,
   'DELETE /api/hr/kit-templates/:id/': LOOSE,
-  'GET /api/hr/scorecards/overdue/': NOT_SCOPED,
+  'GET /api/hr/scorecards/overdue/': LISTED,
   'GET /api/hr/jobs/:id/kits/': ['ok', 'ok', 'own', 'own'],
   'PUT /api/hr/jobs/:id/kits/:stageId/': JOB_HM,
   'GET /hr/jobs/:id/kits': JOB_HM,
@@ -290,6 +290,16 @@ for (const kind of databaseKinds()) {
       expect((await get('recruiter', '/api/hr/jobs/')).results.map((j: any) => j.id)).to.have.members([ids.own.job, ids.other.job]);
       expect((await get('hiring_manager', '/api/hr/applications/')).results.map((a: any) => a.id)).to.deep.equal([ids.own.app]);
       expect((await get('interviewer', '/api/hr/applications/')).results.map((a: any) => a.id)).to.deep.equal([ids.own.app]);
+      // Overdue scorecards (asked two days ago, not submitted): the hiring manager sees their job's only.
+      await s.ctx
+        .db('scorecards')
+        .whereIn('id', [ids.own.scorecard, ids.other.scorecard])
+        .update({ requested_at: toDbDate(new Date(Date.now() - 2 * 86_400_000)) });
+      expect((await get('hiring_manager', '/api/hr/scorecards/overdue/')).results.map((r: any) => r.id)).to.deep.equal([ids.own.scorecard]);
+      expect((await get('recruiter', '/api/hr/scorecards/overdue/')).results.map((r: any) => r.id)).to.have.members([
+        ids.own.scorecard,
+        ids.other.scorecard,
+      ]);
       const dash = await get('hiring_manager', '/api/hr/dashboard/');
       expect(dash.job_stats.map((j: any) => j.id)).to.deep.equal([ids.own.job]);
       expect(dash.total_applicants).to.equal(1);
