@@ -13,7 +13,7 @@ import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
 import { htmlPageNumber } from '../http/paging.js';
 import { pathId } from '../http/validate.js';
-import { cachedPublicJob, listJobChoices, toPublicJob, toPublicQuestion } from '../jobs/index.js';
+import { cachedPublicJob, listJobChoices, requireJob, toPublicJob, toPublicQuestion } from '../jobs/index.js';
 import { applicantViewers } from '../teams/index.js';
 import type { Job } from '../jobs/types.js';
 import { formatPhone, formatters } from '../render/formatters.js';
@@ -240,11 +240,13 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
       ...(parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}))),
       scope: req.access,
     };
-    const [around, { stages }, reasons, viewers] = await Promise.all([
+    const [around, { stages }, reasons, viewers, job] = await Promise.all([
       applicantNeighbours(ctx, filters, app),
       jobStages(ctx, app.job_id),
       rejectionReasons(ctx),
       limited ? null : applicantViewers(ctx.db, app.id),
+      // An interviewer reads the job's description here (the job editor is not theirs).
+      limited ? requireJob(ctx.db, app.job_id) : null,
     ]);
     const query = applicantFilterQuery(filters);
     // The resume beside the answers: a PDF in the browser's viewer (from a blob: URL, see
@@ -268,6 +270,7 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
         reasons,
         limited,
         viewers,
+        jobDescription: job ? job.description : null,
         resumeView,
         previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,
         formatPhone,

@@ -8,9 +8,11 @@
  *   applicants, board, stages, notes, timeline, emails, insights, funnel and exports; lists and the
  *   dashboard show only those jobs. No new jobs, no settings, reasons, webhooks (application posts),
  *   forms or tracking links (403); a job or application outside their jobs answers 404.
- * - interviewer: the applications they are asked to interview (`INTERVIEW_REQUESTS` below): the
- *   application, its resume and the job's description; no notes, timeline, emails, board, exports
- *   or lists of other applications.
+ * - interviewer: the applications they are asked to interview (a scorecard request,
+ *   interviews.queries.ts): the application (without salary answers), its resume, the job's
+ *   description (on the applicant page), the job's kits, their scorecards and the debrief (both
+ *   blinded by the scorecards feature until their own is submitted); no notes, timeline, emails,
+ *   board, stages, exports or other applications.
  *
  * The rules are one table, `ROUTE_RULES`, keyed by method and route pattern; a route not in it is
  * refused to the two scoped roles (deny by default), and the access matrix test walks the app's
@@ -101,7 +103,8 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/jobs/', 'all', 'no'),
   r('GET', '/api/hr/jobs/departments/', 'all', 'no'),
   r('POST', '/api/hr/jobs/', 'no', 'no'),
-  r('GET', '/api/hr/jobs/:id/', 'job', 'job'),
+  // An interviewer reads the job's description on the applicant page, not the job's HR settings.
+  r('GET', '/api/hr/jobs/:id/', 'job', 'no'),
   r('PUT', '/api/hr/jobs/:id/', 'job', 'no'),
   r('GET', '/api/hr/jobs/:id/team/', 'job', 'no'),
   r('PUT', '/api/hr/jobs/:id/team/', 'job', 'no'),

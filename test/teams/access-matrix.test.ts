@@ -45,7 +45,7 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/hr/jobs/': LISTED,
   'GET /api/hr/jobs/departments/': LISTED,
   'POST /api/hr/jobs/': NOT_SCOPED,
-  'GET /api/hr/jobs/:id/': ['ok', 'ok', 'own', 'own'],
+  'GET /api/hr/jobs/:id/': JOB_HM,
   'PUT /api/hr/jobs/:id/': JOB_HM,
   'GET /api/hr/jobs/:id/team/': JOB_HM,
   'PUT /api/hr/jobs/:id/team/': JOB_HM,
@@ -346,6 +346,7 @@ for (const kind of databaseKinds()) {
         r.text(),
       );
       expect(page).to.contain('People');
+      expect(page).to.contain('<p>Build things.</p>'); // the job's description
       expect(page).not.to.contain('90k');
       expect(page).not.to.contain('data-status-form');
       expect(page).not.to.contain('applicant-email');

@@ -149,6 +149,25 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         const otherApp = await db('applications').where({ job_id: other.id }).first('id');
         const res = await hm.context.request.get(`${s.baseUrl}/hr/applicants/${otherApp.id}`, { maxRedirects: 0 });
         expect(res.status()).to.equal(404);
+
+        // The interviewer: the application they are asked to interview, with the job's description and their scorecard; no notes, no email.
+        const iv = await openHrPage(browser, s.baseUrl, await liveToken(db, interviewerId), { width: w.width, height: w.height });
+        tabs.push(iv);
+        await iv.page.goto(`${s.baseUrl}/hr/applicants/${app.id}`);
+        await iv.page.getByRole('heading', { name: 'The job' }).waitFor();
+        await iv.page.getByRole('heading', { name: 'Scorecards' }).waitFor();
+        await iv.page.getByText('Your scorecard').first().waitFor();
+        expect(await iv.page.getByRole('heading', { name: 'Ask for feedback' }).count()).to.equal(0);
+        expect(await iv.page.locator('section.access-list').count()).to.equal(0);
+        expect(await iv.page.getByRole('heading', { name: 'Notes' }).count()).to.equal(0);
+        expect(await iv.page.getByRole('heading', { name: 'Email the applicant' }).count()).to.equal(0);
+        const navLinks = await iv.page
+          .locator('nav[aria-label="HR"] a, nav[aria-label="HR mobile"] a')
+          .evaluateAll((links) => links.map((a) => a.textContent?.trim()));
+        expect(navLinks).to.deep.equal(['Applicants', 'Applicants']);
+        expect(await axeViolations(iv.page)).to.deep.equal([]);
+        await noSidewaysScroll(iv.page, w.width);
+        await screenshot(iv.page, `teams-interviewer-applicant-${w.name}`);
       });
     }
   });
