@@ -185,7 +185,8 @@ async function main(): Promise<void> {
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const app = await startProcess(['dist/server.js'], { ...env, PORT: String(port) });
+  // At info, so its start-up line (what startProcess waits for) is written; later lines are drained unread.
+  const app = await startProcess(['dist/server.js'], { ...env, PORT: String(port), LOG_LEVEL: 'info' });
   const chrome = await launch({ chromePath, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
   let allPass = true;
   const rows: string[] = [];

@@ -300,7 +300,8 @@ for (const kind of databaseKinds()) {
         });
         expect(res.status).to.equal(429);
         expect(await res.json()).to.deep.equal({ detail: 'Too many applications. Please try again in 10 minutes.' });
-        expect(res.headers.get('retry-after')).to.equal('600');
+        // The window's seconds left: 600 at once, a little less on a slow machine.
+        expect(Number(res.headers.get('retry-after'))).to.be.within(590, 600);
         expect((await tableCounts(s.ctx.db)).applications).to.equal(2);
         expect(listFiles(uploadsRoot(s.ctx))).to.have.length(2);
       });

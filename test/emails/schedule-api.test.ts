@@ -420,6 +420,7 @@ for (const kind of databaseKinds()) {
       expect(put.status).to.equal(200);
       // The start of a fresh hour: the digest below covers only these two.
       clock = new Date(Math.ceil((clock.getTime() + 1) / 3_600_000) * 3_600_000 + 60_000);
+      const appliedAt = clock;
       const job = await makeJob(db(), { title: 'Digest Job', public_id: 'digest-job' });
       for (const [email, first] of [
         ['dana@example.com', 'Dana'],
@@ -466,7 +467,8 @@ for (const kind of databaseKinds()) {
         log: () => undefined,
       });
       try {
-        const dayStart = Math.floor(clock.getTime() / DAY) * DAY;
+        // The UTC day of the two applications: the hours above may have crossed midnight since.
+        const dayStart = Math.floor(appliedAt.getTime() / DAY) * DAY;
         const inDay = Number(
           (
             await db()('applications')
@@ -475,7 +477,7 @@ for (const kind of databaseKinds()) {
               .count({ n: '*' })
           )[0].n,
         );
-        clock = new Date(dayStart + DAY + 60_000);
+        clock = new Date(Math.max(clock.getTime(), dayStart + DAY + 60_000));
         expect(await daily.digest()).to.equal(true);
         expect(await daily.digest()).to.equal(false);
         await daily.worker.runDue();

@@ -1,5 +1,5 @@
 /**
- * Islands run in the browser: they import only src/shared/ and features' types.ts / schema.ts,
+ * Islands run in the browser: they import only src/shared/ and features' types and schema files (types.ts, <subject>.schema.ts),
  * never a service or repo, and nothing they reach may pull in Node-only code (node: modules, Node
  * built-ins, the database, HTTP server or upload packages). Type-only imports count too: esbuild
  * drops them, so the check reads the sources, not the bundle.
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const NODE_ONLY_PACKAGES = ['knex', 'express', 'busboy', 'better-sqlite3', 'mysql2', 'ejs', 'tsx'];
 /** What an island file may import from src/, relative to the root. */
-const ISLAND_MAY_IMPORT = /^src\/(shared\/[^/]+|[^/]+\/(types|schema))\.tsx?$/;
+const ISLAND_MAY_IMPORT = /^src\/(shared\/[^/]+|[^/]+\/([a-z0-9-]+\.)?(types|schema))\.tsx?$/;
 
 /** Every module specifier of a source file: static imports and re-exports (type-only too), side-effect and dynamic imports. */
 function specifiers(source: string): string[] {
@@ -72,7 +72,7 @@ function islandImportProblems(root: string): string[] {
       }
       const t = rel(target);
       if (t.startsWith('src/') && inIslands && !ISLAND_MAY_IMPORT.test(t))
-        problems.push(`${where} imports ${t} (only src/shared/ and src/*/types.ts or schema.ts)`);
+        problems.push(`${where} imports ${t} (only src/shared/ and the types or schema files of a feature)`);
       else if (!t.startsWith('islands/') && !t.startsWith('src/')) problems.push(`${where} imports ${t}, outside islands/ and src/`);
       visit(target, [...chain, rel(file)]);
     }
@@ -113,7 +113,7 @@ describe('island imports', () => {
     it('catches a service imported for a type, from a nested island folder', () => {
       write('islands/editor/Form.tsx', "import type {\n  Z,\n} from '../../src/jobs/service.js';\n");
       expect(islandImportProblems(dir)).to.have.members([
-        'islands/editor/Form.tsx imports src/jobs/service.ts (only src/shared/ and src/*/types.ts or schema.ts)',
+        'islands/editor/Form.tsx imports src/jobs/service.ts (only src/shared/ and the types or schema files of a feature)',
         "islands/editor/Form.tsx -> src/jobs/service.ts imports Node-only 'knex'",
       ]);
     });
