@@ -19,7 +19,7 @@ import {
   USER_MESSAGES,
   passwordProblem,
 } from '../src/users/schema.js';
-import type { TeamUser, TeamUserResult, UserRole } from '../src/users/types.js';
+import { ROLE_HELP, ROLE_LABELS, USER_ROLES, type TeamUser, type TeamUserResult, type UserRole } from '../src/users/types.js';
 import './hr-users.css';
 
 interface Props {
@@ -61,7 +61,7 @@ function HrUsers({ me }: Props) {
       const user: RowUser = {
         id: Number(row.dataset.user),
         username: row.dataset.username ?? '',
-        role: row.dataset.role === 'admin' ? 'admin' : 'recruiter',
+        role: USER_ROLES.find((r) => r === row.dataset.role) ?? 'interviewer',
         active: row.dataset.active === '1',
         email: row.dataset.email ?? '',
       };
@@ -365,20 +365,12 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
             <EmailField id={`${id}-email`} value={email} setValue={setEmail} error={errors.email} />
             <fieldset className="choice-group">
               <legend className="label">Role</legend>
-              <label>
-                <input
-                  type="radio"
-                  name={`${id}-role`}
-                  value="recruiter"
-                  checked={role === 'recruiter'}
-                  onChange={() => setRole('recruiter')}
-                />{' '}
-                Recruiter: everything but users and settings
-              </label>
-              <label>
-                <input type="radio" name={`${id}-role`} value="admin" checked={role === 'admin'} onChange={() => setRole('admin')} /> Admin:
-                everything
-              </label>
+              {USER_ROLES.map((r) => (
+                <label key={r}>
+                  <input type="radio" name={`${id}-role`} value={r} checked={role === r} onChange={() => setRole(r)} /> {ROLE_LABELS[r]}:{' '}
+                  {ROLE_HELP[r]}
+                </label>
+              ))}
             </fieldset>
             <MethodChoice method={method} setMethod={setMethod} legend="How they sign in the first time" />
             {method === 'password' && (
@@ -536,16 +528,14 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string[] | null>(null);
   const self = user.id === me;
-  const role: UserRole = user.role === 'admin' ? 'recruiter' : 'admin';
+  const [role, setRole] = useState<UserRole>(user.role === 'admin' ? 'recruiter' : 'admin');
   const text =
     kind === 'role'
-      ? role === 'admin'
-        ? `Make ${user.username} an admin? Admins can manage users and settings.`
-        : `Make ${user.username} a recruiter? Recruiters cannot manage users or settings.${self ? ' You will lose access to this page.' : ''}`
+      ? `Change the role of ${user.username} (now ${ROLE_LABELS[user.role]}).${self && role !== 'admin' ? ' You will lose access to this page.' : ''}`
       : user.active
         ? `Disable ${user.username}? They are signed out at once and cannot sign in until enabled.${self ? ' This signs you out.' : ''}`
         : `Enable ${user.username}? They can sign in again with their password.`;
-  const action = kind === 'role' ? (role === 'admin' ? 'Make admin' : 'Make recruiter') : user.active ? 'Disable' : 'Enable';
+  const action = kind === 'role' ? 'Change role' : user.active ? 'Disable' : 'Enable';
 
   const apply = async () => {
     setBusy(true);
@@ -555,7 +545,7 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
       const u = await hrJson<TeamUser>(`/api/hr/users/${user.id}/`, { method: 'PATCH', body });
       const done =
         kind === 'role'
-          ? `${u.username} is now ${u.role === 'admin' ? 'an admin' : 'a recruiter'}.`
+          ? `${u.username} is now ${ROLE_LABELS[u.role].toLowerCase()}.`
           : `${u.username} ${u.is_active ? 'enabled' : 'disabled'}.`;
       // Demoted, the page is no longer ours to see; disabled, our session has ended.
       reloadWith(done, self && kind === 'role' ? '/hr/dashboard' : undefined);
@@ -570,6 +560,17 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
       {(close) => (
         <>
           <p>{text}</p>
+          {kind === 'role' && (
+            <fieldset className="choice-group">
+              <legend className="label">New role</legend>
+              {USER_ROLES.map((r) => (
+                <label key={r}>
+                  <input type="radio" name="change-role" value={r} checked={role === r} onChange={() => setRole(r)} /> {ROLE_LABELS[r]}:{' '}
+                  {ROLE_HELP[r]}
+                </label>
+              ))}
+            </fieldset>
+          )}
           <Problem lines={problem} title="Nothing was changed." />
           <div className="modal-actions">
             <button

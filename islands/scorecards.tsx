@@ -29,7 +29,8 @@ import {
 } from '../src/scorecards/scorecards.types.js';
 import './scorecards.css';
 
-type Props = { id: number };
+/** `limited`: an interviewer (issue 31): their own scorecard and the blinded debrief, no asking for feedback, no decisions. */
+type Props = { id: number; limited?: boolean };
 type Notice = { kind: 'error' | 'success'; text: string } | null;
 
 const CHANGED_EVENT = 'applicant:changed';
@@ -343,11 +344,13 @@ function DebriefView({
   debrief,
   reasons,
   onDecided,
+  canDecide,
 }: {
   id: number;
   debrief: Debrief;
   reasons: string[];
   onDecided: (d: Debrief) => void;
+  canDecide: boolean;
 }) {
   const [decision, setDecision] = useState<Decision>('advance');
   const [reason, setReason] = useState(reasons[0] ?? '');
@@ -428,7 +431,7 @@ function DebriefView({
           ))}
         </ul>
       )}
-      {!debrief.hidden_reason && (
+      {canDecide && !debrief.hidden_reason && (
         <form className="card scorecard-form" onSubmit={decide} noValidate>
           <fieldset>
             <legend>Decision</legend>
@@ -469,7 +472,7 @@ function DebriefView({
   );
 }
 
-function Scorecards({ id }: Props) {
+function Scorecards({ id, limited = false }: Props) {
   const [choices, setChoices] = useState<ScorecardChoices | null>(null);
   const [list, setList] = useState<ScorecardList | null>(null);
   const [debrief, setDebrief] = useState<Debrief | null>(null);
@@ -549,16 +552,18 @@ function Scorecards({ id }: Props) {
             ))}
           </ul>
         )}
-        <AskForm
-          id={id}
-          choices={choices}
-          onAsked={(text) => {
-            setNotice({ kind: 'success', text });
-            void load();
-          }}
-        />
+        {!limited && (
+          <AskForm
+            id={id}
+            choices={choices}
+            onAsked={(text) => {
+              setNotice({ kind: 'success', text });
+              void load();
+            }}
+          />
+        )}
       </section>
-      <DebriefView id={id} debrief={debrief} reasons={choices.reasons} onDecided={setDebrief} />
+      <DebriefView id={id} debrief={debrief} reasons={choices.reasons} onDecided={setDebrief} canDecide={!limited} />
     </>
   );
 }

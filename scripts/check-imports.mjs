@@ -42,6 +42,7 @@ const FEATURES = [
   'sources',
   'funnel',
   'scorecards',
+  'teams',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

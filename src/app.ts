@@ -26,6 +26,7 @@ import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
 import { funnelRoutes } from './funnel/index.js';
 import { scorecardsRoutes } from './scorecards/index.js';
+import { accessGate, teamsRoutes } from './teams/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -86,17 +87,22 @@ export function createApp(ctx: AppContext): Express {
   // several times what was typed. Only signed-in callers get this far (the guard runs first).
   app.use('/api/hr', express.json({ limit: '16mb' }));
   app.use('/api', express.json({ limit: '1mb' }));
+  // Access by role (issue 31, src/teams/access.service.ts): after the body parser, which the bulk
+  // routes' checks read; hiring managers and interviewers reach only their jobs and applications.
+  app.use('/api/hr', accessGate(ctx, false));
 
   // The HR area is guarded here, once, before any feature router: every path under /api/hr (known
   // or not) answers 401 and every /hr page redirects to /hrviewlogin without a valid session, so a
   // signed-out visitor learns nothing about which HR routes exist. Routers do not repeat it.
   app.use('/hr', requireHrPage(ctx));
   app.use(ADMIN_PAGE_PATHS, requireAdmin);
+  app.use('/hr', accessGate(ctx, true));
 
   // Feature routes: one line per feature.
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
   app.use(jobsRoutes(ctx, { applicantCounts }));
+  app.use(teamsRoutes(ctx));
   // Before applicants and pipeline: their `/api/hr/applications/:id/` would take `emails` for an application id.
   app.use(emailsRoutes(ctx));
   app.use(scorecardsRoutes(ctx));

@@ -27,6 +27,7 @@ import { BasicsPanel, CompensationPanel, DescriptionPanel, NotificationsPanel, T
 import { QuestionsEditor } from './QuestionsEditor.js';
 import { SaveBanner, type Failure } from './SaveBanner.js';
 import { TABS, elementIdOf, tabOf, type TabKey } from './tabs.js';
+import { TeamPanel } from './TeamPanel.js';
 
 /** Said on the job list after a job is created (the editor's own banner says an edit was saved). */
 const JOB_CREATED = 'Job created.';
@@ -299,6 +300,9 @@ export function JobEditor(props: Props) {
       </TabPanel>
       <TabPanel tab="notify" current={tab}>
         <NotificationsPanel {...panel} canChangeWebhook={props.canChangeWebhook} />
+      </TabPanel>
+      <TabPanel tab="team" current={tab}>
+        <TeamPanel jobId={jobId} />
       </TabPanel>
 
       <div className="editor-actions">

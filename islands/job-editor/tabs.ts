@@ -7,6 +7,7 @@ export const TABS = [
   { key: 'desc', label: 'Description' },
   { key: 'qs', label: 'Questions' },
   { key: 'notify', label: 'Notifications' },
+  { key: 'team', label: 'Team' },
 ] as const;
 export type TabKey = (typeof TABS)[number]['key'];
 

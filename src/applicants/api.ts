@@ -50,8 +50,8 @@ export function applicantsApi(ctx: AppContext): Router {
     res.status(201).json({ detail: APPLY_MESSAGES.submitted });
   });
 
-  router.get('/api/hr/dashboard/', async (_req, res) => {
-    res.json(await loadDashboard(ctx));
+  router.get('/api/hr/dashboard/', async (req, res) => {
+    res.json(await loadDashboard(ctx, req.access));
   });
 
   router.get('/api/hr/jobs/:id/analytics/', async (req, res) => {
@@ -66,7 +66,7 @@ export function applicantsApi(ctx: AppContext): Router {
   router.get('/api/hr/applications/', async (req, res) => {
     const query = validate(applicantListQuerySchema, req.query);
     const paging = parsePaging(req);
-    const page = await listApplicants(ctx, applicantFilters(query), paging.page, paging.pageSize, query.detailed);
+    const page = await listApplicants(ctx, { ...applicantFilters(query), scope: req.access }, paging.page, paging.pageSize, query.detailed);
     const link = (n: number) => pageLink(req, ctx.config.publicBaseUrl, n);
     res.json({
       count: page.count,
@@ -82,11 +82,12 @@ export function applicantsApi(ctx: AppContext): Router {
   // `:id/`, which would take 'export' for an id.
   router.get('/api/hr/applications/export/', async (req, res) => {
     const query = validate(applicantListQuerySchema, req.query);
-    await sendWorkbook(res, applicantListExport(ctx, applicantFilters(query)));
+    await sendWorkbook(res, applicantListExport(ctx, { ...applicantFilters(query), scope: req.access }));
   });
 
   router.get('/api/hr/applications/:id/', async (req, res) => {
-    res.json(await getApplicant(ctx, pathId(req.params.id)));
+    // An interviewer does not see salary answers (issue 31).
+    res.json(await getApplicant(ctx, pathId(req.params.id), { withoutSalary: req.hr?.role === 'interviewer' }));
   });
 
   router.get('/api/hr/applications/:id/resume/', async (req, res) => {

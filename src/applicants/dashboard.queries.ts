@@ -49,12 +49,14 @@ export async function applicantTotalsStamp(db: Knex): Promise<string> {
   return `${idRow?.v ?? 0}|${counters['applications.status'] ?? 0}|${counters['applications.removed'] ?? 0}|${counters['applications.stage'] ?? 0}`;
 }
 
-/** Applicants per job and the NEW count. */
-export async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
+/** Applicants per job and the NEW count; of these jobs only when `jobIds` is given (a hiring manager's dashboard). */
+export async function applicantTotals(db: Knex, jobIds: readonly number[] | null = null): Promise<ApplicantTotals> {
+  const newQuery = db('applications').where('status', 'NEW').count({ n: '*' });
+  if (jobIds) newQuery.whereIn('job_id', jobIds.length ? [...jobIds] : [0]);
   const [byJob, newRows, perStage] = await Promise.all([
-    applicantsByJob(db),
-    db('applications').where('status', 'NEW').count({ n: '*' }) as Promise<Row[]>,
-    stageTotals(db),
+    applicantsByJob(db, jobIds ? [...jobIds] : undefined),
+    newQuery as Promise<Row[]>,
+    stageTotals(db, jobIds),
   ]);
   return { byJob, newCount: Number(newRows[0]?.n ?? 0), stages: perStage.stages, rejected: perStage.rejected };
 }
@@ -65,11 +67,17 @@ export async function applicantTotals(db: Knex): Promise<ApplicantTotals> {
  * (its lowest position), and the rejected count. Counted per (job, outcome, stage) along
  * applications_board_idx, then summed here: one row per stage, not per application.
  */
-async function stageTotals(db: Knex): Promise<{ stages: { name: string; applicants: number }[]; rejected: number }> {
-  const [counts, stages]: [Row[], Row[]] = await Promise.all([
-    db('applications').select('job_id', 'outcome', 'stage_id').count({ n: '*' }).groupBy('job_id', 'outcome', 'stage_id'),
-    db('job_stages as s').join('jobs as j', 'j.id', 's.job_id').select('s.id', 's.name', 's.position', 'j.status'),
-  ]);
+async function stageTotals(
+  db: Knex,
+  jobIds: readonly number[] | null,
+): Promise<{ stages: { name: string; applicants: number }[]; rejected: number }> {
+  const countQuery = db('applications').select('job_id', 'outcome', 'stage_id').count({ n: '*' }).groupBy('job_id', 'outcome', 'stage_id');
+  const stageQuery = db('job_stages as s').join('jobs as j', 'j.id', 's.job_id').select('s.id', 's.name', 's.position', 'j.status');
+  if (jobIds) {
+    countQuery.whereIn('job_id', jobIds.length ? [...jobIds] : [0]);
+    stageQuery.whereIn('s.job_id', jobIds.length ? [...jobIds] : [0]);
+  }
+  const [counts, stages]: [Row[], Row[]] = await Promise.all([countQuery, stageQuery]);
   const byId = new Map(stages.map((s) => [Number(s.id), s]));
   const totals = new Map<string, { name: string; applicants: number; position: number }>();
   const add = (name: string, position: number, n: number) => {

@@ -239,6 +239,9 @@ export async function sourcesSeen(db: Knex): Promise<string[]> {
 export function filteredApplications(db: Knex, f: ApplicantFilters, search: SearchPlan | null): Knex.QueryBuilder {
   const q = db('applications as a');
   if (f.job_id !== null) q.where('a.job_id', f.job_id);
+  // Issue 31: a hiring manager's jobs, an interviewer's applications (empty: none).
+  if (f.scope?.jobIds) q.whereIn('a.job_id', f.scope.jobIds.length ? [...f.scope.jobIds] : [0]);
+  if (f.scope?.applicationIds) q.whereIn('a.id', f.scope.applicationIds.length ? [...f.scope.applicationIds] : [0]);
   if (f.status) q.where('a.status', f.status);
   // A stage by name, across jobs (the ranges of applications_stage_idx), not rejected; or the rejected ones.
   if (f.stage) whereStage(db, q, f.stage);

@@ -13,7 +13,8 @@ import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
 import { htmlPageNumber } from '../http/paging.js';
 import { pathId } from '../http/validate.js';
-import { cachedPublicJob, listJobChoices, toPublicJob, toPublicQuestion } from '../jobs/index.js';
+import { cachedPublicJob, listJobChoices, requireJob, toPublicJob, toPublicQuestion } from '../jobs/index.js';
+import { applicantViewers } from '../teams/index.js';
 import type { Job } from '../jobs/types.js';
 import { formatPhone, formatters } from '../render/formatters.js';
 import { salaryText } from '../shared/format.js';
@@ -128,7 +129,9 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
   });
 
   router.get('/hr/dashboard', async (req, res) => {
-    const stats = await loadDashboard(ctx);
+    // Issue 31: an interviewer has no dashboard; their landing is the list of applications they are asked to interview.
+    if (req.hr?.role === 'interviewer') return res.redirect(302, '/hr/applicants');
+    const stats = await loadDashboard(ctx, req.access);
     renderPage(req, res, 'pages/hr/dashboard', { title: 'HR Dashboard' }, { stats, ...formatters(req) });
   });
 
@@ -158,7 +161,10 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
   // A job's board (issue 20): the island gets the first answer of the board API, read by the same service.
   router.get('/hr/applicants', async (req, res) => {
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const [jobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);
+    const [allJobs, stageNames, sources] = await Promise.all([listJobChoices(ctx.db), listStageNames(ctx), listSourcesSeen(ctx)]);
+    // Issue 31: the job selector offers only the jobs the asker may see.
+    const scopeJobs = req.access?.jobIds;
+    const jobs = scopeJobs ? allJobs.filter((j) => scopeJobs.includes(j.id)) : allJobs;
     // The column chooser remembers its choice per user (the island keeps it in localStorage).
     const common = {
       jobs,
@@ -186,7 +192,7 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
         { ...common, form: raw, errors, moreOpen: MORE_FILTERS.some((f) => errors[f]), list: null },
       );
     }
-    const filters = applicantFilters(parsed.data);
+    const filters = { ...applicantFilters(parsed.data), scope: req.access };
     const page = htmlPageNumber(req);
     const jobChoice = filters.job_id === null ? null : jobs.find((j) => j.id === filters.job_id);
     const list = await listApplicants(ctx, filters, page, APPLICANTS_PAGE_SIZE, true);
@@ -221,18 +227,26 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
 
   router.get('/hr/applicants/:id', async (req, res) => {
     if (!isRowId(req.params.id)) return notFoundPage(req, res);
-    const app = await getApplicant(ctx, Number(req.params.id)).catch((err) => {
+    // Issue 31: an interviewer sees the application without salary answers, stage, status, emails or notes.
+    const limited = req.hr?.role === 'interviewer';
+    const app = await getApplicant(ctx, Number(req.params.id), { withoutSalary: limited }).catch((err) => {
       if (err instanceof NotFound) return null;
       throw err;
     });
     if (!app) return notFoundPage(req, res);
     // The list this application was opened from; filters that do not parse are the whole list.
     const parsed = applicantListQuerySchema.safeParse(req.query);
-    const filters = parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}));
-    const [around, { stages }, reasons] = await Promise.all([
+    const filters = {
+      ...(parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}))),
+      scope: req.access,
+    };
+    const [around, { stages }, reasons, viewers, job] = await Promise.all([
       applicantNeighbours(ctx, filters, app),
       jobStages(ctx, app.job_id),
       rejectionReasons(ctx),
+      limited ? null : applicantViewers(ctx.db, app.id),
+      // An interviewer reads the job's description here (the job editor is not theirs).
+      limited ? requireJob(ctx.db, app.job_id) : null,
     ]);
     const query = applicantFilterQuery(filters);
     // The resume beside the answers: a PDF in the browser's viewer (from a blob: URL, see
@@ -252,8 +266,11 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
       { title: `Application #${app.id}`, noindex: true },
       {
         app,
-        stages,
+        stages: limited ? [] : stages,
         reasons,
+        limited,
+        viewers,
+        jobDescription: job ? job.description : null,
         resumeView,
         previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,
         formatPhone,

@@ -3,6 +3,7 @@
  * checked against change counters), the applicants list, one application with its neighbours in
  * the list, its resume opened before anything is sent, and a job's applicants workbook.
  */
+import { FULL_ACCESS, type AccessScope } from '../shared/access-scope.js';
 import type { Db } from '../db/knex.js';
 import type { Readable } from 'node:stream';
 import { HttpError, NotFound, ServiceUnavailable } from '../http/errors.js';
@@ -37,11 +38,16 @@ export interface ReadDeps {
  * application, since applicants of a removed job are still in the Applicants list. The totals are
  * reused while their stamp (two index reads) is unchanged.
  */
-export async function loadDashboard({ db, cache }: ReadDeps): Promise<DashboardStats> {
-  const [jobs, { byJob, newCount, stages, rejected }] = await Promise.all([
+export async function loadDashboard({ db, cache }: ReadDeps, scope: AccessScope = FULL_ACCESS): Promise<DashboardStats> {
+  const jobIds = scope.jobIds;
+  const key: `applicant-totals:${string}` =
+    jobIds === null ? 'applicant-totals:all' : `applicant-totals:jobs:${[...jobIds].sort((a, b) => a - b).join(',')}`;
+  const [allJobs, { byJob, newCount, stages, rejected }] = await Promise.all([
     listJobStats(db),
-    applicantTotalsStamp(db).then((stamp) => cache.stamped('applicant-totals:all', stamp, () => applicantTotals(db))),
+    applicantTotalsStamp(db).then((stamp) => cache.stamped(key, stamp, () => applicantTotals(db, jobIds))),
   ]);
+  // A hiring manager's dashboard: only the jobs whose team they are on (src/teams/access.service.ts).
+  const jobs = jobIds === null ? allJobs : allJobs.filter((j) => jobIds.includes(j.id));
   let total = 0;
   for (const n of byJob.values()) total += n;
   return {
@@ -92,10 +98,20 @@ export async function listApplicants(
   return result;
 }
 
-export async function getApplicant({ db }: ReadDeps, id: number): Promise<ApplicantDetail> {
+/**
+ * One application; for an interviewer (`withoutSalary`, issue 31) without the answers to questions
+ * about salary, pay or compensation.
+ */
+export async function getApplicant({ db }: ReadDeps, id: number, opts: { withoutSalary?: boolean } = {}): Promise<ApplicantDetail> {
   const app = await findApplicant(db, id);
   if (!app) throw new NotFound(APPLICANT_MESSAGES.notFound);
-  return app;
+  return opts.withoutSalary ? { ...app, answers: app.answers.filter((a) => !asksAboutSalary(a.question_text)) } : app;
+}
+
+/** A question (rich text) that asks about salary, pay or compensation. */
+function asksAboutSalary(questionHtml: string): boolean {
+  const text = questionHtml.replace(/<[^>]*>/g, ' ');
+  return /\b(salary|salaries|pay|paid|compensation|remuneration|wages?|ctc)\b/i.test(text);
 }
 
 /** The applications before and after `app` in the list `filters` describe, in its order. */

@@ -1,4 +1,5 @@
 /** The applicants feature's shapes; Node-free, so islands may import them. */
+import type { AccessScope } from '../shared/access-scope.js';
 import type { JobStat, PublicJobSummary, PublicQuestion } from '../jobs/types.js';
 import type { AnswerType, ApplicationStatus } from '../shared/enums.js';
 
@@ -76,6 +77,8 @@ export interface ApplicantFilters {
   stage?: string | null;
   /** Issue 21: a source as stored (utm_source, src or a tracking link's), or DIRECT_SOURCE for none; null for any. */
   source?: string | null;
+  /** Issue 31: what the asker may see (src/teams/access.service.ts); absent or FULL_ACCESS: everything. */
+  scope?: AccessScope;
 }
 
 /** The `source` filter's value for applications that came directly (no source kept). */

@@ -87,9 +87,9 @@ export function registerUsers(program: Command): void {
 
   user
     .command('create')
-    .description('create an HR user (an admin unless --role recruiter); asks for the password with a hidden prompt')
+    .description('create an HR user (an admin unless --role says otherwise); asks for the password with a hidden prompt')
     .requiredOption('--username <name>', 'sign-in name')
-    .option('--role <role>', `${USER_ROLES.join(' or ')}`, 'admin')
+    .option('--role <role>', USER_ROLES.join(', '), 'admin')
     .option('--email <address>', 'email address (company sign-in matches it)')
     .option('--password-stdin', 'read the password from standard input (for scripts)')
     .action(async (opts: { username: string; role: string; email?: string; passwordStdin?: boolean }) => {

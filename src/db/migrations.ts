@@ -32,6 +32,7 @@ import * as m025 from '../../migrations/025_user_emails.js';
 import * as m027 from '../../migrations/027_scheduled_emails.js';
 import * as m028 from '../../migrations/028_job_public_id_draft.js';
 import * as m029 from '../../migrations/029_scorecards.js';
+import * as m030 from '../../migrations/030_job_team_members.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -61,6 +62,7 @@ const migrations: Record<string, Knex.Migration> = {
   '027_scheduled_emails': m027,
   '028_job_public_id_draft': m028,
   '029_scorecards': m029,
+  '030_job_team_members': m030,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -123,6 +125,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '028_job_public_id_draft': "every job's public_id_draft mark (a duplicate not yet saved then keeps its copy-of-… public id)",
   '029_scorecards':
     'tables kit_templates, interview_kits, scorecards, scorecard_amendments and scorecard_decisions (every kit, scorecard and debrief decision)',
+  '030_job_team_members': "table job_team_members (every job's hiring team)",
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -47,7 +47,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   router.get('/api/hr/jobs/', async (req, res) => {
     const { status } = validateQuery(req, hrJobsQuerySchema(), ['status']);
     const paging = parsePaging(req);
-    const { count, results } = await listJobSummaries(db, applicantCounts, status || null, paging.page, paging.pageSize);
+    const { count, results } = await listJobSummaries(db, applicantCounts, status || null, paging.page, paging.pageSize, req.access);
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
   });
 

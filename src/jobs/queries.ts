@@ -62,8 +62,14 @@ export async function pageJobSummaries(
   status: RecordStatus | null,
   page: number,
   pageSize: number,
+  jobIds: readonly number[] | null = null,
 ): Promise<{ count: number; results: JobSummary[] }> {
-  const filtered = (q: Knex.QueryBuilder) => (status ? q.where('status', status) : q);
+  const filtered = (q: Knex.QueryBuilder) => {
+    if (status) q.where('status', status);
+    // Issue 31: a hiring manager lists only the jobs whose team they are on.
+    if (jobIds) q.whereIn('id', jobIds.length ? [...jobIds] : [0]);
+    return q;
+  };
   const [{ n }] = await filtered(db('jobs').count({ n: '*' }));
   const rows: Row[] = await filtered(db('jobs').select(SUMMARY_COLUMNS))
     .orderBy([...NEWEST_FIRST])

@@ -1,6 +1,7 @@
 /** Job use cases shared by page routes, API routes and the CLI. */
 import type { Config } from '../../config/index.js';
 import type { Db } from '../db/knex.js';
+import { FULL_ACCESS, type AccessScope } from '../shared/access-scope.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { BufferedCounter } from '../db/buffered-counter.js';
 import type { JobViewCounts } from '../http/process-parts.js';
@@ -445,6 +446,13 @@ export class ViewCounter implements JobViewCounts {
 export type { ApplicantCounts };
 
 /** One page of jobs with their applicant counts (GET /api/hr/jobs/, Manage Jobs, All Job Posts). */
-export function listJobSummaries(db: Db, counts: ApplicantCounts, status: RecordStatus | null, page: number, pageSize: number) {
-  return pageJobSummaries(db, counts, status, page, pageSize);
+export function listJobSummaries(
+  db: Db,
+  counts: ApplicantCounts,
+  status: RecordStatus | null,
+  page: number,
+  pageSize: number,
+  scope: AccessScope = FULL_ACCESS,
+) {
+  return pageJobSummaries(db, counts, status, page, pageSize, scope.jobIds);
 }

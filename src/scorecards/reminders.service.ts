@@ -5,6 +5,7 @@
  * scorecard through the outbox, once whichever process sweeps first (`reminded_at` is claimed in
  * the email's transaction). HR sees the overdue ones on the dashboard.
  */
+import { FULL_ACCESS, type AccessScope } from '../shared/access-scope.js';
 import type { AppContext } from '../context.js';
 import { withDbRetry } from '../db/errors.js';
 import { enqueueSentEmail, htmlOfText, oneLine } from '../posts/index.js';
@@ -59,8 +60,12 @@ export async function remindOverdueScorecards(deps: Pick<AppContext, 'db' | 'con
 }
 
 /** The overdue scorecards HR sees on the dashboard, oldest first. */
-export async function overdueList(deps: Pick<AppContext, 'db' | 'now'>): Promise<OverdueScorecard[]> {
-  const rows = await overdueScorecards(deps.db, new Date(deps.now().getTime() - DAY), { unremindedOnly: false, limit: DASHBOARD_LIMIT });
+export async function overdueList(deps: Pick<AppContext, 'db' | 'now'>, scope: AccessScope = FULL_ACCESS): Promise<OverdueScorecard[]> {
+  const rows = await overdueScorecards(deps.db, new Date(deps.now().getTime() - DAY), {
+    unremindedOnly: false,
+    limit: DASHBOARD_LIMIT,
+    jobIds: scope.jobIds,
+  });
   return rows.map((r) => ({
     id: r.id,
     application_id: r.application_id,

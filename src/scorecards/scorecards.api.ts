@@ -88,9 +88,9 @@ export function scorecardsApi(ctx: AppContext): Router {
     res.status(204).end();
   });
 
-  // The dashboard's overdue scorecards (every admin and recruiter, for now).
-  router.get('/api/hr/scorecards/overdue/', async (_req, res) => {
-    res.json({ results: await overdueList(ctx) });
+  // The dashboard's overdue scorecards: every job's for admins and recruiters, a hiring manager's jobs' for them (issue 31).
+  router.get('/api/hr/scorecards/overdue/', async (req, res) => {
+    res.json({ results: await overdueList(ctx, req.access) });
   });
 
   router.get('/api/hr/jobs/:id/kits/', async (req, res) => {

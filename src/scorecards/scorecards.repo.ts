@@ -453,9 +453,13 @@ export interface OverdueRow {
 /**
  * Scorecards not submitted whose interview (or, without a time, whose request) is older than
  * `before`, on jobs not removed, oldest first, at most `limit`; `unremindedOnly`: only those whose
- * reminder is not queued yet.
+ * reminder is not queued yet; `jobIds`: of those jobs only (a hiring manager's dashboard, issue 31).
  */
-export async function overdueScorecards(db: Knex, before: Date, opts: { unremindedOnly: boolean; limit: number }): Promise<OverdueRow[]> {
+export async function overdueScorecards(
+  db: Knex,
+  before: Date,
+  opts: { unremindedOnly: boolean; limit: number; jobIds?: readonly number[] | null },
+): Promise<OverdueRow[]> {
   const at = toDbDate(before);
   const q = db('scorecards as s')
     .join('applications as a', 'a.id', 's.application_id')
@@ -464,6 +468,9 @@ export async function overdueScorecards(db: Knex, before: Date, opts: { unremind
     .whereNull('s.submitted_at')
     .whereNot('j.status', 'REMOVED')
     .where((w) => w.where('s.interview_at', '<', at).orWhere((x) => x.whereNull('s.interview_at').andWhere('s.requested_at', '<', at)))
+    .modify((m) => {
+      if (opts.jobIds) m.whereIn('a.job_id', opts.jobIds.length ? [...opts.jobIds] : [0]);
+    })
     .orderBy('s.id')
     .limit(opts.limit)
     .select(

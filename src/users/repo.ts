@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { fromDbBool, fromDbDate, toDbBool, toDbDate } from '../db/codecs.js';
 import { isMysql } from '../db/knex.js';
-import type { UserRole } from './types.js';
+import { USER_ROLES, type UserRole } from './types.js';
 
 export interface HrUser {
   id: number;
@@ -27,9 +27,9 @@ export interface HrUser {
 /** A stored password of a user who has none yet (invited by link): no password ever matches it. */
 export const NO_PASSWORD = '!';
 
-/** A role read from the database; anything unknown counts as the lesser one (deny by default). */
+/** A role read from the database; anything unknown counts as the least one, interviewer (deny by default). */
 function toRole(v: unknown): UserRole {
-  return v === 'admin' ? 'admin' : 'recruiter';
+  return USER_ROLES.includes(v as UserRole) ? (v as UserRole) : 'interviewer';
 }
 
 function mapUser(r: Record<string, any>): HrUser {

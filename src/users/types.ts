@@ -1,11 +1,28 @@
 /** Shapes of the users feature shared with islands (Node-free). */
 
-/** admin: everything; recruiter: everything but users and settings. */
-export const USER_ROLES = ['admin', 'recruiter'] as const;
+/**
+ * admin: everything; recruiter: everything but users and settings; hiring_manager: the jobs whose
+ * hiring team they are on; interviewer: the applications they are asked to interview (issue 31,
+ * the rules in src/teams/access.service.ts).
+ */
+export const USER_ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;
 export type UserRole = (typeof USER_ROLES)[number];
 
 /** Role names as the Users page shows them. */
-export const ROLE_LABELS: Record<UserRole, string> = { admin: 'Admin', recruiter: 'Recruiter' };
+export const ROLE_LABELS: Record<UserRole, string> = {
+  admin: 'Admin',
+  recruiter: 'Recruiter',
+  hiring_manager: 'Hiring manager',
+  interviewer: 'Interviewer',
+};
+
+/** What each role may do, as the Users page explains it. */
+export const ROLE_HELP: Record<UserRole, string> = {
+  admin: 'everything',
+  recruiter: 'everything but users and settings',
+  hiring_manager: 'only the jobs whose hiring team they are on',
+  interviewer: 'only the applications they are asked to interview',
+};
 
 /** A user as GET /api/hr/users/ and the Users page show them (never the password hash). */
 export interface TeamUser {

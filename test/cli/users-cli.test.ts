@@ -116,8 +116,16 @@ for (const kind of databaseKinds()) {
       expect((await findUserByUsername(t.db, 'adam.admin'))!.role).to.equal('admin');
       r = cli(['user', 'create', '--username', 'odd.role', '--role', 'owner', '--password-stdin'], env, 'some password 1\n');
       expect(r.code).to.equal(2);
-      expect(r.err).to.include('--role: Role must be one of admin, recruiter. (got "owner")');
+      expect(r.err).to.include('--role: Role must be one of admin, recruiter, hiring_manager, interviewer. (got "owner")');
       expect(await findUserByUsername(t.db, 'odd.role')).to.equal(null);
+      // Issue 31: hiring managers and interviewers.
+      for (const role of ['hiring_manager', 'interviewer'] as const) {
+        r = cli(['user', 'create', '--username', `new.${role}`, '--role', role, '--password-stdin'], env, `${role} password 1\n`);
+        expect(r.code, r.err).to.equal(0);
+        expect(r.out).to.include(`Created HR user "new.${role}" (${role}).`);
+        expect((await findUserByUsername(t.db, `new.${role}`))!.role).to.equal(role);
+      }
+      await t.db('hr_users').whereIn('username', ['new.hiring_manager', 'new.interviewer']).delete();
       const list = cli(['user', 'list'], env).out;
       expect(list).to.match(/rita\.recruiter\s+active\s+.+\s+never\s+recruiter/);
       expect(list).to.match(/adam\.admin\s+active\s+.+\s+admin/);

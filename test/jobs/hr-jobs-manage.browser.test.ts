@@ -171,6 +171,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Description',
         'Questions',
         'Notifications',
+        'Team',
       ]);
       expect(await page.getByRole('tab', { name: 'Basics' }).getAttribute('aria-selected')).to.equal('true');
       // Status: Active, Inactive, Removed; INACTIVE by default.
@@ -298,9 +299,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const sample = JSON.parse(await page.locator('pre.code-sample').innerText());
       expect(Object.keys(sample)).to.deep.equal(['job_public_id', 'email', 'first_name', 'second_name', 'phone', 'secret_key']);
       expect(sample.secret_key).to.equal('hush-hush-hush-hush');
-      expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).to.equal(true);
       expect(await axeViolations(page)).to.deep.equal([]);
       await screenshot(page, `hr-jobs-editor-notifications${suffix}`);
+      // The last tab, Team (issue 31): a new job gets its team once saved.
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText('Save the job first; then choose its hiring team here.').waitFor();
+      expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).to.equal(true);
 
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.waitForURL(`${s.baseUrl}/hr/jobs/list`);
@@ -360,7 +364,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.keyboard.press('ArrowRight');
       expect(await page.getByRole('tab', { name: 'Compensation' }).getAttribute('aria-selected')).to.equal('true');
       await page.keyboard.press('End');
-      expect(await page.getByRole('tab', { name: 'Notifications' }).getAttribute('aria-selected')).to.equal('true');
+      expect(await page.getByRole('tab', { name: 'Team' }).getAttribute('aria-selected')).to.equal('true');
       await page.keyboard.press('Home');
       await page.fill('#job-title', 'Senior Data Analyst');
 
@@ -566,7 +570,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const tabBoxes = await page
         .getByRole('tab')
         .evaluateAll((tabs) => tabs.map((t) => t.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right })));
-      expect(tabBoxes).to.have.length(5);
+      expect(tabBoxes).to.have.length(6);
       for (const box of tabBoxes) {
         expect(box.left).to.be.at.least(0);
         expect(box.right).to.be.at.most(390);
