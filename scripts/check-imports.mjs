@@ -41,6 +41,7 @@ const FEATURES = [
   'embeds',
   'sources',
   'funnel',
+  'reports',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

@@ -24,6 +24,7 @@ import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
+import { reportsRoutes } from './reports/index.js';
 import { funnelRoutes } from './funnel/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
@@ -106,6 +107,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(formsRoutes(ctx));
   app.use(embedRoutes(ctx));
   app.use(sourcesRoutes(ctx));
+  app.use(reportsRoutes(ctx));
   app.use(funnel.routes);
 
   app.use(notFoundHandler);

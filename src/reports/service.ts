@@ -1,0 +1,294 @@
+/**
+ * Reports for management (issue 31): for one job or all jobs and a period of UTC days, what
+ * happened to the applications made on those days (the cohort): where they came from, where they
+ * are, how long they stayed in each stage and took to be hired, how many passed each stage, why
+ * they were rejected, and one funnel from the job page to Hired. Built from the stage-transition
+ * ledger (docs/decisions/0011-stage-transition-ledger.md). Who may read them is decided here, in
+ * `readableQuery`, once.
+ */
+import type { Db } from '../db/knex.js';
+import type { CellValue, WorkbookSpec } from '../exports/xlsx.js';
+import { Forbidden, NotFound } from '../http/errors.js';
+import { validate } from '../http/validate.js';
+import { requireJob } from '../jobs/index.js';
+import { WIZARD_STEPS, WIZARD_STEP_LABELS } from '../funnel/types.js';
+import { medianAndP90, percent } from './lib/stats.js';
+import { cohortCounts, cohortLedger, stagesOf, visitCounts, type LedgerEntry, type Period, type StageRow } from './queries.js';
+import { REPORT_MESSAGES, REPORT_QUERY_NAMES, addDays, reportQuerySchema, type ReportQuery } from './schema.js';
+import type { DurationStats, Report, StageLine } from './types.js';
+
+interface ReportDeps {
+  db: Db;
+  now?: () => Date;
+}
+
+/** Roles that may read reports (hiring managers and interviewers will be narrowed to their jobs here). */
+const REPORT_ROLES: readonly string[] = ['admin', 'recruiter'];
+
+const OFFERS_NOTE = 'Offers are not tracked yet: they arrive with the offers feature.';
+const REMOVED_STAGE = '(removed stage)';
+
+/**
+ * The one access check and the query: the caller's role, then the query's rules (400), then the
+ * job (404). Every report route goes through here.
+ */
+export async function readableQuery(
+  deps: ReportDeps,
+  role: string | undefined,
+  raw: unknown,
+): Promise<{ query: ReportQuery; job: Report['job'] }> {
+  if (!role || !REPORT_ROLES.includes(role)) throw new Forbidden(REPORT_MESSAGES.forbidden);
+  const today = (deps.now?.() ?? new Date()).toISOString().slice(0, 10);
+  const query = validate(reportQuerySchema(today), raw ?? {}, REPORT_QUERY_NAMES);
+  if (query.job_id === null) return { query, job: null };
+  const job = await requireJob(deps.db, query.job_id).catch((err) => {
+    throw err instanceof NotFound ? new NotFound(REPORT_MESSAGES.jobNotFound) : err;
+  });
+  return { query, job: { id: job.id, title: job.title, public_id: job.public_id } };
+}
+
+/** A stage's line key: its id for one job, its name across jobs. */
+function stageKeyer(jobId: number | null, stages: StageRow[]) {
+  const byId = new Map(stages.map((s) => [s.id, s]));
+  const lines = new Map<string, StageLine & { order: number }>();
+  for (const s of stages) {
+    const key = jobId === null ? `n:${s.name}` : `i:${s.id}`;
+    const line = lines.get(key);
+    if (!line) lines.set(key, { name: s.name, hired: s.hired, order: s.position });
+    else {
+      line.order = Math.min(line.order, s.position);
+      line.hired ||= s.hired;
+    }
+  }
+  const keyOf = (stageId: number | null): string => {
+    const s = stageId === null ? undefined : byId.get(stageId);
+    if (!s) {
+      if (!lines.has('removed')) lines.set('removed', { name: REMOVED_STAGE, hired: false, order: Number.MAX_SAFE_INTEGER });
+      return 'removed';
+    }
+    return jobId === null ? `n:${s.name}` : `i:${s.id}`;
+  };
+  const ordered = () =>
+    [...lines.entries()]
+      .sort((a, b) => a[1].order - b[1].order || a[1].name.localeCompare(b[1].name))
+      .map(([key, l]) => ({ key, name: l.name, hired: l.hired }));
+  return { byId, keyOf, ordered };
+}
+
+/** Each application's ledger, walked: finished stays per stage, time to hire, stages reached and passed. */
+function walkLedger(entries: LedgerEntry[], byId: Map<number, StageRow>, keyOf: (id: number | null) => string) {
+  const stays = new Map<string, number[]>();
+  const hires: number[] = [];
+  const reached = new Map<string, Set<number>>();
+  const passed = new Map<string, Set<number>>();
+  const add = <T>(m: Map<string, T[]>, k: string, v: T) => m.set(k, [...(m.get(k) ?? []), v]);
+  const mark = (m: Map<string, Set<number>>, k: string, app: number) => {
+    const set = m.get(k) ?? new Set<number>();
+    set.add(app);
+    m.set(k, set);
+  };
+  for (let i = 0; i < entries.length; ) {
+    let j = i;
+    while (j < entries.length && entries[j].application_id === entries[i].application_id) j++;
+    const app = entries.slice(i, j);
+    i = j;
+    const id = app[0].application_id;
+    let hired = false;
+    const seen: StageRow[] = [];
+    app.forEach((e, k) => {
+      const next = app[k + 1];
+      if (e.outcome === null && next) add(stays, keyOf(e.to_stage_id), Math.max(0, next.at - e.at) / 1000);
+      if (e.outcome === null && e.to_stage_id !== null) {
+        mark(reached, keyOf(e.to_stage_id), id);
+        const s = byId.get(e.to_stage_id);
+        if (s) {
+          seen.push(s);
+          if (s.hired && !hired) {
+            hired = true;
+            hires.push(Math.max(0, e.at - e.created_at) / 1000);
+          }
+        }
+      }
+    });
+    // A stage is passed when a later stage of the same job (by position) was reached.
+    for (const s of seen) if (seen.some((o) => o.position > s.position)) mark(passed, keyOf(s.id), id);
+  }
+  return { stays, hires, reached, passed };
+}
+
+/** The report (GET /api/hr/reports/). */
+export async function buildReport(deps: ReportDeps, role: string | undefined, raw: unknown): Promise<Report> {
+  const { query, job } = await readableQuery(deps, role, raw);
+  return computeReport(deps, query, job);
+}
+
+async function computeReport({ db }: ReportDeps, query: ReportQuery, job: Report['job']): Promise<Report> {
+  const period: Period = {
+    jobId: query.job_id,
+    since: new Date(`${query.from}T00:00:00.000Z`),
+    until: new Date(`${addDays(query.to, 1)}T00:00:00.000Z`),
+    fromDay: query.from,
+    toDay: query.to,
+  };
+  const [counts, ledger, stages, visits] = await Promise.all([
+    cohortCounts(db, period),
+    cohortLedger(db, period),
+    stagesOf(db, query.job_id),
+    visitCounts(db, period),
+  ]);
+  const { byId, keyOf, ordered } = stageKeyer(query.job_id, stages);
+  const applications = counts.bySource.reduce((sum, s) => sum + s.n, 0);
+  const place = new Map<string, number>();
+  let rejected = 0;
+  for (const r of counts.byPlace) {
+    if (r.outcome === 'REJECTED') rejected += r.n;
+    else place.set(keyOf(r.stage_id), (place.get(keyOf(r.stage_id)) ?? 0) + r.n);
+  }
+  const walked = walkLedger(ledger, byId, keyOf);
+  const lines = ordered();
+  const duration = (values: number[] | undefined): DurationStats => medianAndP90(values ?? []);
+  const reachedOf = (key: string) => walked.reached.get(key)?.size ?? 0;
+
+  const funnelLines: Report['funnel']['lines'] = [
+    { key: 'view', label: 'Job page views', count: visits.steps.get('view') ?? 0, source: 'visits' },
+    { key: 'apply', label: 'Apply page opened', count: visits.steps.get('apply') ?? 0, source: 'visits' },
+    ...WIZARD_STEPS.filter((s) => s !== 'questions' || (visits.steps.get(s) ?? 0) > 0).map((s) => ({
+      key: s,
+      label: `Wizard: ${WIZARD_STEP_LABELS[s]}`,
+      count: visits.steps.get(s) ?? 0,
+      source: 'visits' as const,
+    })),
+    { key: 'submitted', label: 'Sent from the wizard', count: visits.steps.get('submitted') ?? 0, source: 'visits' },
+    { key: 'applications', label: 'Applications (every way)', count: applications, source: 'applications' },
+    ...lines
+      .filter((l) => l.key !== 'removed')
+      .map((l) => ({ key: `stage:${l.name}`, label: `Reached ${l.name}`, count: reachedOf(l.key), source: 'applications' as const })),
+  ];
+  const direct = visits.steps.get('submitted_direct') ?? 0;
+
+  return {
+    job,
+    from: query.from,
+    to: query.to,
+    applications,
+    by_source: counts.bySource
+      .map((s) => ({ source: s.source, applications: s.n }))
+      .sort((a, b) => b.applications - a.applications || String(a.source ?? '').localeCompare(String(b.source ?? ''))),
+    by_stage: lines
+      .filter((l) => l.key !== 'removed' || place.has(l.key))
+      .map((l) => ({ name: l.name, hired: l.hired, applications: place.get(l.key) ?? 0 })),
+    rejected,
+    time_in_stage: lines
+      .filter((l) => !l.hired && (l.key !== 'removed' || walked.stays.has(l.key)))
+      .map((l) => ({ name: l.name, hired: l.hired, ...duration(walked.stays.get(l.key)) })),
+    time_to_hire: duration(walked.hires),
+    pass_through: lines
+      .filter((l) => !l.hired && l.key !== 'removed')
+      .map((l) => {
+        const reached = reachedOf(l.key);
+        const passedN = walked.passed.get(l.key)?.size ?? 0;
+        return { name: l.name, hired: l.hired, reached, passed: passedN, rate: percent(passedN, reached) };
+      }),
+    rejection_reasons: counts.reasons
+      .map((r) => ({ reason: r.reason ?? '(no reason)', applications: r.n }))
+      .sort((a, b) => b.applications - a.applications || a.reason.localeCompare(b.reason)),
+    offers: { tracked: false, note: OFFERS_NOTE },
+    funnel: {
+      lines: funnelLines,
+      anchor:
+        'The lines down to “Sent from the wizard” are visits the funnel counts per UTC day (visitors who send Do Not Track or Global Privacy Control are not counted). From “Applications (every way)” on, the lines count the applications made on these days and, from the stage ledger, how many of them ever reached each stage. The two meet where an application is sent: “Applications” also holds those sent another way' +
+        ` (the API, other sites' forms: ${direct} in this period) and those of visitors who were not counted, so it may be higher than “Sent from the wizard”.`,
+      all_time_views: visits.allTimeViews,
+      submitted_direct: direct,
+    },
+  };
+}
+
+const DAY_SECONDS = 86_400;
+const days = (s: number | null): CellValue => (s === null ? null : Math.round((s / DAY_SECONDS) * 100) / 100);
+
+async function* once(rows: CellValue[][]): AsyncIterable<CellValue[][]> {
+  yield rows;
+}
+
+/** The report as a workbook (GET /api/hr/reports/export/): one sheet per table. */
+export async function reportWorkbook(deps: ReportDeps, role: string | undefined, raw: unknown): Promise<WorkbookSpec> {
+  const { query, job } = await readableQuery(deps, role, raw);
+  const r = await computeReport(deps, query, job);
+  const scope = job ? job.public_id : 'all-jobs';
+  const durationColumns = [
+    { header: 'Count', width: 10 },
+    { header: 'Median (days)', width: 14 },
+    { header: 'p90 (days)', width: 12 },
+  ];
+  return {
+    filename: `report-${scope}-${r.from}-to-${r.to}.xlsx`,
+    sheetName: 'Summary',
+    columns: [
+      { header: 'Figure', width: 36 },
+      { header: 'Value', width: 60 },
+    ],
+    rows: once([
+      ['Job', job ? job.title : 'All jobs'],
+      ['From (UTC day)', r.from],
+      ['To (UTC day)', r.to],
+      ['Applications', r.applications],
+      ['Rejected', r.rejected],
+      ['Time to hire: hires', r.time_to_hire.count],
+      ['Time to hire: median (days)', days(r.time_to_hire.median_seconds)],
+      ['Time to hire: p90 (days)', days(r.time_to_hire.p90_seconds)],
+      ['Offers made and accepted', r.offers.note],
+      ['All-time job views (counter)', r.funnel.all_time_views],
+    ]),
+    moreSheets: [
+      {
+        sheetName: 'By source',
+        columns: [
+          { header: 'Source', width: 28 },
+          { header: 'Applications', width: 14 },
+        ],
+        rows: once(r.by_source.map((s) => [s.source ?? 'Direct', s.applications])),
+      },
+      {
+        sheetName: 'By stage',
+        columns: [
+          { header: 'Stage', width: 28 },
+          { header: 'Applications now', width: 18 },
+        ],
+        rows: once([...r.by_stage.map((s): CellValue[] => [s.name, s.applications]), ['Rejected', r.rejected]]),
+      },
+      {
+        sheetName: 'Time in stage',
+        columns: [{ header: 'Stage', width: 28 }, ...durationColumns],
+        rows: once(r.time_in_stage.map((s) => [s.name, s.count, days(s.median_seconds), days(s.p90_seconds)])),
+      },
+      {
+        sheetName: 'Pass-through',
+        columns: [
+          { header: 'Stage', width: 28 },
+          { header: 'Reached', width: 10 },
+          { header: 'Passed', width: 10 },
+          { header: 'Rate (%)', width: 10 },
+        ],
+        rows: once(r.pass_through.map((s) => [s.name, s.reached, s.passed, s.rate])),
+      },
+      {
+        sheetName: 'Rejection reasons',
+        columns: [
+          { header: 'Reason', width: 36 },
+          { header: 'Applications', width: 14 },
+        ],
+        rows: once(r.rejection_reasons.map((x) => [x.reason, x.applications])),
+      },
+      {
+        sheetName: 'Funnel',
+        columns: [
+          { header: 'Step', width: 36 },
+          { header: 'Count', width: 12 },
+          { header: 'Counted from', width: 16 },
+        ],
+        rows: once([...r.funnel.lines.map((l): CellValue[] => [l.label, l.count, l.source]), ['Note', r.funnel.anchor, null]]),
+      },
+    ],
+  };
+}

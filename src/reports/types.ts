@@ -1,0 +1,43 @@
+/** The report's shape (GET /api/hr/reports/), shared with the `hr-reports` island; Node-free. */
+
+/** Durations in seconds over `count` finished stays or hires; null figures when count is 0. */
+export interface DurationStats {
+  count: number;
+  median_seconds: number | null;
+  p90_seconds: number | null;
+}
+
+export interface StageLine {
+  /** A stage's name (all jobs: every stage of that name); '(removed stage)' for history of a stage since removed. */
+  name: string;
+  hired: boolean;
+}
+
+export interface Report {
+  job: { id: number; title: string; public_id: string } | null;
+  /** UTC days, both included; the cohort is the applications made on these days. */
+  from: string;
+  to: string;
+  applications: number;
+  by_source: { source: string | null; applications: number }[];
+  /** Where the cohort is now: each stage (not rejected) and Rejected. */
+  by_stage: (StageLine & { applications: number })[];
+  rejected: number;
+  /** Time spent in each stage, per finished stay (entered and left), from the ledger. */
+  time_in_stage: (StageLine & DurationStats)[];
+  /** From applying to first entering the Hired stage. */
+  time_to_hire: DurationStats;
+  /** Of the cohort that reached a stage, how many reached a later one (percent, one decimal; null when none reached it). */
+  pass_through: (StageLine & { reached: number; passed: number; rate: number | null })[];
+  rejection_reasons: { reason: string; applications: number }[];
+  offers: { tracked: false; note: string };
+  funnel: {
+    lines: { key: string; label: string; count: number; source: 'visits' | 'applications' }[];
+    /** The line where the visitor counts end and the applications begin, and why they differ. */
+    anchor: string;
+    /** The job's (or all jobs') all-time view counter, not limited to the period. */
+    all_time_views: number;
+    /** Applications accepted without the wizard in the period (the API, other sites' forms). */
+    submitted_direct: number;
+  };
+}
