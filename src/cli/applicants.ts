@@ -9,7 +9,8 @@
 import type { Command } from 'commander';
 import { emailError, storedEmail } from '../shared/application-rules.js';
 import type { RemovalCriteria, RemovalSummary } from '../applicants/index.js';
-import { parseRetentionAge, statusOptionSchema } from '../applicants/schema.js';
+import { parseRetentionAge } from '../applicants/retention.schema.js';
+import { statusOptionSchema } from '../applicants/review.schema.js';
 import type { EntryCriteria, EntryRemoval } from '../forms/index.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
 import { CliError, cliOption, withDb } from './context.js';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { applicantFilters, applicantListQuerySchema } from '../applicants/schema.js';
+import { applicantFilters, applicantListQuerySchema } from '../applicants/review.schema.js';
 import { jobIdFor, jobOption } from './jobs.js';
 import type { Db } from '../db/knex.js';
 import type { WorkbookSpec } from '../exports/xlsx.js';

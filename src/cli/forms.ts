@@ -3,7 +3,7 @@
  * their files and API posts (retention, as `applicants purge` does for applications).
  */
 import type { Command } from 'commander';
-import { parseRetentionAge } from '../applicants/schema.js';
+import { parseRetentionAge } from '../applicants/retention.schema.js';
 import { formOptionSchema } from '../forms/schema.js';
 import { entriesPart } from './applicants.js';
 import { CliError, cliOption } from './context.js';

@@ -1,4 +1,4 @@
-import type { OutboxSignal as Outbox } from '../http/process-parts.js';
+import type { OutboxSignal as Outbox } from '../../http/process-parts.js';
 
 /**
  * Tells this process's delivery worker that a post was just written, so it is sent at once. Its
