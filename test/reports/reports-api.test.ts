@@ -6,7 +6,8 @@
  */
 import ExcelJS from 'exceljs';
 import { expect } from 'chai';
-import { toDbDate } from '../../src/db/codecs.js';
+import { fromDbDate, toDbDate } from '../../src/db/codecs.js';
+import { readableQuery } from '../../src/reports/service.js';
 import type { Job } from '../../src/jobs/types.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
@@ -145,10 +146,7 @@ for (const kind of databaseKinds()) {
         [stages[1].id, stages[2].id, null, null, userId],
       ]);
       expect(Number(ledger[0].job_id)).to.equal(live.id);
-      expect(new Date(`${String(ledger[0].at).replace(' ', 'T')}${ledger[0].at instanceof Date ? '' : 'Z'}`).getTime()).to.be.closeTo(
-        new Date(app.created_at instanceof Date ? app.created_at : `${String(app.created_at).replace(' ', 'T')}Z`).getTime(),
-        5,
-      );
+      expect(fromDbDate(ledger[0].at)!.getTime()).to.equal(fromDbDate(app.created_at)!.getTime());
     });
 
     it("answers a job's report with the seeded history's numbers", async () => {
@@ -287,7 +285,7 @@ for (const kind of databaseKinds()) {
       await bad('?job_id=0', 'job_id', /Select a job/);
       await bad('?job_id=99999999999', 'job_id', /Select a job/);
       await bad(`?job_id=${job.id}&job_id=${live.id}`, 'job_id', /Select a job/);
-      await bad('?from[a]=1', 'from', /YYYY-MM-DD/);
+      await bad('?from=2026-01-01&from=2026-01-02', 'from', /YYYY-MM-DD/);
       const missing = await call('/api/hr/reports/?job_id=999999');
       expect(missing).to.deep.equal({ status: 404, body: { detail: 'Job not found.' } });
       expect((await call('/api/hr/reports/export/?job_id=999999')).status).to.equal(404);
@@ -295,15 +293,12 @@ for (const kind of databaseKinds()) {
 
       const recruiter = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'reports-recruiter', { role: 'recruiter' }));
       expect((await call('/api/hr/reports/', { token: recruiter })).status).to.equal(200);
-      // A role beside admin and recruiter (job-scoped roles are coming): refused, in the service.
-      const otherId = await createHrUser(s.ctx.db, 'reports-interviewer', { role: 'recruiter' });
-      await s.ctx.db('hr_users').where('id', otherId).update({ role: 'interviewer' });
-      const other = await liveToken(s.ctx.db, otherId);
-      const refused = await call('/api/hr/reports/', { token: other });
-      expect(refused).to.deep.equal({ status: 403, body: { detail: 'Reports are for admins and recruiters.' } });
-      expect((await call('/api/hr/reports/export/', { token: other })).status).to.equal(403);
-      const page = await fetch(`${s.baseUrl}/hr/reports`, { headers: { Cookie: `jwt=${other}` }, redirect: 'manual' });
-      expect(page.status).to.equal(403);
+      // A role beside admin and recruiter (job-scoped roles are coming; the users feature reads an
+      // unknown stored role as recruiter today, so the check is reached through the service).
+      for (const role of ['hiring_manager', 'interviewer', undefined]) {
+        const err = await readableQuery({ db: s.ctx.db }, role, {}).catch((e: Error & { status?: number }) => e);
+        expect(err, String(role)).to.include({ status: 403, message: 'Reports are for admins and recruiters.' });
+      }
       expect((await call('/api/hr/reports/', { token: null })).status).to.equal(401);
       const okPage = await fetch(`${s.baseUrl}/hr/reports`, { headers: { Cookie: `jwt=${token}` }, redirect: 'manual' });
       expect(okPage.status).to.equal(200);
