@@ -9,6 +9,8 @@ import { ApiError, hrJson } from './components/hr-api.js';
 import { hrFetch } from './components/session.js';
 import { exportUrl, saveResponse } from './job-insights/download.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
+import { fieldErrorsOf } from '../src/shared/field-errors.js';
+import { reportQuerySchema } from '../src/reports/schema.js';
 import type { DurationStats, Report } from '../src/reports/types.js';
 import './hr-reports.css';
 
@@ -144,6 +146,13 @@ function HrReports(props: Props) {
 
   function submit(e: FormEvent) {
     e.preventDefault();
+    // The API's own rules, checked here first: a bad period is said beside its field without a request.
+    const checked = reportQuerySchema(new Date().toISOString().slice(0, 10)).safeParse(draft);
+    if (!checked.success) {
+      setErrors(fieldErrors(fieldErrorsOf(checked.error.issues)));
+      say('The report was not changed: check the period.');
+      return;
+    }
     setShown({ ...draft });
   }
 
