@@ -28,53 +28,70 @@ function cohort(db: Knex, p: Period, alias = 'a') {
 
 export interface CohortCounts {
   bySource: { source: string | null; n: number }[];
-  byPlace: { job_id: number; stage_id: number | null; outcome: string | null; n: number }[];
+  byPlace: { stage_id: number | null; outcome: string | null; n: number }[];
   reasons: { reason: string | null; n: number }[];
 }
 
-/** The cohort counted by source, by where it is now (stage and outcome), and its rejections by reason. */
+/** The cohort counted by source, by where it is now (stage and outcome), and its rejections by reason: one pass over it. */
 export async function cohortCounts(db: Knex, p: Period): Promise<CohortCounts> {
-  const [bySource, byPlace, reasons] = await Promise.all([
-    cohort(db, p).select('a.source').count({ n: '*' }).groupBy('a.source'),
-    cohort(db, p).select('a.job_id', 'a.stage_id', 'a.outcome').count({ n: '*' }).groupBy('a.job_id', 'a.stage_id', 'a.outcome'),
-    cohort(db, p).where('a.outcome', 'REJECTED').select('a.outcome_reason').count({ n: '*' }).groupBy('a.outcome_reason'),
-  ]);
+  const rows: Row[] = await cohort(db, p)
+    .select('a.source', 'a.stage_id', 'a.outcome', 'a.outcome_reason')
+    .count({ n: '*' })
+    .groupBy('a.source', 'a.stage_id', 'a.outcome', 'a.outcome_reason');
+  const sources = new Map<string | null, number>();
+  const places = new Map<string, { stage_id: number | null; outcome: string | null; n: number }>();
+  const reasons = new Map<string | null, number>();
+  for (const r of rows) {
+    const n = Number(r.n);
+    const source = r.source === null ? null : String(r.source);
+    const stageId = r.stage_id === null ? null : Number(r.stage_id);
+    const outcome: string | null = r.outcome ?? null;
+    sources.set(source, (sources.get(source) ?? 0) + n);
+    const key = `${stageId}|${outcome}`;
+    const place = places.get(key);
+    if (place) place.n += n;
+    else places.set(key, { stage_id: stageId, outcome, n });
+    if (outcome === 'REJECTED') reasons.set(r.outcome_reason ?? null, (reasons.get(r.outcome_reason ?? null) ?? 0) + n);
+  }
   return {
-    bySource: bySource.map((r: Row) => ({ source: r.source === null ? null : String(r.source), n: Number(r.n) })),
-    byPlace: byPlace.map((r: Row) => ({
-      job_id: Number(r.job_id),
-      stage_id: r.stage_id === null ? null : Number(r.stage_id),
-      outcome: r.outcome ?? null,
-      n: Number(r.n),
-    })),
-    reasons: reasons.map((r: Row) => ({ reason: r.outcome_reason ?? null, n: Number(r.n) })),
+    bySource: [...sources].map(([source, n]) => ({ source, n })),
+    byPlace: [...places.values()],
+    reasons: [...reasons].map(([reason, n]) => ({ reason, n })),
   };
 }
 
 export interface LedgerEntry {
   application_id: number;
-  job_id: number;
   to_stage_id: number | null;
   outcome: string | null;
-  /** ms since the epoch. */
+  /** ms since the epoch; an application's first row is its entry, at its created_at. */
   at: number;
-  created_at: number;
 }
 
-/** The cohort's ledger rows, each application's in order (its entry first). */
+/** A stored time in ms: MySQL hands back a Date, SQLite the text toDbDate wrote (parsed without a Date per row). */
+const msOf = (v: unknown): number => (typeof v === 'string' ? Date.parse(`${v.replace(' ', 'T')}Z`) : fromDbDate(v)!.getTime());
+
+/**
+ * The cohort's ledger rows, each application's together and in order (its entry first). The
+ * ledger's (application_id, at, to_stage_id, outcome) index covers the rows read (migration 031).
+ */
 export async function cohortLedger(db: Knex, p: Period): Promise<LedgerEntry[]> {
   const rows: Row[] = await cohort(db, p)
     .join('stage_transitions as t', 't.application_id', 'a.id')
-    .select('t.application_id', 'a.job_id', 't.to_stage_id', 't.outcome', 't.at', 'a.created_at')
-    .orderBy([{ column: 't.application_id' }, { column: 't.at' }, { column: 't.id' }]);
-  return rows.map((r) => ({
-    application_id: Number(r.application_id),
-    job_id: Number(r.job_id),
-    to_stage_id: r.to_stage_id === null ? null : Number(r.to_stage_id),
-    outcome: r.outcome ?? null,
-    at: fromDbDate(r.at)!.getTime(),
-    created_at: fromDbDate(r.created_at)!.getTime(),
-  }));
+    .select('t.id', 't.application_id', 't.to_stage_id', 't.outcome', 't.at');
+  const out: (LedgerEntry & { id: number })[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i];
+    out[i] = {
+      id: Number(r.id),
+      application_id: Number(r.application_id),
+      to_stage_id: r.to_stage_id === null ? null : Number(r.to_stage_id),
+      outcome: r.outcome ?? null,
+      at: msOf(r.at),
+    };
+  }
+  // Ordered here, not by the database: a sort of the join's result there costs a temporary B-tree.
+  return out.sort((x, y) => x.application_id - y.application_id || x.at - y.at || x.id - y.id);
 }
 
 export interface StageRow {

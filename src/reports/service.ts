@@ -79,39 +79,53 @@ function stageKeyer(jobId: number | null, stages: StageRow[]) {
 function walkLedger(entries: LedgerEntry[], byId: Map<number, StageRow>, keyOf: (id: number | null) => string) {
   const stays = new Map<string, number[]>();
   const hires: number[] = [];
-  const reached = new Map<string, Set<number>>();
-  const passed = new Map<string, Set<number>>();
-  const add = <T>(m: Map<string, T[]>, k: string, v: T) => m.set(k, [...(m.get(k) ?? []), v]);
-  const mark = (m: Map<string, Set<number>>, k: string, app: number) => {
-    const set = m.get(k) ?? new Set<number>();
-    set.add(app);
-    m.set(k, set);
+  const reached = new Map<string, number>();
+  const passed = new Map<string, number>();
+  const keys = new Map<number | null, string>();
+  const key = (id: number | null) => {
+    const known = keys.get(id);
+    if (known !== undefined) return known;
+    const k = keyOf(id);
+    keys.set(id, k);
+    return k;
   };
+  const seen: StageRow[] = [];
+  const seenKeys = new Set<string>();
+  const passedKeys = new Set<string>();
   for (let i = 0; i < entries.length; ) {
-    let j = i;
-    while (j < entries.length && entries[j].application_id === entries[i].application_id) j++;
-    const app = entries.slice(i, j);
-    i = j;
-    const id = app[0].application_id;
+    const id = entries[i].application_id;
+    const start = entries[i].at;
     let hired = false;
-    const seen: StageRow[] = [];
-    app.forEach((e, k) => {
-      const next = app[k + 1];
-      if (e.outcome === null && next) add(stays, keyOf(e.to_stage_id), Math.max(0, next.at - e.at) / 1000);
-      if (e.outcome === null && e.to_stage_id !== null) {
-        mark(reached, keyOf(e.to_stage_id), id);
-        const s = byId.get(e.to_stage_id);
-        if (s) {
-          seen.push(s);
-          if (s.hired && !hired) {
-            hired = true;
-            hires.push(Math.max(0, e.at - e.created_at) / 1000);
-          }
+    seen.length = 0;
+    seenKeys.clear();
+    passedKeys.clear();
+    for (; i < entries.length && entries[i].application_id === id; i++) {
+      const e = entries[i];
+      if (e.outcome !== null || e.to_stage_id === null) continue;
+      const next = entries[i + 1];
+      const k = key(e.to_stage_id);
+      if (next && next.application_id === id) {
+        const list = stays.get(k);
+        const seconds = Math.max(0, next.at - e.at) / 1000;
+        if (list) list.push(seconds);
+        else stays.set(k, [seconds]);
+      }
+      seenKeys.add(k);
+      const s = byId.get(e.to_stage_id);
+      if (s) {
+        seen.push(s);
+        if (s.hired && !hired) {
+          hired = true;
+          hires.push(Math.max(0, e.at - start) / 1000);
         }
       }
-    });
+    }
+    for (const k of seenKeys) reached.set(k, (reached.get(k) ?? 0) + 1);
     // A stage is passed when a later stage of the same job (by position) was reached.
-    for (const s of seen) if (seen.some((o) => o.position > s.position)) mark(passed, keyOf(s.id), id);
+    let furthest = -1;
+    for (const s of seen) furthest = Math.max(furthest, s.position);
+    for (const s of seen) if (s.position < furthest) passedKeys.add(key(s.id));
+    for (const k of passedKeys) passed.set(k, (passed.get(k) ?? 0) + 1);
   }
   return { stays, hires, reached, passed };
 }
@@ -147,7 +161,7 @@ async function computeReport({ db }: ReportDeps, query: ReportQuery, job: Report
   const walked = walkLedger(ledger, byId, keyOf);
   const lines = ordered();
   const duration = (values: number[] | undefined): DurationStats => medianAndP90(values ?? []);
-  const reachedOf = (key: string) => walked.reached.get(key)?.size ?? 0;
+  const reachedOf = (key: string) => walked.reached.get(key) ?? 0;
 
   const funnelLines: Report['funnel']['lines'] = [
     { key: 'view', label: 'Job page views', count: visits.steps.get('view') ?? 0, source: 'visits' },
@@ -186,7 +200,7 @@ async function computeReport({ db }: ReportDeps, query: ReportQuery, job: Report
       .filter((l) => !l.hired && l.key !== 'removed')
       .map((l) => {
         const reached = reachedOf(l.key);
-        const passedN = walked.passed.get(l.key)?.size ?? 0;
+        const passedN = walked.passed.get(l.key) ?? 0;
         return { name: l.name, hired: l.hired, reached, passed: passedN, rate: percent(passedN, reached) };
       }),
     rejection_reasons: counts.reasons

@@ -41,11 +41,8 @@ describe('Reports in a browser', function () {
     const stages = (await s.ctx.db('job_stages').where('job_id', job.id).orderBy('position').select('id')).map((r) => Number(r.id));
     const day = (d: number) => toDbDate(new Date(start.getTime() + d * 86_400_000));
     const rows: Record<string, unknown>[] = apps.map((id) => ({ application_id: id, job_id: job.id, to_stage_id: stages[0], at: day(0) }));
-    apps
-      .slice(0, 4)
-      .forEach((id, i) =>
-        rows.push({ application_id: id, job_id: job.id, from_stage_id: stages[0], to_stage_id: stages[1], at: day(1 + i) }),
-      );
+    for (const [i, id] of apps.slice(0, 4).entries())
+      rows.push({ application_id: id, job_id: job.id, from_stage_id: stages[0], to_stage_id: stages[1], at: day(1 + i) });
     rows.push({ application_id: apps[0], job_id: job.id, from_stage_id: stages[1], to_stage_id: stages[4], at: day(9) });
     rows.push({
       application_id: apps[1],
