@@ -84,8 +84,10 @@ if (!islandsOnly) {
     bundle: true,
     // Chunks, so the CLI's import() of a command's feature loads it only when that command runs
     // (src/cli/context.ts); like the islands, old chunks stay for a process started from them.
+    // They sit beside the entries: code that finds a file beside the bundle by import.meta.url
+    // (the document worker, package.json) finds it from a chunk too.
     splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
+    chunkNames: '[name]-[hash]',
     platform: 'node',
     format: 'esm',
     target: ['node20'],

@@ -41,6 +41,7 @@ const FEATURES = [
   'embeds',
   'sources',
   'funnel',
+  'scorecards',
   'reports',
 ];
 /**

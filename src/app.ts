@@ -26,6 +26,7 @@ import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
 import { reportsRoutes } from './reports/index.js';
 import { funnelRoutes } from './funnel/index.js';
+import { scorecardsRoutes } from './scorecards/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -99,6 +100,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(jobsRoutes(ctx, { applicantCounts }));
   // Before applicants and pipeline: their `/api/hr/applications/:id/` would take `emails` for an application id.
   app.use(emailsRoutes(ctx));
+  app.use(scorecardsRoutes(ctx));
   app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
   app.use(pipelineRoutes(ctx));
   app.use(notesRoutes(ctx));

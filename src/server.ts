@@ -16,6 +16,7 @@ import { isSweepable } from './storage/storage.js';
 import { checkStorage, describeStorage } from './storage/create.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 import { type Logger, processLog } from './log/logger.js';
+import { remindOverdueScorecards } from './scorecards/index.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -84,7 +85,9 @@ export async function startServer(
   // Background work runs where POSTS_WORKER is on (or in `careers-admin cron`), not in every web
   // process: outbound posts and email with the POSTS_SWEEP_CRON sweep, and the upload sweep
   // (files a crash left without a row: now in the background, then daily).
-  const delivery = config.postsWorker ? startDelivery({ ...ctx, log: (line) => ctx.log.warn(line) }, ctx.outbox) : null;
+  const delivery = config.postsWorker
+    ? startDelivery({ ...ctx, log: (line) => ctx.log.warn(line), onSweep: () => remindOverdueScorecards(ctx) }, ctx.outbox)
+    : null;
   const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage, ctx.log) : null;
   if (!delivery) log.info('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');
   /**

@@ -41,3 +41,6 @@ export { getApplicant, listSourcesSeen } from './reads.service.js';
 
 /** The notes feature's way to applications: the share lock a note is written under, and its audit entry. */
 export { lockApplicationForChild } from './repo.js';
+
+/** An application's resume opened for download (the scorecards feature's outside-interviewer link, issue 31). */
+export { openResume } from './reads.service.js';

@@ -103,15 +103,24 @@ export function registerPosts(program: Command): void {
     .action(async () => {
       await withDb(async (db, config) => {
         await requireSchema(db);
-        const [{ startDelivery }, { exitAfter, onStopSignal }, { createStorage }, { scheduleUploadSweeps }, { processLog }] =
-          await Promise.all([
-            import('../posts/index.js'),
-            import('../ops/index.js'),
-            import('../storage/create.js'),
-            import('../storage/sweep.js'),
-            import('../log/logger.js'),
-          ]);
-        const running = startDelivery({ db, config, now: () => new Date(), log: (line) => console.warn(printable(line)) }, null);
+        const [
+          { startDelivery },
+          { exitAfter, onStopSignal },
+          { createStorage },
+          { scheduleUploadSweeps },
+          { processLog },
+          { remindOverdueScorecards },
+        ] = await Promise.all([
+          import('../posts/index.js'),
+          import('../ops/index.js'),
+          import('../storage/create.js'),
+          import('../storage/sweep.js'),
+          import('../log/logger.js'),
+          import('../scorecards/index.js'),
+        ]);
+        const now = () => new Date();
+        const onSweep = () => remindOverdueScorecards({ db, config, now });
+        const running = startDelivery({ db, config, now, log: (line) => console.warn(printable(line)), onSweep }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), processLog(), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);
         const keepAlive = setInterval(() => undefined, 1 << 30);

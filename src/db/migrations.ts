@@ -31,6 +31,7 @@ import * as m023 from '../../migrations/023_stages_of_new_jobs.js';
 import * as m025 from '../../migrations/025_user_emails.js';
 import * as m027 from '../../migrations/027_scheduled_emails.js';
 import * as m028 from '../../migrations/028_job_public_id_draft.js';
+import * as m029 from '../../migrations/029_scorecards.js';
 import * as m031 from '../../migrations/031_stage_transitions.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Knex.Migration> = {
   '025_user_emails': m025,
   '027_scheduled_emails': m027,
   '028_job_public_id_draft': m028,
+  '029_scorecards': m029,
   '031_stage_transitions': m031,
 };
 
@@ -121,6 +123,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '025_user_emails': "every HR user's email address",
   '027_scheduled_emails': "table hr_notify_digests, every email's scheduled time and cancellation, and templates' default delays",
   '028_job_public_id_draft': "every job's public_id_draft mark (a duplicate not yet saved then keeps its copy-of-… public id)",
+  '029_scorecards':
+    'tables kit_templates, interview_kits, scorecards, scorecard_amendments and scorecard_decisions (every kit, scorecard and debrief decision)',
   '031_stage_transitions':
     'table stage_transitions (the stage-transition ledger the reports read; the audit log keeps what it was backfilled from)',
 };

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { postsApi } from './api.js';
 import { postsPages } from './pages.js';
 
-export { applicationPostPayload, enqueueApplicationPost, enqueueFormPost } from './repo.js';
+export { applicationPostPayload, enqueueApplicationEvent, enqueueApplicationPost, enqueueFormPost } from './repo.js';
 export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from './lib/mail.js';
 export { cancelEmail, enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
 export { OutboxSignal } from './lib/signal.js';

@@ -93,6 +93,25 @@ export async function enqueueApplicationPost(
 }
 
 /**
+ * An event of an application to its job's webhook (issue 31: `{event: "scorecard.submitted", ...}`),
+ * in the same outbox as the application's own post: its small JSON body is sent as stored, signed
+ * with the job's current secret as every job webhook post (kinds.ts).
+ */
+export async function enqueueApplicationEvent(
+  trx: Knex,
+  post: { applicationId: number; jobId: number; targetUrl: string; event: { event: string } & Record<string, unknown>; now: Date },
+): Promise<void> {
+  await enqueueSignedPost(
+    trx,
+    'application_posts',
+    { application_id: post.applicationId, job_id: post.jobId },
+    post.targetUrl,
+    post.event,
+    post.now,
+  );
+}
+
+/**
  * A form API post of an entry. The payload (`{external_key: value}`) is fixed at submit; the URL,
  * secret and api_enabled are read at send time.
  */

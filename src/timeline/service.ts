@@ -52,6 +52,8 @@ const isIdKey = (key: string) => key === 'id' || key.endsWith('_id');
 
 /** The line of an audit entry that is not a note's: "Status changed from NEW to REVIEWED", with any other detail after it. */
 function changeText(action: string, details: Record<string, unknown>): { text: string; from: string | null; to: string | null } {
+  // An entry written with its own line (issue 31: "Scorecard submitted by ian (Yes)", a debrief's decision).
+  if (typeof details.text === 'string') return { text: oneLine(details.text, 300), from: null, to: null };
   const from = valueText(details.from);
   const to = valueText(details.to);
   const extras = Object.entries(details)

@@ -28,6 +28,8 @@ export interface DeliveryDeps {
   lookup?: LookupAll;
   random?: () => number;
   log: (line: string) => void;
+  /** Other features' work on each sweep that may queue posts (issue 31: scorecard reminders); the worker is woken after it. */
+  onSweep?: () => Promise<unknown>;
 }
 
 export interface Delivery {
@@ -81,6 +83,10 @@ export function startDelivery(
         deps.config.postsSweepCron,
         () => {
           delivery.worker.wake();
+          deps.onSweep?.().then(
+            () => delivery.worker.wake(),
+            (err) => deps.log(`[posts] a sweep task failed: ${describeDbError(err)}`),
+          );
           // HR's digest: its period's row makes it once whichever process asks first; queued, it wakes the worker.
           if (deps.config.mail.hrNotifyDigest !== 'off') {
             delivery.digest().then(

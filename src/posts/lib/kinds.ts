@@ -100,7 +100,11 @@ export function applicationPostKind(db: Db, sender: HttpSender, now: () => Date)
     groupColumn: 'job_id',
     off: WEBHOOK_OFF,
     targets: (ids) => currentWebhooks(db, ids),
-    body: (row, secret) => JSON.stringify(sentApplicationPost(fromDbJson<Partial<StoredApplicationPost>>(row.payload, {}), secret)),
+    body: (row, secret) => {
+      const stored = fromDbJson<Partial<StoredApplicationPost> & { event?: string }>(row.payload, {});
+      // An application's event (enqueueApplicationEvent) is sent as stored; the application's own post gets its secret_key.
+      return JSON.stringify(typeof stored.event === 'string' ? stored : sentApplicationPost(stored, secret));
+    },
     sender,
     now,
   });

@@ -1,0 +1,32 @@
+/**
+ * The built server finds its document worker: dist/ is split into chunks (scripts/build.mjs), and
+ * the parsers' pool, wherever esbuild puts it, looks for `document-worker.js` beside its own file
+ * (import.meta.url). Every file the server and the CLI load that starts the worker must have it
+ * beside it, or resume previews fail in production while the tests (run from source) pass.
+ */
+import { expect } from 'chai';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+/** The entry and every chunk it imports, statically or with import(), as absolute paths. */
+function loadedFiles(entry: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return seen;
+  seen.add(entry);
+  for (const [, spec] of fs.readFileSync(entry, 'utf8').matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) {
+    loadedFiles(path.resolve(path.dirname(entry), spec), seen);
+  }
+  return seen;
+}
+
+describe('the built server and CLI (dist/)', () => {
+  it('have the document worker beside every file that starts it', () => {
+    const loaded = new Set([...loadedFiles(path.join(DIST, 'server.js')), ...loadedFiles(path.join(DIST, 'careers-admin.js'))]);
+    const starters = [...loaded].filter((f) => /["']\.\/document-worker\.js["']/.test(fs.readFileSync(f, 'utf8')));
+    expect(starters, 'some built file starts the worker').to.not.be.empty;
+    for (const file of starters)
+      expect(fs.existsSync(path.join(path.dirname(file), 'document-worker.js')), path.relative(DIST, file)).to.equal(true);
+  });
+});
