@@ -360,6 +360,100 @@ function HrReports(props: Props) {
               ))}
             </Table>
           </div>
+          <div className="reports-grid">
+            <Table
+              id="scorecards-on-time"
+              title="Scorecards submitted on time"
+              caption="A scorecard is due 24 hours after its interview (or after it was asked for, when no time was given)."
+              head={['Scorecards', 'Count']}
+              empty={!r.scorecards.requested}
+            >
+              {(
+                [
+                  ['Asked for', r.scorecards.requested],
+                  ['Submitted on time', r.scorecards.on_time],
+                  ['Submitted late', r.scorecards.late],
+                  ['Overdue', r.scorecards.overdue],
+                  ['Not yet due', r.scorecards.waiting],
+                ] as const
+              ).map(([label, n]) => (
+                <tr key={label}>
+                  <th scope="row">{label}</th>
+                  <td className="num" data-label="Count">
+                    {number.format(n)}
+                  </td>
+                </tr>
+              ))}
+              <tr>
+                <th scope="row">On time, of those due</th>
+                <td className="num" data-label="Count">
+                  {r.scorecards.on_time_rate === null ? '–' : `${r.scorecards.on_time_rate}%`}
+                </td>
+              </tr>
+            </Table>
+          </div>
+          <section aria-labelledby="predictors">
+            <h2 id="predictors">Which kit attributes go with the outcome</h2>
+            <p className="help-text">
+              Per job with at least {r.predictors.min_decisions} decided candidates (hired or rejected) with submitted scorecards: each
+              attribute's average rating (1–4) for hired and for rejected candidates, and how often two interviewers rating the same
+              candidate were within one point. Never shown per candidate.
+            </p>
+            {r.predictors.jobs.map((j) => (
+              <div className="table-wrap" key={j.job_id}>
+                <table className="data">
+                  <caption>
+                    {j.title}: {j.hired} hired, {j.rejected} rejected
+                  </caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Attribute</th>
+                      <th scope="col" className="num">
+                        Hired avg.
+                      </th>
+                      <th scope="col" className="num">
+                        Rejected avg.
+                      </th>
+                      <th scope="col" className="num">
+                        Difference
+                      </th>
+                      <th scope="col" className="num">
+                        Agreement
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {j.attributes.map((a) => (
+                      <tr key={a.name}>
+                        <th scope="row">{a.name}</th>
+                        <td className="num" data-label="Hired avg.">
+                          {a.hired_average ?? '–'}
+                        </td>
+                        <td className="num" data-label="Rejected avg.">
+                          {a.rejected_average ?? '–'}
+                        </td>
+                        <td className="num" data-label="Difference">
+                          {a.difference === null ? '–' : a.difference > 0 ? `+${a.difference}` : a.difference}
+                        </td>
+                        <td className="num" data-label="Agreement">
+                          {a.agreement === null ? '–' : `${a.agreement}% of ${a.pairs} pairs`}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ))}
+            {r.predictors.below_minimum.length > 0 && (
+              <p className="help-text">
+                Not enough decisions yet:{' '}
+                {r.predictors.below_minimum.map((j) => `${j.title} (${j.decisions} of ${r.predictors.min_decisions})`).join(', ')}.
+              </p>
+            )}
+            {!r.predictors.jobs.length && !r.predictors.below_minimum.length && (
+              <p className="empty-state">No submitted scorecards on decided candidates in this period.</p>
+            )}
+          </section>
           <p className="help-text">
             All-time job page views (the job counter, not limited to the period): {number.format(r.funnel.all_time_views)}.
           </p>

@@ -137,3 +137,38 @@ export async function visitCounts(db: Knex, p: Period): Promise<{ steps: Map<str
     allTimeViews: Number((viewRows[0] as Row | undefined)?.n ?? 0),
   };
 }
+
+export interface ScorecardRow {
+  application_id: number;
+  job_id: number;
+  /** The application's place now (stage and outcome), for its decision. */
+  stage_id: number | null;
+  outcome: string | null;
+  ratings: unknown;
+  submitted_at: number | null;
+  /** When it is due from: the interview's time, else when it was asked for (ms). */
+  due_from: number;
+}
+
+/** The cohort's scorecards (the scorecards feature's table, read-only), with their application's place now. */
+export async function cohortScorecards(db: Knex, p: Period): Promise<ScorecardRow[]> {
+  const rows: Row[] = await cohort(db, p)
+    .join('scorecards as s', 's.application_id', 'a.id')
+    .select('s.application_id', 'a.job_id', 'a.stage_id', 'a.outcome', 's.ratings', 's.submitted_at', 's.interview_at', 's.requested_at');
+  return rows.map((r) => ({
+    application_id: Number(r.application_id),
+    job_id: Number(r.job_id),
+    stage_id: r.stage_id === null ? null : Number(r.stage_id),
+    outcome: r.outcome ?? null,
+    ratings: r.ratings,
+    submitted_at: r.submitted_at === null ? null : msOf(r.submitted_at),
+    due_from: msOf(r.interview_at ?? r.requested_at),
+  }));
+}
+
+/** Jobs' titles by id. */
+export async function jobTitles(db: Knex, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows: Row[] = await db('jobs').whereIn('id', ids.slice(0, 1000)).select('id', 'title');
+  return new Map(rows.map((r) => [Number(r.id), String(r.title)]));
+}

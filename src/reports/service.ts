@@ -6,6 +6,7 @@
  * ledger (docs/decisions/0011-stage-transition-ledger.md). Who may read them is decided here, in
  * `readableQuery`, once.
  */
+import { fromDbJson } from '../db/codecs.js';
 import type { Db } from '../db/knex.js';
 import type { CellValue, WorkbookSpec } from '../exports/xlsx.js';
 import { Forbidden, NotFound } from '../http/errors.js';
@@ -13,7 +14,18 @@ import { validate } from '../http/validate.js';
 import { requireJob } from '../jobs/index.js';
 import { WIZARD_STEPS, WIZARD_STEP_LABELS } from '../funnel/types.js';
 import { medianAndP90, percent } from './lib/stats.js';
-import { cohortCounts, cohortLedger, stagesOf, visitCounts, type LedgerEntry, type Period, type StageRow } from './queries.js';
+import {
+  cohortCounts,
+  cohortLedger,
+  cohortScorecards,
+  jobTitles,
+  stagesOf,
+  visitCounts,
+  type LedgerEntry,
+  type Period,
+  type ScorecardRow,
+  type StageRow,
+} from './queries.js';
 import { REPORT_MESSAGES, REPORT_QUERY_NAMES, addDays, reportQuerySchema, type ReportQuery } from './schema.js';
 import type { DurationStats, Report, StageLine } from './types.js';
 
@@ -136,7 +148,8 @@ export async function buildReport(deps: ReportDeps, role: string | undefined, ra
   return computeReport(deps, query, job);
 }
 
-async function computeReport({ db }: ReportDeps, query: ReportQuery, job: Report['job']): Promise<Report> {
+async function computeReport({ db, now: clock }: ReportDeps, query: ReportQuery, job: Report['job']): Promise<Report> {
+  const now = (clock?.() ?? new Date()).getTime();
   const period: Period = {
     jobId: query.job_id,
     since: new Date(`${query.from}T00:00:00.000Z`),
@@ -144,11 +157,12 @@ async function computeReport({ db }: ReportDeps, query: ReportQuery, job: Report
     fromDay: query.from,
     toDay: query.to,
   };
-  const [counts, ledger, stages, visits] = await Promise.all([
+  const [counts, ledger, stages, visits, cards] = await Promise.all([
     cohortCounts(db, period),
     cohortLedger(db, period),
     stagesOf(db, query.job_id),
     visitCounts(db, period),
+    cohortScorecards(db, period),
   ]);
   const { byId, keyOf, ordered } = stageKeyer(query.job_id, stages);
   const applications = counts.bySource.reduce((sum, s) => sum + s.n, 0);
@@ -207,6 +221,8 @@ async function computeReport({ db }: ReportDeps, query: ReportQuery, job: Report
       .map((r) => ({ reason: r.reason ?? '(no reason)', applications: r.n }))
       .sort((a, b) => b.applications - a.applications || a.reason.localeCompare(b.reason)),
     offers: { tracked: false, note: OFFERS_NOTE },
+    scorecards: scorecardTimes(cards, now),
+    predictors: await predictors(db, cards, byId),
     funnel: {
       lines: funnelLines,
       anchor:
@@ -215,6 +231,108 @@ async function computeReport({ db }: ReportDeps, query: ReportQuery, job: Report
       all_time_views: visits.allTimeViews,
       submitted_direct: direct,
     },
+  };
+}
+
+/** A scorecard is due this long after its interview (or its request): the reminders' rule. */
+const DUE_MS = 24 * 3600_000;
+/** Decided applications a job needs before its attributes are compared. */
+const MIN_DECISIONS = 20;
+
+function scorecardTimes(cards: ScorecardRow[], now: number): Report['scorecards'] {
+  const out = { requested: cards.length, submitted: 0, on_time: 0, late: 0, overdue: 0, waiting: 0 };
+  for (const c of cards) {
+    const due = c.due_from + DUE_MS;
+    if (c.submitted_at !== null) {
+      out.submitted += 1;
+      if (c.submitted_at <= due) out.on_time += 1;
+      else out.late += 1;
+    } else if (now > due) out.overdue += 1;
+    else out.waiting += 1;
+  }
+  return { ...out, on_time_rate: percent(out.on_time, out.submitted + out.overdue) };
+}
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+const mean = (v: number[]) => (v.length ? round2(v.reduce((a, b) => a + b, 0) / v.length) : null);
+
+/** Per job: each attribute's average for hired and rejected candidates, and how far interviewers agree; never per candidate. */
+async function predictors(db: Db, cards: ScorecardRow[], stages: Map<number, StageRow>): Promise<Report['predictors']> {
+  const perJob = new Map<number, ScorecardRow[]>();
+  for (const c of cards) {
+    if (c.submitted_at === null) continue;
+    const list = perJob.get(c.job_id);
+    if (list) list.push(c);
+    else perJob.set(c.job_id, [c]);
+  }
+  const titles = await jobTitles(db, [...perJob.keys()]);
+  const jobs: Report['predictors']['jobs'] = [];
+  const below: Report['predictors']['below_minimum'] = [];
+  for (const [jobId, list] of perJob) {
+    const decisionOf = (c: ScorecardRow): 'hired' | 'rejected' | null =>
+      c.outcome === 'REJECTED' ? 'rejected' : c.stage_id !== null && stages.get(c.stage_id)?.hired ? 'hired' : null;
+    const decided = new Map<number, 'hired' | 'rejected'>();
+    for (const c of list) {
+      const d = decisionOf(c);
+      if (d) decided.set(c.application_id, d);
+    }
+    const hired = [...decided.values()].filter((d) => d === 'hired').length;
+    const title = titles.get(jobId) ?? `Job ${jobId}`;
+    if (decided.size < MIN_DECISIONS) {
+      below.push({ job_id: jobId, title, decisions: decided.size });
+      continue;
+    }
+    // attribute -> hired ratings, rejected ratings, and per application the ratings given
+    const attrs = new Map<string, { hired: number[]; rejected: number[]; byApp: Map<number, number[]> }>();
+    for (const c of list) {
+      const d = decided.get(c.application_id);
+      if (!d) continue;
+      const ratings = fromDbJson<unknown>(c.ratings, []);
+      if (!Array.isArray(ratings)) continue;
+      for (const r of ratings as { attribute?: unknown; rating?: unknown }[]) {
+        if (typeof r?.attribute !== 'string' || typeof r.rating !== 'number' || r.rating < 1 || r.rating > 4) continue;
+        const a = attrs.get(r.attribute) ?? { hired: [], rejected: [], byApp: new Map<number, number[]>() };
+        attrs.set(r.attribute, a);
+        a[d].push(r.rating);
+        const given = a.byApp.get(c.application_id);
+        if (given) given.push(r.rating);
+        else a.byApp.set(c.application_id, [r.rating]);
+      }
+    }
+    jobs.push({
+      job_id: jobId,
+      title,
+      decisions: decided.size,
+      hired,
+      rejected: decided.size - hired,
+      attributes: [...attrs]
+        .map(([name, a]) => {
+          let pairs = 0;
+          let close = 0;
+          for (const given of a.byApp.values())
+            for (let i = 0; i < given.length; i++)
+              for (let j = i + 1; j < given.length; j++) {
+                pairs += 1;
+                if (Math.abs(given[i] - given[j]) <= 1) close += 1;
+              }
+          const h = mean(a.hired);
+          const r = mean(a.rejected);
+          return {
+            name,
+            hired_average: h,
+            rejected_average: r,
+            difference: h !== null && r !== null ? round2(h - r) : null,
+            agreement: percent(close, pairs),
+            pairs,
+          };
+        })
+        .sort((x, y) => Math.abs(y.difference ?? 0) - Math.abs(x.difference ?? 0) || x.name.localeCompare(y.name)),
+    });
+  }
+  return {
+    min_decisions: MIN_DECISIONS,
+    jobs,
+    below_minimum: below.sort((a, b) => b.decisions - a.decisions || a.title.localeCompare(b.title)),
   };
 }
 
@@ -293,6 +411,59 @@ export async function reportWorkbook(deps: ReportDeps, role: string | undefined,
           { header: 'Applications', width: 14 },
         ],
         rows: once(r.rejection_reasons.map((x) => [x.reason, x.applications])),
+      },
+      {
+        sheetName: 'Scorecards on time',
+        columns: [
+          { header: 'Figure', width: 36 },
+          { header: 'Scorecards', width: 14 },
+        ],
+        rows: once([
+          ['Asked for', r.scorecards.requested],
+          ['Submitted', r.scorecards.submitted],
+          ['Submitted on time (within 24 h)', r.scorecards.on_time],
+          ['Submitted late', r.scorecards.late],
+          ['Overdue (not submitted)', r.scorecards.overdue],
+          ['Not yet due', r.scorecards.waiting],
+          ['On time (% of those due)', r.scorecards.on_time_rate],
+        ]),
+      },
+      {
+        sheetName: 'Attributes and outcome',
+        columns: [
+          { header: 'Job', width: 30 },
+          { header: 'Decisions', width: 10 },
+          { header: 'Attribute', width: 28 },
+          { header: 'Hired average', width: 14 },
+          { header: 'Rejected average', width: 16 },
+          { header: 'Difference', width: 12 },
+          { header: 'Agreement (%)', width: 14 },
+          { header: 'Rating pairs', width: 12 },
+        ],
+        rows: once([
+          ...r.predictors.jobs.flatMap((j) =>
+            j.attributes.map((a): CellValue[] => [
+              j.title,
+              j.decisions,
+              a.name,
+              a.hired_average,
+              a.rejected_average,
+              a.difference,
+              a.agreement,
+              a.pairs,
+            ]),
+          ),
+          ...r.predictors.below_minimum.map((j): CellValue[] => [
+            j.title,
+            j.decisions,
+            `Below the minimum of ${r.predictors.min_decisions} decisions: not shown`,
+            null,
+            null,
+            null,
+            null,
+            null,
+          ]),
+        ]),
       },
       {
         sheetName: 'Funnel',

@@ -31,6 +31,46 @@ export interface Report {
   pass_through: (StageLine & { reached: number; passed: number; rate: number | null })[];
   rejection_reasons: { reason: string; applications: number }[];
   offers: { tracked: false; note: string };
+  /** The cohort's scorecards: due 24 h after the interview (or the request when no time was given). */
+  scorecards: {
+    requested: number;
+    submitted: number;
+    /** Submitted by the time they were due. */
+    on_time: number;
+    late: number;
+    /** Not submitted and past due. */
+    overdue: number;
+    /** Not submitted, not yet due. */
+    waiting: number;
+    /** on_time of those due (submitted, or overdue), percent; null when none is due. */
+    on_time_rate: number | null;
+  };
+  /**
+   * Which kit attributes go with the outcome, per job with at least `min_decisions` decided
+   * applications (hired or rejected) that have submitted scorecards; jobs below it are only counted.
+   */
+  predictors: {
+    min_decisions: number;
+    jobs: {
+      job_id: number;
+      title: string;
+      decisions: number;
+      hired: number;
+      rejected: number;
+      attributes: {
+        name: string;
+        /** Average rating (1-4) on the hired candidates' scorecards, and on the rejected ones'. */
+        hired_average: number | null;
+        rejected_average: number | null;
+        /** hired_average minus rejected_average. */
+        difference: number | null;
+        /** Of pairs of ratings of one candidate on this attribute by two interviewers, the share within 1 point (percent). */
+        agreement: number | null;
+        pairs: number;
+      }[];
+    }[];
+    below_minimum: { job_id: number; title: string; decisions: number }[];
+  };
   funnel: {
     lines: { key: string; label: string; count: number; source: 'visits' | 'applications' }[];
     /** The line where the visitor counts end and the applications begin, and why they differ. */

@@ -253,6 +253,8 @@ for (const kind of databaseKinds()) {
         'Time in stage',
         'Pass-through',
         'Rejection reasons',
+        'Scorecards on time',
+        'Attributes and outcome',
         'Funnel',
       ]);
       const values = (name: string) =>
