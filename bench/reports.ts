@@ -3,7 +3,8 @@
  * 200,000 applications: `--jobs` jobs (20) of applications/jobs each (10,000), made over 90 days
  * with realistic names, every one with its ledger: its entry, then a pipeline walked at random (about
  * 60 % reach Screen, half of those Interview, fewer Offer and Hired, some rejected at each stage),
- * the applications' stage and outcome left where their ledger ends, and the funnel's day counts.
+ * the applications' stage and outcome left where their ledger ends, a scorecard for every fourth
+ * application (50,000 at 200,000; most submitted, some late or missing), and the funnel's day counts.
  * It then computes one job's report for the default 90 days in a loop through the service
  * (`buildReport`, what GET /api/hr/reports/ answers; the HTTP layer adds only the JSON) and prints
  * p50/p95/max, and a few all-jobs reports for reference. Goal: a job's report p95 < 200 ms.
@@ -110,6 +111,28 @@ async function prepare(db: Knex, now: Date): Promise<number[]> {
       else finals.set(key, [a.id]);
     }
     await insertChunked(db, 'stage_transitions', moves);
+    // One scorecard for every fourth application (50,000 at 200,000), rated on three attributes.
+    const cards: Record<string, unknown>[] = [];
+    for (const a of apps) {
+      if (r() >= 0.25) continue;
+      const asked = fromDbDate(a.created_at)!.getTime() + DAY;
+      const rate = () => (r() < 0.1 ? null : 1 + Math.floor(r() * 4));
+      cards.push({
+        application_id: a.id,
+        stage_id: stages[2],
+        stage_name: 'Interview',
+        interviewer_name: 'Bench Interviewer',
+        requested_at: toDbDate(new Date(asked)),
+        interview_at: toDbDate(new Date(asked)),
+        ratings: JSON.stringify(
+          ['System design', 'Communication', 'Ownership'].map((attribute) => ({ attribute, rating: rate(), note: '' })),
+        ),
+        recommendation: 'yes',
+        submitted_at: r() < 0.9 ? toDbDate(new Date(asked + r() * 2 * DAY)) : null,
+        updated_at: toDbDate(new Date(asked)),
+      });
+    }
+    await insertChunked(db, 'scorecards', cards);
     for (const [key, list] of finals) {
       const [stage_id, outcome, outcome_reason] = JSON.parse(key);
       for (let i = 0; i < list.length; i += 500)
@@ -157,7 +180,9 @@ async function main(): Promise<void> {
     const deps = { db, now: () => now };
     const query = { job_id: String(ids[0]) };
     const first = await buildReport(deps, 'admin', query);
-    console.log(`  job ${ids[0]}: ${first.applications} applications in the last 90 days, ${first.time_to_hire.count} hired`);
+    console.log(
+      `  job ${ids[0]}: ${first.applications} applications in the last 90 days, ${first.time_to_hire.count} hired, ${first.scorecards.requested} scorecards, attributes compared: ${first.predictors.jobs.length > 0}`,
+    );
     for (let i = 0; i < 3; i++) await buildReport(deps, 'admin', query); // warm-up
     const times: number[] = [];
     for (let i = 0; i < runs; i++) {
