@@ -43,6 +43,7 @@ const FEATURES = [
   'funnel',
   'scorecards',
   'teams',
+  'reports',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

@@ -24,6 +24,7 @@ import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
+import { reportsRoutes } from './reports/index.js';
 import { funnelRoutes } from './funnel/index.js';
 import { scorecardsRoutes } from './scorecards/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
@@ -114,6 +115,7 @@ export function createApp(ctx: AppContext): Express {
   app.use(formsRoutes(ctx));
   app.use(embedRoutes(ctx));
   app.use(sourcesRoutes(ctx));
+  app.use(reportsRoutes(ctx));
   app.use(funnel.routes);
 
   app.use(notFoundHandler);

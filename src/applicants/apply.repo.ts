@@ -6,6 +6,7 @@ import type { EducationEntry, ExperienceEntry } from '../shared/application-rule
 import type { Attribution } from '../shared/campaign.js';
 import { applicationSearchWords } from '../shared/search-words.js';
 import { tallyNewApplications } from './tallies.repo.js';
+import { insertStageTransitions } from './transitions.repo.js';
 
 type Row = Record<string, any>;
 
@@ -51,6 +52,7 @@ export interface NewApplication {
 export async function insertApplication(trx: Knex, app: NewApplication, now: Date): Promise<number> {
   const at = toDbDate(now);
   const fileId = insertedId(await trx('stored_files').insert({ ...app.resume, created_at: at }));
+  const stageId = await entryStageId(trx, app.job_id);
   const applicationId = insertedId(
     await trx('applications').insert({
       job_id: app.job_id,
@@ -59,7 +61,7 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
       email: app.email,
       phone: app.phone,
       status: 'NEW',
-      stage_id: await entryStageId(trx, app.job_id),
+      stage_id: stageId,
       resume_file_id: fileId,
       ip_hash: app.ip_hash,
       source: app.attribution?.source ?? null,
@@ -104,6 +106,22 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
   if (app.skills.length) {
     await trx('application_skills').insert(app.skills.map((name, position) => ({ application_id: applicationId, position, name })));
   }
+  // Its entry in the stage-transition ledger (transitions.repo.ts), at the application's time.
+  await insertStageTransitions(
+    trx,
+    [
+      {
+        application_id: applicationId,
+        job_id: app.job_id,
+        from_stage_id: null,
+        to_stage_id: stageId,
+        outcome: null,
+        reason: null,
+        by_user_id: null,
+      },
+    ],
+    now,
+  );
   await insertAnswers(trx, applicationId, app.answers);
   await insertSearchWords(trx, applicationId, app, at);
   // Last: the tally rows are shared by every application to the job (locked until the commit).

@@ -33,6 +33,8 @@ export { emailRecipients, type EmailRecipient } from './recipients.queries.js';
  */
 export { applicationsPerStage, lockPipelineStates, writePipelineStates, type PipelineState } from './stage.repo.js';
 export { bumpCounter, insertApplicationAudit, type ApplicationAudit } from './repo.js';
+/** The stage-transition ledger, appended by the pipeline with every stage or outcome it writes (decision 0011). */
+export { insertStageTransitions, type StageTransition } from './transitions.repo.js';
 export { boardColumns } from './board.queries.js';
 export { changeStatuses } from './status.service.js';
 export { getApplicant, listSourcesSeen } from './reads.service.js';

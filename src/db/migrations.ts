@@ -33,6 +33,7 @@ import * as m027 from '../../migrations/027_scheduled_emails.js';
 import * as m028 from '../../migrations/028_job_public_id_draft.js';
 import * as m029 from '../../migrations/029_scorecards.js';
 import * as m030 from '../../migrations/030_job_team_members.js';
+import * as m031 from '../../migrations/031_stage_transitions.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -63,6 +64,7 @@ const migrations: Record<string, Knex.Migration> = {
   '028_job_public_id_draft': m028,
   '029_scorecards': m029,
   '030_job_team_members': m030,
+  '031_stage_transitions': m031,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -126,6 +128,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '029_scorecards':
     'tables kit_templates, interview_kits, scorecards, scorecard_amendments and scorecard_decisions (every kit, scorecard and debrief decision)',
   '030_job_team_members': "table job_team_members (every job's hiring team)",
+  '031_stage_transitions':
+    'table stage_transitions (the stage-transition ledger the reports read; the audit log keeps what it was backfilled from)',
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

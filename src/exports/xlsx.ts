@@ -54,12 +54,18 @@ function attachmentHeaders(res: Response, filename: string): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
 }
 
-/** What an export is: the services describe it, the routes and the CLI write it. */
-export interface WorkbookSpec {
-  filename: string;
+/** One worksheet: its name, header and rows. */
+interface SheetSpec {
   sheetName: string;
   columns: ExportColumn[];
   rows: AsyncIterable<CellValue[][]>;
+}
+
+/** What an export is: the services describe it, the routes and the CLI write it. */
+export interface WorkbookSpec extends SheetSpec {
+  filename: string;
+  /** Further worksheets, written after the first in this order (a report's tables, one sheet each). */
+  moreSheets?: SheetSpec[];
   /**
    * The IANA zone the date cells are written in (the viewer's, `?tz=` on an HR export), named in
    * the headers in place of "(UTC)"; unset: UTC.
@@ -118,8 +124,6 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
   // exceljs is loaded on the first export, not by every process at start (it is 20-odd MB).
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(book.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = book.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));
   const zone = book.timeZone ?? null;
   const zoneFormat = zone
     ? new Intl.DateTimeFormat('en-US', {
@@ -133,49 +137,54 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
         second: '2-digit',
       })
     : null;
-  const header = sheet.addRow(book.columns.map((c) => textCell(zone ? c.header.replace(/\(UTC\)$/, `(${zone})`) : c.header)));
-  header.font = { bold: true };
-  header.commit();
-  const dateFormat = book.columns.map((c) => c.numFmt ?? 'yyyy-mm-dd hh:mm');
   let count = 0;
-  const batches = book.rows[Symbol.asyncIterator]();
-  let next = batches.next();
-  let batch = await next;
-  try {
-    for (; !batch.done; batch = await next) {
-      for (const values of batch.value) {
-        const row = sheet.addRow(
-          values.map((v) =>
-            v instanceof Date ? (zoneFormat ? wallClock(v, zoneFormat) : v) : typeof v === 'number' || v === null ? v : textCell(v),
-          ),
-        );
-        values.forEach((v, i) => {
-          if (v instanceof Date) row.getCell(i + 1).numFmt = dateFormat[i];
-        });
-        row.commit();
+  // One sheet at a time, each committed before the next is begun (the streaming writer's rule).
+  for (const spec of [book, ...(book.moreSheets ?? [])]) {
+    const sheet = workbook.addWorksheet(spec.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.columns = spec.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));
+    const header = sheet.addRow(spec.columns.map((c) => textCell(zone ? c.header.replace(/\(UTC\)$/, `(${zone})`) : c.header)));
+    header.font = { bold: true };
+    header.commit();
+    const dateFormat = spec.columns.map((c) => c.numFmt ?? 'yyyy-mm-dd hh:mm');
+    const batches = spec.rows[Symbol.asyncIterator]();
+    let next = batches.next();
+    let batch = await next;
+    try {
+      for (; !batch.done; batch = await next) {
+        for (const values of batch.value) {
+          const row = sheet.addRow(
+            values.map((v) =>
+              v instanceof Date ? (zoneFormat ? wallClock(v, zoneFormat) : v) : typeof v === 'number' || v === null ? v : textCell(v),
+            ),
+          );
+          values.forEach((v, i) => {
+            if (v instanceof Date) row.getCell(i + 1).numFmt = dateFormat[i];
+          });
+          row.commit();
+        }
+        count += batch.value.length;
+        onRows?.(count);
+        // The next batch is read while the zip compresses this one (zlib works off the main
+        // thread), so at most two batches are in memory. A failure is taken where it is awaited.
+        next = batches.next();
+        next.catch(() => undefined);
+        // exceljs writes each sheet's XML into the zip's entry stream without waiting for it, so the
+        // zip (and the stream behind it) must drain before another batch is written: that is what
+        // keeps memory flat when the reader is slower than the database.
+        const entry = sheetSink(sheet);
+        if (entry?._writableState?.needDrain) await Promise.race([new Promise<void>((resolve) => entry.once('drain', resolve)), closed]);
+        if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), closed]);
+        if (aborted()) throw new ExportAborted();
       }
-      count += batch.value.length;
-      onRows?.(count);
-      // The next batch is read while the zip compresses this one (zlib works off the main
-      // thread), so at most two batches are in memory. A failure is taken where it is awaited.
-      next = batches.next();
-      next.catch(() => undefined);
-      // exceljs writes each sheet's XML into the zip's entry stream without waiting for it, so the
-      // zip (and the stream behind it) must drain before another batch is written: that is what
-      // keeps memory flat when the reader is slower than the database.
-      const entry = sheetSink(sheet);
-      if (entry?._writableState?.needDrain) await Promise.race([new Promise<void>((resolve) => entry.once('drain', resolve)), closed]);
-      if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), closed]);
-      if (aborted()) throw new ExportAborted();
+    } finally {
+      // Stopped early: the batch being read is dropped and the rows' generator closed.
+      if (!batch.done) {
+        await next.catch(() => undefined);
+        await batches.return?.(undefined);
+      }
     }
-  } finally {
-    // Stopped early: the batch being read is dropped and the rows' generator closed.
-    if (!batch.done) {
-      await next.catch(() => undefined);
-      await batches.return?.(undefined);
-    }
+    sheet.commit();
   }
-  sheet.commit();
   await Promise.race([workbook.commit(), closed]);
   if (aborted()) throw new ExportAborted();
   return count;

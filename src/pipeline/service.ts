@@ -24,10 +24,12 @@ import {
   boardColumns,
   bumpCounter,
   insertApplicationAudit,
+  insertStageTransitions,
   lockPipelineStates,
   writePipelineStates,
   type ApplicationAudit,
   type PipelineState,
+  type StageTransition,
 } from '../applicants/index.js';
 import { reasonRows, removedJobs, stageWithJob, stagesOfJobs, writeReasons, writeStages, type StageRow } from './repo.js';
 import { boardStamp, reasonNames, stageNames } from './queries.js';
@@ -219,6 +221,7 @@ export async function changePipeline(
 
       const groups = new Map<string, { values: Target; ids: number[] }>();
       const audit: ApplicationAudit[] = [];
+      const ledger: StageTransition[] = [];
       let statusChanged = false;
       for (const app of apps) {
         const t = target(app, change, stage, stages, firstStage);
@@ -228,6 +231,16 @@ export async function changePipeline(
         g.ids.push(app.id);
         groups.set(key, g);
         const name = (id: number | null) => (id === null ? null : (stages.get(id)?.name ?? null));
+        if (t.stage_id !== app.stage_id || t.outcome !== app.outcome || t.outcome_reason !== app.outcome_reason)
+          ledger.push({
+            application_id: app.id,
+            job_id: app.job_id,
+            from_stage_id: app.stage_id,
+            to_stage_id: t.stage_id,
+            outcome: t.outcome,
+            reason: t.outcome_reason,
+            by_user_id: userId,
+          });
         if (t.stage_id !== app.stage_id)
           audit.push({
             userId,
@@ -249,6 +262,8 @@ export async function changePipeline(
         }
       }
       for (const g of groups.values()) await writePipelineStates(trx, g.ids, g.values, now);
+      // The ledger the reports read (decision 0011), with the change it records.
+      await insertStageTransitions(trx, ledger, now);
       if (audit.length) {
         await insertApplicationAudit(trx, audit, now);
         // Counters last: their shared rows are held only briefly (as applicants/status.service.ts does).

@@ -1,0 +1,215 @@
+/**
+ * Reports benchmark (issue 31): a job's report computed afresh (nothing of it is cached) at
+ * 200,000 applications: `--jobs` jobs (20) of applications/jobs each (10,000), made over 90 days
+ * with realistic names, every one with its ledger: its entry, then a pipeline walked at random (about
+ * 60 % reach Screen, half of those Interview, fewer Offer and Hired, some rejected at each stage),
+ * the applications' stage and outcome left where their ledger ends, a scorecard for every fourth
+ * application (50,000 at 200,000; most submitted, some late or missing), and the funnel's day counts.
+ * It then computes one job's report for the default 90 days in a loop through the service
+ * (`buildReport`, what GET /api/hr/reports/ answers; the HTTP layer adds only the JSON) and prints
+ * p50/p95/max, and a few all-jobs reports for reference. Goal: a job's report p95 < 200 ms.
+ *
+ *   node --import tsx bench/reports.ts [--applications 200000] [--jobs 20] [--runs 50] [--mysql]
+ * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change; MariaDB
+ * 10.6+ or MySQL 8), dropped at the end.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { loadConfig } from '../config/index.js';
+import { toDbDate, fromDbDate } from '../src/db/codecs.js';
+import { createDb } from '../src/db/knex.js';
+import { buildReport } from '../src/reports/service.js';
+import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
+import { makeJob } from '../test/helpers/factories.js';
+import { createMysqlDatabase, dropMysqlDatabase, percentile } from './lib.js';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const total = Number(arg('applications', '200000'));
+const jobs = Number(arg('jobs', '20'));
+const runs = Number(arg('runs', '50'));
+const useMysql = process.argv.includes('--mysql');
+const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
+const GOAL_MS = 200;
+const DAY = 86_400_000;
+
+const elapsed = (start: bigint) => `${(Number(process.hrtime.bigint() - start) / 1e9).toFixed(1)} s`;
+
+/** 500 rows a statement: Knex writes a SQLite multi-row insert as a compound SELECT, at most 500 terms. */
+async function insertChunked(db: Knex, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await db(table).insert(rows.slice(i, i + 500));
+}
+
+async function prepare(db: Knex, now: Date): Promise<number[]> {
+  await db.migrate.latest();
+  const ids: number[] = [];
+  const r = rng(7);
+  const reasons = ['Not a fit', 'Withdrew', 'Position filled', 'Other'];
+  for (let j = 0; j < jobs; j++) {
+    const job = await makeJob(db, { title: `Report job ${j}`, public_id: `report-job-${j}` });
+    ids.push(job.id);
+    await insertApplications(
+      db,
+      job.id,
+      realisticApplications(Math.floor(total / jobs), [], { seed: 300 + j, emailTag: `r${j}`, until: now }),
+      [],
+      {
+        batchSize: 2500,
+      },
+    );
+    const stages: number[] = (await db('job_stages').where({ job_id: job.id }).orderBy('position').select('id')).map((s: { id: number }) =>
+      Number(s.id),
+    );
+    await db.raw(
+      'INSERT INTO stage_transitions (application_id, job_id, to_stage_id, at) SELECT id, job_id, stage_id, created_at FROM applications WHERE job_id = ?',
+      [job.id],
+    );
+    const apps: { id: number; created_at: unknown }[] = await db('applications').where({ job_id: job.id }).select('id', 'created_at');
+    const moves: Record<string, unknown>[] = [];
+    const finals = new Map<string, number[]>();
+    for (const a of apps) {
+      let at = fromDbDate(a.created_at)!.getTime();
+      let stage = 0;
+      let outcome: string | null = null;
+      let reason: string | null = null;
+      const odds = [0.6, 0.5, 0.4, 0.5];
+      while (stage < 4 && outcome === null) {
+        const step = at + (0.5 + r() * 6) * DAY;
+        if (step > now.getTime()) break;
+        if (r() < 0.25) {
+          outcome = 'REJECTED';
+          reason = reasons[Math.floor(r() * reasons.length)];
+          moves.push({
+            application_id: a.id,
+            job_id: job.id,
+            from_stage_id: stages[stage],
+            to_stage_id: stages[stage],
+            outcome,
+            reason,
+            at: toDbDate(new Date(step)),
+          });
+          break;
+        }
+        if (r() > odds[stage]) break;
+        moves.push({
+          application_id: a.id,
+          job_id: job.id,
+          from_stage_id: stages[stage],
+          to_stage_id: stages[stage + 1],
+          at: toDbDate(new Date(step)),
+        });
+        stage += 1;
+        at = step;
+      }
+      const key = JSON.stringify([stages[stage], outcome, reason]);
+      const list = finals.get(key);
+      if (list) list.push(a.id);
+      else finals.set(key, [a.id]);
+    }
+    await insertChunked(db, 'stage_transitions', moves);
+    // One scorecard for every fourth application (50,000 at 200,000), rated on three attributes.
+    const cards: Record<string, unknown>[] = [];
+    for (const a of apps) {
+      if (r() >= 0.25) continue;
+      const asked = fromDbDate(a.created_at)!.getTime() + DAY;
+      const rate = () => (r() < 0.1 ? null : 1 + Math.floor(r() * 4));
+      cards.push({
+        application_id: a.id,
+        stage_id: stages[2],
+        stage_name: 'Interview',
+        interviewer_name: 'Bench Interviewer',
+        requested_at: toDbDate(new Date(asked)),
+        interview_at: toDbDate(new Date(asked)),
+        ratings: JSON.stringify(
+          ['System design', 'Communication', 'Ownership'].map((attribute) => ({ attribute, rating: rate(), note: '' })),
+        ),
+        recommendation: 'yes',
+        submitted_at: r() < 0.9 ? toDbDate(new Date(asked + r() * 2 * DAY)) : null,
+        updated_at: toDbDate(new Date(asked)),
+      });
+    }
+    await insertChunked(db, 'scorecards', cards);
+    for (const [key, list] of finals) {
+      const [stage_id, outcome, outcome_reason] = JSON.parse(key);
+      for (let i = 0; i < list.length; i += 500)
+        await db('applications')
+          .whereIn('id', list.slice(i, i + 500))
+          .update({ stage_id, outcome, outcome_reason });
+    }
+    const days = Array.from({ length: 90 }, (_, d) => new Date(now.getTime() - d * DAY).toISOString().slice(0, 10));
+    const steps = ['view', 'apply', 'basic', 'experience', 'education_skills', 'review', 'submitted'];
+    await insertChunked(
+      db,
+      'job_funnel_counts',
+      days.flatMap((day) =>
+        steps.map((step, k) => ({ job_id: job.id, day, step, event: 'reached', device: 'desktop', count: Math.max(1, 400 >> k) })),
+      ),
+    );
+  }
+  return ids;
+}
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-reports-bench-'));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_SWEEP_CRON: 'off',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  };
+  let dbName: string | null = null;
+  if (useMysql) {
+    dbName = `careers_reportsbench_${process.pid}`;
+    await createMysqlDatabase(mysqlBase, dbName);
+    env.DATABASE_URL = `${mysqlBase}${dbName}`;
+  }
+  const label = env.DATABASE_URL ? 'MySQL (MariaDB)' : 'SQLite';
+  const db = createDb(loadConfig({ ...env }));
+  const now = new Date();
+  try {
+    console.log(`Preparing ${label}: ${total.toLocaleString('en-US')} applications over ${jobs} jobs, with their ledger ...`);
+    const t0 = process.hrtime.bigint();
+    const ids = await prepare(db, now);
+    const ledger = Number(((await db('stage_transitions').count({ n: '*' }).first()) as { n: unknown }).n);
+    console.log(`  prepared in ${elapsed(t0)}: ${ledger.toLocaleString('en-US')} ledger rows`);
+
+    const deps = { db, now: () => now };
+    const query = { job_id: String(ids[0]) };
+    const first = await buildReport(deps, 'admin', query);
+    console.log(
+      `  job ${ids[0]}: ${first.applications} applications in the last 90 days, ${first.time_to_hire.count} hired, ${first.scorecards.requested} scorecards, attributes compared: ${first.predictors.jobs.length > 0}`,
+    );
+    for (let i = 0; i < 3; i++) await buildReport(deps, 'admin', query); // warm-up
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t = process.hrtime.bigint();
+      await buildReport(deps, 'admin', query);
+      times.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    times.sort((a, b) => a - b);
+    const p95 = percentile(times, 95);
+    console.log(
+      `${label}: a job's report, ${runs} runs: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${times[times.length - 1].toFixed(1)} ms: ${p95 < GOAL_MS ? 'PASS' : 'FAIL'} (p95 < ${GOAL_MS} ms)`,
+    );
+    const all: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = process.hrtime.bigint();
+      await buildReport(deps, 'admin', {});
+      all.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    console.log(`${label}: all jobs' report (for reference), 3 runs: ${all.map((t) => `${t.toFixed(0)} ms`).join(', ')}`);
+  } finally {
+    await db.destroy();
+    if (dbName) await dropMysqlDatabase(mysqlBase, dbName);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
