@@ -10,12 +10,13 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, hrSession, liveToken } from '../helpers/hr.js';
 
-/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Sources) and the Settings group (Manage Jobs, API Posts, and Users and Emails for admins). */
+/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, and Users and Emails for admins). */
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
   ['Jobs', '/hr/jobs/list'],
   ['Applicants', '/hr/applicants'],
   ['Forms', '/hr/forms'],
+  ['Reports', '/hr/reports'],
   ['Sources', '/hr/sources'],
   ['Manage Jobs', '/hr/jobs'],
   ['API Posts', '/hr/posts'],

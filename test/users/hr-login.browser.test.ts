@@ -314,6 +314,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Jobs',
         'Applicants',
         'Forms',
+        'Reports',
         'Sources',
         'Manage Jobs',
         'API Posts',
