@@ -654,4 +654,4 @@ function ReasonEditor(props: { onSaved: (reasons: RejectionReason[]) => void }) 
   );
 }
 
-mountIsland('job-board', JobBoard);
+mountIsland('job-board', JobBoard, { yielding: true });
