@@ -92,6 +92,11 @@ function JobBoard(props: BoardProps) {
   // Issue 30: the Reject dialog can send the rejection email (now or later), as the list's bulk reject does.
   const { choices: emailChoices } = useEmailChoices();
   const [emailState, setEmailState] = useState<EmailOptionsState>(() => initialEmailOptions(null));
+  // The email choices may arrive after the Reject dialog opened (R pressed at once): then they set
+  // its defaults (the email on, the rejection template), as if they had been there.
+  useEffect(() => {
+    if (emailChoices && reject) setEmailState((st) => (st.templateId === null ? initialEmailOptions(emailChoices) : st));
+  }, [emailChoices, reject]);
   const [dragOver, setDragOver] = useState<string | null>(null);
   const focusAfter = useRef<number | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
