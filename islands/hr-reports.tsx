@@ -179,6 +179,19 @@ function HrReports(props: Props) {
     </div>
   );
   const described = (name: keyof Choice) => (errors[name] ? { 'aria-invalid': true, 'aria-describedby': `report-${name}-error` } : {});
+  const dayField = (name: 'from' | 'to', label: string) =>
+    field(
+      name,
+      label,
+      <input
+        id={`report-${name}`}
+        className="input"
+        type="date"
+        value={draft[name]}
+        onChange={(e) => setDraft({ ...draft, [name]: e.target.value })}
+        {...described(name)}
+      />,
+    );
   const r = report;
 
   return (
@@ -202,30 +215,8 @@ function HrReports(props: Props) {
             ))}
           </select>,
         )}
-        {field(
-          'from',
-          'From (UTC day)',
-          <input
-            id="report-from"
-            className="input"
-            type="date"
-            value={draft.from}
-            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
-            {...described('from')}
-          />,
-        )}
-        {field(
-          'to',
-          'To (UTC day)',
-          <input
-            id="report-to"
-            className="input"
-            type="date"
-            value={draft.to}
-            onChange={(e) => setDraft({ ...draft, to: e.target.value })}
-            {...described('to')}
-          />,
-        )}
+        {dayField('from', 'From (UTC day)')}
+        {dayField('to', 'To (UTC day)')}
         <div className="actions">
           <button type="submit" className="btn btn-primary">
             Show report
