@@ -34,6 +34,7 @@ import * as m028 from '../../migrations/028_job_public_id_draft.js';
 import * as m029 from '../../migrations/029_scorecards.js';
 import * as m030 from '../../migrations/030_job_team_members.js';
 import * as m031 from '../../migrations/031_stage_transitions.js';
+import * as m032 from '../../migrations/032_digest_period.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -65,6 +66,7 @@ const migrations: Record<string, Knex.Migration> = {
   '029_scorecards': m029,
   '030_job_team_members': m030,
   '031_stage_transitions': m031,
+  '032_digest_period': m032,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -130,6 +132,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '030_job_team_members': "table job_team_members (every job's hiring team)",
   '031_stage_transitions':
     'table stage_transitions (the stage-transition ledger the reports read; the audit log keeps what it was backfilled from)',
+  '032_digest_period':
+    "every HR digest's kind of period (hourly or daily), and a daily digest's record where an hourly one began at the same time",
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -356,8 +356,8 @@ export async function applicationsBetween(
 }
 
 /** Whether HR's digest of this period was written already (by this process or another). */
-export async function digestWritten(db: Knex, recipient: string, periodStart: Date): Promise<boolean> {
+export async function digestWritten(db: Knex, recipient: string, period: 'hourly' | 'daily', periodStart: Date): Promise<boolean> {
   return !!(await db('hr_notify_digests')
-    .where({ recipient, period_start: toDbDate(periodStart) })
+    .where({ recipient, period, period_start: toDbDate(periodStart) })
     .first('id'));
 }

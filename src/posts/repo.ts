@@ -475,19 +475,20 @@ export async function purgeAttempts(db: Knex, before: Date): Promise<number> {
 }
 
 /**
- * Writes HR's digest of one period with its email, once: the (recipient, period_start) row is
+ * Writes HR's digest of one period with its email, once: the (recipient, period, period_start) row is
  * unique, so when several processes reach the same period only the first writes it; the others
  * answer false and queue nothing.
  */
 export async function enqueueDigestOnce(
   db: Knex,
-  digest: { recipient: string; periodStart: Date; applications: number; message: EmailMessage },
+  digest: { recipient: string; period: 'hourly' | 'daily'; periodStart: Date; applications: number; message: EmailMessage },
   at: Date,
 ): Promise<boolean> {
   try {
     await db.transaction(async (trx) => {
       await trx('hr_notify_digests').insert({
         recipient: digest.recipient,
+        period: digest.period,
         period_start: toDbDate(digest.periodStart),
         applications: digest.applications,
         created_at: toDbDate(at),

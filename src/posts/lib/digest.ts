@@ -2,8 +2,8 @@
  * HR's notification digest (issue 30, HR_NOTIFY_DIGEST=hourly|daily): instead of one email to
  * HR_NOTIFY_EMAIL per application, one email per period listing the applications that came in
  * it. The cron sweep (delivery.ts) asks after each period has ended; the digest of a period is
- * written once whichever process asks first (hr_notify_digests is unique per recipient and
- * period), in the transaction that queues its email, and sent by the email outbox with its
+ * written once whichever process asks first (hr_notify_digests is unique per recipient, kind of
+ * period and its start), in the transaction that queues its email, and sent by the email outbox with its
  * retries. Periods are whole UTC hours or days; a period with no application sends nothing.
  * Only the period that ended last is written: a process down over a whole period's end sends
  * that period's digest when it comes back within the next period.
@@ -37,7 +37,7 @@ export async function queueDueDigest(deps: {
   const now = deps.now();
   const { start, end } = lastPeriod(mail.hrNotifyDigest, now);
   // The sweep asks every minute: once written, a period costs one indexed read.
-  if (await digestWritten(deps.db, mail.hrNotifyEmail, start)) return false;
+  if (await digestWritten(deps.db, mail.hrNotifyEmail, mail.hrNotifyDigest, start)) return false;
   const { total, rows } = await applicationsBetween(deps.db, start, end, LISTED);
   if (!total) return false;
   const when =
@@ -56,6 +56,7 @@ export async function queueDueDigest(deps: {
     deps.db,
     {
       recipient: mail.hrNotifyEmail,
+      period: mail.hrNotifyDigest,
       periodStart: start,
       applications: total,
       message: { to: mail.hrNotifyEmail, subject, text, html: htmlOfText(text) },
