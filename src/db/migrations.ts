@@ -35,6 +35,7 @@ import * as m029 from '../../migrations/029_scorecards.js';
 import * as m030 from '../../migrations/030_job_team_members.js';
 import * as m031 from '../../migrations/031_stage_transitions.js';
 import * as m032 from '../../migrations/032_digest_period.js';
+import * as m033 from '../../migrations/033_interviews.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -67,6 +68,7 @@ const migrations: Record<string, Knex.Migration> = {
   '030_job_team_members': m030,
   '031_stage_transitions': m031,
   '032_digest_period': m032,
+  '033_interviews': m033,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -134,6 +136,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
     'table stage_transitions (the stage-transition ledger the reports read; the audit log keeps what it was backfilled from)',
   '032_digest_period':
     "every HR digest's kind of period (hourly or daily), and a daily digest's record where an hourly one began at the same time",
+  '033_interviews':
+    'tables interviews, interview_participants, interviewer_settings, calendar_sources, booking_links and booking_link_slots (every interview, booking link, working hours and calendar address)',
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -48,7 +48,7 @@ for (const kind of databaseKinds()) {
         });
       expect(String(error), 'the same kind and start twice').to.match(/unique|duplicate/i);
 
-      await t.db.migrate.down();
+      while ((await migrationStatus(t.db)).applied.includes('032_digest_period')) await t.db.migrate.down();
       expect(await t.db.schema.hasColumn('hr_notify_digests', 'period')).to.equal(false);
       expect(await t.db('hr_notify_digests').count({ n: '*' })).to.deep.equal([{ n: 3 }]);
       await t.db.migrate.latest();
