@@ -8,6 +8,8 @@
  * It then computes one job's report for the default 90 days in a loop through the service
  * (`buildReport`, what GET /api/hr/reports/ answers; the HTTP layer adds only the JSON) and prints
  * p50/p95/max, and a few all-jobs reports for reference. Goal: a job's report p95 < 200 ms.
+ * Then the debrief (`debrief`, what GET /api/hr/applications/{id}/debrief/ answers) of 200 of that
+ * job's applications given five submitted scorecards each, in turn: goal p95 < 50 ms.
  *
  *   node --import tsx bench/reports.ts [--applications 200000] [--jobs 20] [--runs 50] [--mysql]
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change; MariaDB
@@ -21,6 +23,7 @@ import { loadConfig } from '../config/index.js';
 import { toDbDate, fromDbDate } from '../src/db/codecs.js';
 import { createDb } from '../src/db/knex.js';
 import { buildReport } from '../src/reports/service.js';
+import { debrief } from '../src/scorecards/scorecards.service.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { createMysqlDatabase, dropMysqlDatabase, percentile } from './lib.js';
@@ -35,6 +38,7 @@ const runs = Number(arg('runs', '50'));
 const useMysql = process.argv.includes('--mysql');
 const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 const GOAL_MS = 200;
+const DEBRIEF_GOAL_MS = 50;
 const DAY = 86_400_000;
 
 const elapsed = (start: bigint) => `${(Number(process.hrtime.bigint() - start) / 1e9).toFixed(1)} s`;
@@ -153,6 +157,35 @@ async function prepare(db: Knex, now: Date): Promise<number[]> {
   return ids;
 }
 
+/** 200 applications of the job, each with five submitted scorecards at its Interview stage; answers their ids. */
+async function prepareDebriefs(db: Knex, jobId: number, now: Date): Promise<number[]> {
+  const stage = await db('job_stages').where({ job_id: jobId }).orderBy('position').offset(2).first('id', 'name');
+  const ids: number[] = (await db('applications').where({ job_id: jobId }).orderBy('id').limit(200).pluck('id')).map(Number);
+  const r = rng(11);
+  const cards = ids.flatMap((id) =>
+    Array.from({ length: 5 }, (_, k) => ({
+      application_id: id,
+      stage_id: stage.id,
+      stage_name: stage.name,
+      interviewer_name: `Debrief Interviewer ${k + 1}`,
+      requested_at: toDbDate(new Date(now.getTime() - 3 * DAY)),
+      interview_at: toDbDate(new Date(now.getTime() - 3 * DAY)),
+      ratings: JSON.stringify(
+        ['System design', 'Communication', 'Ownership', 'Craft'].map((attribute) => ({
+          attribute,
+          rating: 1 + Math.floor(r() * 4),
+          note: 'Solid answer with one gap.',
+        })),
+      ),
+      recommendation: ['strong_no', 'no', 'yes', 'strong_yes'][Math.floor(r() * 4)],
+      submitted_at: toDbDate(new Date(now.getTime() - 2 * DAY)),
+      updated_at: toDbDate(new Date(now.getTime() - 2 * DAY)),
+    })),
+  );
+  await insertChunked(db, 'scorecards', cards);
+  return ids;
+}
+
 async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-reports-bench-'));
   const env: Record<string, string> = {
@@ -202,6 +235,31 @@ async function main(): Promise<void> {
       all.push(Number(process.hrtime.bigint() - t) / 1e6);
     }
     console.log(`${label}: all jobs' report (for reference), 3 runs: ${all.map((t) => `${t.toFixed(0)} ms`).join(', ')}`);
+
+    const debriefIds = await prepareDebriefs(db, ids[0], now);
+    const [admin] = await db('hr_users').insert({
+      username: 'bench.admin',
+      password_hash: 'x',
+      role: 'admin',
+      is_active: true,
+      created_at: toDbDate(now),
+      updated_at: toDbDate(now),
+    });
+    const viewer = { userId: Number(admin), role: 'admin' };
+    const debriefDeps = { ...deps, outbox: null, config: loadConfig({ ...env }) } as unknown as Parameters<typeof debrief>[0];
+    const shown = await debrief(debriefDeps, debriefIds[0], viewer);
+    if (shown.stages[0]?.interviewers.length !== 5) throw new Error('the debrief does not show the five scorecards');
+    const debriefTimes: number[] = [];
+    for (let i = 0; i < Math.max(runs, debriefIds.length); i++) {
+      const t = process.hrtime.bigint();
+      await debrief(debriefDeps, debriefIds[i % debriefIds.length], viewer);
+      debriefTimes.push(Number(process.hrtime.bigint() - t) / 1e6);
+    }
+    debriefTimes.sort((a, b) => a - b);
+    const debriefP95 = percentile(debriefTimes, 95);
+    console.log(
+      `${label}: a debrief of five scorecards, ${debriefTimes.length} runs: p50 ${percentile(debriefTimes, 50).toFixed(1)} ms, p95 ${debriefP95.toFixed(1)} ms, max ${debriefTimes[debriefTimes.length - 1].toFixed(1)} ms: ${debriefP95 < DEBRIEF_GOAL_MS ? 'PASS' : 'FAIL'} (p95 < ${DEBRIEF_GOAL_MS} ms)`,
+    );
   } finally {
     await db.destroy();
     if (dbName) await dropMysqlDatabase(mysqlBase, dbName);
