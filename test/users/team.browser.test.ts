@@ -2,7 +2,7 @@
  * The team in real Chromium (issue 20), at 1280 px and 390 px, by keyboard: an admin adds a
  * recruiter with a one-time sign-in link on /hr/users; the recruiter opens the link, sets a
  * password, is signed in, sees no Users item and gets the 403 page at /hr/users; the used link
- * then says so. Then the admin disables the recruiter. Axe-clean at every step; screenshots in
+ * then says so. Then the admin makes the recruiter a hiring manager (Change role) and disables them. Axe-clean at every step; screenshots in
  * test/artifacts/hr-users-*.
  */
 import { expect } from 'chai';
@@ -158,9 +158,27 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(await rp.locator('main').innerText()).to.include(USER_MESSAGES.linkUsed);
         expect(await axeViolations(rp)).to.deep.equal([]);
 
-        // The admin disables the recruiter from the table (keyboard), who is signed out at once.
+        // The admin makes the recruiter a hiring manager: the dialog names the role now and offers the other three.
         await page.reload();
         await page.getByRole('button', { name: 'Add user' }).waitFor(); // the island is on
+        await page.getByRole('button', { name: `Change role: ${username}` }).click();
+        const roleDialog = page.getByRole('dialog', { name: `Change role: ${username}` });
+        await roleDialog.waitFor();
+        expect(await roleDialog.innerText()).to.include(`Change the role of ${username} (now Recruiter).`);
+        expect(await roleDialog.getByRole('radio').count()).to.equal(4);
+        await roleDialog.getByRole('radio', { name: /^Hiring manager/ }).check();
+        expect(await axeViolations(page)).to.deep.equal([]);
+        await screenshot(page, `hr-users-change-role-${w.name}${suffix}`);
+        await roleDialog.getByRole('button', { name: 'Change role' }).click();
+        await page
+          .getByRole('status')
+          .filter({ hasText: `${username} is now hiring manager.` })
+          .waitFor();
+        expect(await page.locator('tr', { hasText: username }).innerText()).to.include('Hiring manager');
+        expect((await findUserByUsername(s.ctx.db, username))!.role).to.equal('hiring_manager');
+
+        // The admin disables the user from the table (keyboard), who is signed out at once.
+        await page.getByRole('button', { name: 'Add user' }).waitFor();
         const disable = page.getByRole('button', { name: `Disable: ${username}` });
         await disable.focus();
         await page.keyboard.press('Enter');
