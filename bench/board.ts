@@ -12,9 +12,7 @@
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change).
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
@@ -22,7 +20,7 @@ import { changePipeline } from '../src/pipeline/service.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { type LoadResult, loadUrl, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, stopProcess, benchStore } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -33,7 +31,6 @@ const connections = Number(arg('connections', '10'));
 const total = Number(arg('applications', '5000'));
 const useMysql = process.argv.includes('--mysql');
 const fresh = process.argv.includes('--fresh');
-const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 const GOAL_MS = 50;
 
 const elapsed = (start: bigint) => `${(Number(process.hrtime.bigint() - start) / 1e9).toFixed(1)} s`;
@@ -74,20 +71,8 @@ async function prepare(db: Knex): Promise<{ jobId: number; appliedId: number }> 
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-board-bench-'));
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    NODE_ENV: 'production',
-    POSTS_SWEEP_CRON: 'off',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-  };
-  let dbName: string | null = null;
-  if (useMysql) {
-    dbName = `careers_boardbench_${process.pid}`;
-    await createMysqlDatabase(mysqlBase, dbName);
-    env.DATABASE_URL = `${mysqlBase}${dbName}`;
-  }
-  const label = env.DATABASE_URL ? 'MySQL (MariaDB)' : 'SQLite';
+  const store = await benchStore('board', useMysql);
+  const { env, label } = store;
   const db = createDb(loadConfig({ ...env }));
   console.log(`Preparing ${label}: a job of ${total.toLocaleString('en-US')} applications beside 20 of 1,000 ...`);
   const t0 = process.hrtime.bigint();
@@ -143,10 +128,7 @@ async function main(): Promise<void> {
       `${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`,
     );
   }
-  if (dbName) {
-    await dropMysqlDatabase(mysqlBase, dbName);
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await store.remove();
   process.exitCode = ok ? 0 : 1;
 }
 

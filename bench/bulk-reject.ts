@@ -11,9 +11,7 @@
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change).
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../config/index.js';
@@ -21,7 +19,7 @@ import { createDb } from '../src/db/knex.js';
 import { insertApplications, realisticApplications } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { createMysqlDatabase, dropMysqlDatabase, percentile, root, startProcess, stopProcess } from './lib.js';
+import { benchStore, percentile, root, startProcess, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,7 +27,6 @@ const arg = (name: string, fallback: string) => {
 };
 const rounds = Number(arg('rounds', '5'));
 const useMysql = process.argv.includes('--mysql');
-const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 const JOBS = 20;
 const PER_JOB = 1000;
 const BULK = 500;
@@ -59,23 +56,12 @@ async function startSmtp(): Promise<{ port: number; received: () => number; clos
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-bulk-reject-bench-'));
   const smtp = await startSmtp();
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    NODE_ENV: 'production',
-    POSTS_SWEEP_CRON: 'off',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
+  const store = await benchStore('bulk-reject', useMysql, {
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     COMPANY_NAME: 'Bench Corp',
-  };
-  let dbName: string | null = null;
-  if (useMysql) {
-    dbName = `careers_bulkbench_${process.pid}`;
-    await createMysqlDatabase(mysqlBase, dbName);
-    env.DATABASE_URL = `${mysqlBase}${dbName}`;
-  }
-  const label = env.DATABASE_URL ? 'MySQL (MariaDB)' : 'SQLite';
+  });
+  const { env, label } = store;
   const db = createDb(loadConfig({ ...env }));
   console.log(`Preparing ${label}: ${JOBS} jobs of ${PER_JOB.toLocaleString('en-US')} applications ...`);
   await db.migrate.latest();
@@ -148,8 +134,7 @@ async function main(): Promise<void> {
       ? `delivery: only ${smtp.received()} of ${rounds * BULK} emails reached the SMTP server in 300 s`
       : `delivery: all ${rounds * BULK} emails reached the SMTP server ${(deliveredMs / 1000).toFixed(1)} s after the first request`,
   );
-  if (dbName) await dropMysqlDatabase(mysqlBase, dbName);
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await store.remove();
   process.exitCode = pass ? 0 : 1;
 }
 

@@ -13,14 +13,13 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
 import { toFormData, validFields } from '../test/fixtures/apply.js';
 import { DOC_SAMPLE_PATH, emptyParagraphsDocxBytes, loopingDocBytes } from '../test/fixtures/resumes.js';
-import { createMysqlDatabase, dropMysqlDatabase, freePort, peakRss, root, rssMb, startProcess, stopProcess } from './lib.js';
+import { benchStore, freePort, peakRss, root, rssMb, startProcess, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,7 +27,6 @@ const arg = (name: string, fallback: string) => {
 };
 const rounds = Number(arg('rounds', '3'));
 const useMysql = process.argv.includes('--mysql');
-const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 const HEALTH_GOAL_MS = 1000;
 
 const RESUMES = {
@@ -65,22 +63,11 @@ async function slowestWhile<T>(url: string, work: () => Promise<T>): Promise<{ r
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-hostile-bench-'));
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    NODE_ENV: 'production',
-    POSTS_SWEEP_CRON: 'off',
+  const store = await benchStore('hostile', useMysql, {
     POSTS_WORKER: 'off',
     APPLY_RATE_LIMIT: '0',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-  };
-  let dbName: string | null = null;
-  if (useMysql) {
-    dbName = `careers_hostile_${process.pid}`;
-    await createMysqlDatabase(mysqlBase, dbName);
-    env.DATABASE_URL = `${mysqlBase}${dbName}`;
-  }
-  const label = useMysql ? 'MySQL (MariaDB)' : 'SQLite';
+  });
+  const { env, label } = store;
   const db = createDb(loadConfig({ ...env }));
   let token: string;
   try {
@@ -147,8 +134,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await stopProcess(server);
-    if (dbName) await dropMysqlDatabase(mysqlBase, dbName);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await store.remove();
   }
   process.exitCode = ok ? 0 : 1;
 }

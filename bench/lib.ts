@@ -183,3 +183,39 @@ export async function dropMysqlDatabase(base: string, name: string): Promise<voi
   await admin.raw(`DROP DATABASE IF EXISTS \`${name}\``);
   await admin.destroy();
 }
+
+/**
+ * A bench's own store: a fresh data folder and, with `mysql`, a fresh database on BENCH_MYSQL_URL
+ * (default mysql://root@127.0.0.1:3306/; MariaDB 10.6+ or MySQL 8). `env` is what the bench's
+ * config and servers are given (production, no cron sweep, the extras passed); `remove()` drops
+ * the database and the folder.
+ */
+export async function benchStore(
+  name: string,
+  mysql: boolean,
+  extra: Record<string, string> = {},
+): Promise<{ env: Record<string, string>; label: string; dataDir: string; remove: () => Promise<void> }> {
+  const base = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `careers-${name}-bench-`));
+  const env: Record<string, string> = {
+    DATA_DIR: dataDir,
+    NODE_ENV: 'production',
+    POSTS_SWEEP_CRON: 'off',
+    PUBLIC_BASE_URL: 'http://127.0.0.1',
+    ...extra,
+  };
+  const dbName = mysql ? `careers_${name.replace(/\W/g, '')}bench_${process.pid}` : null;
+  if (dbName) {
+    await createMysqlDatabase(base, dbName);
+    env.DATABASE_URL = `${base}${dbName}`;
+  }
+  return {
+    env,
+    label: mysql ? 'MySQL (MariaDB)' : 'SQLite',
+    dataDir,
+    remove: async () => {
+      if (dbName) await dropMysqlDatabase(base, dbName);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,23 +1,3 @@
-/**
- * Reports benchmark (issue 31): a job's report computed afresh (nothing of it is cached) at
- * 200,000 applications: `--jobs` jobs (20) of applications/jobs each (10,000), made over 90 days
- * with realistic names, every one with its ledger: its entry, then a pipeline walked at random (about
- * 60 % reach Screen, half of those Interview, fewer Offer and Hired, some rejected at each stage),
- * the applications' stage and outcome left where their ledger ends, a scorecard for every fourth
- * application (50,000 at 200,000; most submitted, some late or missing), and the funnel's day counts.
- * It then computes one job's report for the default 90 days in a loop through the service
- * (`buildReport`, what GET /api/hr/reports/ answers; the HTTP layer adds only the JSON) and prints
- * p50/p95/max, and a few all-jobs reports for reference. Goal: a job's report p95 < 200 ms.
- * Then the debrief (`debrief`, what GET /api/hr/applications/{id}/debrief/ answers) of 200 of that
- * job's applications given five submitted scorecards each, in turn: goal p95 < 50 ms.
- *
- *   node --import tsx bench/reports.ts [--applications 200000] [--jobs 20] [--runs 50] [--mysql]
- * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change; MariaDB
- * 10.6+ or MySQL 8), dropped at the end.
- */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { toDbDate, fromDbDate } from '../src/db/codecs.js';
@@ -26,7 +6,7 @@ import { buildReport } from '../src/reports/service.js';
 import { debrief } from '../src/scorecards/scorecards.service.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
-import { createMysqlDatabase, dropMysqlDatabase, percentile } from './lib.js';
+import { benchStore, percentile } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -36,7 +16,6 @@ const total = Number(arg('applications', '200000'));
 const jobs = Number(arg('jobs', '20'));
 const runs = Number(arg('runs', '50'));
 const useMysql = process.argv.includes('--mysql');
-const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 const GOAL_MS = 200;
 const DEBRIEF_GOAL_MS = 50;
 const DAY = 86_400_000;
@@ -187,20 +166,8 @@ async function prepareDebriefs(db: Knex, jobId: number, now: Date): Promise<numb
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-reports-bench-'));
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    NODE_ENV: 'production',
-    POSTS_SWEEP_CRON: 'off',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-  };
-  let dbName: string | null = null;
-  if (useMysql) {
-    dbName = `careers_reportsbench_${process.pid}`;
-    await createMysqlDatabase(mysqlBase, dbName);
-    env.DATABASE_URL = `${mysqlBase}${dbName}`;
-  }
-  const label = env.DATABASE_URL ? 'MySQL (MariaDB)' : 'SQLite';
+  const store = await benchStore('reports', useMysql);
+  const { env, label } = store;
   const db = createDb(loadConfig({ ...env }));
   const now = new Date();
   try {
@@ -262,8 +229,7 @@ async function main(): Promise<void> {
     );
   } finally {
     await db.destroy();
-    if (dbName) await dropMysqlDatabase(mysqlBase, dbName);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await store.remove();
   }
 }
 

@@ -11,9 +11,7 @@
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change).
  */
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
@@ -21,7 +19,7 @@ import { toDbDate } from '../src/db/codecs.js';
 import { insertApplications, realisticApplications } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { type LoadResult, loadUrl, root, startProcess, stopProcess, createMysqlDatabase, dropMysqlDatabase } from './lib.js';
+import { type LoadResult, loadUrl, root, startProcess, stopProcess, benchStore } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,7 +29,6 @@ const duration = Number(arg('duration', '10'));
 const connections = Number(arg('connections', '10'));
 const totalApplications = Number(arg('applications', '5000'));
 const useMysql = process.argv.includes('--mysql');
-const mysqlBase = (process.env.BENCH_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/').replace(/\/?$/, '/');
 const GOAL_MS = 50;
 
 type Row = Record<string, unknown>;
@@ -227,21 +224,10 @@ async function prepare(db: Knex, userId: number): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-timeline-bench-'));
-  const env: Record<string, string> = {
-    DATA_DIR: dataDir,
-    NODE_ENV: 'production',
-    POSTS_SWEEP_CRON: 'off',
+  const store = await benchStore('timeline', useMysql, {
     POSTS_WORKER: 'off',
-    PUBLIC_BASE_URL: 'http://127.0.0.1',
-  };
-  let dbName: string | null = null;
-  if (useMysql) {
-    dbName = `careers_tlbench_${process.pid}`;
-    await createMysqlDatabase(mysqlBase, dbName);
-    env.DATABASE_URL = `${mysqlBase}${dbName}`;
-  }
-  const label = useMysql ? 'MySQL (MariaDB)' : 'SQLite';
+  });
+  const { env, label } = store;
   const db = createDb(loadConfig({ ...env }));
   let appId: number;
   let token: string;
@@ -289,10 +275,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await stopProcess(server);
-    if (dbName) {
-      await dropMysqlDatabase(mysqlBase, dbName);
-    }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await store.remove();
   }
 
   console.log(
