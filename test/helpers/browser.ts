@@ -66,6 +66,10 @@ export async function openPage(
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
     ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
   });
+  // A context whose close hangs (Chromium not answering, seen once under load) must not hang the
+  // test's hooks: it is given 15 s, then left to the browser's own close at the end of the file.
+  const close = context.close.bind(context);
+  context.close = (options) => Promise.race([close(options), new Promise<void>((resolve) => setTimeout(resolve, 15_000).unref())]);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (m) => {
