@@ -164,8 +164,20 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/interviews/:id/', 'interview', 'interview'),
   r('PATCH', '/api/hr/interviews/:id/', 'interview', 'no'),
   r('DELETE', '/api/hr/interviews/:id/', 'interview', 'no'),
+  // Interviewer availability (issue 32): everyone keeps their own hours and calendars; another's are an admin's (the feature's rule).
+  r('GET', '/api/hr/interviewers/me/settings/', 'all', 'all'),
+  r('PUT', '/api/hr/interviewers/me/settings/', 'all', 'all'),
+  r('GET', '/api/hr/interviewers/:userId/settings/', 'no', 'no'),
+  r('PUT', '/api/hr/interviewers/:userId/settings/', 'no', 'no'),
+  r('GET', '/api/hr/interviewers/me/calendars/', 'all', 'all'),
+  r('POST', '/api/hr/interviewers/me/calendars/', 'all', 'all'),
+  r('DELETE', '/api/hr/interviewers/me/calendars/:id/', 'all', 'all'),
+  // Finding a time shows when the chosen colleagues are free: those who plan interviews.
+  r('GET', '/api/hr/interviewers/find-time/', 'all', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
+  r('GET', '/hr/settings/calendar', 'all', 'all'),
+  r('GET', '/hr/interviews/find-time', 'all', 'no'),
   r('GET', '/hr/jobs', 'all', 'no'),
   r('GET', '/hr/jobs/list', 'all', 'no'),
   r('GET', '/hr/jobs/new', 'no', 'no'),

@@ -143,6 +143,15 @@ const EXPECTED: Record<string, Row> = {
   'PATCH /api/hr/applications/:id/scorecards/:scorecardId/': [403, 403, 'own403', 'own'],
   'POST /api/hr/applications/:id/scorecards/:scorecardId/submit/': [403, 403, 'own403', 'own'],
   'POST /api/hr/applications/:id/scorecards/:scorecardId/amendments/': [403, 403, 'own403', 'own'],
+  // Issue 32: one's own hours and calendars for every role (`:userId` is 1 here, the admin: another's settings are an admin's).
+  'GET /api/hr/interviewers/:userId/settings/': ADMIN,
+  'PUT /api/hr/interviewers/:userId/settings/': ADMIN,
+  'GET /api/hr/interviewers/me/calendars/': ALL,
+  'POST /api/hr/interviewers/me/calendars/': ALL,
+  'DELETE /api/hr/interviewers/me/calendars/:id/': ['ok?', 'ok?', 'ok?', 'ok?'],
+  'GET /api/hr/interviewers/find-time/': LISTED,
+  'GET /hr/settings/calendar': ALL,
+  'GET /hr/interviews/find-time': LISTED,
   'GET /api/hr/applications/:id/debrief/': APP_BOTH,
   'POST /api/hr/applications/:id/debrief/decisions/': APP_HM,
   // Interviews (issue 32): an interviewer reads those of the applications they see, and changes none.
