@@ -175,7 +175,8 @@ export function timeProblems(startsAt: Date, endsAt: Date, now: Date): { field: 
   return out;
 }
 
-const shape = () => ({
+/** The fields of an interview's input, each with its rule (the booking link's input reuses them). */
+export const interviewFields = () => ({
   type: typeField(),
   starts_at: dateTimeField(),
   ends_at: dateTimeField(),
@@ -207,7 +208,7 @@ const present = <T extends z.ZodMiniType>(inner: T) =>
 
 /** POST /api/hr/applications/{id}/interviews/ (`now`: the server's clock, for the two-year limit). */
 export function interviewSchema(now: Date) {
-  const s = shape();
+  const s = interviewFields();
   return z.pipe(
     z.object(
       {
@@ -243,7 +244,7 @@ export function interviewSchema(now: Date) {
 
 /** PATCH /api/hr/interviews/{id}/: any of the fields (the times are checked with the interview's others by the service). */
 export function interviewPatchSchema() {
-  const s = shape();
+  const s = interviewFields();
   return z.pipe(
     z.object(
       {

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { withDbRetry } from '../db/errors.js';
-import type { Db } from '../db/knex.js';
+import { isMysql, type Db } from '../db/knex.js';
 import { HttpError, NotFound, ValidationError } from '../http/errors.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
 import { requestInterviewScorecard } from '../scorecards/index.js';
@@ -76,8 +76,8 @@ export async function getInterview(deps: InterviewDeps, id: number): Promise<Int
   return view(await interviewRecord(deps.db, id));
 }
 
-/** The interviewers as participants: HR users must exist, be active and have an email; one row per address. */
-async function participantsOf(db: Db, list: InterviewerInput[]): Promise<ParticipantValues[]> {
+/** The interviewers as participants: HR users active with an email address, outside people as given; else 400 naming each. */
+export async function checkInterviewers(db: Db, list: InterviewerInput[]): Promise<ParticipantValues[]> {
   const users = await hrUsersById(
     db,
     list.flatMap((i) => (i.kind === 'user' ? [i.userId] : [])),
@@ -247,14 +247,33 @@ const uidHost = (deps: InterviewDeps) => {
   }
 };
 
+/**
+ * A booking's claim on a time (the candidate's self-booking): inside the transaction that writes
+ * the interview, the HR interviewers' rows are locked (MySQL; SQLite runs one transaction at a
+ * time) and the time must still be free of their scheduled interviews, else 409 `taken`; `check`
+ * adds the booking link's own rule (used once). Two candidates racing for one slot: one wins.
+ */
+export interface TimeClaim {
+  taken: string;
+  check?: (trx: Db) => Promise<void>;
+}
+
+async function claimTime(trx: Db, people: ParticipantValues[], startsAt: Date, endsAt: Date, ignore: number | null, claim: TimeClaim) {
+  const userIds = people.flatMap((p) => (p.hr_user_id !== null ? [p.hr_user_id] : []));
+  if (userIds.length && isMysql(trx)) await trx('hr_users').whereIn('id', userIds).orderBy('id').forUpdate().select('id');
+  await claim.check?.(trx);
+  const clash = await overlappingInterviews(trx, { userIds, emails: people.map((p) => p.email) }, startsAt, endsAt, ignore);
+  if (clash.length) throw new Conflict(claim.taken);
+}
+
 /** Schedules an interview (HR, or `by` null and a booking link for a candidate's booking): invitations, scorecards, webhook, timeline. */
 export async function scheduleInterview(
   deps: InterviewDeps,
-  a: { applicationId: number; input: InterviewInput; by: number | null; bookingLinkId?: number | null },
+  a: { applicationId: number; input: InterviewInput; by: number | null; bookingLinkId?: number | null; claim?: TimeClaim },
 ): Promise<InterviewAnswer> {
   const app = await application(deps.db, a.applicationId);
   const stage = await stageValues(deps.db, app, a.input.stage_id);
-  const people = await participantsOf(deps.db, a.input.interviewers);
+  const people = await checkInterviewers(deps.db, a.input.interviewers);
   const values: InterviewValues = {
     ...stage,
     type: a.input.type,
@@ -271,6 +290,7 @@ export async function scheduleInterview(
   const id = await withDbRetry(() =>
     deps.db.transaction(async (trx) => {
       const now = deps.now();
+      if (a.claim) await claimTime(trx, people, values.starts_at, values.ends_at, null, a.claim);
       const newId = await insertInterview(
         trx,
         { ...values, application_id: app.id, uid, created_by: a.by, booking_link_id: a.bookingLinkId ?? null },
@@ -317,7 +337,7 @@ const sameTime = (a: Date, b: Date) => a.getTime() === b.getTime();
 /** Changes an interview (any of its fields): an update to everyone on it (same UID, higher SEQUENCE), a CANCEL to interviewers taken off. */
 export async function rescheduleInterview(
   deps: InterviewDeps,
-  a: { interviewId: number; patch: InterviewPatch; by: number | null },
+  a: { interviewId: number; patch: InterviewPatch; by: number | null; claim?: TimeClaim },
 ): Promise<InterviewAnswer> {
   const current = await interviewRecord(deps.db, a.interviewId);
   if (current.status !== 'scheduled') throw new Conflict(M.cancelled);
@@ -343,7 +363,7 @@ export async function rescheduleInterview(
     if (problems.length) throw new ValidationError(Object.fromEntries(problems.map((x) => [x.field, [x.message]])));
   }
   const before: ParticipantValues[] = current.interviewers.map((i) => ({ hr_user_id: i.user_id, email: i.email, name: i.name }));
-  const people = p.interviewers ? await participantsOf(deps.db, p.interviewers) : before;
+  const people = p.interviewers ? await checkInterviewers(deps.db, p.interviewers) : before;
   const kept = people.filter((x) => before.some((b) => b.email === x.email));
   const added = people.filter((x) => !before.some((b) => b.email === x.email));
   const removed = before.filter((b) => !people.some((x) => x.email === b.email));
@@ -363,6 +383,7 @@ export async function rescheduleInterview(
       const locked = await lockInterview(trx, current.id);
       if (!locked) throw new NotFound(M.interviewNotFound);
       if (locked.status !== 'scheduled') throw new Conflict(M.cancelled);
+      if (a.claim) await claimTime(trx, people, values.starts_at, values.ends_at, current.id, a.claim);
       const sequence = locked.sequence + 1;
       await updateInterview(trx, current.id, values, sequence, timeChanged, now);
       await replaceParticipants(
