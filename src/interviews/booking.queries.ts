@@ -1,4 +1,4 @@
-/** What the booking pages read (issue 32): the scheduled interviews that make a hand-picked slot busy. */
+/** What booking reads (issue 32): the scheduled interviews that make a hand-picked slot busy, and whom to tell. */
 import type { Knex } from 'knex';
 import { fromDbDate, toDbDate } from '../db/codecs.js';
 
@@ -24,4 +24,10 @@ export async function busyTimes(
   if (ignore !== null) q.whereNot('i.id', ignore);
   const rows: Record<string, unknown>[] = await q;
   return rows.map((r) => ({ start: fromDbDate(r.starts_at)!.getTime(), end: fromDbDate(r.ends_at)!.getTime() }));
+}
+
+/** An active HR user's email address (null: none, or disabled). */
+export async function activeUserEmail(db: Knex, userId: number): Promise<string | null> {
+  const row = await db('hr_users').where({ id: userId, is_active: true }).first('email');
+  return row?.email ?? null;
 }

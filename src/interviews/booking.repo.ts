@@ -1,6 +1,6 @@
 /** Booking links (issue 32): the only code writing `booking_links` and `booking_link_slots`. */
 import type { Knex } from 'knex';
-import { fromDbDate, toDbDate } from '../db/codecs.js';
+import { fromDbDate, insertedId, toDbDate } from '../db/codecs.js';
 import { isMysql } from '../db/knex.js';
 import type { BookingDetails } from './booking.schema.js';
 
@@ -30,7 +30,10 @@ async function shape(db: Knex, rows: Row[]): Promise<BookingLinkRow[]> {
   if (!rows.length) return [];
   const ids = rows.map((r) => Number(r.id));
   const [slots, interviews] = await Promise.all([
-    db('booking_link_slots').whereIn('booking_link_id', ids).orderBy(['booking_link_id', 'starts_at']).select('booking_link_id', 'starts_at'),
+    db('booking_link_slots')
+      .whereIn('booking_link_id', ids)
+      .orderBy(['booking_link_id', 'starts_at'])
+      .select('booking_link_id', 'starts_at'),
     db('interviews').whereIn('booking_link_id', ids).orderBy('id').select('id', 'booking_link_id', 'status', 'starts_at', 'ends_at'),
   ]);
   return rows.map((r) => {
@@ -72,7 +75,7 @@ export async function insertBookingLink(
   },
   now: Date,
 ): Promise<number> {
-  const [id] = await trx('booking_links').insert({
+  const result = await trx('booking_links').insert({
     application_id: v.applicationId,
     stage_id: v.stageId,
     token_hash: v.tokenHash,
@@ -84,7 +87,7 @@ export async function insertBookingLink(
     created_by: v.createdBy,
     created_at: toDbDate(now),
   });
-  const linkId = Number(id);
+  const linkId = insertedId(result);
   const minutes = v.durationMinutes * 60_000;
   if (v.slots?.length)
     await trx('booking_link_slots').insert(
@@ -117,5 +120,10 @@ export async function lockBookingLink(trx: Knex, id: number): Promise<{ schedule
 }
 
 export async function revokeBookingLink(db: Knex, id: number, now: Date): Promise<boolean> {
-  return (await db('booking_links').where({ id }).whereNull('revoked_at').update({ revoked_at: toDbDate(now) })) > 0;
+  return (
+    (await db('booking_links')
+      .where({ id })
+      .whereNull('revoked_at')
+      .update({ revoked_at: toDbDate(now) })) > 0
+  );
 }

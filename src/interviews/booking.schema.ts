@@ -20,7 +20,7 @@ export const BOOKING_LIMITS = {
   shown: 40,
 } as const;
 
-export const BOOKING_DEFAULTS = { expiresInDays: 14, cutoffHours: 24 } as const;
+const BOOKING_DEFAULTS = { expiresInDays: 14, cutoffHours: 24 } as const;
 
 const L = BOOKING_LIMITS;
 export const BOOKING_MESSAGES = {

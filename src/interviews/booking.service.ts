@@ -17,7 +17,7 @@ import { HttpError, NotFound } from '../http/errors.js';
 import { enqueueSentEmail, htmlOfText, oneLine } from '../posts/index.js';
 import { findSlots } from './availability.service.js';
 import { BOOKING_LIMITS, BOOKING_MESSAGES as M, type BookingDetails, type BookingLinkInput } from './booking.schema.js';
-import { busyTimes } from './booking.queries.js';
+import { activeUserEmail, busyTimes } from './booking.queries.js';
 import {
   bookingLinksOf,
   type BookingLinkRow,
@@ -85,7 +85,8 @@ export async function createBookingLink(deps: Deps, applicationId: number, input
   await checkInterviewers(deps.db, input.interviewers);
   let stageId = app.stage_id;
   if (input.stage_id !== undefined) {
-    if (!(await stageOfJob(deps.db, app.job_id, input.stage_id))) throw new HttpError(400, INTERVIEW_MESSAGES.stage, { stage_id: [INTERVIEW_MESSAGES.stage] });
+    if (!(await stageOfJob(deps.db, app.job_id, input.stage_id)))
+      throw new HttpError(400, INTERVIEW_MESSAGES.stage, { stage_id: [INTERVIEW_MESSAGES.stage] });
     stageId = input.stage_id;
   }
   const details: BookingDetails = {
@@ -132,7 +133,12 @@ export async function createBookingLink(deps: Deps, applicationId: number, input
           trx,
           {
             applicationId: app.id,
-            message: { to: app.email, subject: `Choose a time for your interview: ${oneLine(app.job_title)}`, text, html: htmlOfText(text) },
+            message: {
+              to: app.email,
+              subject: `Choose a time for your interview: ${oneLine(app.job_title)}`,
+              text,
+              html: htmlOfText(text),
+            },
             sender: { sentBy: by, templateId: null, templateName: 'Booking link' },
           },
           now,
@@ -172,8 +178,10 @@ export interface BookingView {
   location: string | null;
   videoUrl: string | null;
   notes: string | null;
-  /** The booked interview (scheduled), if any. */
-  booked: { startsAt: Date; endsAt: Date } | null;
+  /** The interview's own time zone: the page's, until the candidate's is known. */
+  zone: string;
+  /** The booked interview (scheduled), if any, and whether it has ended. */
+  booked: { startsAt: Date; endsAt: Date; past: boolean } | null;
   /** Whether the candidate may still book, move or cancel. */
   canChange: boolean;
   cutoffHours: number;
@@ -235,7 +243,10 @@ export async function bookingView(deps: Deps, token: string): Promise<BookingVie
     location: link.details.location,
     videoUrl: link.details.video_url,
     notes: link.details.candidate_notes,
-    booked: link.interview ? { startsAt: link.interview.starts_at, endsAt: link.interview.ends_at } : null,
+    zone: link.details.time_zone,
+    booked: link.interview
+      ? { startsAt: link.interview.starts_at, endsAt: link.interview.ends_at, past: link.interview.ends_at.getTime() <= now.getTime() }
+      : null,
     canChange,
     cutoffHours: link.cutoff_minutes / 60,
     offered: canChange ? await offeredTimes(deps, link) : [],
@@ -245,8 +256,8 @@ export async function bookingView(deps: Deps, token: string): Promise<BookingVie
 /** Tells the link's maker what the candidate did (to their HR email address, when they have one). */
 async function tellRecruiter(deps: Deps, link: BookingLinkRow, what: string): Promise<void> {
   if (!deps.config.mail.smtpUrl || link.created_by === null) return;
-  const maker = await deps.db('hr_users').where({ id: link.created_by, is_active: true }).first('email');
-  if (!maker?.email) return;
+  const to = await activeUserEmail(deps.db, link.created_by);
+  if (!to) return;
   const app = await application(deps, link.application_id);
   const text = `${oneLine(app.name)} ${what}\n\n${deps.config.publicBaseUrl.replace(/\/$/, '')}/hr/applicants/${app.id}\n`;
   await deps.db.transaction((trx) =>
@@ -254,7 +265,12 @@ async function tellRecruiter(deps: Deps, link: BookingLinkRow, what: string): Pr
       trx,
       {
         applicationId: app.id,
-        message: { to: maker.email, subject: `${oneLine(app.name)}: interview for ${oneLine(app.job_title)}`, text, html: htmlOfText(text) },
+        message: {
+          to,
+          subject: `${oneLine(app.name)}: interview for ${oneLine(app.job_title)}`,
+          text,
+          html: htmlOfText(text),
+        },
         sender: { sentBy: null, templateId: null, templateName: 'Booking notice' },
       },
       deps.now(),

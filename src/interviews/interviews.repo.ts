@@ -5,6 +5,7 @@
  * and name them.
  */
 import type { Knex } from 'knex';
+import { isMysql } from '../db/knex.js';
 import { fromDbDate, insertedId, toDbDate, toDbJson } from '../db/codecs.js';
 import type { InterviewType } from './interviews.types.js';
 
@@ -67,6 +68,11 @@ export async function hrUsersById(db: Knex, ids: number[]): Promise<Map<number, 
       { id: Number(r.id), username: r.username, email: r.email ?? null, active: r.is_active === true || Number(r.is_active) === 1 },
     ]),
   );
+}
+
+/** Locks these HR users' rows for the transaction (MySQL; SQLite runs one transaction at a time): a booking's claim on their time. */
+export async function lockUsers(trx: Knex, ids: number[]): Promise<void> {
+  if (ids.length && isMysql(trx)) await trx('hr_users').whereIn('id', ids).orderBy('id').forUpdate().select('id');
 }
 
 // ---- Interviews ----

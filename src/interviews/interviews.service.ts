@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { withDbRetry } from '../db/errors.js';
-import { isMysql, type Db } from '../db/knex.js';
+import type { Db } from '../db/knex.js';
 import { HttpError, NotFound, ValidationError } from '../http/errors.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
 import { requestInterviewScorecard } from '../scorecards/index.js';
@@ -26,6 +26,7 @@ import {
   insertTimelineEntry,
   kitIdOfStage,
   lockInterview,
+  lockUsers,
   markCancelled,
   replaceParticipants,
   stageOfJob,
@@ -260,7 +261,7 @@ export interface TimeClaim {
 
 async function claimTime(trx: Db, people: ParticipantValues[], startsAt: Date, endsAt: Date, ignore: number | null, claim: TimeClaim) {
   const userIds = people.flatMap((p) => (p.hr_user_id !== null ? [p.hr_user_id] : []));
-  if (userIds.length && isMysql(trx)) await trx('hr_users').whereIn('id', userIds).orderBy('id').forUpdate().select('id');
+  await lockUsers(trx, userIds);
   await claim.check?.(trx);
   const clash = await overlappingInterviews(trx, { userIds, emails: people.map((p) => p.email) }, startsAt, endsAt, ignore);
   if (clash.length) throw new Conflict(claim.taken);

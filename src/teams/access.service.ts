@@ -164,6 +164,10 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/interviews/:id/', 'interview', 'interview'),
   r('PATCH', '/api/hr/interviews/:id/', 'interview', 'no'),
   r('DELETE', '/api/hr/interviews/:id/', 'interview', 'no'),
+  // Booking links: who schedules an application's interviews sends them; an interviewer does not.
+  r('GET', '/api/hr/applications/:id/booking-links/', 'application', 'no'),
+  r('POST', '/api/hr/applications/:id/booking-links/', 'application', 'no'),
+  r('DELETE', '/api/hr/applications/:id/booking-links/:linkId/', 'application', 'no'),
   // Interviewer availability (issue 32): everyone keeps their own hours and calendars; another's are an admin's (the feature's rule).
   r('GET', '/api/hr/interviewers/me/settings/', 'all', 'all'),
   r('PUT', '/api/hr/interviewers/me/settings/', 'all', 'all'),

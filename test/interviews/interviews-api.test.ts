@@ -91,8 +91,8 @@ for (const kind of databaseKinds()) {
     let otherAppId: number;
     let jobId: number;
     let stages: { id: number; name: string }[];
-    // Whole hours ahead, so the times read cleanly.
-    const base = new Date(Math.ceil(Date.now() / HOUR) * HOUR + 3 * DAY);
+    // 02:00 UTC three days ahead: every time below falls on one UTC day, inside the working hours set below.
+    const base = new Date(Math.ceil((Date.now() + 3 * DAY) / DAY) * DAY + 2 * HOUR);
     const at = (hours: number) => new Date(base.getTime() + hours * HOUR).toISOString();
 
     before(async () => {
@@ -109,6 +109,15 @@ for (const kind of databaseKinds()) {
       const make = async (name: string, role: 'admin' | 'recruiter' | 'interviewer', email: string | null) => {
         const id = await createHrUser(s.ctx.db, name, { role });
         if (email) await s.ctx.db('hr_users').where({ id }).update({ email });
+        // Working every day, all day: the warnings here are about overlaps (availability.test.ts checks working hours).
+        await s.ctx.db('interviewer_settings').insert({
+          hr_user_id: id,
+          time_zone: 'UTC',
+          work_days: '1,2,3,4,5,6,7',
+          work_start: '00:00',
+          work_end: '23:59',
+          updated_at: new Date().toISOString().replace('T', ' ').slice(0, 23),
+        });
         return { id, token: await liveToken(s.ctx.db, id) };
       };
       rita = await make('rita', 'recruiter', 'rita@acme.example');

@@ -160,6 +160,9 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/hr/interviews/:id/': APP_BOTH,
   'PATCH /api/hr/interviews/:id/': APP_HM,
   'DELETE /api/hr/interviews/:id/': APP_HM,
+  'GET /api/hr/applications/:id/booking-links/': APP_HM,
+  'POST /api/hr/applications/:id/booking-links/': APP_HM,
+  'DELETE /api/hr/applications/:id/booking-links/:linkId/': APP_HM,
 };
 
 const ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;
@@ -213,6 +216,7 @@ for (const kind of databaseKinds()) {
         const stage = await db('job_stages').where({ job_id: job.id }).orderBy('position').first('id');
         ids[side] = { job: job.id, app: Number(app.id), note: Number(noteId), email: Number(emailId), stage: Number(stage.id) };
         ids[side].interview = await addInterview(db, ids[side].app, side);
+        ids[side].link = await addBookingLink(db, ids[side].app, side);
       }
       await db('job_team_members').insert({ job_id: ids.own.job, user_id: hmId, role: 'hiring_manager', created_at: toDbDate(now) });
       // The interviewer is asked about the own application; someone else about the other one.
@@ -229,6 +233,7 @@ for (const kind of databaseKinds()) {
         .replace(/^(\/api\/hr\/applications|\/hr\/applicants)\/:id/, `$1/${id.app}`)
         .replace(':noteId', String(id.note))
         .replace(':scorecardId', String(id.scorecard))
+        .replace(':linkId', String(id.link))
         .replace(':stageId', String(id.stage))
         .replace(/^\/api\/hr\/emails\/:id/, `/api/hr/emails/${id.email}`)
         .replace(/^\/api\/hr\/interviews\/:id/, `/api/hr/interviews/${id.interview}`)
@@ -406,6 +411,21 @@ async function addInterview(db: Knex, applicationId: number, side: string): Prom
     uid: `matrix-${side}@example.com`,
     created_at: toDbDate(now),
     updated_at: toDbDate(now),
+  });
+  return Number(id);
+}
+
+/** A booking link of the application (issue 32), written as the interviews feature stores one. */
+async function addBookingLink(db: Knex, applicationId: number, side: string): Promise<number> {
+  const now = new Date();
+  const [id] = await db('booking_links').insert({
+    application_id: applicationId,
+    token_hash: `matrix-${side}`.padEnd(64, '0'),
+    details: JSON.stringify({ type: 'phone', time_zone: 'UTC', interviewers: [], location: null, video_url: null, candidate_notes: null }),
+    duration_minutes: 30,
+    cutoff_minutes: 0,
+    expires_at: toDbDate(new Date(now.getTime() + 86_400_000)),
+    created_at: toDbDate(now),
   });
   return Number(id);
 }
