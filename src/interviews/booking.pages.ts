@@ -14,11 +14,11 @@ import { BOOKING_MESSAGES as M } from './booking.schema.js';
 import { type BookingView, bookTime, bookingView, cancelBooking } from './booking.service.js';
 
 const DONE = { booked: M.booked, rescheduled: M.rescheduled, cancelled: M.cancelled } as const;
-const ZONES = Intl.supportedValuesOf('timeZone');
+const ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
 
 /** The zone the page shows times in: `tz` when the runtime knows it, else the interview's own. */
 function zoneOf(raw: unknown, fallback: string): string {
-  return typeof raw === 'string' && raw.length <= 64 && (raw === 'UTC' || ZONES.includes(raw)) ? raw : fallback;
+  return typeof raw === 'string' && ZONES.includes(raw) ? raw : fallback;
 }
 
 /** The offered times grouped by day in `zone`: [{ day: "Tuesday 1 December", times: [{ value, label }] }]. */

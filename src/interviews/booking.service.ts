@@ -206,8 +206,13 @@ const people = (d: BookingDetails) => ({
   emails: d.interviewers.flatMap((i) => (i.kind === 'email' ? [i.email.toLowerCase()] : [])),
 });
 
-/** The times the link offers now: its hand-picked slots still free, or the interviewers' next free slots in its window. */
+/** The times the link offers now (never the booked one): its hand-picked slots still free, or the interviewers' next free slots in its window. */
 async function offeredTimes(deps: Deps, link: BookingLinkRow): Promise<Date[]> {
+  const booked = link.interview?.status === 'scheduled' ? link.interview.starts_at.getTime() : null;
+  return (await freeTimes(deps, link)).filter((s) => s.getTime() !== booked);
+}
+
+async function freeTimes(deps: Deps, link: BookingLinkRow): Promise<Date[]> {
   const now = deps.now().getTime();
   const length = link.duration_minutes * MINUTE;
   const own = link.interview?.status === 'scheduled' ? link.interview.id : null;
