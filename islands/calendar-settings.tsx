@@ -38,7 +38,7 @@ function zones(current: string): string[] {
   return [...new Set(['UTC', current, ...list])];
 }
 
-const firstErrors = (err: unknown) => Object.fromEntries(Object.entries(fieldErrors((err as ApiError).body)).map(([k, v]) => [k, v[0]]));
+const firstErrors = (err: unknown) => fieldErrors((err as ApiError).body);
 
 const unreachable = 'Could not reach the server. Please try again.';
 

@@ -169,6 +169,13 @@ describe('availability: slot maths and calendars', () => {
       ['2030-12-04T09:00:00.000Z', '2030-12-04T10:00:00.000Z'],
       ['2030-12-05T08:00:00.000Z', '2030-12-05T08:30:00.000Z'],
     ]);
+    // A fortnightly series begun in 2020 (walked from shortly before the window), one date EXDATEd; a series ended in 2021.
+    const old = `BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:f@t\r\nDTSTART;TZID=Europe/Berlin:20200106T140000\r\nDTEND;TZID=Europe/Berlin:20200106T150000\r\nRRULE:FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE\r\nEXDATE;TZID=Europe/Berlin:20301211T140000\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:g@t\r\nDTSTART:20200106T100000Z\r\nDTEND:20200106T110000Z\r\nRRULE:FREQ=DAILY;UNTIL=20210101T000000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+    expect(isoOf(busyFromIcal(old, t('2030-12-02T00:00:00Z'), t('2030-12-26T00:00:00Z'), 'UTC')).map((i) => i[0])).to.deep.equal([
+      '2030-12-09T13:00:00.000Z',
+      '2030-12-23T13:00:00.000Z',
+      '2030-12-25T13:00:00.000Z',
+    ]);
     expect(() => busyFromIcal('<html>no</html>', 0, 1, 'UTC')).to.throw('did not answer an iCalendar file');
   });
 

@@ -15,7 +15,7 @@
  */
 import dns from 'node:dns';
 import ICAL from 'ical.js';
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 import { Agent, request } from 'undici';
 import { isAllowedHost } from '../../http/private-address.js';
 import { guardedLookup, type LookupAll } from '../../posts/index.js';
@@ -25,6 +25,7 @@ import { type Interval, mergeIntervals } from './slots.js';
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 5 * 1024 * 1024;
 const MAX_REDIRECTS = 3;
+const DAY = 86_400_000;
 /** Occurrences walked per recurring event before giving up on it (a minutely rule from 1970). */
 const MAX_OCCURRENCES = 20_000;
 
@@ -140,24 +141,39 @@ async function fetchText(
   }
 }
 
+/** The zone a TZID names when it is an IANA zone luxon knows (asked once per name), else `fallback`. */
+type ZoneOf = (tzid: string | undefined) => string;
+function zoneResolver(fallback: string): ZoneOf {
+  const known = new Map<string, string>();
+  return (tzid) => {
+    if (!tzid) return fallback;
+    let zone = known.get(tzid);
+    if (zone === undefined) {
+      zone = IANAZone.isValidZone(tzid) ? tzid : fallback;
+      known.set(tzid, zone);
+    }
+    return zone;
+  };
+}
+
 /**
  * A time as ms since the epoch: UTC or a zone the feed defines; else its TZID (`tzid`: the event's,
- * which the iterator's copies lose) as an IANA zone through luxon; a floating time in `zone`.
+ * which the iterator's copies lose) as an IANA zone through luxon; a floating time in the fallback zone.
  */
-function toMs(time: ICAL.Time, zone: string, tzid?: string): number {
+function toMs(time: ICAL.Time, zoneOf: ZoneOf, tzid?: string): number {
   const tz = time.zone;
   if (tz && tz !== ICAL.Timezone.localTimezone && tz.tzid !== 'floating') return time.toUnixTime() * 1000;
-  const named = (time as unknown as { timezone?: string }).timezone ?? tzid;
+  const zone = zoneOf((time as unknown as { timezone?: string }).timezone ?? tzid);
   const dt = DateTime.fromObject(
     { year: time.year, month: time.month, day: time.day, hour: time.hour, minute: time.minute, second: time.second },
-    { zone: named && DateTime.now().setZone(named).isValid ? named : zone },
+    { zone },
   );
   return dt.isValid ? dt.toMillis() : DateTime.fromObject({ year: time.year, month: time.month, day: time.day }, { zone }).toMillis();
 }
 
-/** An all-day date's start in `zone` (the interviewer's: a day off is their whole day). */
-function dayStart(time: ICAL.Time, zone: string): number {
-  return DateTime.fromObject({ year: time.year, month: time.month, day: time.day }, { zone }).toMillis();
+/** An all-day date's start in the fallback zone (the interviewer's: a day off is their whole day). */
+function dayStart(time: ICAL.Time, zoneOf: ZoneOf): number {
+  return DateTime.fromObject({ year: time.year, month: time.month, day: time.day }, { zone: zoneOf(undefined) }).toMillis();
 }
 
 /** The TZID of an event's DTSTART, if any. */
@@ -166,12 +182,12 @@ function tzidOf(component: ICAL.Component): string | undefined {
   return typeof tzid === 'string' ? tzid : undefined;
 }
 
-function span(start: ICAL.Time, end: ICAL.Time, zone: string, tzid?: string): Interval {
+function span(start: ICAL.Time, end: ICAL.Time, zoneOf: ZoneOf, tzid?: string): Interval {
   if (start.isDate) {
-    const s = dayStart(start, zone);
-    return { start: s, end: end.isDate && end.compare(start) > 0 ? dayStart(end, zone) : s + 86_400_000 };
+    const s = dayStart(start, zoneOf);
+    return { start: s, end: end.isDate && end.compare(start) > 0 ? dayStart(end, zoneOf) : s + DAY };
   }
-  return { start: toMs(start, zone, tzid), end: toMs(end, zone, tzid) };
+  return { start: toMs(start, zoneOf, tzid), end: toMs(end, zoneOf, tzid) };
 }
 
 /** Whether an event (or one override of it) takes no time: cancelled or transparent. */
@@ -179,6 +195,29 @@ function isFree(component: ICAL.Component): boolean {
   const status = String(component.getFirstPropertyValue('status') ?? '').toUpperCase();
   const transp = String(component.getFirstPropertyValue('transp') ?? '').toUpperCase();
   return status === 'CANCELLED' || transp === 'TRANSPARENT';
+}
+
+/**
+ * Where to start walking a recurring event for a window from `from`: null when the series ended
+ * before it (an UNTIL long past, no RDATE, no override); for a DAILY or WEEKLY rule without COUNT,
+ * an occurrence whole weeks (times the interval) after DTSTART, shortly before the window, so a
+ * series begun years ago is not walked from its start (the same dates: the rule repeats every such
+ * span, and ical.js keeps the wall-clock time across DST); else DTSTART.
+ */
+function seriesStart(event: ICAL.Event, from: number): ICAL.Time | undefined | null {
+  const rules = event.component.getAllProperties('rrule');
+  if (rules.length !== 1 || event.component.hasProperty('rdate')) return undefined;
+  const rule = rules[0].getFirstValue() as ICAL.Recur;
+  const hasOverrides = Object.keys(event.exceptions ?? {}).length > 0;
+  if (rule.until && rule.until.toUnixTime() * 1000 < from - 3 * DAY && !hasOverrides) return null;
+  if (rule.count || (rule.freq !== 'WEEKLY' && rule.freq !== 'DAILY')) return undefined;
+  const span = 7 * (rule.interval || 1);
+  const start = event.startDate;
+  const k = Math.floor((from - 3 * DAY - start.toUnixTime() * 1000) / DAY / span);
+  if (k <= 0) return undefined;
+  const moved = start.clone();
+  moved.adjust(k * span, 0, 0, 0);
+  return moved;
 }
 
 /** The busy times of an iCalendar text within [from, to); `zone`: where floating times and all-day dates lie. */
@@ -190,6 +229,7 @@ export function busyFromIcal(text: string, from: number, to: number, zone: strin
     throw new FeedError('The address did not answer an iCalendar file');
   }
   if (root.name !== 'vcalendar') throw new FeedError('The address did not answer an iCalendar file');
+  const zoneOf = zoneResolver(zone);
   const events = root.getAllSubcomponents('vevent');
   const masters = new Map<string, ICAL.Event>();
   const overrides: ICAL.Component[] = [];
@@ -199,30 +239,37 @@ export function busyFromIcal(text: string, from: number, to: number, zone: strin
   };
   for (const c of events) {
     if (c.hasProperty('recurrence-id')) overrides.push(c);
-    else masters.set(String(c.getFirstPropertyValue('uid') ?? Math.random()), new ICAL.Event(c));
+    // `exceptions: []`: ical.js would otherwise search the whole calendar for each event's overrides; they are related below.
+    else masters.set(String(c.getFirstPropertyValue('uid') ?? Math.random()), new ICAL.Event(c, { exceptions: [] }));
   }
   for (const c of overrides) {
     const master = masters.get(String(c.getFirstPropertyValue('uid')));
     if (master?.isRecurring()) master.relateException(c);
     else if (!isFree(c)) {
-      const e = new ICAL.Event(c);
-      if (e.startDate && e.endDate) keep(span(e.startDate, e.endDate, zone));
+      const e = new ICAL.Event(c, { exceptions: [] });
+      if (e.startDate && e.endDate) keep(span(e.startDate, e.endDate, zoneOf, tzidOf(c)));
     }
   }
   for (const event of masters.values()) {
     try {
       if (!event.startDate) continue;
       if (!event.isRecurring()) {
-        if (!isFree(event.component) && event.endDate) keep(span(event.startDate, event.endDate, zone, tzidOf(event.component)));
+        if (!isFree(event.component) && event.endDate) keep(span(event.startDate, event.endDate, zoneOf, tzidOf(event.component)));
         continue;
       }
       const tzid = tzidOf(event.component);
-      const it = event.iterator();
+      const start = seriesStart(event, from);
+      if (start === null) continue;
+      const it = event.iterator(start);
+      // Rule dates read as UTC (a floating or TZID time is then off by at most a day): a cheap
+      // test; two days' margin each side, as an override may move an occurrence a little.
+      const [low, high] = [from - 2 * DAY, to + 2 * DAY];
       for (let n = 0, next = it.next(); next && n < MAX_OCCURRENCES; n++, next = it.next()) {
-        // Overrides may move an occurrence away from its rule date: walk two days past the window.
-        if (toMs(next, zone, tzid) >= to + 86_400_000 * 2) break;
+        const rough = next.toUnixTime() * 1000;
+        if (rough >= high) break;
+        if (rough < low) continue;
         const d = event.getOccurrenceDetails(next);
-        if (!isFree(d.item.component)) keep(span(d.startDate, d.endDate, zone, tzidOf(d.item.component) ?? tzid));
+        if (!isFree(d.item.component)) keep(span(d.startDate, d.endDate, zoneOf, tzidOf(d.item.component) ?? tzid));
       }
     } catch {
       // One malformed event (a broken RRULE) costs only itself.
@@ -241,12 +288,13 @@ function busyFromFreeBusy(text: string, from: number, to: number, zone: string):
   } catch {
     throw new FeedError('The CalDAV server did not answer free/busy times');
   }
+  const zoneOf = zoneResolver(zone);
   const busy: Interval[] = [];
   for (const fb of root.name === 'vfreebusy' ? [root] : root.getAllSubcomponents('vfreebusy')) {
     for (const prop of fb.getAllProperties('freebusy')) {
       if (String(prop.getParameter('fbtype') ?? 'BUSY').toUpperCase() === 'FREE') continue;
       for (const value of prop.getValues() as ICAL.Period[]) {
-        const i = { start: toMs(value.start, zone), end: toMs(value.getEnd(), zone) };
+        const i = { start: toMs(value.start, zoneOf), end: toMs(value.getEnd(), zoneOf) };
         if (i.end > from && i.start < to) busy.push(i);
       }
     }
