@@ -22,7 +22,7 @@ export function interviewsRoutes(ctx: AppContext): Router {
   );
 }
 
-export { busyConflicts } from './availability.service.js';
+export { busyConflicts, findSlots } from './availability.service.js';
 export { cancelInterview, rescheduleInterview, scheduleInterview, type ConflictCheck } from './interviews.service.js';
 /** The posts sweep's extra work (server.ts, careers-admin cron): the 24 h and 1 h reminders. */
 export { remindUpcomingInterviews } from './reminders.service.js';
