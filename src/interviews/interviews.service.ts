@@ -11,7 +11,7 @@ import { withDbRetry } from '../db/errors.js';
 import type { Db } from '../db/knex.js';
 import { HttpError, NotFound, ValidationError } from '../http/errors.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
-import { requestInterviewScorecard } from '../scorecards/index.js';
+import { requestInterviewScorecard, withdrawInterviewScorecards } from '../scorecards/index.js';
 import {
   INTERVIEW_MESSAGES as M,
   timeProblems,
@@ -209,6 +209,16 @@ async function interviewerLinks(
     out.push({ name: p.name, email: p.email, link });
   }
   return out;
+}
+
+/** The scorecards asked of these people for the interview (at its stage and time) are withdrawn: it was cancelled, or they were taken off it. */
+async function withdrawScorecards(trx: Db, applicationId: number, v: InterviewValues, people: ParticipantValues[], now: Date) {
+  if (v.stage_id === null || !people.length) return;
+  await withdrawInterviewScorecards(
+    trx,
+    { applicationId, stageId: v.stage_id, interviewAt: v.starts_at, people: people.map((p) => ({ userId: p.hr_user_id, email: p.email })) },
+    now,
+  );
 }
 
 /** The event every interview webhook posts. */
@@ -423,6 +433,13 @@ export async function rescheduleInterview(
         { interview: invitation(current.uid, sequence, values), people: invitationPeople, kind: 'update', by: a.by },
         now,
       );
+      await withdrawScorecards(
+        trx,
+        app.id,
+        { ...values, stage_id: current.stage_id, starts_at: new Date(current.starts_at) },
+        removed,
+        now,
+      );
       if (removed.length)
         mailed += await queueInvitations(
           trx,
@@ -465,6 +482,7 @@ export async function cancelInterview(
       if (!locked) throw new NotFound(M.interviewNotFound);
       const sequence = locked.sequence + 1;
       if (locked.status !== 'scheduled' || !(await markCancelled(trx, current.id, sequence, now))) throw new Conflict(M.alreadyCancelled);
+      await withdrawScorecards(trx, app.id, values, people, now);
       await insertTimelineEntry(
         trx,
         app.id,

@@ -52,6 +52,7 @@ import {
   updateTemplate,
   type ApplicationRow,
   type ScorecardRow,
+  withdrawForInterview,
 } from './scorecards.repo.js';
 import {
   RECOMMENDATION_LABELS,
@@ -352,6 +353,16 @@ export async function requestInterviewScorecard(
     if (v.userId === null) return (await newFeedbackLink(trx, deps, id, now)).url;
   }
   return v.userId !== null ? `${base}/hr/applicants/${v.applicationId}` : null;
+}
+
+/** An interview was cancelled or people taken off it (issue 32): their unsubmitted scorecards asked for it are withdrawn. */
+export async function withdrawInterviewScorecards(
+  trx: Db,
+  v: { applicationId: number; stageId: number; interviewAt: Date; people: { userId: number | null; email: string }[] },
+  now: Date,
+): Promise<void> {
+  const who = v.people.map((p) => (p.userId !== null ? { userId: p.userId } : { email: p.email }));
+  await withdrawForInterview(trx, v.applicationId, v.stageId, who, v.interviewAt, now);
 }
 
 /** The scorecard its author may change now: 404 unknown, 403 someone else's, 409 after the edit window. */

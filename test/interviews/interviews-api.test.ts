@@ -567,6 +567,15 @@ for (const kind of databaseKinds()) {
       });
       const timeline = (await as(rita)(`/api/hr/applications/${appId}/timeline/`)).body.results.map((e: any) => e.text);
       expect(timeline.some((t: string) => t.startsWith('Interview cancelled: Video'))).to.equal(true);
+      // Its scorecards not submitted are withdrawn: no overdue reminder; Olga's link (taken off before) died then.
+      const cards = await s.ctx
+        .db('scorecards')
+        .where({ application_id: appId })
+        .select('interviewer_email', 'reminded_at', 'token_hash', 'token_expires_at');
+      expect(cards.length).to.be.greaterThan(1);
+      for (const c of cards) expect(c.reminded_at, String(c.interviewer_email)).to.not.equal(null);
+      const olga = cards.find((c: any) => c.interviewer_email === 'olga@outside.example');
+      expect(fromDbDate(olga.token_expires_at)!.getTime()).to.be.at.most(Date.now());
       // A cancelled interview warns no one.
       const free = await as(rita)(list(), {
         method: 'POST',
