@@ -44,6 +44,7 @@ const FEATURES = [
   'scorecards',
   'teams',
   'reports',
+  'interviews',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or
@@ -64,6 +65,7 @@ const BROWSER_PACKAGES = [
   'sanitize-html',
   '@sindresorhus/slugify',
   'libphonenumber-js',
+  'luxon',
 ];
 /** Files other than *repo.ts / *queries.ts that may import knex: src/db/**, migrations and the two that create the db. */
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];

@@ -257,7 +257,7 @@ export async function insertScorecard(
     email: string | null;
     name: string;
     interviewAt: Date | null;
-    requestedBy: number;
+    requestedBy: number | null;
   },
   now: Date,
 ): Promise<number> {

@@ -146,6 +146,12 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/hr/applications/:id/scorecards/:scorecardId/amendments/': [403, 403, 'own403', 'own'],
   'GET /api/hr/applications/:id/debrief/': APP_BOTH,
   'POST /api/hr/applications/:id/debrief/decisions/': APP_HM,
+  // Interviews (issue 32): an interviewer reads those of the applications they see, and changes none.
+  'GET /api/hr/applications/:id/interviews/': APP_BOTH,
+  'POST /api/hr/applications/:id/interviews/': APP_HM,
+  'GET /api/hr/interviews/:id/': APP_BOTH,
+  'PATCH /api/hr/interviews/:id/': APP_HM,
+  'DELETE /api/hr/interviews/:id/': APP_HM,
 };
 
 const ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;
@@ -198,6 +204,7 @@ for (const kind of databaseKinds()) {
         });
         const stage = await db('job_stages').where({ job_id: job.id }).orderBy('position').first('id');
         ids[side] = { job: job.id, app: Number(app.id), note: Number(noteId), email: Number(emailId), stage: Number(stage.id) };
+        ids[side].interview = await addInterview(db, ids[side].app, side);
       }
       await db('job_team_members').insert({ job_id: ids.own.job, user_id: hmId, role: 'hiring_manager', created_at: toDbDate(now) });
       // The interviewer is asked about the own application; someone else about the other one.
@@ -216,6 +223,7 @@ for (const kind of databaseKinds()) {
         .replace(':scorecardId', String(id.scorecard))
         .replace(':stageId', String(id.stage))
         .replace(/^\/api\/hr\/emails\/:id/, `/api/hr/emails/${id.email}`)
+        .replace(/^\/api\/hr\/interviews\/:id/, `/api/hr/interviews/${id.interview}`)
         .replace(/^\/api\/hr\/users\/:id/, `/api/hr/users/${spareId}`)
         .replace(/:\w+/g, '1');
     };
@@ -373,6 +381,23 @@ async function askToInterview(db: Knex, applicationId: number, userId: number): 
     requested_at: now,
     ratings: '{}',
     updated_at: now,
+  });
+  return Number(id);
+}
+
+/** An interview of the application (issue 32), written as the interviews feature stores one. */
+async function addInterview(db: Knex, applicationId: number, side: string): Promise<number> {
+  const now = new Date();
+  const [id] = await db('interviews').insert({
+    application_id: applicationId,
+    stage_name: 'Interview',
+    type: 'phone',
+    starts_at: toDbDate(new Date(now.getTime() + 86_400_000)),
+    ends_at: toDbDate(new Date(now.getTime() + 90_000_000)),
+    time_zone: 'UTC',
+    uid: `matrix-${side}@example.com`,
+    created_at: toDbDate(now),
+    updated_at: toDbDate(now),
   });
   return Number(id);
 }
