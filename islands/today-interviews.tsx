@@ -12,7 +12,7 @@ import './today-interviews.css';
 
 const TYPE_LABELS: Record<string, string> = { phone: 'Phone', video: 'Video', onsite: 'On-site', other: 'Other' };
 
-const clock = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 function TodayInterviews() {
   const [today, setToday] = useState<Today | null>(null);
@@ -26,6 +26,7 @@ function TodayInterviews() {
   return (
     <section className="today-interviews" aria-labelledby="today-interviews-heading">
       <h2 id="today-interviews-heading">Today's interviews</h2>
+      {today && today.items.length > 0 && <p className="help-text">Times in {today.time_zone}.</p>}
       {failed ? (
         <p className="alert alert-error">Today's interviews could not be loaded.</p>
       ) : !today ? (
