@@ -130,15 +130,22 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
             // A second interview over the first with the same interviewer: scheduled, with a heads-up.
             await section.getByRole('button', { name: 'Schedule interview' }).click();
             const again = page.getByRole('dialog', { name: 'Schedule interview' });
+            // Planned in UTC this time: the list shows it in the viewer's zone and in UTC.
+            const utcStart = wallClock(zonedInstant(slot.date, slot.start, zone)!, 'UTC');
+            const utcEnd = wallClock(zonedInstant(slot.date, slot.end, zone)!, 'UTC');
             await again.getByLabel('Type', { exact: true }).selectOption({ label: 'Phone' });
-            await again.getByLabel('Day', { exact: true }).fill(slot.date);
-            await again.getByLabel('Start', { exact: true }).fill(slot.start);
-            await again.getByLabel('End', { exact: true }).fill(slot.end);
+            await again.getByLabel('Time zone').fill('UTC');
+            await again.getByLabel('Day', { exact: true }).fill(utcStart.date);
+            await again.getByLabel('Start', { exact: true }).fill(utcStart.time);
+            await again.getByLabel('End', { exact: true }).fill(utcEnd.time);
             await again.getByLabel('dana').check();
             await again.getByRole('button', { name: 'Schedule and invite' }).click();
             await section.getByRole('status').filter({ hasText: 'Scheduled. Heads-up: Overlaps' }).waitFor();
             await screenshot(page, `interviews-warning-${width}`);
             const phone = section.locator('li.interview-item', { has: page.getByRole('heading', { name: /Phone interview/ }) });
+            expect(await phone.textContent())
+              .to.contain(`${slot.start}–${slot.end}`)
+              .and.to.contain(`${utcStart.time}–${utcEnd.time} in UTC`);
             await phone.getByRole('button', { name: /Cancel interview/ }).click();
             await page.getByRole('dialog', { name: 'Cancel this interview?' }).getByRole('button', { name: 'Cancel interview' }).click();
             await section.getByRole('status').filter({ hasText: 'Interview cancelled.' }).waitFor();
