@@ -65,7 +65,6 @@ const BROWSER_PACKAGES = [
   'sanitize-html',
   '@sindresorhus/slugify',
   'libphonenumber-js',
-  'luxon',
 ];
 /** Files other than *repo.ts / *queries.ts that may import knex: src/db/**, migrations and the two that create the db. */
 const KNEX_ALLOWED = [/^src\/db\//, /^migrations\//, /^src\/context\.ts$/, /^src\/cli\/context\.ts$/];

@@ -1,9 +1,8 @@
 /**
  * The input of an interview (issue 32) and its messages, shared by the API and the islands: POST
- * (every field the interview needs) and PATCH (any of them). Node-free (zod/mini, luxon's zone check).
+ * (every field the interview needs) and PATCH (any of them). Node-free (zod/mini).
  */
 import * as z from 'zod/mini';
-import { IANAZone } from 'luxon';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
 import { emailError, storedEmail } from '../shared/application-rules.js';
 import { isRowId, multilineText, oneLine } from '../shared/input-rules.js';
@@ -65,13 +64,22 @@ const dateTimeField = () =>
     (v) => new Date(v as string),
   );
 
+/**
+ * Whether the runtime knows the zone: the check luxon's IANAZone.isValidZone makes, written here
+ * because luxon (70 KB, not tree-shaken) would put every island importing this schema over its budget.
+ */
+function knownZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone }).format();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** An IANA zone name the runtime knows ("UTC" too). */
 const isTimeZone = (v: unknown): v is string =>
-  typeof v === 'string' &&
-  v.length > 0 &&
-  v.length <= INTERVIEW_LIMITS.timeZone &&
-  /^[A-Za-z0-9_+\-/]+$/.test(v) &&
-  IANAZone.isValidZone(v);
+  typeof v === 'string' && v.length > 0 && v.length <= INTERVIEW_LIMITS.timeZone && /^[A-Za-z0-9_+\-/]+$/.test(v) && knownZone(v);
 
 const timeZoneField = () => checked(isTimeZone, M.timeZone, (v) => v as string);
 

@@ -247,6 +247,20 @@ export async function alreadyAsked(
   return !!(await q.first('id'));
 }
 
+/** Moves the interview time of a scorecard not submitted yet (its interview was rescheduled, issue 32): it is due 24 h after that. */
+export async function moveInterviewAt(
+  trx: Knex,
+  applicationId: number,
+  stageId: number,
+  who: { userId: number } | { email: string },
+  at: Date,
+): Promise<void> {
+  const q = trx('scorecards').where({ application_id: applicationId, stage_id: stageId }).whereNull('submitted_at');
+  if ('userId' in who) q.andWhere('interviewer_user_id', who.userId);
+  else q.andWhere('interviewer_email', who.email);
+  await q.update({ interview_at: toDbDate(at) });
+}
+
 export async function insertScorecard(
   trx: Knex,
   v: {

@@ -44,6 +44,7 @@ import {
   listTemplates,
   lockTemplateNames,
   markSubmitted,
+  moveInterviewAt,
   saveKit,
   scorecardsOf,
   stagesOfJob,
@@ -309,7 +310,8 @@ export async function requestScorecard(deps: Deps, applicationId: number, input:
 
 /**
  * Asks an interview's interviewer for a scorecard at its stage (issue 32), in the caller's
- * transaction, unless they are already asked at that stage. Answers the link their invitation
+ * transaction, unless they are already asked at that stage (then a scorecard not submitted yet
+ * takes the interview's time, so it falls due 24 h after the interview as it now stands). Answers the link their invitation
  * carries: the applicant page for an HR user; for an outside person asked now, a new
  * /feedback/{token} link; null for an outside person asked before (the link they were sent stands).
  */
@@ -331,7 +333,8 @@ export async function requestInterviewScorecard(
   const base = deps.config.publicBaseUrl.replace(/\/$/, '');
   const key = v.userId !== null ? { userId: v.userId } : { email: v.email };
   const asked = await alreadyAsked(trx, v.applicationId, v.stageId, key);
-  if (!asked) {
+  if (asked) await moveInterviewAt(trx, v.applicationId, v.stageId, key, v.interviewAt);
+  else {
     const id = await insertScorecard(
       trx,
       {

@@ -16,6 +16,7 @@ import { hr } from '../applicants/helpers.js';
 import { insertApplications } from '../helpers/applications.js';
 import { startReceiver, verifyStandardWebhook, webhookJob, type Receiver } from '../posts/helpers.js';
 import { createDelivery } from '../../src/posts/index.js';
+import { fromDbDate } from '../../src/db/codecs.js';
 import {
   cancelInterview,
   remindUpcomingInterviews,
@@ -510,7 +511,9 @@ for (const kind of databaseKinds()) {
         expect(ics.attendees.map((a) => a.email)).to.deep.equal(['jose@example.com', 'rita@acme.example', 'ian@acme.example']);
       }
       expect(header(invitesTo(mails, 'jose@example.com')[0].mail, 'Subject')).to.equal('Updated: Interview for Backend Engineer at Acme');
-      // Ian, added, is asked for a scorecard too; Olga, taken off, gets a CANCEL naming only her.
+      // Rita's scorecard (asked before) falls due after the new time; Ian, added, is asked too; Olga, taken off, gets a CANCEL naming only her.
+      const ritaCard = await s.ctx.db('scorecards').where({ application_id: appId, interviewer_user_id: rita.id }).first('interview_at');
+      expect(fromDbDate(ritaCard.interview_at)!.toISOString()).to.equal(at(24));
       expect(await s.ctx.db('scorecards').where({ application_id: appId, interviewer_user_id: ian.id }).first('id')).to.not.equal(
         undefined,
       );
