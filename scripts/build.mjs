@@ -21,13 +21,6 @@ const entries = fs
 // Old bundles are left in place (hashed names never collide) so a server or test that loaded the
 // previous manifest keeps working while another build runs; `npm run build -- --clean` empties it.
 if (process.argv.includes('--clean')) fs.rmSync(outdir, { recursive: true, force: true });
-/** Islands get luxon's zone check alone (scripts/luxon-zone-shim.mjs), not the whole library. */
-const luxonZoneShim = {
-  name: 'luxon-zone-shim',
-  setup(b) {
-    b.onResolve({ filter: /^luxon$/ }, () => ({ path: path.join(root, 'scripts', 'luxon-zone-shim.mjs') }));
-  },
-};
 const result = await build({
   entryPoints: entries,
   outdir,
@@ -44,7 +37,6 @@ const result = await build({
   define: { 'process.env.NODE_ENV': '"production"' },
   jsx: 'automatic',
   loader: { '.svg': 'file', '.woff2': 'file' },
-  plugins: [luxonZoneShim],
   logLevel: 'warning',
 });
 
