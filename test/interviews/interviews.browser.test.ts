@@ -5,8 +5,9 @@
  * reschedules it (the dialog filled with its times), sees the board card's "Interview …" and the
  * dashboard's "Today's interviews", then cancels it (confirmed): the card's line and the dashboard
  * entry are gone. At 1280 the dialog's own checks (no interviewer, an unknown zone) and the
- * overlap warning of a second interview; axe-core clean, nothing wider than the screen, no console
- * errors; screenshots.
+ * overlap warning of a second interview (planned in UTC: listed in both zones). An interviewer
+ * reads their interview without the buttons; a day without interviews says so. axe-core clean,
+ * nothing wider than the screen, no console errors; screenshots.
  */
 import { expect } from 'chai';
 import type { Browser, Page } from 'playwright-core';
@@ -207,6 +208,35 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         }
       });
     }
+
+    it('shows an interviewer the interviews they are in, without Schedule, Reschedule or Cancel (390)', async () => {
+      const ivanId = await createHrUser(s.ctx.db, 'ivan', { role: 'interviewer' });
+      await s.ctx.db('hr_users').where('id', ivanId).update({ email: 'ivan@example.com' });
+      const appId = seeded.ids.get('jose.muller@example.com')!;
+      const start = Date.now() + 72 * 3600_000;
+      const res = await fetch(`${s.baseUrl}/api/hr/applications/${appId}/interviews/`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${alice}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          type: 'onsite',
+          starts_at: new Date(start).toISOString(),
+          ends_at: new Date(start + 3600_000).toISOString(),
+          time_zone: 'UTC',
+          interviewers: [{ user_id: ivanId }],
+          location: 'Office, room 4',
+        }),
+      });
+      expect(res.status).to.equal(201);
+      const t = await openHrPage(browser, s.baseUrl, await liveToken(s.ctx.db, ivanId), { width: 390, height: 844, timezoneId: 'UTC' });
+      try {
+        await t.page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
+        const item = t.page.locator('section.interviews-section li.interview-item', { hasText: 'Office, room 4' });
+        await item.getByRole('heading', { name: /On-site interview/ }).waitFor();
+        expect(await t.page.locator('section.interviews-section button').count()).to.equal(0);
+      } finally {
+        await t.context.close();
+      }
+    });
 
     it('says "No interviews today" on a dashboard without any (390)', async () => {
       await s.ctx.db('interviews').update({ status: 'cancelled' });
