@@ -117,6 +117,8 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/jobs/:id/funnel/', 'job', 'no'),
   // Applications
   r('GET', '/api/hr/dashboard/', 'all', 'no'),
+  // Issue 32: today's interviews; other roles than admins and recruiters see only their own (the service filters).
+  r('GET', '/api/hr/dashboard/interviews/', 'all', 'all'),
   r('GET', '/api/hr/applications/', 'all', 'all'),
   r('GET', '/api/hr/applications/export/', 'all', 'no'),
   r('GET', '/api/hr/applications/:id/', 'application', 'application'),

@@ -68,6 +68,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/hr/applications/:id/emails/': APP_HM,
   'GET /hr/settings/email-templates': ADMIN,
   'GET /api/hr/dashboard/': LISTED,
+  'GET /api/hr/dashboard/interviews/': ALL, // other roles see their own interviews only
   'GET /api/hr/jobs/:id/analytics/': JOB_HM,
   'GET /api/hr/jobs/:id/export-basic/': JOB_HM,
   'GET /api/hr/applications/': ALL,
