@@ -8,8 +8,9 @@
  * (confirmed, DELETE). Checked first with the API's own schema (interviews.schema.ts). An
  * interviewer (`limited`) only reads.
  */
-import { type FormEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Modal } from './components/modal.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrorMessages } from '../src/shared/api-errors.js';
 import { fieldErrorsOf } from '../src/shared/field-errors.js';
@@ -174,50 +175,6 @@ function bodyOf(d: Draft): { body: Record<string, unknown> | null; errors: Recor
     if (!parsed.success) for (const [k, v] of Object.entries(fieldErrorsOf(parsed.error.issues))) errors[k] ??= v.join(' ');
   }
   return { body: Object.keys(errors).length ? null : body, errors };
-}
-
-/** A native modal <dialog>: focus moves in (to `[data-autofocus]` when there is one), Escape closes it unless busy. */
-function Modal({
-  title,
-  busy,
-  onClose,
-  children,
-  className = '',
-}: {
-  title: string;
-  busy: boolean;
-  onClose: () => void;
-  children: (close: () => void, titleId: string) => ReactNode;
-  className?: string;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const d = dialog.current!;
-    if (!d.open) d.showModal();
-    d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => {
-      if (d.open) d.close();
-    };
-  }, []);
-  const close = () => {
-    dialog.current?.close();
-    onClose();
-  };
-  return (
-    <dialog
-      ref={dialog}
-      className={`modal interview-dialog ${className}`}
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        if (!busy) close();
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
-      {children(close, titleId)}
-    </dialog>
-  );
 }
 
 function FieldError({ id, text }: { id: string; text?: string }) {
@@ -728,6 +685,11 @@ function ApplicantInterviews({ id, limited = false }: Props) {
           >
             Schedule interview
           </button>
+        )}
+        {!limited && (
+          <a className="btn btn-secondary btn-sm" href={`/hr/interviews/find-time?application=${id}`}>
+            Find a time
+          </a>
         )}
       </div>
       <div className={warnings.length ? 'alert alert-warning interviews-message' : 'interviews-message'} role="status" aria-live="polite">

@@ -2,14 +2,15 @@
  * The candidate's booking page in real Chromium (issue 32): at 390 px with script on, the page asks
  * for itself in the browser's zone (Asia/Tokyo here), the candidate books a time, then moves it;
  * at 1280 px with script off, the times come in the interview's zone, the zone form changes them,
- * and a plain form books. Axe-clean (axe runs in the page: with script on); screenshots in
+ * and a plain form books. HR sends a link from the applicant page's "Send a booking link" dialog at
+ * both widths. Axe-clean (axe runs in the page: with script on); screenshots in
  * test/artifacts/booking-*.
  */
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
 import { axeViolations, openPage, releaseBrowser, screenshot, sharedBrowser, type PageWithErrors } from '../helpers/browser.js';
 import { browserDatabaseKinds } from '../helpers/db.js';
-import { createHrUser, liveToken } from '../helpers/hr.js';
+import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { insertApplications } from '../helpers/applications.js';
 import { makeJob } from '../helpers/factories.js';
@@ -116,5 +117,39 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.locator('.slot-times button').allInnerTexts()).to.deep.equal(['09:00']);
       await screenshot(page, `booking-booked-wide${kind === 'mysql' ? '-mysql' : ''}`);
     });
+
+    for (const w of [
+      { name: 'wide', width: 1280, height: 900 },
+      { name: 'narrow', width: 390, height: 844 },
+    ]) {
+      it(`${w.name}: HR sends a booking link of times picked by hand from the applicant page`, async () => {
+        const tab = await openHrPage(browser, s.baseUrl, token, { width: w.width, height: w.height });
+        tabs.push(tab);
+        const { page } = tab;
+        // The inserted applications have no stored resume: the page's resume view gets a 404, and only that.
+        const missing: string[] = [];
+        page.on('response', (r) => r.status() === 404 && missing.push(new URL(r.url()).pathname));
+        await page.goto(`${s.baseUrl}/hr/applicants/${apps[1]}`);
+        await page.getByRole('button', { name: 'Send a booking link' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Send a booking link' });
+        await dialog.getByRole('checkbox', { name: 'rita' }).check();
+        await dialog.getByRole('radio', { name: 'These times' }).check();
+        await dialog.getByLabel('Day of time 1').fill(new Date(base.getTime() + 2 * DAY).toISOString().slice(0, 10));
+        await dialog.getByLabel('Start of time 1').fill('11:30');
+        await dialog.getByLabel('Time zone').fill('UTC');
+        expect(await axeViolations(page)).to.deep.equal([]);
+        await screenshot(page, `booking-send-${w.name}${kind === 'mysql' ? '-mysql' : ''}`);
+        await dialog.getByRole('button', { name: 'Send the link' }).click();
+        // The test server has no SMTP_URL: the link is made, and HR is told to send it.
+        await page.getByRole('status').filter({ hasText: 'Booking link made (email is off: send it yourself).' }).waitFor();
+        expect(await page.getByLabel(/^Link sent/).inputValue()).to.match(/\/book\/[A-Za-z0-9_-]{43}$/);
+        expect(await page.locator('.interview-item', { hasText: 'Waiting for the candidate' }).first().innerText()).to.include(
+          '1 time offered',
+        );
+        expect(await axeViolations(page)).to.deep.equal([]);
+        expect(missing.filter((p) => p !== `/api/hr/applications/${apps[1]}/resume/`)).to.deep.equal([]);
+        tab.errors.splice(0, tab.errors.length, ...tab.errors.filter((e) => !e.includes('status of 404')));
+      });
+    }
   });
 }
