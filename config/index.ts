@@ -229,6 +229,8 @@ export interface Config {
     ipv6Subnet: number;
   };
   webhookAllowPrivate: boolean;
+  /** CALENDAR_CACHE_SECONDS: how long an interviewer's calendar feed, once read, is kept in memory (issue 32); 0 = read every time. */
+  calendarCacheSeconds: number;
   postsSweepCron: string | null;
   /** false: this process sends no posts (another runs `careers-admin cron`). */
   postsWorker: boolean;
@@ -374,6 +376,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'LOGIN_RATE_WINDOW_SECONDS', default: '900' },
   { name: 'RATE_LIMIT_IPV6_SUBNET', default: '56' },
   { name: 'WEBHOOK_ALLOW_PRIVATE', default: 'false' },
+  { name: 'CALENDAR_CACHE_SECONDS', default: '300' },
   { name: 'POSTS_SWEEP_CRON', default: '* * * * *' },
   { name: 'POSTS_WORKER', default: 'on' },
   { name: 'POSTS_RETRY_SCHEDULE', default: DEFAULT_RETRY_SCHEDULE.join(',') },
@@ -651,6 +654,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       ipv6Subnet: int('RATE_LIMIT_IPV6_SUBNET', 56, 32, 64),
     },
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
+    calendarCacheSeconds: int('CALENDAR_CACHE_SECONDS', 300, 0, 86_400),
     postsSweepCron: cron === 'off' ? null : cron,
     postsWorker: bool('POSTS_WORKER', true),
     postsRetrySchedule: problems.some((p) => p.startsWith('POSTS_RETRY_SCHEDULE')) ? DEFAULT_RETRY_SCHEDULE : schedule.map(Number),

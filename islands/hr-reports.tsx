@@ -35,6 +35,9 @@ function duration(s: number | null): string {
   return `${Math.round((s / 86_400) * 10) / 10} d`;
 }
 
+/** Seconds as hours, one decimal; a dash for none. */
+const hours = (s: number | null): string => (s === null ? '–' : `${Math.round((s / 3600) * 10) / 10} h`);
+
 function say(message: string): void {
   const region = document.getElementById('reports-message');
   if (!region) return;
@@ -305,6 +308,28 @@ function HrReports(props: Props) {
                 <Durations key={s.name} label={s.name} d={s} />
               ))}
               <Durations label="Time to hire" d={r.time_to_hire} />
+            </Table>
+            <Table
+              id="time-to-schedule"
+              title="Time to schedule"
+              caption="From entering a stage to its first interview being booked (median hours), per stage."
+              head={['Stage', 'Booked', 'Median', 'p90']}
+              empty={!r.time_to_schedule.some((s) => s.count > 0)}
+            >
+              {r.time_to_schedule.map((s) => (
+                <tr key={s.name}>
+                  <th scope="row">{s.name}</th>
+                  <td className="num" data-label="Booked">
+                    {number.format(s.count)}
+                  </td>
+                  <td className="num" data-label="Median">
+                    {hours(s.median_seconds)}
+                  </td>
+                  <td className="num" data-label="p90">
+                    {hours(s.p90_seconds)}
+                  </td>
+                </tr>
+              ))}
             </Table>
             <Table
               id="pass-through"

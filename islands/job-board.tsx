@@ -13,6 +13,7 @@ import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import { CAMPAIGN_MAX_LENGTH } from '../src/shared/campaign.js';
 import { formatCount } from '../src/shared/format.js';
+import { formatShortTime, formatTime } from '../src/shared/time-format.js';
 import {
   RejectEmailOptions,
   emailOptionsProblem,
@@ -391,6 +392,14 @@ function JobBoard(props: BoardProps) {
                           Applied <LocalTime iso={card.created_at} kind="date" /> ·{' '}
                           <span className={`status status-${card.status.toLowerCase()}`}>{card.status}</span>
                         </span>
+                        {card.next_interview_at && col.stage_id !== null && (
+                          <span className="board-card-meta board-card-interview" data-next-interview>
+                            Interview{' '}
+                            <time dateTime={card.next_interview_at} title={formatTime(card.next_interview_at)}>
+                              {formatShortTime(card.next_interview_at)}
+                            </time>
+                          </span>
+                        )}
                         {card.outcome_reason && col.stage_id === null && (
                           <span className="board-card-meta">Reason: {card.outcome_reason}</span>
                         )}

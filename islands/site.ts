@@ -2,8 +2,8 @@
  * Small progressive enhancements loaded on every page: the mobile menu (a <details> element, so
  * it works without JavaScript and by keyboard) closes with Escape or after following a link; the
  * HR Logout button revokes the session on the server and clears it locally; focus starts on an
- * element marked `data-autofocus`; server-written times are shown in the viewer's time zone (pages
- * run no inline script: the CSP allows only our files).
+ * element marked `data-autofocus`; server-written times are shown in the viewer's time zone, and the
+ * booking page is asked for in it (pages run no inline script: the CSP allows only our files).
  */
 import './site.css';
 import { logout } from './components/session.js';
@@ -19,6 +19,16 @@ for (const el of document.querySelectorAll<HTMLTimeElement>('time[data-local]'))
   const pieces = parts.map((p) => Object.assign(document.createElement('span'), { className: 'time-part', textContent: p }));
   el.replaceChildren(...pieces.flatMap((piece, i) => (i ? [' ', piece] : [piece])));
   if (zone) el.title = zone;
+}
+
+// The booking page shows its times in the zone of its `tz` (a form without script): here, the viewer's own.
+const bookZone = document.querySelector<HTMLElement>('[data-book-zone]');
+if (bookZone && zone && zone !== bookZone.dataset.bookZone) {
+  const url = new URL(location.href);
+  if (!url.searchParams.has('tz')) {
+    url.searchParams.set('tz', zone);
+    location.replace(url.href);
+  }
 }
 
 for (const menu of document.querySelectorAll<HTMLDetailsElement>('details[data-menu]')) {

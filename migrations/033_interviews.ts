@@ -19,7 +19,8 @@
  *   SHA-256): what the interview will be (`details`, JSON: type, interviewers, place, notes), its
  *   length, the offer (hand-picked slots in `booking_link_slots`, or any free slot of the
  *   interviewers in the next `window_days` days), until when the candidate may reschedule or cancel
- *   (`cutoff_minutes` before the start), when it expires, and the interview booked with it.
+ *   (`cutoff_minutes` before the start) and when it expires. The interview booked with it points
+ *   back (interviews.booking_link_id).
  */
 import type { Knex } from 'knex';
 
@@ -49,7 +50,6 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('window_days').unsigned().nullable();
     t.integer('cutoff_minutes').unsigned().notNullable();
     dt(t, 'expires_at').notNullable();
-    t.integer('interview_id').unsigned().nullable();
     dt(t, 'revoked_at').nullable();
     user(t, 'created_by');
     dt(t, 'created_at').notNullable();

@@ -44,6 +44,7 @@ const FEATURES = [
   'scorecards',
   'teams',
   'reports',
+  'interviews',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

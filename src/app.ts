@@ -27,6 +27,7 @@ import { sourcesRoutes } from './sources/index.js';
 import { reportsRoutes } from './reports/index.js';
 import { funnelRoutes } from './funnel/index.js';
 import { scorecardsRoutes } from './scorecards/index.js';
+import { interviewsRoutes } from './interviews/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
@@ -107,6 +108,7 @@ export function createApp(ctx: AppContext): Express {
   // Before applicants and pipeline: their `/api/hr/applications/:id/` would take `emails` for an application id.
   app.use(emailsRoutes(ctx));
   app.use(scorecardsRoutes(ctx));
+  app.use(interviewsRoutes(ctx));
   app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
   app.use(pipelineRoutes(ctx));
   app.use(notesRoutes(ctx));

@@ -17,6 +17,7 @@ import { checkStorage, describeStorage } from './storage/create.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 import { type Logger, processLog } from './log/logger.js';
 import { remindOverdueScorecards } from './scorecards/index.js';
+import { remindUpcomingInterviews } from './interviews/index.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -86,7 +87,14 @@ export async function startServer(
   // process: outbound posts and email with the POSTS_SWEEP_CRON sweep, and the upload sweep
   // (files a crash left without a row: now in the background, then daily).
   const delivery = config.postsWorker
-    ? startDelivery({ ...ctx, log: (line) => ctx.log.warn(line), onSweep: () => remindOverdueScorecards(ctx) }, ctx.outbox)
+    ? startDelivery(
+        {
+          ...ctx,
+          log: (line) => ctx.log.warn(line),
+          onSweep: () => remindOverdueScorecards(ctx).then(() => remindUpcomingInterviews(ctx)),
+        },
+        ctx.outbox,
+      )
     : null;
   const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage, ctx.log) : null;
   if (!delivery) log.info('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');

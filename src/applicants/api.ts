@@ -23,6 +23,7 @@ import {
   getApplicant,
   listApplicants,
   loadDashboard,
+  todayInterviews,
   loadJobInsights,
   openResume,
   previewResume,
@@ -52,6 +53,11 @@ export function applicantsApi(ctx: AppContext): Router {
 
   router.get('/api/hr/dashboard/', async (req, res) => {
     res.json(await loadDashboard(ctx, req.access));
+  });
+
+  // Issue 32: today's interviews in the viewer's zone (as sent: a repeated tz is refused by the schema).
+  router.get('/api/hr/dashboard/interviews/', async (req, res) => {
+    res.json(await todayInterviews(ctx, req.hr!, { tz: (req.query as Record<string, unknown>).tz }));
   });
 
   router.get('/api/hr/jobs/:id/analytics/', async (req, res) => {

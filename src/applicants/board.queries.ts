@@ -6,7 +6,7 @@
  * (list.queries.ts). The pipeline feature reads it through index.ts.
  */
 import type { Knex } from 'knex';
-import { fromDbDate } from '../db/codecs.js';
+import { fromDbDate, toDbDate } from '../db/codecs.js';
 import type { ApplicationStatus } from '../shared/enums.js';
 import { REJECTED_COLUMN, type BoardCard, type BoardColumn } from './types.js';
 import { filteredApplications, planSearch } from './list.queries.js';
@@ -39,7 +39,21 @@ const toCard = (r: Row): BoardCard => ({
   created_at: fromDbDate(r.created_at)!.toISOString(),
   stage_id: r.stage_id === null ? null : Number(r.stage_id),
   outcome_reason: r.outcome_reason ?? null,
+  next_interview_at: r.next_interview_at ? fromDbDate(r.next_interview_at)!.toISOString() : null,
 });
+
+/**
+ * Issue 32: the card's next scheduled interview, one correlated MIN per card along
+ * interviews_application_idx (application_id, starts_at); only for the page of cards read.
+ */
+function nextInterview(db: Knex, now: Date) {
+  return db('interviews as i')
+    .min('i.starts_at')
+    .whereRaw('i.application_id = a.id')
+    .where('i.status', 'scheduled')
+    .where('i.starts_at', '>=', toDbDate(now))
+    .as('next_interview_at');
+}
 
 /**
  * The board's columns (every stage, then Rejected) with their counts and newest cards; with
@@ -52,6 +66,7 @@ export async function boardColumns(
   f: BoardFilters,
   limit: number,
   only: { column: number | 'rejected'; offset: number } | null,
+  now: Date,
 ): Promise<BoardColumn[]> {
   const filters = {
     job_id: jobId,
@@ -88,7 +103,7 @@ export async function boardColumns(
         ])
         .limit(limit + 1)
         .offset(offset)
-        .select(CARD_COLUMNS);
+        .select([...CARD_COLUMNS, nextInterview(db, now)]);
       return rows;
     }),
   );

@@ -7,6 +7,8 @@
  * applications does not count them all on every request.
  */
 import type { Knex } from 'knex';
+import { fromDbDate, toDbDate } from '../db/codecs.js';
+import type { TodayInterview } from './types.js';
 
 type Row = Record<string, any>;
 
@@ -100,4 +102,54 @@ async function stageTotals(
   }
   const list = [...totals.values()].sort((x, y) => x.position - y.position || (x.name < y.name ? -1 : 1));
   return { stages: list.map(({ name, applicants }) => ({ name, applicants })), rejected };
+}
+
+/** Most interviews one day lists. */
+const TODAY_MAX = 200;
+
+/**
+ * Issue 32: the scheduled interviews starting in [from, to) (a range of interviews_start_idx),
+ * with their applicant and job; of those `userId` takes part in when given.
+ */
+export async function interviewsBetween(db: Knex, from: Date, to: Date, userId: number | null): Promise<TodayInterview[]> {
+  const q = db('interviews as i')
+    .join('applications as a', 'a.id', 'i.application_id')
+    .join('jobs as j', 'j.id', 'a.job_id')
+    .where('i.status', 'scheduled')
+    .where('i.starts_at', '>=', toDbDate(from))
+    .where('i.starts_at', '<', toDbDate(to))
+    .orderBy([{ column: 'i.starts_at' }, { column: 'i.id' }])
+    .limit(TODAY_MAX)
+    .select(
+      'i.id',
+      'i.application_id',
+      'a.first_name',
+      'a.last_name',
+      'j.title as job_title',
+      'i.stage_name',
+      'i.type',
+      'i.starts_at',
+      'i.ends_at',
+      'i.time_zone',
+      'i.video_url',
+      'i.location',
+    );
+  if (userId !== null)
+    q.whereExists((sub) =>
+      sub.select(db.raw('1')).from('interview_participants as p').whereRaw('p.interview_id = i.id').where('p.hr_user_id', userId),
+    );
+  const rows: Row[] = await q;
+  return rows.map((r) => ({
+    id: Number(r.id),
+    application_id: Number(r.application_id),
+    applicant: `${r.first_name} ${r.last_name}`.trim(),
+    job_title: r.job_title,
+    stage_name: r.stage_name,
+    type: r.type,
+    starts_at: fromDbDate(r.starts_at)!.toISOString(),
+    ends_at: fromDbDate(r.ends_at)!.toISOString(),
+    time_zone: r.time_zone,
+    video_url: r.video_url ?? null,
+    location: r.location ?? null,
+  }));
 }

@@ -16,20 +16,43 @@ import type { Job } from '../jobs/types.js';
 import type { WorkbookSpec } from '../exports/xlsx.js';
 import { openReadable, type FileStorage } from '../storage/storage.js';
 import { unavailableOr, type Download } from '../http/download.js';
-import { applicantTotals, applicantTotalsStamp } from './dashboard.queries.js';
+import { applicantTotals, applicantTotalsStamp, interviewsBetween } from './dashboard.queries.js';
+import { todayInterviewsQuerySchema } from './dashboard.schema.js';
+import { validate } from '../http/validate.js';
+import { DateTime } from 'luxon';
 import { applicantColumns, applicantRows, applicantsFilename } from './export.queries.js';
 import { computeAnalytics, insightsStamp } from './insights.queries.js';
 import { LIST_EXPORT_COLUMNS, listExportRows } from './list-export.queries.js';
 import { findApplicant, findResume } from './detail.queries.js';
 import { neighbours, pageApplicants, sourcesSeen, type ApplicantPage } from './list.queries.js';
 import { APPLICANT_MESSAGES } from './review.schema.js';
-import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics } from './types.js';
+import type { ApplicantDetail, ApplicantFilters, DashboardStats, JobAnalytics, TodayInterviews } from './types.js';
 import type { Logger } from '../log/logger.js';
 
 /** What HR's reads need: the database and the app's read cache. */
 export interface ReadDeps {
   db: Db;
   cache: ReadCache;
+}
+
+/**
+ * The dashboard's "Today's interviews" (issue 32): the scheduled interviews starting on today's
+ * calendar day in the zone `?tz=` names (the viewer's; UTC when left out). Admins and recruiters
+ * see every interview, other roles those they take part in.
+ */
+export async function todayInterviews(
+  { db, now }: { db: Db; now?: () => Date },
+  asker: { userId: number; role: string },
+  raw: unknown,
+): Promise<TodayInterviews> {
+  const { tz } = validate(todayInterviewsQuerySchema, raw ?? {});
+  const zone = tz || 'UTC';
+  const day = DateTime.fromJSDate(now?.() ?? new Date(), { zone }).startOf('day');
+  const from = day.toJSDate();
+  const to = day.plus({ days: 1 }).toJSDate();
+  const mineOnly = asker.role !== 'admin' && asker.role !== 'recruiter';
+  const items = await interviewsBetween(db, from, to, mineOnly ? asker.userId : null);
+  return { time_zone: zone, from: from.toISOString(), to: to.toISOString(), mine_only: mineOnly, items };
 }
 
 /**

@@ -39,6 +39,32 @@ export interface JobAnalytics {
   questions: QuestionAnalytics[];
 }
 
+/** An interview of today on the dashboard (issue 32, `GET /api/hr/dashboard/interviews/`). */
+export interface TodayInterview {
+  id: number;
+  application_id: number;
+  applicant: string;
+  job_title: string;
+  stage_name: string;
+  type: string;
+  starts_at: string;
+  ends_at: string;
+  /** The zone the interview was planned in. */
+  time_zone: string;
+  video_url: string | null;
+  location: string | null;
+}
+
+/** `GET /api/hr/dashboard/interviews/?tz=`: today's interviews in that zone (`from`, `to`: the day's bounds). */
+export interface TodayInterviews {
+  time_zone: string;
+  from: string;
+  to: string;
+  /** Every interview (admins, recruiters) or only those the user takes part in. */
+  mine_only: boolean;
+  items: TodayInterview[];
+}
+
 /** The dashboard (spec 02 section 3 "Dashboard response"). */
 export interface DashboardStats {
   total_jobs: number;
@@ -200,6 +226,8 @@ export interface BoardCard {
   created_at: string;
   stage_id: number | null;
   outcome_reason: string | null;
+  /** The start of the application's next scheduled interview (issue 32), or null. */
+  next_interview_at: string | null;
 }
 
 /** A column of the board: a stage, or the rejected ones (`stage_id` null). */

@@ -110,6 +110,7 @@ export function registerPosts(program: Command): void {
           { scheduleUploadSweeps },
           { processLog },
           { remindOverdueScorecards },
+          { remindUpcomingInterviews },
         ] = await Promise.all([
           import('../posts/index.js'),
           import('../ops/index.js'),
@@ -117,9 +118,10 @@ export function registerPosts(program: Command): void {
           import('../storage/sweep.js'),
           import('../log/logger.js'),
           import('../scorecards/index.js'),
+          import('../interviews/index.js'),
         ]);
         const now = () => new Date();
-        const onSweep = () => remindOverdueScorecards({ db, config, now });
+        const onSweep = () => remindOverdueScorecards({ db, config, now }).then(() => remindUpcomingInterviews({ db, config, now }));
         const running = startDelivery({ db, config, now, log: (line) => console.warn(printable(line)), onSweep }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), processLog(), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);

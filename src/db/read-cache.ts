@@ -11,11 +11,12 @@
  * for the same PUBLIC_CACHE_SECONDS. `endSpaceAt` ends a space at a known moment (the next job
  * closing date), whatever its entries' own lifetimes. Concurrent misses of a `fresh` key share one load. Cached
  * values are read-only.
+ * - `timed`: like `fresh` but with the caller's lifetime (calendar feeds: CALENDAR_CACHE_SECONDS).
  */
 import { LRUCache } from 'lru-cache';
 
 /** What an entry belongs to; `clear(space)` drops the whole space after a write. */
-export type CacheSpace = 'public-jobs' | 'insights' | 'applicant-totals' | 'pages' | 'board';
+export type CacheSpace = 'public-jobs' | 'insights' | 'applicant-totals' | 'pages' | 'board' | 'calendar-feeds';
 export type CacheKey = `${CacheSpace}:${string}`;
 
 interface Entry {
@@ -69,6 +70,19 @@ export class ReadCache {
     if (hit) return hit.value as Promise<T>;
     const value = load();
     this.lru.set(key, { value }, { ttl: this.publicTtlSeconds * 1000 });
+    value.catch(() => {
+      if (this.lru.peek(key)?.value === value) this.lru.delete(key);
+    });
+    return value;
+  }
+
+  /** A read kept for `ttlSeconds` (0: never kept); concurrent misses share one load, a failed load is not kept. */
+  timed<T>(key: CacheKey, ttlSeconds: number, load: () => Promise<T>): Promise<T> {
+    if (ttlSeconds <= 0) return load();
+    const hit = this.lru.get(key);
+    if (hit) return hit.value as Promise<T>;
+    const value = load();
+    this.lru.set(key, { value }, { ttl: ttlSeconds * 1000 });
     value.catch(() => {
       if (this.lru.peek(key)?.value === value) this.lru.delete(key);
     });

@@ -4,6 +4,7 @@
  * the applicants feature (src/applicants/board.queries.ts), through its index.ts.
  */
 import type { Knex } from 'knex';
+import { toDbDate } from '../db/codecs.js';
 
 type Row = Record<string, any>;
 
@@ -37,13 +38,18 @@ export async function stageNames(db: Knex): Promise<string[]> {
  * read from the primary key) and the change counters raised by every status, stage and outcome
  * change, stage list change, purge and erase. An unchanged stamp means an unchanged board.
  */
-export async function boardStamp(db: Knex): Promise<string> {
-  const [[idRow], counters]: [Row[], Row[]] = await Promise.all([
+export async function boardStamp(db: Knex, now: Date): Promise<string> {
+  const [[idRow], counters, [changed], [upcoming]]: [Row[], Row[], Row[], Row[]] = await Promise.all([
     db('applications').max({ v: 'id' }),
     db('change_counters')
       .whereIn('name', ['applications.status', 'applications.stage', 'applications.removed'])
       .orderBy('name')
       .select('value'),
+    // Issue 32, the cards' next interview: every write to an interview sets its updated_at, and
+    // the first upcoming start (a range of interviews_start_idx) moves on once that interview begins.
+    db('interviews').max({ v: 'updated_at' }).count({ n: '*' }),
+    db('interviews').where('status', 'scheduled').where('starts_at', '>=', toDbDate(now)).min({ v: 'starts_at' }),
   ]);
-  return `${idRow?.v ?? 0}|${counters.map((c) => c.value).join('|')}`;
+  const interviews = `${String(changed?.v ?? '')}/${changed?.n ?? 0}/${String(upcoming?.v ?? '')}`;
+  return `${idRow?.v ?? 0}|${counters.map((c) => c.value).join('|')}|${interviews}`;
 }

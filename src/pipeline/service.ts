@@ -292,17 +292,18 @@ export async function changePipeline(
  * The columns are reused while the board's stamp is unchanged (STAMPED_CACHE_OFF=board: never).
  */
 export async function loadBoard(
-  { db, cache }: { db: Db; cache: ReadCache },
+  { db, cache, now: clock }: { db: Db; cache: ReadCache; now?: () => Date },
   jobId: number,
   query: BoardQuery,
 ): Promise<{ board: Board; stages: StageRow[] }> {
+  const now = clock?.() ?? new Date();
   const read = async (q: Db) => {
     // Reads only: a job is made with its stages (jobs/repo.ts insertJob; migration 023 gave the
     // older jobs theirs), so opening a board never writes, nor opens a second transaction.
     const [job, stages, stamp, reasons] = await Promise.all([
       requireJob(q, jobId),
       stagesOfJobs(q, [jobId]),
-      boardStamp(q),
+      boardStamp(q, now),
       reasonNames(q),
     ]);
     if (query.column !== null && query.column !== 'rejected' && !stages.some((st) => st.id === query.column)) {
@@ -314,7 +315,7 @@ export async function loadBoard(
     // polled, is counted once per change rather than once per request.
     const f = { q: query.q, status: query.status, date_from: query.date_from, date_to: query.date_to, source: query.source };
     const key = JSON.stringify([f, query.limit, only, stages.map((st) => [st.id, st.name, st.kind])]);
-    const columns = await cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(q, jobId, stages, f, query.limit, only));
+    const columns = await cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(q, jobId, stages, f, query.limit, only, now));
     return { board: { job: { id: job.id, title: job.title, public_id: job.public_id, status: job.status }, columns, reasons }, stages };
   };
   // MySQL: the reads go out at once on the pool's connections. SQLite (one connection): one

@@ -9,6 +9,8 @@ export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from '
 export { cancelEmail, enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
 export { OutboxSignal } from './lib/signal.js';
 export { createDelivery, startDelivery } from './lib/delivery.js';
+/** The outbound address check of a socket's lookup, for other readers of outside addresses (interviews' calendars). */
+export { guardedLookup, type LookupAll } from './lib/http-sender.js';
 export {
   applicationPostsExport,
   formPosts,

@@ -130,6 +130,8 @@ export interface EmailMessage {
   /** HR's emails to candidates: the Reply-To (MAIL_REPLY_TO or the sender's address), and the sender's name put before MAIL_FROM's ("Alice via Acme Careers"). */
   replyTo?: string;
   fromName?: string;
+  /** An iMIP invitation (issue 32, RFC 6047): the iCalendar text, sent as the `text/calendar; method=...` part calendars act on. */
+  calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
 }
 
 /** Who sent an email and from which template (HR's emails to candidates); none for the application's own. */

@@ -1,7 +1,7 @@
 /**
  * The reports' read models (docs/decisions/0011-stage-transition-ledger.md): read-only over
  * `applications` and the `stage_transitions` ledger (applicants'), `job_stages` (pipeline's),
- * `job_funnel_counts` (funnel's) and `jobs` (jobs'), as read models may (decision 0010). The cohort
+ * `job_funnel_counts` (funnel's), `interviews` (interviews') and `jobs` (jobs'), as read models may (decision 0010). The cohort
  * is the applications made from `since` (included) to `until` (excluded), of one job or all.
  */
 import type { Knex } from 'knex';
@@ -92,6 +92,27 @@ export async function cohortLedger(db: Knex, p: Period): Promise<LedgerEntry[]> 
   }
   // Ordered here, not by the database: a sort of the join's result there costs a temporary B-tree.
   return out.sort((x, y) => x.application_id - y.application_id || x.at - y.at || x.id - y.id);
+}
+
+export interface FirstInterview {
+  application_id: number;
+  stage_id: number;
+  /** When the first interview of the application at that stage was created (booked), ms since the epoch. */
+  at: number;
+}
+
+/**
+ * Issue 32: the cohort's first interview created per application and stage (cancelled ones too:
+ * they were booked), along interviews_application_idx; interviews without a stage are left out.
+ */
+export async function cohortFirstInterviews(db: Knex, p: Period): Promise<FirstInterview[]> {
+  const rows: Row[] = await cohort(db, p)
+    .join('interviews as i', 'i.application_id', 'a.id')
+    .whereNotNull('i.stage_id')
+    .groupBy('i.application_id', 'i.stage_id')
+    .select('i.application_id', 'i.stage_id')
+    .min({ at: 'i.created_at' });
+  return rows.map((r) => ({ application_id: Number(r.application_id), stage_id: Number(r.stage_id), at: msOf(r.at) }));
 }
 
 export interface StageRow {

@@ -16,11 +16,13 @@ import { WIZARD_STEPS, WIZARD_STEP_LABELS } from '../funnel/types.js';
 import { medianAndP90, percent } from './lib/stats.js';
 import {
   cohortCounts,
+  cohortFirstInterviews,
   cohortLedger,
   cohortScorecards,
   jobTitles,
   stagesOf,
   visitCounts,
+  type FirstInterview,
   type LedgerEntry,
   type Period,
   type ScorecardRow,
@@ -142,6 +144,36 @@ function walkLedger(entries: LedgerEntry[], byId: Map<number, StageRow>, keyOf: 
   return { stays, hires, reached, passed };
 }
 
+/**
+ * Issue 32: per stage line, the seconds from entering the stage to its first interview being
+ * booked; the entry taken is the application's last one into that stage at or before the booking
+ * (an interview booked before the stage was ever entered counts nowhere).
+ */
+function scheduleTimes(entries: LedgerEntry[], firsts: FirstInterview[], keyOf: (id: number | null) => string): Map<string, number[]> {
+  const entered = new Map<string, number[]>();
+  for (const e of entries) {
+    if (e.outcome !== null || e.to_stage_id === null) continue;
+    const k = `${e.application_id}:${e.to_stage_id}`;
+    const list = entered.get(k);
+    if (list) list.push(e.at);
+    else entered.set(k, [e.at]);
+  }
+  const out = new Map<string, number[]>();
+  for (const f of firsts) {
+    const times = entered.get(`${f.application_id}:${f.stage_id}`);
+    if (!times) continue;
+    let from: number | null = null;
+    for (const t of times) if (t <= f.at) from = t; // entries are in time order
+    if (from === null) continue;
+    const key = keyOf(f.stage_id);
+    const list = out.get(key);
+    const seconds = (f.at - from) / 1000;
+    if (list) list.push(seconds);
+    else out.set(key, [seconds]);
+  }
+  return out;
+}
+
 /** The report (GET /api/hr/reports/). */
 export async function buildReport(deps: ReportDeps, role: string | undefined, raw: unknown): Promise<Report> {
   const { query, job } = await readableQuery(deps, role, raw);
@@ -157,12 +189,13 @@ async function computeReport({ db, now: clock }: ReportDeps, query: ReportQuery,
     fromDay: query.from,
     toDay: query.to,
   };
-  const [counts, ledger, stages, visits, cards] = await Promise.all([
+  const [counts, ledger, stages, visits, cards, firstInterviews] = await Promise.all([
     cohortCounts(db, period),
     cohortLedger(db, period),
     stagesOf(db, query.job_id),
     visitCounts(db, period),
     cohortScorecards(db, period),
+    cohortFirstInterviews(db, period),
   ]);
   const { byId, keyOf, ordered } = stageKeyer(query.job_id, stages);
   const applications = counts.bySource.reduce((sum, s) => sum + s.n, 0);
@@ -173,6 +206,7 @@ async function computeReport({ db, now: clock }: ReportDeps, query: ReportQuery,
     else place.set(keyOf(r.stage_id), (place.get(keyOf(r.stage_id)) ?? 0) + r.n);
   }
   const walked = walkLedger(ledger, byId, keyOf);
+  const scheduled = scheduleTimes(ledger, firstInterviews, keyOf);
   const lines = ordered();
   const duration = (values: number[] | undefined): DurationStats => medianAndP90(values ?? []);
   const reachedOf = (key: string) => walked.reached.get(key) ?? 0;
@@ -209,6 +243,9 @@ async function computeReport({ db, now: clock }: ReportDeps, query: ReportQuery,
     time_in_stage: lines
       .filter((l) => !l.hired && (l.key !== 'removed' || walked.stays.has(l.key)))
       .map((l) => ({ name: l.name, hired: l.hired, ...duration(walked.stays.get(l.key)) })),
+    time_to_schedule: lines
+      .filter((l) => (!l.hired && l.key !== 'removed') || scheduled.has(l.key))
+      .map((l) => ({ name: l.name, hired: l.hired, ...duration(scheduled.get(l.key)) })),
     time_to_hire: duration(walked.hires),
     pass_through: lines
       .filter((l) => !l.hired && l.key !== 'removed')
@@ -337,6 +374,7 @@ async function predictors(db: Db, cards: ScorecardRow[], stages: Map<number, Sta
 }
 
 const DAY_SECONDS = 86_400;
+const hours = (s: number | null): CellValue => (s === null ? null : Math.round((s / 3600) * 100) / 100);
 const days = (s: number | null): CellValue => (s === null ? null : Math.round((s / DAY_SECONDS) * 100) / 100);
 
 async function* once(rows: CellValue[][]): AsyncIterable<CellValue[][]> {
@@ -393,6 +431,16 @@ export async function reportWorkbook(deps: ReportDeps, role: string | undefined,
         sheetName: 'Time in stage',
         columns: [{ header: 'Stage', width: 28 }, ...durationColumns],
         rows: once(r.time_in_stage.map((s) => [s.name, s.count, days(s.median_seconds), days(s.p90_seconds)])),
+      },
+      {
+        sheetName: 'Time to schedule',
+        columns: [
+          { header: 'Stage', width: 28 },
+          { header: 'Interviews booked', width: 18 },
+          { header: 'Median (hours)', width: 14 },
+          { header: 'p90 (hours)', width: 12 },
+        ],
+        rows: once(r.time_to_schedule.map((s) => [s.name, s.count, hours(s.median_seconds), hours(s.p90_seconds)])),
       },
       {
         sheetName: 'Pass-through',

@@ -25,6 +25,11 @@ export interface Report {
   rejected: number;
   /** Time spent in each stage, per finished stay (entered and left), from the ledger. */
   time_in_stage: (StageLine & DurationStats)[];
+  /**
+   * Issue 32: from an application entering a stage (its last entry before the booking) to the first
+   * interview at that stage being created, per stage, over the cohort's applications.
+   */
+  time_to_schedule: (StageLine & DurationStats)[];
   /** From applying to first entering the Hired stage. */
   time_to_hire: DurationStats;
   /** Of the cohort that reached a stage, how many reached a later one (percent, one decimal; null when none reached it). */

@@ -43,6 +43,19 @@ class Gone extends HttpError {
   }
 }
 
+/** Makes a new link for an outside interviewer's scorecard (in the caller's transaction): its address and when it expires. */
+export async function newFeedbackLink(
+  trx: Db,
+  deps: Pick<AppContext, 'config'>,
+  scorecardId: number,
+  now: Date,
+): Promise<{ url: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + FEEDBACK_LINK_DAYS * 86_400_000);
+  await setScorecardToken(trx, scorecardId, hashToken(token), expiresAt);
+  return { url: `${deps.config.publicBaseUrl.replace(/\/$/, '')}/feedback/${token}`, expiresAt };
+}
+
 /**
  * Makes the link of a new outside interviewer's scorecard and queues its email (when email is on),
  * inside the caller's transaction. Answers whether the email was queued.
@@ -63,11 +76,8 @@ export async function inviteOutsideInterviewer(
   },
   now: Date,
 ): Promise<boolean> {
-  const token = randomBytes(32).toString('base64url');
-  const expiresAt = new Date(now.getTime() + FEEDBACK_LINK_DAYS * 86_400_000);
-  await setScorecardToken(trx, v.scorecardId, hashToken(token), expiresAt);
+  const { url, expiresAt } = await newFeedbackLink(trx, deps, v.scorecardId, now);
   if (!deps.config.mail.smtpUrl) return false;
-  const url = `${deps.config.publicBaseUrl.replace(/\/$/, '')}/feedback/${token}`;
   const company = oneLine(deps.config.company.name);
   const text = [
     `Hello ${oneLine(v.name)},`,

@@ -12,3 +12,5 @@ export function scorecardsRoutes(ctx: AppContext): Router {
 
 /** The posts sweep's extra work (server.ts, careers-admin cron): one reminder per overdue scorecard. */
 export { remindOverdueScorecards } from './reminders.service.js';
+/** The interviews feature's invitations (issue 32): each interviewer's scorecard at the interview's stage. */
+export { requestInterviewScorecard, withdrawInterviewScorecards } from './scorecards.service.js';

@@ -247,6 +247,49 @@ export async function alreadyAsked(
   return !!(await q.first('id'));
 }
 
+/** Moves the interview time of a scorecard not submitted yet (its interview was rescheduled, issue 32): it is due 24 h after that. */
+export async function moveInterviewAt(
+  trx: Knex,
+  applicationId: number,
+  stageId: number,
+  who: { userId: number } | { email: string },
+  at: Date,
+): Promise<void> {
+  const q = trx('scorecards').where({ application_id: applicationId, stage_id: stageId }).whereNull('submitted_at');
+  if ('userId' in who) q.andWhere('interviewer_user_id', who.userId);
+  else q.andWhere('interviewer_email', who.email);
+  await q.update({ interview_at: toDbDate(at) });
+}
+
+/**
+ * The interview these scorecards were asked for (at `at`) was cancelled, or its interviewer taken
+ * off it (issue 32): the unsubmitted ones are withdrawn: an outside person's link dies and no
+ * overdue reminder goes.
+ */
+export async function withdrawForInterview(
+  trx: Knex,
+  applicationId: number,
+  stageId: number,
+  who: ({ userId: number } | { email: string })[],
+  at: Date,
+  now: Date,
+): Promise<void> {
+  if (!who.length) return;
+  const rows = () =>
+    trx('scorecards')
+      .where({ application_id: applicationId, stage_id: stageId, interview_at: toDbDate(at) })
+      .whereNull('submitted_at')
+      .where((w) => {
+        for (const x of who) 'userId' in x ? w.orWhere('interviewer_user_id', x.userId) : w.orWhere('interviewer_email', x.email);
+      });
+  await rows()
+    .whereNotNull('token_hash')
+    .update({ token_expires_at: toDbDate(now) });
+  await rows()
+    .whereNull('reminded_at')
+    .update({ reminded_at: toDbDate(now) });
+}
+
 export async function insertScorecard(
   trx: Knex,
   v: {
@@ -257,7 +300,7 @@ export async function insertScorecard(
     email: string | null;
     name: string;
     interviewAt: Date | null;
-    requestedBy: number;
+    requestedBy: number | null;
   },
   now: Date,
 ): Promise<number> {

@@ -44,6 +44,7 @@ import {
   listTemplates,
   lockTemplateNames,
   markSubmitted,
+  moveInterviewAt,
   saveKit,
   scorecardsOf,
   stagesOfJob,
@@ -51,6 +52,7 @@ import {
   updateTemplate,
   type ApplicationRow,
   type ScorecardRow,
+  withdrawForInterview,
 } from './scorecards.repo.js';
 import {
   RECOMMENDATION_LABELS,
@@ -64,7 +66,8 @@ import {
 } from './scorecards.types.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
 import { changePipeline } from '../pipeline/index.js';
-import { inviteOutsideInterviewer } from './feedback.service.js';
+import { inviteOutsideInterviewer, newFeedbackLink } from './feedback.service.js';
+import type { Db } from '../db/knex.js';
 
 type Deps = Pick<AppContext, 'db' | 'now' | 'outbox' | 'config'>;
 /** Who is asking: the signed-in HR user. */
@@ -304,6 +307,62 @@ export async function requestScorecard(deps: Deps, applicationId: number, input:
   if (emailed) deps.outbox.notify();
   const card = await getScorecard(deps, app.id, id, viewer);
   return who.email ? { ...card, feedback_link: emailed ? 'emailed' : 'not_emailed' } : card;
+}
+
+/**
+ * Asks an interview's interviewer for a scorecard at its stage (issue 32), in the caller's
+ * transaction, unless they are already asked at that stage (then a scorecard not submitted yet
+ * takes the interview's time, so it falls due 24 h after the interview as it now stands). Answers the link their invitation
+ * carries: the applicant page for an HR user; for an outside person asked now, a new
+ * /feedback/{token} link; null for an outside person asked before (the link they were sent stands).
+ */
+export async function requestInterviewScorecard(
+  trx: Db,
+  deps: Pick<AppContext, 'config'>,
+  v: {
+    applicationId: number;
+    stageId: number;
+    stageName: string;
+    userId: number | null;
+    email: string;
+    name: string;
+    interviewAt: Date;
+    requestedBy: number | null;
+  },
+  now: Date,
+): Promise<string | null> {
+  const base = deps.config.publicBaseUrl.replace(/\/$/, '');
+  const key = v.userId !== null ? { userId: v.userId } : { email: v.email };
+  const asked = await alreadyAsked(trx, v.applicationId, v.stageId, key);
+  if (asked) await moveInterviewAt(trx, v.applicationId, v.stageId, key, v.interviewAt);
+  else {
+    const id = await insertScorecard(
+      trx,
+      {
+        applicationId: v.applicationId,
+        stageId: v.stageId,
+        stageName: v.stageName,
+        userId: v.userId,
+        email: v.userId !== null ? null : v.email,
+        name: v.name,
+        interviewAt: v.interviewAt,
+        requestedBy: v.requestedBy,
+      },
+      now,
+    );
+    if (v.userId === null) return (await newFeedbackLink(trx, deps, id, now)).url;
+  }
+  return v.userId !== null ? `${base}/hr/applicants/${v.applicationId}` : null;
+}
+
+/** An interview was cancelled or people taken off it (issue 32): their unsubmitted scorecards asked for it are withdrawn. */
+export async function withdrawInterviewScorecards(
+  trx: Db,
+  v: { applicationId: number; stageId: number; interviewAt: Date; people: { userId: number | null; email: string }[] },
+  now: Date,
+): Promise<void> {
+  const who = v.people.map((p) => (p.userId !== null ? { userId: p.userId } : { email: p.email }));
+  await withdrawForInterview(trx, v.applicationId, v.stageId, who, v.interviewAt, now);
 }
 
 /** The scorecard its author may change now: 404 unknown, 403 someone else's, 409 after the edit window. */

@@ -73,3 +73,28 @@ export function viewerTimeZone(): string | null {
     return null;
   }
 }
+
+const SHORT_OPTIONS: Intl.DateTimeFormatOptions = {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+};
+
+/**
+ * A near time in few characters, "Tue 3 Dec 10:00" (issue 32: a board card's next interview), in
+ * the viewer's zone unless `timeZone` is given. '' for a value that is no time.
+ */
+export function formatShortTime(value: string | Date, timeZone?: string): string {
+  const d = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(d.getTime())) return '';
+  let fmt: Intl.DateTimeFormat;
+  try {
+    fmt = new Intl.DateTimeFormat('en-GB', { ...SHORT_OPTIONS, timeZone });
+  } catch {
+    fmt = new Intl.DateTimeFormat('en-GB', { ...SHORT_OPTIONS, timeZone: 'UTC' });
+  }
+  return fmt.format(d).replace(/,/g, '');
+}

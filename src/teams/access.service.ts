@@ -23,7 +23,7 @@ import { Forbidden, NotFound } from '../http/errors.js';
 import { isRowId } from '../shared/input-rules.js';
 import { FULL_ACCESS, type AccessScope } from '../shared/access-scope.js';
 import type { UserRole } from '../users/types.js';
-import { applicationOfEmail, jobIdsOfMember, jobOfApplication, jobsOfApplications } from './queries.js';
+import { applicationOfEmail, applicationOfInterview, jobIdsOfMember, jobOfApplication, jobsOfApplications } from './queries.js';
 import { applicationsToInterview } from './interviews.queries.js';
 
 const ACCESS_MESSAGES = {
@@ -78,9 +78,10 @@ async function assertApplication(db: Db, scope: AccessScope, applicationId: numb
  * - `application`: the route's `:id` is an application, which must be in scope;
  * - `applications`: the body's `ids` (or `application_ids`) are applications, each in scope;
  * - `email`: the route's `:id` is an email, whose application must be in scope;
+ * - `interview`: the route's `:id` is an interview, whose application must be in scope;
  * - `no`: refused (403).
  */
-type Rule = 'all' | 'job' | 'application' | 'applications' | 'email' | 'no';
+type Rule = 'all' | 'job' | 'application' | 'applications' | 'email' | 'interview' | 'no';
 
 interface RouteRule {
   method: string;
@@ -116,6 +117,8 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/jobs/:id/funnel/', 'job', 'no'),
   // Applications
   r('GET', '/api/hr/dashboard/', 'all', 'no'),
+  // Issue 32: today's interviews; other roles than admins and recruiters see only their own (the service filters).
+  r('GET', '/api/hr/dashboard/interviews/', 'all', 'all'),
   r('GET', '/api/hr/applications/', 'all', 'all'),
   r('GET', '/api/hr/applications/export/', 'all', 'no'),
   r('GET', '/api/hr/applications/:id/', 'application', 'application'),
@@ -157,8 +160,30 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('POST', '/api/hr/applications/:id/scorecards/:scorecardId/amendments/', 'application', 'application'),
   r('GET', '/api/hr/applications/:id/debrief/', 'application', 'application'),
   r('POST', '/api/hr/applications/:id/debrief/decisions/', 'application', 'no'),
+  // Interviews (issue 32): an interviewer reads those of the applications they see, and changes none.
+  r('GET', '/api/hr/applications/:id/interviews/', 'application', 'application'),
+  r('POST', '/api/hr/applications/:id/interviews/', 'application', 'no'),
+  r('GET', '/api/hr/interviews/:id/', 'interview', 'interview'),
+  r('PATCH', '/api/hr/interviews/:id/', 'interview', 'no'),
+  r('DELETE', '/api/hr/interviews/:id/', 'interview', 'no'),
+  // Booking links: who schedules an application's interviews sends them; an interviewer does not.
+  r('GET', '/api/hr/applications/:id/booking-links/', 'application', 'no'),
+  r('POST', '/api/hr/applications/:id/booking-links/', 'application', 'no'),
+  r('DELETE', '/api/hr/applications/:id/booking-links/:linkId/', 'application', 'no'),
+  // Interviewer availability (issue 32): everyone keeps their own hours and calendars; another's are an admin's (the feature's rule).
+  r('GET', '/api/hr/interviewers/me/settings/', 'all', 'all'),
+  r('PUT', '/api/hr/interviewers/me/settings/', 'all', 'all'),
+  r('GET', '/api/hr/interviewers/:userId/settings/', 'no', 'no'),
+  r('PUT', '/api/hr/interviewers/:userId/settings/', 'no', 'no'),
+  r('GET', '/api/hr/interviewers/me/calendars/', 'all', 'all'),
+  r('POST', '/api/hr/interviewers/me/calendars/', 'all', 'all'),
+  r('DELETE', '/api/hr/interviewers/me/calendars/:id/', 'all', 'all'),
+  // Finding a time shows when the chosen colleagues are free: those who plan interviews.
+  r('GET', '/api/hr/interviewers/find-time/', 'all', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
+  r('GET', '/hr/settings/calendar', 'all', 'all'),
+  r('GET', '/hr/interviews/find-time', 'all', 'no'),
   r('GET', '/hr/jobs', 'all', 'no'),
   r('GET', '/hr/jobs/list', 'all', 'no'),
   r('GET', '/hr/jobs/new', 'no', 'no'),
@@ -236,6 +261,12 @@ export async function checkRequest(
     const applicationId = await applicationOfEmail(db, Number(id));
     if (applicationId === null) throw new NotFound('Email not found.');
     await assertApplication(db, scope, applicationId);
+  } else if (rule === 'interview') {
+    if (!isRowId(id)) throw new NotFound('Interview not found.');
+    const applicationId = await applicationOfInterview(db, Number(id));
+    const jobId = applicationId === null ? null : await jobOfApplication(db, applicationId);
+    if (applicationId === null || jobId === null || !seesApplication(scope, applicationId, jobId))
+      throw new NotFound('Interview not found.');
   } else if (rule === 'applications') {
     const ids = applicationIdsIn(body);
     const jobs = await jobsOfApplications(db, ids);

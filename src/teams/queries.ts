@@ -61,6 +61,12 @@ export async function applicationOfEmail(db: Knex, emailId: number): Promise<num
   return row?.application_id == null ? null : Number(row.application_id);
 }
 
+/** The application of an interview (issue 32), or null when there is no such interview. */
+export async function applicationOfInterview(db: Knex, interviewId: number): Promise<number | null> {
+  const row: Row | undefined = await db('interviews').where({ id: interviewId }).first('application_id');
+  return row?.application_id == null ? null : Number(row.application_id);
+}
+
 /** Active admins and recruiters, who open every application. */
 export async function usersSeeingAll(db: Knex): Promise<{ user_id: number; username: string; role: UserRole }[]> {
   const rows: Row[] = await db('hr_users')

@@ -251,6 +251,7 @@ for (const kind of databaseKinds()) {
         'By source',
         'By stage',
         'Time in stage',
+        'Time to schedule',
         'Pass-through',
         'Rejection reasons',
         'Scorecards on time',

@@ -68,6 +68,7 @@ const EXPECTED: Record<string, Row> = {
   'POST /api/hr/applications/:id/emails/': APP_HM,
   'GET /hr/settings/email-templates': ADMIN,
   'GET /api/hr/dashboard/': LISTED,
+  'GET /api/hr/dashboard/interviews/': ALL, // other roles see their own interviews only
   'GET /api/hr/jobs/:id/analytics/': JOB_HM,
   'GET /api/hr/jobs/:id/export-basic/': JOB_HM,
   'GET /api/hr/applications/': ALL,
@@ -143,8 +144,26 @@ const EXPECTED: Record<string, Row> = {
   'PATCH /api/hr/applications/:id/scorecards/:scorecardId/': [403, 403, 'own403', 'own'],
   'POST /api/hr/applications/:id/scorecards/:scorecardId/submit/': [403, 403, 'own403', 'own'],
   'POST /api/hr/applications/:id/scorecards/:scorecardId/amendments/': [403, 403, 'own403', 'own'],
+  // Issue 32: one's own hours and calendars for every role (`:userId` is 1 here, the admin: another's settings are an admin's).
+  'GET /api/hr/interviewers/:userId/settings/': ADMIN,
+  'PUT /api/hr/interviewers/:userId/settings/': ADMIN,
+  'GET /api/hr/interviewers/me/calendars/': ALL,
+  'POST /api/hr/interviewers/me/calendars/': ALL,
+  'DELETE /api/hr/interviewers/me/calendars/:id/': ['ok?', 'ok?', 'ok?', 'ok?'],
+  'GET /api/hr/interviewers/find-time/': LISTED,
+  'GET /hr/settings/calendar': ALL,
+  'GET /hr/interviews/find-time': LISTED,
   'GET /api/hr/applications/:id/debrief/': APP_BOTH,
   'POST /api/hr/applications/:id/debrief/decisions/': APP_HM,
+  // Interviews (issue 32): an interviewer reads those of the applications they see, and changes none.
+  'GET /api/hr/applications/:id/interviews/': APP_BOTH,
+  'POST /api/hr/applications/:id/interviews/': APP_HM,
+  'GET /api/hr/interviews/:id/': APP_BOTH,
+  'PATCH /api/hr/interviews/:id/': APP_HM,
+  'DELETE /api/hr/interviews/:id/': APP_HM,
+  'GET /api/hr/applications/:id/booking-links/': APP_HM,
+  'POST /api/hr/applications/:id/booking-links/': APP_HM,
+  'DELETE /api/hr/applications/:id/booking-links/:linkId/': APP_HM,
 };
 
 const ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;
@@ -197,6 +216,8 @@ for (const kind of databaseKinds()) {
         });
         const stage = await db('job_stages').where({ job_id: job.id }).orderBy('position').first('id');
         ids[side] = { job: job.id, app: Number(app.id), note: Number(noteId), email: Number(emailId), stage: Number(stage.id) };
+        ids[side].interview = await addInterview(db, ids[side].app, side);
+        ids[side].link = await addBookingLink(db, ids[side].app, side);
       }
       await db('job_team_members').insert({ job_id: ids.own.job, user_id: hmId, role: 'hiring_manager', created_at: toDbDate(now) });
       // The interviewer is asked about the own application; someone else about the other one.
@@ -213,8 +234,10 @@ for (const kind of databaseKinds()) {
         .replace(/^(\/api\/hr\/applications|\/hr\/applicants)\/:id/, `$1/${id.app}`)
         .replace(':noteId', String(id.note))
         .replace(':scorecardId', String(id.scorecard))
+        .replace(':linkId', String(id.link))
         .replace(':stageId', String(id.stage))
         .replace(/^\/api\/hr\/emails\/:id/, `/api/hr/emails/${id.email}`)
+        .replace(/^\/api\/hr\/interviews\/:id/, `/api/hr/interviews/${id.interview}`)
         .replace(/^\/api\/hr\/users\/:id/, `/api/hr/users/${spareId}`)
         .replace(/:\w+/g, '1');
     };
@@ -372,6 +395,38 @@ async function askToInterview(db: Knex, applicationId: number, userId: number): 
     requested_at: now,
     ratings: '{}',
     updated_at: now,
+  });
+  return Number(id);
+}
+
+/** An interview of the application (issue 32), written as the interviews feature stores one. */
+async function addInterview(db: Knex, applicationId: number, side: string): Promise<number> {
+  const now = new Date();
+  const [id] = await db('interviews').insert({
+    application_id: applicationId,
+    stage_name: 'Interview',
+    type: 'phone',
+    starts_at: toDbDate(new Date(now.getTime() + 86_400_000)),
+    ends_at: toDbDate(new Date(now.getTime() + 90_000_000)),
+    time_zone: 'UTC',
+    uid: `matrix-${side}@example.com`,
+    created_at: toDbDate(now),
+    updated_at: toDbDate(now),
+  });
+  return Number(id);
+}
+
+/** A booking link of the application (issue 32), written as the interviews feature stores one. */
+async function addBookingLink(db: Knex, applicationId: number, side: string): Promise<number> {
+  const now = new Date();
+  const [id] = await db('booking_links').insert({
+    application_id: applicationId,
+    token_hash: `matrix-${side}`.padEnd(64, '0'),
+    details: JSON.stringify({ type: 'phone', time_zone: 'UTC', interviewers: [], location: null, video_url: null, candidate_notes: null }),
+    duration_minutes: 30,
+    cutoff_minutes: 0,
+    expires_at: toDbDate(new Date(now.getTime() + 86_400_000)),
+    created_at: toDbDate(now),
   });
   return Number(id);
 }

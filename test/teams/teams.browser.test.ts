@@ -164,7 +164,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         const navLinks = await iv.page
           .locator('nav[aria-label="HR"] a, nav[aria-label="HR mobile"] a')
           .evaluateAll((links) => links.map((a) => a.textContent?.trim()));
-        expect(navLinks).to.deep.equal(['Applicants', 'Applicants']);
+        expect(navLinks).to.deep.equal(['Applicants', 'My calendar', 'Applicants', 'My calendar']);
         expect(await axeViolations(iv.page)).to.deep.equal([]);
         await noSidewaysScroll(iv.page, w.width);
         await screenshot(iv.page, `teams-interviewer-applicant-${w.name}`);

@@ -60,6 +60,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Forms',
         'Manage Jobs',
         'API Posts',
+        'My calendar',
         'Users',
         'Emails',
       ]);
@@ -107,6 +108,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Sources',
         'Manage Jobs',
         'API Posts',
+        'My calendar',
         'Users',
         'Emails',
       ]);
@@ -114,6 +116,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await drawer.getByRole('list', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal([
         'Manage Jobs',
         'API Posts',
+        'My calendar',
         'Users',
         'Emails',
       ]);

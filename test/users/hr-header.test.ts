@@ -10,7 +10,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, hrSession, liveToken } from '../helpers/hr.js';
 
-/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, and Users and Emails for admins). */
+/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, My calendar, and Users and Emails for admins). */
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
   ['Jobs', '/hr/jobs/list'],
@@ -20,6 +20,7 @@ const HR_LINKS = [
   ['Sources', '/hr/sources'],
   ['Manage Jobs', '/hr/jobs'],
   ['API Posts', '/hr/posts'],
+  ['My calendar', '/hr/settings/calendar'],
 ];
 /** What a signed-in admin sees (hrSession makes an admin); recruiters see HR_LINKS. */
 const ADMIN_LINKS = [...HR_LINKS, ['Users', '/hr/users'], ['Emails', '/hr/settings/email-templates']];

@@ -318,6 +318,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Sources',
         'Manage Jobs',
         'API Posts',
+        'My calendar',
         'Users',
         'Emails',
       ]);

@@ -173,6 +173,9 @@ export function emailKind(transport: Transporter, from: string): DeliveryKind {
                 text: message.text,
                 html: message.html,
                 ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+                ...(message.calendar
+                  ? { icalEvent: { method: message.calendar.method, filename: 'invite.ics', content: message.calendar.content } }
+                  : {}),
               });
               return { ok: true, statusCode: 250, error: null, durationMs: performance.now() - started };
             } catch (err) {

@@ -80,12 +80,12 @@ export function requireHrApi(ctx: AppContext): RequestHandler {
 }
 
 /**
- * Admin-only areas, mounted in app.ts: the Users page and its API, and the settings (`/hr/settings/`,
+ * Admin-only areas, mounted in app.ts: the Users page and its API, and the email settings (`/hr/settings/email-templates`,
  * the email templates and their API); others add their prefixes here, or put requireAdmin in
  * front of single routes.
  */
 export const ADMIN_API_PATHS = ['/api/hr/users', '/api/hr/email-templates'];
-export const ADMIN_PAGE_PATHS = ['/hr/users', '/hr/settings'];
+export const ADMIN_PAGE_PATHS = ['/hr/users', '/hr/settings/email-templates'];
 
 export const ADMIN_ONLY = {
   api: 'You do not have permission to perform this action. Only admins can.',
