@@ -3,6 +3,8 @@
  * router, so routes added later are covered without touching this file) and every guarded /hr page
  * of spec 02 refuses a request that has no valid session.
  */
+import net from 'node:net';
+import { once } from 'node:events';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { databaseKinds } from '../helpers/db.js';
@@ -164,10 +166,39 @@ for (const kind of databaseKinds()) {
       expect(await res.json()).to.deep.equal({ detail: 'Not found.' });
     });
 
-    it('checks the token before reading the body: malformed or oversized JSON without a valid token is 401, not 400/413', async () => {
+    it('checks the token before reading the body: malformed JSON, or a body declared oversized and not sent, without a valid token is 401, not 400/413', async () => {
       const send = (method: string, path: string, headers: Record<string, string>, body: string) =>
         fetch(`${s.baseUrl}${path}`, { method, redirect: 'manual', headers: { 'Content-Type': 'application/json', ...headers }, body });
-      const bodies = ['{"title": ', '{', 'not json', `{"description": "${'x'.repeat(17 * 1024 * 1024)}"}`];
+      const bodies = ['{"title": ', '{', 'not json'];
+      const huge = 17 * 1024 * 1024;
+      /**
+       * A request that says its JSON body is 17 MB and sends only its first bytes: the answer must
+       * come without the rest (the token is checked before the body is read; a parser waiting for
+       * the body would never answer). Answers the status line's code.
+       */
+      const declareHuge = async (method: string, path: string, headers: Record<string, string>): Promise<number> => {
+        const { hostname, port } = new URL(s.baseUrl);
+        const socket = net.connect(Number(port), hostname);
+        await once(socket, 'connect');
+        const head = { Host: `${hostname}:${port}`, 'Content-Type': 'application/json', 'Content-Length': String(huge), ...headers };
+        socket.write(
+          `${method} ${path} HTTP/1.1\r\n${Object.entries(head)
+            .map(([k, v]) => `${k}: ${v}\r\n`)
+            .join('')}\r\n{"description": "xxxx`,
+        );
+        const timer = setTimeout(() => socket.destroy(new Error(`no answer before the body: ${method} ${path}`)), 10_000);
+        let text = '';
+        try {
+          for await (const chunk of socket) {
+            text += chunk.toString('latin1');
+            if (text.includes('\r\n')) break;
+          }
+        } finally {
+          clearTimeout(timer);
+          socket.destroy();
+        }
+        return Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+      };
       const paths = [
         ...api.filter((r) => MUTATIONS.has(r.method)).map((r) => [r.method, concrete(r.pattern)]),
         ['POST', '/api/hr/nothing-here/'],
@@ -189,12 +220,19 @@ for (const kind of databaseKinds()) {
             expect(Object.keys(await res.json()), where).to.deep.equal(['detail']);
           }
         }
+        for (const [label, headers] of [
+          ['no token', {}],
+          ['bad token', { Authorization: 'Bearer nope' }],
+          ['cookie only', { Cookie: `jwt=${valid}` }],
+          ['expired token', { Authorization: `Bearer ${expired}` }],
+        ] as [string, Record<string, string>][])
+          expect(await declareHuge(method, path, headers), `${label}: ${method} ${path} declaring ${huge} bytes`).to.equal(401);
       }
       // Signed in, the body parser answers as before.
       let res = await send('POST', '/api/hr/jobs/', { Authorization: `Bearer ${valid}` }, '{"title": ');
       expect(res.status).to.equal(400);
       expect((await res.json()).detail).to.match(/JSON/);
-      res = await send('POST', '/api/hr/jobs/', { Authorization: `Bearer ${valid}` }, bodies[3]);
+      res = await send('POST', '/api/hr/jobs/', { Authorization: `Bearer ${valid}` }, `{"description": "${'x'.repeat(huge)}"}`);
       expect(res.status).to.equal(413);
       await res.arrayBuffer();
       // Public JSON routes still parse (and refuse) bodies without a token.
