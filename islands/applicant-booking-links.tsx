@@ -10,6 +10,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { Modal } from './components/modal.js';
+import { InterviewerOptions } from './components/interviewer-options.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrorMessages } from '../src/shared/api-errors.js';
 import { fieldErrorsOf } from '../src/shared/field-errors.js';
@@ -195,24 +196,7 @@ function SendDialog({
           </div>
           <fieldset className="interviewers-field" aria-describedby={describedBy('interviewers')}>
             <legend>Interviewers</legend>
-            {users.length ? (
-              <ul className="interviewer-options">
-                {users.map((u) => (
-                  <li key={u.id}>
-                    <label>
-                      <input
-                        type="checkbox"
-                        checked={draft.users.includes(u.id)}
-                        onChange={(e) => set('users', e.target.checked ? [...draft.users, u.id] : draft.users.filter((x) => x !== u.id))}
-                      />{' '}
-                      {u.username}
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="help-text">{choices ? 'No HR user to choose.' : 'Loading the HR users…'}</p>
-            )}
+            <InterviewerOptions users={users} loaded={!!choices} chosen={draft.users} onChange={(list) => set('users', list)} />
             {error('interviewers')}
           </fieldset>
           <fieldset className="interviewers-field" aria-describedby={describedBy(draft.mode === 'window' ? 'window_days' : 'slots')}>

@@ -11,6 +11,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { Modal } from './components/modal.js';
+import { InterviewerOptions } from './components/interviewer-options.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrorMessages } from '../src/shared/api-errors.js';
 import { fieldErrorsOf } from '../src/shared/field-errors.js';
@@ -373,24 +374,7 @@ function InterviewDialog({
 
           <fieldset className="interviewers-field" aria-describedby={whoErrors.length ? `${id}-who-err` : undefined}>
             <legend>Interviewers</legend>
-            {users.length ? (
-              <ul className="interviewer-options">
-                {users.map((u) => (
-                  <li key={u.id}>
-                    <label>
-                      <input
-                        type="checkbox"
-                        checked={draft.users.includes(u.id)}
-                        onChange={(e) => set('users', e.target.checked ? [...draft.users, u.id] : draft.users.filter((x) => x !== u.id))}
-                      />{' '}
-                      {u.username}
-                    </label>
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="help-text">{choices ? 'No HR user to choose.' : 'Loading the HR users…'}</p>
-            )}
+            <InterviewerOptions users={users} loaded={!!choices} chosen={draft.users} onChange={(list) => set('users', list)} />
             {missingUsers.length > 0 && (
               <p className="help-text">Also invited (no longer an active user): {missingUsers.map((p) => p.name).join(', ')}.</p>
             )}

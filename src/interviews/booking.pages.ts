@@ -10,6 +10,7 @@ import { DateTime } from 'luxon';
 import type { AppContext } from '../context.js';
 import { HttpError } from '../http/errors.js';
 import { renderPage } from '../render/page.js';
+import { renderLinkGone } from '../render/link-gone.js';
 import { BOOKING_MESSAGES as M } from './booking.schema.js';
 import { type BookingView, bookTime, bookingView, cancelBooking } from './booking.service.js';
 
@@ -69,18 +70,6 @@ export function bookingPages(ctx: AppContext): Router {
       },
     );
   };
-  const dead = (req: Request, res: Response, err: unknown) => {
-    if (err instanceof HttpError && (err.status === 410 || err.status === 404)) {
-      return renderPage(
-        req,
-        res,
-        'pages/public/feedback-gone',
-        { title: err.status === 410 ? 'Link no longer valid' : 'Not found', noindex: true, status: err.status },
-        { heading: err.status === 410 ? 'Link no longer valid' : 'Not found', message: err.message },
-      );
-    }
-    throw err;
-  };
 
   router.get('/book/:token', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -89,7 +78,7 @@ export function bookingPages(ctx: AppContext): Router {
       const done = typeof req.query.done === 'string' && req.query.done in DONE ? DONE[req.query.done as keyof typeof DONE] : undefined;
       page(req, res, view, zoneOf(req.query.tz, view.zone), { notice: done });
     } catch (err) {
-      dead(req, res, err);
+      renderLinkGone(req, res, err);
     }
   });
 
@@ -114,7 +103,7 @@ export function bookingPages(ctx: AppContext): Router {
         throw err;
       }
     } catch (err) {
-      dead(req, res, err);
+      renderLinkGone(req, res, err);
     }
   });
   return router;

@@ -8,9 +8,9 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { sendDownload } from '../http/download.js';
-import { HttpError } from '../http/errors.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { renderPage } from '../render/page.js';
+import { renderLinkGone } from '../render/link-gone.js';
 import { draftSchema } from './scorecards.schema.js';
 import { RECOMMENDATIONS, RECOMMENDATION_LABELS } from './scorecards.types.js';
 import { FEEDBACK_MESSAGES, type FeedbackView, feedbackResume, feedbackView, saveFeedback } from './feedback.service.js';
@@ -50,26 +50,13 @@ export function feedbackPages(ctx: AppContext): Router {
         recommendations: RECOMMENDATIONS.map((r) => ({ value: r, label: RECOMMENDATION_LABELS[r] })),
       },
     );
-  const gone = (req: Request, res: Response, err: unknown) => {
-    if (err instanceof HttpError && (err.status === 410 || err.status === 404)) {
-      res.setHeader('Cache-Control', 'no-store');
-      return renderPage(
-        req,
-        res,
-        'pages/public/feedback-gone',
-        { title: err.status === 410 ? 'Link no longer valid' : 'Not found', noindex: true, status: err.status },
-        { heading: err.status === 410 ? 'Link no longer valid' : 'Not found', message: err.message },
-      );
-    }
-    throw err;
-  };
 
   router.get('/feedback/:token', async (req, res) => {
     try {
       res.setHeader('Cache-Control', 'no-store');
       page(req, res, await feedbackView(ctx, token(req)), {});
     } catch (err) {
-      gone(req, res, err);
+      renderLinkGone(req, res, err);
     }
   });
 
@@ -87,13 +74,13 @@ export function feedbackPages(ctx: AppContext): Router {
         return renderPage(
           req,
           res,
-          'pages/public/feedback-gone',
+          'pages/public/link-gone',
           { title: 'Thank you', noindex: true },
           { heading: 'Thank you', message: 'Your scorecard was submitted. Thank you for your feedback.' },
         );
       page(req, res, await feedbackView(ctx, token(req)), { notice: FEEDBACK_MESSAGES.saved });
     } catch (err) {
-      gone(req, res, err);
+      renderLinkGone(req, res, err);
     }
   });
 
@@ -101,7 +88,7 @@ export function feedbackPages(ctx: AppContext): Router {
     try {
       await sendDownload(res, await feedbackResume(ctx, token(req)));
     } catch (err) {
-      gone(req, res, err);
+      renderLinkGone(req, res, err);
     }
   });
   return router;
