@@ -214,8 +214,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     }
 
     async function signOutLocally(page: Page) {
-      // The dashboard's islands read on mount (the overdue scorecards): answered before the token goes.
-      await page.waitForLoadState('networkidle');
+      // Off the dashboard first (a plain page of the same site): its islands' reads on mount end
+      // with it instead of reaching the server after the token went.
+      await page.goto(`${s.baseUrl}/robots.txt`);
       await tab.context.clearCookies();
       await page.evaluate(() => localStorage.clear());
     }
