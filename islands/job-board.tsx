@@ -122,12 +122,17 @@ function JobBoard(props: BoardProps) {
     if (!reject && d.open) d.close();
   }, [reject]);
 
+  // Only the latest read is shown: an earlier one answered late (filters changed meanwhile) is dropped.
+  const latestRead = useRef(0);
   const reload = async (next = filters) => {
+    const read = ++latestRead.current;
     try {
-      setBoard(await hrJson<Board>(boardUrl(jobId, next)));
+      const fresh = await hrJson<Board>(boardUrl(jobId, next));
+      if (read !== latestRead.current) return;
+      setBoard(fresh);
       setNotice(null);
     } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return;
+      if (read !== latestRead.current || (err instanceof ApiError && err.status === 401)) return;
       setNotice({ kind: 'error', lines: ['The board could not be loaded.', ...problem(err)] });
     }
   };
