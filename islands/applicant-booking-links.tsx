@@ -142,7 +142,7 @@ function SendDialog({
   };
 
   return (
-    <Modal title="Send a booking link" busy={busy} onClose={onClose}>
+    <Modal title="Send a booking link" busy={busy} onClose={onClose} className="interview-dialog">
       {(close) => (
         <form noValidate onSubmit={(e) => void submit(e, close)}>
           {problem && (

@@ -259,7 +259,7 @@ function InterviewDialog({
   const whoErrors = interviewerErrors(errors);
 
   return (
-    <Modal title={interview ? 'Reschedule interview' : 'Schedule interview'} busy={busy} onClose={onClose}>
+    <Modal title={interview ? 'Reschedule interview' : 'Schedule interview'} busy={busy} onClose={onClose} className="interview-dialog">
       {(close) => (
         <form noValidate onSubmit={(e) => void submit(e, close)}>
           {problem && (
@@ -511,7 +511,7 @@ function CancelDialog({ interview, onDone, onClose }: { interview: Interview; on
     }
   };
   return (
-    <Modal title="Cancel this interview?" busy={busy} onClose={onClose}>
+    <Modal title="Cancel this interview?" busy={busy} onClose={onClose} className="interview-dialog">
       {(close) => (
         <>
           <p>

@@ -5,8 +5,9 @@
  * which is shown once (only its hash is kept) to copy and send. After a change the page reloads and
  * says what was done in its status region (announced to screen readers).
  */
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Modal } from './components/modal.js';
 import { LocalTime } from './components/local-time.js';
 import { flashNext } from './components/flash.js';
 import { ApiError, hrJson } from './components/hr-api.js';
@@ -86,52 +87,6 @@ function HrUsers({ me }: Props) {
   if (open.kind === 'reset') return <ResetDialog user={open.user} onClose={close} />;
   if (open.kind === 'email') return <EmailDialog user={open.user} onClose={close} />;
   return <ChangeDialog kind={open.kind} user={open.user} me={me} onClose={close} />;
-}
-
-/** A native modal <dialog>: focus moves in, Escape closes it unless busy. */
-function Modal({
-  title,
-  busy,
-  onClose,
-  children,
-  className = '',
-}: {
-  title: string;
-  busy: boolean;
-  onClose: () => void;
-  children: (close: () => void) => ReactNode;
-  className?: string;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    const d = dialog.current!;
-    if (!d.open) d.showModal();
-    // showModal focuses the first control; a confirmation starts on its least destructive one.
-    d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
-    return () => {
-      if (d.open) d.close();
-    };
-  }, []);
-  // Closed before the trigger gets focus back (nothing outside a modal dialog can take focus).
-  const close = () => {
-    dialog.current?.close();
-    onClose();
-  };
-  return (
-    <dialog
-      ref={dialog}
-      className={`modal users-dialog ${className}`}
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        if (!busy) close();
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
-      {children(close)}
-    </dialog>
-  );
 }
 
 function Problem({ lines, title }: { lines: string[] | null; title: string }) {
@@ -329,7 +284,7 @@ function AddUserDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal title={result ? 'User created' : 'Add user'} busy={busy} onClose={onClose}>
+    <Modal title={result ? 'User created' : 'Add user'} busy={busy} onClose={onClose} className="users-dialog">
       {(close) =>
         result ? (
           <LinkShown result={result} done={`User ${result.user.username} created; their sign-in link was shown.`} />
@@ -417,7 +372,7 @@ function ResetDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
   };
 
   return (
-    <Modal title={result ? 'Sign-in link made' : `Reset password: ${user.username}`} busy={busy} onClose={onClose}>
+    <Modal title={result ? 'Sign-in link made' : `Reset password: ${user.username}`} busy={busy} onClose={onClose} className="users-dialog">
       {(close) =>
         result ? (
           <LinkShown result={result} done={`A new sign-in link was made for ${user.username}; their old password no longer works.`} />
@@ -511,7 +466,7 @@ function EmailDialog({ user, onClose }: { user: RowUser; onClose: () => void }) 
   };
 
   return (
-    <Modal title={`Email: ${user.username}`} busy={busy} onClose={onClose}>
+    <Modal title={`Email: ${user.username}`} busy={busy} onClose={onClose} className="users-dialog">
       {(close) => (
         <form className="users-form" onSubmit={(e) => void submit(e)} noValidate>
           <Problem lines={problem} title="Nothing was changed." />
@@ -556,7 +511,7 @@ function ChangeDialog({ kind, user, me, onClose }: { kind: 'role' | 'active'; us
   };
 
   return (
-    <Modal title={`${action}: ${user.username}`} busy={busy} onClose={onClose}>
+    <Modal title={`${action}: ${user.username}`} busy={busy} onClose={onClose} className="users-dialog">
       {(close) => (
         <>
           <p>{text}</p>

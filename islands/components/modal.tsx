@@ -1,6 +1,8 @@
 /**
- * A native modal <dialog> of the applicant page's interview islands (issue 32): focus moves in (to
- * `[data-autofocus]` when there is one), Escape closes it unless busy.
+ * A native modal <dialog> (the users page, the applicant page's interviews and booking links): focus
+ * moves in (to `[data-autofocus]` when there is one: a confirmation starts on its least destructive
+ * control), Escape closes it unless busy; it is closed before the trigger gets focus back (nothing
+ * outside a modal dialog can take focus). `className`: the dialog's own look.
  */
 import { type ReactNode, useEffect, useId, useRef } from 'react';
 
@@ -9,13 +11,13 @@ export function Modal({
   busy,
   onClose,
   children,
-  className = '',
+  className,
 }: {
   title: string;
   busy: boolean;
   onClose: () => void;
-  children: (close: () => void, titleId: string) => ReactNode;
-  className?: string;
+  children: (close: () => void) => ReactNode;
+  className: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
@@ -34,7 +36,7 @@ export function Modal({
   return (
     <dialog
       ref={dialog}
-      className={`modal interview-dialog ${className}`}
+      className={`modal ${className}`}
       aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
@@ -42,7 +44,7 @@ export function Modal({
       }}
     >
       <h2 id={titleId}>{title}</h2>
-      {children(close, titleId)}
+      {children(close)}
     </dialog>
   );
 }

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
+import { present } from '../shared/input-rules.js';
 import { INTERVIEW_MESSAGES, type InterviewerInput, interviewFields } from './interviews.schema.js';
 import type { InterviewType } from './interviews.types.js';
 
@@ -76,9 +77,6 @@ export interface BookingLinkInput extends BookingDetails {
   expires_in_days: number;
   cutoff_hours: number;
 }
-
-const present = <T extends z.ZodMiniType>(inner: T) =>
-  z.pipe(z.unknown().check(z.refine((v) => v !== undefined && v !== null, FIELD_MESSAGES.required)), inner);
 
 /** POST /api/hr/applications/{id}/booking-links/ (`now`: the server's clock, for slots in the past). */
 export function bookingLinkSchema(now: Date) {

@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
 import { emailError, storedEmail } from '../shared/application-rules.js';
-import { isRowId, multilineText, oneLine } from '../shared/input-rules.js';
+import { isRowId, multilineText, oneLine, present } from '../shared/input-rules.js';
 import { INTERVIEW_TYPES, type InterviewType } from './interviews.types.js';
 
 const INTERVIEW_LIMITS = {
@@ -210,9 +210,6 @@ export interface InterviewInput {
   stage_id?: number;
 }
 export type InterviewPatch = Partial<InterviewInput>;
-
-const present = <T extends z.ZodMiniType>(inner: T) =>
-  z.pipe(z.unknown().check(z.refine((v) => v !== undefined && v !== null, M.required)), inner);
 
 /** POST /api/hr/applications/{id}/interviews/ (`now`: the server's clock, for the two-year limit). */
 export function interviewSchema(now: Date) {

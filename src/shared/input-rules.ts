@@ -264,3 +264,7 @@ export function wholeNumber(min: number, max: number, message: string) {
     z.overwrite((v) => (isBlank(v) ? null : Number(v))),
   ) as z.ZodMiniType<number | null>;
 }
+
+/** A field that must be given (neither missing nor null: "This field is required."), then shaped by `inner`. */
+export const present = <T extends z.ZodMiniType>(inner: T) =>
+  z.pipe(z.unknown().check(z.refine((v) => v !== undefined && v !== null, FIELD_MESSAGES.required)), inner);
