@@ -52,18 +52,28 @@ function initialChoice(props: Props): Choice {
   return { job_id: q.get('job_id') ?? '', from: q.get('from') ?? props.from, to: q.get('to') ?? props.to };
 }
 
-function Durations({ label, d }: { label: string; d: DurationStats }) {
+function Durations({
+  label,
+  d,
+  countLabel = 'Count',
+  format = duration,
+}: {
+  label: string;
+  d: DurationStats;
+  countLabel?: string;
+  format?: (seconds: number | null) => string;
+}) {
   return (
     <tr>
       <th scope="row">{label}</th>
-      <td className="num" data-label="Count">
+      <td className="num" data-label={countLabel}>
         {number.format(d.count)}
       </td>
       <td className="num" data-label="Median">
-        {duration(d.median_seconds)}
+        {format(d.median_seconds)}
       </td>
       <td className="num" data-label="p90">
-        {duration(d.p90_seconds)}
+        {format(d.p90_seconds)}
       </td>
     </tr>
   );
@@ -317,18 +327,7 @@ function HrReports(props: Props) {
               empty={!r.time_to_schedule.some((s) => s.count > 0)}
             >
               {r.time_to_schedule.map((s) => (
-                <tr key={s.name}>
-                  <th scope="row">{s.name}</th>
-                  <td className="num" data-label="Booked">
-                    {number.format(s.count)}
-                  </td>
-                  <td className="num" data-label="Median">
-                    {hours(s.median_seconds)}
-                  </td>
-                  <td className="num" data-label="p90">
-                    {hours(s.p90_seconds)}
-                  </td>
-                </tr>
+                <Durations key={s.name} label={s.name} d={s} countLabel="Booked" format={hours} />
               ))}
             </Table>
             <Table
