@@ -5,7 +5,6 @@
  * hand, or any free slot of the HR interviewers in the next `window_days` days. Node-free.
  */
 import * as z from 'zod/mini';
-import { FIELD_MESSAGES } from '../shared/field-errors.js';
 import { present } from '../shared/input-rules.js';
 import { INTERVIEW_MESSAGES, type InterviewerInput, interviewFields } from './interviews.schema.js';
 import type { InterviewType } from './interviews.types.js';
