@@ -8,7 +8,7 @@
  * written and the job editor's fields restored as drafts, which a save clears; axe clean; screenshots.
  */
 import { expect } from 'chai';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { fromDbDate } from '../../src/db/codecs.js';
 import { createSession, hashToken } from '../../src/users/repo.js';
 import { axeViolations, releaseBrowser, screenshot, sharedBrowser, type PageWithErrors } from '../helpers/browser.js';
@@ -23,11 +23,6 @@ const SIGNED_OUT = 'You were signed out after 5 minutes without activity';
 for (const kind of browserDatabaseKinds(import.meta.url)) {
   describe(`Session timeout in Chromium [${kind}]`, function () {
     this.timeout(120_000);
-    // Two causes of an old flake (about one run in eight under load) are fixed: the limit
-    // warning's late close event no longer clears the "signed out" dialog shown after it (so
-    // "Sign in again" leaves the page); a read still on its way when a test ends the session may
-    // still meet the 401 first (visit() gives them half a second). The retries guard that.
-    this.retries(2);
     let s: TestServer;
     let browser: Browser;
     let userId: number;
@@ -35,6 +30,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     let jobId: number;
     let tab: PageWithErrors | null = null;
     const notFound: string[] = [];
+    /** The page's API reads not yet answered: a test ends the session only once there are none. */
+    const pendingReads = new Set<Request>();
 
     before(async () => {
       s = await startTestServer(kind, { SESSION_IDLE_MINUTES: String(IDLE), SESSION_MAX_HOURS: '12' });
@@ -61,9 +58,16 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       tab = await openHrPage(browser, s.baseUrl, token, { width, height, contextOptions: { locale: 'en-GB' } });
       await tab.page.clock.install();
 
+      pendingReads.clear();
+      tab.page.on('request', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/api/')) pendingReads.add(r);
+      });
       tab.page.on('response', (r) => {
         if (r.status() === 404) notFound.push(r.url());
+        // Answered once its status came (the resume's frame never reads its body to the end).
+        pendingReads.delete(r.request());
       });
+      tab.page.on('requestfailed', (r) => pendingReads.delete(r));
       return { page: tab.page, token };
     }
     const storedExpiry = async (token: string) =>
@@ -85,13 +89,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     /**
      * Opens a page and waits for its session watcher (a chunk loaded after the page) to know the
      * session, and for the islands' first reads to be answered: one still on its way when a test
-     * ends the session would meet a 401 and go to the sign-in page before the dialog.
+     * ends the session would meet a 401 and go to the sign-in page before the dialog. Settled
+     * means no read pending through a quiet spell, as an island may start one after another's answer.
      */
     const visit = async (page: Page, path: string) => {
       await page.goto(s.baseUrl + path);
       await page.locator('html[data-session-watch]').waitFor({ state: 'attached' });
-      // The islands' first reads: answered on a quiet machine within milliseconds (Node's timer: the page's clock is fake).
-      await new Promise((r) => setTimeout(r, 500));
+      for (let quietChecks = 0; quietChecks < 3; ) {
+        // Node's timer: the page's clock is fake.
+        await new Promise((r) => setTimeout(r, 50));
+        quietChecks = pendingReads.size ? 0 : quietChecks + 1;
+      }
     };
     /** Console errors, less the expected 401 (the ended session) and 404 (no resume; checked in afterEach). */
     const unexpectedErrors = () => tab!.errors.filter((e) => !/status of (401|404)/.test(e));
