@@ -1,19 +1,48 @@
 /**
  * The Email templates page (/hr/settings/email-templates, admins): the templates HR sends to
- * candidates, each editable and deletable, and New template. The subject and body are checked as
- * the API checks them (src/emails/schema.ts: known variables only, the subject on one line); the
- * API's answer is shown when it still refuses. A message after each change is announced.
+ * candidates, each editable and deletable, and New template; the two interview reminder templates
+ * (issue 32) are edited with their times ("Send 24 hours before", "Send 1 hour before") and are
+ * never deleted. The subject and body are checked as the API checks them (src/emails/schema.ts:
+ * the variables of the template's purpose only, the subject on one line); the API's answer is
+ * shown when it still refuses. A message after each change is announced.
  */
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { DELAY_CHOICES, EMAIL_LIMITS, EMAIL_MESSAGES, unknownVariables } from '../src/emails/schema.js';
-import { TEMPLATE_VARIABLES, type EmailTemplate } from '../src/emails/types.js';
+import { isReminderPurpose, templateVariables, type EmailTemplate, type TemplatePurpose } from '../src/emails/types.js';
 import './emails.css';
 
 type Props = { templates: EmailTemplate[]; offReason: string | null };
-type Draft = { id: number | null; name: string; subject: string; body: string; delay: number | null };
+type Draft = {
+  id: number | null;
+  purpose: TemplatePurpose | null;
+  name: string;
+  subject: string;
+  body: string;
+  delay: number | null;
+  remind24h: boolean | null;
+  remind1h: boolean | null;
+};
+
+const draftOf = (t: EmailTemplate): Draft => ({
+  id: t.id,
+  purpose: t.purpose,
+  name: t.name,
+  subject: t.subject,
+  body: t.body,
+  delay: t.default_delay_minutes,
+  remind24h: t.remind_24h,
+  remind1h: t.remind_1h,
+});
+
+/** A reminder template's times as its card says them. */
+function remindText(t: EmailTemplate): string {
+  const times = [t.remind_24h ? '24 hours' : null, t.remind_1h ? '1 hour' : null].filter(Boolean);
+  return times.length ? `Sent ${times.join(' and ')} before each interview` : 'Not sent: no time is ticked';
+}
+
 /** "In 2 days" (a choice of the list) or the minutes a template was given through the API. */
 function delayText(minutes: number): string {
   const known = DELAY_CHOICES.find((c) => c.minutes === minutes);
@@ -21,7 +50,7 @@ function delayText(minutes: number): string {
   return minutes % 1440 === 0 ? `In ${minutes / 1440} days` : minutes % 60 === 0 ? `In ${minutes / 60} hours` : `In ${minutes} minutes`;
 }
 
-type Errors = Partial<Record<'name' | 'subject' | 'body', string>>;
+type Errors = Partial<Record<'name' | 'subject' | 'body' | 'remind_24h' | 'remind_1h', string>>;
 
 /** What the API would refuse, checked here first. */
 function problems(d: Draft): Errors {
@@ -32,11 +61,13 @@ function problems(d: Draft): Errors {
   if (!subject) out.subject = EMAIL_MESSAGES.blank;
   else if (/[\r\n]/.test(subject)) out.subject = EMAIL_MESSAGES.subjectLines;
   else if ([...subject].length > EMAIL_LIMITS.subject) out.subject = EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.subject);
-  else if (unknownVariables(subject).length) out.subject = EMAIL_MESSAGES.unknownVariable(unknownVariables(subject));
+  else if (unknownVariables(subject, d.purpose).length)
+    out.subject = EMAIL_MESSAGES.unknownVariable(unknownVariables(subject, d.purpose), d.purpose);
   const body = d.body.trim();
   if (!body) out.body = EMAIL_MESSAGES.blank;
   else if ([...body].length > EMAIL_LIMITS.body) out.body = EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.body);
-  else if (unknownVariables(body).length) out.body = EMAIL_MESSAGES.unknownVariable(unknownVariables(body));
+  else if (unknownVariables(body, d.purpose).length)
+    out.body = EMAIL_MESSAGES.unknownVariable(unknownVariables(body, d.purpose), d.purpose);
   return out;
 }
 
@@ -54,6 +85,7 @@ function Editor({
   const [errors, setErrors] = useState<Errors>({});
   const [problem, setProblem] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
+  const reminder = isReminderPurpose(d.purpose);
   const nameRef = useRef<HTMLInputElement>(null);
   useEffect(() => nameRef.current?.focus(), []);
 
@@ -69,7 +101,13 @@ function Editor({
     }
     setBusy(true);
     try {
-      const body = { name: d.name, subject: d.subject, body: d.body, default_delay_minutes: d.delay };
+      const body = {
+        name: d.name,
+        subject: d.subject,
+        body: d.body,
+        default_delay_minutes: d.delay,
+        ...(reminder ? { remind_24h: d.remind24h === true, remind_1h: d.remind1h === true } : {}),
+      };
       const saved =
         d.id === null
           ? await hrJson<EmailTemplate>('/api/hr/email-templates/', { method: 'POST', body })
@@ -79,12 +117,19 @@ function Editor({
       setBusy(false);
       if (err instanceof ApiError && err.status === 401) return;
       const fields = err instanceof ApiError ? fieldErrors(err.body) : {};
-      if (fields.name || fields.subject || fields.body) setErrors({ name: fields.name, subject: fields.subject, body: fields.body });
+      const named = {
+        name: fields.name,
+        subject: fields.subject,
+        body: fields.body,
+        remind_24h: fields.remind_24h,
+        remind_1h: fields.remind_1h,
+      };
+      if (Object.values(named).some(Boolean)) setErrors(named);
       else setProblem(err instanceof ApiError ? errorLines(err.body) : ['The server could not be reached. Please try again.']);
     }
   };
 
-  const field = (key: keyof Errors) => ({
+  const field = (key: 'name' | 'subject' | 'body') => ({
     id: `${id}-${key}`,
     value: d[key],
     'aria-invalid': errors[key] ? true : undefined,
@@ -132,29 +177,62 @@ function Editor({
       <div className="field">
         <label htmlFor={`${id}-body`}>Body (plain text)</label>
         <textarea rows={12} {...field('body')} onChange={(e) => setD({ ...d, body: e.target.value })} />
-        <p className="help-text">Variables: {TEMPLATE_VARIABLES.map((v) => `{${v}}`).join(', ')}.</p>
+        <p className="help-text">
+          Variables:{' '}
+          {templateVariables(d.purpose)
+            .map((v) => `{${v}}`)
+            .join(', ')}
+          .
+        </p>
         {error('body')}
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-delay`}>Send by default</label>
-        <select
-          id={`${id}-delay`}
-          value={d.delay ?? 0}
-          onChange={(e) => setD({ ...d, delay: Number(e.target.value) || null })}
-          aria-describedby={`${id}-delay-help`}
-        >
-          {[...new Set([...DELAY_CHOICES.map((c) => c.minutes), ...(d.delay ? [d.delay] : [])])]
-            .sort((a, b) => a - b)
-            .map((m) => (
-              <option key={m} value={m}>
-                {delayText(m)}
-              </option>
-            ))}
-        </select>
-        <p id={`${id}-delay-help`} className="help-text">
-          What the Send choice starts with when this template is sent; HR can change it for each email.
-        </p>
-      </div>
+      {reminder ? (
+        <fieldset className="remind-times">
+          <legend>When it is sent</legend>
+          {(
+            [
+              ['remind24h', 'remind_24h', 'Send 24 hours before'],
+              ['remind1h', 'remind_1h', 'Send 1 hour before'],
+            ] as const
+          ).map(([key, apiKey, label]) => (
+            <div key={key} className="remind-time">
+              <label>
+                <input
+                  type="checkbox"
+                  checked={d[key] === true}
+                  aria-invalid={errors[apiKey] ? true : undefined}
+                  aria-describedby={errors[apiKey] ? `${id}-${apiKey}-err` : undefined}
+                  onChange={(e) => setD({ ...d, [key]: e.target.checked })}
+                />
+                {label}
+              </label>
+              {error(apiKey)}
+            </div>
+          ))}
+          <p className="help-text">Before each scheduled interview. With neither ticked, this reminder is not sent.</p>
+        </fieldset>
+      ) : (
+        <div className="field">
+          <label htmlFor={`${id}-delay`}>Send by default</label>
+          <select
+            id={`${id}-delay`}
+            value={d.delay ?? 0}
+            onChange={(e) => setD({ ...d, delay: Number(e.target.value) || null })}
+            aria-describedby={`${id}-delay-help`}
+          >
+            {[...new Set([...DELAY_CHOICES.map((c) => c.minutes), ...(d.delay ? [d.delay] : [])])]
+              .sort((a, b) => a - b)
+              .map((m) => (
+                <option key={m} value={m}>
+                  {delayText(m)}
+                </option>
+              ))}
+          </select>
+          <p id={`${id}-delay-help`} className="help-text">
+            What the Send choice starts with when this template is sent; HR can change it for each email.
+          </p>
+        </div>
+      )}
       <div className="email-actions">
         <button type="submit" className="btn btn-primary" aria-busy={busy}>
           {busy ? 'Saving…' : 'Save template'}
@@ -219,7 +297,7 @@ function EmailTemplates({ templates: initial }: Props) {
           className="btn btn-primary"
           onClick={() => {
             setMessage('');
-            setEditing({ id: null, name: '', subject: '', body: '', delay: null });
+            setEditing({ id: null, purpose: null, name: '', subject: '', body: '', delay: null, remind24h: null, remind1h: null });
           }}
         >
           New template
@@ -234,6 +312,11 @@ function EmailTemplates({ templates: initial }: Props) {
             <p className="subject">
               <strong>Subject:</strong> {t.subject}
             </p>
+            {isReminderPurpose(t.purpose) ? (
+              <p className="subject remind-when">
+                <strong>{t.purpose === 'reminder_candidate' ? 'To the candidate:' : 'To each interviewer:'}</strong> {remindText(t)}
+              </p>
+            ) : null}
             {t.default_delay_minutes ? (
               <p className="subject">
                 <strong>Sent by default:</strong> {delayText(t.default_delay_minutes).toLowerCase()}
@@ -258,14 +341,16 @@ function EmailTemplates({ templates: initial }: Props) {
                   className="btn btn-secondary btn-sm"
                   onClick={() => {
                     setMessage('');
-                    setEditing({ id: t.id, name: t.name, subject: t.subject, body: t.body, delay: t.default_delay_minutes });
+                    setEditing(draftOf(t));
                   }}
                 >
                   Edit<span className="visually-hidden"> {t.name}</span>
                 </button>
-                <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(t)}>
-                  Delete<span className="visually-hidden"> {t.name}</span>
-                </button>
+                {isReminderPurpose(t.purpose) ? null : (
+                  <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(t)}>
+                    Delete<span className="visually-hidden"> {t.name}</span>
+                  </button>
+                )}
               </div>
             )}
           </li>

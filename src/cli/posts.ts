@@ -121,7 +121,8 @@ export function registerPosts(program: Command): void {
           import('../interviews/index.js'),
         ]);
         const now = () => new Date();
-        const onSweep = () => remindOverdueScorecards({ db, config, now }).then(() => remindUpcomingInterviews({ db, config, now }));
+        const onSweep = () =>
+          remindOverdueScorecards({ db, config, now }).then(() => remindUpcomingInterviews({ db, config, now, log: processLog() }));
         const running = startDelivery({ db, config, now, log: (line) => console.warn(printable(line)), onSweep }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), processLog(), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);

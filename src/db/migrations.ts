@@ -36,6 +36,7 @@ import * as m030 from '../../migrations/030_job_team_members.js';
 import * as m031 from '../../migrations/031_stage_transitions.js';
 import * as m032 from '../../migrations/032_digest_period.js';
 import * as m033 from '../../migrations/033_interviews.js';
+import * as m034 from '../../migrations/034_reminder_templates.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -69,6 +70,7 @@ const migrations: Record<string, Knex.Migration> = {
   '031_stage_transitions': m031,
   '032_digest_period': m032,
   '033_interviews': m033,
+  '034_reminder_templates': m034,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,7 +1,8 @@
 /**
  * The emails API (issue 20, "Emails to candidates"), under /api/hr (app.ts guards it):
  * - `/api/hr/email-templates/` (list, create) and `{id}/` (read, replace, delete): settings,
- *   admins only (ADMIN_API_PATHS);
+ *   admins only (ADMIN_API_PATHS); the two interview reminder templates (issue 32) are replaced
+ *   with their times (`remind_24h`, `remind_1h`) and never deleted;
  * - `/api/hr/applications/emails/`: the templates to send and whether email is on;
  *   `/api/hr/applications/emails/bulk/`: a template's email to many applications, optionally
  *   rejecting them with a reason in the same transaction;
@@ -36,6 +37,8 @@ const FIELD_ORDER = [
   'subject',
   'body',
   'default_delay_minutes',
+  'remind_24h',
+  'remind_1h',
   'ids',
   'template_id',
   'outcome',
@@ -62,7 +65,9 @@ export function emailsApi(ctx: AppContext): Router {
 
   router.put('/api/hr/email-templates/:id/', async (req, res) => {
     const id = templateId(req.params.id);
-    res.json(await replaceTemplate(ctx, id, validate(templateSchema(), req.body, FIELD_ORDER)));
+    // Its purpose (never changed by a PUT) sets the variables and settings it may have.
+    const { purpose } = await template(ctx, id);
+    res.json(await replaceTemplate(ctx, id, validate(templateSchema(purpose), req.body, FIELD_ORDER)));
   });
 
   router.delete('/api/hr/email-templates/:id/', async (req, res) => {

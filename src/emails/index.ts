@@ -8,3 +8,6 @@ import { emailsPages } from './pages.js';
 export function emailsRoutes(ctx: AppContext): Router {
   return Router().use(emailsApi(ctx), emailsPages(ctx));
 }
+
+/** The interview reminders' emails from their templates (issue 32), for the interviews feature's sweep. */
+export { reminderEmails, type ReminderFacts } from './reminders.service.js';

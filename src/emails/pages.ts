@@ -2,12 +2,12 @@
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { renderPage } from '../render/page.js';
-import { emailChoices } from './service.js';
+import { emailState, templates } from './service.js';
 
 export function emailsPages(ctx: AppContext): Router {
   const router = Router();
   router.get('/hr/settings/email-templates', async (req, res) => {
-    const choices = await emailChoices(ctx);
+    const choices = { ...emailState(ctx), templates: await templates(ctx) };
     renderPage(
       req,
       res,

@@ -1,9 +1,10 @@
 /** The templates as HR reads them: all of them (a short list) or one. */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson } from '../db/codecs.js';
-import type { EmailTemplate, TemplatePurpose } from './types.js';
+import { REMINDER_PURPOSES, type EmailTemplate, type ReminderPurpose, type TemplatePurpose } from './types.js';
 
-const PURPOSES: readonly string[] = ['receipt', 'rejection', 'interview'];
+const PURPOSES: readonly string[] = ['receipt', 'rejection', 'interview', ...REMINDER_PURPOSES];
+const flag = (v: unknown) => (v === null || v === undefined ? null : v === true || Number(v) === 1);
 
 function toTemplate(r: Record<string, unknown>): EmailTemplate {
   return {
@@ -14,6 +15,8 @@ function toTemplate(r: Record<string, unknown>): EmailTemplate {
     purpose: PURPOSES.includes(String(r.purpose)) ? (r.purpose as TemplatePurpose) : null,
     default_delay_minutes:
       r.default_delay_minutes === null || r.default_delay_minutes === undefined ? null : Number(r.default_delay_minutes),
+    remind_24h: flag(r.remind_24h),
+    remind_1h: flag(r.remind_1h),
     created_at: fromDbDate(r.created_at)!.toISOString(),
     updated_at: fromDbDate(r.updated_at)!.toISOString(),
   };
@@ -27,6 +30,12 @@ export async function listTemplates(db: Knex): Promise<EmailTemplate[]> {
 
 export async function findTemplate(db: Knex, id: number): Promise<EmailTemplate | null> {
   const row = await db('email_templates').where({ id }).first();
+  return row ? toTemplate(row) : null;
+}
+
+/** The reminder template of this purpose (issue 32), or null when there is none. */
+export async function reminderTemplate(db: Knex, purpose: ReminderPurpose): Promise<EmailTemplate | null> {
+  const row = await db('email_templates').where({ purpose }).orderBy('id').first();
   return row ? toTemplate(row) : null;
 }
 

@@ -11,6 +11,8 @@ export async function insertTemplate(trx: Knex, input: TemplateInput, at: Date):
     subject: input.subject,
     body: input.body,
     default_delay_minutes: input.default_delay_minutes ?? null,
+    remind_24h: input.remind_24h ?? null,
+    remind_1h: input.remind_1h ?? null,
     purpose: null,
     created_at: now,
     updated_at: now,
@@ -18,7 +20,7 @@ export async function insertTemplate(trx: Knex, input: TemplateInput, at: Date):
   return Number(id);
 }
 
-/** Answers whether the template was there. */
+/** Answers whether the template was there. `remind_*` are null unless it is a reminder template (the schema sees to it). */
 export async function updateTemplate(trx: Knex, id: number, input: TemplateInput, at: Date): Promise<boolean> {
   return (
     (await trx('email_templates')
@@ -28,6 +30,8 @@ export async function updateTemplate(trx: Knex, id: number, input: TemplateInput
         subject: input.subject,
         body: input.body,
         default_delay_minutes: input.default_delay_minutes ?? null,
+        remind_24h: input.remind_24h ?? null,
+        remind_1h: input.remind_1h ?? null,
         updated_at: toDbDate(at),
       })) > 0
   );

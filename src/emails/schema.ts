@@ -1,6 +1,7 @@
 /**
  * The inputs of the emails feature and their messages (issue 20, "Emails to candidates"): a
- * template (name, one-line subject, plain-text body; variables only from TEMPLATE_VARIABLES), an
+ * template (name, one-line subject, plain-text body; variables only from TEMPLATE_VARIABLES, and a
+ * reminder template's own: issue 32), an
  * email to one application (a template, optionally edited before sending), and a bulk send with
  * an optional rejection. Node-free and built in functions, so islands import limits and messages
  * without bundling zod.
@@ -8,7 +9,7 @@
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
 import { isRowId, oneLineCheck } from '../shared/input-rules.js';
-import { TEMPLATE_VARIABLES } from './types.js';
+import { templateVariables, isReminderPurpose, type TemplatePurpose } from './types.js';
 
 export const EMAIL_LIMITS = { name: 100, subject: 200, body: 10_000, reason: 100, bulk: 500, templates: 100, scheduleDays: 30 } as const;
 
@@ -26,8 +27,11 @@ export const DELAY_CHOICES: { minutes: number; label: string }[] = [
   { minutes: 7 * 24 * 60, label: 'In 1 week' },
 ];
 
-const variableList = TEMPLATE_VARIABLES.map((v) => `{${v}}`);
-const listed = `${variableList.slice(0, -1).join(', ')} or ${variableList.at(-1)}`;
+/** "{first_name}, {last_name} … or {job_url}": the variables a template of this purpose may use. */
+function listed(purpose: TemplatePurpose | null): string {
+  const names = templateVariables(purpose).map((v) => `{${v}}`);
+  return `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+}
 
 export const EMAIL_MESSAGES = {
   required: FIELD_MESSAGES.required,
@@ -38,8 +42,8 @@ export const EMAIL_MESSAGES = {
   subjectLines: 'The subject must be one line: no line breaks.',
   subjectControl: 'The subject must not contain control characters.',
   tooLong: FIELD_MESSAGES.tooLong,
-  unknownVariable: (names: string[]) =>
-    `Unknown ${names.length === 1 ? 'variable' : 'variables'} ${names.map((n) => `{${n}}`).join(', ')}: use ${listed}.`,
+  unknownVariable: (names: string[], purpose: TemplatePurpose | null = null) =>
+    `Unknown ${names.length === 1 ? 'variable' : 'variables'} ${names.map((n) => `{${n}}`).join(', ')}: use ${listed(purpose)}.`,
   templateId: 'Select a valid template.',
   templateGone: 'This template no longer exists. Choose another.',
   notFound: 'Not found.',
@@ -58,6 +62,10 @@ export const EMAIL_MESSAGES = {
   sendAtPast: 'The time to send must be in the future.',
   sendAtFar: `The time to send may be at most ${EMAIL_LIMITS.scheduleDays} days ahead.`,
   emailAgain: 'email_again must be true or false.',
+  remindFlag: 'Must be true or false.',
+  remindOnlyReminders: 'Only the interview reminder templates are sent before interviews: leave this out or null.',
+  reminderNoDelay: 'A reminder template is sent before each interview, never later: leave this out or null.',
+  reminderKept: 'The interview reminder templates cannot be deleted: untick both times to send none.',
   scheduledOne: (at: string) => `Email scheduled for ${at}.`,
   scheduledMany: (n: number, at: string) => `${n} ${n === 1 ? 'email' : 'emails'} scheduled for ${at}.`,
   cancelled: 'Email cancelled: it will not be sent.',
@@ -98,9 +106,9 @@ export const SEND_MESSAGES = {
 /** `{word}` in a subject or body; anything else in braces is plain text. */
 const VARIABLE = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-/** The variables used in `text` that do not exist, each once. */
-export function unknownVariables(text: string): string[] {
-  const known: readonly string[] = TEMPLATE_VARIABLES;
+/** The variables used in `text` that a template of this purpose may not use, each once. */
+export function unknownVariables(text: string, purpose: TemplatePurpose | null = null): string[] {
+  const known = templateVariables(purpose);
   return [...new Set([...text.matchAll(VARIABLE)].map((m) => m[1]).filter((v) => !known.includes(v)))];
 }
 
@@ -118,10 +126,10 @@ const str = () =>
     z.string({ error: FIELD_MESSAGES.notText }),
   );
 
-function variablesCheck() {
+function variablesCheck(purpose: TemplatePurpose | null) {
   return z.superRefine((s: string, ctx) => {
-    const unknown = unknownVariables(s);
-    if (unknown.length) ctx.issues.push({ code: 'custom', input: s, message: EMAIL_MESSAGES.unknownVariable(unknown) });
+    const unknown = unknownVariables(s, purpose);
+    if (unknown.length) ctx.issues.push({ code: 'custom', input: s, message: EMAIL_MESSAGES.unknownVariable(unknown, purpose) });
   });
 }
 
@@ -141,9 +149,9 @@ const nameField = () =>
 
 /**
  * The subject: one line, never a line break (it becomes a header), 1 to 200 characters, known
- * variables only. Refused rather than cleaned: HR sees what will be sent.
+ * variables only (those of the template's purpose). Refused rather than cleaned: HR sees what will be sent.
  */
-const subjectField = () =>
+const subjectField = (purpose: TemplatePurpose | null = null) =>
   z.pipe(
     str(),
     z.string().check(
@@ -156,12 +164,12 @@ const subjectField = () =>
       }),
       z.refine((s) => chars(s) <= EMAIL_LIMITS.subject, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.subject)),
       oneLineCheck(),
-      variablesCheck(),
+      variablesCheck(purpose),
     ),
   );
 
 /** The body: plain text with its line breaks (CRLF as LF), 1 to 10,000 characters, known variables only. */
-const bodyField = () =>
+const bodyField = (purpose: TemplatePurpose | null = null) =>
   z.pipe(
     str(),
     z.string().check(
@@ -173,7 +181,7 @@ const bodyField = () =>
       ),
       z.minLength(1, EMAIL_MESSAGES.blank),
       z.refine((s) => chars(s) <= EMAIL_LIMITS.body, EMAIL_MESSAGES.tooLong(EMAIL_LIMITS.body)),
-      variablesCheck(),
+      variablesCheck(purpose),
     ),
   );
 
@@ -218,14 +226,44 @@ const sendAtField = () =>
     z.transform((v) => (v === null ? null : new Date(v as string))),
   );
 
-/** POST and PUT /api/hr/email-templates/: every field (`default_delay_minutes` left out is null). */
-export function templateSchema() {
+/**
+ * Whether a reminder template is sent at one of its times (issue 32): true or false, required on a
+ * reminder template; on any other template only left out or null (stored as null).
+ */
+const remindField = (reminder: boolean) =>
+  z.pipe(
+    z.unknown().check(
+      z.refine((v) => !reminder || v !== undefined, { error: EMAIL_MESSAGES.required, abort: true }),
+      z.refine(
+        (v) => (reminder ? v === undefined || typeof v === 'boolean' : v === undefined || v === null),
+        reminder ? EMAIL_MESSAGES.remindFlag : EMAIL_MESSAGES.remindOnlyReminders,
+      ),
+    ),
+    z.transform((v) => (typeof v === 'boolean' ? v : null)),
+  );
+
+/** A reminder template's default delay: only left out or null (it is sent at its times before the interview). */
+const noDelayField = () =>
+  z.pipe(
+    z.unknown().check(z.refine((v) => v === undefined || v === null, EMAIL_MESSAGES.reminderNoDelay)),
+    z.transform((): number | null => null),
+  );
+
+/**
+ * POST and PUT /api/hr/email-templates/: every field (`default_delay_minutes` left out is null).
+ * `purpose` is the template's (PUT; a new one has none): it sets the variables the subject and body
+ * may use, and a reminder template's `remind_24h` and `remind_1h`.
+ */
+export function templateSchema(purpose: TemplatePurpose | null = null) {
+  const reminder = isReminderPurpose(purpose);
   return z.object(
     {
       name: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), nameField()),
-      subject: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), subjectField()),
-      body: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), bodyField()),
-      default_delay_minutes: z.optional(delayField()),
+      subject: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), subjectField(purpose)),
+      body: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), bodyField(purpose)),
+      default_delay_minutes: z.optional(reminder ? noDelayField() : delayField()),
+      remind_24h: reminder ? remindField(true) : z.optional(remindField(false)),
+      remind_1h: reminder ? remindField(true) : z.optional(remindField(false)),
     },
     mustBeObject,
   );

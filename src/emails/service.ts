@@ -25,15 +25,17 @@ import {
   type SendInput,
   type TemplateInput,
 } from './schema.js';
-import type {
-  BulkEmailResult,
-  BulkPreview,
-  CancelledEmail,
-  EmailChoices,
-  EmailTemplate,
-  QueuedEmail,
-  RenderedEmail,
-  ScheduledEmail,
+import {
+  isReminderPurpose,
+  type TEMPLATE_VARIABLES,
+  type BulkEmailResult,
+  type BulkPreview,
+  type CancelledEmail,
+  type EmailChoices,
+  type EmailTemplate,
+  type QueuedEmail,
+  type RenderedEmail,
+  type ScheduledEmail,
 } from './types.js';
 
 type Deps = Pick<AppContext, 'db' | 'config' | 'now'>;
@@ -77,8 +79,10 @@ export async function replaceTemplate(deps: Deps, id: number, input: TemplateInp
   return template(deps, id);
 }
 
-/** Deletes a template; emails sent from it keep its name on the timeline. */
+/** Deletes a template; emails sent from it keep its name on the timeline. The reminder templates stay (409). */
 export async function removeTemplate({ db }: { db: Db }, id: number): Promise<void> {
+  const found = await template({ db }, id);
+  if (isReminderPurpose(found.purpose)) throw new HttpError(409, EMAIL_MESSAGES.reminderKept, { detail: EMAIL_MESSAGES.reminderKept });
   if (!(await deleteTemplate(db, id))) throw new NotFound(EMAIL_MESSAGES.notFound);
 }
 
@@ -91,19 +95,26 @@ function requireEmailOn(deps: Pick<Deps, 'config'>): void {
   if (!emailOn(deps)) throw new HttpError(409, EMAIL_MESSAGES.emailOff, { detail: EMAIL_MESSAGES.emailOff });
 }
 
-/** What a screen that sends email offers: the templates, and whether email is on. */
-export async function emailChoices(deps: Deps): Promise<EmailChoices> {
+/** Whether email is on, and why not (the templates page says it). */
+export function emailState(deps: Pick<Deps, 'config'>): Pick<EmailChoices, 'email_on' | 'off_reason'> {
   const on = emailOn(deps);
-  return { email_on: on, off_reason: on ? null : EMAIL_MESSAGES.emailOff, templates: await listTemplates(deps.db) };
+  return { email_on: on, off_reason: on ? null : EMAIL_MESSAGES.emailOff };
 }
 
-/** The template chosen for a send (400 when it is gone), with the subject and body to use. */
+/** What a screen that sends email offers: the templates HR sends (not the interview reminders), and whether email is on. */
+export async function emailChoices(deps: Deps): Promise<EmailChoices> {
+  const templates = (await listTemplates(deps.db)).filter((t) => !isReminderPurpose(t.purpose));
+  return { ...emailState(deps), templates };
+}
+
+/** The template chosen for a send (400 when it is gone or is a reminder template), with the subject and body to use. */
 async function chosenTemplate(
   deps: Deps,
   input: { templateId: number; subject?: string; body?: string },
 ): Promise<{ template: EmailTemplate; subject: string; body: string }> {
   const found = await findTemplate(deps.db, input.templateId);
   if (!found) throw new ValidationError({ template_id: [EMAIL_MESSAGES.templateGone] });
+  if (isReminderPurpose(found.purpose)) throw new ValidationError({ template_id: [EMAIL_MESSAGES.templateId] });
   return { template: found, subject: input.subject ?? found.subject, body: input.body ?? found.body };
 }
 
@@ -139,26 +150,39 @@ async function senderInfo(deps: Pick<Deps, 'db' | 'config'>, userId: number): Pr
 /** "26 November 2026": an application's date in emails (UTC). */
 const applicationDate = (d: Date) => d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
-/** The email one applicant gets from `subject` and `body`, with its filled subject or message over its limit named. */
-function render(
-  deps: Pick<Deps, 'config'>,
+/** The values of TEMPLATE_VARIABLES for one applicant's email, each on one line. */
+export function applicantValues(
+  config: Deps['config'],
   to: EmailRecipient,
-  subject: string,
-  body: string,
-  sender: SenderInfo,
-): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
-  const values = {
+  senderName: string,
+): Record<(typeof TEMPLATE_VARIABLES)[number], string> {
+  return {
     first_name: oneLine(to.first_name),
     last_name: oneLine(to.last_name),
     job_title: oneLine(to.job_title),
-    company_name: oneLine(deps.config.company.name),
-    sender_name: sender.name,
+    company_name: oneLine(config.company.name),
+    sender_name: senderName,
     stage: oneLine(to.stage),
     application_date: applicationDate(to.created_at),
-    job_url: `${deps.config.publicBaseUrl}/careers/${encodeURIComponent(to.job_public_id)}`,
+    job_url: `${config.publicBaseUrl}/careers/${encodeURIComponent(to.job_public_id)}`,
   };
+}
+
+/**
+ * A template's email to `to` with `values` filled in, as every template's email is written: the
+ * subject made one line, blank lines an empty value leaves made one, the HTML part the text
+ * escaped; or, when the filled subject or message is over its limit, which (and no message).
+ */
+export function fillTemplate(
+  to: string,
+  subject: string,
+  body: string,
+  values: Record<string, string>,
+): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
   const filledSubject = oneLine(fillVariables(subject, values));
-  const filledBody = fillVariables(body, values);
+  const filledBody = fillVariables(body, values)
+    .replace(/\n(?:[ \t]*\n){2,}/g, '\n\n')
+    .trim();
   // Measured before the HTML part is made: a refused email costs no more than its text.
   const subjectChars = chars(filledSubject);
   const bodyChars = chars(filledBody);
@@ -169,9 +193,22 @@ function render(
           ...(bodyChars > FILLED_LIMITS.body ? { body: [SEND_MESSAGES.body(bodyChars)] } : {}),
         }
       : null;
-  if (tooLong) return { message: { to: to.email, subject: '', text: '', html: '' }, tooLong };
+  if (tooLong) return { message: { to, subject: '', text: '', html: '' }, tooLong };
   const text = `${filledBody}\n`;
-  const message: EmailMessage = { to: to.email, subject: filledSubject, text, html: htmlOfText(text), fromName: sender.fromName };
+  return { message: { to, subject: filledSubject, text, html: htmlOfText(text) }, tooLong: null };
+}
+
+/** The email one applicant gets from `subject` and `body`, with its filled subject or message over its limit named. */
+function render(
+  deps: Pick<Deps, 'config'>,
+  to: EmailRecipient,
+  subject: string,
+  body: string,
+  sender: SenderInfo,
+): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
+  const filled = fillTemplate(to.email, subject, body, applicantValues(deps.config, to, sender.name));
+  if (filled.tooLong) return filled;
+  const message: EmailMessage = { ...filled.message, fromName: sender.fromName };
   if (sender.replyTo) message.replyTo = sender.replyTo;
   return { message, tooLong: null };
 }

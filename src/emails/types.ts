@@ -12,8 +12,38 @@ export const TEMPLATE_VARIABLES = [
   'job_url',
 ] as const;
 
-/** The defaults' purposes: the rejection one is offered first for a bulk rejection. */
-export type TemplatePurpose = 'receipt' | 'rejection' | 'interview';
+/**
+ * What only the interview reminder templates may use besides those (issue 32): the interview's
+ * facts. The interviewers' reminder also has INTERVIEWER_REMINDER_VARIABLES.
+ */
+export const REMINDER_VARIABLES = [
+  'interview_time',
+  'interview_type',
+  'interview_place',
+  'interviewers',
+  'interview_notes',
+  'hours_before',
+] as const;
+
+/** What only the interviewers' reminder may use: whom it is to, and their kit and scorecard. */
+const INTERVIEWER_REMINDER_VARIABLES = ['interviewer_name', 'scorecard_link'] as const;
+
+/** The reminder templates' purposes (issue 32): sent before each interview, never offered to send by hand. */
+export const REMINDER_PURPOSES = ['reminder_candidate', 'reminder_interviewer'] as const;
+export type ReminderPurpose = (typeof REMINDER_PURPOSES)[number];
+
+/** The defaults' purposes: the rejection one is offered first for a bulk rejection; the reminders are sent before interviews. */
+export type TemplatePurpose = 'receipt' | 'rejection' | 'interview' | ReminderPurpose;
+
+export const isReminderPurpose = (purpose: string | null | undefined): purpose is ReminderPurpose =>
+  (REMINDER_PURPOSES as readonly unknown[]).includes(purpose);
+
+/** The variables a template of this purpose may use, in the order they are listed to HR. */
+export function templateVariables(purpose: TemplatePurpose | null): readonly string[] {
+  if (purpose === 'reminder_candidate') return [...TEMPLATE_VARIABLES, ...REMINDER_VARIABLES];
+  if (purpose === 'reminder_interviewer') return [...TEMPLATE_VARIABLES, ...REMINDER_VARIABLES, ...INTERVIEWER_REMINDER_VARIABLES];
+  return TEMPLATE_VARIABLES;
+}
 
 /** A row of `GET /api/hr/email-templates/`, and what POST, PUT and GET `{id}/` answer. */
 export interface EmailTemplate {
@@ -24,6 +54,9 @@ export interface EmailTemplate {
   purpose: TemplatePurpose | null;
   /** The delay a screen offers first when sending it (issue 30); null: at once. */
   default_delay_minutes: number | null;
+  /** A reminder template (issue 32): whether it is sent 24 hours and 1 hour before each interview; null on the others. */
+  remind_24h: boolean | null;
+  remind_1h: boolean | null;
   created_at: string;
   updated_at: string;
 }

@@ -2,12 +2,14 @@
  * Invitations any calendar accepts (issue 32; iMIP, RFC 6047): each interviewer and the candidate
  * get their own email through the email outbox, carrying the interview as `text/calendar;
  * method=REQUEST` (a new interview or an update: same UID, higher SEQUENCE) or `method=CANCEL`.
- * Interviewers' emails carry the link to their kit and scorecard. Also the reminders' texts.
+ * Interviewers' emails carry the link to their kit and scorecard. Also what reminders say of an
+ * interview (their texts are the emails feature's reminder templates).
  * Queued only when email is on (SMTP_URL), in the caller's transaction.
  */
 import { DateTime } from 'luxon';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/knex.js';
+import type { ReminderFacts } from '../emails/index.js';
 import { enqueueSentEmail, htmlOfText, oneLine, type EmailMessage } from '../posts/index.js';
 import { calendarText } from './lib/ical.js';
 import { INTERVIEW_TYPE_LABELS, type InterviewType } from './interviews.types.js';
@@ -184,30 +186,26 @@ export async function queueInvitations(
   return messages.length;
 }
 
-/** A reminder's email (24 h or 1 h before) to the candidate or an interviewer; fixed texts. */
-export function reminderMessage(
-  deps: Deps,
-  i: InvitationInterview,
-  p: InvitationPeople,
-  to: { name: string; email: string; candidate: boolean },
-  hours: 24 | 1,
-): EmailMessage {
-  const company = oneLine(deps.config.company.name);
-  const job = oneLine(p.jobTitle);
-  const when = whenText(i.starts_at, i.ends_at, i.time_zone);
-  const lead = hours === 24 ? 'tomorrow' : 'in an hour';
-  const about = to.candidate ? `Your interview for ${job} at ${company}` : `Your interview with ${oneLine(p.candidate.name)} for ${job}`;
-  const text = [
-    `Hello ${oneLine(to.name)},`,
-    `A reminder: ${about.charAt(0).toLowerCase()}${about.slice(1)} is ${lead}.`,
-    [`When: ${when}`, ...placeLines(i), `With: ${names(p)}`].join('\n'),
-    ...(to.candidate && i.candidate_notes ? [i.candidate_notes] : []),
-    company,
-  ].join('\n\n');
+/**
+ * What a reminder (issue 32) says about the interview, for the reminder templates' variables: when
+ * (in the interview's zone, as its invitation), where, of which type, with whom, the candidate's
+ * notes, and the interview's stage.
+ */
+export function reminderFacts(i: InvitationInterview, interviewers: { name: string }[]): ReminderFacts {
+  const place = [i.location ? oneLine(i.location) : null, i.video_url ? `video link ${i.video_url}` : null].filter(Boolean).join('; ');
   return {
-    to: to.email,
-    subject: `Reminder: ${about} ${lead === 'tomorrow' ? 'is tomorrow' : 'starts in an hour'}`,
-    text: `${text}\n`,
-    html: htmlOfText(`${text}\n`),
+    interview_time: whenText(i.starts_at, i.ends_at, i.time_zone),
+    interview_type: INTERVIEW_TYPE_LABELS[i.type],
+    interview_place: place || (i.type === 'phone' ? 'by phone' : 'to be confirmed'),
+    interviewers: interviewers.map((x) => oneLine(x.name)).join(', '),
+    interview_notes: i.candidate_notes?.replace(/\r\n?/g, '\n').trim() ?? '',
+    stage: oneLine(i.stage_name),
   };
+}
+
+/** An interviewer's kit and scorecard in a reminder: an HR user's applicant page; an outside person's link was in the invitation. */
+export function scorecardLinkText(deps: Deps, applicationId: number, hrUser: boolean): string {
+  return hrUser
+    ? `${deps.config.publicBaseUrl.replace(/\/$/, '')}/hr/applicants/${applicationId}`
+    : 'the feedback link of our earlier email (it works until you submit)';
 }

@@ -1,5 +1,5 @@
 /**
- * Migration 016 (email templates): the three default templates, and on `email_posts` who sent an
+ * Migration 016 (email templates): the three default templates (and 034's two reminders), and on `email_posts` who sent an
  * email and from which template; rolling back keeps every email and its delivery attempts (on
  * SQLite the columns are dropped in place, never by rebuilding the table), and it applies again.
  */
@@ -43,6 +43,9 @@ for (const kind of databaseKinds()) {
         ['Application received', 'receipt'],
         ['Rejection', 'rejection'],
         ['Interview invitation', 'interview'],
+        // Migration 034's (issue 32).
+        ['Interview reminder', 'reminder_candidate'],
+        ['Interview reminder for interviewers', 'reminder_interviewer'],
       ]);
       for (const column of ['sent_by', 'template_id', 'template_name'])
         expect(await t.db.schema.hasColumn('email_posts', column), column).to.equal(true);
@@ -54,7 +57,7 @@ for (const kind of databaseKinds()) {
       expect(await t.db('post_attempts').where({ email_post_id: postId })).to.have.length(1);
 
       await t.db.migrate.latest();
-      expect(Number((await t.db('email_templates').count({ n: '*' }))[0].n)).to.equal(3);
+      expect(Number((await t.db('email_templates').count({ n: '*' }))[0].n)).to.equal(5);
       expect(await t.db('post_attempts').where({ email_post_id: postId })).to.have.length(1);
     });
   });

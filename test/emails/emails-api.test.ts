@@ -1,7 +1,8 @@
 /**
  * Emails to candidates over HTTP on SQLite and MySQL (issue 20): the templates API (admins only;
  * a recruiter gets 403), its defaults, and its bad input (unknown variables, CR/LF in the subject,
- * huge bodies, wrong types); a preview and a send to one application (values escaped in the HTML
+ * huge bodies, wrong types); the two interview reminder templates (issue 32: their times, their
+ * own variables, never deleted, never offered to send); a preview and a send to one application (values escaped in the HTML
  * part, the subject one line); a bulk send with a rejection in one transaction (over 500 ids,
  * unknown reasons and removed jobs write nothing, ids that do not exist are answered back);
  * without SMTP_URL every send is a 409 and templates can still be edited; and the timeline says
@@ -56,13 +57,15 @@ for (const kind of databaseKinds()) {
     const payloadOf = (row: any) => fromDbJson<any>(row.payload, null);
 
     describe('templates', () => {
-      it('lists the three defaults with good wording', async () => {
+      it('lists the five defaults with good wording', async () => {
         const res = await as(admin)('/api/hr/email-templates/');
         expect(res.status).to.equal(200);
-        expect(res.body.results.map((t: any) => [t.name, t.purpose])).to.deep.equal([
-          ['Application received', 'receipt'],
-          ['Rejection', 'rejection'],
-          ['Interview invitation', 'interview'],
+        expect(res.body.results.map((t: any) => [t.name, t.purpose, t.remind_24h, t.remind_1h])).to.deep.equal([
+          ['Application received', 'receipt', null, null],
+          ['Rejection', 'rejection', null, null],
+          ['Interview invitation', 'interview', null, null],
+          ['Interview reminder', 'reminder_candidate', true, true],
+          ['Interview reminder for interviewers', 'reminder_interviewer', true, true],
         ]);
         const rejection = res.body.results[1];
         expect(rejection.subject).to.equal('Your application for {job_title} at {company_name}');
@@ -160,6 +163,123 @@ for (const kind of databaseKinds()) {
         expect(ok.status, JSON.stringify(ok.body)).to.equal(201);
         expect(await count('email_templates')).to.equal(before + 1);
         await as(admin)(`/api/hr/email-templates/${ok.body.id}/`, { method: 'DELETE' });
+      });
+
+      it('the interview reminder templates: times saved with PUT, their own variables, bad input refused (400, nothing written), never deleted', async () => {
+        const reminder = await templateByPurpose('reminder_candidate');
+        const forInterviewers = await templateByPurpose('reminder_interviewer');
+        const rejection = await templateByPurpose('rejection');
+        const put = (t: any, over: Record<string, unknown>) =>
+          as(admin)(`/api/hr/email-templates/${t.id}/`, {
+            method: 'PUT',
+            body: { name: t.name, subject: t.subject, body: t.body, remind_24h: t.remind_24h, remind_1h: t.remind_1h, ...over },
+          });
+        const rows = async () => s.ctx.db('email_templates').orderBy('id').select();
+        const before = await rows();
+        const known =
+          '{first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date}, {job_url}, {interview_time}, {interview_type}, {interview_place}, {interviewers}, {interview_notes}';
+        const cases: [any, Record<string, unknown>, Record<string, string[]>][] = [
+          [
+            reminder,
+            { remind_24h: undefined, remind_1h: undefined },
+            { remind_24h: ['This field is required.'], remind_1h: ['This field is required.'] },
+          ],
+          [
+            reminder,
+            { remind_24h: 'true', remind_1h: 1 },
+            { remind_24h: ['Must be true or false.'], remind_1h: ['Must be true or false.'] },
+          ],
+          [
+            reminder,
+            { remind_24h: null, remind_1h: ['yes'] },
+            { remind_24h: ['Must be true or false.'], remind_1h: ['Must be true or false.'] },
+          ],
+          [reminder, { remind_1h: { a: 1 }, name: 42 }, { name: ['Must be text.'], remind_1h: ['Must be true or false.'] }],
+          [
+            reminder,
+            { default_delay_minutes: 60 },
+            { default_delay_minutes: ['A reminder template is sent before each interview, never later: leave this out or null.'] },
+          ],
+          // The candidate's reminder has no scorecard link nor interviewer's name; no template has an unknown variable.
+          [
+            reminder,
+            { subject: 'In {hours_before}: {scorecard_link}', body: 'Hi {interviewer_name} at {interview_time} {room}' },
+            {
+              subject: [`Unknown variable {scorecard_link}: use ${known} or {hours_before}.`],
+              body: [`Unknown variables {interviewer_name}, {room}: use ${known} or {hours_before}.`],
+            },
+          ],
+          [
+            forInterviewers,
+            { body: 'Kit: {scorecard_link}, {hours}' },
+            { body: [`Unknown variable {hours}: use ${known}, {hours_before}, {interviewer_name} or {scorecard_link}.`] },
+          ],
+          // Elsewhere the reminders' variables stay unknown, and there are no reminder times.
+          [
+            rejection,
+            { subject: 'At {interview_time}', remind_24h: true, remind_1h: false },
+            {
+              subject: [
+                'Unknown variable {interview_time}: use {first_name}, {last_name}, {job_title}, {company_name}, {sender_name}, {stage}, {application_date} or {job_url}.',
+              ],
+              remind_24h: ['Only the interview reminder templates are sent before interviews: leave this out or null.'],
+              remind_1h: ['Only the interview reminder templates are sent before interviews: leave this out or null.'],
+            },
+          ],
+        ];
+        for (const [t, over, errors] of cases) {
+          const res = await put(t, over);
+          expect(res.status, JSON.stringify(over)).to.equal(400);
+          expect(res.body, JSON.stringify(over)).to.deep.equal(errors);
+        }
+        // A new template has no purpose: no reminder times, no reminder variables.
+        const post = await as(admin)('/api/hr/email-templates/', {
+          method: 'POST',
+          body: { name: 'Soon', subject: 'In {hours_before}', body: 'x', remind_1h: false },
+        });
+        expect(post.status).to.equal(400);
+        expect(post.body).to.have.keys('subject', 'remind_1h');
+        expect(await rows()).to.deep.equal(before);
+
+        // Times and the reminders' variables saved; null on the others is what GET answers and is taken back.
+        const saved = await put(reminder, {
+          subject: 'Soon: {interview_type} in {hours_before}',
+          body: 'At {interview_time}, {interview_place}, with {interviewers}.\n\n{interview_notes}',
+          remind_24h: false,
+          remind_1h: true,
+          default_delay_minutes: null,
+        });
+        expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
+        expect(saved.body).to.include({ purpose: 'reminder_candidate', remind_24h: false, remind_1h: true, default_delay_minutes: null });
+        expect((await as(admin)(`/api/hr/email-templates/${reminder.id}/`)).body).to.deep.equal(saved.body);
+        const kit = await put(forInterviewers, { body: 'Hello {interviewer_name}: {scorecard_link}', remind_24h: true, remind_1h: false });
+        expect(kit.body).to.include({ remind_24h: true, remind_1h: false });
+        expect((await put(rejection, { remind_24h: null, remind_1h: null })).status).to.equal(200);
+
+        // Never deleted (409, still there); never offered where HR sends, nor taken by a send.
+        for (const t of [reminder, forInterviewers]) {
+          const del = await as(admin)(`/api/hr/email-templates/${t.id}/`, { method: 'DELETE' });
+          expect(del.status).to.equal(409);
+          expect(del.body).to.deep.equal({ detail: 'The interview reminder templates cannot be deleted: untick both times to send none.' });
+          expect(await count('email_templates', { id: t.id })).to.equal(1);
+        }
+        const choices = await as(recruiter)('/api/hr/applications/emails/');
+        expect(choices.body.templates.map((t: any) => t.purpose)).to.deep.equal(['receipt', 'rejection', 'interview']);
+        const appId = seeded.ids.get('priya@patel.dev')!;
+        const emailsBefore = await count('email_posts');
+        for (const [path, body] of [
+          [`/api/hr/applications/${appId}/emails/preview/`, { template_id: reminder.id }],
+          [`/api/hr/applications/${appId}/emails/`, { template_id: forInterviewers.id }],
+          ['/api/hr/applications/emails/bulk/preview/', { ids: [appId], template_id: reminder.id }],
+          ['/api/hr/applications/emails/bulk/', { ids: [appId], template_id: reminder.id, outcome: 'REJECTED', reason: 'Not a fit' }],
+        ] as const) {
+          const res = await as(recruiter)(path, { method: 'POST', body });
+          expect(res.status, path).to.equal(400);
+          expect(res.body, path).to.deep.equal({ template_id: ['Select a valid template.'] });
+        }
+        expect(await count('email_posts')).to.equal(emailsBefore);
+        expect((await s.ctx.db('applications').where({ id: appId }).first()).outcome).to.equal(null);
+        for (const t of [reminder, forInterviewers]) expect((await put(t, {})).status).to.equal(200);
       });
 
       it('is admin only: a recruiter gets 403 on every template call and on the page', async () => {

@@ -7,7 +7,8 @@
  * - on an applicant's page, HR chooses a template, edits and previews it, sends it, and sees it
  *   on the History as delivered, with who sent it;
  * - an admin edits a template on /hr/settings/email-templates (an unknown variable is refused
- *   where it was typed), reached from the HR header;
+ *   where it was typed), reached from the HR header, and sets when the candidate's interview
+ *   reminder is sent (issue 32: "Send 1 hour before" unticked, then ticked again; no Delete);
  * axe-core clean; screenshots.
  */
 import { expect } from 'chai';
@@ -153,6 +154,10 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
           const card = page.locator('section.applicant-email');
           await card.getByLabel('Template').waitFor();
+          // The interview reminders are sent before interviews, never chosen here (issue 32).
+          const offered = await card.getByLabel('Template').locator('option').allInnerTexts();
+          expect(offered.filter((o) => /reminder/i.test(o))).to.deep.equal([]);
+          expect(offered).to.include.members(['Application received', 'Rejection', 'Interview invitation']);
           await card.getByLabel('Template').selectOption({ label: 'Interview invitation' });
           // Edit the subject by keyboard, then Tab on to Preview.
           await card.getByLabel('Subject').focus();
@@ -251,6 +256,64 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           );
           expect(await axeViolations(page)).to.deep.equal([]);
           await screenshot(page, `emails-templates-${label}${suffix}`);
+          expect(errors).to.deep.equal([]);
+        } finally {
+          await close();
+        }
+      }
+    });
+
+    it('sets when the interview reminder is sent: unticks and ticks "Send 1 hour before"; no Delete for the reminders (desktop and phone)', async () => {
+      for (const [width, height, label, tick] of [
+        [1280, 900, 'desktop', false],
+        [390, 844, 'phone', true],
+      ] as const) {
+        const { page, errors, close } = await open(width, height);
+        try {
+          await page.goto(`${s.baseUrl}/hr/settings/email-templates`);
+          const card = page.locator('.template-list li', { has: page.getByRole('heading', { name: 'Interview reminder', exact: true }) });
+          await card.waitFor();
+          const times = tick ? '24 hours' : '24 hours and 1 hour';
+          expect(await card.locator('.remind-when').innerText()).to.equal(`To the candidate: Sent ${times} before each interview`);
+          // The reminders stay; the other defaults can still be deleted.
+          expect(await page.getByRole('button', { name: /^Delete Interview reminder/ }).count()).to.equal(0);
+          expect(await page.getByRole('button', { name: 'Delete Rejection', exact: true }).count()).to.equal(1);
+          await card.getByRole('button', { name: 'Edit Interview reminder', exact: true }).focus();
+          await page.keyboard.press('Enter');
+          const form = page.locator('form.email-form');
+          await form.waitFor();
+          // Its times instead of a default delay, and its own variables.
+          expect(await form.getByLabel('Send by default').count()).to.equal(0);
+          expect(await form.locator('fieldset legend').innerText()).to.equal('When it is sent');
+          expect(await form.locator('.help-text').first().innerText())
+            .to.include('{interview_time}')
+            .and.include('{hours_before}');
+          expect(await form.getByLabel('Send 24 hours before').isChecked()).to.equal(true);
+          const oneHour = form.getByLabel('Send 1 hour before');
+          expect(await oneHour.isChecked()).to.equal(!tick);
+          await oneHour.focus();
+          await page.keyboard.press('Space');
+          expect(await oneHour.isChecked()).to.equal(tick);
+          expect(await axeViolations(page)).to.deep.equal([]);
+          await screenshot(page, `emails-reminder-editor-${label}${suffix}`);
+          await form.getByRole('button', { name: 'Save template' }).focus();
+          await page.keyboard.press('Enter');
+          await page.waitForFunction(() => /saved/.test(document.querySelector('.email-templates [role="status"]')?.textContent ?? ''));
+          expect(await page.locator('.email-templates [role="status"]').innerText()).to.equal('Template “Interview reminder” saved.');
+          const saved = await s.ctx.db('email_templates').where({ purpose: 'reminder_candidate' }).first();
+          expect([Number(saved.remind_24h), Number(saved.remind_1h)]).to.deep.equal([1, tick ? 1 : 0]);
+          const now = tick ? '24 hours and 1 hour' : '24 hours';
+          expect(await card.locator('.remind-when').innerText()).to.equal(`To the candidate: Sent ${now} before each interview`);
+          // The interviewers' reminder kept its own times.
+          const other = page.locator('.template-list li', {
+            has: page.getByRole('heading', { name: 'Interview reminder for interviewers', exact: true }),
+          });
+          expect(await other.locator('.remind-when').innerText()).to.equal(
+            'To each interviewer: Sent 24 hours and 1 hour before each interview',
+          );
+          await card.scrollIntoViewIfNeeded();
+          expect(await axeViolations(page)).to.deep.equal([]);
+          await screenshot(page, `emails-reminder-saved-${label}${suffix}`);
           expect(errors).to.deep.equal([]);
         } finally {
           await close();

@@ -24,6 +24,20 @@ export function readable(raw: string): string {
 /** A header of a readable message, or null. */
 export const header = (text: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(text)?.[1].trim() ?? null;
 
+/** A header of a raw message with its RFC 2047 encoded words (`=?UTF-8?Q?Jos=C3=A9?=`, as nodemailer writes non-ASCII) decoded, or null. */
+export function decodedHeader(raw: string, name: string): string | null {
+  const value = header(raw.split('\r\n\r\n')[0].replace(/\r\n[ \t]+/g, ' '), name);
+  if (value === null) return null;
+  return value.replace(/\?=\s+=\?/g, '?==?').replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, enc: string, data: string) =>
+    enc.toUpperCase() === 'B'
+      ? Buffer.from(data, 'base64').toString('utf8')
+      : Buffer.from(
+          data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, h: string) => String.fromCharCode(parseInt(h, 16))),
+          'latin1',
+        ).toString('utf8'),
+  );
+}
+
 export async function startSmtp(reply: (rcpt: string) => { code: number; message: string } | null = () => null) {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({

@@ -4,19 +4,21 @@
  * interview; field errors (wrong types, missing, huge, hostile values), 401 signed out, 403 for
  * interviewers changing, 404s; the iMIP invitations as calendars read them (parsed with ical.js:
  * METHOD, UID, SEQUENCE, ATTENDEE RSVP, VTIMEZONE, DTSTART in the zone), updates and CANCELs; the
- * overlap warning; webhooks; the timeline; scorecards asked for; reminders 24 h and 1 h before.
+ * overlap warning; webhooks; the timeline; scorecards asked for; reminders 24 h and 1 h before,
+ * written from the two reminder templates as HR edited them and sent at the times each has ticked
+ * (read back from the SMTP server).
  */
 import { expect } from 'chai';
 import ICAL from 'ical.js';
 import { databaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { header, readable, startSmtp } from '../helpers/smtp.js';
+import { decodedHeader, header, readable, startSmtp } from '../helpers/smtp.js';
 import { hr } from '../applicants/helpers.js';
 import { insertApplications } from '../helpers/applications.js';
 import { startReceiver, verifyStandardWebhook, webhookJob, type Receiver } from '../posts/helpers.js';
 import { createDelivery } from '../../src/posts/index.js';
-import { fromDbDate } from '../../src/db/codecs.js';
+import { fromDbDate, fromDbJson } from '../../src/db/codecs.js';
 import {
   cancelInterview,
   remindUpcomingInterviews,
@@ -28,6 +30,15 @@ import {
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 type Who = { id: number; token: string };
+
+/** "Tuesday 1 December 2026, 10:00–10:45 (Europe/Berlin)", written with Intl: how reminders say when. */
+function whenIn(start: Date, end: Date, zone: string): string {
+  const part = (d: Date, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', { ...o, timeZone: zone }).format(d);
+  const day = (d: Date) =>
+    `${part(d, { weekday: 'long' })} ${part(d, { day: 'numeric' })} ${part(d, { month: 'long' })} ${part(d, { year: 'numeric' })}`;
+  const hm = (d: Date) => part(d, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return `${day(start)}, ${hm(start)}–${day(start) === day(end) ? hm(end) : `${day(end)}, ${hm(end)}`} (${zone})`;
+}
 
 /** The text/calendar part of a raw message (nodemailer's icalEvent): its Content-Type and its text. */
 function calendarPart(raw: string): { contentType: string; text: string } {
@@ -665,23 +676,52 @@ for (const kind of databaseKinds()) {
             .select('template_name', 'payload')
         ).map((r: any) => {
           const m = typeof r.payload === 'string' ? JSON.parse(r.payload) : r.payload;
-          return [r.template_name, m.to, m.subject];
+          return [r.template_name, m.to, m.subject, m.text];
         });
       expect(await sweep(new Date(start.getTime() - 25 * HOUR))).to.equal(0);
       const day = await Promise.all([sweep(new Date(start.getTime() - 23 * HOUR)), sweep(new Date(start.getTime() - 23 * HOUR))]);
       expect(day[0] + day[1]).to.equal(2);
+      // The default reminder templates' texts: when (in the interview's zone), where, with whom, the notes; the interviewer's kit and scorecard.
+      const when = whenIn(start, new Date(start.getTime() + HOUR), 'Europe/Berlin');
       expect(await reminders()).to.deep.equal([
-        ['Interview reminder (24 h)', 'jose@example.com', 'Reminder: Your interview for Backend Engineer at Acme is tomorrow'],
-        ['Interview reminder (24 h)', 'rita@acme.example', 'Reminder: Your interview with José Müller for Backend Engineer is tomorrow'],
+        [
+          'Interview reminder (24 h)',
+          'jose@example.com',
+          'Reminder: your interview for Backend Engineer at Acme starts in 24 hours',
+          [
+            'Hello José,',
+            'A reminder: your interview for Backend Engineer at Acme starts in 24 hours.',
+            `When: ${when}\nWhere: video link https://meet.example.com/abc\nWith: rita`,
+            'Bring a laptop.\nWe will pair on code.',
+            'We look forward to speaking with you.\nAcme\n',
+          ].join('\n\n'),
+        ],
+        [
+          'Interview reminder (24 h)',
+          'rita@acme.example',
+          'Reminder: your interview with José Müller for Backend Engineer starts in 24 hours',
+          [
+            'Hello rita,',
+            'A reminder: your interview with José Müller for Backend Engineer starts in 24 hours.',
+            `When: ${when}\nWhere: video link https://meet.example.com/abc\nWith: rita`,
+            `Your interview kit and scorecard: https://careers.acme.example/hr/applicants/${appId}`,
+            'Acme\n',
+          ].join('\n\n'),
+        ],
       ]);
       expect(await sweep(new Date(start.getTime() - 2 * HOUR))).to.equal(0);
       const hour = await Promise.all([sweep(new Date(start.getTime() - 50 * 60_000)), sweep(new Date(start.getTime() - 50 * 60_000))]);
       expect(hour[0] + hour[1]).to.equal(2);
       expect((await reminders()).slice(2).map((r) => r[1])).to.deep.equal(['jose@example.com', 'rita@acme.example']);
-      expect((await reminders())[2][2]).to.equal('Reminder: Your interview for Backend Engineer at Acme starts in an hour');
+      expect((await reminders())[2][2]).to.equal('Reminder: your interview for Backend Engineer at Acme starts in 1 hour');
       // The late one: nothing a day ahead, then its 1 h reminder to Asha and Pat.
       expect(await sweep(new Date(late.getTime() - 50 * 60_000))).to.equal(2);
       expect((await reminders()).slice(4).map((r) => r[1])).to.deep.equal(['asha@example.com', 'pat@outside.example']);
+      // A phone interview without a place; an outside interviewer's scorecard link was in their invitation.
+      expect((await reminders())[4][3]).to.include('\nWhere: by phone\nWith: Pat\n\nWe look forward');
+      expect((await reminders())[5][3]).to.include(
+        'Your interview kit and scorecard: the feedback link of our earlier email (it works until you submit)',
+      );
       expect(await sweep(new Date(late.getTime() - 10 * 60_000))).to.equal(0);
       // A new time clears them: the reminders go again for it.
       await as(rita)(one(made.body.interview.id), {
@@ -697,6 +737,105 @@ for (const kind of databaseKinds()) {
       await s.ctx.db('applications').where({ id: otherAppId }).delete();
       expect((await as(rita)(list(otherAppId))).status).to.equal(404);
       expect((await as(rita)(one(soon.interview.id))).status).to.equal(404);
+      await deliver(smtp.mails.length);
+    });
+
+    it('writes reminders from the reminder templates as HR edited them, and sends each audience only the times its template has ticked', async () => {
+      const templates = (await as(dana)('/api/hr/email-templates/')).body.results;
+      const candidate = templates.find((t: any) => t.purpose === 'reminder_candidate');
+      const interviewer = templates.find((t: any) => t.purpose === 'reminder_interviewer');
+      const put = async (t: any, over: Record<string, unknown>) => {
+        const body = { name: t.name, subject: t.subject, body: t.body, remind_24h: t.remind_24h, remind_1h: t.remind_1h, ...over };
+        const res = await as(dana)(`/api/hr/email-templates/${t.id}/`, { method: 'PUT', body });
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      };
+      // HR rewrites the candidate's reminder and unticks its 1 h time; the interviewers' keeps both.
+      await put(candidate, {
+        subject: 'See you in {hours_before}: {job_title} ({interview_type})',
+        body: 'Hi {first_name} <b>&</b>,\n\n{interview_time}\n{interview_place}\nWith {interviewers}, stage {stage}.\n\n{interview_notes}\n\n{sender_name}',
+        remind_1h: false,
+      });
+      const start = new Date(Math.ceil(Date.now() / HOUR) * HOUR + 20 * DAY);
+      const end = new Date(start.getTime() + 45 * 60_000);
+      const made = await as(rita)(list(), {
+        method: 'POST',
+        body: valid({
+          starts_at: start.toISOString(),
+          ends_at: end.toISOString(),
+          time_zone: 'America/New_York',
+          location: 'Room 4 <west>',
+          interviewers: [{ user_id: rita.id }, { email: 'olga@outside.example', name: 'Olga Outside' }],
+          stage_id: stages[1].id,
+        }),
+      });
+      expect(made.status, JSON.stringify(made.body)).to.equal(201);
+      /** A sweep at `at`, then delivery to the SMTP server as of `at`: the mails it received. */
+      const sweepAndDeliver = async (at: Date) => {
+        const from = smtp.mails.length;
+        const queued = await remindUpcomingInterviews({ db: s.ctx.db, config: s.ctx.config, now: () => at });
+        const later = createDelivery({ db: s.ctx.db, config: s.ctx.config, now: () => at, log: () => undefined });
+        await later.worker.runDue();
+        await later.close();
+        // Only this interview's reminders (in New York time): the clock ahead also delivers its invitations and what earlier tests queued ahead.
+        const mails = smtp.mails
+          .slice(from)
+          .map((m) => ({ to: m.to.join(','), subject: decodedHeader(m.raw, 'Subject'), mail: readable(m.raw).replace(/\r\n/g, '\n') }))
+          .filter((m) => m.mail.includes('(America/New_York)') && /^(See you in|Reminder: )/.test(m.subject ?? ''));
+        return { queued, mails };
+      };
+      const day = await sweepAndDeliver(new Date(start.getTime() - 23 * HOUR));
+      expect(day.queued).to.equal(3);
+      expect(day.mails.map((m) => m.to).sort()).to.deep.equal(['jose@example.com', 'olga@outside.example', 'rita@acme.example']);
+      const toJose = day.mails.find((m) => m.to === 'jose@example.com')!.mail;
+      expect(day.mails.find((m) => m.to === 'jose@example.com')!.subject).to.equal('See you in 24 hours: Backend Engineer (Video)');
+      expect(toJose).to.include(
+        [
+          'Hi José <b>&</b>,',
+          `${whenIn(start, end, 'America/New_York')}\nRoom 4 <west>; video link https://meet.example.com/abc\nWith rita, Olga Outside, stage ${stages[1].name}.`,
+          'Bring a laptop.\nWe will pair on code.',
+          'Acme Careers',
+        ].join('\n\n'),
+      );
+      // The HTML part escapes what HR wrote and what the values hold, as every template's email.
+      expect(toJose).to.include('<p>Hi José &#60;b&#62;&#38;&#60;/b&#62;,</p>').and.include('Room 4 &#60;west&#62;');
+      const toOlga = day.mails.find((m) => m.to === 'olga@outside.example')!.mail;
+      expect(day.mails.find((m) => m.to === 'olga@outside.example')!.subject).to.equal(
+        'Reminder: your interview with José Müller for Backend Engineer starts in 24 hours',
+      );
+      expect(toOlga).to.include('Hello Olga Outside,');
+      // The emails say which reminder they were on the timeline, with their template.
+      const last = await s.ctx.db('email_posts').where({ application_id: appId, template_id: candidate.id }).orderBy('id', 'desc').first();
+      expect([last.template_name, last.sent_by, fromDbJson<any>(last.payload, null).to]).to.deep.equal([
+        'Interview reminder (24 h)',
+        null,
+        'jose@example.com',
+      ]);
+
+      // 1 h before: the candidate's template has it unticked, so only the interviewers get it.
+      const hour = await sweepAndDeliver(new Date(start.getTime() - 50 * 60_000));
+      expect(hour.queued).to.equal(2);
+      expect(hour.mails.map((m) => m.to).sort()).to.deep.equal(['olga@outside.example', 'rita@acme.example']);
+      expect(hour.mails[0].subject).to.equal('Reminder: your interview with José Müller for Backend Engineer starts in 1 hour');
+
+      // Neither time ticked on either template: a moved interview's reminders are claimed and nothing is sent.
+      await put(candidate, { remind_24h: false, remind_1h: false });
+      await put(interviewer, { remind_24h: false, remind_1h: false });
+      const moved = new Date(start.getTime() + 2 * DAY);
+      const patch = await as(rita)(one(made.body.interview.id), {
+        method: 'PATCH',
+        body: { starts_at: moved.toISOString(), ends_at: new Date(moved.getTime() + HOUR).toISOString() },
+      });
+      expect(patch.status).to.equal(200);
+      expect((await sweepAndDeliver(new Date(moved.getTime() - 23 * HOUR))).queued).to.equal(0);
+      expect((await sweepAndDeliver(new Date(moved.getTime() - 50 * 60_000))).queued).to.equal(0);
+      const row = await s.ctx.db('interviews').where({ id: made.body.interview.id }).first();
+      expect(fromDbDate(row.reminded_24h_at)).to.not.equal(null);
+      expect(fromDbDate(row.reminded_1h_at)).to.not.equal(null);
+
+      // Back as they were; the interview is cancelled.
+      await put(candidate, {});
+      await put(interviewer, {});
+      expect((await as(rita)(one(made.body.interview.id), { method: 'DELETE' })).status).to.equal(200);
       await deliver(smtp.mails.length);
     });
   });
