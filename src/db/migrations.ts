@@ -140,6 +140,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
     "every HR digest's kind of period (hourly or daily), and a daily digest's record where an hourly one began at the same time",
   '033_interviews':
     'tables interviews, interview_participants, interviewer_settings, calendar_sources, booking_links and booking_link_slots (every interview, booking link, working hours and calendar address)',
+  '034_reminder_templates': "the two interview reminder templates (with HR's edits to them) and every template's reminder times",
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */
