@@ -81,11 +81,10 @@ export async function openPage(
   return { context, page, errors };
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The whole page as a JPEG in test/artifacts/ (to look at; a full-page PNG costs Chromium twice the time). */
+export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
-  const file = path.join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  return file;
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.jpg`), fullPage: true, type: 'jpeg', quality: 80 });
 }
 
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
