@@ -1,10 +1,17 @@
-/** Builds the Express app from a context; server.ts starts it, tests start it on a free port. */
+/**
+ * Builds the Express app from a context, and the server's listener in front of it (`createSite`:
+ * kept public pages answered from memory first, src/http/kept-pages.ts); server.ts starts it,
+ * tests start it on a free port.
+ */
+import type { RequestListener } from 'node:http';
 import path from 'node:path';
 import express, { type Express } from 'express';
 import compression from 'compression';
 import type { AppContext } from './context.js';
 import { errorHandler, lastResortHandler, notFoundHandler } from './http/error-handler.js';
-import { requestLog } from './http/request-log.js';
+import { requestLog, type TrustProxyFn } from './http/request-log.js';
+import { keptPagesFirst } from './http/kept-pages.js';
+import { VersionReads, readPublicVersion } from './db/public-version.js';
 import { securityHeaders } from './http/security.js';
 import { firstTouchFromLinks } from './http/attribution.js';
 import { isSentPage } from './http/sent-page.js';
@@ -19,7 +26,7 @@ import { jobStages, listStageNames, pipelineRoutes, rejectionReasons } from './p
 import { timelineRoutes } from './timeline/index.js';
 import { formsRoutes } from './forms/index.js';
 import { opsRoutes } from './ops/index.js';
-import { jobsRoutes, keptJobPages } from './jobs/index.js';
+import { jobsRoutes, keptPageKey } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { embedRoutes } from './embeds/index.js';
@@ -31,7 +38,32 @@ import { interviewsRoutes } from './interviews/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
+/** The Express app alone (every request through it; route listings in tests). */
 export function createApp(ctx: AppContext): Express {
+  return buildApp(ctx).app;
+}
+
+/**
+ * The server's request listener: a GET or HEAD for a public page the app kept is answered from
+ * memory before the app (src/http/kept-pages.ts), with the app's headers, request log and metrics;
+ * everything else goes to the app. `app` is the Express app behind it.
+ */
+export function createSite(ctx: AppContext): { app: Express; listener: RequestListener } {
+  const { app, ops } = buildApp(ctx);
+  const versions = new VersionReads(() => readPublicVersion(ctx.db));
+  const listener = keptPagesFirst(app, {
+    cache: ctx.cache,
+    urlKey: keptPageKey,
+    log: ctx.log,
+    trustProxy: app.get('trust proxy fn') as TrustProxyFn,
+    timeAs: ops.timeKept,
+    stopping: () => ctx.readiness.isStopping,
+    version: () => versions.read(),
+  });
+  return { app, listener };
+}
+
+function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRoutes> } {
   const { config } = ctx;
   const app = express();
   app.disable('x-powered-by');
@@ -53,10 +85,8 @@ export function createApp(ctx: AppContext): Express {
   app.use(requestLog(ctx.log));
   app.use(ops.track);
   // The first touch of a visitor arriving through a campaign link: a cookie, never kept with a page.
+  // (Kept public pages are answered before the app, createSite; campaign links always come here.)
   app.use(firstTouchFromLinks(ctx.serverKey, config.publicBaseUrl.startsWith('https:')));
-  // A public job page kept under its URL is answered here, from memory, with the headers the rest
-  // of the app gave it a moment ago (src/http/sent-page.ts): nothing below would change it.
-  app.use(keptJobPages(ctx));
   // Next, so every early answer (a refusal before the body is read) still reaches a client that is sending.
   app.use(drainUnreadBodies);
   app.use(securityHeaders(config));
@@ -123,5 +153,5 @@ export function createApp(ctx: AppContext): Express {
   app.use(notFoundHandler);
   app.use(errorHandler(ctx.log));
   app.use(lastResortHandler(ctx.log));
-  return app;
+  return { app, ops };
 }

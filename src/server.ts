@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import v8 from 'node:v8';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig, type Config, type TrustProxy } from '../config/index.js';
-import { createApp } from './app.js';
+import { createSite } from './app.js';
 import { signInUrl, users } from './users/index.js';
 import { listenHttp } from './http/listen.js';
 import { closeContext, configuredLogger, type AppContext } from './context.js';
@@ -75,7 +75,7 @@ export async function startServer(
   if ((await users.countUsers(ctx.db)) === 0) {
     log.warn('No HR user yet. Create one with: npx careers-admin user create --username <name>');
   }
-  const server = await listenHttp(createApp(ctx), { port: config.port });
+  const server = await listenHttp(createSite(ctx).listener, { port: config.port });
   log.info(
     `Careers site on ${config.publicBaseUrl} (listening on port ${config.port}, ${config.databaseUrl ? 'MySQL' : 'SQLite in ' + config.dataDir})`,
   );

@@ -8,7 +8,8 @@
  * - `kept`: values named by their own content (a page by the hash of its bytes) cannot go stale:
  *   they are kept until the least recently used entries make room.
  * `put` and `peek` keep and read a public value directly (a page under the URL that asked for it),
- * for the same PUBLIC_CACHE_SECONDS. `endSpaceAt` ends a space at a known moment (the next job
+ * for the same PUBLIC_CACHE_SECONDS; with PUBLIC_CACHE_SECONDS=0, `putVersioned` keeps one that
+ * carries the version it was made at, for readers that check the version first. `endSpaceAt` ends a space at a known moment (the next job
  * closing date), whatever its entries' own lifetimes. Concurrent misses of a `fresh` key share one load. Cached
  * values are read-only.
  * - `timed`: like `fresh` but with the caller's lifetime (calendar feeds: CALENDAR_CACHE_SECONDS).
@@ -98,7 +99,16 @@ export class ReadCache {
     if (ttl > 0) this.lru.set(key, { value }, { ttl });
   }
 
-  /** What `put` or `fresh` keeps under the key, without loading anything. */
+  /**
+   * A public value kept while it is valid, without a lifetime of its own (PUBLIC_CACHE_SECONDS=0):
+   * the value carries the version it was made at, which its reader checks against the database
+   * (src/db/public-version.ts). A write in this process clears it like the rest of its space.
+   */
+  putVersioned(key: CacheKey, value: unknown): void {
+    this.lru.set(key, { value });
+  }
+
+  /** What `put`, `putVersioned` or `fresh` keeps under the key, without loading anything. */
   peek<T>(key: CacheKey): T | undefined {
     this.endIfDue(key);
     return this.lru.get(key)?.value as T | undefined;

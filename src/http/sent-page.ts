@@ -9,21 +9,25 @@
  * acceptable is offered) and sends `Vary: Accept-Encoding` with every variant. The app's `compression()` leaves these answers alone (`isSentPage`).
  *
  * A page answered through `sendFreshPage` is also kept under the URL that asked for it, with the
- * headers the app had set (security headers and CSP), for the rest of its PUBLIC_CACHE_SECONDS:
- * `answerKept`, mounted before the rest of the app, answers the next request for that URL from
- * memory, as the app answered it a moment ago (a job write clears these with the page entries).
+ * headers the app had set (security headers and CSP), as a `KeptAnswer`: src/http/kept-pages.ts
+ * answers the next GET or HEAD for that URL from it, before the app, with the same headers. It is
+ * kept for the rest of its PUBLIC_CACHE_SECONDS (a job write in this process clears it), or, with
+ * PUBLIC_CACHE_SECONDS=0, with the public pages' version read before its data and the moment it
+ * stops being true (the next closing date), answered only while the database's version is still
+ * that one (src/db/public-version.ts).
  */
 import { createHash } from 'node:crypto';
+import type { ClientRequest, IncomingMessage, OutgoingHttpHeader } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import Negotiator from 'negotiator';
 import type { CacheKey, ReadCache } from '../db/read-cache.js';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
-type Coding = 'br' | 'gzip';
+export type Coding = 'br' | 'gzip' | 'identity';
 /** negotiator 0.6.4 takes the server's preference for ties as a second argument (its types omit it). */
 type PreferringNegotiator = { encodings(available: string[], preferred: string[]): string[] };
 const CODINGS = ['br', 'gzip', 'identity'];
@@ -37,21 +41,49 @@ const HTML = 'text/html; charset=utf-8';
 
 class SentPage {
   private readonly encoded = new Map<Coding, Promise<Buffer>>();
+  private readonly made = new Map<Coding, Buffer>();
 
   constructor(
     readonly body: Buffer,
     readonly etag: string,
     readonly contentType: string,
-  ) {}
+  ) {
+    this.made.set('identity', body);
+  }
 
   bodyIn(coding: Coding): Promise<Buffer> {
     let body = this.encoded.get(coding);
     if (!body) {
-      body = coding === 'br' ? brotli(this.body, BROTLI_OPTIONS) : gzip(this.body);
+      body = coding === 'identity' ? Promise.resolve(this.body) : coding === 'br' ? brotli(this.body, BROTLI_OPTIONS) : gzip(this.body);
+      body.then((b) => this.made.set(coding, b)).catch(() => undefined);
       this.encoded.set(coding, body);
     }
     return body;
   }
+
+  /** The body in `coding` if it has been made already. */
+  madeIn(coding: Coding): Buffer | undefined {
+    return this.made.get(coding);
+  }
+}
+
+/** Accept-Encoding values already negotiated (short ones, the few that browsers and clients send). */
+const negotiated = new Map<string, Coding>();
+const NEGOTIATED_MAX = 256;
+const NEGOTIATED_KEY_MAX = 200;
+
+/** The coding this Accept-Encoding asks for among br, gzip and identity (brotli first on a tie; identity when none is acceptable). */
+export function codingFor(acceptEncoding: string | undefined): Coding {
+  const key = acceptEncoding ?? '';
+  const known = negotiated.get(key);
+  if (known) return known;
+  const headers = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
+  const coding = ((new Negotiator({ headers }) as PreferringNegotiator).encodings(CODINGS, CODINGS)[0] ?? 'identity') as Coding;
+  if (key.length <= NEGOTIATED_KEY_MAX) {
+    if (negotiated.size >= NEGOTIATED_MAX) negotiated.clear();
+    negotiated.set(key, coding);
+  }
+  return coding;
 }
 
 /** The page for this text: the one already kept for the same bytes and type, or a new one. */
@@ -75,12 +107,52 @@ export function freshPage(cache: ReadCache, key: CacheKey, render: () => Promise
   });
 }
 
-/** An answer as answerKept replays it. */
-interface KeptAnswer {
-  page: SentPage;
-  headers: [string, number | string | string[]][];
-  route: string;
-  onReplay?: (req: Request) => void;
+/**
+ * With PUBLIC_CACHE_SECONDS=0: the public pages' version read before a page's data, and the moment
+ * (ms) from which the page may no longer be true without any write (the next closing date).
+ */
+export interface PageVersion {
+  stamp: string;
+  validUntil: number;
+}
+
+type FlatHeaders = OutgoingHttpHeader[];
+
+/** An answer as src/http/kept-pages.ts replays it: every header but the request's own, ready to write. */
+export class KeptAnswer {
+  /** A 304's headers: those the app had set, then ETag and Vary. */
+  readonly notModified: FlatHeaders;
+  private readonly ok = new Map<Coding, FlatHeaders>();
+
+  constructor(
+    readonly page: SentPage,
+    appHeaders: FlatHeaders,
+    /** The route that made it (the log's and the metrics' label). */
+    readonly route: string,
+    /** Called for each answer from it (a job page counts a view). */
+    readonly onReplay: ((req: IncomingMessage) => void) | undefined,
+    /** Set with PUBLIC_CACHE_SECONDS=0: answered only while the database's version is this one, and until `validUntil`. */
+    readonly version: PageVersion | undefined,
+  ) {
+    this.notModified = [...appHeaders, 'ETag', page.etag, 'Vary', 'Accept-Encoding'];
+  }
+
+  /** A 200's headers for the body in `coding`, as sendSentPage sets them. */
+  headersFor(coding: Coding, body: Buffer): FlatHeaders {
+    let headers = this.ok.get(coding);
+    if (!headers) {
+      headers = [
+        ...this.notModified,
+        ...(coding === 'identity' ? [] : ['Content-Encoding', coding]),
+        'Content-Type',
+        this.page.contentType,
+        'Content-Length',
+        String(body.length),
+      ];
+      this.ok.set(coding, headers);
+    }
+    return headers;
+  }
 }
 
 /** Headers that belong to one request or to the page itself, never replayed. */
@@ -97,7 +169,9 @@ const NOT_KEPT = new Set([
 
 /**
  * Sends a fresh page and keeps the answer under `urlKey` (the URL that asked for it) for
- * answerKept, which calls `onReplay` each time it answers from memory (a job page counts a view).
+ * src/http/kept-pages.ts, which calls `onReplay` each time it answers from memory (a job page
+ * counts a view). `version` (PUBLIC_CACHE_SECONDS=0): the version read before the page's data; the
+ * answer is kept with it instead of for PUBLIC_CACHE_SECONDS.
  */
 export function sendFreshPage(
   req: Request,
@@ -105,30 +179,19 @@ export function sendFreshPage(
   cache: ReadCache,
   urlKey: CacheKey,
   { page, since }: FreshPage,
-  onReplay?: (req: Request) => void,
+  onReplay?: (req: IncomingMessage) => void,
+  version?: PageVersion | null,
 ): Promise<void> {
-  const headers = Object.entries(res.getHeaders()).filter(
-    ([name, value]) => !NOT_KEPT.has(name) && value !== undefined,
-  ) as KeptAnswer['headers'];
-  const route = (req.route as { path: string }).path;
-  cache.put(urlKey, { page, headers, route: `${req.baseUrl}${route}`, onReplay } satisfies KeptAnswer, since);
+  const appHeaders: FlatHeaders = [];
+  // The names as the app set them (getRawHeaderNames is OutgoingMessage's; @types/node lists it on ClientRequest only).
+  for (const name of (res as unknown as ClientRequest).getRawHeaderNames()) {
+    const value = res.getHeader(name);
+    if (value !== undefined && !NOT_KEPT.has(name.toLowerCase())) appHeaders.push(name, value as OutgoingHttpHeader);
+  }
+  const route = `${req.baseUrl}${(req.route as { path: string }).path}`;
+  if (version) cache.putVersioned(urlKey, new KeptAnswer(page, appHeaders, route, onReplay, version));
+  else cache.put(urlKey, new KeptAnswer(page, appHeaders, route, onReplay, undefined), since);
   return sendSentPage(req, res, page);
-}
-
-/**
- * Answers a GET or HEAD (without a body) for a URL sendFreshPage kept, from memory: its headers,
- * then the page as the request asks for it. Anything else goes on to the app.
- */
-export function answerKept(cache: ReadCache, urlKey: (url: string) => CacheKey): RequestHandler {
-  return (req, res, next) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.headers['content-length'] || req.headers['transfer-encoding']) return next();
-    const kept = cache.peek<KeptAnswer>(urlKey(req.originalUrl));
-    if (!kept) return next();
-    for (const [name, value] of kept.headers) res.setHeader(name, value);
-    res.locals.keptRoute = kept.route;
-    kept.onReplay?.(req);
-    sendSentPage(req, res, kept.page).catch(next);
-  };
 }
 
 /** True for a response sendSentPage is writing (compression() must not encode it again). */
@@ -147,9 +210,9 @@ async function sendSentPage(req: Request, res: Response, page: SentPage): Promis
     res.status(304).end();
     return;
   }
-  const coding = (new Negotiator(req) as PreferringNegotiator).encodings(CODINGS, CODINGS)[0];
-  const body = coding === 'br' || coding === 'gzip' ? await page.bodyIn(coding) : page.body;
-  if (coding === 'br' || coding === 'gzip') res.setHeader('Content-Encoding', coding);
+  const coding = codingFor(req.headers['accept-encoding']);
+  const body = page.madeIn(coding) ?? (await page.bodyIn(coding));
+  if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
   res.status(200);
   res.setHeader('Content-Type', page.contentType);
   res.setHeader('Content-Length', body.length);

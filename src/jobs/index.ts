@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import { jobsApi } from './api.js';
 import { jobsPages } from './pages.js';
 
-export { keptJobPages } from './pages.js';
+export { keptPageKey } from './pages.js';
 import type { ApplicantCounts } from './queries.js';
 
 export { listJobChoices, listJobStats, type ApplicantCounts } from './queries.js';

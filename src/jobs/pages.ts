@@ -5,12 +5,13 @@
  * Job Posts /hr/jobs/list, and the job-editor island's pages /hr/jobs/new and /hr/jobs/{id}/edit
  * (the island loads the job through GET /api/hr/jobs/{id}/).
  */
+import type { IncomingMessage } from 'node:http';
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { htmlPageNumber, htmlPager } from '../http/paging.js';
 import { pathId, validateQuery } from '../http/validate.js';
 import { formatters } from '../render/formatters.js';
-import { answerKept, freshPage, sendFreshPage } from '../http/sent-page.js';
+import { freshPage, sendFreshPage } from '../http/sent-page.js';
 import { renderPage, renderPageHtml } from '../render/page.js';
 import type { CacheKey } from '../db/read-cache.js';
 import { ANSWER_TYPES, JOB_TYPES, RECORD_STATUSES, SALARY_PERIODS, WORK_MODES, enumLabel } from '../shared/enums.js';
@@ -30,6 +31,7 @@ import {
   listJobSummaries,
   listActiveLocations,
   listPublicJobs,
+  publicPageVersion,
   requireJob,
   toPublicJob,
 } from './service.js';
@@ -97,13 +99,11 @@ function hrJobStatus(j: JobSummary, now: Date): { text: string; className: strin
   return { text: enumLabel(j.status), className: `status-${j.status.toLowerCase()}` };
 }
 
-/** Where a public page's answer is kept under the URL that asked for it (cleared with the job data). */
-const publicPageKey = (url: string): CacheKey => `public-jobs:url:${url}`;
-
-/** Answers the public job pages kept under their URL before the rest of the app runs (app.ts mounts it early). */
-export function keptJobPages(ctx: AppContext) {
-  return answerKept(ctx.cache, publicPageKey);
-}
+/**
+ * Where a public page's answer is kept under the URL that asked for it (cleared with the job data);
+ * the server answers it from there before the app (app.ts, createSite).
+ */
+export const keptPageKey = (url: string): CacheKey => `public-jobs:url:${url}`;
 
 export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
@@ -112,6 +112,8 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
   router.get('/careers', async (req, res) => {
     const filters = validateQuery(req, jobFiltersSchema(false), FILTER_NAMES);
     const page = htmlPageNumber(req);
+    // With PUBLIC_CACHE_SECONDS=0, the version before the data the page is made from.
+    const version = await publicPageVersion(ctx);
     const [{ count, jobs }, locations, departments] = await Promise.all([
       listPublicJobs(ctx, filters, page, PAGE_SIZE),
       listActiveLocations(ctx),
@@ -159,7 +161,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
         },
       ),
     );
-    await sendFreshPage(req, res, ctx.cache, publicPageKey(req.originalUrl), fresh);
+    await sendFreshPage(req, res, ctx.cache, keptPageKey(req.originalUrl), fresh, undefined, version);
   });
 
   // The job feeds take the list's filters; each is kept like a page (ETag, 304, compressed once),
@@ -170,26 +172,28 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       const filters = validateQuery(req, jobFiltersSchema(true), FILTER_NAMES);
       const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
       const url = query ? `${path}?${query}` : path;
+      const version = await publicPageVersion(ctx);
       // Read on every request (from the cache): it also ends the kept feeds at the next closing date.
       const jobs = await feedJobs(ctx, filters);
       const feed = await freshPage(ctx.cache, `public-jobs:feed:${url}`, async () => jobFeed(config, kind, jobs), contentType);
-      await sendFreshPage(req, res, ctx.cache, publicPageKey(url), feed);
+      await sendFreshPage(req, res, ctx.cache, keptPageKey(url), feed, undefined, version);
     });
   }
 
   router.get('/careers/:publicId', async (req, res) => {
+    const version = await publicPageVersion(ctx);
     const { job, availability } = await cachedPublicJob(ctx, req.params.publicId, false);
     if (!job || availability === 'not_found') {
       return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
     }
     // jobs.views counts every view (the spec's figure); the funnel counts those not refusing tracking, by device.
-    const countView = (r: Request) => {
+    const countView = (r: IncomingMessage) => {
       ctx.views.count(job.id);
       ctx.funnel.countRequest(job.id, 'view', r.headers);
     };
     countView(req);
     const page = await freshPage(ctx.cache, `public-jobs:html:job:${job.public_id}`, () => renderJobPage(req, res, job, availability));
-    await sendFreshPage(req, res, ctx.cache, publicPageKey(req.originalUrl), page, countView);
+    await sendFreshPage(req, res, ctx.cache, keptPageKey(req.originalUrl), page, countView, version);
   });
 
   function renderJobPage(req: Request, res: Response, job: Job, availability: Availability): Promise<string> {

@@ -1,5 +1,6 @@
 /** All database access for jobs and their questions. */
 import type { Knex } from 'knex';
+import { bumpPublicVersion } from '../db/public-version.js';
 import { fromDbBool, fromDbDate, fromDbJson, fromDbNumber, likeContains, toDbBool, toDbDate, toDbJson } from '../db/codecs.js';
 import type { Job, JobQuestion, PublicJobFilters } from './types.js';
 import { PUBLIC_ID_PATTERN } from '../shared/input-rules.js';
@@ -370,7 +371,10 @@ export function deleteJobsWithoutApplications(db: Knex, jobIds: number[]): Promi
   return db.transaction(async (trx) => {
     const busy = new Set(((await trx('applications').whereIn('job_id', jobIds).distinct('job_id')) as Row[]).map((r) => Number(r.job_id)));
     const gone = jobIds.filter((id) => !busy.has(id));
-    if (gone.length) await trx('jobs').whereIn('id', gone).del();
+    if (gone.length) {
+      await trx('jobs').whereIn('id', gone).del();
+      await bumpPublicVersion(trx);
+    }
     return gone;
   });
 }

@@ -4,6 +4,7 @@
  * only when all are valid are they written, in one transaction.
  */
 import type { Db } from '../db/knex.js';
+import { bumpPublicVersion } from '../db/public-version.js';
 import { ValidationError } from '../http/errors.js';
 import { DEMO_JOBS } from './lib/demo.js';
 import * as repo from './repo.js';
@@ -104,6 +105,7 @@ export async function importJobs(db: Db, inputs: JobInput[], now = new Date()): 
     for (const [i, input] of inputs.entries()) {
       await repo.insertJob(trx, ids[i], input, new Date(now.getTime() - (inputs.length - i) * 3_600_000));
     }
+    await bumpPublicVersion(trx);
   });
   return inputs.length;
 }

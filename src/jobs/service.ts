@@ -13,6 +13,8 @@ import { RICH_TEXT_MAX_DEPTH, richTextDepth, sanitizeRichText } from '../shared/
 import { enumLabel, type RecordStatus } from '../shared/enums.js';
 import { salaryDisplay } from '../shared/format.js';
 import type { CacheKey, ReadCache } from '../db/read-cache.js';
+import { bumpPublicVersion, readPublicVersion } from '../db/public-version.js';
+import type { PageVersion } from '../http/sent-page.js';
 import { isCountryCode } from './lib/seo.js';
 import * as repo from './repo.js';
 import { type ApplicantCounts, pageJobSummaries } from './queries.js';
@@ -154,6 +156,21 @@ async function publicRead<T>(deps: JobDeps, key: CacheKey, load: () => Promise<T
   return deps.cache.fresh(key, load);
 }
 
+/**
+ * With PUBLIC_CACHE_SECONDS=0 (null otherwise): the public pages' version, read before a page's
+ * data so the page is kept with a version no newer than what it shows, and the moment the page may
+ * stop being true without any write: the next closing instant of an active job (it leaves the list,
+ * its page stops taking applications), or the new year (the footer's year), whichever comes first.
+ */
+export async function publicPageVersion(deps: JobDeps): Promise<PageVersion | null> {
+  if (deps.cache.keeps) return null;
+  const stamp = await readPublicVersion(deps.db);
+  const now = new Date();
+  const closing = await repo.nextClosingInstant(deps.db, now);
+  const newYear = Date.UTC(now.getUTCFullYear() + 1, 0, 1);
+  return { stamp, validUntil: closing ? Math.min(closing.getTime(), newYear) : newYear };
+}
+
 /** The same, from the public read cache: job pages, the public API, the wizard page. Availability is judged at each call. */
 export async function cachedPublicJob(
   deps: JobDeps,
@@ -262,6 +279,7 @@ export async function createJob(
           { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } },
           now,
         );
+        await bumpPublicVersion(trx);
         return jobId;
       });
       // Again after the commit: a public read that ran during the transaction (another MySQL
@@ -349,6 +367,7 @@ export async function updateJob(
         { userId, action: 'job.update', entityId: current.id, details: { public_id: publicId ?? current.public_id, changed } },
         now,
       );
+      await bumpPublicVersion(trx);
     });
   } catch (err) {
     // Another job took the made id meanwhile: the job keeps its public id, the rest is saved.
@@ -365,6 +384,7 @@ export async function updateJob(
         },
         now,
       );
+      await bumpPublicVersion(trx);
     });
   }
   // After the commit too (see createJob): nothing read before it may stay cached.

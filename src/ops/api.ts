@@ -3,6 +3,7 @@
  * parsing). Their answers say nothing about the system: no error text, no versions.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { authorizationBearer } from '../http/credentials.js';
@@ -22,7 +23,11 @@ function plain(res: Response, status: number, body: string): void {
  * `track` runs for every request, first (app.ts mounts it before anything that may answer, the
  * public pages kept in memory included); `routes` are the probes and /metrics.
  */
-export function opsRoutes(ctx: AppContext): { track: RequestHandler; routes: Router } {
+export function opsRoutes(ctx: AppContext): {
+  track: RequestHandler;
+  routes: Router;
+  timeKept: (req: IncomingMessage, res: ServerResponse, route: string) => void;
+} {
   const router = Router();
   const { readiness } = ctx;
   const token = ctx.config.metricsToken;
@@ -55,5 +60,7 @@ export function opsRoutes(ctx: AppContext): { track: RequestHandler; routes: Rou
       res.status(200).set('Cache-Control', 'no-store').type(metrics.contentType).send(body);
     });
   }
-  return { track, routes: router };
+  // Answers made before the app (kept public pages, src/http/kept-pages.ts) are timed here too, under their route.
+  const timeKept = (req: IncomingMessage, res: ServerResponse, route: string) => metrics?.timeAs(req, res, () => route);
+  return { track, routes: router, timeKept };
 }

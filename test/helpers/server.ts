@@ -10,7 +10,7 @@ export async function freePort(): Promise<number> {
 /** Starts the real app over real HTTP on a free port, on a fresh test database. */
 import net, { type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { createApp } from '../../src/app.js';
+import { createSite } from '../../src/app.js';
 import { settleContext, type AppContext } from '../../src/context.js';
 import { createAppContext } from '../../src/wiring.js';
 import { listenHttp } from '../../src/http/listen.js';
@@ -40,7 +40,7 @@ export async function startTestServer(
   const testDb = await createTestDb(kind, env);
   const overrides = typeof ctxOverrides === 'function' ? ctxOverrides(testDb) : ctxOverrides;
   const ctx = createAppContext(testDb.config, { db: testDb.db, ...overrides });
-  const server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1', ...opts });
+  const server = await listenHttp(createSite(ctx).listener, { port: 0, host: '127.0.0.1', ...opts });
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,

@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { expect } from 'chai';
-import { createApp } from '../../src/app.js';
+import { createSite } from '../../src/app.js';
 import { createAppContext } from '../../src/wiring.js';
 import { createDb } from '../../src/db/knex.js';
 import { listenHttp } from '../../src/http/listen.js';
@@ -195,7 +195,7 @@ for (const kind of databaseKinds()) {
       // A second app with its own database connections and its own cache: another process as far
       // as caching goes.
       const ctx = createAppContext(a.testDb.config, { db: createDb(a.testDb.config) });
-      const server = await listenHttp(createApp(ctx), { port: 0, host: '127.0.0.1' });
+      const server = await listenHttp(createSite(ctx).listener, { port: 0, host: '127.0.0.1' });
       bUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       closeB = async () => {
         server.closeAllConnections();

@@ -4,12 +4,13 @@
  * URL: no personal data in labels and a bounded number of series. The database figures are read
  * at scrape time, one bounded query per table.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, Response } from 'express';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../../db/knex.js';
 import { describeDbError } from '../../db/errors.js';
 import type { Logger } from '../../log/logger.js';
-import { routePattern } from '../../http/request-log.js';
+import { arrivedAt, routePattern } from '../../http/request-log.js';
 import { countApplications, outboxStats, poolInUse, type OutboxStats } from '../queries.js';
 import { READY_CHECK_TIMEOUT_MS, withTimeout } from './readiness.js';
 
@@ -64,13 +65,19 @@ export class Metrics {
     });
   }
 
-  /** Times the request from here to its end, under the route that answered it. */
+  /** Times the request from its arrival to its end, under the route that answered it. */
   track(req: Request, res: Response): void {
-    const start = process.hrtime.bigint();
+    this.timeAs(req, res, () => routePattern(req));
+  }
+
+  /** The same for an answer made outside the app (a kept public page, src/http/kept-pages.ts), under the route that made it. */
+  timeAs(req: IncomingMessage, res: ServerResponse, route: () => string): void {
+    const start = arrivedAt(req);
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
       const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-      this.durations.observe({ method: METHODS.has(req.method) ? req.method : 'other', route: routePattern(req), status }, seconds);
+      const method = req.method ?? '';
+      this.durations.observe({ method: METHODS.has(method) ? method : 'other', route: route(), status }, seconds);
     });
   }
 
