@@ -37,6 +37,7 @@ import * as m031 from '../../migrations/031_stage_transitions.js';
 import * as m032 from '../../migrations/032_digest_period.js';
 import * as m033 from '../../migrations/033_interviews.js';
 import * as m034 from '../../migrations/034_reminder_templates.js';
+import * as m037 from '../../migrations/037_timeline_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -71,6 +72,7 @@ const migrations: Record<string, Knex.Migration> = {
   '032_digest_period': m032,
   '033_interviews': m033,
   '034_reminder_templates': m034,
+  '037_timeline_indexes': m037,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
