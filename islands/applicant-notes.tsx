@@ -2,9 +2,11 @@
  * Notes and history of one application (/hr/applicants/{id}, views/partials/applicant-notes.ejs):
  * - Notes: add one; edit or delete one's own (the API answers 403 for anyone else's, and the
  *   buttons show only on one's own). Notes are plain text: React writes them as text, never HTML.
- * - History: the application's timeline, newest first, read again after every note change and
- *   whenever another part of the page says the application changed (the `applicant:changed`
- *   event, e.g. a status saved).
+ * - History: the application's timeline, newest first: its newest 50 entries, then 50 more with
+ *   each "Show older" (the API's `next` link; focus goes to the first entry loaded, and a status
+ *   line says how many came). Its first page is read again after every note change and whenever
+ *   another part of the page says the application changed (the `applicant:changed` event, e.g. a
+ *   status saved); the older entries already shown stay below it.
  * Times are shown in the viewer's time zone, with the zone named.
  */
 import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
@@ -22,6 +24,8 @@ import './applicant-notes.css';
 
 type Props = { id: number };
 type Notice = { kind: 'error' | 'success'; text: string } | null;
+/** The history shown: its entries so far, newest first, and the link to the older ones (null: all shown). */
+type History = { entries: TimelineEntry[]; next: string | null };
 
 /** Notes read per page; older ones come with 'Show older notes'. */
 const NOTES_PAGE = 50;
@@ -40,6 +44,27 @@ function problemOf(err: unknown): string {
   }
   return 'The server could not be reached. Please try again.';
 }
+
+/** The path and query of an API link (its origin is the site's public address, which may not be this page's). */
+function pathOf(link: string): string {
+  const url = new URL(link, window.location.href);
+  return url.pathname + url.search;
+}
+
+/**
+ * The history after its first page was read again: the new first page, then the older entries
+ * already shown after its last one (so "Show older" keeps its place). When the new page does not
+ * reach back to an entry shown (more than a page came since), the history starts again from it.
+ */
+function withFirstPage(old: History | null, page: ApplicationTimeline): History {
+  const last = page.results.at(-1);
+  const at = old && last && page.next ? old.entries.findIndex((e) => e.id === last.id) : -1;
+  if (!old || at < 0) return { entries: page.results, next: page.next };
+  const ids = new Set(page.results.map((e) => e.id));
+  return { entries: [...page.results, ...old.entries.slice(at + 1).filter((e) => !ids.has(e.id))], next: old.next };
+}
+
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
 
 /** An email's delivery as it is now: delivered (when), failed, or waiting to be sent. */
 function EmailDelivery({ email }: { email: TimelineEmail }) {
@@ -85,7 +110,10 @@ function ApplicantNotes({ id }: Props) {
   const base = `/api/hr/applications/${id}`;
   const [notes, setNotes] = useState<ApplicationNote[] | null>(null);
   const [more, setMore] = useState<string | null>(null);
-  const [timeline, setTimeline] = useState<ApplicationTimeline | null>(null);
+  const [history, setHistory] = useState<History | null>(null);
+  const [loadingOlder, setLoadingOlder] = useState(false);
+  /** What the last "Show older" loaded, for screen readers (a status line). */
+  const [olderNote, setOlderNote] = useState('');
   const [loadError, setLoadError] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
   const [draft, setDraft] = useState('');
@@ -109,9 +137,12 @@ function ApplicantNotes({ id }: Props) {
   );
   /** Where focus goes after the list is drawn again: an Edit button's note id, or 'new'. */
   const focusNext = useRef<number | 'new' | null>(null);
+  /** The DOM id of the history entry (or control) focus goes to once older entries are drawn. */
+  const focusHistory = useRef<string | null>(null);
 
   const loadTimeline = useCallback(async () => {
-    setTimeline(await hrJson<ApplicationTimeline>(`${base}/timeline/`));
+    const page = await hrJson<ApplicationTimeline>(`${base}/timeline/`);
+    setHistory((old) => withFirstPage(old, page));
   }, [base]);
 
   const load = useCallback(async () => {
@@ -150,6 +181,12 @@ function ApplicantNotes({ id }: Props) {
     focusNext.current = null;
     if (target === 'new') newRef.current?.focus();
     else document.getElementById(`note-edit-${target}`)?.focus();
+  });
+  useEffect(() => {
+    const target = focusHistory.current;
+    if (target === null) return;
+    focusHistory.current = null;
+    document.getElementById(target)?.focus();
   });
 
   const refreshTimeline = () => loadTimeline().catch(() => undefined);
@@ -228,6 +265,32 @@ function ApplicantNotes({ id }: Props) {
     setBusy(false);
   };
 
+  /** The next 50 entries of the history, below those shown; focus moves to the first of them shown. */
+  const showOlderHistory = async () => {
+    if (!history?.next || loadingOlder) return;
+    setLoadingOlder(true);
+    setOlderNote('');
+    try {
+      const page = await hrJson<ApplicationTimeline>(pathOf(history.next));
+      const shownIds = new Set(history.entries.map((e) => e.id));
+      const added = page.results.filter((e) => !shownIds.has(e.id));
+      setHistory((h) => ({ entries: [...(h?.entries ?? []), ...added], next: page.next }));
+      const visible = added.filter((e) => showHr || !e.email?.to_hr);
+      const hidden = added.length - visible.length;
+      setOlderNote(
+        `Loaded ${plural(visible.length, 'older entry', 'older entries')}${
+          hidden ? ` and ${plural(hidden, 'HR notification', 'HR notifications')}, hidden` : ''
+        }.${page.next ? '' : ' This is the start of the history.'}`,
+      );
+      // The first entry loaded, where reading goes on; else the button again, or the heading once it is gone.
+      focusHistory.current = visible.length ? `history-${visible[0].id}` : page.next ? 'history-older' : 'history-heading';
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401))
+        setNotice({ kind: 'error', text: `Older history could not be loaded. ${problemOf(err)}` });
+    }
+    setLoadingOlder(false);
+  };
+
   const cancelEdit = (noteId: number) => {
     focusNext.current = noteId;
     setEditing(null);
@@ -239,8 +302,8 @@ function ApplicantNotes({ id }: Props) {
     }
   };
 
-  const hrCount = timeline?.results.filter((e) => e.email?.to_hr).length ?? 0;
-  const shown = (timeline?.results ?? []).filter((e) => showHr || !e.email?.to_hr);
+  const hrCount = history?.entries.filter((e) => e.email?.to_hr).length ?? 0;
+  const shown = (history?.entries ?? []).filter((e) => showHr || !e.email?.to_hr);
 
   return (
     <div className="applicant-notes">
@@ -408,7 +471,9 @@ function ApplicantNotes({ id }: Props) {
       </section>
 
       <section className="history-section" aria-labelledby="history-heading">
-        <h2 id="history-heading">History</h2>
+        <h2 id="history-heading" tabIndex={-1}>
+          History
+        </h2>
         <div className="history-tools">
           <p className="muted history-zone">Newest first. Times in {zoneName}.</p>
           {hrCount > 0 && (
@@ -418,11 +483,11 @@ function ApplicantNotes({ id }: Props) {
             </label>
           )}
         </div>
-        {timeline === null && !loadError && <p className="muted">Loading history…</p>}
-        {timeline && (
+        {history === null && !loadError && <p className="muted">Loading history…</p>}
+        {history && (
           <ol className="timeline">
             {shown.map((e) => (
-              <li key={e.id} className={`timeline-entry timeline-${e.type}`}>
+              <li key={e.id} id={`history-${e.id}`} tabIndex={-1} className={`timeline-entry timeline-${e.type}`}>
                 <span className="timeline-type">{TYPE_LABEL[e.type]}</span>
                 <span className="timeline-body">
                   <span className="timeline-text">{e.text}</span>
@@ -436,7 +501,20 @@ function ApplicantNotes({ id }: Props) {
             ))}
           </ol>
         )}
-        {timeline?.truncated && <p className="muted">Only the newest {timeline.count} entries are shown.</p>}
+        <p className="visually-hidden" role="status">
+          {olderNote}
+        </p>
+        {history?.next && (
+          <button
+            type="button"
+            id="history-older"
+            className="btn btn-secondary btn-sm history-older"
+            aria-busy={loadingOlder || undefined}
+            onClick={() => void showOlderHistory()}
+          >
+            Show older<span className="visually-hidden"> history</span>
+          </button>
+        )}
       </section>
     </div>
   );

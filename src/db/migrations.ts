@@ -38,6 +38,7 @@ import * as m032 from '../../migrations/032_digest_period.js';
 import * as m033 from '../../migrations/033_interviews.js';
 import * as m034 from '../../migrations/034_reminder_templates.js';
 import * as m035 from '../../migrations/035_public_version.js';
+import * as m037 from '../../migrations/037_timeline_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -73,6 +74,7 @@ const migrations: Record<string, Knex.Migration> = {
   '033_interviews': m033,
   '034_reminder_templates': m034,
   '035_public_version': m035,
+  '037_timeline_indexes': m037,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -144,6 +146,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
     'tables interviews, interview_participants, interviewer_settings, calendar_sources, booking_links and booking_link_slots (every interview, booking link, working hours and calendar address)',
   '034_reminder_templates': "the two interview reminder templates (with HR's edits to them) and every template's reminder times",
   '035_public_version': "table public_versions (the public pages' version counter: processes render their kept pages once more)",
+  '037_timeline_indexes': null,
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -2,7 +2,7 @@
 import type { HrActor } from '../applicants/types.js';
 
 /**
- * One entry of an application's timeline (GET /api/hr/applications/{id}/timeline/):
+ * One entry of an application's timeline (GET /api/hr/applications/{id}/timeline/[?before=<cursor>]):
  * - `applied`: the application arrived;
  * - `change`: an audit entry of the application (`action`: status, stage, outcome, ...; `from`, `to`);
  * - `note`: `action` added, edited or deleted (`note_id`);
@@ -41,12 +41,16 @@ export interface TimelineEmail {
   to_hr: boolean;
 }
 
+/** A page of the timeline: the newest 50 entries, or with `?before=` the 50 after the page that gave the cursor. */
 export interface ApplicationTimeline {
   application_id: number;
   /** Always newest first. */
   order: 'newest_first';
+  /** Entries on this page. */
   count: number;
-  /** True when older entries were left out (more than the timeline's limit). */
+  /** True when there are older entries than this page's (then `next` is their page's link). */
   truncated: boolean;
+  /** The link to the next (older) page, `?before=<cursor>`; null on the oldest page. */
+  next: string | null;
   results: TimelineEntry[];
 }

@@ -4,8 +4,8 @@
  * email on (a real SMTP server that refuses the applicant's address), delivered by the real
  * engine; a status change through the API; notes added, edited and deleted; and audit entries
  * of other kinds (stage, outcome) written as another part of the app would, shown generically.
- * Newest first, each entry with a type, time, actor and text; 404 for unknown applications; at
- * most 500 entries.
+ * Newest first, each entry with a type, time, actor and text; 404 for unknown applications; the
+ * newest 50 entries a page (the pages themselves: timeline-pages.test.ts).
  */
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
@@ -141,7 +141,7 @@ for (const kind of databaseKinds()) {
       );
 
       const body = await timeline();
-      expect(body).to.deep.include({ application_id: appId, order: 'newest_first', truncated: false });
+      expect(body).to.deep.include({ application_id: appId, order: 'newest_first', truncated: false, next: null });
       const entries: any[] = body.results;
       expect(body.count).to.equal(entries.length);
       // Newest first.
@@ -233,10 +233,10 @@ for (const kind of databaseKinds()) {
       }
     });
 
-    it('answers the newest 500 entries of a long history and says it left the rest out', async () => {
-      // Later than everything else, so the newest 500 are all of these.
+    it('answers the newest 50 entries of a long history, with the link to the older ones', async () => {
+      // Later than everything else, so the newest 50 are all of these.
       const start = Date.now() + 60_000;
-      const rows = Array.from({ length: 600 }, (_, i) => ({
+      const rows = Array.from({ length: 120 }, (_, i) => ({
         user_id: alice.id,
         action: 'status',
         entity: 'application',
@@ -246,9 +246,14 @@ for (const kind of databaseKinds()) {
       }));
       for (let i = 0; i < rows.length; i += 100) await s.ctx.db('audit_log').insert(rows.slice(i, i + 100));
       const body = await timeline();
-      expect(body).to.deep.include({ count: 500, truncated: true });
-      expect(body.results).to.have.length(500);
-      expect(body.results.some((e: any) => e.type === 'applied')).to.equal(false);
+      expect(body).to.deep.include({ count: 50, truncated: true });
+      expect(body.results.map((e: any) => e.text)).to.deep.equal(
+        Array.from({ length: 50 }, (_, i) => `Status changed from NEW to S${119 - i}`),
+      );
+      expect(body.next).to.match(new RegExp(`/api/hr/applications/${appId}/timeline/\\?before=`));
+      const older = await as(alice)(new URL(body.next).pathname + new URL(body.next).search);
+      expect(older.status).to.equal(200);
+      expect(older.body.results[0].text).to.equal('Status changed from NEW to S69');
     });
   });
 }
