@@ -79,6 +79,8 @@ if (!islandsOnly) {
       'careers-admin': path.join(root, 'bin/careers-admin.ts'),
       // The document parsers' child process (src/documents/pool.ts forks it beside the bundle).
       'document-worker': path.join(root, 'src/documents/worker.ts'),
+      // The workbook's thread of every export (src/exports/xlsx.ts starts it beside the bundle).
+      'xlsx-worker': path.join(root, 'src/exports/xlsx-worker.ts'),
     },
     outdir: path.join(root, 'dist'),
     bundle: true,

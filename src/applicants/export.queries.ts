@@ -12,7 +12,7 @@ import { questionPlainText } from '../shared/question-text.js';
 import type { CellValue, ExportColumn } from '../exports/xlsx.js';
 import { resumeDownloadName } from './lib/file-type.js';
 
-const EXPORT_BATCH = 250;
+const EXPORT_BATCH = 500;
 
 type Row = Record<string, any>;
 
@@ -89,16 +89,37 @@ function answerCell(raw: unknown): CellValue {
   return v === null || v === undefined ? '' : String(v);
 }
 
-function groupBy(rows: Row[]): Map<number, Row[]> {
-  const out = new Map<number, Row[]>();
-  for (const r of rows) {
-    const id = Number(r.application_id);
-    const list = out.get(id);
-    if (list) list.push(r);
-    else out.set(id, [r]);
+/**
+ * Child rows by application: `rows` are ordered by application_id, so each application's run from
+ * where they start while the id stays. Kept as positions, not as a list per application (see
+ * ROWS_PER_YIELD).
+ */
+class ByApplication {
+  private readonly starts = new Map<number, number>();
+  constructor(private readonly rows: Row[]) {
+    rows.forEach((r, i) => {
+      const id = Number(r.application_id);
+      if (!this.starts.has(id)) this.starts.set(id, i);
+    });
   }
-  return out;
+
+  of(id: number): Row[] {
+    const start = this.starts.get(id);
+    if (start === undefined) return [];
+    let end = start + 1;
+    while (end < this.rows.length && Number(this.rows[end].application_id) === id) end++;
+    return this.rows.slice(start, end);
+  }
 }
+
+/**
+ * Rows are handed on in slices of this many, each as soon as it is made, so the cells of a slice
+ * die young: V8 moves the allocations of a site whose objects are mostly still alive when it
+ * collects the young generation straight into the old generation (allocation-site pretenuring), and
+ * once 500 rows' cells were alive together for every collection, the server's heap grew by the
+ * export's whole garbage (bench/README.md, HR back office).
+ */
+const ROWS_PER_YIELD = 100;
 
 /** Batches of export rows, oldest application first. */
 export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATCH): AsyncGenerator<CellValue[][]> {
@@ -149,12 +170,12 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
         ? db('application_answers').select('application_id', 'question_id', 'answer').whereIn('application_id', ids)
         : Promise.resolve([] as Row[]),
     ]);
-    const expBy = groupBy(experiences);
-    const eduBy = groupBy(education);
-    const skillBy = groupBy(skills);
+    const expBy = new ByApplication(experiences);
+    const eduBy = new ByApplication(education);
+    const skillBy = new ByApplication(skills);
     const answerBy = new Map<string, unknown>();
     for (const a of answers as Row[]) answerBy.set(`${a.application_id}:${a.question_id}`, a.answer);
-    yield apps.map((a) => {
+    const row = (a: Row): CellValue[] => {
       const id = Number(a.id);
       return [
         id,
@@ -165,9 +186,12 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
         a.status,
         ...pipelineCells(a.stage_name, a.outcome, a.outcome_reason),
         fromDbDate(a.created_at),
-        (skillBy.get(id) ?? []).map((s) => s.name).join(', '),
-        experienceText(expBy.get(id) ?? []),
-        educationText(eduBy.get(id) ?? []),
+        skillBy
+          .of(id)
+          .map((s) => s.name)
+          .join(', '),
+        experienceText(expBy.of(id)),
+        educationText(eduBy.of(id)),
         a.resume_type
           ? resumeDownloadName({ first_name: a.first_name, last_name: a.last_name, job_title: job.title, content_type: a.resume_type })
           : '',
@@ -177,7 +201,8 @@ export async function* applicantRows(db: Knex, job: Job, batchSize = EXPORT_BATC
           return raw === undefined ? '' : answerCell(raw);
         }),
       ];
-    });
+    };
+    for (let i = 0; i < apps.length; i += ROWS_PER_YIELD) yield apps.slice(i, i + ROWS_PER_YIELD).map(row);
     if (apps.length < batchSize) return;
     const last = apps[apps.length - 1];
     cursor = { at: last.created_at, id: Number(last.id) };

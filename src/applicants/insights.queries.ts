@@ -86,16 +86,27 @@ function tallyCounts(db: Knex): Counts {
       const row = (await tally(q, 'a').first('n')) as Row | undefined;
       return Number(row?.n ?? 0);
     },
-    keys(q, top) {
-      const rows = tally(q, 'k').select({ answer_key: 'value', n: 'n' });
-      if (top === undefined) return rows;
-      return rows
-        .select(db.raw('SUM(n) OVER () AS answered'))
+    async keys(q, top) {
+      const rows = () => tally(q, 'k').select({ answer_key: 'value', n: 'n' });
+      if (top === undefined) return rows();
+      // From the top end of the (question_id, kind, n) index (migration 038), not by sorting all
+      // of a question's keys (thousands for a long text): the count of the top-th group first,
+      // then the groups with at least that count, ordered and cut as before.
+      const [cut, sum] = await Promise.all([
+        tally(q, 'k')
+          .orderBy('n', 'desc')
+          .offset(top - 1)
+          .first('n') as Promise<Row | undefined>,
+        tally(q, 'k').first(db.raw('SUM(n) AS answered')) as Promise<Row | undefined>,
+      ]);
+      const groups: Row[] = await rows()
+        .where('n', '>=', Number(cut?.n ?? 1))
         .orderBy([
           { column: 'n', order: 'desc' },
           { column: 'value', order: 'asc' },
         ])
         .limit(top);
+      return groups.map((g) => ({ ...g, answered: sum?.answered }));
     },
     numbers: (q, limit) => tally(q, 'n').select({ v: 'number', n: 'n' }).orderBy('number').limit(limit),
     numberRange: async (q) =>
@@ -178,24 +189,42 @@ function answerCounts(db: Knex): Counts {
 /** How many answers of a key are looked at to pick the spelling shown for it. */
 const SPELLING_SAMPLE = 50;
 
-async function textStats(db: Knex, counts: Counts, q: JobQuestion): Promise<TextStats> {
-  const groups = await counts.keys(q, TOP_ANSWERS);
-  // The key is lower-cased; show the spelling most used among the key's first answers instead.
-  // One statement: a UNION ALL of one small index-ordered sample per key, tagged with its group.
+/**
+ * The first SPELLING_SAMPLE answers of each group's key, tagged with the group's position `g`.
+ * One statement: a UNION ALL of one small index-ordered sample per key. MySQL takes each sample
+ * as a parenthesised SELECT (MariaDB would copy each into a temporary table if it were a derived
+ * table, 2-3 ms a question); SQLite allows ORDER BY and LIMIT in a derived table only.
+ */
+function spellingSamples(db: Knex, q: JobQuestion, groups: Row[]): Promise<Row[]> {
+  const sample = (key: unknown) =>
+    db('application_answers').select('answer').where({ question_id: q.id, answer_key: key }).orderBy('id').limit(SPELLING_SAMPLE);
+  if (isMysql(db)) {
+    const parts = groups.map((g, i) =>
+      sample(g.answer_key)
+        .select(db.raw(`${Number(i)} AS g`))
+        .toSQL()
+        .toNative(),
+    );
+    return db
+      .raw(
+        parts.map((p) => `(${p.sql})`).join(' UNION ALL '),
+        parts.flatMap((p) => p.bindings),
+      )
+      .then(([rows]) => rows as Row[]);
+  }
   const samples = groups.map((g, i) =>
     db
       // A literal tag, not a binding: Knex orders a select-list binding after the subquery's.
       .select(db.raw(`${Number(i)} AS g`), 'answer')
-      .from(
-        db('application_answers')
-          .select('answer')
-          .where({ question_id: q.id, answer_key: g.answer_key })
-          .orderBy('id')
-          .limit(SPELLING_SAMPLE)
-          .as(`s${i}`),
-      ),
+      .from(sample(g.answer_key).as(`s${i}`)),
   );
-  const sampled: Row[] = samples.length ? await samples[0].unionAll(samples.slice(1), false) : [];
+  return samples[0].unionAll(samples.slice(1), false);
+}
+
+async function textStats(db: Knex, counts: Counts, q: JobQuestion): Promise<TextStats> {
+  const groups = await counts.keys(q, TOP_ANSWERS);
+  // The key is lower-cased; show the spelling most used among the key's first answers instead.
+  const sampled: Row[] = groups.length ? await spellingSamples(db, q, groups) : [];
   const byGroup = groups.map(() => [] as string[]);
   for (const r of sampled) {
     const v = fromDbJson<unknown>(r.answer, null);

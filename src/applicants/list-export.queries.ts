@@ -33,7 +33,7 @@ export const LIST_EXPORT_COLUMNS: ExportColumn[] = [
  * job's export, so memory stays flat. A search is planned once, without the words-index walk
  * (which only pays off for one page).
  */
-export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize = 250): AsyncGenerator<CellValue[][]> {
+export async function* listExportRows(db: Knex, f: ApplicantFilters, batchSize = 500): AsyncGenerator<CellValue[][]> {
   const search = await planSearch(db, f.q);
   let cursor: unknown[] | null = null;
   for (;;) {

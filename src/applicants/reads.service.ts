@@ -5,6 +5,7 @@
  */
 import { FULL_ACCESS, type AccessScope } from '../shared/access-scope.js';
 import type { Db } from '../db/knex.js';
+import { readAlone } from '../db/long-read.js';
 import type { Readable } from 'node:stream';
 import { HttpError, NotFound, ServiceUnavailable } from '../http/errors.js';
 import { RESUME_MAX_BYTES } from '../shared/application-rules.js';
@@ -215,12 +216,22 @@ export async function openResume({ db, storage, log }: { db: Db; storage: FileSt
 /** The applicants workbook of a job (insights' Export; 404 for an unknown job): one column per question, oldest first. */
 export async function applicantsExport({ db }: { db: Db }, jobId: number): Promise<WorkbookSpec> {
   const job = await requireJob(db, jobId);
-  return { filename: applicantsFilename(job.id), sheetName: 'Applicants', columns: applicantColumns(job), rows: applicantRows(db, job) };
+  return {
+    filename: applicantsFilename(job.id),
+    sheetName: 'Applicants',
+    columns: applicantColumns(job),
+    rows: readAlone(db, (reader) => applicantRows(reader, job)),
+  };
 }
 
 /** The applicants list's workbook for its filters (the list's Export), with a job column, in the list's order. */
 export function applicantListExport({ db }: { db: Db }, filters: ApplicantFilters): WorkbookSpec {
-  return { filename: 'applicants.xlsx', sheetName: 'Applicants', columns: LIST_EXPORT_COLUMNS, rows: listExportRows(db, filters) };
+  return {
+    filename: 'applicants.xlsx',
+    sheetName: 'Applicants',
+    columns: LIST_EXPORT_COLUMNS,
+    rows: readAlone(db, (reader) => listExportRows(reader, filters)),
+  };
 }
 
 /** The sources applications came from, one spelling each (any case is one source), for the source filter's list. */

@@ -39,6 +39,7 @@ import * as m033 from '../../migrations/033_interviews.js';
 import * as m034 from '../../migrations/034_reminder_templates.js';
 import * as m035 from '../../migrations/035_public_version.js';
 import * as m037 from '../../migrations/037_timeline_indexes.js';
+import * as m038 from '../../migrations/038_answer_tallies_by_count.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -75,6 +76,7 @@ const migrations: Record<string, Knex.Migration> = {
   '034_reminder_templates': m034,
   '035_public_version': m035,
   '037_timeline_indexes': m037,
+  '038_answer_tallies_by_count': m038,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -147,6 +149,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '034_reminder_templates': "the two interview reminder templates (with HR's edits to them) and every template's reminder times",
   '035_public_version': "table public_versions (the public pages' version counter: processes render their kept pages once more)",
   '037_timeline_indexes': null,
+  '038_answer_tallies_by_count': null,
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

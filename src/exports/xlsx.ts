@@ -1,50 +1,23 @@
 /**
  * Excel exports (DESIGN.md 'Exports'): real .xlsx workbooks written by exceljs's streaming
- * WorkbookWriter straight into a stream (the HTTP response, or a file for `careers-admin export`),
- * one row committed at a time, so an export of any size holds only the rows of the batch being
- * written. Shared by every export (applicants, application posts, form entries, form posts).
+ * WorkbookWriter into a stream (the HTTP response, or a file for `careers-admin export`), one row
+ * committed at a time, so an export of any size holds only the rows of the batches being written.
+ * The workbook is written in a worker thread of its own (xlsx-worker.ts) while this thread reads
+ * the next rows. Shared by every export (applicants, application posts, form entries, form posts,
+ * reports).
  */
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 import type { Response } from 'express';
+import type { CellValue, ExportColumn } from './cells.js';
+import type { FromWorkbook, ToWorkbook, WorkbookSetup } from './xlsx-worker.js';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Excel refuses longer cell texts. */
-const CELL_MAX_CHARS = 32_767;
-
-/** Characters that make a spreadsheet treat a typed-in or pasted cell as a formula. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** A plain signed number ("+919876543210", "-5", "2.5") computes nothing; it is left as it is. */
-const PLAIN_NUMBER = /^[+-]?\d+(?:\.\d+)?$/;
-/** Characters XML 1.0 cannot carry (they would corrupt the workbook). */
-const XML_INVALID =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * Formula-injection escape: a text starting with = + - @ tab or CR gets a leading single quote,
- * so it stays text when someone edits the cell or saves the sheet as CSV.
- */
-export function escapeCell(text: string): string {
-  return FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text;
-}
-
-/** Any value as a safe text cell: escaped, XML-clean, within Excel's length limit. */
-export function textCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  let text = escapeCell(String(value).replace(XML_INVALID, ''));
-  if (text.length > CELL_MAX_CHARS) text = `${text.slice(0, CELL_MAX_CHARS - 1)}…`;
-  return text;
-}
-
-export type CellValue = string | number | Date | null;
-
-export interface ExportColumn {
-  header: string;
-  width?: number;
-  /** Date cells get this number format (default 'yyyy-mm-dd hh:mm'). */
-  numFmt?: string;
-}
+export { escapeCell, textCell, type CellValue, type ExportColumn } from './cells.js';
 
 function attachmentHeaders(res: Response, filename: string): void {
   res.status(200);
@@ -88,28 +61,108 @@ function exportTimeZone(raw: unknown): string | null | undefined {
   }
 }
 
-/** A date as the wall clock of `fmt`'s zone shows it, as the UTC date Excel's serial numbers read. */
-function wallClock(d: Date, fmt: Intl.DateTimeFormat): Date {
-  const p = Object.fromEntries(fmt.formatToParts(d).map((x) => [x.type, x.value]));
-  return new Date(
-    Date.UTC(
-      Number(p.year),
-      Number(p.month) - 1,
-      Number(p.day),
-      Number(p.hour) % 24,
-      Number(p.minute),
-      Number(p.second),
-      d.getUTCMilliseconds(),
-    ),
-  );
+/**
+ * Where the workbook's thread starts: beside the running source (tsx) xlsx-worker.ts, in the
+ * bundle dist/xlsx-worker.js (scripts/build.mjs).
+ */
+const here = import.meta.url;
+const WORKER_URL = here.endsWith('.ts') ? new URL('./xlsx-worker.ts', here) : new URL('./xlsx-worker.js', here);
+
+/**
+ * The workbook thread's V8 heap: a young generation of its own this small keeps the garbage of
+ * writing cells in a few MB (the server's thread has grown its own to 32 MB by the time it has
+ * started); the old generation only holds exceljs and the batch being written, and the cap stops
+ * a runaway export from taking the server's memory (figures in bench/README.md, HR back office).
+ */
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 256 };
+
+function startThread(setup: WorkbookSetup): Worker {
+  const options = { workerData: setup, resourceLimits: THREAD_LIMITS };
+  if (!WORKER_URL.pathname.endsWith('.ts')) return new Worker(WORKER_URL, options);
+  // From source: the thread registers tsx's loader before it loads the worker (a worker thread
+  // does not run the `--import tsx` of the process). tsx's ESM API, as its package.json names it.
+  const require = createRequire(here);
+  const tsxPackage = require.resolve('tsx/package.json');
+  const api = new URL(require(tsxPackage).exports['./esm/api'].import.default, pathToFileURL(tsxPackage)).href;
+  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
+  return new Worker(boot, { ...options, eval: true });
+}
+
+/** A workbook's thread, as the server's side follows it: batches written, finished, or failed. */
+class WorkbookThread {
+  private readonly worker: Worker;
+  written = 0;
+  done = false;
+  failure: Error | null = null;
+  private wake: (() => void) | null = null;
+
+  constructor(out: Writable, setup: WorkbookSetup, isClosed: () => boolean) {
+    this.worker = startThread(setup);
+    this.worker.on('message', (message: FromWorkbook) => {
+      if (message.type === 'data') {
+        // Acknowledged once the output has taken it, so the thread never runs ahead of a slow reader.
+        const bytes = message.chunk.byteLength;
+        if (!isClosed() && !out.destroyed)
+          out.write(Buffer.from(message.chunk.buffer, message.chunk.byteOffset, bytes), () => this.post({ type: 'ack', bytes }));
+        return;
+      }
+      if (message.type === 'written') this.written += 1;
+      else if (message.type === 'done') this.done = true;
+      else this.fail(new Error(`the workbook could not be written: ${message.message}`));
+      this.notify();
+    });
+    this.worker.on('error', (err) => this.fail(err));
+    this.worker.on('exit', (code) => {
+      if (!this.done) this.fail(new Error(`the workbook's thread stopped (exit code ${code})`));
+    });
+  }
+
+  post(message: ToWorkbook): void {
+    if (!this.failure) this.worker.postMessage(message);
+  }
+
+  /** Hands a batch to the thread; its number of rows, or null at the end of the rows. */
+  postRows(batch: IteratorResult<CellValue[][]>): number | null {
+    if (batch.done) return null;
+    this.post({ type: 'rows', rows: batch.value });
+    return batch.value.length;
+  }
+
+  private fail(err: Error): void {
+    this.failure ??= err;
+    this.notify();
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
+  }
+
+  /** Resolves when `ready()` holds; rejects when the thread failed. */
+  async until(ready: () => boolean): Promise<void> {
+    for (;;) {
+      if (this.failure) throw this.failure;
+      if (ready()) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  stop(): void {
+    this.worker.removeAllListeners('message');
+    void this.worker.terminate();
+  }
 }
 
 /**
- * Writes one worksheet into `out`: the header row, then every batch `rows` yields (text cells are
- * escaped here, numbers and dates stay typed). Waits for `out` between batches when its buffer is
- * full, so a slow reader (a download, a disk) never piles rows up in memory. Rejects with
- * ExportAborted if `out` closes early. `onRows` gets the number of data rows written so far, after
- * each batch; the answer is the total.
+ * Writes the workbook into `out` and ends it: each sheet's header row, then every batch its `rows`
+ * yield (text cells are escaped, numbers and dates stay typed). The workbook is written by a
+ * thread of its own (xlsx-worker.ts): each batch is handed over as soon as it is read, and the
+ * next one is read while the thread writes, so at most two batches are in memory (in the thread:
+ * the one being written and the next) and this thread keeps none of them. Waits for `out` when it
+ * is slower than the rows, so a slow reader (a download, a disk) never piles rows up in memory.
+ * Rejects with ExportAborted if `out` closes early (the rows' generator is closed). `onRows` gets
+ * the number of data rows written so far, after each batch; the answer is the total.
  */
 export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: (rows: number) => void): Promise<number> {
   // Resolves when the stream closes (finished or cut off), so no wait below can hang.
@@ -121,89 +174,71 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
     }),
   );
   const aborted = () => isClosed && !out.writableFinished;
-  // exceljs is loaded on the first export, not by every process at start (it is 20-odd MB).
-  const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const zone = book.timeZone ?? null;
-  const zoneFormat = zone
-    ? new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      })
-    : null;
+  const sheets = [book, ...(book.moreSheets ?? [])];
+  const thread = new WorkbookThread(
+    out,
+    { sheets: sheets.map(({ sheetName, columns }) => ({ sheetName, columns })), timeZone: book.timeZone ?? null },
+    () => isClosed,
+  );
+  /** Waits for the thread, or for the output to close (the thread's wait then ends when it is stopped). */
+  const until = async (ready: () => boolean) => {
+    const waiting = thread.until(ready);
+    waiting.catch(() => undefined);
+    await Promise.race([waiting, closed]);
+    if (aborted()) throw new ExportAborted();
+  };
+  /** Rows of each batch handed to the thread and not yet counted as written. */
+  const unwritten: number[] = [];
+  let counted = 0;
   let count = 0;
-  // One sheet at a time, each committed before the next is begun (the streaming writer's rule).
-  for (const spec of [book, ...(book.moreSheets ?? [])]) {
-    const sheet = workbook.addWorksheet(spec.sheetName.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-    sheet.columns = spec.columns.map((c, i) => ({ key: `c${i}`, width: c.width ?? 18 }));
-    const header = sheet.addRow(spec.columns.map((c) => textCell(zone ? c.header.replace(/\(UTC\)$/, `(${zone})`) : c.header)));
-    header.font = { bold: true };
-    header.commit();
-    const dateFormat = spec.columns.map((c) => c.numFmt ?? 'yyyy-mm-dd hh:mm');
-    const batches = spec.rows[Symbol.asyncIterator]();
-    let next = batches.next();
-    let batch = await next;
-    try {
-      for (; !batch.done; batch = await next) {
-        for (const values of batch.value) {
-          const row = sheet.addRow(
-            values.map((v) =>
-              v instanceof Date ? (zoneFormat ? wallClock(v, zoneFormat) : v) : typeof v === 'number' || v === null ? v : textCell(v),
-            ),
-          );
-          values.forEach((v, i) => {
-            if (v instanceof Date) row.getCell(i + 1).numFmt = dateFormat[i];
-          });
-          row.commit();
-        }
-        count += batch.value.length;
-        onRows?.(count);
-        // The next batch is read while the zip compresses this one (zlib works off the main
-        // thread), so at most two batches are in memory. A failure is taken where it is awaited.
-        next = batches.next();
-        next.catch(() => undefined);
-        // exceljs writes each sheet's XML into the zip's entry stream without waiting for it, so the
-        // zip (and the stream behind it) must drain before another batch is written: that is what
-        // keeps memory flat when the reader is slower than the database.
-        const entry = sheetSink(sheet);
-        if (entry?._writableState?.needDrain) await Promise.race([new Promise<void>((resolve) => entry.once('drain', resolve)), closed]);
-        if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), closed]);
-        if (aborted()) throw new ExportAborted();
-      }
-    } finally {
-      // Stopped early: the batch being read is dropped and the rows' generator closed.
-      if (!batch.done) {
-        await next.catch(() => undefined);
-        await batches.return?.(undefined);
-      }
+  /** Waits until at most `left` batches are unwritten, counting those written. */
+  const settle = async (left: number) => {
+    while (unwritten.length > left) {
+      await until(() => thread.written > counted);
+      counted += 1;
+      count += unwritten.shift()!;
+      onRows?.(count);
     }
-    sheet.commit();
+  };
+  try {
+    for (const spec of sheets) {
+      const batches = spec.rows[Symbol.asyncIterator]();
+      let reading: Promise<IteratorResult<CellValue[][]>> | null = batches.next();
+      let finished = false;
+      try {
+        for (;;) {
+          // Handed over (copied) at once: nothing here keeps the rows while the thread writes them.
+          const rows = thread.postRows(await reading);
+          reading = null;
+          if (rows === null) break;
+          unwritten.push(rows);
+          await settle(1);
+          // The next batch is read while the thread writes. A failure is taken where it is awaited.
+          reading = batches.next();
+          reading.catch(() => undefined);
+        }
+        finished = true;
+      } finally {
+        // Stopped early: the batch being read is dropped and the rows' generator closed.
+        if (!finished) {
+          await reading?.catch(() => undefined);
+          await batches.return?.(undefined);
+        }
+      }
+      thread.post({ type: 'sheet-end' });
+    }
+    await settle(0);
+    await until(() => thread.done);
+    // Every byte of the zip came before `done`; the output ends once it has taken them.
+    const finished = once(out, 'finish');
+    finished.catch(() => undefined);
+    out.end();
+    await Promise.race([finished, closed]);
+    if (aborted()) throw new ExportAborted();
+    return count;
+  } finally {
+    thread.stop();
   }
-  await Promise.race([workbook.commit(), closed]);
-  if (aborted()) throw new ExportAborted();
-  return count;
-}
-
-interface EntryStream {
-  _writableState?: { needDrain?: boolean };
-  once(event: 'drain', listener: () => void): unknown;
-}
-
-/**
- * The stream the worksheet's XML is piped into (archiver's entry stream, from the readable-stream
- * package, hence duck-typed). exceljs keeps it on the worksheet's StreamBuf; should that ever
- * change, this returns null and only the response's own backpressure applies.
- */
-function sheetSink(sheet: unknown): EntryStream | null {
-  const pipes = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes;
-  const sink = Array.isArray(pipes) ? (pipes[0] as EntryStream | undefined) : undefined;
-  return sink && typeof sink.once === 'function' && sink._writableState ? sink : null;
 }
 
 /** The stream closed before the workbook was written (a client went away, a file was cut off). */

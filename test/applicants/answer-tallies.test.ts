@@ -17,7 +17,10 @@ import type { Job, JobQuestion } from '../../src/jobs/types.js';
 import { createTestDb, databaseKinds, type TestDb } from '../helpers/db.js';
 import { insertApplications, type SeedAnswer } from '../helpers/applications.js';
 import { makeJob } from '../helpers/factories.js';
-import { day } from './helpers.js';
+import { hrSession } from '../helpers/hr.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { toFormData, validFields } from '../fixtures/apply.js';
+import { day, hr } from './helpers.js';
 
 type Tally = [questionId: number, kind: string, value: string, number: number, n: number];
 
@@ -196,6 +199,119 @@ for (const kind of databaseKinds()) {
       const counted = await analytics(fresh, 'answers');
       expect(await analytics(fresh, 'tallies')).to.not.deep.equal(counted);
       expect(await analytics(fresh, 'either')).to.deep.equal(counted);
+    });
+  });
+}
+
+/**
+ * Insights as the server computes them afresh (from the tallies alone, STAMPED_CACHE_OFF=insights)
+ * against the same figures counted from scratch over the answer rows, after each step of a mix of
+ * writes through the app's own paths: applications through the apply API and the seeding helper,
+ * stage moves, rejections and bulk status changes, erasures by email and retention purges.
+ */
+for (const kind of databaseKinds()) {
+  describe(`insights from the tallies after a mix of writes [${kind}]`, function () {
+    this.timeout(120_000);
+    let s: TestServer;
+    let token: string;
+    let job: Job;
+    const call = (path: string, init: { method?: string; body?: unknown } = {}) => hr(s.baseUrl, token, path, init);
+    const removal = () => ({
+      db: s.ctx.db,
+      storage: s.ctx.storage,
+      now: () => new Date('2026-06-01T00:00:00Z'),
+      log: pino({ level: 'silent' }),
+    });
+    /** Application ids of the job, oldest first. */
+    const ids = async () =>
+      (await s.ctx.db('applications').where({ job_id: job.id }).orderBy('id').select('id')).map((r: any) => Number(r.id));
+
+    /** The analytics API (tallies) equals counting the answers, and the tallies equal a recount. */
+    async function expectSameAsCounted(step: string): Promise<void> {
+      const { status, body } = await call(`/api/hr/jobs/${job.id}/analytics/`);
+      expect(status, step).to.equal(200);
+      const fresh = (await findJobById(s.ctx.db, job.id))!;
+      const counted = await s.ctx.db.transaction((trx) => computeAnalytics(trx, fresh, undefined, 'answers'));
+      expect(body, step).to.deep.equal(JSON.parse(JSON.stringify(counted)));
+      const [{ n }] = await s.ctx.db('applications').where({ job_id: job.id }).count({ n: '*' });
+      expect(body.total_applicants, step).to.equal(Number(n));
+      expect(await tallies(s.ctx.db), step).to.deep.equal(await recount(s.ctx.db));
+      const { tallied, actual } = await jobCounts(s.ctx.db);
+      expect(tallied, step).to.deep.equal(actual);
+    }
+
+    /** One application through the apply API, with these answers (question index -> answer). */
+    async function apply(i: number, answers: (SeedAnswer | undefined)[]): Promise<void> {
+      const sent = job.questions.flatMap((q, k) => (answers[k] === undefined ? [] : [{ question_id: q.id, answer: answers[k] }]));
+      const res = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+        method: 'POST',
+        body: toFormData(
+          validFields({ email: `mix${i}@example.com`, phone: `+9198765${String(i).padStart(5, '0')}`, answers: JSON.stringify(sent) }),
+        ),
+      });
+      expect(res.status, await res.text()).to.equal(201);
+    }
+
+    before(async () => {
+      s = await startTestServer(kind, { APPLY_RATE_LIMIT: '0', STAMPED_CACHE_OFF: 'insights' });
+      ({ token } = await hrSession(s.ctx.db));
+      job = await makeJob(s.ctx.db, { title: 'Mixed', public_id: 'mixed-1', status: 'ACTIVE', questions: QUESTIONS });
+    });
+    after(() => s.close());
+
+    it('after applications through the API and the seeding helper', async () => {
+      // An option since removed cannot be sent through the API: that answer comes from the helper.
+      for (const [i, a] of ANSWERS.entries()) if (a[2] !== 'Gone option') await apply(i, a);
+      const gone = ANSWERS.filter((a) => a[2] === 'Gone option').map((a, i) => ({
+        first_name: `G${i}`,
+        last_name: 'Gone',
+        email: `gone${i}@example.com`,
+        phone: `+9198711${String(i).padStart(5, '0')}`,
+        answers: Object.fromEntries(job.questions.map((q, k) => [q.id, a[k]])),
+      }));
+      await insertApplications(s.ctx.db, job.id, gone, job.questions);
+      // More than TOP_ANSWERS text groups, ties among them, many number values (ranges, median).
+      const many = Array.from({ length: 40 }, (_, i) => ({
+        first_name: `S${i}`,
+        last_name: 'Seeded',
+        email: `seeded${i}@example.com`,
+        phone: `+9198700${String(i).padStart(5, '0')}`,
+        created_at: day(`2025-0${1 + (i % 6)}-01`),
+        answers: Object.fromEntries(
+          job.questions.map((q, k) => [q.id, [`City ${i % 13}`, i * 7.5, i % 4 ? 'Now' : 'Later', i % 3 ? ['Mon'] : ['Tue', 'Wed']][k]]),
+        ),
+      }));
+      await insertApplications(s.ctx.db, job.id, many, job.questions);
+      await expectSameAsCounted('applied');
+    });
+
+    it('after stage moves, rejections and status changes (which change no answer)', async () => {
+      const [a, b, c, d] = await ids();
+      const stages = (await call(`/api/hr/jobs/${job.id}/stages/`)).body.stages as { id: number }[];
+      expect((await call(`/api/hr/applications/${a}/`, { method: 'PATCH', body: { stage: stages[1].id } })).status).to.equal(200);
+      expect(
+        (await call(`/api/hr/applications/${b}/`, { method: 'PATCH', body: { outcome: 'REJECTED', reason: 'Withdrew' } })).status,
+      ).to.equal(200);
+      expect(
+        (await call('/api/hr/applications/bulk-status/', { method: 'POST', body: { ids: [c, d], status: 'ARCHIVED' } })).status,
+      ).to.equal(200);
+      await expectSameAsCounted('moved');
+    });
+
+    it('after erasures and retention purges, the newest application included, and more applications', async () => {
+      await removeApplications(removal(), { email: 'MIX1@example.com' }, { action: 'erase' });
+      await removeApplications(removal(), { createdBefore: day('2025-03-01'), jobId: job.id }, { action: 'purge' });
+      await removeApplications(removal(), { createdBefore: new Date('2030-01-01T00:00:00Z'), status: 'ARCHIVED' }, { action: 'purge' });
+      const all = await ids();
+      const newest = await s.ctx
+        .db('applications')
+        .where({ id: all[all.length - 1] })
+        .first('email');
+      await removeApplications(removal(), { email: newest.email }, { action: 'erase' });
+      await expectSameAsCounted('removed');
+      await apply(100, ['Pune', 3, 'Later', ['Mon', 'Tue']]);
+      await apply(101, ['  pune', undefined, undefined, ['Wed']]);
+      await expectSameAsCounted('applied again');
     });
   });
 }
