@@ -29,6 +29,7 @@ import { funnelRoutes } from './funnel/index.js';
 import { scorecardsRoutes } from './scorecards/index.js';
 import { interviewsRoutes } from './interviews/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
+import { publishingPolicy, publishingRoutes } from './publishing/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 export function createApp(ctx: AppContext): Express {
@@ -103,7 +104,9 @@ export function createApp(ctx: AppContext): Express {
   // Feature routes: one line per feature.
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
-  app.use(jobsRoutes(ctx, { applicantCounts }));
+  // Every HR save of a job passes the publishing rules (issue 34): the jobs feature's port.
+  app.use(jobsRoutes(ctx, { applicantCounts, policy: publishingPolicy(ctx) }));
+  app.use(publishingRoutes(ctx));
   app.use(teamsRoutes(ctx));
   // Before applicants and pipeline: their `/api/hr/applications/:id/` would take `emails` for an application id.
   app.use(emailsRoutes(ctx));

@@ -37,6 +37,7 @@ import * as m031 from '../../migrations/031_stage_transitions.js';
 import * as m032 from '../../migrations/032_digest_period.js';
 import * as m033 from '../../migrations/033_interviews.js';
 import * as m034 from '../../migrations/034_reminder_templates.js';
+import * as m039 from '../../migrations/039_pay_rules.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -71,6 +72,7 @@ const migrations: Record<string, Knex.Migration> = {
   '032_digest_period': m032,
   '033_interviews': m033,
   '034_reminder_templates': m034,
+  '039_pay_rules': m039,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -141,6 +143,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '033_interviews':
     'tables interviews, interview_participants, interviewer_settings, calendar_sources, booking_links and booking_link_slots (every interview, booking link, working hours and calendar address)',
   '034_reminder_templates': "the two interview reminder templates (with HR's edits to them) and every template's reminder times",
+  '039_pay_rules': 'tables pay_rules and job_approvals (the pay rules admins kept and every job approval)',
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

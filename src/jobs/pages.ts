@@ -238,7 +238,15 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     const parsed = hrJobsQuerySchema().safeParse({ status: typeof raw === 'string' ? raw.trim() : '' });
     const status = parsed.success ? parsed.data.status || null : null;
     const statusError = parsed.success ? null : (fieldErrorsOf(parsed.error.issues).status?.[0] ?? null);
-    const { count, results: jobs } = await listJobSummaries(db, applicantCounts, status, page, HR_JOBS_PAGE_SIZE, req.access);
+    const { count, results: jobs } = await listJobSummaries(
+      db,
+      applicantCounts,
+      status,
+      page,
+      HR_JOBS_PAGE_SIZE,
+      req.access,
+      config.jobApproval,
+    );
     const link = (n: number) => {
       const query = new URLSearchParams({ ...(status ? { status } : {}), ...(n > 1 ? { page: String(n) } : {}) }).toString();
       return query ? `${req.path}?${query}` : req.path;
