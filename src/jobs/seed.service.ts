@@ -149,7 +149,7 @@ export async function importJobs(db: Db, asked: JobInput[], now = new Date(), pl
     for (const [i, input] of inputs.entries()) {
       const at = new Date(now.getTime() - (inputs.length - i) * 3_600_000);
       const jobId = await repo.insertJob(trx, ids[i], input, at);
-      await plans[i]?.record?.(trx, jobId, now);
+      await plans[i]?.record?.(trx, { id: jobId, public_id: ids[i] }, now);
     }
   });
   return inputs.length;

@@ -42,7 +42,7 @@ export interface JobSavePlan {
   /** The status to store: the one asked for, or another while the job waits for approval. */
   status: RecordStatus;
   /** The rules' own records, written in the save's transaction after the job's row. */
-  record?: (trx: Db, jobId: number, now: Date) => Promise<void>;
+  record?: (trx: Db, job: { id: number; public_id: string }, now: Date) => Promise<void>;
 }
 
 /**
@@ -312,7 +312,7 @@ export async function createJob(
           { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } },
           now,
         );
-        await plan.record?.(trx, jobId, now);
+        await plan.record?.(trx, { id: jobId, public_id: publicId }, now);
         return jobId;
       });
       // Again after the commit: a public read that ran during the transaction (another MySQL
@@ -404,7 +404,7 @@ export async function updateJob(
         { userId, action: 'job.update', entityId: current.id, details: { public_id: publicId ?? current.public_id, changed } },
         now,
       );
-      await plan.record?.(trx, current.id, now);
+      await plan.record?.(trx, { id: current.id, public_id: publicId ?? current.public_id }, now);
     });
   } catch (err) {
     // Another job took the made id meanwhile: the job keeps its public id, the rest is saved.
@@ -421,7 +421,7 @@ export async function updateJob(
         },
         now,
       );
-      await plan.record?.(trx, current.id, now);
+      await plan.record?.(trx, { id: current.id, public_id: current.public_id }, now);
     });
   }
   // After the commit too (see createJob): nothing read before it may stay cached.

@@ -184,8 +184,9 @@ async function planSave(deps: GateDeps, draft: Job, current: Job | null, save: J
 
   return {
     status,
-    record: async (trx, jobId, at) => {
-      const job = { id: jobId, title: draft.title, public_id: draft.public_id };
+    record: async (trx, saved, at) => {
+      const jobId = saved.id;
+      const job = { id: jobId, title: draft.title, public_id: saved.public_id };
       if (overridden)
         await insertJobAudit(
           trx,
