@@ -325,7 +325,9 @@ function PayRules({ rules: initial }: Props) {
                   <td data-label="Place">
                     <strong>{r.label}</strong> <code>{placeOf(r)}</code>
                   </td>
-                  <td data-label="Range">{r.range_required ? 'Required' : 'Not required'}</td>
+                  <td data-label="Range" className="nowrap">
+                    {r.range_required ? 'Required' : 'Not required'}
+                  </td>
                   <td data-label="Largest width">{widthText(r)}</td>
                   <td data-label="Note" className="pay-rule-note">
                     {r.note}

@@ -286,7 +286,14 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       { title: 'Create Job' },
       {
         heading: 'Create Job',
-        props: { mode: 'create', jobId: null, title: '', canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) },
+        props: {
+          mode: 'create',
+          jobId: null,
+          title: '',
+          canChangeWebhook: req.hr?.role === 'admin',
+          canOverrideChecks: req.hr?.role === 'admin',
+          ...(await editorOptions(db)),
+        },
       },
     );
   });
@@ -303,7 +310,14 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       { title: heading },
       {
         heading,
-        props: { mode: 'edit', jobId: job.id, title: job.title, canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) },
+        props: {
+          mode: 'edit',
+          jobId: job.id,
+          title: job.title,
+          canChangeWebhook: req.hr?.role === 'admin',
+          canOverrideChecks: req.hr?.role === 'admin',
+          ...(await editorOptions(db)),
+        },
       },
     );
   });

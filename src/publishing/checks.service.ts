@@ -37,7 +37,7 @@ export interface PublishingDeps {
   config: CheckConfig;
 }
 
-const CHECK_LABELS: Record<JobCheckKey, string> = {
+export const CHECK_LABELS: Record<JobCheckKey, string> = {
   pay_rule: 'Pay range',
   salary_history: 'No questions about current or past pay',
   closing_date: 'Closing date',

@@ -40,13 +40,9 @@ interface ApprovalDecision {
   comment: string;
 }
 
-/** The message under `status` when blocking checks refuse an activation. */
-export const ACTIVATION_REFUSED =
-  'This job cannot be active until the problems named here are fixed; an admin may override them with a note (override_checks).';
-
 /** The 400 of an activation the checks refuse: the summary under `status`, each reason under the job's field it is about. */
 function blockedError(reasons: CheckProblem[]): ValidationError {
-  const fields: Record<string, string[]> = { status: [ACTIVATION_REFUSED] };
+  const fields: Record<string, string[]> = { status: [PUBLISHING_MESSAGES.activationRefused] };
   for (const r of reasons) {
     const key = r.field === 'detail' ? 'status' : r.field;
     fields[key] ??= [];

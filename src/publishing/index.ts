@@ -8,7 +8,8 @@ import type { AppContext } from '../context.js';
 import { publishingApi } from './api.js';
 import { publishingPages } from './pages.js';
 
-export { ACTIVATION_REFUSED, publishingPolicy } from './gate.service.js';
+export { publishingPolicy } from './gate.service.js';
+export { PUBLISHING_MESSAGES } from './schema.js';
 
 /** The pay rules page and the publishing API. */
 export function publishingRoutes(ctx: AppContext): Router {

@@ -3,6 +3,7 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { renderPage } from '../render/page.js';
 import { payRules } from './rules.service.js';
+import { CHECK_LABELS } from './checks.service.js';
 
 export function publishingPages(ctx: AppContext): Router {
   const router = Router();
@@ -12,7 +13,7 @@ export function publishingPages(ctx: AppContext): Router {
       res,
       'pages/hr/pay-rules',
       { title: 'Pay rules', noindex: true },
-      { blocking: ctx.config.jobChecksBlock, props: { rules: await payRules(ctx.db) } },
+      { blocking: ctx.config.jobChecksBlock.map((k) => CHECK_LABELS[k].toLowerCase()), props: { rules: await payRules(ctx.db) } },
     );
   });
   return router;

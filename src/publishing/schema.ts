@@ -36,6 +36,9 @@ export const PUBLISHING_MESSAGES = {
   duplicate: 'A rule for this place already exists: edit that one instead.',
   tooManyRules: `There can be at most ${PUBLISHING_LIMITS.rules} pay rules. Remove one first.`,
   notFound: 'Pay rule not found.',
+  /** Under `status` when blocking checks refuse an activation (the other reasons under their fields). */
+  activationRefused:
+    'This job cannot be active until the problems named here are fixed; an admin may override them with a note (override_checks).',
   overrideNotObject: 'Send override_checks as an object: {"note": "why the checks may be overridden"}.',
   overrideNote: 'Write why the checks may be overridden.',
   overrideAdminOnly: 'Only an admin may override the publishing checks. Ask an admin of your team.',

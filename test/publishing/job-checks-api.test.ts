@@ -5,7 +5,9 @@
  * checklist, 403 for a recruiter), and bad overrides answered with exact messages.
  */
 import { expect } from 'chai';
-import { ACTIVATION_REFUSED } from '../../src/publishing/index.js';
+import { PUBLISHING_MESSAGES } from '../../src/publishing/index.js';
+
+const ACTIVATION_REFUSED = PUBLISHING_MESSAGES.activationRefused;
 import { databaseKinds } from '../helpers/db.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
