@@ -12,6 +12,7 @@ import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import nodeCron from 'node-cron';
 import { PHONE_RULES, type PhoneRule } from '../src/shared/phone-rule-names.js';
+import { DEFAULT_BLOCKING_CHECKS, JOB_CHECK_KEYS, type JobCheckKey } from '../src/shared/job-checks.js';
 import { OIDC_SETTINGS, type OidcSetting, parseOidc } from './oidc.js';
 
 export type { OidcSetting } from './oidc.js';
@@ -257,6 +258,16 @@ export interface Config {
   phoneRule: PhoneRule;
   /** APPLY_CONSENT_TEXT: what an applicant must agree to on the wizard's review step; null = no consent asked. */
   applyConsentText: string | null;
+  /**
+   * APPLICATION_RETENTION_DAYS: how long applications are kept (the privacy notice's promise);
+   * `careers-admin applicants purge` without `--older-than` purges those older; null = none set
+   * (the job checklist warns).
+   */
+  applicationRetentionDays: number | null;
+  /** JOB_APPROVAL: a recruiter's new or changed job waits for its hiring manager or an admin before it can be active (issue 34). */
+  jobApproval: boolean;
+  /** JOB_CHECKS_BLOCK: the publishing checks that refuse a job's activation (issue 34); the others only warn. */
+  jobChecksBlock: JobCheckKey[];
   /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
   logLevel: LogLevel;
   /** Seconds a stopping process waits for requests, uploads and post deliveries in flight before it cuts them. */
@@ -393,6 +404,9 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'CAREERS_EMAIL', default: 'careers@example.com' },
   { name: 'COMPANY_LOGO_URL', default: '(unset)' },
   { name: 'APPLY_CONSENT_TEXT', default: '(unset: no consent asked)' },
+  { name: 'APPLICATION_RETENTION_DAYS', default: '(unset: no retention period declared)' },
+  { name: 'JOB_APPROVAL', default: 'off' },
+  { name: 'JOB_CHECKS_BLOCK', default: DEFAULT_BLOCKING_CHECKS.join(',') },
   { name: 'PHONE_RULE', default: 'ten-digits' },
   { name: 'STORAGE_URL', default: '(unset: DATA_DIR/uploads)', secret: 'url' },
   { name: 'AWS_ACCESS_KEY_ID', default: "(unset: the AWS SDK's default credentials)" },
@@ -601,6 +615,15 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     );
   }
 
+  // Issue 34: which publishing checks refuse an activation (`none`: only warnings).
+  const rawBlock = str('JOB_CHECKS_BLOCK', DEFAULT_BLOCKING_CHECKS.join(','));
+  const blockList = rawBlock.toLowerCase() === 'none' ? [] : rawBlock.split(',').map((p) => p.trim().toLowerCase());
+  const unknownChecks = blockList.filter((p) => !(JOB_CHECK_KEYS as readonly string[]).includes(p));
+  if (unknownChecks.length)
+    problems.push(`JOB_CHECKS_BLOCK must be "none" or a comma-separated list of ${JOB_CHECK_KEYS.join(', ')} (got "${rawBlock}")`);
+  const jobChecksBlock = unknownChecks.length ? [...DEFAULT_BLOCKING_CHECKS] : [...new Set(blockList as JobCheckKey[])];
+  const retentionDays = env.APPLICATION_RETENTION_DAYS?.trim() ? int('APPLICATION_RETENTION_DAYS', 0, 1, 36_500) : null;
+
   // Sent as `Authorization: Bearer <token>`: header-safe characters only, and long enough not to be guessed.
   const metricsToken = env.METRICS_TOKEN?.trim() ? env.METRICS_TOKEN.trim() : null;
   if (metricsToken !== null && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(metricsToken)) {
@@ -668,6 +691,9 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       logoUrl,
     },
     applyConsentText: consentText,
+    applicationRetentionDays: retentionDays,
+    jobApproval: bool('JOB_APPROVAL', false),
+    jobChecksBlock,
     phoneRule,
     logLevel,
     // Positive: 0 would cut every request in flight; systemd's TimeoutStopSec must stay above it.

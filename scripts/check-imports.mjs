@@ -45,6 +45,7 @@ const FEATURES = [
   'teams',
   'reports',
   'interviews',
+  'publishing',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

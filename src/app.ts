@@ -36,6 +36,7 @@ import { funnelRoutes } from './funnel/index.js';
 import { scorecardsRoutes } from './scorecards/index.js';
 import { interviewsRoutes } from './interviews/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
+import { publishingPolicy, publishingRoutes } from './publishing/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 /** The Express app alone (every request through it; route listings in tests). */
@@ -133,7 +134,9 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   // Feature routes: one line per feature.
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
-  app.use(jobsRoutes(ctx, { applicantCounts }));
+  // Every HR save of a job passes the publishing rules (issue 34): the jobs feature's port.
+  app.use(jobsRoutes(ctx, { applicantCounts, policy: publishingPolicy(ctx) }));
+  app.use(publishingRoutes(ctx));
   app.use(teamsRoutes(ctx));
   // Before applicants and pipeline: their `/api/hr/applications/:id/` would take `emails` for an application id.
   app.use(emailsRoutes(ctx));

@@ -28,6 +28,8 @@ import { QuestionsEditor } from './QuestionsEditor.js';
 import { SaveBanner, type Failure } from './SaveBanner.js';
 import { TABS, elementIdOf, tabOf, type TabKey } from './tabs.js';
 import { TeamPanel } from './TeamPanel.js';
+import { ChecksPanel, refusedByChecks } from './ChecksPanel.js';
+import { PUBLISHING_LIMITS, PUBLISHING_MESSAGES } from '../../src/publishing/schema.js';
 
 /** Said on the job list after a job is created (the editor's own banner says an edit was saved). */
 const JOB_CREATED = 'Job created.';
@@ -42,6 +44,11 @@ export function JobEditor(props: Props) {
   const [failure, setFailure] = useState<Failure | null>(null);
   const [saved, setSaved] = useState(false);
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
+  /** Issue 34: the checklist is read again after each save; an admin may retry a refused activation with an override note. */
+  const [checksVersion, setChecksVersion] = useState(0);
+  const [overrideOffer, setOverrideOffer] = useState(false);
+  const [overrideNote, setOverrideNote] = useState('');
+  const [overrideError, setOverrideError] = useState('');
   const banner = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Record<string, HTMLButtonElement | null>>({});
   /** The draft as last rendered, for event handlers that outlive a render. */
@@ -158,14 +165,20 @@ export function JobEditor(props: Props) {
     dropErrors((k) => k === 'questions' || k.startsWith('questions.'));
   };
 
-  const save = async () => {
+  const save = async (override?: string) => {
     if (saving) return;
+    if (override !== undefined && !override.trim()) {
+      setOverrideError(PUBLISHING_MESSAGES.overrideNote);
+      document.getElementById('override-note')?.focus();
+      return;
+    }
     setSaving(true);
     setSaved(false);
     setFailure(null);
     setErrors({});
+    setOverrideError('');
     try {
-      const body = toPayload(draft, mode);
+      const body = { ...toPayload(draft, mode), ...(override !== undefined ? { override_checks: { note: override } } : {}) };
       if (mode === 'create') {
         await hrJson<HrJob>('/api/hr/jobs/', { method: 'POST', body });
         baseline.current = snapshot(draft, mode); // saved: nothing to ask about on the way out
@@ -184,10 +197,14 @@ export function JobEditor(props: Props) {
       document.title = `Edit Job: ${job.title}`;
       setSaved(true);
       setSaving(false);
+      setOverrideOffer(false);
+      setOverrideNote('');
+      setChecksVersion((v) => v + 1);
     } catch (err) {
       setSaving(false);
       if (err instanceof ApiError && err.status === 401) return; // hrFetch is sending the user to the login page
       const body = err instanceof ApiError ? err.body : null;
+      setOverrideOffer(props.canOverrideChecks && refusedByChecks(body));
       const fields = fieldErrors(body);
       // The banner names the fields whose messages are shown beside them.
       setFailure({ lines: errorLines(body), keys: Object.keys(fields).filter((k) => tabOf(k) !== null) });
@@ -202,6 +219,20 @@ export function JobEditor(props: Props) {
         setFocusTarget('job-save-banner');
       }
     }
+  };
+
+  /** After an approval (issue 34) the job's status may have changed: taken into the form unless it holds unsaved edits. */
+  const reloadStatus = () => {
+    if (jobId === null) return;
+    hrJson<HrJob>(`/api/hr/jobs/${jobId}/`)
+      .then((job) => {
+        if (unsaved()) return;
+        const loaded = toDraft(job, latest.current ?? undefined);
+        baseline.current = snapshot(loaded, mode);
+        savedForm.current = loaded;
+        setDraft(loaded);
+      })
+      .catch(() => {});
   };
 
   const tabIndex = TABS.findIndex((t) => t.key === tab);
@@ -245,6 +276,39 @@ export function JobEditor(props: Props) {
         />
       )}
       <SaveBanner bannerRef={banner} failure={failure} saved={saved} />
+      {overrideOffer && (
+        <fieldset className="card override-offer">
+          <legend className="subheading">Override the checks</legend>
+          <p className="help-text" id="override-help">
+            As an admin you may save this job as active anyway. Say why: the note is kept in the audit log and shown on the checklist.
+          </p>
+          <div className="field">
+            <label htmlFor="override-note">Why the job may be active anyway</label>
+            <textarea
+              id="override-note"
+              rows={3}
+              maxLength={PUBLISHING_LIMITS.overrideNote}
+              value={overrideNote}
+              aria-invalid={overrideError ? true : undefined}
+              aria-describedby={overrideError ? 'override-help override-note-err' : 'override-help'}
+              onChange={(e) => {
+                setOverrideNote(e.target.value);
+                setOverrideError('');
+              }}
+            />
+            {overrideError && (
+              <p id="override-note-err" className="field-error">
+                {overrideError}
+              </p>
+            )}
+          </div>
+          <div>
+            <button type="button" className="btn btn-danger" disabled={saving} onClick={() => void save(overrideNote)}>
+              Save with override
+            </button>
+          </div>
+        </fieldset>
+      )}
 
       <div className="tabs" role="tablist" aria-label="Job sections" onKeyDown={onTabKey}>
         {TABS.map((t) => (
@@ -304,6 +368,8 @@ export function JobEditor(props: Props) {
       <TabPanel tab="team" current={tab}>
         <TeamPanel jobId={jobId} />
       </TabPanel>
+
+      <ChecksPanel jobId={jobId} version={checksVersion} onDecided={reloadStatus} />
 
       <div className="editor-actions">
         <div className="step-buttons">

@@ -22,6 +22,8 @@ export interface Props {
   departments: string[];
   /** Whether this user may change the webhook (admins only, issue 28); otherwise it is shown read-only. */
   canChangeWebhook: boolean;
+  /** Whether this user may override the publishing checks with a note (admins only, issue 34). */
+  canOverrideChecks: boolean;
 }
 
 export interface QuestionDraft {

@@ -20,7 +20,7 @@ export async function jobIdFor(db: Db, ref: ReturnType<typeof jobOption>): Promi
 
 function reportSeedError(err: SeedError): CliError {
   const lines = err.problems.map((p) => {
-    const where = p.index < 0 ? 'file' : `record ${p.index}`;
+    const where = p.index < 0 ? 'file' : `record ${p.index}${p.title ? ` (${JSON.stringify(printable(p.title))})` : ''}`;
     const what = Object.entries(p.errors)
       .map(([field, msgs]) => `${field}: ${([] as unknown[]).concat(msgs).join(' ')}`)
       .join('; ');
@@ -61,17 +61,26 @@ export function registerJobs(program: Command): void {
     .description('add the demo jobs (--demo) or jobs from a JSON file (--file jobs.json)')
     .option('--demo', 'a dozen realistic demo jobs')
     .option('--file <path>', 'a JSON array of job objects (the fields of POST /api/hr/jobs/)')
-    .action(async (opts: { demo?: boolean; file?: string }) => {
+    .option(
+      '--override-checks <note>',
+      "an administrator's override of the publishing checks that would refuse an active job (a pay range, a salary-history question), with why; audited",
+    )
+    .action(async (opts: { demo?: boolean; file?: string; overrideChecks?: string }) => {
       if (!!opts.demo === !!opts.file) throw new CliError('Give exactly one of --demo or --file <path>.', 2);
+      if (opts.overrideChecks !== undefined && !opts.overrideChecks.trim())
+        throw new CliError('--override-checks: write why the checks may be overridden.', 2);
       await withDb(async (db, config) => {
-        const [{ migrateLatest }, { SeedError, importJobRecords, seedDemoJobs }] = await Promise.all([
+        const [{ migrateLatest }, { SeedError, importJobRecords, seedDemoJobs }, { publishingPolicy }] = await Promise.all([
           import('../db/migrations.js'),
           import('../jobs/index.js'),
+          import('../publishing/index.js'),
         ]);
         await migrateLatest(db);
+        // Issue 34: active jobs pass the same publishing checks as the API's saves.
+        const rules = { policy: publishingPolicy({ db, config, now: () => new Date() }), overrideNote: opts.overrideChecks };
         try {
           if (opts.demo) {
-            const n = await seedDemoJobs(db);
+            const n = await seedDemoJobs(db, new Date(), rules);
             console.log(n ? `Added ${n} demo jobs.` : 'Demo jobs are already there; nothing added.');
             return;
           }
@@ -82,7 +91,7 @@ export function registerJobs(program: Command): void {
           } catch (e) {
             throw new CliError(`Cannot read ${opts.file}: ${(e as Error).message}`);
           }
-          const n = await importJobRecords(db, records, { allowPrivateWebhook: config.webhookAllowPrivate });
+          const n = await importJobRecords(db, records, { allowPrivateWebhook: config.webhookAllowPrivate, rules });
           console.log(`Imported ${n} job(s) from ${printable(opts.file)}.`);
         } catch (err) {
           throw err instanceof SeedError ? reportSeedError(err) : err;

@@ -40,6 +40,7 @@ import * as m034 from '../../migrations/034_reminder_templates.js';
 import * as m035 from '../../migrations/035_public_version.js';
 import * as m037 from '../../migrations/037_timeline_indexes.js';
 import * as m038 from '../../migrations/038_answer_tallies_by_count.js';
+import * as m039 from '../../migrations/039_pay_rules.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -77,6 +78,7 @@ const migrations: Record<string, Knex.Migration> = {
   '035_public_version': m035,
   '037_timeline_indexes': m037,
   '038_answer_tallies_by_count': m038,
+  '039_pay_rules': m039,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -150,6 +152,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '035_public_version': "table public_versions (the public pages' version counter: processes render their kept pages once more)",
   '037_timeline_indexes': null,
   '038_answer_tallies_by_count': null,
+  '039_pay_rules': 'tables pay_rules and job_approvals (the pay rules admins kept and every job approval)',
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

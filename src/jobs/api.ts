@@ -5,7 +5,7 @@
  * (a token; POST and PUT need it as a Bearer header). Only an admin may set or change a job's
  * webhook (issue 28): a recruiter's POST or PUT that would is a 403.
  */
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import type { AppContext } from '../context.js';
 import { NotFound } from '../http/errors.js';
 import { pageResponse, parsePaging } from '../http/paging.js';
@@ -13,6 +13,9 @@ import { pathId, validateQuery } from '../http/validate.js';
 import { FILTER_NAMES, hrJobsQuerySchema, jobFiltersSchema } from './schema.js';
 import {
   type ApplicantCounts,
+  type JobDeps,
+  type JobSave,
+  type JobSavePolicy,
   assertWebhookUnchanged,
   cachedPublicJob,
   createJob,
@@ -26,10 +29,21 @@ import {
   updateJob,
 } from './service.js';
 
-export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
+export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts, policy?: JobSavePolicy): Router {
   const router = Router();
   const { db, config } = ctx;
   const inputOptions = { allowPrivateWebhook: config.webhookAllowPrivate };
+  // Saves pass the publishing rules (issue 34) handed in by app.ts.
+  const jobDeps: JobDeps = { db, cache: ctx.cache, policy };
+  /** Who saves, and what else the body carries for the rules (an admin's `override_checks`). */
+  const saveOf = (req: Request): JobSave => ({
+    userId: req.hr!.userId,
+    role: req.hr!.role,
+    extras: {
+      override_checks:
+        typeof req.body === 'object' && req.body !== null ? (req.body as Record<string, unknown>).override_checks : undefined,
+    },
+  });
 
   router.get('/api/jobs/', async (req, res) => {
     const filters = validateQuery(req, jobFiltersSchema(true), FILTER_NAMES);
@@ -47,7 +61,15 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
   router.get('/api/hr/jobs/', async (req, res) => {
     const { status } = validateQuery(req, hrJobsQuerySchema(), ['status']);
     const paging = parsePaging(req);
-    const { count, results } = await listJobSummaries(db, applicantCounts, status || null, paging.page, paging.pageSize, req.access);
+    const { count, results } = await listJobSummaries(
+      db,
+      applicantCounts,
+      status || null,
+      paging.page,
+      paging.pageSize,
+      req.access,
+      config.jobApproval,
+    );
     res.json(pageResponse(req, config.publicBaseUrl, paging, count, results));
   });
 
@@ -61,7 +83,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
     assertWebhookUnchanged(req.hr!.role === 'admin', input);
     // `public_id_draft: true` (Manage Jobs' Duplicate): the public id is made again from the title at the first save.
     const draft = typeof req.body === 'object' && req.body !== null && (req.body as { public_id_draft?: unknown }).public_id_draft === true;
-    const job = await createJob(ctx, input, ctx.now(), req.hr!.userId, draft);
+    const job = await createJob(jobDeps, input, ctx.now(), req.hr!.userId, draft, saveOf(req));
     res.status(201).json(toHrJob(job));
   });
 
@@ -74,7 +96,7 @@ export function jobsApi(ctx: AppContext, applicantCounts: ApplicantCounts): Rout
     const current = await requireJob(db, pathId(req.params.id));
     const input = parseJobInput(req.body, { ...inputOptions, current });
     assertWebhookUnchanged(req.hr!.role === 'admin', input, current);
-    res.json(toHrJob(await updateJob(ctx, current, input, ctx.now(), req.hr!.userId)));
+    res.json(toHrJob(await updateJob(jobDeps, current, input, ctx.now(), req.hr!.userId, saveOf(req))));
   });
 
   return router;

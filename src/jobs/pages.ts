@@ -242,7 +242,15 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     const parsed = hrJobsQuerySchema().safeParse({ status: typeof raw === 'string' ? raw.trim() : '' });
     const status = parsed.success ? parsed.data.status || null : null;
     const statusError = parsed.success ? null : (fieldErrorsOf(parsed.error.issues).status?.[0] ?? null);
-    const { count, results: jobs } = await listJobSummaries(db, applicantCounts, status, page, HR_JOBS_PAGE_SIZE, req.access);
+    const { count, results: jobs } = await listJobSummaries(
+      db,
+      applicantCounts,
+      status,
+      page,
+      HR_JOBS_PAGE_SIZE,
+      req.access,
+      config.jobApproval,
+    );
     const link = (n: number) => {
       const query = new URLSearchParams({ ...(status ? { status } : {}), ...(n > 1 ? { page: String(n) } : {}) }).toString();
       return query ? `${req.path}?${query}` : req.path;
@@ -282,7 +290,14 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       { title: 'Create Job' },
       {
         heading: 'Create Job',
-        props: { mode: 'create', jobId: null, title: '', canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) },
+        props: {
+          mode: 'create',
+          jobId: null,
+          title: '',
+          canChangeWebhook: req.hr?.role === 'admin',
+          canOverrideChecks: req.hr?.role === 'admin',
+          ...(await editorOptions(db)),
+        },
       },
     );
   });
@@ -299,7 +314,14 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       { title: heading },
       {
         heading,
-        props: { mode: 'edit', jobId: job.id, title: job.title, canChangeWebhook: req.hr?.role === 'admin', ...(await editorOptions(db)) },
+        props: {
+          mode: 'edit',
+          jobId: job.id,
+          title: job.title,
+          canChangeWebhook: req.hr?.role === 'admin',
+          canOverrideChecks: req.hr?.role === 'admin',
+          ...(await editorOptions(db)),
+        },
       },
     );
   });

@@ -33,7 +33,7 @@ const NEWEST_FIRST = [
   { column: 'id', order: 'desc' },
 ] as const;
 
-function toSummary(r: Row, applicants: Map<number, number>): JobSummary {
+function toSummary(r: Row, applicants: Map<number, number>, approvals: Map<number, JobSummary['approval']>): JobSummary {
   const id = Number(r.id);
   return {
     id,
@@ -46,6 +46,7 @@ function toSummary(r: Row, applicants: Map<number, number>): JobSummary {
     status: r.status,
     closes_at: fromDbDate(r.closes_at)?.toISOString() ?? null,
     applicants: applicants.get(id) ?? 0,
+    approval: approvals.get(id) ?? null,
     views: Number(r.views ?? 0),
     created_at: fromDbDate(r.created_at)!.toISOString(),
     updated_at: fromDbDate(r.updated_at)!.toISOString(),
@@ -63,6 +64,7 @@ export async function pageJobSummaries(
   page: number,
   pageSize: number,
   jobIds: readonly number[] | null = null,
+  withApproval = false,
 ): Promise<{ count: number; results: JobSummary[] }> {
   const filtered = (q: Knex.QueryBuilder) => {
     if (status) q.where('status', status);
@@ -81,7 +83,23 @@ export async function pageJobSummaries(
         rows.map((r) => Number(r.id)),
       )
     : new Map<number, number>();
-  return { count: Number(n), results: rows.map((r) => toSummary(r, byJob)) };
+  const approvals =
+    withApproval && rows.length
+      ? await approvalStates(
+          db,
+          rows.map((r) => Number(r.id)),
+        )
+      : new Map();
+  return { count: Number(n), results: rows.map((r) => toSummary(r, byJob, approvals)) };
+}
+
+/**
+ * The approval state of these jobs (issue 34, JOB_APPROVAL=on): `job_approvals`, the publishing
+ * feature's table, read here for the lists (decision 0010).
+ */
+async function approvalStates(db: Knex, jobIds: number[]): Promise<Map<number, JobSummary['approval']>> {
+  const rows: Row[] = await db('job_approvals').whereIn('job_id', jobIds).select('job_id', 'state');
+  return new Map(rows.map((r) => [Number(r.job_id), r.state]));
 }
 
 /** Every job, removed ones too (their applicants stay listed), by title: the applicants list's job selector. */

@@ -9,11 +9,20 @@ import { ValidationError } from '../http/errors.js';
 import { DEMO_JOBS } from './lib/demo.js';
 import * as repo from './repo.js';
 import { JOB_MESSAGES, type JobInput } from './schema.js';
-import { newJobPublicId, parseJobInput, type JobInputOptions } from './service.js';
+import { draftJob, newJobPublicId, parseJobInput, type JobInputOptions, type JobSavePlan, type JobSavePolicy } from './service.js';
 
 export interface SeedProblem {
   index: number;
   errors: Record<string, unknown>;
+  /** The record's title, when it has one: the CLI names the job with it. */
+  title?: string;
+}
+
+/** The publishing rules an import passes (issue 34), as the API's saves do, run as an administrator. */
+export interface SeedRules {
+  policy: JobSavePolicy;
+  /** `--override-checks NOTE`: an administrator's override of the blocking checks, for every record. */
+  overrideNote?: string;
 }
 
 export class SeedError extends Error {
@@ -74,19 +83,55 @@ async function takenPublicIds(db: Db, inputs: ParsedRecords['inputs']): Promise<
  * Validates every record, field problems and taken ids together, and imports all of them or
  * none (the CLI's `jobs seed --file`).
  */
-export async function importJobRecords(db: Db, records: unknown, opts: JobInputOptions = {}, now = new Date()): Promise<number> {
+export async function importJobRecords(
+  db: Db,
+  records: unknown,
+  opts: JobInputOptions & { rules?: SeedRules } = {},
+  now = new Date(),
+): Promise<number> {
   const { inputs, problems } = parseJobRecords(records, opts, now);
   problems.push(...(await takenPublicIds(db, inputs)));
+  const plans = await planRecords(inputs, opts.rules, now, problems);
   if (problems.length) throw new SeedError(problems.sort((a, b) => a.index - b.index));
   return importJobs(
     db,
     inputs.map((r) => r.input),
     now,
+    plans,
   );
 }
 
-/** Inserts all jobs or none. Jobs whose public_id already exists are reported, not overwritten. */
-export async function importJobs(db: Db, inputs: JobInput[], now = new Date()): Promise<number> {
+/**
+ * Each record through the publishing rules (issue 34), as the CLI, an administrator: a record the
+ * blocking checks refuse is a problem naming the job and why, and nothing is imported.
+ */
+async function planRecords(
+  inputs: ParsedRecords['inputs'],
+  rules: SeedRules | undefined,
+  now: Date,
+  problems: SeedProblem[],
+): Promise<(JobSavePlan | undefined)[]> {
+  if (!rules) return [];
+  const extras = { override_checks: rules.overrideNote === undefined ? undefined : { note: rules.overrideNote } };
+  const plans: (JobSavePlan | undefined)[] = [];
+  for (const { index, input } of inputs) {
+    try {
+      plans.push(await rules.policy.plan(draftJob(input, null, input.public_id ?? '', now), null, { userId: null, role: 'cli', extras }));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      problems.push({ index, title: input.title, errors: err.fields });
+      plans.push(undefined);
+    }
+  }
+  return plans;
+}
+
+/**
+ * Inserts all jobs or none. Jobs whose public_id already exists are reported, not overwritten.
+ * `plans`: what the publishing rules decided for each (its status and records), by position.
+ */
+export async function importJobs(db: Db, asked: JobInput[], now = new Date(), plans: (JobSavePlan | undefined)[] = []): Promise<number> {
+  const inputs = asked.map((input, i) => (plans[i] ? { ...input, status: plans[i].status } : input));
   const taken = await takenPublicIds(
     db,
     inputs.map((input, index) => ({ index, input })),
@@ -103,14 +148,29 @@ export async function importJobs(db: Db, inputs: JobInput[], now = new Date()): 
   await db.transaction(async (trx) => {
     // Spread creation times a little so the list has a stable, realistic order.
     for (const [i, input] of inputs.entries()) {
-      await repo.insertJob(trx, ids[i], input, new Date(now.getTime() - (inputs.length - i) * 3_600_000));
+      const at = new Date(now.getTime() - (inputs.length - i) * 3_600_000);
+      const jobId = await repo.insertJob(trx, ids[i], input, at);
+      await plans[i]?.record?.(trx, { id: jobId, public_id: ids[i] }, now);
     }
     await bumpPublicVersion(trx);
   });
   return inputs.length;
 }
 
-export async function seedDemoJobs(db: Db, now = new Date()): Promise<number> {
+/** Adds the demo jobs not there yet; `rules`: through the publishing rules (the CLI), else as they are (the first start in development). */
+export async function seedDemoJobs(db: Db, now = new Date(), rules?: SeedRules): Promise<number> {
+  if (rules) {
+    const present = new Set(
+      (
+        await repo.jobsByPublicIds(
+          db,
+          DEMO_JOBS.map((j) => String(j.public_id)),
+        )
+      ).map((j) => j.public_id),
+    );
+    const fresh = DEMO_JOBS.filter((j) => !present.has(String(j.public_id)));
+    return fresh.length ? importJobRecords(db, fresh, { rules }, now) : 0;
+  }
   const inputs = validateJobRecords(DEMO_JOBS);
   const taken = new Set(
     (

@@ -23,10 +23,56 @@ import type { HrJob, Job, JobQuestion, PublicJob, PublicJobFilters, PublicJobSum
 import type { Logger } from '../log/logger.js';
 import { FEED_MAX_JOBS, type FeedKind, renderFeed } from './lib/feeds.js';
 
-/** What the job operations need: the database and the app's read cache. */
+/** What the job operations need: the database, the app's read cache and, where jobs are saved for HR, the publishing rules. */
 export interface JobDeps {
   db: Db;
   cache: ReadCache;
+  /** The rules a save passes (the publishing feature's, issue 34); absent: none (test factories, the demo jobs at first start). */
+  policy?: JobSavePolicy;
+}
+
+/** Who saves a job: a signed-in user with their role, or the CLI (an administrator). */
+export interface JobSave {
+  userId: number | null;
+  role: 'admin' | 'recruiter' | 'hiring_manager' | 'interviewer' | 'cli';
+  /** What else the request carried for the rules (`override_checks`, an approval's decision). */
+  extras?: Record<string, unknown>;
+}
+
+/** What the rules decided about a save. */
+export interface JobSavePlan {
+  /** The status to store: the one asked for, or another while the job waits for approval. */
+  status: RecordStatus;
+  /** The rules' own records, written in the save's transaction after the job's row. */
+  record?: (trx: Db, job: { id: number; public_id: string }, now: Date) => Promise<void>;
+}
+
+/**
+ * The port (decision 0007) through which every HR save of a job passes the publishing rules
+ * (issue 34): `plan` sees the job as it would be saved (`draft`; id 0 when new) and the job as
+ * stored (null when new), and may refuse the save (400, 403) or hold its activation back; app.ts
+ * and the CLI hand in the publishing feature's policy, which the jobs feature does not import.
+ */
+export interface JobSavePolicy {
+  plan(draft: Job, current: Job | null, save: JobSave): Promise<JobSavePlan>;
+}
+
+/** The job as it would be after saving `input` (id 0 and created now when it is new), for the rules to judge. */
+export function draftJob(input: JobInput, current: Job | null, publicId: string, now: Date): Job {
+  return {
+    ...input,
+    id: current?.id ?? 0,
+    public_id: publicId,
+    views: current?.views ?? 0,
+    created_at: current?.created_at ?? now,
+    updated_at: now,
+    questions: input.questions.map((q, i) => ({ ...q, id: q.id ?? 0, order: q.order ?? i })),
+  };
+}
+
+/** The save's plan: the input's status and nothing to record when no rules are handed in. */
+async function planSave(deps: JobDeps, draft: Job, current: Job | null, save: JobSave): Promise<JobSavePlan> {
+  return deps.policy ? deps.policy.plan(draft, current, save) : { status: draft.status };
 }
 
 export interface JobInputOptions {
@@ -258,13 +304,17 @@ const CREATE_ATTEMPTS = 8;
  * title at the job's first save (updateJob).
  */
 export async function createJob(
-  { db, cache }: JobDeps,
-  input: JobInput,
+  deps: JobDeps,
+  asked: JobInput,
   now = new Date(),
   userId: number | null = null,
   publicIdDraft = false,
+  save: JobSave = { userId, role: 'cli' },
 ): Promise<Job> {
-  assertClosingDateAhead(input, now);
+  const { db, cache } = deps;
+  assertClosingDateAhead(asked, now);
+  const plan = await planSave(deps, draftJob(asked, null, asked.public_id ?? '', now), null, save);
+  const input: JobInput = { ...asked, status: plan.status };
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     // The last tries use a random id, so a storm of creates with one title still ends.
     const publicId = input.public_id ?? (attempt < CREATE_ATTEMPTS - 2 ? await newJobPublicId(db, input.title) : randomPublicId());
@@ -279,6 +329,7 @@ export async function createJob(
           { userId, action: 'job.create', entityId: jobId, details: { public_id: publicId, title: input.title, status: input.status } },
           now,
         );
+        await plan.record?.(trx, { id: jobId, public_id: publicId }, now);
         await bumpPublicVersion(trx);
         return jobId;
       });
@@ -336,16 +387,20 @@ const AUDITED_FIELDS = [
  * leave it out, a different one is a 400 field error. Questions keep the ids they are sent with.
  */
 export async function updateJob(
-  { db, cache }: JobDeps,
+  deps: JobDeps,
   current: Job,
-  input: JobInput,
+  asked: JobInput,
   now = new Date(),
   userId: number | null = null,
+  save: JobSave = { userId, role: 'cli' },
 ): Promise<Job> {
-  if (input.public_id !== null && input.public_id !== current.public_id) {
+  const { db, cache } = deps;
+  if (asked.public_id !== null && asked.public_id !== current.public_id) {
     throw new ValidationError({ public_id: [PUBLIC_ID_READ_ONLY] });
   }
-  assertClosingDateAhead(input, now, current);
+  assertClosingDateAhead(asked, now, current);
+  const plan = await planSave(deps, draftJob(asked, current, current.public_id, now), current, save);
+  const input: JobInput = { ...asked, status: plan.status };
   const changed: string[] = AUDITED_FIELDS.filter((f) => current[f] !== input[f]);
   if ((current.closes_at?.getTime() ?? null) !== (input.closes_at?.getTime() ?? null)) changed.push('closes_at');
   if (current.applicant_countries.join() !== input.applicant_countries.join()) changed.push('applicant_countries');
@@ -367,6 +422,7 @@ export async function updateJob(
         { userId, action: 'job.update', entityId: current.id, details: { public_id: publicId ?? current.public_id, changed } },
         now,
       );
+      await plan.record?.(trx, { id: current.id, public_id: publicId ?? current.public_id }, now);
       await bumpPublicVersion(trx);
     });
   } catch (err) {
@@ -384,12 +440,30 @@ export async function updateJob(
         },
         now,
       );
+      await plan.record?.(trx, { id: current.id, public_id: current.public_id }, now);
       await bumpPublicVersion(trx);
     });
   }
   // After the commit too (see createJob): nothing read before it may stay cached.
   cache.clear('public-jobs');
   return (await repo.findJobById(db, current.id))!;
+}
+
+/** A stored job as the input that would save it unchanged. */
+function inputOf(job: Job): JobInput {
+  const { id: _id, views: _views, created_at: _c, updated_at: _u, questions, ...fields } = job;
+  return {
+    ...fields,
+    questions: questions.map((q) => ({ ...q })),
+  };
+}
+
+/**
+ * Saves the job as stored with another status (an approval that makes it active, issue 34),
+ * through the same rules and audit as any save.
+ */
+export function setJobStatus(deps: JobDeps, current: Job, status: RecordStatus, now: Date, save: JobSave): Promise<Job> {
+  return updateJob(deps, current, { ...inputOf(current), status }, now, save.userId, save);
 }
 
 /** The settings that decide where a job's applications are sent, and what goes with them. */
@@ -473,6 +547,7 @@ export function listJobSummaries(
   page: number,
   pageSize: number,
   scope: AccessScope = FULL_ACCESS,
+  withApproval = false,
 ) {
-  return pageJobSummaries(db, counts, status, page, pageSize, scope.jobIds);
+  return pageJobSummaries(db, counts, status, page, pageSize, scope.jobIds, withApproval);
 }

@@ -111,6 +111,8 @@ export interface JobSummary {
   /** ISO instant or null; past it the lists show the job as Closed. */
   closes_at: string | null;
   applicants: number;
+  /** With JOB_APPROVAL=on, the job's approval (issue 34): waiting, given or refused; null: none asked, or approval is off. */
+  approval: 'PENDING' | 'APPROVED' | 'REJECTED' | null;
   views: number;
   created_at: string;
   updated_at: string;

@@ -7,6 +7,8 @@ import { postsPages } from './pages.js';
 export { applicationPostPayload, enqueueApplicationEvent, enqueueApplicationPost, enqueueFormPost } from './repo.js';
 export { enqueueApplicationEmails, htmlOfText, oneLine, type MailConfig } from './lib/mail.js';
 export { cancelEmail, enqueueSentEmail, enqueueSentEmails, type EmailMessage } from './repo.js';
+/** Emails to HR users about no application (issue 34's job approvals), queued in the caller's transaction. */
+export { enqueueEmails } from './repo.js';
 export { OutboxSignal } from './lib/signal.js';
 export { createDelivery, startDelivery } from './lib/delivery.js';
 /** The outbound address check of a socket's lookup, for other readers of outside addresses (interviews' calendars). */

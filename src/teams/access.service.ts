@@ -115,6 +115,16 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('PUT', '/api/hr/jobs/:id/stages/', 'job', 'no'),
   r('GET', '/api/hr/jobs/:id/board/', 'job', 'no'),
   r('GET', '/api/hr/jobs/:id/funnel/', 'job', 'no'),
+  // Issue 34: a job's publishing checklist, and the decision on its approval (its hiring manager decides; the service checks they are it).
+  r('GET', '/api/hr/jobs/:id/checks/', 'job', 'no'),
+  r('POST', '/api/hr/jobs/:id/approve/', 'job', 'no'),
+  r('POST', '/api/hr/jobs/:id/reject/', 'job', 'no'),
+  // The pay rules: read by whoever edits jobs; kept by admins (requireAdmin on the writes).
+  r('GET', '/api/hr/pay-rules/', 'all', 'no'),
+  r('GET', '/api/hr/pay-rules/:id/', 'all', 'no'),
+  r('POST', '/api/hr/pay-rules/', 'no', 'no'),
+  r('PUT', '/api/hr/pay-rules/:id/', 'no', 'no'),
+  r('DELETE', '/api/hr/pay-rules/:id/', 'no', 'no'),
   // Applications
   r('GET', '/api/hr/dashboard/', 'all', 'no'),
   // Issue 32: today's interviews; other roles than admins and recruiters see only their own (the service filters).

@@ -172,6 +172,30 @@ describe('configuration', () => {
     );
   });
 
+  it('reads JOB_APPROVAL, JOB_CHECKS_BLOCK and APPLICATION_RETENTION_DAYS (issue 34), off and pay_rule,salary_history by default', () => {
+    const c = loadConfig({});
+    expect(c.jobApproval).to.equal(false);
+    expect(c.jobChecksBlock).to.deep.equal(['pay_rule', 'salary_history']);
+    expect(c.applicationRetentionDays).to.equal(null);
+    expect(loadConfig({ JOB_APPROVAL: 'on' }).jobApproval).to.equal(true);
+    expect(() => loadConfig({ JOB_APPROVAL: 'sometimes' })).to.throw(ConfigError, 'JOB_APPROVAL must be true or false (got "sometimes")');
+    expect(loadConfig({ JOB_CHECKS_BLOCK: ' closing_date , PAY_RULE,closing_date' }).jobChecksBlock).to.deep.equal([
+      'closing_date',
+      'pay_rule',
+    ]);
+    expect(loadConfig({ JOB_CHECKS_BLOCK: 'none' }).jobChecksBlock).to.deep.equal([]);
+    expect(() => loadConfig({ JOB_CHECKS_BLOCK: 'pay_rule,vibes' })).to.throw(
+      ConfigError,
+      'JOB_CHECKS_BLOCK must be "none" or a comma-separated list of pay_rule, salary_history, closing_date, structured_data, consent, retention (got "pay_rule,vibes")',
+    );
+    expect(loadConfig({ APPLICATION_RETENTION_DAYS: '365' }).applicationRetentionDays).to.equal(365);
+    for (const bad of ['0', '-1', '1.5', 'a year', '36501'])
+      expect(() => loadConfig({ APPLICATION_RETENTION_DAYS: bad }), bad).to.throw(
+        ConfigError,
+        `APPLICATION_RETENTION_DAYS must be a whole number from 1 to 36500 (got "${bad}")`,
+      );
+  });
+
   it('reads COMPANY_LOGO_URL as an optional http(s) URL, unset by default', () => {
     expect(loadConfig({}).company.logoUrl).to.equal(null);
     for (const blank of ['', '   ']) expect(loadConfig({ COMPANY_LOGO_URL: blank }).company.logoUrl, JSON.stringify(blank)).to.equal(null);

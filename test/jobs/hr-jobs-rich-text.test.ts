@@ -53,8 +53,9 @@ const SAVED_TEXTS: [string, string][] = [
   ['a thousand unwrapped wrappers around three marks', nest([...times(1000, ['span']), 'b', 'i', 'u'])],
 ];
 
+/** In a place no default pay rule covers (issue 34): the job may be active without a range. */
 function payload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { title: 'Platform Engineer', location: 'Berlin, Germany', job_type: 'FULL_TIME', work_mode: 'HYBRID', ...overrides };
+  return { title: 'Platform Engineer', location: 'Zürich, Switzerland', job_type: 'FULL_TIME', work_mode: 'HYBRID', ...overrides };
 }
 
 /** A payload with `text` in one rich field, top-level or nested ('questions.0.help_text'). */

@@ -31,9 +31,12 @@ export const editor = (page: Page, id: string) => page.locator(`#${id}`);
 export const tool = (page: Page, id: string, label: string) =>
   page.locator(`[role="toolbar"][aria-controls="${id}"] button[aria-label="${label}"]`);
 
-/** The smallest valid HR job payload; override any field. */
+/**
+ * The smallest valid HR job payload; override any field. Its place is one no default pay rule
+ * covers (issue 34), so it may be active without a pay range.
+ */
 export function payload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { title: 'Platform Engineer', location: 'Berlin, Germany', job_type: 'FULL_TIME', work_mode: 'HYBRID', ...overrides };
+  return { title: 'Platform Engineer', location: 'Zürich, Switzerland', job_type: 'FULL_TIME', work_mode: 'HYBRID', ...overrides };
 }
 
 /** Signed-in calls to the HR jobs API; `suite` is read at each call, after before() has run. */

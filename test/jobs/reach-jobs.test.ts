@@ -358,6 +358,9 @@ for (const kind of databaseKinds()) {
         const job = await create(
           payload({
             public_id: 'remote-eu',
+            // Open to countries with pay rules (issue 34): a range, as they want.
+            min_salary: 60000,
+            max_salary: 80000,
             title: 'Remote EU',
             location: 'Remote — Europe',
             work_mode: 'REMOTE',
@@ -376,6 +379,9 @@ for (const kind of databaseKinds()) {
         await create(
           payload({
             public_id: 'remote-us',
+            // Open to countries with pay rules (issue 34): a range, as they want.
+            min_salary: 60000,
+            max_salary: 80000,
             title: 'Remote US',
             location: 'Remote — United States',
             work_mode: 'REMOTE',
@@ -389,6 +395,9 @@ for (const kind of databaseKinds()) {
         const one = await create(
           payload({
             public_id: 'remote-ca',
+            // Open to countries with pay rules (issue 34): a range, as they want.
+            min_salary: 60000,
+            max_salary: 80000,
             title: 'Remote CA',
             location: 'Anywhere',
             work_mode: 'REMOTE',

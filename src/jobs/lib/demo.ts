@@ -185,8 +185,9 @@ export const DEMO_JOBS: Record<string, unknown>[] = [
     work_mode: 'HYBRID',
     status: 'ACTIVE',
     currency: 'EUR',
+    // Germany is in the EU: its pay rule wants the range in the advert (issue 34).
     min_salary: 90000,
-    max_salary: null,
+    max_salary: 110000,
     experience_required: '4+ years',
     duration: '12 months',
     description: '<p>Keep our platform fast, observable and secure.</p>',
@@ -203,9 +204,9 @@ export const DEMO_JOBS: Record<string, unknown>[] = [
     job_type: 'INTERNSHIP',
     work_mode: 'ONSITE',
     status: 'ACTIVE',
-    // About $45,000 a year pro rata, above New York's minimum wage.
+    // About $40,000 to $45,000 a year pro rata, above New York's minimum wage; New York's pay rule wants a range.
     currency: 'USD',
-    min_salary: null,
+    min_salary: 20,
     max_salary: 22,
     salary_period: 'HOUR',
     experience_required: 'Students welcome',
