@@ -25,6 +25,10 @@ const PARTS: [string, RegExp][] = [
   ['page data (public view, salary, JSON-LD)', /toPublicJob|salaryDisplay|jobPostingJsonLd|safeJson|htmlToText|hasRichContent/],
   ['ETag, compression', /zlib|crypto\/hash|sent-page|sendSentPage|sentPage|Negotiator|negotiator|compression|on-headers/],
   ['security headers (helmet)', /helmet/],
+  [
+    'kept pages before Express (listener, version reads)',
+    /kept-pages|keptPagesFirst|answerFromMemory|keptAnswerFor|VersionReads|public-version/,
+  ],
   ['Express routing and middleware', /express|router|finalhandler|parseurl|fresh|unread-body|drainUnreadBodies|ops\/routes|track/],
   ['HTTP and sockets (Node)', /node:_http|node:net|node:internal\/stream|writev|node:internal\/streams|_http_/],
   ['garbage collection', /\(garbage collector\)/],

@@ -40,14 +40,14 @@ export interface KeptPagesOptions {
 const CAMPAIGN = /[?&](?:utm_source|src)=/;
 
 /** The kept answer for this request, if it may be answered from memory at all. */
-function keptFor(req: IncomingMessage, o: KeptPagesOptions): KeptAnswer | undefined {
+function keptAnswerFor(req: IncomingMessage, o: KeptPagesOptions): KeptAnswer | undefined {
   const { method, headers, url } = req;
   if ((method !== 'GET' && method !== 'HEAD') || !url || headers['content-length'] || headers['transfer-encoding']) return undefined;
   if (method === 'GET' && CAMPAIGN.test(url)) return undefined;
   return o.cache.peek<KeptAnswer>(o.urlKey(url));
 }
 
-function answer(req: IncomingMessage, res: ServerResponse, kept: KeptAnswer, o: KeptPagesOptions): void {
+function answerFromMemory(req: IncomingMessage, res: ServerResponse, kept: KeptAnswer, o: KeptPagesOptions): void {
   const id = requestId(req, o.trustProxy);
   logRequest(o.log, req, res, id, () => kept.route);
   o.timeAs(req, res, kept.route);
@@ -79,15 +79,15 @@ function answer(req: IncomingMessage, res: ServerResponse, kept: KeptAnswer, o: 
 /** The server's listener: kept pages from memory, everything else to `app`. */
 export function keptPagesFirst(app: RequestListener, o: KeptPagesOptions): RequestListener {
   return (req, res) => {
-    const kept = keptFor(req, o);
+    const kept = keptAnswerFor(req, o);
     if (!kept) return app(req, res);
     const { version } = kept;
-    if (!version) return answer(req, res, kept, o);
+    if (!version) return answerFromMemory(req, res, kept, o);
     if (Date.now() >= version.validUntil) return app(req, res);
     // The app times the request from here if it gets it after all.
     markArrival(req);
     o.version().then(
-      (now) => (now === version.stamp ? answer(req, res, kept, o) : app(req, res)),
+      (now) => (now === version.stamp ? answerFromMemory(req, res, kept, o) : app(req, res)),
       // The database did not answer: the app answers as it does without it.
       () => app(req, res),
     );

@@ -208,15 +208,25 @@ for (const kind of databaseKinds()) {
         expect((await count()) - before).to.equal(6);
       });
 
-      it('counts a view of the job for each answer from memory, HEAD too, as Express does', async () => {
+      it('counts a view of the job (and the funnel its device) for each answer from memory, HEAD and 304 too, as Express does', async () => {
         const job = await makeJob(s.ctx, { title: 'Counted Role', status: 'ACTIVE' });
         const p = `/careers/${job.public_id}`;
-        await fromMemory(p);
-        await fromMemory(p, {}, 'HEAD');
-        await fromMemory(p, { 'if-none-match': (await request(s.fast, p)).headers.etag as string });
-        await s.ctx.views.flush();
+        const phone = { 'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' };
+        await fromMemory(p, phone);
+        await fromMemory(p, phone, 'HEAD');
+        await fromMemory(p, { ...phone, 'if-none-match': (await request(s.fast, p)).headers.etag as string });
+        // Refusing tracking: the view is counted, the funnel is not told.
+        await fromMemory(p, { ...phone, dnt: '1' });
+        await Promise.all([s.ctx.views.flush(), s.ctx.funnel.flush()]);
         const row = await s.ctx.db('jobs').where({ id: job.id }).first('views');
-        expect(Number(row.views)).to.equal(7);
+        expect(Number(row.views)).to.equal(9);
+        const funnel = await s.ctx
+          .db('job_funnel_counts')
+          .where({ job_id: job.id, step: 'view', event: 'reached' })
+          .select('device', 'count');
+        const byDevice = Object.fromEntries(funnel.map((r) => [r.device, Number(r.count)]));
+        // Each fromMemory's first request (no User-Agent) counts as desktop; the answers from memory as the phone they came from.
+        expect(byDevice).to.deep.equal({ desktop: 5, phone: 3 });
       });
 
       it('asks the client to close the connection while the server stops, as Express does', async () => {
