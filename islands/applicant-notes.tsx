@@ -271,10 +271,16 @@ function ApplicantNotes({ id }: Props) {
     setLoadingOlder(true);
     setOlderNote('');
     try {
-      const page = await hrJson<ApplicationTimeline>(pathOf(history.next));
+      const link = history.next;
+      const page = await hrJson<ApplicationTimeline>(pathOf(link));
       const shownIds = new Set(history.entries.map((e) => e.id));
       const added = page.results.filter((e) => !shownIds.has(e.id));
-      setHistory((h) => ({ entries: [...(h?.entries ?? []), ...added], next: page.next }));
+      setHistory((h) => {
+        // Started again from a new first page meanwhile (more than a page came): this page no longer follows it.
+        if (!h || h.next !== link) return h;
+        const have = new Set(h.entries.map((e) => e.id));
+        return { entries: [...h.entries, ...page.results.filter((e) => !have.has(e.id))], next: page.next };
+      });
       const visible = added.filter((e) => showHr || !e.email?.to_hr);
       const hidden = added.length - visible.length;
       setOlderNote(
