@@ -193,7 +193,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(dataDir, 'uploads', resumeKey.slice(0, 2)), { recursive: true });
   fs.writeFileSync(path.join(dataDir, 'uploads', resumeKey), Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(150_000, 0x20)]));
   await db('stored_files').where({ id: one.resume_file_id }).update({ storage_key: resumeKey, size: 150_009 });
-  const { token } = await hrSession(db, 'bench-hr', 86_400);
+  const { token } = await hrSession(db, `bench-hr-${process.pid}`, 86_400);
   const cutoffRow = (await db('applications')
     .orderBy([{ column: 'created_at' }, { column: 'id' }])
     .offset(purgeCount)
