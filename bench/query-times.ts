@@ -19,7 +19,10 @@ import { ReadCache } from '../src/db/read-cache.js';
 import { getApplicant, listApplicants } from '../src/applicants/reads.service.js';
 import { applicantNeighbours } from '../src/applicants/reads.service.js';
 import { applicantFilters, applicantListQuerySchema } from '../src/applicants/review.schema.js';
-import { loadBoard } from '../src/pipeline/service.js';
+import { jobStages, listStageNames, loadBoard, rejectionReasons } from '../src/pipeline/service.js';
+import { listJobChoices } from '../src/jobs/index.js';
+import { listSourcesSeen } from '../src/applicants/reads.service.js';
+import { applicantViewers } from '../src/teams/index.js';
 import { boardQuerySchema } from '../src/pipeline/schema.js';
 import { percentile } from './lib.js';
 
@@ -182,6 +185,11 @@ async function main(): Promise<void> {
       ['detail', () => getApplicant({ db, cache }, Number(one.id))],
       ['page detail (with neighbours in the job)', () => detail({ job_id: String(job.job_id) })],
       ['page detail sort name', () => detail({ ordering: 'name' })],
+      ['page list (its selectors)', () => Promise.all([listJobChoices(db), listStageNames({ db }), listSourcesSeen({ db })])],
+      [
+        'page detail (the rest)',
+        () => Promise.all([jobStages({ db }, Number(job.job_id)), rejectionReasons({ db }), applicantViewers(db, Number(one.id))]),
+      ],
     );
   }
   const picked = only ? reads.filter(([name]) => only.split(',').some((o) => name.startsWith(o))) : reads;

@@ -625,14 +625,23 @@ export async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, st
   return new Map(files.map((f) => [Number(f.id), f.content_type]));
 }
 
-/** The application shown before and after `id` in the filtered list, in its order (null at either end). */
+/**
+ * The application shown before and after `id` in the filtered list, in its order (null at either
+ * end): the row's key, then both neighbours in one statement (two scalar subqueries, each a range
+ * of the order's index stopped at its first row).
+ */
 export async function neighbours(db: Knex, f: ApplicantFilters, id: number): Promise<{ previous: number | null; next: number | null }> {
   const columns = orderKey(f.ordering).columns;
-  const current: Row | undefined = await db('applications as a').where('a.id', id).first(columns);
+  const [current, search]: [Row | undefined, SearchPlan | null] = await Promise.all([
+    db('applications as a').where('a.id', id).first(columns),
+    planSearch(db, f.q),
+  ]);
   if (!current) return { previous: null, next: null };
-  const search = await planSearch(db, f.q);
   const step = (ordering: ApplicantOrdering) =>
-    ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
-  const [n, p]: (Row | undefined)[] = await Promise.all([step(f.ordering), step(reversed(f.ordering))]);
-  return { previous: p ? Number(p.id) : null, next: n ? Number(n.id) : null };
+    ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering)
+      .select('a.id')
+      .limit(1);
+  const [row]: Row[] = await db.select({ next: step(f.ordering), previous: step(reversed(f.ordering)) });
+  const idOf = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return { previous: idOf(row?.previous), next: idOf(row?.next) };
 }
