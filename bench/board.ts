@@ -7,11 +7,18 @@
  * status filter, with a search, a column's "show more", and the board page. Goal: p95 < 50 ms each.
  *
  *   node --import tsx bench/board.ts [--mysql] [--fresh] [--duration 10] [--connections 10] [--applications 5000]
+ *        [--keep] [--reuse <data dir | mysql url>] [--profile DIR] [--only name,...]
  * --fresh starts the server with STAMPED_CACHE_OFF=board: every request computes its board
  * (by default a board is kept while its stamp is unchanged, as a working day mostly reads).
  * --mysql uses a fresh database on mysql://root@127.0.0.1:3306/ (BENCH_MYSQL_URL to change).
+ * --keep leaves the database in place; --reuse measures a kept one again (no preparing).
+ * --profile DIR runs the server under V8's CPU profiler and prints where a request's CPU time went
+ * (bench/cpu-profile.ts); --only picks scenarios by name prefix.
+ * Beside the latencies it prints the CPU each request cost the server and, on MySQL, the database
+ * server (µs per request), which a busy machine moves far less than the latencies.
  */
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import os from 'node:os';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
@@ -20,7 +27,10 @@ import { changePipeline } from '../src/pipeline/service.js';
 import { insertApplications, realisticApplications, rng } from '../test/helpers/applications.js';
 import { makeJob } from '../test/helpers/factories.js';
 import { hrSession } from '../test/helpers/hr.js';
-import { type LoadResult, loadUrl, root, startProcess, stopProcess, benchStore } from './lib.js';
+import fs from 'node:fs';
+import { root, startProcess, stopProcess, benchStore } from './lib.js';
+import { type CpuLoadResult, cpuColumns, databaseServerPid, loadUrlWithCpu } from './load-cpu.js';
+import { summariseProfile } from './cpu-profile.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,6 +41,10 @@ const connections = Number(arg('connections', '10'));
 const total = Number(arg('applications', '5000'));
 const useMysql = process.argv.includes('--mysql');
 const fresh = process.argv.includes('--fresh');
+const keep = process.argv.includes('--keep');
+const reuse = arg('reuse', '');
+const profileDir = arg('profile', '');
+const only = arg('only', '');
 const GOAL_MS = 50;
 
 const elapsed = (start: bigint) => `${(Number(process.hrtime.bigint() - start) / 1e9).toFixed(1)} s`;
@@ -70,13 +84,41 @@ async function prepare(db: Knex): Promise<{ jobId: number; appliedId: number }> 
   return { jobId: job.id, appliedId: stages[0].id };
 }
 
+/** The kept job and its first stage's id (--reuse). */
+async function kept(db: Knex): Promise<{ jobId: number; appliedId: number }> {
+  const job = await db('jobs').where({ public_id: 'board-bench' }).first('id');
+  if (!job) throw new Error('No board bench job in that database (prepare one with --keep).');
+  const stage = await db('job_stages').where({ job_id: job.id }).orderBy('position').first('id');
+  return { jobId: Number(job.id), appliedId: Number(stage.id) };
+}
+
 async function main(): Promise<void> {
-  const store = await benchStore('board', useMysql);
+  const store = reuse
+    ? {
+        env: {
+          DATA_DIR: reuse.startsWith('mysql:') ? fs.mkdtempSync(`${os.tmpdir()}/careers-board-bench-`) : reuse,
+          NODE_ENV: 'production',
+          POSTS_SWEEP_CRON: 'off',
+          PUBLIC_BASE_URL: 'http://127.0.0.1',
+          ...(reuse.startsWith('mysql:') ? { DATABASE_URL: reuse } : {}),
+        } as Record<string, string>,
+        label: reuse.startsWith('mysql:') ? 'MySQL (MariaDB)' : 'SQLite',
+        remove: async () => {},
+      }
+    : await benchStore('board', useMysql);
   const { env, label } = store;
   const db = createDb(loadConfig({ ...env }));
-  console.log(`Preparing ${label}: a job of ${total.toLocaleString('en-US')} applications beside 20 of 1,000 ...`);
   const t0 = process.hrtime.bigint();
-  const { jobId, appliedId } = await prepare(db);
+  let where: { jobId: number; appliedId: number };
+  if (reuse) {
+    await db.migrate.latest();
+    where = await kept(db);
+    console.log(`Reusing ${label} at ${reuse}`);
+  } else {
+    console.log(`Preparing ${label}: a job of ${total.toLocaleString('en-US')} applications beside 20 of 1,000 ...`);
+    where = await prepare(db);
+  }
+  const { jobId, appliedId } = where;
   const counts = await db('applications')
     .where({ job_id: jobId })
     .select('outcome', 'stage_id')
@@ -85,11 +127,11 @@ async function main(): Promise<void> {
   console.log(
     `  ready in ${elapsed(t0)}; the job's (outcome, stage) counts: ${counts.map((c: Record<string, unknown>) => `${c.outcome ?? c.stage_id}=${c.n}`).join(' ')}`,
   );
-  const { token } = await hrSession(db, 'bench-hr', 86_400);
+  const { token } = await hrSession(db, `bench-hr-${process.pid}`, 86_400);
   await db.destroy();
 
   const board = `/api/hr/jobs/${jobId}/board/`;
-  const scenarios: [string, string, 'api' | 'page'][] = [
+  const all: [string, string, 'api' | 'page'][] = [
     ['board', board, 'api'],
     ['board status', `${board}?status=REVIEWED`, 'api'],
     ['board search', `${board}?q=sharma`, 'api'],
@@ -97,17 +139,24 @@ async function main(): Promise<void> {
     ['show more (Applied)', `${board}?column=${appliedId}&offset=100`, 'api'],
     ['page', `/hr/jobs/${jobId}/board`, 'page'],
   ];
+  const scenarios = only ? all.filter(([name]) => only.split(',').some((o) => name.startsWith(o))) : all;
 
   console.log('Building dist/ ...');
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'ignore' });
   const port = 3980 + (process.pid % 9);
-  const server = await startProcess(['dist/server.js'], { ...env, PORT: String(port), ...(fresh ? { STAMPED_CACHE_OFF: 'board' } : {}) });
-  const results: [string, LoadResult][] = [];
+  const profiling = profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `board-${process.pid}.cpuprofile`] : [];
+  const server = await startProcess([...profiling, 'dist/server.js'], {
+    ...env,
+    PORT: String(port),
+    ...(fresh ? { STAMPED_CACHE_OFF: 'board' } : {}),
+  });
+  const results: [string, CpuLoadResult][] = [];
+  const dbPid = env.DATABASE_URL ? databaseServerPid() : null;
   try {
     for (const [name, url, kind] of scenarios) {
       console.log(`Loading ${name}: ${url}`);
       const headers: Record<string, string> = kind === 'api' ? { Authorization: `Bearer ${token}` } : { Cookie: `jwt=${token}` };
-      results.push([name, await loadUrl(`http://127.0.0.1:${port}${url}`, headers, connections, duration)]);
+      results.push([name, await loadUrlWithCpu(`http://127.0.0.1:${port}${url}`, headers, connections, duration, server.pid!, dbPid)]);
     }
   } finally {
     await stopProcess(server);
@@ -119,16 +168,23 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
-  console.log('scenario                 req/s   p50 ms   p95 ms   max ms  errors non-2xx  goal');
+  console.log('scenario                 req/s   p50 ms   p95 ms   max ms  errors non-2xx app µs/r  db µs/r  goal');
   let ok = true;
   for (const [name, r] of results) {
     const pass = r.p95 < GOAL_MS && r.errors === 0 && r.non2xx === 0;
     ok &&= pass;
     console.log(
-      `${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`,
+      `${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p95.toFixed(1).padStart(8)} ${r.max.toFixed(0).padStart(8)} ${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(7)} ${cpuColumns(r)}  p95 < ${GOAL_MS} ms ${pass ? 'PASS' : 'MISS'}`,
     );
   }
-  await store.remove();
+  if (profileDir) {
+    console.log(`\nCPU profile of the server over ${results.map(([name]) => name).join(', ')} (warm-up included):`);
+    const answered = results.reduce((n, [, r]) => n + r.answered, 0);
+    for (const line of summariseProfile(path.join(profileDir, `board-${process.pid}.cpuprofile`), answered)) console.log(`  ${line}`);
+  }
+  if (keep || reuse)
+    console.log(`\nKept: ${env.DATABASE_URL ?? env.DATA_DIR} (measure again with --reuse ${env.DATABASE_URL ?? env.DATA_DIR})`);
+  else await store.remove();
   process.exitCode = ok ? 0 : 1;
 }
 

@@ -6,9 +6,10 @@
  * phone number. No `LIKE '%q%'` scan. Totals are counted up to COUNT_CAP (SEARCH_COUNT_CAP with
  * a search); past it the list says 'more than' the cap instead of counting every row.
  *
- * How a search runs depends on how many applications its words match. Their ids are read from the
- * words index (up to RESOLVE_MAX each) and intersected, the phone's added, and the list reads the
- * applications by id: the same two or three simple index reads on both databases, whose planners
+ * How a search runs depends on how many applications its words match, which one statement asks
+ * the words index first (probeWords). A rare word's applications are read from the index, each
+ * kept when it has the other words (one seek each), with the phone's beside them, and the list
+ * reads the applications by id: the same simple index reads on both databases, whose planners
  * handle `IN (subquery)` combined with OR very differently. A lone word matching BROAD_WORD or more
  * ('sharma', 'example'), or words or digits matching more than RESOLVE_MAX, are checked row by row
  * (`EXISTS` on the (application_id, word) index) while the list is read in its order, which stops
@@ -16,6 +17,10 @@
  * rarest is one stored word, the list is read from the words index instead: that word's entries
  * in list order (they keep the application's created_at), the others checked per entry, stopping
  * after the page and the capped count; no id list, no sort.
+ *
+ * On MySQL every statement is a round trip and a parse, which cost more than most of these reads:
+ * a page's rows come with their stage, job and file names and the capped total in one statement,
+ * so a list is one statement and a search three.
  */
 import type { Knex } from 'knex';
 import { fromDbDate, toDbDate } from '../db/codecs.js';
@@ -62,6 +67,17 @@ function hasWord(db: Knex, prefix: string) {
 }
 
 /**
+ * A query word as the words index has it: how many stored words start with it (counted up to
+ * BROAD_WORD + 1), and `only`, the stored word itself when it starts exactly one ('sharma' is
+ * one word, 'sh' many).
+ */
+interface WordMatch {
+  word: string;
+  n: number;
+  only: string | null;
+}
+
+/**
  * A search, resolved as far as it is cheap: `ids` are applications found through the words index
  * (the words' matches intersected, or the phone's); `scanWords` (all of them) and `scanPhone` are
  * checked row by row in list order instead, because they match too many applications to list.
@@ -75,17 +91,80 @@ interface SearchPlan {
    * Set instead of reading ids when the words are all broad (`scanWords` then holds them all):
    * the applications found by walking `word`'s entries in list order, each checked for `others`.
    */
-  walk?: { word: string; others: string[] };
+  walk?: { word: string; others: WordMatch[] };
 }
 
-/** How many stored words start with `prefix`, counted up to `cap` + 1 (from the index alone). */
-async function rangeCount(db: Knex, prefix: string, cap: number): Promise<number> {
-  const [row]: Row[] = await db.count({ n: '*' }).from(
-    wordRange(db, prefix)
-      .limit(cap + 1)
-      .as('r'),
+/**
+ * What the words index says of the query's words and phone digits, in one statement (on MySQL
+ * every statement is a round trip and a parse, which cost more than these index reads): per word,
+ * its entries counted up to BROAD_WORD + 1 and the first and last stored word of its range (two
+ * seeks; equal when it starts one stored word); the phone's entries counted up to RESOLVE_MAX + 1.
+ */
+async function probeWords(db: Knex, words: string[], phoneKey: string | null): Promise<{ words: WordMatch[]; phone: number }> {
+  const bounds = (w: string) => db('application_search_words').where('word', '>=', w).andWhere('word', '<', prefixEnd(w));
+  const columns: Record<string, Knex.QueryBuilder> = {};
+  words.forEach((w, i) => {
+    columns[`n${i}`] = db.count('*').from(
+      wordRange(db, w)
+        .limit(BROAD_WORD + 1)
+        .as('r'),
+    );
+    columns[`lo${i}`] = bounds(w).min('word');
+    columns[`hi${i}`] = bounds(w).max('word');
+  });
+  if (phoneKey)
+    columns.phone = db.count('*').from(
+      wordRange(db, phoneKey)
+        .limit(RESOLVE_MAX + 1)
+        .as('p'),
+    );
+  const [row]: Row[] = await db.select(columns);
+  return {
+    words: words.map((word, i) => {
+      const lo = row[`lo${i}`];
+      return { word, n: Number(row[`n${i}`]), only: lo !== null && lo !== undefined && lo === row[`hi${i}`] ? String(lo) : null };
+    }),
+    phone: phoneKey ? Number(row.phone) : 0,
+  };
+}
+
+/**
+ * Joins `alias`: the entry of the stored word `word` of the same application as `w` (its
+ * created_at is the application's, so (word, created_at, application_id) is one seek of the
+ * unique index), read after `w`. Forced in that order (SQLite's CROSS JOIN, MySQL's
+ * STRAIGHT_JOIN): `w` is read in list order and stops early, whereas a planner starting from the
+ * other word would read all of its entries and sort; MariaDB, given EXISTS instead, materialises
+ * every entry of the other word first.
+ */
+function joinSameApplication(db: Knex, q: Knex.QueryBuilder, alias: string, word: string): void {
+  q.joinRaw(`${isMysql(db) ? 'STRAIGHT_JOIN' : 'CROSS JOIN'} ?? AS ?? ON ??.?? = ? AND ??.?? = ?? AND ??.?? = ??`, [
+    'application_search_words',
+    alias,
+    alias,
+    'word',
+    word,
+    alias,
+    'created_at',
+    'w.created_at',
+    alias,
+    'application_id',
+    'w.application_id',
+  ]);
+}
+
+/** `w`'s application has a stored word starting with `other.word` (one seek; see joinSameApplication). */
+function withOtherWord(db: Knex, q: Knex.QueryBuilder, other: WordMatch, i: number): void {
+  if (other.only !== null) {
+    joinSameApplication(db, q, `o${i}`, other.only);
+    return;
+  }
+  q.whereExists(
+    db('application_search_words as o')
+      .select('o.application_id')
+      .where('o.application_id', db.ref('w.application_id'))
+      .andWhere('o.word', '>=', other.word)
+      .andWhere('o.word', '<', prefixEnd(other.word)),
   );
-  return Number(row?.n ?? 0);
 }
 
 /** Ids of the applications with a word starting with `prefix`; with `limit`, up to limit + 1 rows. */
@@ -107,7 +186,15 @@ async function keepWithWord(db: Knex, ids: number[], prefix: string): Promise<nu
 
 /** The words with how many applications they match, rarest first, counted up to `cap` + 1. */
 async function byRarity(db: Knex, words: string[], cap: number): Promise<{ word: string; n: number }[]> {
-  const counted = await Promise.all(words.map(async (word) => ({ word, n: await rangeCount(db, word, cap) })));
+  const count = async (word: string) => {
+    const [row]: Row[] = await db.count({ n: '*' }).from(
+      wordRange(db, word)
+        .limit(cap + 1)
+        .as('r'),
+    );
+    return Number(row?.n ?? 0);
+  };
+  const counted = await Promise.all(words.map(async (word) => ({ word, n: await count(word) })));
   return counted.sort((x, y) => x.n - y.n);
 }
 
@@ -133,13 +220,35 @@ async function intersectBroad(db: Knex, words: string[]): Promise<number[] | nul
   return ids;
 }
 
-/** The one stored word starting with `prefix`, or null when there are none or several (two seeks). */
-async function onlyWord(db: Knex, prefix: string): Promise<string | null> {
-  const firstFrom = (op: '>=' | '>', from: string): Promise<Row | undefined> =>
-    db('application_search_words').where('word', op, from).andWhere('word', '<', prefixEnd(prefix)).orderBy('word').first('word');
-  const first = await firstFrom('>=', prefix);
-  if (!first) return null;
-  return (await firstFrom('>', first.word)) ? null : String(first.word);
+/**
+ * The applications having `rarest` (at most BROAD_WORD of them) and every one of `others`, and,
+ * with `phoneKey`, those whose phone holds the digits: one statement (the phone's part a UNION
+ * ALL), with each other word that is one stored word checked by a seek per candidate; a prefix
+ * of several stored words keeps the candidates afterwards (keepWithWord).
+ */
+async function resolveIds(
+  db: Knex,
+  rarest: WordMatch | null,
+  others: WordMatch[],
+  phoneKey: string | null,
+): Promise<{ words: number[]; phone: number[] }> {
+  const parts: Knex.QueryBuilder[] = [];
+  if (rarest) {
+    const q = db('application_search_words as w')
+      .where('w.word', '>=', rarest.word)
+      .andWhere('w.word', '<', prefixEnd(rarest.word))
+      .select('w.application_id', db.raw('1 as ??', ['part']));
+    others.forEach((o, i) => {
+      if (o.only !== null) withOtherWord(db, q, o, i);
+    });
+    parts.push(q);
+  }
+  if (phoneKey) parts.push(wordRange(db, phoneKey).select(db.raw('2 as ??', ['part'])));
+  if (!parts.length) return { words: [], phone: [] };
+  const rows: Row[] = await (parts.length === 1 ? parts[0] : parts[0].unionAll(parts[1]));
+  let words = [...new Set(rows.filter((r) => Number(r.part) === 1).map((r) => Number(r.application_id)))];
+  for (const o of others) if (o.only === null && words.length) words = await keepWithWord(db, words, o.word);
+  return { words, phone: [...new Set(rows.filter((r) => Number(r.part) === 2).map((r) => Number(r.application_id)))] };
 }
 
 /**
@@ -151,36 +260,34 @@ export async function planSearch(db: Knex, q: string, walkable = false): Promise
   if (!q.trim()) return null;
   const { words, phoneDigits } = searchTerms(q);
   const plan: SearchPlan = { ids: [], scanWords: [], scanPhone: null };
-  if (words.length) {
-    // Counting up to BROAD_WORD is enough to find a rare word.
-    const counted = await byRarity(db, words, BROAD_WORD);
-    const rarest = counted[0];
-    const walkWord = walkable && !phoneDigits && rarest.n > BROAD_WORD ? await onlyWord(db, rarest.word) : null;
-    if (walkWord !== null) {
-      // Every word is broad: matches are dense along the walk, which stops after a page.
-      return { ...plan, scanWords: words, walk: { word: walkWord, others: counted.slice(1).map((c) => c.word) } };
-    }
-    if (rarest.n <= BROAD_WORD) {
-      // The rarest word gives the candidates; each other word keeps those that have it.
-      let ids = await rangeIds(db, rarest.word);
-      for (const other of counted.slice(1)) if (ids.length) ids = await keepWithWord(db, ids, other.word);
-      plan.ids = ids;
-    } else if (counted.length > 1) {
-      // Broad words together (a first name and a surname): their ids, read as index ranges and
-      // intersected here, unless every one of them matches more than RESOLVE_MAX.
-      const ids = await intersectBroad(db, words);
-      if (ids === null) plan.scanWords = words;
-      else plan.ids = ids;
-    } else {
-      plan.scanWords = words;
-    }
+  const phoneKey = phoneDigits ? PHONE_MARK + phoneDigits : null;
+  if (!words.length && !phoneKey) return plan;
+  const probe = await probeWords(db, words, phoneKey);
+  // The phone's matches are read with the words' when there are few enough to list.
+  const phoneIds = phoneKey !== null && probe.phone <= RESOLVE_MAX ? phoneKey : null;
+  if (phoneKey !== null && !phoneIds) plan.scanPhone = phoneKey;
+  const counted = [...probe.words].sort((x, y) => x.n - y.n);
+  const rarest = counted[0];
+  if (rarest && rarest.n === 0) {
+    // A word that starts no stored word: no application has every word (the phone may still match).
+  } else if (rarest && walkable && !phoneDigits && rarest.n > BROAD_WORD && rarest.only !== null) {
+    // Every word is broad: matches are dense along the walk, which stops after a page.
+    return { ...plan, scanWords: words, walk: { word: rarest.only, others: counted.slice(1) } };
+  } else if (rarest && rarest.n <= BROAD_WORD) {
+    // The rarest word gives the candidates; each other word keeps those that have it.
+    const found = await resolveIds(db, rarest, counted.slice(1), phoneIds);
+    plan.ids = [...new Set([...found.words, ...found.phone])];
+    return plan;
+  } else if (counted.length > 1) {
+    // Broad words together (a first name and a surname): their ids, read as index ranges and
+    // intersected here, unless every one of them matches more than RESOLVE_MAX.
+    const ids = await intersectBroad(db, words);
+    if (ids === null) plan.scanWords = words;
+    else plan.ids = ids;
+  } else if (rarest) {
+    plan.scanWords = words;
   }
-  if (phoneDigits) {
-    const key = PHONE_MARK + phoneDigits;
-    const phoneIds = await rangeIds(db, key, RESOLVE_MAX);
-    if (phoneIds.length > RESOLVE_MAX) plan.scanPhone = key;
-    else plan.ids = [...new Set([...plan.ids, ...phoneIds])];
-  }
+  if (phoneIds) plan.ids = [...new Set([...plan.ids, ...(await resolveIds(db, null, [], phoneIds)).phone])];
   return plan;
 }
 
@@ -352,27 +459,22 @@ export const LIST_COLUMNS = [
 /**
  * Up to `limit` ids of the filtered list (no job filter) in its order, found by walking the
  * entries of `walk.word` on (word, created_at, application_id): the dates are a range of that
- * index, the status is read by primary key and the other words checked on (application_id, word),
- * so the walk stops after `limit` matches.
+ * index, each other word is one seek of the same index (or of (application_id, word) for a
+ * prefix of several stored words), the status is read by primary key, so the walk stops after
+ * `limit` matches.
  */
 async function walkIds(db: Knex, f: ApplicantFilters, walk: NonNullable<SearchPlan['walk']>, limit: number): Promise<number[]> {
   const dir = f.ordering === 'created_at' ? 'asc' : 'desc';
   const q = db('application_search_words as w').where('w.word', walk.word);
   if (f.date_from) q.where('w.created_at', '>=', dayStart(f.date_from));
   if (f.date_to) q.where('w.created_at', '<', nextDayStart(f.date_to));
+  walk.others.forEach((other, i) => {
+    withOtherWord(db, q, other, i);
+  });
   if (f.status || f.stage || f.source) q.join('applications as a', 'a.id', 'w.application_id');
   if (f.status) q.where('a.status', f.status);
   if (f.stage) whereStage(db, q, f.stage);
   if (f.source) whereSource(db, q, f.source);
-  for (const other of walk.others) {
-    q.whereExists(
-      db('application_search_words as o')
-        .select('o.application_id')
-        .where('o.application_id', db.ref('w.application_id'))
-        .andWhere('o.word', '>=', other)
-        .andWhere('o.word', '<', prefixEnd(other)),
-    );
-  }
   const rows: Row[] = await q
     .orderBy([
       { column: 'w.created_at', order: dir },
@@ -383,7 +485,29 @@ async function walkIds(db: Knex, f: ApplicantFilters, walk: NonNullable<SearchPl
   return rows.map((r) => Number(r.application_id));
 }
 
-/** A page of rows (and one more) and the total counted up to `cap` + 1. */
+/**
+ * The list's columns with the names a row shows (its stage; `detailed`: its job's title and
+ * public id, its resume's type), read in the same statement by primary key. LEFT JOINs: the
+ * databases read the applications first, in the order's index, and stop at the page.
+ */
+function withNames(q: Knex.QueryBuilder, detailed: boolean): Knex.QueryBuilder {
+  q.leftJoin('job_stages as s', 's.id', 'a.stage_id').select([...LIST_COLUMNS, 's.name as stage_name']);
+  if (detailed) {
+    q.leftJoin('jobs as j', 'j.id', 'a.job_id')
+      .leftJoin('stored_files as f', 'f.id', 'a.resume_file_id')
+      .select('j.title as job_title', 'j.public_id as job_public_id', 'f.content_type as resume_content_type');
+  }
+  return q;
+}
+
+/** Ids in one statement's IN lists at most, when the total is read beside the rows (twice the ids: SQLite binds at most 32,766 values). */
+const FOLDED_IDS_MAX = 5_000;
+
+/**
+ * A page of rows (and one more), with their names (withNames), and the total counted up to
+ * `cap` + 1. The total is read in the page's statement (a scalar subquery, run once), so a list is
+ * one statement, or two when ids come first.
+ */
 async function pageRowsAndCount(
   db: Knex,
   f: ApplicantFilters,
@@ -391,42 +515,44 @@ async function pageRowsAndCount(
   offset: number,
   pageSize: number,
   cap: number,
+  detailed: boolean,
 ): Promise<[Row[], number]> {
+  const byIds = (ids: number[]) => withNames(ordered(db('applications as a').whereIn('a.id', ids), f.ordering), detailed);
   if (search?.walk) {
     const ids = await walkIds(db, f, search.walk, Math.max(cap, offset + pageSize) + 1);
     const pageIds = ids.slice(offset, offset + pageSize + 1);
-    const rows: Row[] = pageIds.length
-      ? await ordered(db('applications as a').whereIn('a.id', pageIds), f.ordering).select(LIST_COLUMNS)
-      : [];
-    return [rows, ids.length];
+    return [pageIds.length ? await byIds(pageIds) : [], ids.length];
   }
+  const counted = () =>
+    db.count({ n: '*' }).from(
+      filteredApplications(db, f, search)
+        .select('a.id')
+        .limit(cap + 1)
+        .as('c'),
+    );
   const page = ordered(filteredApplications(db, f, search), f.ordering)
     .limit(pageSize + 1)
     .offset(offset);
+  const separateCount = (search?.ids.length ?? 0) > FOLDED_IDS_MAX;
+  if (!separateCount) page.select({ list_total: counted() });
   // Sorted by a name, an email or a status, the page's ids are read first and its rows by id:
   // without filters the ids come from the order's index alone, where reading whole rows past a
   // deep offset makes MariaDB sort the table instead.
   const rowsQuery: Promise<Row[]> = isDateOrder(f.ordering)
-    ? page.select(LIST_COLUMNS)
-    : page.select('a.id').then((idRows: Row[]) =>
-        idRows.length
-          ? ordered(
-              db('applications as a').whereIn(
-                'a.id',
-                idRows.map((r) => Number(r.id)),
-              ),
-              f.ordering,
-            ).select(LIST_COLUMNS)
-          : [],
-      );
-  const countQuery = db.count({ n: '*' }).from(
-    filteredApplications(db, f, search)
-      .select('a.id')
-      .limit(cap + 1)
-      .as('c'),
-  );
-  const [rows, [countRow]]: [Row[], Row[]] = await Promise.all([rowsQuery, countQuery]);
-  return [rows, Number(countRow?.n ?? 0)];
+    ? withNames(page, detailed)
+    : page.select('a.id').then(async (idRows: Row[]) => {
+        if (!idRows.length) return [];
+        const rows: Row[] = await byIds(idRows.map((r) => Number(r.id)));
+        // The total came with the ids.
+        for (const r of rows) r.list_total = idRows[0].list_total;
+        return rows;
+      });
+  const countAlone = async () => Number(((await counted()) as Row[])[0]?.n ?? 0);
+  const [rows, total] = await Promise.all([rowsQuery, separateCount ? countAlone() : null]);
+  if (total !== null) return [rows, total];
+  // No row on this page: none at all when it is the first; past the end, the total on its own.
+  if (!rows.length) return [rows, offset === 0 ? 0 : await countAlone()];
+  return [rows, Number(rows[0].list_total)];
 }
 
 export async function pageApplicants(
@@ -439,16 +565,8 @@ export async function pageApplicants(
   // The words index keeps created_at, so only the date orders can be read along it.
   const search = await planSearch(db, f.q, f.job_id === null && isDateOrder(f.ordering));
   const cap = search ? SEARCH_COUNT_CAP : COUNT_CAP;
-  const [rows, n] = await pageRowsAndCount(db, f, search, (page - 1) * pageSize, pageSize, cap);
-  const pageRows = rows.slice(0, pageSize);
-  // The page's jobs and file names are read for its rows only, after them: joined into the list
-  // query, MariaDB could plan the join first and sort every application.
-  const [jobs, fileTypes, stages] = await Promise.all([
-    detailed ? jobsOf(db, pageRows) : new Map<number, Row>(),
-    detailed ? fileTypesOf(db, pageRows) : new Map<number, string>(),
-    stageNamesOf(db, pageRows),
-  ]);
-  const results = pageRows.map((r): ApplicantRow => {
+  const [rows, n] = await pageRowsAndCount(db, f, search, (page - 1) * pageSize, pageSize, cap, detailed);
+  const results = rows.slice(0, pageSize).map((r): ApplicantRow => {
     const id = Number(r.id);
     const row: ApplicantRow = {
       id,
@@ -460,19 +578,18 @@ export async function pageApplicants(
       created_at: fromDbDate(r.created_at)!.toISOString(),
       resume_download_url: r.resume_file_id === null ? null : resumeUrl(id),
       stage_id: r.stage_id === null ? null : Number(r.stage_id),
-      stage: r.stage_id === null ? null : (stages.get(Number(r.stage_id)) ?? null),
+      stage: r.stage_id === null ? null : (r.stage_name ?? null),
       outcome: r.outcome ?? null,
       source: r.source ?? null,
     };
     if (detailed) {
-      const job = jobs.get(Number(r.job_id));
-      const job_public_id = job?.public_id ?? '';
-      const content_type = r.resume_file_id === null ? undefined : fileTypes.get(Number(r.resume_file_id));
+      const content_type = r.resume_file_id === null ? null : r.resume_content_type;
+      const job_title = r.job_title ?? '';
       const resume_filename =
-        content_type === undefined
+        content_type === null || content_type === undefined
           ? null
-          : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title: job?.title ?? '', content_type });
-      Object.assign(row, { job_title: job?.title ?? '', job_public_id, resume_filename });
+          : resumeDownloadName({ first_name: r.first_name, last_name: r.last_name, job_title, content_type });
+      Object.assign(row, { job_title, job_public_id: r.job_public_id ?? '', resume_filename });
     }
     return row;
   });
@@ -508,14 +625,23 @@ export async function fileTypesOf(db: Knex, rows: Row[]): Promise<Map<number, st
   return new Map(files.map((f) => [Number(f.id), f.content_type]));
 }
 
-/** The application shown before and after `id` in the filtered list, in its order (null at either end). */
+/**
+ * The application shown before and after `id` in the filtered list, in its order (null at either
+ * end): the row's key, then both neighbours in one statement (two scalar subqueries, each a range
+ * of the order's index stopped at its first row).
+ */
 export async function neighbours(db: Knex, f: ApplicantFilters, id: number): Promise<{ previous: number | null; next: number | null }> {
   const columns = orderKey(f.ordering).columns;
-  const current: Row | undefined = await db('applications as a').where('a.id', id).first(columns);
+  const [current, search]: [Row | undefined, SearchPlan | null] = await Promise.all([
+    db('applications as a').where('a.id', id).first(columns),
+    planSearch(db, f.q),
+  ]);
   if (!current) return { previous: null, next: null };
-  const search = await planSearch(db, f.q);
   const step = (ordering: ApplicantOrdering) =>
-    ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering).first('a.id');
-  const [n, p]: (Row | undefined)[] = await Promise.all([step(f.ordering), step(reversed(f.ordering))]);
-  return { previous: p ? Number(p.id) : null, next: n ? Number(n.id) : null };
+    ordered(afterKey(db, filteredApplications(db, f, search), ordering, keyOf(current, ordering)), ordering)
+      .select('a.id')
+      .limit(1);
+  const [row]: Row[] = await db.select({ next: step(f.ordering), previous: step(reversed(f.ordering)) });
+  const idOf = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return { previous: idOf(row?.previous), next: idOf(row?.next) };
 }

@@ -114,7 +114,7 @@ export function createDb(config: DbSettings): Knex {
         // wait for the lock instead of failing; foreign keys are off by default in SQLite.
         conn.pragma('journal_mode = WAL');
         conn.pragma('synchronous = NORMAL');
-        conn.pragma('busy_timeout = 5000');
+        conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
         conn.pragma('foreign_keys = ON');
         // Deleted rows are overwritten with zeros, not left readable in free pages (erasure, purge).
         conn.pragma('secure_delete = ON');
@@ -122,6 +122,7 @@ export function createDb(config: DbSettings): Knex {
         // exports read large index ranges. A negative cache_size is in KiB.
         conn.pragma(`cache_size = -${(config.sqliteCacheMb ?? 64) * 1024}`);
         keepStatements(conn);
+        keepStatistics(conn);
         done(null, conn);
       },
     },
@@ -151,6 +152,47 @@ function keepStatements(conn: { prepare: (sql: string) => unknown }): void {
     }
     return statement;
   };
+}
+
+/** How long a SQLite statement waits for another process's write lock. */
+const BUSY_TIMEOUT_MS = 5000;
+
+/** How often a SQLite connection refreshes the planner's statistics (PRAGMA optimize). */
+const OPTIMIZE_EVERY_MS = 3_600_000;
+
+/**
+ * The planner's statistics (sqlite_stat1), as SQLite advises for long-lived connections: when
+ * the connection opens, and then hourly, `PRAGMA optimize` runs ANALYZE on the tables that have
+ * none or that grew much since, sampling about 400 rows per index (`analysis_limit`: 0.2 s for
+ * 200,000 applications instead of 1.2 s for an exact count). Without statistics SQLite takes
+ * an equality on `status` (three values) for as selective as one on `job_id`, and read the
+ * applicants list of a job, a status and a year along the status index (50 ms instead of 0.02).
+ * MySQL keeps its own statistics.
+ */
+function keepStatistics(conn: { pragma: (sql: string) => unknown; open: boolean }): void {
+  conn.pragma('analysis_limit = 400');
+  optimizeNow(conn, 'optimize = 0x10002');
+  const timer = setInterval(() => {
+    if (!conn.open) clearInterval(timer);
+    else optimizeNow(conn, 'optimize');
+  }, OPTIMIZE_EVERY_MS);
+  timer.unref();
+}
+
+/**
+ * One `PRAGMA optimize`, which writes sqlite_stat1: without waiting for the write lock (another
+ * process writing, such as the CLI, only puts it off to the next time), and never failing the
+ * connection.
+ */
+function optimizeNow(conn: { pragma: (sql: string) => unknown }, pragma: string): void {
+  conn.pragma('busy_timeout = 0');
+  try {
+    conn.pragma(pragma);
+  } catch (err) {
+    dbLog.log(`[db] statistics not refreshed: ${(err as Error).message}`);
+  } finally {
+    conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  }
 }
 
 /** Whether the database answers a trivial query (careers-admin doctor). */

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { toDbDate } from '../db/codecs.js';
+import type { StageRow } from './repo.js';
 
 type Row = Record<string, any>;
 
@@ -33,23 +34,62 @@ export async function stageNames(db: Knex): Promise<string[]> {
   return [...seen.values()].sort((x, y) => x.p - y.p || (x.name < y.name ? -1 : 1)).map((x) => x.name);
 }
 
+/** A board's heading: its job's id, title, public id and status. */
+export interface BoardJob {
+  id: number;
+  title: string;
+  public_id: string;
+  status: string;
+}
+
+/**
+ * The job a board is of (what its heading shows, not the job's texts or questions) and its stages
+ * in order, in one read; null for an unknown job.
+ */
+export async function boardJob(db: Knex, jobId: number): Promise<{ job: BoardJob; stages: StageRow[] } | null> {
+  const rows: Row[] = await db('jobs as j')
+    .leftJoin('job_stages as s', 's.job_id', 'j.id')
+    .where('j.id', jobId)
+    .orderBy([{ column: 's.position' }, { column: 's.id' }])
+    .select('j.id', 'j.title', 'j.public_id', 'j.status', 's.id as stage_id', 's.name as stage_name', 's.position', 's.kind');
+  if (!rows.length) return null;
+  const [first] = rows;
+  return {
+    job: { id: Number(first.id), title: first.title, public_id: first.public_id, status: first.status },
+    stages: rows
+      .filter((r) => r.stage_id !== null)
+      .map((r) => ({
+        id: Number(r.stage_id),
+        job_id: jobId,
+        name: String(r.stage_name),
+        position: Number(r.position),
+        kind: r.kind ?? null,
+      })),
+  };
+}
+
+/** A stamp's part: dates (MySQL answers Date objects) to the millisecond, other values as they are. */
+const part = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v ?? ''));
+
 /**
  * What a board was computed from: the highest application id (every new application raises it;
  * read from the primary key) and the change counters raised by every status, stage and outcome
  * change, stage list change, purge and erase. An unchanged stamp means an unchanged board.
+ * One statement (a row of scalar subqueries, each an index read): on MySQL every statement is a
+ * round trip and a parse, which cost more than these reads.
  */
 export async function boardStamp(db: Knex, now: Date): Promise<string> {
-  const [[idRow], counters, [changed], [upcoming]]: [Row[], Row[], Row[], Row[]] = await Promise.all([
-    db('applications').max({ v: 'id' }),
-    db('change_counters')
-      .whereIn('name', ['applications.status', 'applications.stage', 'applications.removed'])
-      .orderBy('name')
-      .select('value'),
+  const counter = (name: string) => db('change_counters').where('name', name).select('value');
+  const [row]: Row[] = await db.select({
+    app: db('applications').max('id'),
+    status: counter('applications.status'),
+    stage: counter('applications.stage'),
+    removed: counter('applications.removed'),
     // Issue 32, the cards' next interview: every write to an interview sets its updated_at, and
     // the first upcoming start (a range of interviews_start_idx) moves on once that interview begins.
-    db('interviews').max({ v: 'updated_at' }).count({ n: '*' }),
-    db('interviews').where('status', 'scheduled').where('starts_at', '>=', toDbDate(now)).min({ v: 'starts_at' }),
-  ]);
-  const interviews = `${String(changed?.v ?? '')}/${changed?.n ?? 0}/${String(upcoming?.v ?? '')}`;
-  return `${idRow?.v ?? 0}|${counters.map((c) => c.value).join('|')}|${interviews}`;
+    changed: db('interviews').max('updated_at'),
+    interviews: db('interviews').count('*'),
+    upcoming: db('interviews').where('status', 'scheduled').where('starts_at', '>=', toDbDate(now)).min('starts_at'),
+  });
+  return [row.app, row.status, row.stage, row.removed, row.changed, row.interviews, row.upcoming].map(part).join('|');
 }

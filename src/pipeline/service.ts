@@ -16,7 +16,7 @@ transaction (docs/decisions/0002-pipeline-feature.md).
  */
 import { isMysql, readCommitted, type Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
-import { ValidationError } from '../http/errors.js';
+import { NotFound, ValidationError } from '../http/errors.js';
 import { requireJob } from '../jobs/index.js';
 import type { ApplicationStatus } from '../shared/enums.js';
 import {
@@ -32,7 +32,7 @@ import {
   type StageTransition,
 } from '../applicants/index.js';
 import { reasonRows, removedJobs, stageWithJob, stagesOfJobs, writeReasons, writeStages, type StageRow } from './repo.js';
-import { boardStamp, reasonNames, stageNames } from './queries.js';
+import { boardJob, boardStamp, reasonNames, stageNames } from './queries.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { PIPELINE_MESSAGES, type ApplicationChange } from '../applicants/review.schema.js';
 import type { BoardQuery, ReasonsInput, StagesInput } from './schema.js';
@@ -299,13 +299,11 @@ export async function loadBoard(
   const now = clock?.() ?? new Date();
   const read = async (q: Db) => {
     // Reads only: a job is made with its stages (jobs/repo.ts insertJob; migration 023 gave the
-    // older jobs theirs), so opening a board never writes, nor opens a second transaction.
-    const [job, stages, stamp, reasons] = await Promise.all([
-      requireJob(q, jobId),
-      stagesOfJobs(q, [jobId]),
-      boardStamp(q, now),
-      reasonNames(q),
-    ]);
+    // older jobs theirs), so opening a board never writes, nor opens a second transaction. Three
+    // statements when the columns are kept: the job's heading with its stages, the stamp, the reasons.
+    const [head, stamp, reasons] = await Promise.all([boardJob(q, jobId), boardStamp(q, now), reasonNames(q)]);
+    if (!head) throw new NotFound('Not found.');
+    const { job, stages } = head;
     if (query.column !== null && query.column !== 'rejected' && !stages.some((st) => st.id === query.column)) {
       throw new ValidationError({ column: [PIPELINE_MESSAGES.column] });
     }
@@ -316,7 +314,7 @@ export async function loadBoard(
     const f = { q: query.q, status: query.status, date_from: query.date_from, date_to: query.date_to, source: query.source };
     const key = JSON.stringify([f, query.limit, only, stages.map((st) => [st.id, st.name, st.kind])]);
     const columns = await cache.stamped(`board:${jobId}:${key}`, stamp, () => boardColumns(q, jobId, stages, f, query.limit, only, now));
-    return { board: { job: { id: job.id, title: job.title, public_id: job.public_id, status: job.status }, columns, reasons }, stages };
+    return { board: { job, columns, reasons }, stages };
   };
   // MySQL: the reads go out at once on the pool's connections. SQLite (one connection): one
   // transaction, so a request runs start to end instead of queueing behind others at every statement.
