@@ -1,7 +1,7 @@
 /**
- * The built server finds its document worker: dist/ is split into chunks (scripts/build.mjs), and
- * the parsers' pool, wherever esbuild puts it, looks for `document-worker.js` beside its own file
- * (import.meta.url). Every file the server and the CLI load that starts the worker must have it
+ * The built server finds its document worker and its workbook thread: dist/ is split into chunks
+ * (scripts/build.mjs), and the parsers' pool, wherever esbuild puts it, looks for
+ * `document-worker.js` beside its own file (import.meta.url), the workbook writer `xlsx-worker.js`. Every file the server and the CLI load that starts the worker must have it
  * beside it, or resume previews fail in production while the tests (run from source) pass.
  */
 import { expect } from 'chai';
@@ -22,11 +22,14 @@ function loadedFiles(entry: string, seen = new Set<string>()): Set<string> {
 }
 
 describe('the built server and CLI (dist/)', () => {
-  it('have the document worker beside every file that starts it', () => {
-    const loaded = new Set([...loadedFiles(path.join(DIST, 'server.js')), ...loadedFiles(path.join(DIST, 'careers-admin.js'))]);
-    const starters = [...loaded].filter((f) => /["']\.\/document-worker\.js["']/.test(fs.readFileSync(f, 'utf8')));
-    expect(starters, 'some built file starts the worker').to.not.be.empty;
-    for (const file of starters)
-      expect(fs.existsSync(path.join(path.dirname(file), 'document-worker.js')), path.relative(DIST, file)).to.equal(true);
-  });
+  // The workbook writer's thread (src/exports/xlsx.ts) is found the same way: `xlsx-worker.js`.
+  for (const worker of ['document-worker.js', 'xlsx-worker.js']) {
+    it(`have ${worker} beside every file that starts it`, () => {
+      const loaded = new Set([...loadedFiles(path.join(DIST, 'server.js')), ...loadedFiles(path.join(DIST, 'careers-admin.js'))]);
+      const starts = new RegExp(`["']\\./${worker.replace('.', '\\.')}["']`);
+      const starters = [...loaded].filter((f) => starts.test(fs.readFileSync(f, 'utf8')));
+      expect(starters, 'some built file starts the worker').to.not.be.empty;
+      for (const file of starters) expect(fs.existsSync(path.join(path.dirname(file), worker)), path.relative(DIST, file)).to.equal(true);
+    });
+  }
 });
