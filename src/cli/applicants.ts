@@ -1,6 +1,7 @@
 /**
  * careers-admin applicants purge | erase: retention of applications (issue 11).
- * - purge --older-than <age> [--status S] [--job ID]: applications older than the age;
+ * - purge [--older-than <age>] [--status S] [--job ID]: applications older than the age (by default
+ *   APPLICATION_RETENTION_DAYS, issue 34);
  * - erase --email ADDRESS: every application of one applicant, and the form entries whose email
  *   field holds the address, for a privacy request.
  * Both print what they remove and ask first unless --yes; --dry-run only prints. Rows go in one
@@ -13,7 +14,7 @@ import { parseRetentionAge } from '../applicants/retention.schema.js';
 import { statusOptionSchema } from '../applicants/review.schema.js';
 import type { EntryCriteria, EntryRemoval } from '../forms/index.js';
 import { APPLICATION_STATUSES } from '../shared/enums.js';
-import { CliError, cliOption, withDb } from './context.js';
+import { CliError, cliConfig, cliOption, withDb } from './context.js';
 import { jobIdFor, jobOption } from './jobs.js';
 import { printable, table } from './print.js';
 import { files, runRemoval, type RemovalPart, type RunOptions } from './removal.js';
@@ -72,13 +73,20 @@ export function registerApplicants(program: Command): void {
   group
     .command('purge')
     .description('delete applications older than an age, with their answers, post records and resume files')
-    .requiredOption('--older-than <age>', 'a whole number and a unit: h, d, w, mo (30 days) or y (365 days), e.g. 180d')
+    .option(
+      '--older-than <age>',
+      'a whole number and a unit: h, d, w, mo (30 days) or y (365 days), e.g. 180d; by default APPLICATION_RETENTION_DAYS, in days',
+    )
     .option('--status <status>', `only applications with this status (${APPLICATION_STATUSES.join(', ')})`)
     .option('--job <id>', 'only applications to this job (its numeric id or public id)')
     .option('--dry-run', 'print what would be removed, remove nothing')
     .option('--yes', 'do not ask for confirmation')
-    .action(async (opts: RunOptions & { olderThan: string; status?: string; job?: string }) => {
-      const age = parseRetentionAge(opts.olderThan);
+    .action(async (opts: RunOptions & { olderThan?: string; status?: string; job?: string }) => {
+      // Issue 34: the retention period the privacy notice promises, when --older-than is not given.
+      const days = opts.olderThan === undefined ? cliConfig().applicationRetentionDays : null;
+      if (opts.olderThan === undefined && !days)
+        throw new CliError('Give --older-than <age> (e.g. 180d), or set APPLICATION_RETENTION_DAYS to purge what is older than it.', 2);
+      const age = parseRetentionAge(opts.olderThan ?? `${days}d`);
       if ('error' in age) throw new CliError(age.error, 2);
       const status = cliOption(statusOptionSchema, '--status', opts.status);
       const job = jobOption(opts.job);

@@ -35,7 +35,7 @@ export function cliOption<T>(schema: OptionSchema<T>, name: string, raw: string 
 }
 
 /** The configuration (environment over the .env file); a bad setting is a usage error naming it. */
-function cliConfig(): Config {
+export function cliConfig(): Config {
   try {
     return loadConfig();
   } catch (err) {

@@ -86,10 +86,9 @@ async function needsApproval(deps: GateDeps, current: Job | null, save: JobSave)
   return true;
 }
 
-const escapeLine = (s: string) => oneLine(s);
-
+/** An email to an HR user: the subject on one line, the text with its HTML part. */
 function message(to: string, subject: string, text: string): EmailMessage {
-  return { to, subject: escapeLine(subject), text: `${text}\n`, html: htmlOfText(`${text}\n`) };
+  return { to, subject: oneLine(subject), text: `${text}\n`, html: htmlOfText(`${text}\n`) };
 }
 
 /** The approvers' emails about a request (every approver with an address but the one who asked). */

@@ -197,6 +197,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       expect(await page.locator('#job-currency').inputValue()).to.equal('USD');
       await page.selectOption('#job-currency', 'EUR');
       await page.fill('#job-min_salary', '60000');
+      // Portugal is in the EU: an active job there gives its pay range (issue 34).
+      await page.fill('#job-max_salary', '75000');
       await page.fill('#job-experience_required', '4+ years');
       await page.fill('#job-duration', '12 months');
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -319,7 +321,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         status: 'ACTIVE',
         currency: 'EUR',
         min_salary: 60000,
-        max_salary: null,
+        max_salary: 75000,
         duration: '12 months',
         webhook_enabled: true,
         webhook_secret: 'hush-hush-hush-hush',

@@ -470,7 +470,8 @@ for (const kind of databaseKinds()) {
       expect(body.count).to.equal(30);
       expect(body.results).to.have.length(25);
       expect(body.next).to.match(/page=2/);
-      expect(body.results[0]).to.include({ public_id: 'list-29', applicants: 3, views: 0 });
+      // Issue 34: `approval` is null with JOB_APPROVAL off.
+      expect(body.results[0]).to.include({ public_id: 'list-29', applicants: 3, views: 0, approval: null });
       expect(body.results[1]).to.include({ public_id: 'list-28', applicants: 0 });
       expect(body.results[0]).to.have.keys([
         'id',
@@ -483,6 +484,7 @@ for (const kind of databaseKinds()) {
         'status',
         'closes_at',
         'applicants',
+        'approval',
         'views',
         'created_at',
         'updated_at',
