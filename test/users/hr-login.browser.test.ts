@@ -322,6 +322,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'My calendar',
         'Users',
         'Emails',
+        'Pay rules',
       ]);
       expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
       expect(await page.locator('[aria-current]').count()).to.equal(0);
