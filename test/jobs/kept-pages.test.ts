@@ -264,7 +264,7 @@ for (const kind of databaseKinds()) {
         // A URL never answered before goes through Express once, then is answered from memory.
         await through('/careers?title=Kept');
         expect(decoded(await fromMemory('/careers?title=Kept'))).to.include('Kept Engineer');
-        for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+        for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'PROPFIND', 'TRACE', 'PURGE']) {
           const fast = await through('/careers', {}, method);
           const app = await request(s.app, '/careers', {}, method);
           expect(fast.status, method).to.equal(app.status);
