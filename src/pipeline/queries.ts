@@ -43,10 +43,10 @@ export interface BoardJob {
 }
 
 /**
- * The job a board is of (what its heading shows, not the job's texts or questions) and its stages
- * in order, in one read; null for an unknown job.
+ * A job as a board's heading shows it (not its texts or questions) and its stages in order, in
+ * one read; null for an unknown job.
  */
-export async function boardJob(db: Knex, jobId: number): Promise<{ job: BoardJob; stages: StageRow[] } | null> {
+export async function jobAndStages(db: Knex, jobId: number): Promise<{ job: BoardJob; stages: StageRow[] } | null> {
   const rows: Row[] = await db('jobs as j')
     .leftJoin('job_stages as s', 's.job_id', 'j.id')
     .where('j.id', jobId)

@@ -32,7 +32,7 @@ import {
   type StageTransition,
 } from '../applicants/index.js';
 import { reasonRows, removedJobs, stageWithJob, stagesOfJobs, writeReasons, writeStages, type StageRow } from './repo.js';
-import { boardJob, boardStamp, reasonNames, stageNames } from './queries.js';
+import { jobAndStages, boardStamp, reasonNames, stageNames } from './queries.js';
 import type { ReadCache } from '../db/read-cache.js';
 import { PIPELINE_MESSAGES, type ApplicationChange } from '../applicants/review.schema.js';
 import type { BoardQuery, ReasonsInput, StagesInput } from './schema.js';
@@ -47,22 +47,18 @@ interface PipelineDeps {
 const toStages = (rows: StageRow[], counts: Map<number, number>): Stage[] =>
   rows.map((s, position) => ({ id: s.id, name: s.name, position, hired: s.kind === 'HIRED', applicants: counts.get(s.id) ?? 0 }));
 
-/** A job's stages in order, with how many applications each holds (404 for an unknown job). */
+/**
+ * A job's stages in order, with how many applications each holds (404 for an unknown job): the
+ * job with its stages in one statement, then the counts (one range of applications_stage_idx).
+ */
 export async function jobStages({ db }: { db: Db }, jobId: number): Promise<StageList> {
-  return db.transaction(async (trx) => {
-    await requireJob(trx, jobId);
-    const rows = await stagesOfJobs(trx, [jobId]);
-    return {
-      job_id: jobId,
-      stages: toStages(
-        rows,
-        await applicationsPerStage(
-          trx,
-          rows.map((s) => s.id),
-        ),
-      ),
-    };
-  });
+  const head = await jobAndStages(db, jobId);
+  if (!head) throw new NotFound('Not found.');
+  const counts = await applicationsPerStage(
+    db,
+    head.stages.map((s) => s.id),
+  );
+  return { job_id: jobId, stages: toStages(head.stages, counts) };
 }
 
 /**
@@ -301,7 +297,7 @@ export async function loadBoard(
     // Reads only: a job is made with its stages (jobs/repo.ts insertJob; migration 023 gave the
     // older jobs theirs), so opening a board never writes, nor opens a second transaction. Three
     // statements when the columns are kept: the job's heading with its stages, the stamp, the reasons.
-    const [head, stamp, reasons] = await Promise.all([boardJob(q, jobId), boardStamp(q, now), reasonNames(q)]);
+    const [head, stamp, reasons] = await Promise.all([jobAndStages(q, jobId), boardStamp(q, now), reasonNames(q)]);
     if (!head) throw new NotFound('Not found.');
     const { job, stages } = head;
     if (query.column !== null && query.column !== 'rejected' && !stages.some((st) => st.id === query.column)) {
