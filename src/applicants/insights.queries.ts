@@ -2,14 +2,16 @@
  * Job insights (spec 02 'Job insights', 'Analytics response'), computed in the database from
  * counts. Every figure comes from one of four groups per question: its answer rows, their
  * `answer_key`s, their `answer_number`s and the ticked choices of checkbox answers. Those groups
- * are kept counted in `answer_tallies` (migration 011, written with every application inserted or
- * deleted), so a job's insights read a few rows per question, not its answers: about ten
- * statements per job, whatever its size. When the tallies do not hold exactly the job's
- * applications (their count and highest id differ from the job's, e.g. after rows were deleted by
- * hand), the same groups are counted over the answers instead, on the indexes kept for them —
- * (question_id, answer_key) and (question_id, answer_number) on application_answers,
- * (question_id, choice) on application_answer_choices — with the same results. Only the spelling
- * shown for a top text answer reads answer rows (up to SPELLING_SAMPLE per answer).
+ * are kept counted in `answer_tallies`, and each job's applications (how many, the highest id) in
+ * `answer_tally_jobs` (migration 011), both written in the transaction that inserts or deletes
+ * applications (the apply API, purges and erasures), so a job's insights read the tally tables
+ * alone, a few rows per question, not its applications or answers: about ten statements per job,
+ * whatever its size. Rows written or deleted some other way (by hand) are therefore not seen. The
+ * same groups can be counted over the answers instead (`from: 'answers'`, for tests and the
+ * benchmark), on the indexes kept for them — (question_id, answer_key) and (question_id,
+ * answer_number) on application_answers, (question_id, choice) on application_answer_choices —
+ * with the same results. Only the spelling shown for a top text answer reads answer rows (up to
+ * SPELLING_SAMPLE per answer).
  *
  * Decisions:
  * - `percent` is the share of the applicants who ANSWERED the question (optional questions can be
@@ -374,15 +376,16 @@ async function summary(
 }
 
 /**
- * What a job's analytics were computed from: the job's updated_at and questions, its application
- * count and highest id (one index range). Answers are written only together with their
- * application and never edited, so any new, removed or re-questioned application changes it.
+ * What a job's analytics were computed from: the job's updated_at and questions, and its
+ * applications as the tallies hold them (count and highest id). Answers are written only together
+ * with their application and never edited, so any new, removed or re-questioned application
+ * changes it.
  */
 export async function insightsStamp(db: Knex, job: Job): Promise<{ stamp: string; applications: JobApplications }> {
-  // COUNT and MAX(id) change with every new application of the job; a purge or erase lowers the
-  // count, and raises the `applications.removed` counter too (a status change alters no answer).
+  // The count and highest id change with every new application of the job; a purge or erase
+  // lowers the count, and raises the `applications.removed` counter too (a status change alters no answer).
   const [applications, removed] = await Promise.all([
-    jobApplications(db, job.id),
+    talliedApplications(db, job.id),
     db('change_counters').where({ name: 'applications.removed' }).first('value') as Promise<Row | undefined>,
   ]);
   const stamp = JSON.stringify([
@@ -401,35 +404,31 @@ export interface JobApplications {
   maxId: number;
 }
 
-async function jobApplications(db: Knex, jobId: number): Promise<JobApplications> {
+/** The job's applications as the tallies hold them (one primary-key read). */
+async function talliedApplications(db: Knex, jobId: number): Promise<JobApplications> {
+  const row = (await db('answer_tally_jobs').where({ job_id: jobId }).first('applications', 'max_application_id')) as Row | undefined;
+  return { total: Number(row?.applications ?? 0), maxId: Number(row?.max_application_id ?? 0) };
+}
+
+/** The job's applications counted over their rows (an index range of the job's every application). */
+async function countedApplications(db: Knex, jobId: number): Promise<JobApplications> {
   const row = (await db('applications').where({ job_id: jobId }).first(db.raw('COUNT(*) AS n'), db.raw('MAX(id) AS m'))) as Row | undefined;
   return { total: Number(row?.n ?? 0), maxId: Number(row?.m ?? 0) };
 }
 
 /**
- * Whether the answer tallies hold exactly the job's applications: the count and highest id they
- * were kept with are the job's. Every insert and deletion of the app keeps them so; rows written
- * or deleted some other way (by hand, say) show here, and the answers are counted instead.
- */
-async function talliesHold(db: Knex, jobId: number, applications: JobApplications): Promise<boolean> {
-  const row = (await db('answer_tally_jobs').where({ job_id: jobId }).first('applications', 'max_application_id')) as Row | undefined;
-  return Number(row?.applications ?? 0) === applications.total && Number(row?.max_application_id ?? 0) === applications.maxId;
-}
-
-/**
  * Computes the stats afresh (no cache; run it inside a transaction for one snapshot): from the
- * answer tallies when they hold the job's applications, else from the answers. `applications` is
- * what the caller read already (the insights stamp), else it is read here.
+ * tally tables (what the server does), or counted over the applications and their answers.
+ * `applications` is what the caller read already (the insights stamp), else it is read here.
  */
 export async function computeAnalytics(
   db: Knex,
   job: Job,
   applications?: JobApplications,
-  from: 'tallies' | 'answers' | 'either' = 'either',
+  from: 'tallies' | 'answers' = 'tallies',
 ): Promise<JobAnalytics> {
-  const known = applications ?? (await jobApplications(db, job.id));
-  const useTallies = from === 'either' ? job.questions.length > 0 && (await talliesHold(db, job.id, known)) : from === 'tallies';
-  const counts = useTallies ? tallyCounts(db) : answerCounts(db);
+  const known = applications ?? (await (from === 'tallies' ? talliedApplications : countedApplications)(db, job.id));
+  const counts = from === 'tallies' ? tallyCounts(db) : answerCounts(db);
   const questions = await Promise.all(
     job.questions.map(async (q): Promise<QuestionAnalytics> => {
       const stats =

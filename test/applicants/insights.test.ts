@@ -6,6 +6,7 @@ import { insertApplications, type SeedAnswer, type SeedApplication } from '../he
 import { hrSession } from '../helpers/hr.js';
 import { revokeSession } from '../../src/users/repo.js';
 import { computeAnalytics, niceWidth } from '../../src/applicants/insights.queries.js';
+import { removeApplications } from '../../src/applicants/retention.service.js';
 import type { Job } from '../../src/jobs/types.js';
 
 const u = undefined;
@@ -228,9 +229,13 @@ for (const kind of databaseKinds()) {
       expect(await dist()).to.deep.equal(['A:2', 'B:0']);
       await insertApplications(db, fresh.id, [{ ...person(3, 'f'), answers: { [q.id]: 'B' } }], fresh.questions);
       expect(await dist()).to.deep.equal(['A:2', 'B:1']);
-      // Removing an older application (not the newest) changes the count.
+      // Removing an older application (not the newest, erased as the app removes applications) changes the count.
       const [oldest] = await db('applications').where({ job_id: fresh.id }).orderBy('id').limit(1);
-      await db('applications').where({ id: oldest.id }).delete();
+      await removeApplications(
+        { db, storage: s.ctx.storage, now: () => new Date(), log: s.ctx.log },
+        { email: oldest.email },
+        { action: 'erase' },
+      );
       expect(await dist()).to.deep.equal(['A:1', 'B:1']);
       // Editing the question's options (the job's updated_at moves with every save).
       await db('job_questions')
