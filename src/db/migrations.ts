@@ -37,6 +37,7 @@ import * as m031 from '../../migrations/031_stage_transitions.js';
 import * as m032 from '../../migrations/032_digest_period.js';
 import * as m033 from '../../migrations/033_interviews.js';
 import * as m034 from '../../migrations/034_reminder_templates.js';
+import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
   '001_initial_schema': m001,
@@ -71,6 +72,7 @@ const migrations: Record<string, Knex.Migration> = {
   '032_digest_period': m032,
   '033_interviews': m033,
   '034_reminder_templates': m034,
+  '036_applicant_list_page_indexes': m036,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -140,6 +142,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
     "every HR digest's kind of period (hourly or daily), and a daily digest's record where an hourly one began at the same time",
   '033_interviews':
     'tables interviews, interview_participants, interviewer_settings, calendar_sources, booking_links and booking_link_slots (every interview, booking link, working hours and calendar address)',
+  '036_applicant_list_page_indexes': null,
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */
