@@ -17,16 +17,24 @@ export async function reasonNames(db: Knex): Promise<string[]> {
   return rows.map((r) => String(r.name));
 }
 
-/** The stage names of live jobs, for the list's stage filter: each name once, in its usual place. */
+/**
+ * The stage names of live jobs, for the list's stage filter: each name once, in its usual place.
+ * Each distinct stored name with the first position a live job gives it: along job_stages_name_idx
+ * (name, position, job_id), the name's stages by position until one of a job not removed (the
+ * first, as a rule), instead of every job's stages joined and grouped (migration 036).
+ */
 export async function stageNames(db: Knex): Promise<string[]> {
-  const rows: Row[] = await db('job_stages as s')
+  const firstLive = db('job_stages as s')
     .join('jobs as j', 'j.id', 's.job_id')
+    .where('s.name', db.ref('n.name'))
     .whereNot('j.status', 'REMOVED')
-    .select('s.name')
-    .min({ p: 's.position' })
-    .groupBy('s.name');
+    .orderBy('s.position')
+    .limit(1)
+    .select('s.position');
+  const rows: Row[] = await db.from(db('job_stages').distinct('name').as('n')).select('n.name', { p: firstLive }).orderBy('n.name');
   const seen = new Map<string, { name: string; p: number }>();
   for (const r of rows) {
+    if (r.p === null || r.p === undefined) continue;
     const key = String(r.name).toLocaleLowerCase('en');
     const p = Number(r.p);
     if (!seen.has(key) || seen.get(key)!.p > p) seen.set(key, { name: String(r.name), p });
