@@ -9,9 +9,9 @@
  *   they are kept until the least recently used entries make room.
  * `put` and `peek` keep and read a public value directly (a page under the URL that asked for it),
  * for the same PUBLIC_CACHE_SECONDS; with PUBLIC_CACHE_SECONDS=0, `putVersioned` keeps one that
- * carries the version it was made at, for readers that check the version first. `endSpaceAt` ends a space at a known moment (the next job
- * closing date), whatever its entries' own lifetimes. Concurrent misses of a `fresh` key share one load. Cached
- * values are read-only.
+ * carries the version it was made at, for readers that check the version first. `endSpaceAt`
+ * ends a space at a known moment (the next job closing date), whatever its entries' own
+ * lifetimes. Concurrent misses of a `fresh` key share one load. Cached values are read-only.
  * - `timed`: like `fresh` but with the caller's lifetime (calendar feeds: CALENDAR_CACHE_SECONDS).
  */
 import { LRUCache } from 'lru-cache';

@@ -20,8 +20,9 @@ function plain(res: Response, status: number, body: string): void {
 }
 
 /**
- * `track` runs for every request, first (app.ts mounts it before anything that may answer, the
- * public pages kept in memory included); `routes` are the probes and /metrics.
+ * `track` runs for every request the app gets, first (app.ts mounts it before anything that may
+ * answer); `timeKept` times the public pages answered from memory before the app
+ * (src/http/kept-pages.ts) the same way; `routes` are the probes and /metrics.
  */
 export function opsRoutes(ctx: AppContext): {
   track: RequestHandler;
