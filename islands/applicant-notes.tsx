@@ -9,7 +9,7 @@
  *   status saved); the older entries already shown stay below it.
  * Times are shown in the viewer's time zone, with the zone named.
  */
-import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
 import { useDraft } from './components/drafts.js';
 import { DraftNote } from './components/draft-note.js';
@@ -167,22 +167,24 @@ function ApplicantNotes({ id }: Props) {
     return () => document.removeEventListener(CHANGED_EVENT, onChanged);
   }, [load, loadTimeline]);
 
+  // Focus moves in layout effects, before the browser paints: a passive effect runs after the
+  // paint, so a notice could show while focus has fallen from a removed button to the body.
   // Focus moves into the editor when one opens (not on every keystroke in it).
   const editingId = editing?.id ?? null;
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (editingId !== null) editRef.current?.focus();
   }, [editingId]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (confirming !== null) confirmRef.current?.focus();
   }, [confirming]);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const target = focusNext.current;
     if (target === null) return;
     focusNext.current = null;
     if (target === 'new') newRef.current?.focus();
     else document.getElementById(`note-edit-${target}`)?.focus();
   });
-  useEffect(() => {
+  useLayoutEffect(() => {
     const target = focusHistory.current;
     if (target === null) return;
     focusHistory.current = null;
