@@ -1,7 +1,7 @@
 /**
  * Load benchmark of the public pages (issues 2 and 19): /careers and one job page, 50 connections
  * (autocannon), the real app (`node dist/server.js`, NODE_ENV=production) side by side with the
- * true limit: bench/true-limit.ts, a bare Express in its own process answering the exact bytes the
+ * true limit: bench/true-limit.ts, a bare node:http server in its own process answering the exact bytes the
  * app sent for that URL (fetched from the app just before the run, compressed when the request
  * asks for it). The EJS bare server (bench/bare-server.ts, the same templates rendered from data in
  * memory) stays as a second line. Prints req/s, p50/p99 and app/limit for every page, with the

@@ -7,7 +7,7 @@
  *   GET /api/hr/jobs/{big}/analytics/      goal p95 < 500 ms
  * p95 is computed from every request's own latency (autocannon reports p97.5/p99, not p95).
  * The dashboard and the job list are each also loaded, right after, against their true limit:
- * bench/true-limit.ts, a bare Express in its own process answering the exact bytes the app sent
+ * bench/true-limit.ts, a bare node:http server in its own process answering the exact bytes the app sent
  * for that URL (fetched from the app just before the runs), with the same autocannon options;
  * the ratio app/limit of req/s is printed beside them.
  * Analytics results are kept while the job's data is unchanged (checked on every request), so the

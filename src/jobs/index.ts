@@ -17,6 +17,7 @@ export {
   jobIdOf,
   listJobsForSitemap,
   listPublicJobs,
+  publicPageVersion,
   requireJob,
   setJobStatus,
   toPublicJob,

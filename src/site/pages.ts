@@ -1,7 +1,8 @@
 /** Home redirect, legal pages, sitemap and robots.txt. */
 import { Router } from 'express';
 import type { AppContext } from '../context.js';
-import { listJobsForSitemap } from '../jobs/index.js';
+import { keptPageKey, listJobsForSitemap, publicPageVersion } from '../jobs/index.js';
+import { freshPage, sendFreshPage } from '../http/sent-page.js';
 import { renderPage } from '../render/page.js';
 
 const LEGAL_EFFECTIVE_DATE = '1 October 2025';
@@ -59,7 +60,14 @@ export function sitePages(ctx: AppContext): Router {
       );
   });
 
-  router.get('/sitemap.xml', async (_req, res) => {
+  // Kept like the job pages (cleared with the job data, answered before Express), since crawlers ask often.
+  router.get('/sitemap.xml', async (req, res) => {
+    const version = await publicPageVersion(ctx);
+    const sitemap = await freshPage(ctx.cache, 'public-jobs:sitemap', () => sitemapXml(), 'application/xml; charset=utf-8');
+    await sendFreshPage(req, res, ctx.cache, keptPageKey(req.originalUrl), sitemap, undefined, version);
+  });
+
+  async function sitemapXml(): Promise<string> {
     const jobs = await listJobsForSitemap(ctx.db);
     const urls = [
       { loc: `${config.publicBaseUrl}/careers`, lastmod: null as string | null },
@@ -73,10 +81,8 @@ export function sitePages(ctx: AppContext): Router {
     const body = urls
       .map((u) => `  <url><loc>${xmlEscape(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ''}</url>`)
       .join('\n');
-    res
-      .type('application/xml')
-      .send(`<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`);
-  });
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</urlset>\n`;
+  }
 
   return router;
 }

@@ -96,6 +96,24 @@ for (const kind of databaseKinds()) {
       expect(robots).to.include('Disallow: /hr').and.include('Sitemap: https://jobs.example.com/sitemap.xml');
     });
 
+    it('keeps the sitemap like a page: an ETag, 304 to it, and a new job listed at once with PUBLIC_CACHE_SECONDS=0', async () => {
+      const fresh = await startTestServer(kind, { PUBLIC_BASE_URL: 'https://jobs.example.com', PUBLIC_CACHE_SECONDS: '0' });
+      try {
+        // rawRequest, not fetch: fetch adds Cache-Control: no-cache to a conditional request.
+        const first = await rawRequest(fresh.baseUrl, '/sitemap.xml');
+        expect(first.headers['content-type']).to.equal('application/xml; charset=utf-8');
+        expect(first.body).to.include('<loc>https://jobs.example.com/careers</loc>');
+        const ifNoneMatch = { 'if-none-match': first.headers.etag! };
+        expect((await rawRequest(fresh.baseUrl, '/sitemap.xml', { headers: ifNoneMatch })).status).to.equal(304);
+        await makeJob(fresh.ctx.db, { public_id: 'sitemap-new', status: 'ACTIVE' });
+        const later = await rawRequest(fresh.baseUrl, '/sitemap.xml', { headers: ifNoneMatch });
+        expect(later.status).to.equal(200);
+        expect(later.body).to.include('<loc>https://jobs.example.com/careers/sitemap-new</loc>');
+      } finally {
+        await fresh.close();
+      }
+    });
+
     it('puts JobPosting JSON-LD, canonical, description and Open Graph on job pages', async () => {
       const html = await (await fetch(`${s.baseUrl}/careers/remote-dev`)).text();
       expect(html).to.include('<link rel="canonical" href="https://jobs.example.com/careers/remote-dev">');
