@@ -32,6 +32,8 @@ export interface AnswerRow {
 
 export interface NewApplication {
   job_id: number;
+  /** Its person (the people feature's, by the email address; the apply service always gives it). */
+  person_id?: number;
   first_name: string;
   last_name: string;
   email: string;
@@ -56,6 +58,7 @@ export async function insertApplication(trx: Knex, app: NewApplication, now: Dat
   const applicationId = insertedId(
     await trx('applications').insert({
       job_id: app.job_id,
+      person_id: app.person_id ?? null,
       first_name: app.first_name,
       last_name: app.last_name,
       email: app.email,

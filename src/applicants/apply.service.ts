@@ -28,6 +28,7 @@ import { readLazily, type FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './lib/file-type.js';
 import { insertApplication, type NewApplication } from './apply.repo.js';
+import { personForApplication, suggestAfterApplying } from '../people/index.js';
 import type { Attribution } from '../shared/campaign.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './apply.schema.js';
 import type { PhoneRule } from '../shared/phone-rule-names.js';
@@ -158,7 +159,9 @@ export async function submitApplication(
         consent_text: consentText,
       };
       const applicationId = await commitRows(deps.db, async (trx) => {
-        const id = await insertApplication(trx, application, now);
+        const personId = await personForApplication(trx, application.email, now);
+        const id = await insertApplication(trx, { ...application, person_id: personId }, now);
+        await suggestAfterApplying(trx, personId, now);
         if (job.webhook_enabled && job.webhook_url) {
           const payload = applicationPostPayload(job, input, job.webhook_include_source ? application.attribution : undefined);
           await enqueueApplicationPost(trx, { applicationId: id, jobId: job.id, targetUrl: job.webhook_url, payload, now });

@@ -36,6 +36,8 @@ import {
 } from './types.js';
 import type { Db } from '../db/knex.js';
 import type { WizardJob } from './types.js';
+import { FULL_ACCESS } from '../shared/access-scope.js';
+import { personOtherApplications } from '../people/index.js';
 
 const APPLY_PAGE_TEXT = {
   unavailableTitle: 'Job post unavailable',
@@ -240,13 +242,15 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
       ...(parsed.success ? applicantFilters(parsed.data) : applicantFilters(applicantListQuerySchema.parse({}))),
       scope: req.access,
     };
-    const [around, { stages }, reasons, viewers, job] = await Promise.all([
+    const [around, { stages }, reasons, viewers, job, others] = await Promise.all([
       applicantNeighbours(ctx, filters, app),
       jobStages(ctx, app.job_id),
       rejectionReasons(ctx),
       limited ? null : applicantViewers(ctx.db, app.id),
       // An interviewer reads the job's description here (the job editor is not theirs).
       limited ? requireJob(ctx.db, app.job_id) : null,
+      // Issue 35: not an interviewer's to see.
+      limited ? null : personOtherApplications(ctx.db, app.id, req.access ?? FULL_ACCESS),
     ]);
     const query = applicantFilterQuery(filters);
     // The resume beside the answers: a PDF in the browser's viewer (from a blob: URL, see
@@ -270,6 +274,7 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
         reasons,
         limited,
         viewers,
+        others,
         jobDescription: job ? job.description : null,
         resumeView,
         previewUrl: `/api/hr/applications/${app.id}/resume/preview/`,

@@ -1,6 +1,6 @@
 /**
  * Retention (the CLI's applicants purge and erase): applications matching criteria go with every
- * row of theirs in one transaction, then their files; on SQLite the write-ahead log is flushed so
+ * row of theirs (and their person, with the last of them) in one transaction, then their files; on SQLite the write-ahead log is flushed so
  * nothing erased stays on disk.
  */
 import { flushDeleted, type Db } from '../db/knex.js';
@@ -9,6 +9,7 @@ import { removablePreview, selectRemovable, type RemovalCriteria } from './reten
 import { bumpCounter, insertApplicationAudit } from './repo.js';
 import { deleteApplications } from './retention.repo.js';
 import type { Logger } from '../log/logger.js';
+import { removeEmptyPeople } from '../people/index.js';
 
 export interface RetentionDeps {
   db: Db;
@@ -67,6 +68,8 @@ export async function removeApplications(
     const selected = await selectRemovable(trx, criteria);
     if (!selected.length) return selected;
     await deleteApplications(trx, selected);
+    // The person goes with their last application (aliases, suggestions and merges with it).
+    await removeEmptyPeople(trx, [...new Set(selected.flatMap((r) => (r.person_id === null ? [] : [r.person_id])))]);
     await bumpCounter(trx, 'applications.removed');
     const details = {
       count: selected.length,

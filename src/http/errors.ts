@@ -34,6 +34,13 @@ export class Forbidden extends HttpError {
   }
 }
 
+/** 409 with `{detail}`: the request is understood but the state of what it names refuses it. */
+export class Conflict extends HttpError {
+  constructor(detail: string) {
+    super(409, detail, { detail });
+  }
+}
+
 export class TooManyRequests extends HttpError {
   constructor(
     detail: string,

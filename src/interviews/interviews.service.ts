@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { withDbRetry } from '../db/errors.js';
 import type { Db } from '../db/knex.js';
-import { HttpError, NotFound, ValidationError } from '../http/errors.js';
+import { Conflict, NotFound, ValidationError } from '../http/errors.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
 import { requestInterviewScorecard, withdrawInterviewScorecards } from '../scorecards/index.js';
 import {
@@ -46,13 +46,6 @@ export type ConflictCheck = (
 ) => Promise<{ kind: 'busy' | 'outside_hours'; user_id: number; interviewer: string; detail: string }[]>;
 
 export type InterviewDeps = Pick<AppContext, 'db' | 'now' | 'outbox' | 'config'> & { conflicts?: ConflictCheck };
-
-/** 409 with `{detail}`. */
-class Conflict extends HttpError {
-  constructor(detail: string) {
-    super(409, detail, { detail });
-  }
-}
 
 const view = ({ uid: _u, reminded_24h_at: _a, reminded_1h_at: _b, ...rest }: InterviewRecord): Interview => rest;
 

@@ -9,7 +9,7 @@
  */
 import type { AppContext } from '../context.js';
 import { withDbRetry } from '../db/errors.js';
-import { Forbidden, HttpError, NotFound, ValidationError } from '../http/errors.js';
+import { Conflict, Forbidden, NotFound, ValidationError } from '../http/errors.js';
 import {
   EDIT_WINDOW_HOURS,
   KIT_LIMITS,
@@ -77,13 +77,6 @@ export interface Viewer {
 }
 
 const HOUR = 3_600_000;
-
-/** 409 with `{detail}`: the request is understood but the scorecard's state refuses it. */
-class Conflict extends HttpError {
-  constructor(detail: string) {
-    super(409, detail, { detail });
-  }
-}
 
 // ---- Kit templates ----
 

@@ -190,6 +190,13 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('DELETE', '/api/hr/interviewers/me/calendars/:id/', 'all', 'all'),
   // Finding a time shows when the chosen colleagues are free: those who plan interviews.
   r('GET', '/api/hr/interviewers/find-time/', 'all', 'no'),
+  // Issue 35: one person across jobs. An application's other applications (the scope filters them); the review of duplicates is HR's.
+  r('GET', '/api/hr/applications/:id/other-applications/', 'application', 'no'),
+  r('GET', '/api/hr/people/duplicates/', 'no', 'no'),
+  r('POST', '/api/hr/people/duplicates/dismiss/', 'no', 'no'),
+  r('GET', '/api/hr/people/merges/', 'no', 'no'),
+  r('POST', '/api/hr/people/merges/', 'no', 'no'),
+  r('POST', '/api/hr/people/merges/:id/undo/', 'no', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
   r('GET', '/hr/settings/calendar', 'all', 'all'),
@@ -204,6 +211,7 @@ const ROUTE_RULES: readonly RouteRule[] = [
   // An interviewer's landing page: the page sends them on to their applicants.
   r('GET', '/hr/dashboard', 'all', 'all'),
   r('GET', '/hr/applicants', 'all', 'all'),
+  r('GET', '/hr/applicants/duplicates', 'no', 'no'),
   r('GET', '/hr/applicants/:id', 'application', 'application'),
 ];
 

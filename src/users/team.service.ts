@@ -10,7 +10,7 @@
  */
 import type { Db } from '../db/knex.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { HttpError, NotFound, ValidationError } from '../http/errors.js';
+import { Conflict, HttpError, NotFound, ValidationError } from '../http/errors.js';
 import { hashPassword } from './lib/passwords.js';
 import * as repo from './repo.js';
 import { USER_MESSAGES, type NewUserInput, type UserPatchInput } from './schema.js';
@@ -26,13 +26,6 @@ export interface TeamDeps {
   db: Db;
   now: () => Date;
   publicBaseUrl: string;
-}
-
-/** 409 {detail}: the request is fine but the team's state refuses it. */
-class Conflict extends HttpError {
-  constructor(detail: string) {
-    super(409, detail, { detail });
-  }
 }
 
 /** 410 {detail}: a sign-in link that was used or has expired. */

@@ -1,0 +1,15 @@
+/**
+ * The people feature (issue 35: one person across jobs) as the app and other features see it: the
+ * person of an application (linked when it is made), suggested duplicates, merges and their undo.
+ */
+import { Router } from 'express';
+import type { AppContext } from '../context.js';
+import { peopleApi } from './api.js';
+import { peoplePages } from './pages.js';
+
+export { personForApplication, personOtherApplications, removeEmptyPeople, suggestAfterApplying } from './service.js';
+
+/** The review list page and the people API (mounted before the applicants' `/hr/applicants/:id`). */
+export function peopleRoutes(ctx: AppContext): Router {
+  return Router().use(peopleApi(ctx), peoplePages(ctx));
+}
