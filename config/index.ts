@@ -225,6 +225,8 @@ export interface Config {
     /** The wizard's funnel beacons (src/funnel/). */
     funnel: RateLimitSetting;
     form: RateLimitSetting;
+    /** Candidates' status page: asking for a new link, withdrawing, asking for erasure (issue 35). */
+    candidate: RateLimitSetting;
     login: RateLimitSetting;
     /** IPv6 clients are counted per network of this prefix length (32-64), not per address. */
     ipv6Subnet: number;
@@ -264,6 +266,8 @@ export interface Config {
    * (the job checklist warns).
    */
   applicationRetentionDays: number | null;
+  /** CANDIDATE_LINK_DAYS: how long the link to a candidate's status page works (issue 35); a new one can be asked for. */
+  candidateLinkDays: number;
   /** JOB_APPROVAL: a recruiter's new or changed job waits for its hiring manager or an admin before it can be active (issue 34). */
   jobApproval: boolean;
   /** JOB_CHECKS_BLOCK: the publishing checks that refuse a job's activation (issue 34); the others only warn. */
@@ -383,6 +387,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'FUNNEL_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'FORM_RATE_LIMIT', default: '10' },
   { name: 'FORM_RATE_WINDOW_SECONDS', default: '600' },
+  { name: 'CANDIDATE_RATE_LIMIT', default: '10' },
+  { name: 'CANDIDATE_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'LOGIN_RATE_LIMIT', default: '10' },
   { name: 'LOGIN_RATE_WINDOW_SECONDS', default: '900' },
   { name: 'RATE_LIMIT_IPV6_SUBNET', default: '56' },
@@ -405,6 +411,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'COMPANY_LOGO_URL', default: '(unset)' },
   { name: 'APPLY_CONSENT_TEXT', default: '(unset: no consent asked)' },
   { name: 'APPLICATION_RETENTION_DAYS', default: '(unset: no retention period declared)' },
+  { name: 'CANDIDATE_LINK_DAYS', default: '30' },
   { name: 'JOB_APPROVAL', default: 'off' },
   { name: 'JOB_CHECKS_BLOCK', default: DEFAULT_BLOCKING_CHECKS.join(',') },
   { name: 'PHONE_RULE', default: 'ten-digits' },
@@ -672,6 +679,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       apply: rate('APPLY', 10, 600),
       funnel: rate('FUNNEL', 300, 600),
       form: rate('FORM', 10, 600),
+      candidate: rate('CANDIDATE', 10, 600),
       login: rate('LOGIN', 10, 900),
       // 56: what ISPs commonly give one customer (RIPE-690), and express-rate-limit's default.
       ipv6Subnet: int('RATE_LIMIT_IPV6_SUBNET', 56, 32, 64),
@@ -692,6 +700,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     },
     applyConsentText: consentText,
     applicationRetentionDays: retentionDays,
+    candidateLinkDays: int('CANDIDATE_LINK_DAYS', 30, 1, 365),
     jobApproval: bool('JOB_APPROVAL', false),
     jobChecksBlock,
     phoneRule,

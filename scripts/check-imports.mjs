@@ -47,6 +47,7 @@ const FEATURES = [
   'interviews',
   'publishing',
   'people',
+  'candidates',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

@@ -38,6 +38,7 @@ import { interviewsRoutes } from './interviews/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
 import { publishingPolicy, publishingRoutes } from './publishing/index.js';
 import { peopleRoutes } from './people/index.js';
+import { candidatesRoutes } from './candidates/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 /** The Express app alone (every request through it; route listings in tests). */
@@ -143,8 +144,9 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.use(emailsRoutes(ctx));
   app.use(scorecardsRoutes(ctx));
   app.use(interviewsRoutes(ctx));
-  // Before the applicants' routes: /hr/applicants/duplicates is not an application's page.
+  // Before the applicants' routes: /hr/applicants/duplicates and /erasure-requests are not applications' pages.
   app.use(peopleRoutes(ctx));
+  app.use(candidatesRoutes(ctx));
   app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
   app.use(pipelineRoutes(ctx));
   app.use(notesRoutes(ctx));

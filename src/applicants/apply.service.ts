@@ -28,7 +28,7 @@ import { readLazily, type FileStorage } from '../storage/storage.js';
 import { safeFileName, type MultipartOptions, type ReceivedFile, type ReceivedForm } from '../http/multipart.js';
 import { DOCX_MAIN_PART, RESUME_CONTENT_TYPES, SNIFF_BYTES, TailReader, sniffHead, zipHasEntry, type ResumeKind } from './lib/file-type.js';
 import { insertApplication, type NewApplication } from './apply.repo.js';
-import { personForApplication, suggestAfterApplying } from '../people/index.js';
+import { personForApplication, statusLink, suggestAfterApplying } from '../people/index.js';
 import type { Attribution } from '../shared/campaign.js';
 import { HONEYPOT_FIELD, orderedErrors, parseApplicationFields } from './apply.schema.js';
 import type { PhoneRule } from '../shared/phone-rule-names.js';
@@ -43,7 +43,7 @@ export interface ApplyDeps {
    * Email settings: with SMTP_URL set, the confirmation and HR notification are queued too. With
    * APPLY_CONSENT_TEXT set, an application must carry `consent`, and the text is kept with it.
    */
-  config?: MailConfig & { applyConsentText?: string | null; phoneRule?: PhoneRule };
+  config?: MailConfig & { applyConsentText?: string | null; phoneRule?: PhoneRule; candidateLinkDays?: number };
   /** Wakes this process's delivery worker once the application's posts are committed. */
   outbox?: OutboxSignal;
   /** Keys the hash of the client address kept with the application (none: no hash). */
@@ -166,7 +166,19 @@ export async function submitApplication(
           const payload = applicationPostPayload(job, input, job.webhook_include_source ? application.attribution : undefined);
           await enqueueApplicationPost(trx, { applicationId: id, jobId: job.id, targetUrl: job.webhook_url, payload, now });
         }
-        if (deps.config) await enqueueApplicationEmails(trx, deps.config, { applicationId: id, job, applicant: input, now });
+        if (deps.config) {
+          // The receipt carries the link to the candidate's status page (issue 35), when this process keys links.
+          const { serverKey, config } = deps;
+          const link =
+            serverKey && config.candidateLinkDays
+              ? await statusLink(
+                  { serverKey, config: { publicBaseUrl: config.publicBaseUrl, candidateLinkDays: config.candidateLinkDays } },
+                  personId,
+                  now,
+                )
+              : undefined;
+          await enqueueApplicationEmails(trx, config, { applicationId: id, job, applicant: input, now, statusLink: link });
+        }
         return id;
       });
       deps.outbox?.notify();

@@ -42,6 +42,7 @@ import * as m037 from '../../migrations/037_timeline_indexes.js';
 import * as m038 from '../../migrations/038_answer_tallies_by_count.js';
 import * as m039 from '../../migrations/039_pay_rules.js';
 import * as m044 from '../../migrations/044_people.js';
+import * as m045 from '../../migrations/045_candidate_status.js';
 import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -83,6 +84,7 @@ const migrations: Record<string, Knex.Migration> = {
   '039_pay_rules': m039,
   '036_applicant_list_page_indexes': m036,
   '044_people': m044,
+  '045_candidate_status': m045,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -160,6 +162,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '036_applicant_list_page_indexes': null,
   '044_people':
     "tables people, person_suggestions and person_merges (every person, suggested duplicate and merge) and every application's person",
+  '045_candidate_status':
+    "tables stage_status_texts and erasure_requests (the status texts admins wrote and candidates' open erasure requests)",
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

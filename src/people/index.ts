@@ -7,7 +7,15 @@ import type { AppContext } from '../context.js';
 import { peopleApi } from './api.js';
 import { peoplePages } from './pages.js';
 
-export { personForApplication, personOtherApplications, removeEmptyPeople, suggestAfterApplying } from './service.js';
+export {
+  personForApplication,
+  personOfAddress,
+  personOfStatusToken,
+  personOtherApplications,
+  removeEmptyPeople,
+  statusLink,
+  suggestAfterApplying,
+} from './service.js';
 
 /** The review list page and the people API (mounted before the applicants' `/hr/applicants/:id`). */
 export function peopleRoutes(ctx: AppContext): Router {

@@ -39,6 +39,12 @@ export async function personOfEmail(trx: Knex, email: string, now: Date): Promis
   return Number(row.merged_into_id ?? row.id);
 }
 
+/** The person (not an alias) of an address already applied with, or null; reads only. */
+export async function personIdOfEmail(db: Knex, email: string): Promise<number | null> {
+  const row: Row | undefined = await db('people').where({ email }).first('id', 'merged_into_id');
+  return row ? Number(row.merged_into_id ?? row.id) : null;
+}
+
 /**
  * Suggests the people who may be this one (never merges): another person with an application of
  * the same phone number, or of the same name with a resume file of the same hash. A pair HR

@@ -5,7 +5,10 @@
  * timeline of every application involved, and undoable for UNDO_DAYS.
  */
 import type { Db } from '../db/knex.js';
+import type { Config } from '../../config/index.js';
+import type { ServerKey } from '../db/server-key.js';
 import { Conflict, NotFound } from '../http/errors.js';
+import { makeStatusToken, readStatusToken } from './lib/status-token.js';
 import type { AccessScope } from '../shared/access-scope.js';
 import { DUPLICATES_PAGE, PEOPLE_MESSAGES, UNDO_DAYS } from './schema.js';
 import {
@@ -16,6 +19,7 @@ import {
   lockMerge,
   mergeInto,
   openSuggestion,
+  personIdOfEmail,
   personOfEmail,
   removePeopleWithoutApplications,
   suggestDuplicates,
@@ -142,4 +146,34 @@ export async function dismissDuplicate(db: Db, a: number, b: number, userId: num
     if (!(await openSuggestion(trx, a, b))) throw new NotFound(PEOPLE_MESSAGES.suggestionNotFound);
     await dismissSuggestion(trx, a, b, userId, now);
   });
+}
+
+/** The link to the person's status page (issue 35), working for CANDIDATE_LINK_DAYS from `now`. */
+export async function statusLink(
+  deps: { serverKey: ServerKey; config: Pick<Config, 'publicBaseUrl' | 'candidateLinkDays'> },
+  personId: number,
+  now: Date,
+): Promise<{ url: string; expiresAt: Date }> {
+  const expiresAt = new Date(now.getTime() + deps.config.candidateLinkDays * DAY_MS);
+  return { url: `${deps.config.publicBaseUrl}/candidate/${await makeStatusToken(deps.serverKey, personId, expiresAt)}`, expiresAt };
+}
+
+/**
+ * The person a status page token names (an alias answers with the person it was merged into), or
+ * why none: a token not made here or changed, one past its time, or a person erased since ('invalid').
+ */
+export async function personOfStatusToken(
+  deps: { db: Db; serverKey: ServerKey },
+  token: unknown,
+  now: Date,
+): Promise<{ personId: number } | { problem: 'invalid' | 'expired' }> {
+  const read = await readStatusToken(deps.serverKey, token, now);
+  if ('problem' in read) return read;
+  const person = await findPerson(deps.db, read.personId);
+  return person ? { personId: person.merged_into_id ?? person.id } : { problem: 'invalid' };
+}
+
+/** The person who applied with this (lower-cased) address, or null. */
+export async function personOfAddress(db: Db, email: string): Promise<number | null> {
+  return personIdOfEmail(db, email);
 }

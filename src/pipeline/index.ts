@@ -17,5 +17,5 @@ export function pipelineRoutes(ctx: AppContext): Router {
 /** What the applicants pages show of the pipeline (their PipelineReads port, wired by app.ts). */
 export { jobStages, listStageNames, rejectionReasons } from './service.js';
 
-/** A rejection written with its emails (the emails feature), in one transaction. */
-export { changePipeline } from './service.js';
+/** A rejection written with its emails (the emails feature), in one transaction; a candidate's withdrawal. */
+export { changePipeline, withdrawApplication } from './service.js';

@@ -146,7 +146,8 @@ export async function replaceRejectionReasons(deps: PipelineDeps, input: Reasons
   );
 }
 
-type PipelineChange = Exclude<ApplicationChange, { kind: 'status' }>;
+/** A stage, a rejection, or the candidate withdrawing (issue 35: from their status page, with an optional reason). */
+type PipelineChange = Exclude<ApplicationChange, { kind: 'status' }> | { kind: 'withdraw'; reason: string | null };
 
 interface Target {
   stage_id: number | null;
@@ -167,6 +168,10 @@ function target(
   if (change.kind === 'outcome') {
     if (app.outcome === 'REJECTED' && app.outcome_reason === change.reason) return null;
     return { stage_id: app.stage_id, outcome: 'REJECTED', outcome_reason: change.reason, status: 'ARCHIVED' };
+  }
+  if (change.kind === 'withdraw') {
+    if (app.outcome === 'WITHDREW') return null;
+    return { stage_id: app.stage_id, outcome: 'WITHDREW', outcome_reason: change.reason, status: 'ARCHIVED' };
   }
   const to = stage!;
   if (app.outcome === null && app.stage_id === to.id) return null;
@@ -201,7 +206,7 @@ export async function changePipeline(
         if (!found) throw new ValidationError({ stage: [PIPELINE_MESSAGES.stage] });
         if (found.job_status === 'REMOVED') throw new ValidationError({ stage: [PIPELINE_MESSAGES.removedJob] });
         stage = found;
-      } else {
+      } else if (change.kind === 'outcome') {
         const reasons = await reasonRows(trx);
         if (!reasons.some((r) => r.name === change.reason)) throw new ValidationError({ reason: [PIPELINE_MESSAGES.reason] });
       }
@@ -280,6 +285,12 @@ export async function changePipeline(
       return { changed, missing: ids.filter((id) => !found.has(id)) };
     }, readCommitted(deps.db)),
   );
+}
+
+/** The candidate withdraws an application (outcome WITHDREW, archived; the history says so): false when it was withdrawn already. */
+export async function withdrawApplication(deps: PipelineDeps, applicationId: number, reason: string | null): Promise<boolean> {
+  const { changed } = await changePipeline(deps, [applicationId], { kind: 'withdraw', reason }, null);
+  return changed.length > 0;
 }
 
 /**

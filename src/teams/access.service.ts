@@ -197,6 +197,11 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/people/merges/', 'no', 'no'),
   r('POST', '/api/hr/people/merges/', 'no', 'no'),
   r('POST', '/api/hr/people/merges/:id/undo/', 'no', 'no'),
+  // Issue 35: candidates' erasure requests and the status texts are HR's (admins and recruiters; admins write the texts).
+  r('GET', '/api/hr/erasure-requests/', 'no', 'no'),
+  r('POST', '/api/hr/erasure-requests/:id/confirm/', 'no', 'no'),
+  r('GET', '/api/hr/settings/status-texts/', 'no', 'no'),
+  r('PUT', '/api/hr/settings/status-texts/', 'no', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
   r('GET', '/hr/settings/calendar', 'all', 'all'),
@@ -212,6 +217,8 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/hr/dashboard', 'all', 'all'),
   r('GET', '/hr/applicants', 'all', 'all'),
   r('GET', '/hr/applicants/duplicates', 'no', 'no'),
+  r('GET', '/hr/applicants/erasure-requests', 'no', 'no'),
+  r('GET', '/hr/settings/status-texts', 'no', 'no'),
   r('GET', '/hr/applicants/:id', 'application', 'application'),
 ];
 

@@ -56,7 +56,7 @@ function label(action: string): string {
 }
 
 /** Values shown as words: an outcome is stored as REJECTED and read as Rejected. */
-const VALUE_WORDS: Record<string, string> = { REJECTED: 'Rejected' };
+const VALUE_WORDS: Record<string, string> = { REJECTED: 'Rejected', WITHDREW: 'Withdrew' };
 const valueText = (v: unknown) =>
   v === null || v === undefined ? null : typeof v === 'object' ? JSON.stringify(v) : (VALUE_WORDS[String(v)] ?? String(v));
 

@@ -105,6 +105,23 @@ function receiptEmail(
 }
 
 /**
+ * The receipt with the link to the candidate's status page (issue 35) after HR's text, so an
+ * edited template never loses it: a paragraph in the text part, a link in the HTML part.
+ */
+function withStatusLink(message: EmailMessage, link: { url: string; expiresAt: Date }): EmailMessage {
+  const until = link.expiresAt.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+  const lead = `See where your application stands, withdraw it or ask for your data (this link works until ${until}):`;
+  return {
+    ...message,
+    text: `${message.text.trimEnd()}\n\n${lead}\n${link.url}\n`,
+    html: message.html.replace(
+      '\n</body>',
+      `\n<p>${escapeHtml(lead)}<br>\n<a href="${escapeHtml(link.url)}">Your application status</a></p>\n</body>`,
+    ),
+  };
+}
+
+/**
  * Queues the application's emails, when email is on; run inside the application's transaction.
  * With HR_NOTIFY_DIGEST=hourly or daily, HR's notification waits for the digest (digest.ts).
  */
@@ -116,12 +133,15 @@ export async function enqueueApplicationEmails(
     job: { id: number; title: string; public_id: string };
     applicant: { first_name: string; last_name: string; email: string };
     now: Date;
+    /** The link to the candidate's status page, added to the receipt. */
+    statusLink?: { url: string; expiresAt: Date };
   },
 ): Promise<void> {
   if (!config.mail.smtpUrl) return;
   // A title saved before one-line fields refused line breaks still reads as one line, body and subject.
   const job = { ...a.job, title: oneLine(a.job.title) };
-  const receipt = receiptEmail(config, await receiptSource(trx, a.job.id), job, a.applicant, a.now);
+  const written = receiptEmail(config, await receiptSource(trx, a.job.id), job, a.applicant, a.now);
+  const receipt = a.statusLink ? withStatusLink(written, a.statusLink) : written;
   const emails = [{ template: 'applicant_confirmation', message: receipt }];
   if (config.mail.hrNotifyEmail && config.mail.hrNotifyDigest === 'off')
     emails.push({
