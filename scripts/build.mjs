@@ -81,6 +81,8 @@ if (!islandsOnly) {
       'document-worker': path.join(root, 'src/documents/worker.ts'),
       // The workbook's thread of every export (src/exports/xlsx.ts starts it beside the bundle).
       'xlsx-worker': path.join(root, 'src/exports/xlsx-worker.ts'),
+      // The CSV parser's thread of candidate imports (src/documents/csv.ts starts it beside the bundle).
+      'csv-worker': path.join(root, 'src/documents/csv-worker.ts'),
     },
     outdir: path.join(root, 'dist'),
     bundle: true,

@@ -7,10 +7,9 @@
  * reports).
  */
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import type { Writable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../documents/thread.js';
 import type { Response } from 'express';
 import type { CellValue, ExportColumn } from './cells.js';
 import type { FromWorkbook, ToWorkbook, WorkbookSetup } from './xlsx-worker.js';
@@ -62,13 +61,6 @@ function exportTimeZone(raw: unknown): string | null | undefined {
 }
 
 /**
- * Where the workbook's thread starts: beside the running source (tsx) xlsx-worker.ts, in the
- * bundle dist/xlsx-worker.js (scripts/build.mjs).
- */
-const here = import.meta.url;
-const WORKER_URL = here.endsWith('.ts') ? new URL('./xlsx-worker.ts', here) : new URL('./xlsx-worker.js', here);
-
-/**
  * The workbook thread's V8 heap: a young generation of its own this small keeps the garbage of
  * writing cells in a few MB (the server's thread has grown its own to 32 MB by the time it has
  * started); the old generation only holds exceljs and the batch being written, and the cap stops
@@ -76,16 +68,9 @@ const WORKER_URL = here.endsWith('.ts') ? new URL('./xlsx-worker.ts', here) : ne
  */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 256 };
 
-function startThread(setup: WorkbookSetup): Worker {
-  const options = { workerData: setup, resourceLimits: THREAD_LIMITS };
-  if (!WORKER_URL.pathname.endsWith('.ts')) return new Worker(WORKER_URL, options);
-  // From source: the thread registers tsx's loader before it loads the worker (a worker thread
-  // does not run the `--import tsx` of the process). tsx's ESM API, as its package.json names it.
-  const require = createRequire(here);
-  const tsxPackage = require.resolve('tsx/package.json');
-  const api = new URL(require(tsxPackage).exports['./esm/api'].import.default, pathToFileURL(tsxPackage)).href;
-  const boot = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(WORKER_URL.href)}); })`;
-  return new Worker(boot, { ...options, eval: true });
+/** The workbook's thread: xlsx-worker.ts beside the source under tsx, dist/xlsx-worker.js in the bundle (scripts/build.mjs). */
+function startWorkbookThread(setup: WorkbookSetup): Worker {
+  return startThread(import.meta.url, './xlsx-worker.ts', { workerData: setup, resourceLimits: THREAD_LIMITS });
 }
 
 /** A workbook's thread, as the server's side follows it: batches written, finished, or failed. */
@@ -97,7 +82,7 @@ class WorkbookThread {
   private wake: (() => void) | null = null;
 
   constructor(out: Writable, setup: WorkbookSetup, isClosed: () => boolean) {
-    this.worker = startThread(setup);
+    this.worker = startWorkbookThread(setup);
     this.worker.on('message', (message: FromWorkbook) => {
       if (message.type === 'data') {
         // Acknowledged once the output has taken it, so the thread never runs ahead of a slow reader.
