@@ -1,0 +1,50 @@
+/**
+ * The brand on every page, and the Site settings page (/hr/settings/site, admins only: app.ts
+ * guards it) with its island.
+ * `brandLocals` gives each rendered page `brand` (types.ts `Brand`) and `company` with the
+ * configured name, so headers, footers, titles and the embed say what admins set.
+ */
+import { Router, type RequestHandler } from 'express';
+import type { AppContext } from '../context.js';
+import { renderPage } from '../render/page.js';
+import { BRANDING_LIMITS } from './schema.js';
+import { brandOf, siteBrand, siteSettings } from './service.js';
+
+/** Paths that never render a page with the brand: the JSON API and the brand's own assets. */
+const NO_PAGE = /^\/(?:api|brand)\//;
+
+export function brandLocals(ctx: AppContext): RequestHandler {
+  const fallback = brandOf(ctx.config, null);
+  return (req, res, next) => {
+    if (NO_PAGE.test(req.path)) return next();
+    siteBrand(ctx).then(
+      (brand) => {
+        res.locals.brand = brand;
+        res.locals.company = { ...ctx.config.company, name: brand.companyName };
+        next();
+      },
+      (err: Error) => {
+        // The database did not answer: the page (often the "unavailable" page) shows the defaults.
+        ctx.log.warn({ err }, 'site settings could not be read; the defaults are shown');
+        res.locals.brand = fallback;
+        next();
+      },
+    );
+  };
+}
+
+export function brandingPages(ctx: AppContext): Router {
+  const router = Router();
+  router.get('/hr/settings/site', async (req, res) => {
+    renderPage(
+      req,
+      res,
+      'pages/hr/site-settings',
+      { title: 'Site settings', noindex: true },
+      {
+        props: { settings: await siteSettings(ctx), limits: BRANDING_LIMITS },
+      },
+    );
+  });
+  return router;
+}
