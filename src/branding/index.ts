@@ -8,7 +8,7 @@ import { brandingApi } from './api.js';
 import { brandingPages } from './pages.js';
 
 export { brandLocals } from './pages.js';
-export { brandOf, logoPngUrl } from './service.js';
+export { brandOf, brandedConfig, emailBrand, logoPngUrl } from './service.js';
 export type { Brand } from './types.js';
 
 /** The site settings page, its API and the brand's public assets. */

@@ -83,6 +83,22 @@ export function logoPngUrl(config: BrandingDeps['config'], brand: Brand): string
   return brand.logo ? `${config.publicBaseUrl}${brand.logo.png_url}` : config.company.logoUrl;
 }
 
+/**
+ * `config` with the company as the site settings name it, and the logo's PNG as its logo (emails,
+ * written in the caller's transaction `db`): one read of the settings, never cached (a save in
+ * another process shows at once).
+ */
+export async function brandedConfig<C extends BrandingDeps['config']>(db: Db, config: C): Promise<C> {
+  const brand = brandOf(config, await readSettings(db));
+  return { ...config, company: { ...config.company, name: brand.companyName, logoUrl: logoPngUrl(config, brand) } };
+}
+
+/** What an email's header shows: the company name and the logo's PNG (absolute), if any. */
+export async function emailBrand(db: Db, config: BrandingDeps['config']): Promise<{ name: string; logoUrl: string | null }> {
+  const brand = brandOf(config, await readSettings(db));
+  return { name: brand.companyName, logoUrl: logoPngUrl(config, brand) };
+}
+
 function viewOf(config: BrandingDeps['config'], s: StoredSettings): SiteSettingsView {
   return {
     company_name: s.company_name ?? '',

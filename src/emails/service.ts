@@ -5,6 +5,7 @@
  * email is one line (a title saved with a line break stays out of the subject header), and the
  * HTML part is the text escaped, so a name or title can never be markup.
  */
+import { brandedConfig } from '../branding/index.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
@@ -127,6 +128,8 @@ interface SenderInfo {
   replyTo: string | null;
   /** The From name: "Alice via Acme Careers" (MAIL_FROM's own name, or "<company> Careers"). */
   fromName: string;
+  /** The configuration with the company as the site settings name it (issue 35), for {company_name}. */
+  config: Deps['config'];
 }
 
 /** MAIL_FROM's display name, or "<company> Careers" when it has none. */
@@ -142,9 +145,10 @@ function fromDisplay(config: Deps['config']): string {
  */
 async function senderInfo(deps: Pick<Deps, 'db' | 'config'>, userId: number): Promise<SenderInfo> {
   const user = await senderOf(deps.db, userId);
+  const config = await brandedConfig(deps.db, deps.config);
   const name = oneLine(user?.username ?? '');
-  const replyTo = (deps.config.mail.replyToSender && user?.email) || deps.config.mail.replyTo;
-  return { userId, name, replyTo, fromName: name ? `${name} via ${fromDisplay(deps.config)}` : fromDisplay(deps.config) };
+  const replyTo = (config.mail.replyToSender && user?.email) || config.mail.replyTo;
+  return { userId, name, replyTo, fromName: name ? `${name} via ${fromDisplay(config)}` : fromDisplay(config), config };
 }
 
 /** "26 November 2026": an application's date in emails (UTC). */
@@ -200,13 +204,13 @@ export function fillTemplate(
 
 /** The email one applicant gets from `subject` and `body`, with its filled subject or message over its limit named. */
 function render(
-  deps: Pick<Deps, 'config'>,
+  _deps: Pick<Deps, 'config'>,
   to: EmailRecipient,
   subject: string,
   body: string,
   sender: SenderInfo,
 ): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
-  const filled = fillTemplate(to.email, subject, body, applicantValues(deps.config, to, sender.name));
+  const filled = fillTemplate(to.email, subject, body, applicantValues(sender.config, to, sender.name));
   if (filled.tooLong) return filled;
   const message: EmailMessage = { ...filled.message, fromName: sender.fromName };
   if (sender.replyTo) message.replyTo = sender.replyTo;
