@@ -222,6 +222,7 @@ function SiteSettings({ settings: initial }: Props) {
           <label htmlFor={fieldId('company_name')}>Company name</label>
           <input
             id={fieldId('company_name')}
+            type="text"
             value={d.company_name}
             maxLength={BRANDING_LIMITS.companyName}
             placeholder={view.defaults.company_name}
@@ -238,6 +239,7 @@ function SiteSettings({ settings: initial }: Props) {
           <div className="accent-row">
             <input
               id={fieldId('accent_color')}
+              type="text"
               value={d.accent_color}
               maxLength={7}
               placeholder={view.defaults.accent_color}
@@ -262,6 +264,7 @@ function SiteSettings({ settings: initial }: Props) {
           <label htmlFor={fieldId('hero_title')}>Banner title</label>
           <input
             id={fieldId('hero_title')}
+            type="text"
             value={d.hero_title}
             maxLength={BRANDING_LIMITS.heroTitle}
             placeholder={view.defaults.hero_title}
@@ -312,6 +315,7 @@ function SiteSettings({ settings: initial }: Props) {
                 <label htmlFor={fieldId(`footer_links.${i}.label`)}>Label {i + 1}</label>
                 <input
                   id={fieldId(`footer_links.${i}.label`)}
+                  type="text"
                   value={link.label}
                   maxLength={BRANDING_LIMITS.linkLabel}
                   onChange={(e) => setLink(i, 'label', e.target.value)}
