@@ -77,6 +77,24 @@ for (const kind of databaseKinds()) {
       expect(mail).to.include(`<img src="https://careers.acme.example${logo.png_url}" alt="Globex Industries" height="40"`);
     });
 
+    it("fills {company_name} in HR's emails with the configured name", async () => {
+      const [application] = await s.ctx.db('applications').where({ email: 'brand.one@example.com' });
+      const [template] = await s.ctx.db('email_templates').orderBy('id').limit(1);
+      const res = await fetch(`${s.baseUrl}/api/hr/applications/${application.id}/emails/preview/`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          template_id: template.id,
+          subject: 'News from {company_name}',
+          body: 'Hello {first_name}, greetings from {company_name}.',
+        }),
+      });
+      expect(res.status).to.equal(200);
+      const preview = await res.json();
+      expect(preview.subject).to.equal('News from Globex Industries');
+      expect(preview.text).to.contain('greetings from Globex Industries.');
+    });
+
     it('shows the name when there is no logo', async () => {
       const del = await fetch(`${s.baseUrl}/api/hr/settings/site/logo/`, {
         method: 'DELETE',
