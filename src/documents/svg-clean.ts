@@ -126,7 +126,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedAttributes: { '*': ATTRIBUTES },
   allowedSchemes: [],
   allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
+  // An element not on the list goes with everything inside it (a namespaced <svg:script> too).
+  disallowedTagsMode: 'completelyDiscard',
   nonTextTags: DROPPED_WITH_CONTENT,
   parser: { xmlMode: true, lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true },
   // Every element is written with its closing tag (`<rect></rect>`): valid XML, nothing left open.

@@ -16,6 +16,7 @@ import { createAppContext } from '../../src/wiring.js';
 import { BRANDING_MESSAGES } from '../../src/branding/schema.js';
 import { databaseKinds } from '../helpers/db.js';
 import { makeJob } from '../helpers/factories.js';
+import { everyFieldForm } from '../forms/helpers.js';
 import { createHrUser, liveToken } from '../helpers/hr.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -492,6 +493,50 @@ for (const kind of databaseKinds()) {
       expect(careers).to.contain('<h1>Join Acme Corporation</h1>');
       expect(careers).not.to.contain('/brand/theme-');
       expect(careers).not.to.contain('About Acme');
+    });
+  });
+}
+
+for (const kind of databaseKinds()) {
+  describe(`site settings with kept public pages (PUBLIC_CACHE_SECONDS=300) [${kind}]`, function () {
+    this.timeout(60_000);
+    let s: TestServer;
+    let token = '';
+
+    before(async () => {
+      s = await startTestServer(kind, { PUBLIC_CACHE_SECONDS: '300' });
+      token = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'brand.cache.admin'));
+    });
+    after(() => s.close());
+
+    const put = (body: unknown) =>
+      fetch(`${s.baseUrl}/api/hr/settings/site/`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+
+    it('shows a save on the next request of pages this process kept, a public form included', async () => {
+      const job = await makeJob(s.ctx, { title: 'Cache Engineer', status: 'ACTIVE' });
+      const created = await fetch(`${s.baseUrl}/api/hr/forms/`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(everyFieldForm()),
+      });
+      expect(created.status).to.equal(201);
+      const form = await created.json();
+      const paths = ['/careers', `/careers/${job.public_id}`, '/feeds/jobs.rss', `/form/${form.public_id}`];
+      for (const p of paths) {
+        const first = await (await fetch(s.baseUrl + p)).text();
+        expect(first, p).to.contain('Acme Corporation');
+        expect(await (await fetch(s.baseUrl + p)).text(), p).to.equal(first);
+      }
+      expect((await put({ company_name: 'Initech', accent_color: '#9a3412' })).status).to.equal(200);
+      for (const p of paths) {
+        const now = await (await fetch(s.baseUrl + p)).text();
+        expect(now, p).to.contain('Initech').and.not.contain('Acme Corporation');
+        if (!p.startsWith('/feeds')) expect(now, p).to.contain('<link rel="stylesheet" href="/brand/theme-9a3412.css">');
+      }
     });
   });
 }
