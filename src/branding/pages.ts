@@ -6,6 +6,7 @@
  */
 import { Router, type RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
+import { isDatabaseUnavailable, logDatabaseUnavailable } from '../db/errors.js';
 import { renderPage } from '../render/page.js';
 import { BRANDING_LIMITS } from './schema.js';
 import { brandOf, siteBrand, siteSettings } from './service.js';
@@ -24,8 +25,10 @@ export function brandLocals(ctx: AppContext): RequestHandler {
         next();
       },
       (err: Error) => {
-        // The database did not answer: the page (often the "unavailable" page) shows the defaults.
-        ctx.log.warn({ err }, 'site settings could not be read; the defaults are shown');
+        // The database did not answer: the page (often the "unavailable" page) shows the defaults,
+        // and the failure goes to the database's own throttled log (one line a second at most).
+        if (isDatabaseUnavailable(err)) logDatabaseUnavailable(`${req.method} (the site settings of a page)`, err);
+        else ctx.log.warn({ err }, 'site settings could not be read; the defaults are shown');
         res.locals.brand = fallback;
         next();
       },
