@@ -105,6 +105,8 @@ export function brandingApi(ctx: AppContext): Router {
     }
     res.setHeader('Cache-Control', `public, max-age=${YEAR}, immutable`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    // Shown by other sites too: webmail opens an email's logo from its own origin, feed readers theirs.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     if (found.type === 'image/svg+xml') res.setHeader('Content-Security-Policy', SVG_CSP);
     res.type(found.type).send(found.bytes);
   });

@@ -343,6 +343,8 @@ for (const kind of databaseKinds()) {
       expect(served.status).to.equal(200);
       expect(served.headers.get('content-type')).to.equal('image/png');
       expect(served.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      // Webmail shows the email's logo from another origin.
+      expect(served.headers.get('cross-origin-resource-policy')).to.equal('cross-origin');
       const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
       expect([meta.format, meta.width, meta.height]).to.deep.equal(['png', 800, 200]);
       const careers = (await page('/careers')).html;
