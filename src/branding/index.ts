@@ -7,7 +7,7 @@ import type { AppContext } from '../context.js';
 import { brandingApi } from './api.js';
 import { brandingPages } from './pages.js';
 
-export { brandLocals } from './pages.js';
+export { brandLocals, rereadBrand } from './pages.js';
 export { brandOf, brandedConfig, emailBrand, logoPngUrl } from './service.js';
 export type { Brand } from './types.js';
 

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
-import { logoPngUrl, type Brand } from '../branding/index.js';
+import { logoPngUrl, rereadBrand, type Brand } from '../branding/index.js';
 import { htmlPageNumber, htmlPager } from '../http/paging.js';
 import { pathId, validateQuery } from '../http/validate.js';
 import { formatters } from '../render/formatters.js';
@@ -121,6 +121,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     const page = htmlPageNumber(req);
     // With PUBLIC_CACHE_SECONDS=0, the version before the data the page is made from.
     const version = await publicPageVersion(ctx);
+    if (version) await rereadBrand(ctx, res);
     const [{ count, jobs }, locations, departments] = await Promise.all([
       listPublicJobs(ctx, filters, page, PAGE_SIZE),
       listActiveLocations(ctx),
@@ -181,6 +182,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
       const url = query ? `${path}?${query}` : path;
       const version = await publicPageVersion(ctx);
+      if (version) await rereadBrand(ctx, res);
       // Read on every request (from the cache): it also ends the kept feeds at the next closing date.
       const jobs = await feedJobs(ctx, filters);
       const feed = await freshPage(ctx.cache, `public-jobs:feed:${url}`, async () => jobFeed(branded(res), kind, jobs), contentType);
@@ -190,6 +192,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
 
   router.get('/careers/:publicId', async (req, res) => {
     const version = await publicPageVersion(ctx);
+    if (version) await rereadBrand(ctx, res);
     const { job, availability } = await cachedPublicJob(ctx, req.params.publicId, false);
     if (!job || availability === 'not_found') {
       return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
