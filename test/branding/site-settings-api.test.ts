@@ -189,6 +189,14 @@ for (const kind of databaseKinds()) {
       expect(theme.headers.get('content-type')).to.match(/^text\/css/);
       expect(theme.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
       expect(theme.html).to.contain('--brand: #0f766e;');
+      for (const bad of [
+        '/brand/theme-zzzzzz.css',
+        '/brand/theme-0f766e.js',
+        '/brand/theme-0f766.css',
+        '/brand/logo-x.png',
+        '/brand/%2e%2e%2fpackage.json',
+      ])
+        expect((await page(bad)).status, bad).to.equal(404);
 
       const [job] = await s.ctx.db('jobs').where({ title: 'Widget Engineer' });
       const jobPage = await page(`/careers/${job.public_id}`);
