@@ -4,7 +4,7 @@
  *   message and a footer link, uploads a real PNG and then a hostile SVG (served cleaned), and is
  *   refused a low-contrast colour with its ratio named beside the field and a GIF with the
  *   type message; a recruiter gets the 403 page;
- * - the careers list, a job page and the apply wizard show the brand (logo in the header, the
+ * - the careers list, a job page, the apply wizard and the embedded list show the brand (logo in the header, the
  *   accent on buttons, hero texts, About us, the footer link), axe-clean, no sideways scrolling.
  * Screenshots in test/artifacts/branding-*.
  */
@@ -48,7 +48,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     let gif: Buffer;
 
     before(async () => {
-      s = await startTestServer(kind);
+      s = await startTestServer(kind, { EMBED_ORIGINS: 'https://www.partner.example' });
       token.admin = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'site.admin'));
       token.recruiter = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'site.recruiter', { role: 'recruiter' }));
       // A real logo: a teal badge with a white bar, 1200 x 300, as a designer would export it.
@@ -165,7 +165,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(res?.status()).to.equal(403);
       });
 
-      it(`${w.name}: the careers list, a job page and the apply wizard show the brand, axe-clean`, async () => {
+      it(`${w.name}: the careers list, a job page, the apply wizard and the embed show the brand, axe-clean`, async () => {
         const page = await openPublic(w);
         await page.goto(`${s.baseUrl}/careers`);
         expect(await page.title()).to.equal('Careers at Globex Industries');
@@ -205,6 +205,17 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await noSidewaysScroll(page, w.width);
         expect(await axeViolations(page)).to.deep.equal([]);
         await screenshot(page, `branding-apply-${w.name}`);
+
+        // The embedded job list takes the accent too.
+        await page.goto(`${s.baseUrl}/embed/jobs`);
+        expect(await page.locator('h1').innerText()).to.equal('Open positions at Globex Industries');
+        expect(
+          await page
+            .locator('.embed-job-title')
+            .first()
+            .evaluate((a) => getComputedStyle(a).color),
+        ).to.equal('rgb(15, 118, 110)');
+        expect(await axeViolations(page)).to.deep.equal([]);
       });
     }
   });
