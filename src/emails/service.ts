@@ -204,7 +204,6 @@ export function fillTemplate(
 
 /** The email one applicant gets from `subject` and `body`, with its filled subject or message over its limit named. */
 function render(
-  _deps: Pick<Deps, 'config'>,
   to: EmailRecipient,
   subject: string,
   body: string,
@@ -218,8 +217,8 @@ function render(
 }
 
 /** One applicant's email, or a 400 naming the filled subject or message that is over its limit. */
-function renderOne(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: string, body: string, sender: SenderInfo): EmailMessage {
-  const { message, tooLong } = render(deps, to, subject, body, sender);
+function renderOne(to: EmailRecipient, subject: string, body: string, sender: SenderInfo): EmailMessage {
+  const { message, tooLong } = render(to, subject, body, sender);
   if (tooLong) throw new ValidationError(tooLong);
   return message;
 }
@@ -229,7 +228,6 @@ function renderOne(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: stri
  * together are over FILLED_LIMITS.bulkBytes (stopping there: a refused send is never built whole).
  */
 function renderBulk(
-  deps: Pick<Deps, 'config'>,
   recipients: EmailRecipient[],
   subject: string,
   body: string,
@@ -238,7 +236,7 @@ function renderBulk(
   const out: { applicationId: number; message: EmailMessage }[] = [];
   let bytes = 0;
   for (const to of recipients) {
-    const { message, tooLong } = render(deps, to, subject, body, sender);
+    const { message, tooLong } = render(to, subject, body, sender);
     if (tooLong)
       throw new ValidationError({}, SEND_MESSAGES.oneTooLong(to.email, [...(tooLong.subject ?? []), ...(tooLong.body ?? [])].join(' ')));
     bytes += Buffer.byteLength(message.subject) + Buffer.byteLength(message.text) + Buffer.byteLength(message.html);
@@ -272,7 +270,7 @@ function sendTime(deps: Pick<Deps, 'now'>, sendAt: Date | null | undefined, temp
 export async function previewEmail(deps: Deps, applicationId: number, input: SendInput, userId: number): Promise<RenderedEmail> {
   const to = await recipient(deps.db, applicationId);
   const chosen = await chosenTemplate(deps, { templateId: input.template_id, subject: input.subject, body: input.body });
-  const { to: address, subject, text, html } = renderOne(deps, to, chosen.subject, chosen.body, await senderInfo(deps, userId));
+  const { to: address, subject, text, html } = renderOne(to, chosen.subject, chosen.body, await senderInfo(deps, userId));
   return { to: address, subject, text, html };
 }
 
@@ -287,7 +285,7 @@ export async function previewBulk(deps: Deps, input: { ids: number[]; template_i
   if (!found.length) throw new ValidationError({ ids: [EMAIL_MESSAGES.notFound] });
   const already = found.filter((r) => r.outcome === 'REJECTED');
   const first = found.find((r) => r.outcome !== 'REJECTED') ?? found[0];
-  const { to, subject, text, html } = renderOne(deps, first, chosen.subject, chosen.body, await senderInfo(deps, userId));
+  const { to, subject, text, html } = renderOne(first, chosen.subject, chosen.body, await senderInfo(deps, userId));
   const seen = new Set(found.map((r) => r.id));
   return {
     email: { to, subject, text, html },
@@ -309,7 +307,7 @@ export async function sendEmail(
   const to = await recipient(deps.db, applicationId);
   const chosen = await chosenTemplate(deps, { templateId: input.template_id, subject: input.subject, body: input.body });
   const sendAfter = sendTime(deps, input.send_at, chosen.template);
-  const message = renderOne(deps, to, chosen.subject, chosen.body, await senderInfo(deps, userId));
+  const message = renderOne(to, chosen.subject, chosen.body, await senderInfo(deps, userId));
   const sender = { sentBy: userId, templateId: chosen.template.id, templateName: chosen.template.name };
   const id = await withDbRetry(() =>
     deps.db.transaction((trx) => enqueueSentEmail(trx, { applicationId, message, sender, sendAfter }, deps.now())),
@@ -359,7 +357,7 @@ export async function sendBulk(
     skipped = foundIds.filter((id) => skip.has(id));
     // With a rejection, the applicants feature has already refused a removed job's application.
     if (to.some((r) => r.job_status === 'REMOVED')) throw new ValidationError({ ids: [SEND_MESSAGES.removedJob] });
-    const emails = renderBulk(deps, to, chosen.subject, chosen.body, from);
+    const emails = renderBulk(to, chosen.subject, chosen.body, from);
     await enqueueSentEmails(
       trx,
       emails.map((e) => ({ ...e, sender, sendAfter })),
