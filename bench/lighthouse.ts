@@ -5,7 +5,11 @@
  * 100 and cumulative layout shift under 0.05), and every HR page, the login page included (goal:
  * performance at least 95).
  *
- *   node --import tsx bench/lighthouse.ts [--runs 1] [--only careers,hr-dashboard] [--save DIR] [--details]
+ *   node --import tsx bench/lighthouse.ts [--runs 1] [--only careers,hr-dashboard] [--save DIR] [--details] [--branded]
+ *
+ * --branded (issue 35) sets the site settings through the API first: a custom accent colour, a PNG
+ * logo, a company name, an About us block and a footer link, so the public pages are measured as a
+ * branded site shows them.
  *
  * Builds (scripts/build.mjs), fills a fresh SQLite database in a temp DATA_DIR (the demo jobs,
  * applications with answers, job webhook posts, a form with entries and posts), starts the real
@@ -23,6 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { launch } from 'chrome-launcher';
 import lighthouse, { type Result } from 'lighthouse';
+import sharp from 'sharp';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
 import { DEMO_JOBS } from '../src/jobs/lib/demo.js';
@@ -42,6 +47,8 @@ const runs = Math.max(1, Number(arg('runs', '1')));
 const only = arg('only', '').split(',').filter(Boolean);
 const saveDir = arg('save', '');
 const details = process.argv.includes('--details');
+/** Issue 35: the site branded first (an accent colour, a PNG logo, a name, About us, a footer link). */
+const branded = process.argv.includes('--branded');
 const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const GOALS = {
@@ -79,6 +86,38 @@ async function prepareDatabase(env: Record<string, string>): Promise<{ jobId: nu
   const application = (await db('applications').where('job_id', jobId).orderBy('id').first('id')) as { id: number };
   await db.destroy();
   return { jobId, applicationId: Number(application.id) };
+}
+
+/** The site settings of a branded site (issue 35), through the HR API: texts, an accent colour and a PNG logo. */
+async function brandSite(baseUrl: string, token: string): Promise<void> {
+  const auth = { Authorization: `Bearer ${token}` };
+  const put = await fetch(`${baseUrl}/api/hr/settings/site/`, {
+    method: 'PUT',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      company_name: 'Globex Industries',
+      hero_title: 'Build the future at Globex',
+      hero_text: 'Small teams, real ownership, remote friendly.',
+      about_html: '<p>Globex makes <b>widgets</b> for the whole world, with teams in 12 countries.</p>',
+      accent_color: '#0f766e',
+      footer_links: [{ label: 'Engineering blog', url: 'https://blog.example.com/' }],
+    }),
+  });
+  if (put.status !== 200) throw new Error(`site settings: HTTP ${put.status} ${await put.text()}`);
+  const logo = await sharp({ create: { width: 1200, height: 300, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    .composite([
+      {
+        input: Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="300"><rect width="300" height="300" rx="60" fill="#0f766e"/><rect x="360" y="100" width="780" height="100" rx="20" fill="#134e4a"/></svg>',
+        ),
+      },
+    ])
+    .png()
+    .toBuffer();
+  const form = new FormData();
+  form.append('logo', new Blob([new Uint8Array(logo)]), 'logo.png');
+  const up = await fetch(`${baseUrl}/api/hr/settings/site/logo/`, { method: 'POST', headers: auth, body: form });
+  if (up.status !== 201) throw new Error(`logo: HTTP ${up.status} ${await up.text()}`);
 }
 
 /** A form with API posts on and a few entries, made through the HR and public APIs. */
@@ -125,6 +164,7 @@ function pagesToRun(ids: { jobId: number; applicationId: number; formId: number;
     hr('hr-sources', '/hr/sources'),
     hr('hr-users', '/hr/users'),
     hr('hr-email-templates', '/hr/settings/email-templates'),
+    hr('hr-site-settings', '/hr/settings/site'),
     hr('hr-kits', `/hr/jobs/${ids.jobId}/kits`),
     hr('hr-reports', '/hr/reports'),
     hr('hr-calendar', '/hr/settings/calendar'),
@@ -197,6 +237,7 @@ async function main(): Promise<void> {
   try {
     const token = await signInOverHttp(baseUrl, 'bench-hr', HR_PASSWORD);
     const form = await prepareForm(baseUrl, token);
+    if (branded) await brandSite(baseUrl, token);
     const pages = pagesToRun({ jobId, applicationId, ...form });
     if (saveDir) fs.mkdirSync(saveDir, { recursive: true });
     console.log(`Lighthouse ${runs} run(s) per page, mobile preset, ${pages.length} pages`);

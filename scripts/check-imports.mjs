@@ -48,6 +48,7 @@ const FEATURES = [
   'publishing',
   'people',
   'candidates',
+  'branding',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

@@ -29,6 +29,7 @@ import { opsRoutes } from './ops/index.js';
 import { jobsRoutes, keptPageKey } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
+import { brandLocals, brandOf, brandingRoutes } from './branding/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
 import { reportsRoutes } from './reports/index.js';
@@ -79,6 +80,8 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.set('view cache', config.env !== 'development');
   app.locals.assets = loadManifest(config.rootDir);
   app.locals.company = config.company;
+  // The defaults; brandLocals (below) gives each page what admins set on /hr/settings/site.
+  app.locals.brand = brandOf(config, null);
   app.locals.publicBaseUrl = config.publicBaseUrl;
   Object.defineProperty(app.locals, 'year', { enumerable: true, get: () => new Date().getUTCFullYear() }); // per render (footer)
   app.locals.safeJson = safeJson;
@@ -113,6 +116,8 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // The site's branding (issue 35) for every page, the error pages too.
+  app.use(brandLocals(ctx));
   // The /api/hr guard (see below) runs before the body parser: a signed-out caller gets 401 even
   // with a malformed or oversized body, and bodies are parsed only for signed-in callers.
   app.use('/api/hr', requireHrApi(ctx));
@@ -136,6 +141,7 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   // Feature routes: one line per feature.
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
+  app.use(brandingRoutes(ctx));
   // Every HR save of a job passes the publishing rules (issue 34): the jobs feature's port.
   app.use(jobsRoutes(ctx, { applicantCounts, policy: publishingPolicy(ctx) }));
   app.use(publishingRoutes(ctx));

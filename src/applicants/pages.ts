@@ -68,6 +68,8 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
   const { jobStages, listStageNames, rejectionReasons } = pipeline;
   const router = Router();
   const { config } = ctx;
+  /** The company as the site settings name it (issue 35: brandLocals), else COMPANY_NAME. */
+  const companyOf = (res: Response): string => (res.locals.company as { name: string } | undefined)?.name ?? config.company.name;
   // The same cached read as the public job API, so a job is read once for both.
   const load = (publicId: string) => cachedPublicJob(ctx, publicId, true);
 
@@ -106,7 +108,7 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
       req,
       res,
       'pages/public/apply',
-      { title: `Apply: ${job.title} — ${config.company.name} Careers`, noindex: true },
+      { title: `Apply: ${job.title} — ${companyOf(res)} Careers`, noindex: true },
       {
         job: wizardJobProps(job),
         consentText: config.applyConsentText,
@@ -123,7 +125,7 @@ export function applicantsPages(ctx: AppContext, pipeline: PipelineReads): Route
       req,
       res,
       'pages/public/submitted',
-      { title: `Application Submitted — ${config.company.name} Careers`, noindex: true },
+      { title: `Application Submitted — ${companyOf(res)} Careers`, noindex: true },
       {
         job: { title: job.title, href: jobPath(job.public_id) },
       },

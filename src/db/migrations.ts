@@ -43,6 +43,7 @@ import * as m038 from '../../migrations/038_answer_tallies_by_count.js';
 import * as m039 from '../../migrations/039_pay_rules.js';
 import * as m044 from '../../migrations/044_people.js';
 import * as m045 from '../../migrations/045_candidate_status.js';
+import * as m042 from '../../migrations/042_site_settings.js';
 import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -82,6 +83,7 @@ const migrations: Record<string, Knex.Migration> = {
   '037_timeline_indexes': m037,
   '038_answer_tallies_by_count': m038,
   '039_pay_rules': m039,
+  '042_site_settings': m042,
   '036_applicant_list_page_indexes': m036,
   '044_people': m044,
   '045_candidate_status': m045,
@@ -164,6 +166,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
     "tables people, person_suggestions and person_merges (every person, suggested duplicate and merge) and every application's person",
   '045_candidate_status':
     "tables stage_status_texts and erasure_requests (the status texts admins wrote and candidates' open erasure requests)",
+  '042_site_settings': "table site_settings (the site's branding admins set, and its logo)",
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -14,9 +14,10 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../log/logger.js';
+import type { LogoResult } from './logo-image.js';
 import type { DocumentText, WordKind } from './word-text.js';
 
-export type { DocumentText, WordKind };
+export type { DocumentText, LogoResult, WordKind };
 
 export interface ParserLimits {
   /** Milliseconds a parse may run, from when its child starts it. */
@@ -79,6 +80,11 @@ export class DocumentParsers {
   /** The text of a Word document, or null when it cannot be read within the limits. */
   wordText(kind: WordKind, bytes: Buffer): Promise<DocumentText | null> {
     return this.run('wordText', [kind, new Uint8Array(bytes)]);
+  }
+
+  /** A logo upload checked, cleaned and sized (logo-image.ts), or null when it cannot be within the limits. */
+  logoImage(bytes: Buffer): Promise<LogoResult | null> {
+    return this.run('logoImage', [new Uint8Array(bytes)]);
   }
 
   /**

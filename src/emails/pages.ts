@@ -15,7 +15,11 @@ export function emailsPages(ctx: AppContext): Router {
       { title: 'Email templates', noindex: true },
       {
         offReason: choices.off_reason,
-        props: { templates: choices.templates, offReason: choices.off_reason, companyName: ctx.config.company.name },
+        props: {
+          templates: choices.templates,
+          offReason: choices.off_reason,
+          companyName: (res.locals.company as { name: string } | undefined)?.name ?? ctx.config.company.name,
+        },
       },
     );
   });

@@ -6,6 +6,7 @@
  * ("<company> Careers" as `{sender_name}`, as in the automatic receipt) and the interview's facts
  * the interviews feature gives. The interviews feature claims, queues and labels them.
  */
+import { brandedConfig } from '../branding/index.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/knex.js';
 import { emailRecipients } from '../applicants/index.js';
@@ -32,7 +33,7 @@ const sentAt = (t: EmailTemplate | null, hours: 24 | 1) => !!t && (hours === 24 
  */
 export async function reminderEmails(
   db: Db,
-  deps: Pick<AppContext, 'config'>,
+  given: Pick<AppContext, 'config'>,
   r: {
     applicationId: number;
     hours: 24 | 1;
@@ -48,6 +49,8 @@ export async function reminderEmails(
   if (!sentAt(candidate, r.hours) && !sentAt(interviewer, r.hours)) return out;
   const [to] = await emailRecipients(db, [r.applicationId]);
   if (!to) return out;
+  // The company as the site settings name it (issue 35).
+  const deps = { ...given, config: await brandedConfig(db, given.config) };
   const applicant = applicantValues(deps.config, to, `${oneLine(deps.config.company.name)} Careers`);
   const values = {
     ...applicant,

@@ -5,6 +5,7 @@
  * email is one line (a title saved with a line break stays out of the subject header), and the
  * HTML part is the text escaped, so a name or title can never be markup.
  */
+import { brandedConfig } from '../branding/index.js';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
@@ -127,6 +128,8 @@ interface SenderInfo {
   replyTo: string | null;
   /** The From name: "Alice via Acme Careers" (MAIL_FROM's own name, or "<company> Careers"). */
   fromName: string;
+  /** The configuration with the company as the site settings name it (issue 35), for {company_name}. */
+  config: Deps['config'];
 }
 
 /** MAIL_FROM's display name, or "<company> Careers" when it has none. */
@@ -142,9 +145,10 @@ function fromDisplay(config: Deps['config']): string {
  */
 async function senderInfo(deps: Pick<Deps, 'db' | 'config'>, userId: number): Promise<SenderInfo> {
   const user = await senderOf(deps.db, userId);
+  const config = await brandedConfig(deps.db, deps.config);
   const name = oneLine(user?.username ?? '');
-  const replyTo = (deps.config.mail.replyToSender && user?.email) || deps.config.mail.replyTo;
-  return { userId, name, replyTo, fromName: name ? `${name} via ${fromDisplay(deps.config)}` : fromDisplay(deps.config) };
+  const replyTo = (config.mail.replyToSender && user?.email) || config.mail.replyTo;
+  return { userId, name, replyTo, fromName: name ? `${name} via ${fromDisplay(config)}` : fromDisplay(config), config };
 }
 
 /** "26 November 2026": an application's date in emails (UTC). */
@@ -200,13 +204,12 @@ export function fillTemplate(
 
 /** The email one applicant gets from `subject` and `body`, with its filled subject or message over its limit named. */
 function render(
-  deps: Pick<Deps, 'config'>,
   to: EmailRecipient,
   subject: string,
   body: string,
   sender: SenderInfo,
 ): { message: EmailMessage; tooLong: { subject?: string[]; body?: string[] } | null } {
-  const filled = fillTemplate(to.email, subject, body, applicantValues(deps.config, to, sender.name));
+  const filled = fillTemplate(to.email, subject, body, applicantValues(sender.config, to, sender.name));
   if (filled.tooLong) return filled;
   const message: EmailMessage = { ...filled.message, fromName: sender.fromName };
   if (sender.replyTo) message.replyTo = sender.replyTo;
@@ -214,8 +217,8 @@ function render(
 }
 
 /** One applicant's email, or a 400 naming the filled subject or message that is over its limit. */
-function renderOne(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: string, body: string, sender: SenderInfo): EmailMessage {
-  const { message, tooLong } = render(deps, to, subject, body, sender);
+function renderOne(to: EmailRecipient, subject: string, body: string, sender: SenderInfo): EmailMessage {
+  const { message, tooLong } = render(to, subject, body, sender);
   if (tooLong) throw new ValidationError(tooLong);
   return message;
 }
@@ -225,7 +228,6 @@ function renderOne(deps: Pick<Deps, 'config'>, to: EmailRecipient, subject: stri
  * together are over FILLED_LIMITS.bulkBytes (stopping there: a refused send is never built whole).
  */
 function renderBulk(
-  deps: Pick<Deps, 'config'>,
   recipients: EmailRecipient[],
   subject: string,
   body: string,
@@ -234,7 +236,7 @@ function renderBulk(
   const out: { applicationId: number; message: EmailMessage }[] = [];
   let bytes = 0;
   for (const to of recipients) {
-    const { message, tooLong } = render(deps, to, subject, body, sender);
+    const { message, tooLong } = render(to, subject, body, sender);
     if (tooLong)
       throw new ValidationError({}, SEND_MESSAGES.oneTooLong(to.email, [...(tooLong.subject ?? []), ...(tooLong.body ?? [])].join(' ')));
     bytes += Buffer.byteLength(message.subject) + Buffer.byteLength(message.text) + Buffer.byteLength(message.html);
@@ -268,7 +270,7 @@ function sendTime(deps: Pick<Deps, 'now'>, sendAt: Date | null | undefined, temp
 export async function previewEmail(deps: Deps, applicationId: number, input: SendInput, userId: number): Promise<RenderedEmail> {
   const to = await recipient(deps.db, applicationId);
   const chosen = await chosenTemplate(deps, { templateId: input.template_id, subject: input.subject, body: input.body });
-  const { to: address, subject, text, html } = renderOne(deps, to, chosen.subject, chosen.body, await senderInfo(deps, userId));
+  const { to: address, subject, text, html } = renderOne(to, chosen.subject, chosen.body, await senderInfo(deps, userId));
   return { to: address, subject, text, html };
 }
 
@@ -283,7 +285,7 @@ export async function previewBulk(deps: Deps, input: { ids: number[]; template_i
   if (!found.length) throw new ValidationError({ ids: [EMAIL_MESSAGES.notFound] });
   const already = found.filter((r) => r.outcome === 'REJECTED');
   const first = found.find((r) => r.outcome !== 'REJECTED') ?? found[0];
-  const { to, subject, text, html } = renderOne(deps, first, chosen.subject, chosen.body, await senderInfo(deps, userId));
+  const { to, subject, text, html } = renderOne(first, chosen.subject, chosen.body, await senderInfo(deps, userId));
   const seen = new Set(found.map((r) => r.id));
   return {
     email: { to, subject, text, html },
@@ -305,7 +307,7 @@ export async function sendEmail(
   const to = await recipient(deps.db, applicationId);
   const chosen = await chosenTemplate(deps, { templateId: input.template_id, subject: input.subject, body: input.body });
   const sendAfter = sendTime(deps, input.send_at, chosen.template);
-  const message = renderOne(deps, to, chosen.subject, chosen.body, await senderInfo(deps, userId));
+  const message = renderOne(to, chosen.subject, chosen.body, await senderInfo(deps, userId));
   const sender = { sentBy: userId, templateId: chosen.template.id, templateName: chosen.template.name };
   const id = await withDbRetry(() =>
     deps.db.transaction((trx) => enqueueSentEmail(trx, { applicationId, message, sender, sendAfter }, deps.now())),
@@ -355,7 +357,7 @@ export async function sendBulk(
     skipped = foundIds.filter((id) => skip.has(id));
     // With a rejection, the applicants feature has already refused a removed job's application.
     if (to.some((r) => r.job_status === 'REMOVED')) throw new ValidationError({ ids: [SEND_MESSAGES.removedJob] });
-    const emails = renderBulk(deps, to, chosen.subject, chosen.body, from);
+    const emails = renderBulk(to, chosen.subject, chosen.body, from);
     await enqueueSentEmails(
       trx,
       emails.map((e) => ({ ...e, sender, sendAfter })),

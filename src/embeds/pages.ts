@@ -65,7 +65,11 @@ export function embedPages(ctx: AppContext): Router {
       req,
       res,
       'pages/public/embed-jobs',
-      { title: `Jobs at ${config.company.name}`, noindex: true, layout: 'embed' },
+      {
+        title: `Jobs at ${(res.locals.company as { name: string } | undefined)?.name ?? config.company.name}`,
+        noindex: true,
+        layout: 'embed',
+      },
       {
         jobs,
         count,

@@ -9,6 +9,7 @@
  * link and the HR interviewers and finds their time still free (`claim` of scheduleInterview), so
  * of candidates racing for one slot exactly one wins; the others are told and shown the rest.
  */
+import { brandedConfig } from '../branding/index.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../context.js';
@@ -121,7 +122,7 @@ export async function createBookingLink(deps: Deps, applicationId: number, input
         now,
       );
       if (mail) {
-        const company = oneLine(deps.config.company.name);
+        const company = oneLine((await brandedConfig(trx, deps.config)).company.name);
         const first = oneLine(app.name.split(' ')[0] || app.name);
         const text = [
           `Hello ${first},`,
@@ -242,7 +243,7 @@ export async function bookingView(deps: Deps, token: string): Promise<BookingVie
   return {
     candidate: app.name,
     jobTitle: app.job_title,
-    company: deps.config.company.name,
+    company: (await brandedConfig(deps.db, deps.config)).company.name,
     typeLabel: INTERVIEW_TYPE_LABELS[link.details.type],
     durationMinutes: link.duration_minutes,
     location: link.details.location,

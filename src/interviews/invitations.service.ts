@@ -6,6 +6,7 @@
  * interview (their texts are the emails feature's reminder templates).
  * Queued only when email is on (SMTP_URL), in the caller's transaction.
  */
+import { brandedConfig } from '../branding/index.js';
 import { DateTime } from 'luxon';
 import type { AppContext } from '../context.js';
 import type { Db } from '../db/knex.js';
@@ -133,7 +134,7 @@ function interviewerText(
  */
 export async function queueInvitations(
   trx: Db,
-  deps: Deps,
+  given: Deps,
   m: {
     interview: InvitationInterview;
     people: InvitationPeople;
@@ -143,7 +144,9 @@ export async function queueInvitations(
   },
   now: Date,
 ): Promise<number> {
-  if (!deps.config.mail.smtpUrl) return 0;
+  if (!given.config.mail.smtpUrl) return 0;
+  // The company as the site settings name it (issue 35), read in the caller's transaction.
+  const deps: Deps = { ...given, config: await brandedConfig(trx, given.config) };
   const { interview: i, people: p, kind } = m;
   const organizer = { name: oneLine(deps.config.company.name), email: fromAddress(deps.config.mail.from) };
   const everyone = [{ name: p.candidate.name, email: p.candidate.email }, ...p.interviewers.map((x) => ({ name: x.name, email: x.email }))];

@@ -8,6 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
+import { logoPngUrl, rereadBrand, type Brand } from '../branding/index.js';
 import { htmlPageNumber, htmlPager } from '../http/paging.js';
 import { pathId, validateQuery } from '../http/validate.js';
 import { formatters } from '../render/formatters.js';
@@ -108,12 +109,19 @@ export const keptPageKey = (url: string): CacheKey => `public-jobs:url:${url}`;
 export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Router {
   const router = Router();
   const { db, config } = ctx;
+  /** The configuration with the company as the site settings name it (issue 35; brandLocals sets `brand`). */
+  const branded = (res: Response) => {
+    const brand = res.locals.brand as Brand | undefined;
+    if (!brand) return config;
+    return { ...config, company: { ...config.company, name: brand.companyName, logoUrl: logoPngUrl(config, brand) } };
+  };
 
   router.get('/careers', async (req, res) => {
     const filters = validateQuery(req, jobFiltersSchema(false), FILTER_NAMES);
     const page = htmlPageNumber(req);
     // With PUBLIC_CACHE_SECONDS=0, the version before the data the page is made from.
     const version = await publicPageVersion(ctx);
+    if (version) await rereadBrand(ctx, res);
     const [{ count, jobs }, locations, departments] = await Promise.all([
       listPublicJobs(ctx, filters, page, PAGE_SIZE),
       listActiveLocations(ctx),
@@ -129,6 +137,7 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
     const pager = htmlPager(page, count, PAGE_SIZE, pageLink);
     const url = pageLink(page);
     const filtered = Object.values(filters).some(Boolean);
+    const company = branded(res).company.name;
     // The page is the same for every visitor with this URL, so its HTML is kept like its data.
     const fresh = await freshPage(ctx.cache, `public-jobs:html:list:${url}`, () =>
       renderPageHtml(
@@ -136,16 +145,16 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
         res,
         'pages/public/careers',
         {
-          title: `Careers at ${config.company.name}`,
-          description: `Open positions at ${config.company.name}. Browse jobs by title, department, location, job type and work mode, and apply online.`,
+          title: `Careers at ${company}`,
+          description: `Open positions at ${company}. Browse jobs by title, department, location, job type and work mode, and apply online.`,
           // Only the unfiltered first page is for search engines (the sitemap lists every job);
           // later and filtered pages are noindex (their links are still followed), each with its own
           // normalised URL as canonical, so empty filters (`?title=&location=`) fold into /careers.
           canonicalPath: url,
           noindex: filtered || page > 1,
           feeds: [
-            { title: `Jobs at ${config.company.name} (RSS)`, href: FEEDS.rss.path, type: 'application/rss+xml' },
-            { title: `Jobs at ${config.company.name} (JSON Feed)`, href: FEEDS.json.path, type: 'application/feed+json' },
+            { title: `Jobs at ${company} (RSS)`, href: FEEDS.rss.path, type: 'application/rss+xml' },
+            { title: `Jobs at ${company} (JSON Feed)`, href: FEEDS.json.path, type: 'application/feed+json' },
           ],
         },
         {
@@ -173,15 +182,17 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       const query = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
       const url = query ? `${path}?${query}` : path;
       const version = await publicPageVersion(ctx);
+      if (version) await rereadBrand(ctx, res);
       // Read on every request (from the cache): it also ends the kept feeds at the next closing date.
       const jobs = await feedJobs(ctx, filters);
-      const feed = await freshPage(ctx.cache, `public-jobs:feed:${url}`, async () => jobFeed(config, kind, jobs), contentType);
+      const feed = await freshPage(ctx.cache, `public-jobs:feed:${url}`, async () => jobFeed(branded(res), kind, jobs), contentType);
       await sendFreshPage(req, res, ctx.cache, keptPageKey(url), feed, undefined, version);
     });
   }
 
   router.get('/careers/:publicId', async (req, res) => {
     const version = await publicPageVersion(ctx);
+    if (version) await rereadBrand(ctx, res);
     const { job, availability } = await cachedPublicJob(ctx, req.params.publicId, false);
     if (!job || availability === 'not_found') {
       return renderPage(req, res, 'pages/public/job-unavailable', { title: 'Job post unavailable', noindex: true, status: 404 });
@@ -211,11 +222,11 @@ export function jobsPages(ctx: AppContext, applicantCounts: ApplicantCounts): Ro
       res,
       'pages/public/job',
       {
-        title: `${job.title} — ${config.company.name} Careers`,
-        description: htmlToText(job.description) || `${job.title} at ${config.company.name}, ${job.location}.`,
+        title: `${job.title} — ${branded(res).company.name} Careers`,
+        description: htmlToText(job.description) || `${job.title} at ${branded(res).company.name}, ${job.location}.`,
         canonicalPath: `/careers/${encodeURIComponent(job.public_id)}`,
         ogType: 'article',
-        jsonLd: availability === 'available' ? jobPostingJsonLd(job, config) : undefined,
+        jsonLd: availability === 'available' ? jobPostingJsonLd(job, branded(res)) : undefined,
         noindex: availability !== 'available',
       },
       {

@@ -1,5 +1,5 @@
 /** Home redirect, legal pages, sitemap and robots.txt. */
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import type { AppContext } from '../context.js';
 import { keptPageKey, listJobsForSitemap, publicPageVersion } from '../jobs/index.js';
 import { freshPage, sendFreshPage } from '../http/sent-page.js';
@@ -14,6 +14,8 @@ function xmlEscape(s: string): string {
 export function sitePages(ctx: AppContext): Router {
   const router = Router();
   const { config } = ctx;
+  /** The company as the site settings name it (issue 35: brandLocals), else COMPANY_NAME. */
+  const company = (res: Response): string => (res.locals.company as { name: string } | undefined)?.name ?? config.company.name;
 
   router.get('/', (_req, res) => res.redirect(302, '/careers'));
 
@@ -23,8 +25,8 @@ export function sitePages(ctx: AppContext): Router {
       res,
       'pages/public/privacy',
       {
-        title: `Privacy Policy — ${config.company.name} Careers`,
-        description: `How ${config.company.name} collects, uses and protects the personal data of job applicants.`,
+        title: `Privacy Policy — ${company(res)} Careers`,
+        description: `How ${company(res)} collects, uses and protects the personal data of job applicants.`,
         canonicalPath: '/privacy',
       },
       { effectiveDate: LEGAL_EFFECTIVE_DATE },
@@ -37,8 +39,8 @@ export function sitePages(ctx: AppContext): Router {
       res,
       'pages/public/terms',
       {
-        title: `Terms of Use — ${config.company.name} Careers`,
-        description: `The terms that apply when you use the ${config.company.name} careers site and apply for a job.`,
+        title: `Terms of Use — ${company(res)} Careers`,
+        description: `The terms that apply when you use the ${company(res)} careers site and apply for a job.`,
         canonicalPath: '/terms',
       },
       { effectiveDate: LEGAL_EFFECTIVE_DATE },

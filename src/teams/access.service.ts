@@ -125,6 +125,11 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('POST', '/api/hr/pay-rules/', 'no', 'no'),
   r('PUT', '/api/hr/pay-rules/:id/', 'no', 'no'),
   r('DELETE', '/api/hr/pay-rules/:id/', 'no', 'no'),
+  // Issue 35: the site's branding, admins only (requireAdmin on ADMIN_API_PATHS keeps recruiters out too).
+  r('GET', '/api/hr/settings/site/', 'no', 'no'),
+  r('PUT', '/api/hr/settings/site/', 'no', 'no'),
+  r('POST', '/api/hr/settings/site/logo/', 'no', 'no'),
+  r('DELETE', '/api/hr/settings/site/logo/', 'no', 'no'),
   // Applications
   r('GET', '/api/hr/dashboard/', 'all', 'no'),
   // Issue 32: today's interviews; other roles than admins and recruiters see only their own (the service filters).

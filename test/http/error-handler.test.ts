@@ -30,6 +30,18 @@ describe('error handler: client errors from middleware', () => {
     Object.assign(app.locals, {
       assets: loadManifest(root),
       company: { name: 'Acme', aboutUrl: 'https://a.example', networkUrl: 'https://n.example', careersEmail: 'c@a.example' },
+      // What the site settings give every page (issue 35; app.ts sets their defaults).
+      brand: {
+        companyName: 'Acme',
+        heroTitle: 'Join Acme',
+        heroText: '',
+        aboutHtml: '',
+        emptyMessage: '',
+        accentColor: null,
+        themeUrl: null,
+        footerLinks: [],
+        logo: null,
+      },
       publicBaseUrl: 'https://jobs.example.com',
       year: 2026,
       safeJson,

@@ -64,6 +64,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Users',
         'Emails',
         'Pay rules',
+        'Careers site',
+        'Status texts',
       ]);
       expect(await nav.getByRole('link', { name: 'Manage Jobs' }).getAttribute('aria-current')).to.equal('page');
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -113,6 +115,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Users',
         'Emails',
         'Pay rules',
+        'Careers site',
+        'Status texts',
       ]);
       expect(await drawer.locator('.nav-drawer-group').allInnerTexts()).to.deep.equal(['REPORTS', 'SETTINGS']);
       expect(await drawer.getByRole('list', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal([
@@ -122,6 +126,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Users',
         'Emails',
         'Pay rules',
+        'Careers site',
+        'Status texts',
       ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
       expect(await axeViolations(page)).to.deep.equal([]);

@@ -17,6 +17,7 @@ import { createHttpSender, type LookupAll } from './http-sender.js';
 import { applicationPostKind, emailKind, formPostKind } from './kinds.js';
 import { queueDueDigest } from './digest.js';
 import { createMailTransport } from './mail.js';
+import { emailBrand } from '../../branding/index.js';
 import { purgeAttempts } from '../repo.js';
 import type { OutboxSignal } from './signal.js';
 
@@ -46,7 +47,7 @@ export function createDelivery(deps: DeliveryDeps, opts: WorkerOptions = {}): De
   const sender = createHttpSender({ allowPrivate: config.webhookAllowPrivate, lookup: deps.lookup, connectionsPerOrigin: opts.perOrigin });
   const kinds: DeliveryKind[] = [applicationPostKind(deps.db, sender, deps.now), formPostKind(deps.db, sender, deps.now)];
   const transport = config.mail.smtpUrl ? createMailTransport(config.mail.smtpUrl) : null;
-  if (transport) kinds.push(emailKind(transport, config.mail.from));
+  if (transport) kinds.push(emailKind(transport, config.mail.from, () => emailBrand(deps.db, config)));
   const worker = new PostsWorker(
     { db: deps.db, now: deps.now, kinds, schedule: config.postsRetrySchedule, random: deps.random, log: deps.log },
     opts,

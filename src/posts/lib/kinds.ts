@@ -12,6 +12,7 @@ import { currentFormApis, currentWebhooks, type WebhookTarget } from '../queries
 import type { Claimed, EmailMessage } from '../repo.js';
 import { parseRetryAfter } from './schedule.js';
 import { webhookHeaders } from './signing.js';
+import { withBrandHeader } from './mail.js';
 
 export const WEBHOOK_OFF = "Not sent: the job's webhook is off.";
 const FORM_API_OFF = "Not sent: the form's API posts are off.";
@@ -148,13 +149,19 @@ function namedFrom(from: string, name: string): { name: string; address: string 
 }
 
 /** Email, sent by nodemailer through SMTP_URL. */
-export function emailKind(transport: Transporter, from: string): DeliveryKind {
+export function emailKind(
+  transport: Transporter,
+  from: string,
+  /** The company's name and logo for the HTML part's header (issue 35), read once per batch. */
+  brand: () => Promise<{ name: string; logoUrl: string | null }>,
+): DeliveryKind {
   return {
     name: 'email',
     table: 'email_posts',
     groupColumn: null,
     async prepare(rows: Claimed[]) {
       const out = new Map<number, Delivery | string>();
+      const header = await brand();
       for (const { row } of rows) {
         const message = fromDbJson<EmailMessage | null>(row.payload, null);
         if (!message) {
@@ -171,7 +178,7 @@ export function emailKind(transport: Transporter, from: string): DeliveryKind {
                 to: message.to,
                 subject: message.subject,
                 text: message.text,
-                html: message.html,
+                html: message.html && withBrandHeader(message.html, header),
                 ...(message.replyTo ? { replyTo: message.replyTo } : {}),
                 ...(message.calendar
                   ? { icalEvent: { method: message.calendar.method, filename: 'invite.ics', content: message.calendar.content } }

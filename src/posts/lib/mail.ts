@@ -10,6 +10,7 @@ import type { Transporter } from 'nodemailer';
 import type { Config } from '../../../config/index.js';
 import { FILLED_LIMITS, fillVariables } from '../../emails/schema.js';
 import type { TEMPLATE_VARIABLES } from '../../emails/types.js';
+import { brandedConfig } from '../../branding/index.js';
 import { receiptSource } from '../queries.js';
 import { enqueueEmails, type EmailMessage } from '../repo.js';
 
@@ -23,6 +24,19 @@ export const oneLine = (s: string) =>
     .trim();
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The email's header (issue 35): the logo (a PNG, by its absolute URL) with the company's name as
+ * its text, or the name alone; put into the HTML part when the email is sent, so it shows the
+ * brand as it is then.
+ */
+export function withBrandHeader(html: string, brand: { name: string; logoUrl: string | null }): string {
+  const name = escapeHtml(oneLine(brand.name));
+  const header = brand.logoUrl
+    ? `<p style="margin: 0 0 16px"><img src="${escapeHtml(brand.logoUrl)}" alt="${name}" height="40" style="height: 40px; width: auto; border: 0"></p>`
+    : `<p style="margin: 0 0 16px; font-size: 18px; font-weight: bold">${name}</p>`;
+  return html.replace(/<body[^>]*>\n?/, (body) => `${body}${header}\n`);
+}
 
 function html(paragraphs: string[], link?: { href: string; label: string }): string {
   const body = paragraphs.map((p) => `<p>${escapeHtml(p).replace(/\n/g, '<br>\n')}</p>`).join('\n');
@@ -127,7 +141,7 @@ function withStatusLink(message: EmailMessage, link: { url: string; expiresAt: D
  */
 export async function enqueueApplicationEmails(
   trx: Db,
-  config: MailConfig,
+  mailConfig: MailConfig,
   a: {
     applicationId: number;
     job: { id: number; title: string; public_id: string };
@@ -137,7 +151,9 @@ export async function enqueueApplicationEmails(
     statusLink?: { url: string; expiresAt: Date };
   },
 ): Promise<void> {
-  if (!config.mail.smtpUrl) return;
+  if (!mailConfig.mail.smtpUrl) return;
+  // The company as the site settings name it (issue 35), read in the application's transaction.
+  const config = await brandedConfig(trx, mailConfig);
   // A title saved before one-line fields refused line breaks still reads as one line, body and subject.
   const job = { ...a.job, title: oneLine(a.job.title) };
   const written = receiptEmail(config, await receiptSource(trx, a.job.id), job, a.applicant, a.now);

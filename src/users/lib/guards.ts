@@ -84,8 +84,14 @@ export function requireHrApi(ctx: AppContext): RequestHandler {
  * the email templates and their API); others add their prefixes here, or put requireAdmin in
  * front of single routes.
  */
-export const ADMIN_API_PATHS = ['/api/hr/users', '/api/hr/email-templates'];
-export const ADMIN_PAGE_PATHS = ['/hr/users', '/hr/settings/email-templates', '/hr/settings/pay-rules', '/hr/settings/status-texts'];
+export const ADMIN_API_PATHS = ['/api/hr/users', '/api/hr/email-templates', '/api/hr/settings/site'];
+export const ADMIN_PAGE_PATHS = [
+  '/hr/users',
+  '/hr/settings/email-templates',
+  '/hr/settings/pay-rules',
+  '/hr/settings/site',
+  '/hr/settings/status-texts',
+];
 
 export const ADMIN_ONLY = {
   api: 'You do not have permission to perform this action. Only admins can.',
