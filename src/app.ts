@@ -29,6 +29,7 @@ import { opsRoutes } from './ops/index.js';
 import { jobsRoutes, keptPageKey } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
+import { alertsLocals, alertsRoutes } from './alerts/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
 import { reportsRoutes } from './reports/index.js';
@@ -80,6 +81,8 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.locals.publicBaseUrl = config.publicBaseUrl;
   Object.defineProperty(app.locals, 'year', { enumerable: true, get: () => new Date().getUTCFullYear() }); // per render (footer)
   app.locals.safeJson = safeJson;
+  // The job alert form under the careers list (issue 35): whether alerts are on, and the consent it asks.
+  app.locals.jobAlerts = alertsLocals(ctx);
 
   const ops = opsRoutes(ctx);
   // Every request gets its id and its one log line, whatever answers it, and is timed for /metrics.
@@ -134,6 +137,7 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   // Feature routes: one line per feature.
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
+  app.use(alertsRoutes(ctx));
   // Every HR save of a job passes the publishing rules (issue 34): the jobs feature's port.
   app.use(jobsRoutes(ctx, { applicantCounts, policy: publishingPolicy(ctx) }));
   app.use(publishingRoutes(ctx));

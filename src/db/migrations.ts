@@ -41,6 +41,7 @@ import * as m035 from '../../migrations/035_public_version.js';
 import * as m037 from '../../migrations/037_timeline_indexes.js';
 import * as m038 from '../../migrations/038_answer_tallies_by_count.js';
 import * as m039 from '../../migrations/039_pay_rules.js';
+import * as m043 from '../../migrations/043_job_alerts.js';
 import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Knex.Migration> = {
   '037_timeline_indexes': m037,
   '038_answer_tallies_by_count': m038,
   '039_pay_rules': m039,
+  '043_job_alerts': m043,
   '036_applicant_list_page_indexes': m036,
 };
 
@@ -156,6 +158,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '038_answer_tallies_by_count': null,
   '039_pay_rules': 'tables pay_rules and job_approvals (the pay rules admins kept and every job approval)',
   '036_applicant_list_page_indexes': null,
+  '043_job_alerts':
+    'tables job_alerts and job_alert_jobs (every job alert, its consent and the jobs it was sent) and the two job alert email templates',
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -173,6 +173,7 @@ export function emailKind(transport: Transporter, from: string): DeliveryKind {
                 text: message.text,
                 html: message.html,
                 ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+                ...(message.headers ? { headers: message.headers } : {}),
                 ...(message.calendar
                   ? { icalEvent: { method: message.calendar.method, filename: 'invite.ics', content: message.calendar.content } }
                   : {}),
