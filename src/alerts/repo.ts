@@ -121,9 +121,10 @@ export async function deleteAlert(db: Knex, id: number): Promise<boolean> {
 /** Jobs an alert knows from now on (`sent`: in a digest; otherwise open when it was confirmed), in chunks. */
 export async function insertKnownJobs(trx: Knex, rows: { alertId: number; jobId: number }[], sent: boolean, at: Date): Promise<void> {
   const now = toDbDate(at);
-  for (let i = 0; i < rows.length; i += 500) {
+  // 400 rows a statement: SQLite writes a multi-row insert as a compound SELECT, at most 500 terms.
+  for (let i = 0; i < rows.length; i += 400) {
     await trx('job_alert_jobs')
-      .insert(rows.slice(i, i + 500).map((r) => ({ alert_id: r.alertId, job_id: r.jobId, sent: toDbBool(sent), created_at: now })))
+      .insert(rows.slice(i, i + 400).map((r) => ({ alert_id: r.alertId, job_id: r.jobId, sent: toDbBool(sent), created_at: now })))
       .onConflict(['alert_id', 'job_id'])
       .ignore();
   }

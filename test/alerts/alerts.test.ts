@@ -382,6 +382,20 @@ for (const kind of databaseKinds()) {
       expect(await page(admin)).to.include('<strong>Job alerts:</strong> 1 active, 1 waiting for confirmation.');
       expect(await page(recruiter)).to.not.include('Job alerts:');
     });
+
+    it('sends each digest once when two runs start at the same moment (two processes on one schedule)', async () => {
+      const filters = { department: '', location: '', work_mode: '', keywords: 'racecar' };
+      for (const n of [1, 2, 3]) await post('/job-alerts', valid({ email: `race${n}@example.com`, ...filters }));
+      for (const mail of (await deliver()).filter((m) => m.to[0].startsWith('race')))
+        await post(new URL(local(linkIn(mail.text, 'confirm'))).pathname, {});
+      expect(await count('job_alerts', { status: 'ACTIVE', keywords: 'racecar' })).to.equal(3);
+      await makeJob(s.ctx, { title: 'Racecar Mechanic', department: 'Racing', location: 'Monza' });
+      const at = clock + 30 * DAY;
+      const runs = await Promise.all([digests(at), digests(at), digests(at)]);
+      expect(runs.reduce((n, r) => n + r.queued, 0)).to.equal(3);
+      const mails = (await deliver()).filter((m) => m.text.includes('Racecar Mechanic'));
+      expect(mails.map((m) => m.to[0]).sort()).to.deep.equal(['race1@example.com', 'race2@example.com', 'race3@example.com']);
+    });
   });
 }
 
