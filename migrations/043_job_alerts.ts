@@ -49,7 +49,9 @@ const PURPOSES = ALERT_TEMPLATES.map((t) => t.purpose);
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('job_alerts', (t) => {
     t.increments('id').primary();
-    t.string('email', 254).notNullable();
+    // Compared byte for byte on MySQL as on SQLite (DESIGN.md "Email equality", as applications since 008): erase never takes a look-alike.
+    const email = t.string('email', 254).notNullable();
+    if (knex.client.config.client === 'mysql2') email.collate('utf8mb4_bin');
     t.string('department', 191).notNullable().defaultTo('');
     t.string('location', 191).notNullable().defaultTo('');
     t.string('work_mode', 16).notNullable().defaultTo('');

@@ -363,10 +363,18 @@ for (const kind of databaseKinds()) {
       expect(digest.text).to.include('CLI Specialist');
       expect(cliSync(['alerts', 'send'], env).out).to.include('0 alerts were due');
       expect(cliSync(['alerts', 'send'], { ...env, SMTP_URL: '' }).code).to.equal(1);
+      // A look-alike address is another person's: erase never takes it (binary email on MySQL too).
+      await s.ctx
+        .db('job_alerts')
+        .insert({ ...(await s.ctx.db('job_alerts').where({ email: 'cli@example.com' }).first()), id: undefined, email: 'clı@example.com' });
+      const dry = cliSync(['applicants', 'erase', '--email', 'CLI@example.com', '--dry-run'], env);
+      expect(dry.out).to.include('would remove 1 job alert');
       const erase = cliSync(['applicants', 'erase', '--email', 'CLI@example.com', '--yes'], env);
       expect(erase.code, erase.err).to.equal(0);
       expect(erase.out).to.include('Removed 1 job alert');
       expect(await count('job_alerts', { email: 'cli@example.com' })).to.equal(0);
+      expect(await count('job_alerts', { email: 'clı@example.com' })).to.equal(1);
+      await s.ctx.db('job_alerts').where({ email: 'clı@example.com' }).delete();
     });
 
     it('shows admins the count of active alerts on the Sources page (not recruiters)', async () => {
