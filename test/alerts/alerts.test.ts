@@ -14,7 +14,8 @@ import { header, readable, startSmtp } from '../helpers/smtp.js';
 import { makeJob } from '../helpers/factories.js';
 import { cliSync } from '../helpers/child-server.js';
 import { createDelivery } from '../../src/posts/index.js';
-import { sendDigests } from '../../src/alerts/index.js';
+import { scheduleAlerts, sendDigests } from '../../src/alerts/index.js';
+import { ConfigError, loadConfig } from '../../config/index.js';
 import { ALERT_MESSAGES as M } from '../../src/alerts/schema.js';
 
 const DAY = 86_400_000;
@@ -407,7 +408,7 @@ for (const kind of databaseKinds()) {
   });
 }
 
-describe('job alerts: the form is rate limited per client address', function () {
+describe('job alerts: rate limit, settings, schedule, email off', function () {
   this.timeout(60_000);
   it('answers 429 with Retry-After past ALERTS_RATE_LIMIT', async () => {
     const s = await startTestServer('sqlite', {
@@ -432,6 +433,57 @@ describe('job alerts: the form is rate limited per client address', function () 
     } finally {
       await s.close();
     }
+  });
+
+  it('ALERTS_CRON: 0 8 * * * by default, "off" for none, anything else node-cron refuses stops the start', () => {
+    expect(loadConfig({}).alertsCron).to.equal('0 8 * * *');
+    expect(loadConfig({ ALERTS_CRON: 'off' }).alertsCron).to.equal(null);
+    expect(loadConfig({ ALERTS_RATE_LIMIT: '0' }).rateLimits.alerts).to.deep.equal({ limit: 0, windowSeconds: 3600 });
+    for (const bad of ['every morning', '61 8 * * *', '0 8 * *'])
+      expect(() => loadConfig({ ALERTS_CRON: bad }), bad)
+        .to.throw(ConfigError)
+        .with.property('message')
+        .that.includes('ALERTS_CRON must be a cron expression');
+    expect(() => loadConfig({ ALERTS_RATE_LIMIT: 'many' })).to.throw(ConfigError, /ALERTS_RATE_LIMIT/);
+  });
+
+  it('the ALERTS_CRON task queues the digests due and wakes the delivery worker', async () => {
+    const smtp = await startSmtp();
+    const s = await startTestServer('sqlite', { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, ALERTS_CRON: '* * * * * *' });
+    let woken = 0;
+    const unsubscribe = s.ctx.outbox.subscribe(() => woken++);
+    const runs: { queued: number }[] = [];
+    const task = scheduleAlerts(
+      s.ctx,
+      () => undefined,
+      (run) => runs.push(run),
+    );
+    try {
+      const at = new Date(Date.now() - 2 * DAY);
+      const [id] = await s.ctx.db('job_alerts').insert({
+        email: 'cron@example.com',
+        frequency: 'daily',
+        status: 'ACTIVE',
+        consent_text: 'yes',
+        consent_at: at.toISOString().replace('T', ' ').replace('Z', ''),
+        expires_at: new Date(Date.now() + 100 * DAY).toISOString().replace('T', ' ').replace('Z', ''),
+        created_at: at.toISOString().replace('T', ' ').replace('Z', ''),
+        updated_at: at.toISOString().replace('T', ' ').replace('Z', ''),
+      });
+      expect(id).to.be.a('number');
+      await makeJob(s.ctx, { title: 'Cron Job Engineer' });
+      for (let i = 0; i < 40 && !runs.some((r) => r.queued); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(runs.reduce((n, r) => n + r.queued, 0)).to.equal(1);
+      expect(woken).to.be.greaterThan(0);
+      const row = await s.ctx.db('email_posts').where({ template: 'job_alert_digest' }).first();
+      expect(JSON.parse(row.payload).text).to.include('Cron Job Engineer');
+    } finally {
+      await task?.stop();
+      unsubscribe();
+      await s.close();
+      await smtp.close();
+    }
+    expect(scheduleAlerts({ ...s.ctx, config: { ...s.ctx.config, alertsCron: null } }, () => undefined)).to.equal(null);
   });
 
   it('without SMTP_URL there are no alerts: no form under the list, /job-alerts says so', async () => {
