@@ -335,6 +335,13 @@ for (const kind of databaseKinds()) {
       expect(await count('job_alerts', { email: 'many@example.com' })).to.equal(10);
     });
 
+    it('keeps one waiting alert and sends one confirmation when the same form arrives five times at once', async () => {
+      const answers = await Promise.all(Array.from({ length: 5 }, () => post('/job-alerts', valid({ email: 'burst@example.com' }))));
+      expect(answers.map((r) => r.status)).to.deep.equal([303, 303, 303, 303, 303]);
+      expect(await count('job_alerts', { email: 'burst@example.com' })).to.equal(1);
+      expect((await deliver()).filter((m) => m.to.includes('burst@example.com'))).to.have.length(1);
+    });
+
     it('expires alerts after a year (no digest), and deletes them and unconfirmed ones after their retention', async () => {
       await post('/job-alerts', valid({ email: 'exp@example.com', department: '', location: '', work_mode: '', keywords: '' }));
       const [mail] = (await deliver()).filter((m) => m.to.includes('exp@example.com'));
