@@ -2,6 +2,7 @@
 /** careers-admin: the admin CLI (commander). One file per command group in src/cli/. */
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { registerAlerts } from '../src/cli/alerts.js';
 import { registerApplicants } from '../src/cli/applicants.js';
 import { registerConfig } from '../src/cli/config.js';
 import { CliError } from '../src/cli/context.js';
@@ -35,6 +36,7 @@ registerFiles(program);
 registerPosts(program);
 registerApplicants(program);
 registerForms(program);
+registerAlerts(program);
 registerExport(program);
 registerDoctor(program);
 registerConfig(program);

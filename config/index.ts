@@ -228,6 +228,8 @@ export interface Config {
     /** Candidates' status page: asking for a new link, withdrawing, asking for erasure (issue 35). */
     candidate: RateLimitSetting;
     login: RateLimitSetting;
+    /** The job alert form (issue 35): subscriptions per client address. */
+    alerts: RateLimitSetting;
     /** IPv6 clients are counted per network of this prefix length (32-64), not per address. */
     ipv6Subnet: number;
   };
@@ -235,6 +237,8 @@ export interface Config {
   /** CALENDAR_CACHE_SECONDS: how long an interviewer's calendar feed, once read, is kept in memory (issue 32); 0 = read every time. */
   calendarCacheSeconds: number;
   postsSweepCron: string | null;
+  /** ALERTS_CRON: when the job alert digests are sent (issue 35); null = never in this process ("off"). */
+  alertsCron: string | null;
   /** false: this process sends no posts (another runs `careers-admin cron`). */
   postsWorker: boolean;
   /** Seconds between attempts after the first (each ±20 %); its length is the number of retries. */
@@ -391,11 +395,14 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'CANDIDATE_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'LOGIN_RATE_LIMIT', default: '10' },
   { name: 'LOGIN_RATE_WINDOW_SECONDS', default: '900' },
+  { name: 'ALERTS_RATE_LIMIT', default: '5' },
+  { name: 'ALERTS_RATE_WINDOW_SECONDS', default: '3600' },
   { name: 'RATE_LIMIT_IPV6_SUBNET', default: '56' },
   { name: 'WEBHOOK_ALLOW_PRIVATE', default: 'false' },
   { name: 'CALENDAR_CACHE_SECONDS', default: '300' },
   { name: 'POSTS_SWEEP_CRON', default: '* * * * *' },
   { name: 'POSTS_WORKER', default: 'on' },
+  { name: 'ALERTS_CRON', default: '0 8 * * *' },
   { name: 'POSTS_RETRY_SCHEDULE', default: DEFAULT_RETRY_SCHEDULE.join(',') },
   { name: 'POSTS_ATTEMPT_RETENTION_DAYS', default: '90' },
   { name: 'SMTP_URL', default: '(unset: no email)', secret: 'url' },
@@ -588,6 +595,12 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       `POSTS_SWEEP_CRON must be a cron expression node-cron accepts (5 or 6 fields, e.g. "* * * * *"), or "off" (got "${cron}")`,
     );
   }
+  const alertsCron = str('ALERTS_CRON', '0 8 * * *');
+  if (alertsCron !== 'off' && !nodeCron.validate(alertsCron)) {
+    problems.push(
+      `ALERTS_CRON must be a cron expression node-cron accepts (5 or 6 fields, e.g. "0 8 * * *"), or "off" (got "${alertsCron}")`,
+    );
+  }
   const rawSchedule = str('POSTS_RETRY_SCHEDULE', DEFAULT_RETRY_SCHEDULE.join(','));
   const schedule = rawSchedule.split(',').map((p) => p.trim());
   if (schedule.length > 20 || schedule.some((p) => !/^\d{1,7}$/.test(p) || Number(p) < 1 || Number(p) > 7 * 86_400)) {
@@ -681,12 +694,14 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       form: rate('FORM', 10, 600),
       candidate: rate('CANDIDATE', 10, 600),
       login: rate('LOGIN', 10, 900),
+      alerts: rate('ALERTS', 5, 3600),
       // 56: what ISPs commonly give one customer (RIPE-690), and express-rate-limit's default.
       ipv6Subnet: int('RATE_LIMIT_IPV6_SUBNET', 56, 32, 64),
     },
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', false),
     calendarCacheSeconds: int('CALENDAR_CACHE_SECONDS', 300, 0, 86_400),
     postsSweepCron: cron === 'off' ? null : cron,
+    alertsCron: alertsCron === 'off' ? null : alertsCron,
     postsWorker: bool('POSTS_WORKER', true),
     postsRetrySchedule: problems.some((p) => p.startsWith('POSTS_RETRY_SCHEDULE')) ? DEFAULT_RETRY_SCHEDULE : schedule.map(Number),
     postsAttemptRetentionDays: int('POSTS_ATTEMPT_RETENTION_DAYS', 90, 1, 3650),

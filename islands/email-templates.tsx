@@ -11,7 +11,14 @@ import { mountIsland } from './components/mount.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import { DELAY_CHOICES, EMAIL_LIMITS, EMAIL_MESSAGES, unknownVariables } from '../src/emails/schema.js';
-import { isReminderPurpose, templateVariables, type EmailTemplate, type TemplatePurpose } from '../src/emails/types.js';
+import {
+  isAlertPurpose,
+  isAutomaticPurpose,
+  isReminderPurpose,
+  templateVariables,
+  type EmailTemplate,
+  type TemplatePurpose,
+} from '../src/emails/types.js';
 import './emails.css';
 
 type Props = { templates: EmailTemplate[]; offReason: string | null };
@@ -105,7 +112,7 @@ function Editor({
         name: d.name,
         subject: d.subject,
         body: d.body,
-        default_delay_minutes: d.delay,
+        default_delay_minutes: isAutomaticPurpose(d.purpose) ? null : d.delay,
         ...(reminder ? { remind_24h: d.remind24h === true, remind_1h: d.remind1h === true } : {}),
       };
       const saved =
@@ -211,6 +218,11 @@ function Editor({
           ))}
           <p className="help-text">Before each scheduled interview. With neither ticked, this reminder is not sent.</p>
         </fieldset>
+      ) : isAlertPurpose(d.purpose) ? (
+        <p className="help-text">
+          Sent to job alert subscribers by the careers site:{' '}
+          {d.purpose === 'alert_confirm' ? 'when they subscribe' : 'with new matching jobs'}.
+        </p>
       ) : (
         <div className="field">
           <label htmlFor={`${id}-delay`}>Send by default</label>
@@ -346,7 +358,7 @@ function EmailTemplates({ templates: initial }: Props) {
                 >
                   Edit<span className="visually-hidden"> {t.name}</span>
                 </button>
-                {isReminderPurpose(t.purpose) ? null : (
+                {isAutomaticPurpose(t.purpose) ? null : (
                   <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirming(t)}>
                     Delete<span className="visually-hidden"> {t.name}</span>
                   </button>

@@ -44,10 +44,12 @@ function ErasureRequests() {
     if (busy) return;
     setBusy(true);
     try {
-      const done = await hrJson<{ applications: number; entries: number }>(`/api/hr/erasure-requests/${r.id}/confirm/`, { method: 'POST' });
+      const done = await hrJson<{ applications: number; entries: number; alerts: number }>(`/api/hr/erasure-requests/${r.id}/confirm/`, {
+        method: 'POST',
+      });
       setNotice({
         kind: 'success',
-        text: `Erased ${r.name || r.email}: ${plural(done.applications, 'application')} and ${plural(done.entries, 'form entry').replace('entrys', 'entries')}.`,
+        text: `Erased ${r.name || r.email}: ${plural(done.applications, 'application')}, ${done.entries === 1 ? '1 form entry' : `${done.entries} form entries`} and ${plural(done.alerts, 'job alert')}.`,
       });
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) setNotice({ kind: 'error', text: problemOf(err) });

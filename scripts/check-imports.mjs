@@ -49,6 +49,7 @@ const FEATURES = [
   'people',
   'candidates',
   'branding',
+  'alerts',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

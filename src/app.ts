@@ -30,6 +30,7 @@ import { jobsRoutes, keptPageKey } from './jobs/index.js';
 import { postsRoutes } from './posts/index.js';
 import { siteRoutes } from './site/index.js';
 import { brandLocals, brandOf, brandingRoutes } from './branding/index.js';
+import { alertsLocals, alertsRoutes } from './alerts/index.js';
 import { embedRoutes } from './embeds/index.js';
 import { sourcesRoutes } from './sources/index.js';
 import { reportsRoutes } from './reports/index.js';
@@ -85,6 +86,8 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.locals.publicBaseUrl = config.publicBaseUrl;
   Object.defineProperty(app.locals, 'year', { enumerable: true, get: () => new Date().getUTCFullYear() }); // per render (footer)
   app.locals.safeJson = safeJson;
+  // The job alert form under the careers list (issue 35): whether alerts are on, and the consent it asks.
+  app.locals.jobAlerts = alertsLocals(ctx);
 
   const ops = opsRoutes(ctx);
   // Every request gets its id and its one log line, whatever answers it, and is timed for /metrics.
@@ -142,6 +145,7 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.use(usersRoutes(ctx));
   app.use(siteRoutes(ctx));
   app.use(brandingRoutes(ctx));
+  app.use(alertsRoutes(ctx));
   // Every HR save of a job passes the publishing rules (issue 34): the jobs feature's port.
   app.use(jobsRoutes(ctx, { applicantCounts, policy: publishingPolicy(ctx) }));
   app.use(publishingRoutes(ctx));

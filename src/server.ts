@@ -18,6 +18,7 @@ import { scheduleUploadSweeps } from './storage/sweep.js';
 import { type Logger, processLog } from './log/logger.js';
 import { remindOverdueScorecards } from './scorecards/index.js';
 import { remindUpcomingInterviews } from './interviews/index.js';
+import { scheduleAlerts } from './alerts/index.js';
 
 /** Where the data lives, for messages: the MySQL URL without its credentials, or the SQLite folder. */
 function describeDatabase(config: Config): string {
@@ -97,6 +98,8 @@ export async function startServer(
       )
     : null;
   const uploadSweeps = config.postsWorker && isSweepable(ctx.storage) ? scheduleUploadSweeps(ctx.db, ctx.storage, ctx.log) : null;
+  // The job alert digests (issue 35) on ALERTS_CRON, where background work runs; the outbox wakes the worker.
+  const alerts = config.postsWorker ? scheduleAlerts(ctx, (line) => ctx.log.warn(line)) : null;
   if (!delivery) log.info('POSTS_WORKER=off: this process sends no posts and sweeps no uploads (run `careers-admin cron` elsewhere).');
   /**
    * The orderly stop: /readyz answers 503 at once, no new connections are taken, and requests,
@@ -111,6 +114,7 @@ export async function startServer(
       closeHttp(server, deadline, ctx.log),
       settleWithin(ctx.log, delivery?.stop(), deadline, 'posts still being sent are left to their claim (sent again when it ends)'),
       uploadSweeps?.stop(),
+      alerts?.stop(),
     ]);
     await ctx.storage.idle();
     await closeContext(ctx);

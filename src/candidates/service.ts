@@ -14,6 +14,7 @@ import type { FileStorage } from '../storage/storage.js';
 import type { Logger } from '../log/logger.js';
 import { openResume, removeApplications } from '../applicants/index.js';
 import { removeEntries } from '../forms/index.js';
+import { eraseAlertsOf } from '../alerts/index.js';
 import { personOfAddress, personOfStatusToken, statusLink } from '../people/index.js';
 import { withdrawApplication } from '../pipeline/index.js';
 import { enqueueEmails, htmlOfText, oneLine } from '../posts/index.js';
@@ -277,24 +278,26 @@ export async function erasureRequests(db: Db): Promise<ErasureRequest[]> {
 
 /**
  * HR confirms a candidate's erasure request: every application of the person (all their
- * addresses) and the form entries of those addresses go, with their files, as the CLI's erase
- * does; the request goes with the person. 404 for a request not open.
+ * addresses), the form entries and job alerts of those addresses go, with their files, as the
+ * CLI's erase does; the request goes with the person. 404 for a request not open.
  */
 export async function confirmErasure(
   deps: CandidateDeps,
   requestId: number,
   userId: number,
-): Promise<{ applications: number; entries: number }> {
+): Promise<{ applications: number; entries: number; alerts: number }> {
   const request = await findErasureRequest(deps.db, requestId);
   if (!request) throw new NotFound(CANDIDATE_MESSAGES.requestNotFound);
   const addresses = await addressesOf(deps.db, request.person_id);
   let applications = 0;
   let entries = 0;
+  let alerts = 0;
   for (const email of addresses) {
     applications += (await removeApplications(deps, { email }, { action: 'erase', userId })).applications;
     entries += (await removeEntries(deps, { email }, 'erase')).entries;
+    alerts += await eraseAlertsOf(deps, email);
   }
   // A person whose applications were all gone before already (a purge) leaves the request: it goes here.
   await deleteErasureRequest(deps.db, requestId);
-  return { applications, entries };
+  return { applications, entries, alerts };
 }

@@ -2,8 +2,8 @@
  * careers-admin applicants purge | erase: retention of applications (issue 11).
  * - purge [--older-than <age>] [--status S] [--job ID]: applications older than the age (by default
  *   APPLICATION_RETENTION_DAYS, issue 34);
- * - erase --email ADDRESS: every application of one applicant, and the form entries whose email
- *   field holds the address, for a privacy request.
+ * - erase --email ADDRESS: every application of one applicant, the form entries whose email
+ *   field holds the address, and the address's job alerts (issue 35), for a privacy request.
  * Both print what they remove and ask first unless --yes; --dry-run only prints. Rows go in one
  * transaction, then the files (removeApplications, removeEntries; the run in removal.ts).
  */
@@ -47,6 +47,25 @@ function applicationsPart(criteria: RemovalCriteria, action: 'purge' | 'erase'):
       const [{ removeApplications }, { processLog }] = await Promise.all([import('../applicants/index.js'), import('../log/logger.js')]);
       const result = await removeApplications({ ...deps, log: processLog() }, criteria, { action });
       return { text: describe(result), filesLeft: result.filesLeft.length };
+    },
+  };
+}
+
+const alertsText = (n: number) => (n === 1 ? '1 job alert' : `${n} job alerts`);
+
+/** The job alerts of an erased address (issue 35), with the jobs they were sent. */
+function alertsPart(email: string): RemovalPart {
+  return {
+    plan: async (db) => {
+      const { hasSchema } = await import('../db/migrations.js');
+      if (!(await hasSchema(db, 'job_alerts'))) return { count: 0, text: alertsText(0) };
+      const { countAlertsOfAddress } = await import('../alerts/index.js');
+      const n = await countAlertsOfAddress({ db }, email);
+      return { count: n, text: alertsText(n) };
+    },
+    remove: async ({ db }) => {
+      const { eraseAlertsOf } = await import('../alerts/index.js');
+      return { text: alertsText(await eraseAlertsOf({ db }, email)), filesLeft: 0 };
     },
   };
 }
@@ -107,9 +126,9 @@ export function registerApplicants(program: Command): void {
       if (emailError(email)) throw new CliError(`--email must be an email address (got "${opts.email}")`, 2);
       // Form entries whose email field holds the address go too (issue 17).
       await runRemoval(
-        [applicationsPart({ email }, 'erase'), entriesPart({ email }, 'erase')],
+        [applicationsPart({ email }, 'erase'), entriesPart({ email }, 'erase'), alertsPart(email)],
         opts,
-        'No applications or form entries match: nothing to remove.',
+        'No applications, form entries or job alerts match: nothing to remove.',
       );
     });
 }

@@ -111,6 +111,8 @@ export function registerPosts(program: Command): void {
           { processLog },
           { remindOverdueScorecards },
           { remindUpcomingInterviews },
+          { scheduleAlerts },
+          { ServerKey },
         ] = await Promise.all([
           import('../posts/index.js'),
           import('../ops/index.js'),
@@ -119,13 +121,28 @@ export function registerPosts(program: Command): void {
           import('../log/logger.js'),
           import('../scorecards/index.js'),
           import('../interviews/index.js'),
+          import('../alerts/index.js'),
+          import('../db/server-key.js'),
         ]);
         const now = () => new Date();
         const onSweep = () =>
           remindOverdueScorecards({ db, config, now }).then(() => remindUpcomingInterviews({ db, config, now, log: processLog() }));
         const running = startDelivery({ db, config, now, log: (line) => console.warn(printable(line)), onSweep }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), processLog(), { log: (line) => console.log(printable(line)) });
-        console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);
+        // The job alert digests (issue 35): queued here, sent by the delivery worker's next sweep.
+        const alerts = scheduleAlerts(
+          {
+            db,
+            config,
+            now,
+            serverKey: new ServerKey(db),
+            outbox: { notify: () => running.delivery.worker.wake(), subscribe: () => () => undefined },
+          },
+          (line) => console.warn(printable(line)),
+        );
+        console.log(
+          `Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}), job alert digests (${config.alertsCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`,
+        );
         const keepAlive = setInterval(() => undefined, 1 << 30);
         // A second signal exits at once (130 for SIGINT, 143 for SIGTERM).
         const signal = await new Promise<string>((resolve) => onStopSignal(processLog(), resolve));
@@ -138,7 +155,7 @@ export function registerPosts(program: Command): void {
           seconds * 1000,
           `SHUTDOWN_TIMEOUT_SECONDS (${seconds} s) reached with posts still being sent: exiting (they are sent again once their claim ends)`,
         );
-        await Promise.all([running.stop(), uploadSweeps.stop()]);
+        await Promise.all([running.stop(), uploadSweeps.stop(), alerts?.stop()]);
       });
     });
 }

@@ -44,6 +44,7 @@ import * as m039 from '../../migrations/039_pay_rules.js';
 import * as m044 from '../../migrations/044_people.js';
 import * as m045 from '../../migrations/045_candidate_status.js';
 import * as m042 from '../../migrations/042_site_settings.js';
+import * as m043 from '../../migrations/043_job_alerts.js';
 import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -84,6 +85,7 @@ const migrations: Record<string, Knex.Migration> = {
   '038_answer_tallies_by_count': m038,
   '039_pay_rules': m039,
   '042_site_settings': m042,
+  '043_job_alerts': m043,
   '036_applicant_list_page_indexes': m036,
   '044_people': m044,
   '045_candidate_status': m045,
@@ -167,6 +169,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '045_candidate_status':
     "tables stage_status_texts and erasure_requests (the status texts admins wrote and candidates' open erasure requests)",
   '042_site_settings': "table site_settings (the site's branding admins set, and its logo)",
+  '043_job_alerts':
+    'tables job_alerts and job_alert_jobs (every job alert, its consent and the jobs it was sent) and the two job alert email templates',
 };
 
 /** Which rollback: the latest migration (default), back to `to` (which stays applied), or every one. */

@@ -11,3 +11,6 @@ export function emailsRoutes(ctx: AppContext): Router {
 
 /** The interview reminders' emails from their templates (issue 32), for the interviews feature's sweep. */
 export { reminderEmails, type ReminderFacts } from './reminders.service.js';
+
+/** The job alert templates and their emails (issue 35), for the alerts feature. */
+export { alertEmail, alertTemplate, type AlertTemplate } from './alerts.service.js';

@@ -1,9 +1,16 @@
 /** The templates as HR reads them: all of them (a short list) or one. */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson } from '../db/codecs.js';
-import { REMINDER_PURPOSES, type EmailTemplate, type ReminderPurpose, type TemplatePurpose } from './types.js';
+import {
+  ALERT_PURPOSES,
+  REMINDER_PURPOSES,
+  type AlertPurpose,
+  type EmailTemplate,
+  type ReminderPurpose,
+  type TemplatePurpose,
+} from './types.js';
 
-const PURPOSES: readonly string[] = ['receipt', 'rejection', 'interview', ...REMINDER_PURPOSES];
+const PURPOSES: readonly string[] = ['receipt', 'rejection', 'interview', ...REMINDER_PURPOSES, ...ALERT_PURPOSES];
 const flag = (v: unknown) => (v === null || v === undefined ? null : v === true || Number(v) === 1);
 
 function toTemplate(r: Record<string, unknown>): EmailTemplate {
@@ -33,8 +40,8 @@ export async function findTemplate(db: Knex, id: number): Promise<EmailTemplate 
   return row ? toTemplate(row) : null;
 }
 
-/** The reminder template of this purpose (issue 32), or null when there is none. */
-export async function reminderTemplate(db: Knex, purpose: ReminderPurpose): Promise<EmailTemplate | null> {
+/** The reminder template (issue 32) or job alert template (issue 35) of this purpose, or null when there is none. */
+export async function reminderTemplate(db: Knex, purpose: ReminderPurpose | AlertPurpose): Promise<EmailTemplate | null> {
   const row = await db('email_templates').where({ purpose }).orderBy('id').first();
   return row ? toTemplate(row) : null;
 }

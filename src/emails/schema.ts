@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
 import { isRowId, oneLineCheck } from '../shared/input-rules.js';
-import { templateVariables, isReminderPurpose, type TemplatePurpose } from './types.js';
+import { templateVariables, isAutomaticPurpose, isReminderPurpose, type TemplatePurpose } from './types.js';
 
 export const EMAIL_LIMITS = { name: 100, subject: 200, body: 10_000, reason: 100, bulk: 500, templates: 100, scheduleDays: 30 } as const;
 
@@ -66,6 +66,7 @@ export const EMAIL_MESSAGES = {
   remindOnlyReminders: 'Only the interview reminder templates are sent before interviews: leave this out or null.',
   reminderNoDelay: 'A reminder template is sent before each interview, never later: leave this out or null.',
   reminderKept: 'The interview reminder templates cannot be deleted: untick both times to send none.',
+  alertKept: 'The job alert templates cannot be deleted: edit their text instead.',
   scheduledOne: (at: string) => `Email scheduled for ${at}.`,
   scheduledMany: (n: number, at: string) => `${n} ${n === 1 ? 'email' : 'emails'} scheduled for ${at}.`,
   cancelled: 'Email cancelled: it will not be sent.',
@@ -261,7 +262,7 @@ export function templateSchema(purpose: TemplatePurpose | null = null) {
       name: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), nameField()),
       subject: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), subjectField(purpose)),
       body: z.pipe(z.unknown().check(z.refine((v) => v !== undefined, EMAIL_MESSAGES.required)), bodyField(purpose)),
-      default_delay_minutes: z.optional(reminder ? noDelayField() : delayField()),
+      default_delay_minutes: z.optional(isAutomaticPurpose(purpose) ? noDelayField() : delayField()),
       remind_24h: reminder ? remindField(true) : z.optional(remindField(false)),
       remind_1h: reminder ? remindField(true) : z.optional(remindField(false)),
     },

@@ -27,6 +27,7 @@ import {
   type TemplateInput,
 } from './schema.js';
 import {
+  isAutomaticPurpose,
   isReminderPurpose,
   type TEMPLATE_VARIABLES,
   type BulkEmailResult,
@@ -84,6 +85,7 @@ export async function replaceTemplate(deps: Deps, id: number, input: TemplateInp
 export async function removeTemplate({ db }: { db: Db }, id: number): Promise<void> {
   const found = await template({ db }, id);
   if (isReminderPurpose(found.purpose)) throw new HttpError(409, EMAIL_MESSAGES.reminderKept, { detail: EMAIL_MESSAGES.reminderKept });
+  if (isAutomaticPurpose(found.purpose)) throw new HttpError(409, EMAIL_MESSAGES.alertKept, { detail: EMAIL_MESSAGES.alertKept });
   if (!(await deleteTemplate(db, id))) throw new NotFound(EMAIL_MESSAGES.notFound);
 }
 
@@ -104,7 +106,7 @@ export function emailState(deps: Pick<Deps, 'config'>): Pick<EmailChoices, 'emai
 
 /** What a screen that sends email offers: the templates HR sends (not the interview reminders), and whether email is on. */
 export async function emailChoices(deps: Deps): Promise<EmailChoices> {
-  const templates = (await listTemplates(deps.db)).filter((t) => !isReminderPurpose(t.purpose));
+  const templates = (await listTemplates(deps.db)).filter((t) => !isAutomaticPurpose(t.purpose));
   return { ...emailState(deps), templates };
 }
 
@@ -115,7 +117,7 @@ async function chosenTemplate(
 ): Promise<{ template: EmailTemplate; subject: string; body: string }> {
   const found = await findTemplate(deps.db, input.templateId);
   if (!found) throw new ValidationError({ template_id: [EMAIL_MESSAGES.templateGone] });
-  if (isReminderPurpose(found.purpose)) throw new ValidationError({ template_id: [EMAIL_MESSAGES.templateId] });
+  if (isAutomaticPurpose(found.purpose)) throw new ValidationError({ template_id: [EMAIL_MESSAGES.templateId] });
   return { template: found, subject: input.subject ?? found.subject, body: input.body ?? found.body };
 }
 

@@ -32,14 +32,34 @@ const INTERVIEWER_REMINDER_VARIABLES = ['interviewer_name', 'scorecard_link'] as
 export const REMINDER_PURPOSES = ['reminder_candidate', 'reminder_interviewer'] as const;
 export type ReminderPurpose = (typeof REMINDER_PURPOSES)[number];
 
+/**
+ * The job alert templates (issue 35): the double opt-in's confirmation and the digest of new jobs,
+ * sent by the alerts feature to subscribers (not applicants), never offered to send by hand.
+ */
+export const ALERT_PURPOSES = ['alert_confirm', 'alert_digest'] as const;
+export type AlertPurpose = (typeof ALERT_PURPOSES)[number];
+
+/** What the job alert templates may use: no applicant's variables, the alert's own. */
+export const ALERT_VARIABLES = {
+  alert_confirm: ['company_name', 'frequency', 'filters', 'confirm_link'],
+  alert_digest: ['company_name', 'frequency', 'filters', 'job_count', 'jobs', 'expires_on', 'renew_link', 'unsubscribe_link'],
+} as const satisfies Record<AlertPurpose, readonly string[]>;
+
 /** The defaults' purposes: the rejection one is offered first for a bulk rejection; the reminders are sent before interviews. */
-export type TemplatePurpose = 'receipt' | 'rejection' | 'interview' | ReminderPurpose;
+export type TemplatePurpose = 'receipt' | 'rejection' | 'interview' | ReminderPurpose | AlertPurpose;
 
 export const isReminderPurpose = (purpose: string | null | undefined): purpose is ReminderPurpose =>
   (REMINDER_PURPOSES as readonly unknown[]).includes(purpose);
 
+export const isAlertPurpose = (purpose: string | null | undefined): purpose is AlertPurpose =>
+  (ALERT_PURPOSES as readonly unknown[]).includes(purpose);
+
+/** Templates sent by the system at their moment (interview reminders, job alerts): never sent by hand, never deleted, no delay. */
+export const isAutomaticPurpose = (purpose: string | null | undefined): boolean => isReminderPurpose(purpose) || isAlertPurpose(purpose);
+
 /** The variables a template of this purpose may use, in the order they are listed to HR. */
 export function templateVariables(purpose: TemplatePurpose | null): readonly string[] {
+  if (isAlertPurpose(purpose)) return ALERT_VARIABLES[purpose];
   if (purpose === 'reminder_candidate') return [...TEMPLATE_VARIABLES, ...REMINDER_VARIABLES];
   if (purpose === 'reminder_interviewer') return [...TEMPLATE_VARIABLES, ...REMINDER_VARIABLES, ...INTERVIEWER_REMINDER_VARIABLES];
   return TEMPLATE_VARIABLES;

@@ -15,6 +15,8 @@ export {
   cachedPublicJob,
   getPublicJob,
   jobIdOf,
+  listActiveDepartments,
+  listActiveLocations,
   listJobsForSitemap,
   listPublicJobs,
   publicPageVersion,

@@ -132,6 +132,8 @@ export interface EmailMessage {
   fromName?: string;
   /** An iMIP invitation (issue 32, RFC 6047): the iCalendar text, sent as the `text/calendar; method=...` part calendars act on. */
   calendar?: { method: 'REQUEST' | 'CANCEL'; content: string };
+  /** Extra headers (issue 35's job alerts: List-Unsubscribe and List-Unsubscribe-Post, RFC 8058). */
+  headers?: Record<string, string>;
 }
 
 /** Who sent an email and from which template (HR's emails to candidates); none for the application's own. */

@@ -11,6 +11,7 @@ import { keepFirstTouch } from '../http/attribution.js';
 import { firstInWindow } from '../http/rate-limit.js';
 import { renderPage } from '../render/page.js';
 import { listJobChoices } from '../jobs/index.js';
+import { alertCounts } from '../alerts/index.js';
 import { followTrackingLink } from './service.js';
 
 /** One client address adds at most one click per link in this many seconds (README, "Where applicants come from"). */
@@ -35,12 +36,14 @@ export function sourcesPages(ctx: AppContext): Router {
   });
 
   router.get('/hr/sources', async (req, res) => {
+    // Issue 35: admins see how many job alerts candidates keep (the careers site's other source of applicants).
+    const [jobs, alerts] = await Promise.all([listJobChoices(ctx.db), res.locals.hrRole === 'admin' ? alertCounts(ctx) : null]);
     renderPage(
       req,
       res,
       'pages/hr/sources',
       { title: 'Sources', noindex: true },
-      { jobs: await listJobChoices(ctx.db), publicBaseUrl: ctx.config.publicBaseUrl },
+      { jobs, alerts, publicBaseUrl: ctx.config.publicBaseUrl },
     );
   });
 

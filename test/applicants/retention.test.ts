@@ -346,7 +346,7 @@ for (const kind of databaseKinds()) {
       r = cli(['applicants', 'erase', '--email', 'Same@Example.com', '--yes'], env);
       expect(r.out).to.include('Removed 2 applications with 2 files');
       r = cli(['applicants', 'erase', '--email', 'nobody@example.com', '--yes'], env);
-      expect(r.out).to.include('No applications or form entries match: nothing to remove.');
+      expect(r.out).to.include('No applications, form entries or job alerts match: nothing to remove.');
       for (const args of [
         ['--older-than', 'soon'],
         ['--older-than', '0d'],

@@ -117,7 +117,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           true,
         );
         await hr.keyboard.press('Enter');
-        await hr.locator('.alert-success', { hasText: 'Erased Ada Okafor: 2 applications and 0 form entries.' }).waitFor();
+        await hr.locator('.alert-success', { hasText: 'Erased Ada Okafor: 2 applications, 0 form entries and 0 job alerts.' }).waitFor();
         await request.waitFor({ state: 'detached' });
         await page.reload();
         expect(await page.locator('.alert-error').innerText()).to.include('This link is not valid.');

@@ -224,7 +224,7 @@ for (const kind of databaseKinds()) {
       expect(request).to.deep.include({ name: 'Zed Novak', applications: 2 });
       expect((await hr(recruiter, '/api/hr/erasure-requests/abc/confirm/', { method: 'POST' })).status).to.equal(404);
       const confirmed = await hr(recruiter, `/api/hr/erasure-requests/${request.id}/confirm/`, { method: 'POST' });
-      expect(confirmed).to.deep.equal({ status: 200, body: { applications: 2, entries: 0 } });
+      expect(confirmed).to.deep.equal({ status: 200, body: { applications: 2, entries: 0, alerts: 0 } });
       expect(Number((await s.ctx.db('applications').whereIn('id', ids).count({ n: '*' }).first())!.n)).to.equal(0);
       expect(await s.ctx.db('people').where({ email: 'zed@example.com' }).first()).to.equal(undefined);
       expect((await page(path)).status).to.equal(404);

@@ -57,7 +57,7 @@ for (const kind of databaseKinds()) {
     const payloadOf = (row: any) => fromDbJson<any>(row.payload, null);
 
     describe('templates', () => {
-      it('lists the five defaults with good wording', async () => {
+      it('lists the seven defaults with good wording', async () => {
         const res = await as(admin)('/api/hr/email-templates/');
         expect(res.status).to.equal(200);
         expect(res.body.results.map((t: any) => [t.name, t.purpose, t.remind_24h, t.remind_1h])).to.deep.equal([
@@ -66,6 +66,8 @@ for (const kind of databaseKinds()) {
           ['Interview invitation', 'interview', null, null],
           ['Interview reminder', 'reminder_candidate', true, true],
           ['Interview reminder for interviewers', 'reminder_interviewer', true, true],
+          ['Job alert confirmation', 'alert_confirm', null, null],
+          ['Job alert digest', 'alert_digest', null, null],
         ]);
         const rejection = res.body.results[1];
         expect(rejection.subject).to.equal('Your application for {job_title} at {company_name}');
@@ -74,6 +76,32 @@ for (const kind of databaseKinds()) {
           .and.include('not to move forward');
         const one = await as(admin)(`/api/hr/email-templates/${rejection.id}/`);
         expect(one.body).to.deep.equal(rejection);
+      });
+
+      it('keeps the job alert templates (issue 35): edited with their own variables, never deleted, sent or given a delay', async () => {
+        const digest = await templateByPurpose('alert_digest');
+        const put = (body: Record<string, unknown>) => as(admin)(`/api/hr/email-templates/${digest.id}/`, { method: 'PUT', body });
+        const ok = await put({
+          name: 'Job alert digest',
+          subject: '{job_count} new at {company_name}',
+          body: '{jobs}\n\n{unsubscribe_link}',
+        });
+        expect(ok.status, JSON.stringify(ok.body)).to.equal(200);
+        const unknown = await put({ name: 'Job alert digest', subject: 'Hi {first_name}', body: '{jobs}' });
+        expect(unknown.status).to.equal(400);
+        expect(unknown.body.subject[0]).to.match(/^Unknown variable \{first_name\}: use .*\{jobs\}/);
+        const delayed = await put({ name: 'Job alert digest', subject: 'x', body: '{jobs}', default_delay_minutes: 60 });
+        expect(delayed.status).to.equal(400);
+        const gone = await as(admin)(`/api/hr/email-templates/${digest.id}/`, { method: 'DELETE' });
+        expect(gone.status).to.equal(409);
+        expect(gone.body).to.deep.equal({ detail: 'The job alert templates cannot be deleted: edit their text instead.' });
+        const choices = await as(admin)('/api/hr/applications/emails/');
+        expect(choices.body.templates.map((t: any) => t.purpose)).to.not.include.members(['alert_confirm', 'alert_digest']);
+        const send = await as(admin)(`/api/hr/applications/${[...seeded.ids.values()][0]}/emails/`, {
+          method: 'POST',
+          body: { template_id: digest.id },
+        });
+        expect(send.status).to.equal(400);
       });
 
       it('creates, reads, replaces and deletes a template', async () => {

@@ -180,6 +180,7 @@ export function emailKind(
                 text: message.text,
                 html: message.html && withBrandHeader(message.html, header),
                 ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+                ...(message.headers ? { headers: message.headers } : {}),
                 ...(message.calendar
                   ? { icalEvent: { method: message.calendar.method, filename: 'invite.ics', content: message.calendar.content } }
                   : {}),
