@@ -13,10 +13,13 @@ interface ReceivedMail {
 
 /** The raw message made readable: folded headers unfolded, quoted-printable decoded (as UTF-8). */
 export function readable(raw: string): string {
-  const bytes = raw
-    .replace(/\r\n[ \t]+/g, ' ')
-    .replace(/=\r\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  // Headers unfolded; the body's soft line breaks removed first, as a body line may start with a space.
+  const split = raw.indexOf('\r\n\r\n');
+  const [head, body] = split < 0 ? [raw, ''] : [raw.slice(0, split), raw.slice(split)];
+  const bytes = `${head.replace(/\r\n[ \t]+/g, ' ')}${body.replace(/=\r\n/g, '').replace(/\r\n[ \t]+/g, ' ')}`.replace(
+    /=([0-9A-F]{2})/g,
+    (_, h: string) => String.fromCharCode(parseInt(h, 16)),
+  );
   // Quoted-printable stands for UTF-8 bytes: read them as such.
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
