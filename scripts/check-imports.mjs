@@ -50,6 +50,7 @@ const FEATURES = [
   'candidates',
   'branding',
   'alerts',
+  'imports',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

@@ -41,6 +41,7 @@ import { accessGate, teamsRoutes } from './teams/index.js';
 import { publishingPolicy, publishingRoutes } from './publishing/index.js';
 import { peopleRoutes } from './people/index.js';
 import { candidatesRoutes } from './candidates/index.js';
+import { importsRoutes } from './imports/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 /** The Express app alone (every request through it; route listings in tests). */
@@ -157,6 +158,7 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   // Before the applicants' routes: /hr/applicants/duplicates and /erasure-requests are not applications' pages.
   app.use(peopleRoutes(ctx));
   app.use(candidatesRoutes(ctx));
+  app.use(importsRoutes(ctx));
   app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
   app.use(pipelineRoutes(ctx));
   app.use(notesRoutes(ctx));

@@ -41,7 +41,10 @@ export interface NewApplication {
   ip_hash: string | null;
   /** The first touch the applicant's cookie kept (null: came directly). */
   attribution?: Attribution | null;
-  resume: StoredFileRow;
+  /** Null only for imported applications (issue 35), which may come without a file. */
+  resume: StoredFileRow | null;
+  /** The stage it starts in; absent: the job's first (an import names another). */
+  stage_id?: number;
   experiences: ExperienceEntry[];
   education: EducationEntry[];
   skills: string[];
@@ -53,8 +56,8 @@ export interface NewApplication {
 /** Inserts the application with its file record and child rows; returns the application id. */
 export async function insertApplication(trx: Knex, app: NewApplication, now: Date): Promise<number> {
   const at = toDbDate(now);
-  const fileId = insertedId(await trx('stored_files').insert({ ...app.resume, created_at: at }));
-  const stageId = await entryStageId(trx, app.job_id);
+  const fileId = app.resume ? insertedId(await trx('stored_files').insert({ ...app.resume, created_at: at })) : null;
+  const stageId = app.stage_id ?? (await entryStageId(trx, app.job_id));
   const applicationId = insertedId(
     await trx('applications').insert({
       job_id: app.job_id,

@@ -308,6 +308,15 @@ function basic(shape: (v: string) => string, rule: (v: string) => string | null,
 
 const fixedFields = new Map<PhoneRule, ReturnType<typeof buildFixedFields>>();
 
+function fixedFieldsFor(rule: PhoneRule): ReturnType<typeof buildFixedFields> {
+  let fixed = fixedFields.get(rule);
+  if (!fixed) {
+    fixed = buildFixedFields(rule);
+    fixedFields.set(rule, fixed);
+  }
+  return fixed;
+}
+
 /** The fields whose rules do not depend on the job or the date, built once per phone rule (building costs more than a parse). */
 function buildFixedFields(rule: PhoneRule) {
   return {
@@ -339,17 +348,19 @@ function buildFixedFields(rule: PhoneRule) {
   };
 }
 
+/** The apply form's rules for who the applicant is (names, email, phone), for candidate imports (issue 35). */
+export function contactSchema(phoneRule: PhoneRule) {
+  const fixed = fixedFieldsFor(phoneRule);
+  return z.object({ first_name: fixed.first_name, last_name: fixed.last_name, email: fixed.email, phone: fixed.phone });
+}
+
 /**
  * The application's text fields (the multipart fields by name): the basic fields as sent, with only
  * the spec's shaping (section 5), so control characters reach the rules; the lists as JSON; dates
  * judged against `now`, answers against the job's questions.
  */
 export function applicationSchema(questions: JobQuestion[], now: Date, phoneRule: PhoneRule = 'ten-digits') {
-  let fixed = fixedFields.get(phoneRule);
-  if (!fixed) {
-    fixed = buildFixedFields(phoneRule);
-    fixedFields.set(phoneRule, fixed);
-  }
+  const fixed = fixedFieldsFor(phoneRule);
   return z.object({
     first_name: fixed.first_name,
     last_name: fixed.last_name,

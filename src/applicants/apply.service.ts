@@ -8,6 +8,8 @@
  * sweep (src/storage/sweep.ts) removes it later. Dependencies come in as arguments (DESIGN.md
  * convention 2), so tests can hand in a failing database or storage.
  */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Db } from '../db/knex.js';
 import type { ServerKey } from '../db/server-key.js';
 import { DB_RETRY_AFTER_SECONDS, describeDbError, isUniqueViolation } from '../db/errors.js';
@@ -195,4 +197,83 @@ export async function submitApplication(
     if (isDuplicateApplication(err)) throw new ValidationError({ email: [APPLY_MESSAGES.duplicate] });
     throw err;
   }
+}
+
+/** An application brought in by a candidate import (issue 35), checked by the importer with the apply rules. */
+export interface ImportedApplication {
+  job_id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  /** Where the other system says the candidate came from (kept as the application's source). */
+  source: string | null;
+  applied_at: Date;
+  /** A stage of the job; null: its first. */
+  stage_id: number | null;
+  resume: NewApplication['resume'];
+}
+
+/** Writes an imported application in the caller's transaction, linked to its person and suggested like one applied for. */
+export async function insertImportedApplication(trx: Db, a: ImportedApplication): Promise<number> {
+  const personId = await personForApplication(trx, a.email, a.applied_at);
+  const id = await insertApplication(
+    trx,
+    {
+      job_id: a.job_id,
+      person_id: personId,
+      first_name: a.first_name,
+      last_name: a.last_name,
+      email: a.email,
+      phone: a.phone,
+      ip_hash: null,
+      attribution: a.source ? { source: a.source, medium: '', campaign: '', linkId: null } : null,
+      resume: a.resume,
+      ...(a.stage_id === null ? {} : { stage_id: a.stage_id }),
+      experiences: [],
+      education: [],
+      skills: [],
+      answers: [],
+    },
+    a.applied_at,
+  );
+  await suggestAfterApplying(trx, personId, a.applied_at);
+  return id;
+}
+
+/**
+ * An imported resume's bytes judged as uploads are (PDF and DOC by their magic bytes, DOCX when
+ * the ZIP holds word/document.xml; at most RESUME_MAX_BYTES) and, unless `dryRun`, stored: the
+ * row for insertImportedApplication, or why it is refused. The caller removes the file if its
+ * application is not written.
+ */
+export async function storeImportedResume(
+  storage: FileStorage,
+  file: { name: string; bytes: Buffer },
+  dryRun: boolean,
+): Promise<{ resume: NonNullable<NewApplication['resume']> } | { error: string }> {
+  if (file.bytes.length > RESUME_MAX_BYTES) return { error: MESSAGES.resumeSize };
+  const head = sniffHead(file.bytes.subarray(0, SNIFF_BYTES));
+  const kind: ResumeKind | null =
+    head === 'zip'
+      ? (await zipHasEntry(
+          new TailReader(file.bytes.length, file.bytes, () => Readable.from([file.bytes])),
+          file.bytes.length,
+          DOCX_MAIN_PART,
+        ))
+        ? 'docx'
+        : null
+      : head;
+  if (!kind) return { error: MESSAGES.resumeType };
+  const key = storage.newKey();
+  if (!dryRun) await storage.write(key, Readable.from([file.bytes]));
+  return {
+    resume: {
+      storage_key: key,
+      original_name: safeFileName(file.name, 'resume'),
+      content_type: RESUME_CONTENT_TYPES[kind],
+      size: file.bytes.length,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+    },
+  };
 }

@@ -18,6 +18,9 @@ export type { PipelineReads } from './pages.js';
 
 /** Retention (careers-admin applicants purge / erase). */
 export { planRemoval, removeApplications, type RemovalSummary } from './retention.service.js';
+/** Candidate imports (issue 35) write through the apply path's rows. */
+export { insertImportedApplication, storeImportedResume, type ImportedApplication } from './apply.service.js';
+export { contactSchema } from './apply.schema.js';
 
 /** Workbooks (careers-admin export applicants): the job's, and the list's for its filters. */
 export { applicantListExport, applicantsExport } from './reads.service.js';

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { startThread } from './thread.js';
 import type { CsvAnswer, CsvJob } from './csv-worker.js';
 
-export const CSV_LIMITS = { deadlineMs: 20_000, heapMb: 256 } as const;
+const CSV_LIMITS = { deadlineMs: 20_000, heapMb: 256 } as const;
 
 export class CsvProblem extends Error {}
 

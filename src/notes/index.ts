@@ -3,6 +3,8 @@ import type { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { notesApi } from './api.js';
 
+export { insertImportedNote } from './service.js';
+
 /** GET/POST /api/hr/applications/{id}/notes/ and PATCH/DELETE .../notes/{noteId}/. */
 export function notesRoutes(ctx: AppContext): Router {
   return notesApi(ctx);

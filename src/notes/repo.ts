@@ -3,7 +3,11 @@ import type { Knex } from 'knex';
 import { insertedId, toDbDate } from '../db/codecs.js';
 import { isMysql } from '../db/knex.js';
 
-export async function insertNote(trx: Knex, note: { applicationId: number; userId: number; text: string }, now: Date): Promise<number> {
+export async function insertNote(
+  trx: Knex,
+  note: { applicationId: number; userId: number | null; text: string },
+  now: Date,
+): Promise<number> {
   const at = toDbDate(now);
   return insertedId(
     await trx('application_notes').insert({

@@ -95,3 +95,9 @@ export async function removeNote(deps: NoteDeps, applicationId: number, noteId: 
     }),
   );
 }
+
+/** A note brought in by a candidate import (issue 35), in the import's transaction: by the importing user (none from the CLI). */
+export async function insertImportedNote(trx: Db, applicationId: number, text: string, userId: number | null, now: Date): Promise<void> {
+  const noteId = await insertNote(trx, { applicationId, userId, text }, now);
+  await insertApplicationAudit(trx, [{ userId, action: 'note_added', entityId: applicationId, details: { note_id: noteId } }], now);
+}

@@ -207,6 +207,8 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('POST', '/api/hr/erasure-requests/:id/confirm/', 'no', 'no'),
   r('GET', '/api/hr/settings/status-texts/', 'no', 'no'),
   r('PUT', '/api/hr/settings/status-texts/', 'no', 'no'),
+  // Issue 35: importing candidates is an admin's.
+  r('POST', '/api/hr/imports/candidates/', 'no', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
   r('GET', '/hr/settings/calendar', 'all', 'all'),
@@ -224,6 +226,7 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/hr/applicants/duplicates', 'no', 'no'),
   r('GET', '/hr/applicants/erasure-requests', 'no', 'no'),
   r('GET', '/hr/settings/status-texts', 'no', 'no'),
+  r('GET', '/hr/settings/import', 'no', 'no'),
   r('GET', '/hr/applicants/:id', 'application', 'application'),
 ];
 

@@ -66,6 +66,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Pay rules',
         'Careers site',
         'Status texts',
+        'Import',
       ]);
       expect(await nav.getByRole('link', { name: 'Manage Jobs' }).getAttribute('aria-current')).to.equal('page');
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -117,6 +118,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Pay rules',
         'Careers site',
         'Status texts',
+        'Import',
       ]);
       expect(await drawer.locator('.nav-drawer-group').allInnerTexts()).to.deep.equal(['REPORTS', 'SETTINGS']);
       expect(await drawer.getByRole('list', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal([
@@ -128,6 +130,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Pay rules',
         'Careers site',
         'Status texts',
+        'Import',
       ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
       expect(await axeViolations(page)).to.deep.equal([]);

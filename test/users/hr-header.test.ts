@@ -1,6 +1,6 @@
 /**
  * The HR header (spec 01 and 02: 'Paths starting with /hr use the HR header instead'): its six
- * links with their exact targets, on the HR pages (the login page /hrviewlogin has the HR header without them, issue 30), plus Users, Emails, Pay rules, Careers site and Status texts
+ * links with their exact targets, on the HR pages (the login page /hrviewlogin has the HR header without them, issue 30), plus Users, Emails, Pay rules, Careers site, Status texts and Import
  * for a signed-in admin (issue 20), and Logout only while the jwt cookie exists. Other paths keep the public header. /hr itself leads to the
  * dashboard; an unknown HR page is the 404 page with the HR header, nothing marked current, and a
  * link to the dashboard beside the one to /careers.
@@ -10,7 +10,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, hrSession, liveToken } from '../helpers/hr.js';
 
-/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, My calendar, and Users, Emails, Pay rules, Careers site and Status texts for admins). */
+/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, My calendar, and Users, Emails, Pay rules, Careers site, Status texts and Import for admins). */
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
   ['Jobs', '/hr/jobs/list'],
@@ -30,6 +30,7 @@ const ADMIN_LINKS = [
   ['Pay rules', '/hr/settings/pay-rules'],
   ['Careers site', '/hr/settings/site'],
   ['Status texts', '/hr/settings/status-texts'],
+  ['Import', '/hr/settings/import'],
 ];
 
 /** The inside of the first <nav> with this aria-label, or null. */

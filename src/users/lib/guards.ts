@@ -91,6 +91,7 @@ export const ADMIN_PAGE_PATHS = [
   '/hr/settings/pay-rules',
   '/hr/settings/site',
   '/hr/settings/status-texts',
+  '/hr/settings/import',
 ];
 
 export const ADMIN_ONLY = {
