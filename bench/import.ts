@@ -31,7 +31,9 @@ function csvOf(n: number): Buffer {
   for (let i = 0; i < n; i++) {
     const phone = `+1415${String(2_000_000 + i).padStart(7, '0')}`;
     const job = i % 2 ? 'Data Analyst' : 'Payroll Lead';
-    lines.push(`${i},Ann${String.fromCharCode(97 + (i % 26))},Lee,ann.${i}@example.com,${phone},LinkedIn,${job},${stages[i % 4]},2026-0${1 + (i % 9)}-1${i % 10},"Met at the fair, row ${i}"`);
+    lines.push(
+      `${i},Ann${String.fromCharCode(97 + (i % 26))},Lee,ann.${i}@example.com,${phone},LinkedIn,${job},${stages[i % 4]},2026-0${1 + (i % 9)}-1${i % 10},"Met at the fair, row ${i}"`,
+    );
   }
   return Buffer.from(lines.join('\n'));
 }
@@ -54,7 +56,9 @@ async function main(): Promise<void> {
     const dry = await run(true);
     const real = await run(false);
     console.log(`\n${store.label}, ${rows.toLocaleString('en-US')} rows (${(csv.length / 1e6).toFixed(1)} MB)`);
-    console.log(`dry run: ${dry.seconds.toFixed(2)} s, ${dry.report.imported.length} would import, ${dry.report.refused.length} refused  goal < ${GOAL_S} s ${dry.seconds < GOAL_S ? 'PASS' : 'MISS'}`);
+    console.log(
+      `dry run: ${dry.seconds.toFixed(2)} s, ${dry.report.imported.length} would import, ${dry.report.refused.length} refused  goal < ${GOAL_S} s ${dry.seconds < GOAL_S ? 'PASS' : 'MISS'}`,
+    );
     console.log(`written: ${real.seconds.toFixed(2)} s, ${real.report.imported.length} imported (reference)`);
   } finally {
     await db.destroy();

@@ -272,6 +272,8 @@ export interface Config {
   applicationRetentionDays: number | null;
   /** CANDIDATE_LINK_DAYS: how long the link to a candidate's status page works (issue 35); a new one can be asked for. */
   candidateLinkDays: number;
+  /** POOL_CONSENT_DAYS: how long a candidate's consent to be kept in talent pools lasts before it must be renewed (issue 35). */
+  poolConsentDays: number;
   /** JOB_APPROVAL: a recruiter's new or changed job waits for its hiring manager or an admin before it can be active (issue 34). */
   jobApproval: boolean;
   /** JOB_CHECKS_BLOCK: the publishing checks that refuse a job's activation (issue 34); the others only warn. */
@@ -419,6 +421,7 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'APPLY_CONSENT_TEXT', default: '(unset: no consent asked)' },
   { name: 'APPLICATION_RETENTION_DAYS', default: '(unset: no retention period declared)' },
   { name: 'CANDIDATE_LINK_DAYS', default: '30' },
+  { name: 'POOL_CONSENT_DAYS', default: '365' },
   { name: 'JOB_APPROVAL', default: 'off' },
   { name: 'JOB_CHECKS_BLOCK', default: DEFAULT_BLOCKING_CHECKS.join(',') },
   { name: 'PHONE_RULE', default: 'ten-digits' },
@@ -716,6 +719,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     applyConsentText: consentText,
     applicationRetentionDays: retentionDays,
     candidateLinkDays: int('CANDIDATE_LINK_DAYS', 30, 1, 365),
+    poolConsentDays: int('POOL_CONSENT_DAYS', 365, 30, 1095),
     jobApproval: bool('JOB_APPROVAL', false),
     jobChecksBlock,
     phoneRule,

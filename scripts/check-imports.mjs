@@ -51,6 +51,7 @@ const FEATURES = [
   'branding',
   'alerts',
   'imports',
+  'pools',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

@@ -13,13 +13,15 @@ import { isRowId } from '../shared/input-rules.js';
 import { emailError, storedEmail } from '../shared/application-rules.js';
 import { renderPage } from '../render/page.js';
 import { CANDIDATE_LIMITS, CANDIDATE_MESSAGES, withdrawSchema } from './schema.js';
-import { personData, personResume, requestErasure, sendNewLink, statusView, withdraw } from './service.js';
+import { personData, personResume, requestErasure, sendNewLink, setFutureJobs, statusView, withdraw } from './service.js';
 
 const DONE = {
   withdrawn: CANDIDATE_MESSAGES.withdrawn,
   alreadyWithdrawn: CANDIDATE_MESSAGES.alreadyWithdrawn,
   closed: CANDIDATE_MESSAGES.closed,
   erasure: CANDIDATE_MESSAGES.erasureAsked,
+  keepOn: CANDIDATE_MESSAGES.keepOn,
+  keepOff: CANDIDATE_MESSAGES.keepOff,
 } as const;
 
 const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
@@ -107,6 +109,17 @@ export function candidatePages(ctx: AppContext): Router {
         return linkPage(req, res, { problem: parsed.success ? CANDIDATE_MESSAGES.notYours : CANDIDATE_MESSAGES.reason, status: 400 });
       }
       res.redirect(303, `${home(req)}?done=${await withdraw(ctx, token(req), Number(id), parsed.data.reason)}`);
+    }),
+  );
+
+  router.post(
+    '/candidate/:token/future-jobs',
+    limiter,
+    form,
+    onLink(async (req, res) => {
+      const keep = req.body?.keep === 'yes';
+      await setFutureJobs(ctx, token(req), keep);
+      res.redirect(303, `${home(req)}?done=${keep ? 'keepOn' : 'keepOff'}`);
     }),
   );
 

@@ -14,6 +14,8 @@ export const CANDIDATE_MESSAGES = {
   alreadyWithdrawn: 'This application was withdrawn already.',
   notYours: 'This application is not on your status page.',
   closed: 'This application is closed already and cannot be withdrawn.',
+  keepOn: 'Thank you: we will tell you about other jobs that fit you.',
+  keepOff: 'Done: we will not contact you about other jobs, and you have left our talent pools.',
   erasureAsked:
     'We have your request. Our team will erase your data shortly; this link stops working then. Until then you can still download your data here.',
   invalidLink: 'This link is not valid. Ask for a new one with the email address you applied with.',

@@ -17,6 +17,7 @@ import { removeEntries } from '../forms/index.js';
 import { eraseAlertsOf } from '../alerts/index.js';
 import { personOfAddress, personOfStatusToken, statusLink } from '../people/index.js';
 import { withdrawApplication } from '../pipeline/index.js';
+import { givePoolConsent, personPoolState, poolConsentText, withdrawPoolConsent } from '../pools/index.js';
 import { enqueueEmails, htmlOfText, oneLine } from '../posts/index.js';
 import {
   addressesOf,
@@ -88,6 +89,8 @@ export interface StatusView {
   }[];
   booking: { job_title: string; sent_on: string; until: string }[];
   erasure_requested_on: string | null;
+  /** Talent pools (issue 35): whether they are kept for other jobs, and what agreeing says. */
+  future_jobs: { in_pools: boolean; consent: 'given' | 'waiting' | 'expired'; until: string | null; text: string };
 }
 
 const dayText = (d: Date) => DateTime.fromJSDate(d, { zone: 'UTC' }).setLocale('en-GB').toFormat('d LLLL yyyy');
@@ -126,11 +129,12 @@ export async function statusView(
   const apps = await personApplications(deps.db, found.personId);
   if (!apps.length) return { problem: 'invalid' };
   const ids = apps.map((a) => a.id);
-  const [texts, interviews, links, erasure] = await Promise.all([
+  const [texts, interviews, links, erasure, pools] = await Promise.all([
     writtenTexts(deps.db),
     upcomingInterviews(deps.db, ids, now),
     openBookingLinks(deps.db, ids, now),
     erasureRequestOf(deps.db, found.personId),
+    personPoolState(deps.db, found.personId, now),
   ]);
   const titleOf = (id: number) => apps.find((a) => a.id === id)?.job_title ?? '';
   return {
@@ -154,6 +158,12 @@ export async function statusView(
       }),
       booking: links.map((l) => ({ job_title: titleOf(l.application_id), sent_on: dayText(l.created_at), until: dayText(l.expires_at) })),
       erasure_requested_on: erasure ? dayText(erasure) : null,
+      future_jobs: {
+        in_pools: pools.in_pools,
+        consent: pools.consent,
+        until: pools.until ? dayText(pools.until) : null,
+        text: poolConsentText(deps.config.company.name, deps.config.poolConsentDays),
+      },
     },
   };
 }
@@ -207,6 +217,13 @@ export async function personResume(deps: CandidateDeps, token: string, applicati
   const personId = await personOfLink(deps, token);
   await ownApplication(deps, personId, applicationId);
   return openResume(deps, applicationId);
+}
+
+/** The candidate agrees (again) to be kept for other jobs, or withdraws that and leaves every talent pool. */
+export async function setFutureJobs(deps: CandidateDeps, token: string, keep: boolean): Promise<void> {
+  const personId = await personOfLink(deps, token);
+  if (keep) await givePoolConsent(deps, personId);
+  else await withdrawPoolConsent(deps.db, personId);
 }
 
 /** Records the person's request to be erased (HR confirms it). */

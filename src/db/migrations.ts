@@ -43,6 +43,7 @@ import * as m038 from '../../migrations/038_answer_tallies_by_count.js';
 import * as m039 from '../../migrations/039_pay_rules.js';
 import * as m044 from '../../migrations/044_people.js';
 import * as m045 from '../../migrations/045_candidate_status.js';
+import * as m046 from '../../migrations/046_talent_pools.js';
 import * as m042 from '../../migrations/042_site_settings.js';
 import * as m043 from '../../migrations/043_job_alerts.js';
 import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
@@ -89,6 +90,7 @@ const migrations: Record<string, Knex.Migration> = {
   '036_applicant_list_page_indexes': m036,
   '044_people': m044,
   '045_candidate_status': m045,
+  '046_talent_pools': m046,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -168,6 +170,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
     "tables people, person_suggestions and person_merges (every person, suggested duplicate and merge) and every application's person",
   '045_candidate_status':
     "tables stage_status_texts and erasure_requests (the status texts admins wrote and candidates' open erasure requests)",
+  '046_talent_pools': 'tables talent_pools, pool_members, pool_consents and pool_invites (every pool, member, consent and invitation)',
   '042_site_settings': "table site_settings (the site's branding admins set, and its logo)",
   '043_job_alerts':
     'tables job_alerts and job_alert_jobs (every job alert, its consent and the jobs it was sent) and the two job alert email templates',

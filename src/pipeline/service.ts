@@ -14,6 +14,7 @@ transaction (docs/decisions/0002-pipeline-feature.md).
  * new names, plus a `status` entry when the status follows) and raises the change counters, in
  * the transaction that writes it.
  */
+import { POSITION_FILLED, keepPositionFilled, type PoolDeps } from '../pools/index.js';
 import { isMysql, readCommitted, type Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
 import { NotFound, ValidationError } from '../http/errors.js';
@@ -42,6 +43,9 @@ import type { RejectionReason, Stage, StageList } from '../applicants/types.js';
 interface PipelineDeps {
   db: Db;
   now: () => Date;
+  /** With these, a rejection for "Position filled" asks the candidate's consent to be kept (talent pools, issue 35). */
+  serverKey?: PoolDeps['serverKey'];
+  config?: PoolDeps['config'];
 }
 
 const toStages = (rows: StageRow[], counts: Map<number, number>): Stage[] =>
@@ -270,6 +274,11 @@ export async function changePipeline(
         // Counters last: their shared rows are held only briefly (as applicants/status.service.ts does).
         await bumpCounter(trx, 'applications.stage');
         if (statusChanged) await bumpCounter(trx, 'applications.status');
+      }
+      // Issue 35: rejected for "Position filled", the candidates are kept in the talent pool of that name.
+      if (change.kind === 'outcome' && change.reason === POSITION_FILLED) {
+        const rejected = [...groups.values()].flatMap((g) => g.ids);
+        if (rejected.length) await keepPositionFilled(trx, deps, rejected, userId);
       }
       // With the ids that were rejected before this change (a bulk rejection emails them again only when asked).
       if (alongside)

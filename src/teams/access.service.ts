@@ -207,6 +207,16 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('POST', '/api/hr/erasure-requests/:id/confirm/', 'no', 'no'),
   r('GET', '/api/hr/settings/status-texts/', 'no', 'no'),
   r('PUT', '/api/hr/settings/status-texts/', 'no', 'no'),
+  // Issue 35: talent pools are recruiters' (and admins').
+  r('GET', '/api/hr/pools/', 'no', 'no'),
+  r('POST', '/api/hr/pools/', 'no', 'no'),
+  r('DELETE', '/api/hr/pools/:id/', 'no', 'no'),
+  r('GET', '/api/hr/pools/:id/members/', 'no', 'no'),
+  r('POST', '/api/hr/pools/:id/members/', 'no', 'no'),
+  r('DELETE', '/api/hr/pools/:id/members/:personId/', 'no', 'no'),
+  r('GET', '/api/hr/applications/:id/pools/', 'no', 'no'),
+  r('GET', '/api/hr/jobs/:id/pool-matches/', 'no', 'no'),
+  r('POST', '/api/hr/jobs/:id/pool-matches/:personId/invite/', 'no', 'no'),
   // Issue 35: importing candidates is an admin's.
   r('POST', '/api/hr/imports/candidates/', 'no', 'no'),
   // Pages
@@ -227,6 +237,7 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/hr/applicants/erasure-requests', 'no', 'no'),
   r('GET', '/hr/settings/status-texts', 'no', 'no'),
   r('GET', '/hr/settings/import', 'no', 'no'),
+  r('GET', '/hr/pools', 'no', 'no'),
   r('GET', '/hr/applicants/:id', 'application', 'application'),
 ];
 

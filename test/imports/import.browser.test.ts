@@ -56,7 +56,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await page.getByLabel('CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
         await page.getByRole('button', { name: 'Check the file' }).click();
         const report = page.locator('.import-report');
-        await report.locator('.alert', { hasText: 'Checked 2 rows (nothing written): 1 would be imported, 0 merged, 1 refused.' }).waitFor();
+        await report
+          .locator('.alert', { hasText: 'Checked 2 rows (nothing written): 1 would be imported, 0 merged, 1 refused.' })
+          .waitFor();
         expect(await report.locator('li').allInnerTexts()).to.deep.equal(["Line 3 (not-an-email): email: Provided email isn't valid."]);
         expect(await axeViolations(page)).to.deep.equal([]);
         await screenshot(page, `import-checked-${w.name}`);
@@ -64,8 +66,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await page.getByLabel('Check only (write nothing)').uncheck();
         await page.getByLabel('Import the rows that pass even if others are refused').check();
         await page.getByRole('button', { name: 'Import', exact: true }).click();
-        await report.locator('.alert', { hasText: 'Imported 1 of 2 rows as new applications; 0 merged into existing ones; 1 refused.' }).waitFor();
-        expect(await s.ctx.db('applications').where('email', `ana.${w.name}@example.com`).first('first_name')).to.deep.equal({ first_name: 'Ana' });
+        await report
+          .locator('.alert', { hasText: 'Imported 1 of 2 rows as new applications; 0 merged into existing ones; 1 refused.' })
+          .waitFor();
+        expect(await s.ctx.db('applications').where('email', `ana.${w.name}@example.com`).first('first_name')).to.deep.equal({
+          first_name: 'Ana',
+        });
         expect(await axeViolations(page)).to.deep.equal([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), 'page width').to.be.at.most(w.width);
         await screenshot(page, `import-done-${w.name}`);
