@@ -225,6 +225,8 @@ export interface Config {
     /** The wizard's funnel beacons (src/funnel/). */
     funnel: RateLimitSetting;
     form: RateLimitSetting;
+    /** Answers on the candidates' offer pages and the approvers' links (issue 34). */
+    offer: RateLimitSetting;
     login: RateLimitSetting;
     /** IPv6 clients are counted per network of this prefix length (32-64), not per address. */
     ipv6Subnet: number;
@@ -383,6 +385,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'FUNNEL_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'FORM_RATE_LIMIT', default: '10' },
   { name: 'FORM_RATE_WINDOW_SECONDS', default: '600' },
+  { name: 'OFFER_RATE_LIMIT', default: '20' },
+  { name: 'OFFER_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'LOGIN_RATE_LIMIT', default: '10' },
   { name: 'LOGIN_RATE_WINDOW_SECONDS', default: '900' },
   { name: 'RATE_LIMIT_IPV6_SUBNET', default: '56' },
@@ -672,6 +676,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       apply: rate('APPLY', 10, 600),
       funnel: rate('FUNNEL', 300, 600),
       form: rate('FORM', 10, 600),
+      offer: rate('OFFER', 20, 600),
       login: rate('LOGIN', 10, 900),
       // 56: what ISPs commonly give one customer (RIPE-690), and express-rate-limit's default.
       ipv6Subnet: int('RATE_LIMIT_IPV6_SUBNET', 56, 32, 64),

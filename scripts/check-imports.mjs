@@ -46,6 +46,7 @@ const FEATURES = [
   'reports',
   'interviews',
   'publishing',
+  'offers',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

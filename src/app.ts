@@ -37,6 +37,7 @@ import { scorecardsRoutes } from './scorecards/index.js';
 import { interviewsRoutes } from './interviews/index.js';
 import { accessGate, teamsRoutes } from './teams/index.js';
 import { publishingPolicy, publishingRoutes } from './publishing/index.js';
+import { offersRoutes } from './offers/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 /** The Express app alone (every request through it; route listings in tests). */
@@ -142,6 +143,7 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.use(emailsRoutes(ctx));
   app.use(scorecardsRoutes(ctx));
   app.use(interviewsRoutes(ctx));
+  app.use(offersRoutes(ctx));
   app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
   app.use(pipelineRoutes(ctx));
   app.use(notesRoutes(ctx));

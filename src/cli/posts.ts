@@ -111,6 +111,7 @@ export function registerPosts(program: Command): void {
           { processLog },
           { remindOverdueScorecards },
           { remindUpcomingInterviews },
+          { expireOffers },
         ] = await Promise.all([
           import('../posts/index.js'),
           import('../ops/index.js'),
@@ -119,10 +120,14 @@ export function registerPosts(program: Command): void {
           import('../log/logger.js'),
           import('../scorecards/index.js'),
           import('../interviews/index.js'),
+          import('../offers/index.js'),
         ]);
         const now = () => new Date();
         const onSweep = () =>
-          remindOverdueScorecards({ db, config, now }).then(() => remindUpcomingInterviews({ db, config, now, log: processLog() }));
+          remindOverdueScorecards({ db, config, now })
+            .then(() => remindUpcomingInterviews({ db, config, now, log: processLog() }))
+            .then(() => expireOffers({ db, now }))
+            .then(() => undefined);
         const running = startDelivery({ db, config, now, log: (line) => console.warn(printable(line)), onSweep }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), processLog(), { log: (line) => console.log(printable(line)) });
         console.log(`Delivering posts (sweep: ${config.postsSweepCron ?? 'off'}) and sweeping orphaned uploads daily. Stop with Ctrl-C.`);

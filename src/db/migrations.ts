@@ -41,6 +41,7 @@ import * as m035 from '../../migrations/035_public_version.js';
 import * as m037 from '../../migrations/037_timeline_indexes.js';
 import * as m038 from '../../migrations/038_answer_tallies_by_count.js';
 import * as m039 from '../../migrations/039_pay_rules.js';
+import * as m040 from '../../migrations/040_offers.js';
 import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -80,6 +81,7 @@ const migrations: Record<string, Knex.Migration> = {
   '037_timeline_indexes': m037,
   '038_answer_tallies_by_count': m038,
   '039_pay_rules': m039,
+  '040_offers': m040,
   '036_applicant_list_page_indexes': m036,
 };
 
@@ -155,6 +157,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '037_timeline_indexes': null,
   '038_answer_tallies_by_count': null,
   '039_pay_rules': 'tables pay_rules and job_approvals (the pay rules admins kept and every job approval)',
+  '040_offers':
+    'tables offers, offer_approvals, offer_approval_chains and offer_templates (every offer, its signature and approvals, the chains and letters)',
   '036_applicant_list_page_indexes': null,
 };
 

@@ -11,3 +11,7 @@ export function emailsRoutes(ctx: AppContext): Router {
 
 /** The interview reminders' emails from their templates (issue 32), for the interviews feature's sweep. */
 export { reminderEmails, type ReminderFacts } from './reminders.service.js';
+/** The offers feature's letters (issue 34): the email templates' variables and their renderer. */
+export { TEMPLATE_VARIABLES } from './types.js';
+export { fillVariables } from './schema.js';
+export { applicantValues } from './service.js';
