@@ -96,7 +96,7 @@ export function offersPages(ctx: AppContext): Router {
         if (!parsed.success) return offerPage(req, res, view, { errors: fieldErrorsOf(parsed.error.issues), status: 400, values });
         await acceptOffer(ctx, token(req), parsed.data.full_name, req.ip);
         return offerPage(req, res, await candidateView(ctx, token(req)), {
-          notice: 'Thank you: you accepted the offer. Download the signed offer below to keep a copy.',
+          notice: 'Thank you: you accepted the offer. Download the signed offer (PDF) to keep a copy.',
         });
       } catch (err) {
         // Signing twice, or deciding after an answer: the page as it is now, saying why.

@@ -1,0 +1,190 @@
+/**
+ * Offers in real Chromium (issue 34), at 1280 and 390 px: on the applicant page's Offer section a
+ * recruiter drafts an offer and submits it, the admin (the default chain's approver) approves it
+ * and sends it; the candidate opens the emailed link: the terms and the letter, axe-clean; at 1280
+ * px they accept by typing their name, at 390 px they decline with script off (a plain form). An
+ * interviewer's applicant page has no Offer section. Screenshots in test/artifacts/offers-*.
+ */
+import { expect } from 'chai';
+import type { Browser } from 'playwright-core';
+import { axeViolations, openPage, releaseBrowser, screenshot, sharedBrowser, type PageWithErrors } from '../helpers/browser.js';
+import { browserDatabaseKinds } from '../helpers/db.js';
+import { createHrUser, liveToken, openHrPage } from '../helpers/hr.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { readable, startSmtp } from '../helpers/smtp.js';
+import { insertApplications } from '../helpers/applications.js';
+import { makeJob } from '../helpers/factories.js';
+import { createDelivery } from '../../src/posts/index.js';
+
+for (const kind of browserDatabaseKinds(import.meta.url)) {
+  describe(`offers in Chromium [${kind}]`, function () {
+    this.timeout(240_000);
+    let smtp: Awaited<ReturnType<typeof startSmtp>>;
+    let s: TestServer;
+    let browser: Browser;
+    let delivery: ReturnType<typeof createDelivery>;
+    let rita: string;
+    let dana: string;
+    let ivan: string;
+    let apps: number[];
+    const tabs: PageWithErrors[] = [];
+    const suffix = kind === 'mysql' ? '-mysql' : '';
+
+    before(async () => {
+      smtp = await startSmtp();
+      s = await startTestServer(kind, {
+        COMPANY_NAME: 'Acme',
+        SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+        MAIL_FROM: 'Acme <jobs@acme.example>',
+      });
+      delivery = createDelivery({ db: s.ctx.db, config: s.ctx.config, now: () => new Date(), log: () => undefined });
+      const danaId = await createHrUser(s.ctx.db, 'dana', { role: 'admin' });
+      const ritaId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
+      const ivanId = await createHrUser(s.ctx.db, 'ivan', { role: 'interviewer' });
+      [dana, rita, ivan] = await Promise.all([danaId, ritaId, ivanId].map((id) => liveToken(s.ctx.db, id)));
+      const job = await makeJob(s.ctx.db, { title: 'Backend Engineer', currency: 'EUR', min_salary: 60000, max_salary: 80000 });
+      await insertApplications(
+        s.ctx.db,
+        job.id,
+        ['Aiko', 'Ben'].map((first_name) => ({
+          first_name,
+          last_name: 'Tester',
+          email: `${first_name.toLowerCase()}@example.com`,
+          phone: '+15550100',
+        })),
+        [],
+      );
+      apps = (await s.ctx.db('applications').orderBy('id').pluck('id')).map(Number);
+      // The interviewer is asked about the first application (a scorecard request), so they may open its page.
+      const stage = await s.ctx.db('job_stages').where({ job_id: job.id }).orderBy('position').first('id', 'name');
+      const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
+      await s.ctx.db('scorecards').insert({
+        application_id: apps[0],
+        stage_id: stage.id,
+        stage_name: stage.name,
+        interviewer_user_id: ivanId,
+        interviewer_name: 'ivan',
+        requested_by: ritaId,
+        requested_at: now,
+        ratings: '{}',
+        updated_at: now,
+      });
+      browser = await sharedBrowser();
+    });
+    after(async () => {
+      await releaseBrowser();
+      await delivery?.close();
+      await s?.close();
+      await smtp?.close();
+    });
+    afterEach(async () => {
+      for (const t of tabs.splice(0)) {
+        expect(t.errors, 'console errors').to.deep.equal([]);
+        await t.context.close();
+      }
+    });
+
+    /** An HR tab on the applicant page; the inserted applications have no stored resume (its 404 is expected). */
+    const hrTab = async (token: string, appId: number, w: { width: number; height: number }) => {
+      const tab = await openHrPage(browser, s.baseUrl, token, w);
+      tabs.push(tab);
+      await tab.page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
+      return tab;
+    };
+    const quiet404 = (tab: PageWithErrors) =>
+      tab.errors.splice(0, tab.errors.length, ...tab.errors.filter((e) => !e.includes('status of 404')));
+
+    for (const [i, w] of [
+      { name: 'wide', width: 1280, height: 900 },
+      { name: 'narrow', width: 390, height: 844 },
+    ].entries()) {
+      it(`${w.name}: drafted, submitted, approved and sent from the Offer section; the candidate's page`, async () => {
+        const appId = apps[i];
+        const r = await hrTab(rita, appId, w);
+        const section = r.page.locator('section.offer-section');
+        await section.getByText('No offer yet.').waitFor();
+        await section.getByRole('button', { name: 'Make an offer' }).click();
+        await section.getByLabel('Base pay').fill('85000');
+        expect(await section.getByLabel('Currency').inputValue()).to.equal('EUR');
+        await section.getByLabel('Bonus').fill('10% target bonus');
+        await section.getByLabel('Benefits').fill('30 days of leave');
+        expect(await axeViolations(r.page)).to.deep.equal([]);
+        await section.getByRole('button', { name: 'Draft the offer' }).click();
+        await section.getByRole('status').filter({ hasText: 'Offer drafted.' }).waitFor();
+        expect(await section.locator('.offer-status').innerText()).to.equal('Draft');
+        expect(await section.innerText()).to.include("outside the job's range");
+        await section.getByRole('button', { name: 'Submit for approval' }).click();
+        await section.locator('.offer-status', { hasText: 'Pending approval' }).waitFor();
+        expect(await section.locator('.offer-approvals').innerText()).to.include('dana: asked, waiting');
+        expect(await axeViolations(r.page)).to.deep.equal([]);
+        await screenshot(r.page, `offers-pending-${w.name}${suffix}`);
+        quiet404(r);
+
+        const d = await hrTab(dana, appId, w);
+        const dSection = d.page.locator('section.offer-section');
+        await dSection.getByLabel('Your comment (required to reject)').fill('Fine, above range but worth it.');
+        await dSection.getByRole('button', { name: 'Approve' }).click();
+        await dSection.locator('.offer-status', { hasText: 'Approved' }).waitFor();
+        await dSection.getByRole('button', { name: 'Send to the candidate' }).click();
+        await dSection.locator('.offer-status', { hasText: 'Sent' }).waitFor();
+        expect(await axeViolations(d.page)).to.deep.equal([]);
+        await screenshot(d.page, `offers-sent-${w.name}${suffix}`);
+        quiet404(d);
+
+        const from = smtp.mails.length;
+        await delivery.worker.runDue();
+        const mail = readable(smtp.mails.slice(from).find((m) => m.to.includes(i === 0 ? 'aiko@example.com' : 'ben@example.com'))!.raw);
+        const path = /https?:\/\/[^/\s]+(\/offer\/[A-Za-z0-9_-]{43})/.exec(mail)![1];
+
+        const c = await openPage(browser, w);
+        tabs.push(c);
+        await c.page.goto(s.baseUrl + path);
+        expect(await c.page.locator('h1').innerText()).to.equal('Your offer from Acme');
+        expect(await c.page.locator('.offer-terms').innerText()).to.include('85,000 EUR per year');
+        expect(await c.page.locator('.offer-letter').innerText()).to.include(i === 0 ? 'Dear Aiko Tester' : 'Dear Ben Tester');
+        expect(await c.page.locator('meta[name="robots"]').getAttribute('content')).to.include('noindex');
+        const scroll = await c.page.evaluate(() => document.documentElement.scrollWidth);
+        expect(scroll, 'no sideways scrolling').to.be.at.most(w.width);
+        expect(await axeViolations(c.page)).to.deep.equal([]);
+        await screenshot(c.page, `offers-candidate-${w.name}${suffix}`);
+
+        if (i === 0) {
+          await c.page.getByLabel('Full name').fill('Aiko Tester');
+          await c.page.getByRole('button', { name: 'Accept and sign' }).click();
+          await c.page.getByRole('status').filter({ hasText: 'you accepted the offer' }).waitFor();
+          expect(await c.page.locator('main, body').first().innerText()).to.include('signed “Aiko Tester”');
+          expect(await axeViolations(c.page)).to.deep.equal([]);
+          await screenshot(c.page, `offers-accepted-${w.name}${suffix}`);
+        } else {
+          // Script off: the plain form declines.
+          const off = await openPage(browser, { ...w, contextOptions: { javaScriptEnabled: false } });
+          tabs.push(off);
+          await off.page.goto(s.baseUrl + path);
+          await off.page.getByLabel('Reason (optional)').fill('I took another offer.');
+          await off.page.getByRole('button', { name: 'Decline the offer' }).click();
+          await off.page.getByText('You declined the offer. Thank you for letting us know.').first().waitFor();
+          await screenshot(off.page, `offers-declined-${w.name}${suffix}`);
+        }
+        // The applicant page follows.
+        await r.page.reload();
+        await r.page.locator('section.offer-section .offer-status', { hasText: i === 0 ? 'Accepted' : 'Declined' }).waitFor();
+        quiet404(r);
+      });
+    }
+
+    it('shows no Offer section to an interviewer, whose offer calls are refused', async () => {
+      const t = await hrTab(ivan, apps[0], { width: 1280, height: 900 });
+      await t.page.locator('h1').first().waitFor();
+      expect(await t.page.locator('section.offer-section').count()).to.equal(0);
+      const status = await t.page.evaluate(async (id) => {
+        const res = await fetch(`/api/hr/applications/${id}/offers/`, {
+          headers: { Authorization: `Bearer ${localStorage.getItem('jwt')}` },
+        });
+        return res.status;
+      }, apps[0]);
+      expect(status).to.equal(403);
+      quiet404(t);
+      t.errors.splice(0, t.errors.length, ...t.errors.filter((e) => !e.includes('status of 403')));
+    });
+  });
+}
