@@ -8,6 +8,8 @@
  *   reject with a comment; the link dies with the decision.
  * Unknown links answer 404, dead ones 410 (src/render/link-gone.ts). The POSTs are rate limited
  * per client address (OFFER_RATE_LIMIT).
+ * And admins' `/hr/settings/offers` (the offer templates and the default approval chain, the
+ * offer-settings island), behind the HR guards.
  */
 import express, { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../context.js';
@@ -17,8 +19,11 @@ import { dbRateLimit, tooManyMessage } from '../http/rate-limit.js';
 import { fieldErrorsOf } from '../shared/field-errors.js';
 import { renderPage } from '../render/page.js';
 import { renderLinkGone } from '../render/link-gone.js';
+import { requireAdmin } from '../users/index.js';
 import { decisionSchema, reasonSchema, signSchema } from './schema.js';
+import { offerSettings } from './settings.service.js';
 import {
+  LETTER_VARIABLES,
   acceptOffer,
   approvalView,
   candidatePdf,
@@ -159,6 +164,16 @@ export function offersPages(ctx: AppContext): Router {
     } catch (err) {
       renderLinkGone(req, res, err);
     }
+  });
+
+  router.get('/hr/settings/offers', requireAdmin, async (req, res) => {
+    renderPage(
+      req,
+      res,
+      'pages/hr/offer-settings',
+      { title: 'Offers', noindex: true },
+      { variables: LETTER_VARIABLES, props: { ...(await offerSettings(ctx.db)), variables: LETTER_VARIABLES } },
+    );
   });
 
   return router;

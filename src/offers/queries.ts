@@ -71,6 +71,16 @@ export async function hrUsers(db: Knex, ids: number[]): Promise<Map<number, HrUs
   );
 }
 
+/** Active HR users who may approve offers (admins, recruiters, hiring managers), by name: the approval chains' choices. */
+export async function approverChoices(db: Knex): Promise<{ id: number; username: string; role: string }[]> {
+  const rows: Row[] = await db('hr_users')
+    .where('is_active', 1)
+    .whereIn('role', ['admin', 'recruiter', 'hiring_manager'])
+    .orderBy('username')
+    .select('id', 'username', 'role');
+  return rows.map((r) => ({ id: Number(r.id), username: r.username, role: r.role }));
+}
+
 /** Active admins, oldest first: "any admin" of the default chain. */
 export async function activeAdminIds(db: Knex): Promise<number[]> {
   return (await db('hr_users').where({ role: 'admin' }).where('is_active', 1).orderBy('id').pluck('id')).map(Number);

@@ -7,7 +7,7 @@ import type { Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
 import { HttpError, NotFound, ValidationError } from '../http/errors.js';
 import { sanitizeRichText } from '../shared/sanitize.js';
-import { hrUsers, jobFacts } from './queries.js';
+import { approverChoices, hrUsers, jobFacts } from './queries.js';
 import {
   countTemplates,
   deleteTemplate,
@@ -115,4 +115,10 @@ export async function putApprovalChain(db: Db, jobId: number | null, input: Chai
 export async function removeApprovalChain(db: Db, jobId: number): Promise<void> {
   if (!(await jobFacts(db, jobId))) throw new NotFound(M.jobNotFound);
   await withDbRetry(() => db.transaction((trx) => removeChain(trx, jobId)));
+}
+
+/** What the offers settings page starts with: the templates, the default chain and who may approve. */
+export async function offerSettings(db: Db) {
+  const [templates, chain, approvers] = await Promise.all([listTemplates(db), approvalChain(db, null), approverChoices(db)]);
+  return { templates, chain, approvers };
 }

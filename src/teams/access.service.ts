@@ -221,6 +221,7 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('GET', '/api/hr/jobs/:id/offer-approval-chain/', 'job', 'no'),
   r('PUT', '/api/hr/jobs/:id/offer-approval-chain/', 'no', 'no'),
   r('DELETE', '/api/hr/jobs/:id/offer-approval-chain/', 'no', 'no'),
+  r('GET', '/hr/settings/offers', 'no', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
   r('GET', '/hr/settings/calendar', 'all', 'all'),

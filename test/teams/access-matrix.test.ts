@@ -197,6 +197,7 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/hr/jobs/:id/offer-approval-chain/': JOB_HM,
   'PUT /api/hr/jobs/:id/offer-approval-chain/': ADMIN,
   'DELETE /api/hr/jobs/:id/offer-approval-chain/': ADMIN,
+  'GET /hr/settings/offers': ADMIN,
 };
 
 const ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;

@@ -64,6 +64,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Users',
         'Emails',
         'Pay rules',
+        'Offers',
       ]);
       expect(await nav.getByRole('link', { name: 'Manage Jobs' }).getAttribute('aria-current')).to.equal('page');
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -113,6 +114,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Users',
         'Emails',
         'Pay rules',
+        'Offers',
       ]);
       expect(await drawer.locator('.nav-drawer-group').allInnerTexts()).to.deep.equal(['REPORTS', 'SETTINGS']);
       expect(await drawer.getByRole('list', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal([
@@ -122,6 +124,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Users',
         'Emails',
         'Pay rules',
+        'Offers',
       ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
       expect(await axeViolations(page)).to.deep.equal([]);

@@ -10,7 +10,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, hrSession, liveToken } from '../helpers/hr.js';
 
-/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, My calendar, and Users, Emails and Pay rules for admins). */
+/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, My calendar, and Users, Emails, Pay rules and Offers for admins). */
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
   ['Jobs', '/hr/jobs/list'],
@@ -28,6 +28,7 @@ const ADMIN_LINKS = [
   ['Users', '/hr/users'],
   ['Emails', '/hr/settings/email-templates'],
   ['Pay rules', '/hr/settings/pay-rules'],
+  ['Offers', '/hr/settings/offers'],
 ];
 
 /** The inside of the first <nav> with this aria-label, or null. */

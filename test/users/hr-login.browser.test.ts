@@ -323,6 +323,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Users',
         'Emails',
         'Pay rules',
+        'Offers',
       ]);
       expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
       expect(await page.locator('[aria-current]').count()).to.equal(0);
