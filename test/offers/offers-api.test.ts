@@ -9,6 +9,7 @@
  * (`offer.sent`, `offer.accepted`, `offer.declined`), the timeline, and the templates and chains.
  */
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import { expect } from 'chai';
 import { PDFDocument } from 'pdf-lib';
 import { databaseKinds } from '../helpers/db.js';
@@ -53,6 +54,8 @@ for (const kind of databaseKinds()) {
         COMPANY_NAME: 'Acme',
         PUBLIC_BASE_URL: 'https://careers.acme.example',
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        // The tests answer offers many times from one address; the limit has its own test below.
+        OFFER_RATE_LIMIT: '1000',
       });
       delivery = createDelivery({ db: s.ctx.db, config: s.ctx.config, now: () => new Date(), log: () => undefined });
       const make = async (name: string, role: 'admin' | 'recruiter' | 'hiring_manager' | 'interviewer') => {
@@ -418,6 +421,34 @@ for (const kind of databaseKinds()) {
       expect((await post('/offer/' + 'A'.repeat(43), { action: 'accept', full_name: 'X' })).status).to.equal(404);
     });
 
+    it('refuses hostile signatures, and of three signatures sent at once keeps exactly one (and its file only)', async () => {
+      const { offer, link } = await sentOffer(apps[7]);
+      for (const full_name of ['\u202Eevil', 'a\u200Bb', '   ', 'x'.repeat(201), 'line\nbreak']) {
+        const r = await post(link, { action: 'accept', full_name });
+        expect(r.status, JSON.stringify(full_name)).to.equal(400);
+      }
+      const repeated = await fetch(s.baseUrl + link, {
+        method: 'POST',
+        body: 'action=accept&full_name=A&full_name=B',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+      expect(repeated.status).to.equal(400);
+      expect((await s.ctx.db('offers').where({ id: offer.id }).first('status')).status).to.equal('sent');
+      const keys = async () => (await s.ctx.db('offers').whereNotNull('signed_pdf_key').pluck('signed_pdf_key')).length;
+      const root = (s.ctx.config.storage as { root: string }).root;
+      const files = () => fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
+      const before = await keys();
+      const filesBefore = files();
+      const answers = await Promise.all([1, 2, 3].map((n) => post(link, { action: 'accept', full_name: `Cand7 Idate ${n}` })));
+      expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 409, 409]);
+      expect(await keys()).to.equal(before + 1);
+      await s.ctx.storage.idle();
+      expect(files(), "the losers' signed PDFs are removed").to.equal(filesBefore + 1);
+      const row = await s.ctx.db('offers').where({ id: offer.id }).first('signed_name', 'status');
+      expect(row.status).to.equal('accepted');
+      expect(answers.find((a) => a.status === 200)!.html).to.include(`signed “${row.signed_name}”`);
+    });
+
     it("runs a job's chain in order, restarts it when the offer changes after an approval, and skips it inside the range when told", async () => {
       const bad = await as(dana)(`/api/hr/jobs/${jobId}/offer-approval-chain/`, {
         method: 'PUT',
@@ -506,6 +537,14 @@ for (const kind of databaseKinds()) {
       });
     });
 
+    it('counts the offers made and accepted in the reports', async () => {
+      const today = new Date().toISOString().slice(0, 10);
+      const r = await as(dana)(`/api/hr/reports/?job_id=${jobId}&from=${dayAhead(-30)}&to=${today}`);
+      expect(r.status).to.equal(200);
+      // Sent: apps 0 (accepted), 2 (declined), 3 (withdrawn), 4 (expired), 7 (accepted).
+      expect(r.body.offers).to.deep.equal({ made: 5, accepted: 2, declined: 1, acceptance_rate: 40 });
+    });
+
     it('keeps offer templates (admins), with known variables only, sanitised; the last one stays', async () => {
       const list = await as(rita)('/api/hr/offer-templates/');
       expect(list.status).to.equal(200);
@@ -553,6 +592,27 @@ for (const kind of databaseKinds()) {
       expect(last.status).to.equal(409);
       expect(last.body.detail).to.equal(M.lastTemplate);
       expect((await as(dana)('/api/hr/offer-templates/999999/')).status).to.equal(404);
+    });
+  });
+
+  describe(`offer answers are rate limited per client address [${kind}]`, function () {
+    this.timeout(60_000);
+    let s: TestServer;
+    after(async () => s?.close());
+    it('answers 429 past OFFER_RATE_LIMIT, before looking at the link', async () => {
+      s = await startTestServer(kind, { OFFER_RATE_LIMIT: '2', OFFER_RATE_WINDOW_SECONDS: '600' });
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(`${s.baseUrl}/offer/${'A'.repeat(43)}`, {
+          method: 'POST',
+          body: new URLSearchParams({ action: 'accept', full_name: 'X' }),
+        });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      }
+      expect(statuses).to.deep.equal([404, 404, 429]);
+      // Reading the page is not limited.
+      expect((await fetch(`${s.baseUrl}/offer/${'A'.repeat(43)}`)).status).to.equal(404);
     });
   });
 }
