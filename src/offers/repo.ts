@@ -334,6 +334,26 @@ export async function deleteTemplate(trx: Knex, id: number): Promise<boolean> {
   return true;
 }
 
+/**
+ * The file record of a stored offer PDF (`stored_files`, as every stored file has one): the orphan
+ * sweep keeps only the files a row points at. Erasing or purging the application deletes these
+ * rows (src/applicants/retention.repo.ts), and the sweep then removes the files.
+ */
+export async function insertPdfRecord(
+  trx: Knex,
+  file: { key: string; name: string; size: number; sha256: string },
+  now: Date,
+): Promise<void> {
+  await trx('stored_files').insert({
+    storage_key: file.key,
+    original_name: file.name,
+    content_type: 'application/pdf',
+    size: file.size,
+    sha256: file.sha256,
+    created_at: toDbDate(now),
+  });
+}
+
 /** An entry on the application's timeline (the audit log, as the other features write theirs). */
 export async function insertTimelineEntry(
   trx: Knex,

@@ -51,6 +51,7 @@ import {
   hasOpenOffer,
   insertApprovals,
   insertOffer,
+  insertPdfRecord,
   insertTimelineEntry,
   offersOfApplication,
   updateOffer,
@@ -697,6 +698,7 @@ export async function sendOffer(deps: Deps, id: number, viewer: Viewer): Promise
           now,
         );
         if (!ok) throw conflict(M.notApproved);
+        await insertPdfRecord(trx, { key: pdf.key, name: `offer-${id}.pdf`, size: pdf.bytes, sha256: pdf.sha256 }, now);
         await enqueueSentEmail(
           trx,
           {
@@ -865,6 +867,7 @@ export async function acceptOffer(deps: Deps, token: string, fullName: string, i
           const current = await findOffer(trx, offer.id);
           throw conflict((current && answeredProblem(current)) ?? M.linkNotFound);
         }
+        await insertPdfRecord(trx, { key, name: `offer-${offer.id}-signed.pdf`, size: signed.length, sha256: sha256(signed) }, now);
         await insertTimelineEntry(
           trx,
           offer.application_id,

@@ -21,6 +21,9 @@ import { insertApplications } from '../helpers/applications.js';
 import { startReceiver, verifyStandardWebhook, webhookJob, type Receiver } from '../posts/helpers.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { expireOffers } from '../../src/offers/index.js';
+import { removeApplications } from '../../src/applicants/index.js';
+import { sweepOrphanFiles } from '../../src/storage/sweep.js';
+import type { SweepableStorage } from '../../src/storage/storage.js';
 import { OFFER_MESSAGES as M } from '../../src/offers/schema.js';
 
 const DAY = 86_400_000;
@@ -592,6 +595,25 @@ for (const kind of databaseKinds()) {
       expect(last.status).to.equal(409);
       expect(last.body.detail).to.equal(M.lastTemplate);
       expect((await as(dana)('/api/hr/offer-templates/999999/')).status).to.equal(404);
+    });
+    it("keeps the offer PDFs from the orphan sweep, and an erased applicant's offers and PDFs go", async () => {
+      const rows = await s.ctx.db('offers').where({ application_id: apps[7] }).select('pdf_key', 'signed_pdf_key');
+      const keys = rows
+        .flatMap((r: { pdf_key: string | null; signed_pdf_key: string | null }) => [r.pdf_key, r.signed_pdf_key])
+        .filter(Boolean) as string[];
+      expect(keys).to.have.length(2);
+      const sweep = () => sweepOrphanFiles(s.ctx.db, s.ctx.storage as SweepableStorage, { olderThanMs: 0 });
+      expect((await sweep()).removed.filter((k) => keys.includes(k))).to.deep.equal([]);
+      for (const k of keys) expect(await s.ctx.storage.exists(k), k).to.equal(true);
+      await removeApplications(
+        { db: s.ctx.db, storage: s.ctx.storage, now: () => new Date(), log: s.ctx.log },
+        { email: 'cand7@example.com' },
+        { action: 'erase' },
+      );
+      expect(await s.ctx.db('offers').where({ application_id: apps[7] }).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
+      expect(await s.ctx.db('stored_files').whereIn('storage_key', keys).count({ n: '*' })).to.deep.equal([{ n: 0 }]);
+      expect((await sweep()).removed.filter((k) => keys.includes(k)).sort()).to.deep.equal([...keys].sort());
+      for (const k of keys) expect(await s.ctx.storage.exists(k), k).to.equal(false);
     });
   });
 
