@@ -14,6 +14,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { readable, startSmtp } from '../helpers/smtp.js';
 import { insertApplications } from '../helpers/applications.js';
 import { makeJob } from '../helpers/factories.js';
+import { hr } from '../applicants/helpers.js';
 import { createDelivery } from '../../src/posts/index.js';
 
 for (const kind of browserDatabaseKinds(import.meta.url)) {
@@ -42,11 +43,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       const ritaId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
       const ivanId = await createHrUser(s.ctx.db, 'ivan', { role: 'interviewer' });
       [dana, rita, ivan] = await Promise.all([danaId, ritaId, ivanId].map((id) => liveToken(s.ctx.db, id)));
+      await s.ctx.db('hr_users').where({ id: danaId }).update({ email: 'dana@acme.example' });
       const job = await makeJob(s.ctx.db, { title: 'Backend Engineer', currency: 'EUR', min_salary: 60000, max_salary: 80000 });
       await insertApplications(
         s.ctx.db,
         job.id,
-        ['Aiko', 'Ben'].map((first_name) => ({
+        ['Aiko', 'Ben', 'Chen'].map((first_name) => ({
           first_name,
           last_name: 'Tester',
           email: `${first_name.toLowerCase()}@example.com`,
@@ -212,6 +214,57 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         await s.ctx.db('offer_approval_chains').where({ scope: 'default' }).update({ only_out_of_range: false });
       });
     }
+
+    it('390 px: an approver rejects by the emailed link (script on, axe clean), then another link approves with script off', async () => {
+      const post = (p: string, body?: unknown) => hr(s.baseUrl, rita, p, { method: 'POST', body });
+      const day = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
+      const made = await post(`/api/hr/applications/${apps[2]}/offers/`, {
+        base_pay: 70000,
+        salary_period: 'YEAR',
+        currency: 'EUR',
+        start_date: day(30),
+        expires_on: day(7),
+      });
+      expect(made.status).to.equal(201);
+      const linkOf = async () => {
+        const from = smtp.mails.length;
+        await delivery.worker.runDue();
+        const mail = readable(smtp.mails.slice(from).find((m) => m.to.includes('dana@acme.example'))!.raw);
+        return /https?:\/\/[^/\s]+(\/offer-approvals\/[A-Za-z0-9_-]{43})/.exec(mail)![1];
+      };
+      expect((await post(`/api/hr/offers/${made.body.id}/submit/`)).status).to.equal(200);
+      const first = await linkOf();
+      const tab = await openPage(browser, { width: 390, height: 844 });
+      tabs.push(tab);
+      const { page } = tab;
+      await page.goto(s.baseUrl + first);
+      expect(await page.locator('h1').innerText()).to.equal('Offer to approve');
+      expect(await page.locator('.offer-terms').innerText()).to.include('70,000 EUR per year');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await screenshot(page, `offers-approval-narrow${suffix}`);
+      await page.getByRole('button', { name: 'Reject' }).click();
+      await page.getByText('Write why the offer is rejected').first().waitFor();
+      expect(await axeViolations(page)).to.deep.equal([]);
+      await page.getByLabel('Comment (required to reject)').fill('Start a week later, please.');
+      await page.getByRole('button', { name: 'Reject' }).click();
+      await page.getByText('You rejected the offer').waitFor();
+      expect((await hr(s.baseUrl, rita, `/api/hr/offers/${made.body.id}/`)).body).to.include({
+        status: 'draft',
+        rejection_comment: 'Start a week later, please.',
+      });
+
+      expect((await post(`/api/hr/offers/${made.body.id}/submit/`)).status).to.equal(200);
+      const second = await linkOf();
+      const off = await openPage(browser, { width: 390, height: 844, contextOptions: { javaScriptEnabled: false } });
+      tabs.push(off);
+      await off.page.goto(s.baseUrl + second);
+      await off.page.getByRole('button', { name: 'Approve' }).click();
+      await off.page.getByText('You approved the offer.').waitFor();
+      expect((await hr(s.baseUrl, rita, `/api/hr/offers/${made.body.id}/`)).body.status).to.equal('approved');
+      await off.page.goto(s.baseUrl + second);
+      expect(await off.page.locator('h1').innerText()).to.equal('Link no longer valid');
+    });
 
     it('shows no Offer section to an interviewer, whose offer calls are refused', async () => {
       const t = await hrTab(ivan, apps[0], { width: 1280, height: 900 });

@@ -2,7 +2,8 @@
  * An offer letter as a PDF (issue 34), made on the server with pdfkit (no browser): the company's
  * name, the letter (sanitised rich text: paragraphs, lists, bold, italic, underline, links) and a
  * summary of the terms. The signature page is appended with pdf-lib to the exact PDF the candidate
- * was shown (its bytes are left as they are: an incremental copy of its pages plus one page).
+ * was shown: pdf-lib writes the document out again (its pages as they were, plus one), so the signed
+ * file's bytes differ; the PDF shown is kept as it was, and its SHA-256 is on the signature page.
  *
  * The standard PDF fonts (Helvetica) cover Latin-1 only: characters outside it are written as "?"
  * in the PDF (the offer page shows the letter's text as it is).
