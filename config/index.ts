@@ -268,6 +268,11 @@ export interface Config {
   applicationRetentionDays: number | null;
   /** JOB_APPROVAL: a recruiter's new or changed job waits for its hiring manager or an admin before it can be active (issue 34). */
   jobApproval: boolean;
+  /**
+   * OFFER_PDF_FONT, OFFER_PDF_FONT_BOLD: TrueType or OpenType fonts for offer PDFs (issue 34), so
+   * names and letters outside Latin-1 are written as they are; null: the PDF standard fonts.
+   */
+  offerPdfFonts: { regular: string | null; bold: string | null };
   /** JOB_CHECKS_BLOCK: the publishing checks that refuse a job's activation (issue 34); the others only warn. */
   jobChecksBlock: JobCheckKey[];
   /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
@@ -410,6 +415,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'APPLY_CONSENT_TEXT', default: '(unset: no consent asked)' },
   { name: 'APPLICATION_RETENTION_DAYS', default: '(unset: no retention period declared)' },
   { name: 'JOB_APPROVAL', default: 'off' },
+  { name: 'OFFER_PDF_FONT', default: '(unset: the PDF standard fonts, Latin-1 only)' },
+  { name: 'OFFER_PDF_FONT_BOLD', default: '(unset: OFFER_PDF_FONT)' },
   { name: 'JOB_CHECKS_BLOCK', default: DEFAULT_BLOCKING_CHECKS.join(',') },
   { name: 'PHONE_RULE', default: 'ten-digits' },
   { name: 'STORAGE_URL', default: '(unset: DATA_DIR/uploads)', secret: 'url' },
@@ -628,6 +635,19 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   const jobChecksBlock = unknownChecks.length ? [...DEFAULT_BLOCKING_CHECKS] : [...new Set(blockList as JobCheckKey[])];
   const retentionDays = env.APPLICATION_RETENTION_DAYS?.trim() ? int('APPLICATION_RETENTION_DAYS', 0, 1, 36_500) : null;
 
+  // Issue 34: fonts for offer PDFs, read at start so a wrong path stops the start, not a send.
+  const fontFile = (name: string): string | null => {
+    const v = env[name]?.trim();
+    if (!v) return null;
+    const file = path.resolve(v);
+    if (!/\.(ttf|otf)$/i.test(file)) problems.push(`${name} must name a .ttf or .otf font file (got "${v}")`);
+    else if (!fs.existsSync(file) || !fs.statSync(file).isFile()) problems.push(`${name} names no readable file (got "${v}")`);
+    else return file;
+    return null;
+  };
+  const offerPdfFonts = { regular: fontFile('OFFER_PDF_FONT'), bold: fontFile('OFFER_PDF_FONT_BOLD') };
+  if (offerPdfFonts.bold && !offerPdfFonts.regular) problems.push('OFFER_PDF_FONT_BOLD needs OFFER_PDF_FONT too');
+
   // Sent as `Authorization: Bearer <token>`: header-safe characters only, and long enough not to be guessed.
   const metricsToken = env.METRICS_TOKEN?.trim() ? env.METRICS_TOKEN.trim() : null;
   if (metricsToken !== null && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(metricsToken)) {
@@ -698,6 +718,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     applyConsentText: consentText,
     applicationRetentionDays: retentionDays,
     jobApproval: bool('JOB_APPROVAL', false),
+    offerPdfFonts,
     jobChecksBlock,
     phoneRule,
     logLevel,

@@ -612,14 +612,17 @@ export async function decideByLink(deps: Deps, token: string, approve: boolean, 
 async function renderPdf(deps: Pick<Deps, 'db' | 'config'>, offer: OfferRow, senderId: number | null): Promise<Buffer> {
   const to = await recipientOf(deps.db, offer.application_id);
   const sender = senderId === null ? '' : ((await hrUsers(deps.db, [senderId])).get(senderId)?.username ?? '');
-  return renderLetterPdf({
-    company: deps.config.company.name,
-    heading: 'Offer of employment',
-    subtitle: `${to.first_name} ${to.last_name}, ${to.job_title}`,
-    letter: filledLetter(deps.config, offer, to, sender),
-    terms: termsOf(offer),
-    footer: `${deps.config.company.name} - offer ${offer.id}, version ${offer.version}`,
-  });
+  return renderLetterPdf(
+    {
+      company: deps.config.company.name,
+      heading: 'Offer of employment',
+      subtitle: `${to.first_name} ${to.last_name}, ${to.job_title}`,
+      letter: filledLetter(deps.config, offer, to, sender),
+      terms: termsOf(offer),
+      footer: `${deps.config.company.name} - offer ${offer.id}, version ${offer.version}`,
+    },
+    deps.config.offerPdfFonts,
+  );
 }
 
 async function readAll(deps: Pick<Deps, 'storage'>, key: string): Promise<Buffer> {
@@ -843,14 +846,18 @@ export async function acceptOffer(deps: Deps, token: string, fullName: string, i
   const shownSha = sha256(shown);
   if (shownSha !== offer.pdf_sha256) throw new Error(`offer ${offer.id}: the stored PDF no longer matches its SHA-256`);
   const hash = await addressHash(deps.serverKey, ip, 'offer-signature');
-  const signed = await appendSignaturePage(shown, {
-    company: deps.config.company.name,
-    offerLabel: `offer ${offer.id} (version ${offer.version})`,
-    signedName: fullName,
-    signedAt: now,
-    addressHash: hash,
-    pdfSha256: shownSha,
-  });
+  const signed = await appendSignaturePage(
+    shown,
+    {
+      company: deps.config.company.name,
+      offerLabel: `offer ${offer.id} (version ${offer.version})`,
+      signedName: fullName,
+      signedAt: now,
+      addressHash: hash,
+      pdfSha256: shownSha,
+    },
+    deps.config.offerPdfFonts,
+  );
   const key = await store(deps, signed);
   const to = await recipientOf(deps.db, offer.application_id);
   try {

@@ -18,6 +18,8 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { decodedHeader, readable as readableRaw, startSmtp } from '../helpers/smtp.js';
 import { hr } from '../applicants/helpers.js';
 import { insertApplications } from '../helpers/applications.js';
+import { makeJob } from '../helpers/factories.js';
+import { loadConfig } from '../../config/index.js';
 import { startReceiver, verifyStandardWebhook, webhookJob, type Receiver } from '../posts/helpers.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { expireOffers } from '../../src/offers/index.js';
@@ -638,3 +640,84 @@ for (const kind of databaseKinds()) {
     });
   });
 }
+
+const DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+
+describe('offer PDFs with OFFER_PDF_FONT [sqlite]', function () {
+  this.timeout(60_000);
+  let s: TestServer;
+  after(async () => s?.close());
+  it('embeds the font in the letter and the signature page, and signs a name outside Latin-1', async function () {
+    if (!fs.existsSync(DEJAVU)) this.skip(); // the machine has no DejaVu font to embed
+    s = await startTestServer('sqlite', {
+      OFFER_PDF_FONT: DEJAVU,
+      OFFER_PDF_FONT_BOLD: DEJAVU.replace('DejaVuSans.ttf', 'DejaVuSans-Bold.ttf'),
+      SMTP_URL: 'smtp://127.0.0.1:9',
+    });
+    const id = await createHrUser(s.ctx.db, 'adm', { role: 'admin' });
+    const who = { id, token: await liveToken(s.ctx.db, id) };
+    const job = await makeJob(s.ctx.db, { currency: 'EUR', min_salary: 1, max_salary: 2 });
+    await insertApplications(
+      s.ctx.db,
+      job.id,
+      [{ first_name: 'Zoë', last_name: 'Łukasiewicz', email: 'zoe@example.com', phone: '+15550100' }],
+      [],
+    );
+    const appId = Number((await s.ctx.db('applications').first('id')).id);
+    const call = (p: string, body?: unknown) => hr(s.baseUrl, who.token, p, { method: body === undefined ? 'GET' : 'POST', body });
+    const made = await call(`/api/hr/applications/${appId}/offers/`, {
+      base_pay: 5,
+      salary_period: 'YEAR',
+      currency: 'EUR',
+      start_date: dayAhead(20),
+      expires_on: dayAhead(5),
+    });
+    expect(made.status).to.equal(201);
+    await call(`/api/hr/offers/${made.body.id}/submit/`, {});
+    await call(`/api/hr/offers/${made.body.id}/approve/`, {});
+    expect((await call(`/api/hr/offers/${made.body.id}/send/`, {})).body.status).to.equal('sent');
+    const row = await s.ctx.db('offers').where({ id: made.body.id }).first('pdf_key');
+    const chunks: Buffer[] = [];
+    for await (const c of await s.ctx.storage.read(row.pdf_key)) chunks.push(c as Buffer);
+    const shown = Buffer.concat(chunks).toString('latin1');
+    expect(shown).to.match(/\/BaseFont \/[A-Z]{6}\+DejaVuSans/);
+    expect(shown).to.not.include('/Helvetica');
+    // Signed through the service (the page's own path is tested above), with a name outside Latin-1.
+    // The candidate's link (its token is only in the email, which this test does not deliver): a known token's hash put in its place.
+    const token = 'T'.repeat(43);
+    await s.ctx
+      .db('offers')
+      .where({ id: made.body.id })
+      .update({ token_hash: createHash('sha256').update(token).digest('hex') });
+    const res = await fetch(`${s.baseUrl}/offer/${token}`, {
+      method: 'POST',
+      body: new URLSearchParams({ action: 'accept', full_name: 'Zoë Łukasiewicz 李' }),
+    });
+    expect(res.status).to.equal(200);
+    const signed = await fetch(`${s.baseUrl}/api/hr/offers/${made.body.id}/pdf/`, { headers: { Authorization: `Bearer ${who.token}` } });
+    const bytes = Buffer.from(await signed.arrayBuffer());
+    expect((await PDFDocument.load(bytes)).getPageCount()).to.equal(2);
+    expect(bytes.toString('latin1').match(/\/BaseFont \/[A-Z]{6}\+DejaVuSans/g)!.length).to.be.at.least(2);
+    expect(bytes.toString('latin1')).to.not.include('/Helvetica');
+  });
+});
+
+describe('OFFER_PDF_FONT settings', () => {
+  it('refuses a font that is not a .ttf or .otf file, a missing file, and a bold font without the regular one', () => {
+    const problem = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return '';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    expect(problem({ OFFER_PDF_FONT: '/etc/hostname' })).to.include('OFFER_PDF_FONT must name a .ttf or .otf font file');
+    expect(problem({ OFFER_PDF_FONT: '/no/such/font.ttf' })).to.include('OFFER_PDF_FONT names no readable file');
+    if (fs.existsSync(DEJAVU)) {
+      expect(problem({ OFFER_PDF_FONT_BOLD: DEJAVU })).to.include('OFFER_PDF_FONT_BOLD needs OFFER_PDF_FONT too');
+      expect(loadConfig({ OFFER_PDF_FONT: DEJAVU }).offerPdfFonts).to.deep.equal({ regular: DEJAVU, bold: null });
+    }
+    expect(loadConfig({}).offerPdfFonts).to.deep.equal({ regular: null, bold: null });
+  });
+});

@@ -9,7 +9,13 @@
  * in the PDF (the offer page shows the letter's text as it is).
  */
 import PDFDocument from 'pdfkit';
-import { PDFDocument as LibDocument, StandardFonts, rgb } from 'pdf-lib';
+import { PDFDocument as LibDocument } from 'pdf-lib';
+
+/** Font files for the PDFs (OFFER_PDF_FONT, OFFER_PDF_FONT_BOLD); none: the standard fonts (Latin-1 only). */
+export interface PdfFonts {
+  regular: string | null;
+  bold: string | null;
+}
 
 /** A run of text inside a block, with its marks. */
 interface Run {
@@ -123,35 +129,54 @@ export interface LetterFacts {
   footer: string;
 }
 
-const FONT = (r: Pick<Run, 'bold' | 'italic'>) =>
-  r.bold && r.italic ? 'Helvetica-BoldOblique' : r.bold ? 'Helvetica-Bold' : r.italic ? 'Helvetica-Oblique' : 'Helvetica';
+interface FontSet {
+  font: (r: Pick<Run, 'bold' | 'italic'>) => string;
+  text: (s: string) => string;
+}
+
+/** The document's fonts: the files given, registered and embedded; else the standard fonts with text made Latin-1. */
+function fontSet(doc: PDFKit.PDFDocument, fonts: PdfFonts | undefined): FontSet {
+  if (!fonts?.regular) {
+    return {
+      font: (r) =>
+        r.bold && r.italic ? 'Helvetica-BoldOblique' : r.bold ? 'Helvetica-Bold' : r.italic ? 'Helvetica-Oblique' : 'Helvetica',
+      text: latin1,
+    };
+  }
+  doc.registerFont('Body', fonts.regular);
+  doc.registerFont('Body-Bold', fonts.bold ?? fonts.regular);
+  return { font: (r) => (r.bold ? 'Body-Bold' : 'Body'), text: (s) => s.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '') };
+}
 
 /** The letter's PDF bytes. */
-export function renderLetterPdf(f: LetterFacts): Promise<Buffer> {
+export function renderLetterPdf(f: LetterFacts, fonts?: PdfFonts): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: 'A4',
       margins: { top: 64, bottom: 64, left: 64, right: 64 },
-      info: { Title: latin1(`${f.heading}: ${f.subtitle}`), Author: latin1(f.company), Creator: 'Careers' },
+      info: { Title: `${f.heading}: ${f.subtitle}`, Author: f.company, Creator: 'Careers' },
       bufferPages: true,
     });
     const chunks: Buffer[] = [];
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
-    doc.font('Helvetica-Bold').fontSize(18).fillColor('#111111').text(latin1(f.company));
-    doc.moveDown(0.3).font('Helvetica').fontSize(13).fillColor('#333333').text(latin1(f.heading));
+    const { font, text: latin1 } = fontSet(doc, fonts);
+    const regular = font({ bold: false, italic: false });
+    const bold = font({ bold: true, italic: false });
+    doc.font(bold).fontSize(18).fillColor('#111111').text(latin1(f.company));
+    doc.moveDown(0.3).font(regular).fontSize(13).fillColor('#333333').text(latin1(f.heading));
     doc.fontSize(10).fillColor('#555555').text(latin1(f.subtitle));
     doc.moveDown(1.2).fillColor('#111111').fontSize(11);
     const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
     for (const block of blocksOf(f.letter)) {
       const indent = block.marker ? 16 * Math.max(1, block.depth) : 0;
       const x = doc.page.margins.left + indent;
-      if (block.marker) doc.font('Helvetica').text(latin1(block.marker), x - 12, doc.y, { continued: false, lineBreak: false });
+      if (block.marker) doc.font(regular).text(latin1(block.marker), x - 12, doc.y, { continued: false, lineBreak: false });
       const y = doc.y;
       block.runs.forEach((run, i) => {
         const last = i === block.runs.length - 1;
-        doc.font(FONT(run)).fillColor(run.link ? '#1a4fa0' : '#111111');
+        doc.font(font(run)).fillColor(run.link ? '#1a4fa0' : '#111111');
         const options: PDFKit.Mixins.TextOptions = { continued: !last, underline: run.underline || !!run.link, width: width - indent };
         if (run.link) options.link = run.link;
         if (i === 0) doc.text(latin1(run.text), x, y, options);
@@ -159,12 +184,12 @@ export function renderLetterPdf(f: LetterFacts): Promise<Buffer> {
       });
       doc.fillColor('#111111').moveDown(block.marker ? 0.25 : 0.7);
     }
-    doc.moveDown(0.8).font('Helvetica-Bold').fontSize(12).text('Summary of terms', doc.page.margins.left);
+    doc.moveDown(0.8).font(bold).fontSize(12).text('Summary of terms', doc.page.margins.left);
     doc.moveDown(0.3).fontSize(10);
     for (const [label, value] of f.terms) {
       if (!value) continue;
-      doc.font('Helvetica-Bold').text(`${latin1(label)}: `, doc.page.margins.left, doc.y, { continued: true, width });
-      doc.font('Helvetica').text(latin1(value));
+      doc.font(bold).text(`${latin1(label)}: `, doc.page.margins.left, doc.y, { continued: true, width });
+      doc.font(regular).text(latin1(value));
     }
     const range = doc.bufferedPageRange();
     for (let i = range.start; i < range.start + range.count; i++) {
@@ -172,7 +197,7 @@ export function renderLetterPdf(f: LetterFacts): Promise<Buffer> {
       const bottom = doc.page.margins.bottom;
       doc.page.margins.bottom = 0;
       doc
-        .font('Helvetica')
+        .font(regular)
         .fontSize(8)
         .fillColor('#666666')
         .text(`${latin1(f.footer)} - page ${i + 1} of ${range.count}`, doc.page.margins.left, doc.page.height - 40, {
@@ -195,52 +220,64 @@ export interface SignatureFacts {
   pdfSha256: string;
 }
 
+/** The signature page alone, as a one-page PDF (pdfkit, so it has the letter's fonts). */
+function signaturePage(sig: SignatureFacts, fonts?: PdfFonts): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'A4', margins: { top: 72, bottom: 64, left: 64, right: 64 } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    const { font, text } = fontSet(doc, fonts);
+    const regular = font({ bold: false, italic: false });
+    const bold = font({ bold: true, italic: false });
+    const width = doc.page.width - 128;
+    doc.font(bold).fontSize(18).fillColor('#111111').text(text(sig.company));
+    doc.moveDown(0.6).fontSize(14).text('Electronic signature');
+    doc
+      .moveDown(0.4)
+      .font(regular)
+      .fontSize(10)
+      .text(text(`The candidate accepted ${sig.offerLabel} by typing their full name on the offer page.`), { width });
+    doc.moveDown(1);
+    const line = (label: string, value: string) => {
+      const y = doc.y;
+      doc.font(bold).fontSize(11).text(label, 64, y, { width: 150 });
+      doc
+        .font(regular)
+        .fontSize(11)
+        .text(text(value), 220, y, { width: width - 156 });
+      doc.moveDown(0.6);
+      doc.x = 64;
+    };
+    line('Signed by', sig.signedName);
+    line(
+      'Signed at (UTC)',
+      sig.signedAt
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC'),
+    );
+    line('Client address hash', sig.addressHash ?? 'not recorded');
+    line('SHA-256 of the offer shown', sig.pdfSha256);
+    doc
+      .moveDown(0.6)
+      .font(regular)
+      .fontSize(9)
+      .fillColor('#555555')
+      .text('The SHA-256 is of the offer PDF as shown to the candidate (the pages before this one).', 64, doc.y, { width });
+    doc.end();
+  });
+}
+
 /** `shown` (the PDF the candidate was shown) with a signature page appended. */
-export async function appendSignaturePage(shown: Buffer, s: SignatureFacts): Promise<Buffer> {
-  const doc = await LibDocument.load(shown, { updateMetadata: false });
-  const page = doc.addPage([595.28, 841.89]);
-  const [regular, bold] = await Promise.all([doc.embedFont(StandardFonts.Helvetica), doc.embedFont(StandardFonts.HelveticaBold)]);
-  let y = 841.89 - 72;
-  const line = (label: string, value: string, size = 11) => {
-    page.drawText(latin1(label), { x: 64, y, size, font: bold, color: rgb(0.1, 0.1, 0.1) });
-    // Long values (the hashes) wrap at 64 characters.
-    const parts = latin1(value).match(/.{1,64}/g) ?? [''];
-    for (const part of parts) {
-      page.drawText(part, { x: 220, y, size, font: regular, color: rgb(0.1, 0.1, 0.1) });
-      y -= size + 6;
-    }
-    y -= 6;
-  };
-  page.drawText(latin1(s.company), { x: 64, y, size: 18, font: bold });
-  y -= 30;
-  page.drawText('Electronic signature', { x: 64, y, size: 14, font: bold });
-  y -= 22;
-  page.drawText(latin1(`The candidate accepted ${s.offerLabel} by typing their full name on the offer page.`), {
-    x: 64,
-    y,
-    size: 10,
-    font: regular,
-    maxWidth: 467,
-  });
-  y -= 34;
-  line('Signed by', s.signedName);
-  line(
-    'Signed at (UTC)',
-    s.signedAt
-      .toISOString()
-      .replace('T', ' ')
-      .replace(/\.\d+Z$/, ' UTC'),
-  );
-  line('Client address hash', s.addressHash ?? 'not recorded');
-  line('SHA-256 of the offer shown', s.pdfSha256);
-  y -= 10;
-  page.drawText('The SHA-256 is of the offer PDF as shown to the candidate (the pages before this one).', {
-    x: 64,
-    y,
-    size: 9,
-    font: regular,
-    color: rgb(0.35, 0.35, 0.35),
-    maxWidth: 467,
-  });
-  return Buffer.from(await doc.save());
+export async function appendSignaturePage(shown: Buffer, sig: SignatureFacts, fonts?: PdfFonts): Promise<Buffer> {
+  const [doc, page] = await Promise.all([
+    LibDocument.load(shown, { updateMetadata: false }),
+    signaturePage(sig, fonts).then((b) => LibDocument.load(b)),
+  ]);
+  const [copied] = await doc.copyPages(page, [0]);
+  doc.addPage(copied);
+  // Without object streams: the signed file's dictionaries stay readable, as pdfkit writes them.
+  return Buffer.from(await doc.save({ useObjectStreams: false }));
 }
