@@ -26,11 +26,14 @@ interface Run {
   link: string | null;
 }
 
-/** A paragraph or a list item (with its marker). */
+/** A paragraph or a list item (with its marker); `joined`: a line after a line break, no gap before it. */
 interface Block {
   marker: string | null;
   depth: number;
   runs: Run[];
+  joined: boolean;
+  /** A line of a list item after a break: indented as the item. */
+  inList: boolean;
 }
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', '#39': "'" };
@@ -69,8 +72,9 @@ function blocksOf(html: string): Block[] {
   const marks = { b: 0, i: 0, u: 0 };
   let link: string | null = null;
   let current: Block | null = null;
-  const open = (marker: string | null) => {
-    current = { marker, depth: lists.length, runs: [] };
+  const open = (marker: string | null, joined = false) => {
+    const prev: Block | null = current;
+    current = { marker, depth: lists.length, runs: [], joined, inList: joined && !!prev && (prev.marker !== null || prev.inList) };
     blocks.push(current);
     return current;
   };
@@ -88,7 +92,7 @@ function blocksOf(html: string): Block[] {
     if (tag === 'p') {
       if (close) current = null;
       else open(null);
-    } else if (tag === 'br') add('\n');
+    } else if (tag === 'br') open(null, true);
     else if (tag === 'ul' || tag === 'ol') {
       if (close) lists.pop();
       else lists.push({ ordered: tag === 'ol', n: 0 });
@@ -111,12 +115,19 @@ function blocksOf(html: string): Block[] {
     const last = b.runs.at(-1);
     if (last) last.text = last.text.replace(/ +$/, '');
   }
-  return blocks.filter((b) => b.runs.some((r) => r.text.trim()));
+  // An empty line (two breaks in a row) keeps its place; empty paragraphs go.
+  return blocks.filter((b) => b.joined || b.runs.some((r) => r.text.trim()));
 }
 
 /** The letter's text as the offer page shows it beside the PDF: one string per block. */
 export function letterText(html: string): string[] {
-  return blocksOf(html).map((b) => (b.marker ? `${b.marker} ` : '') + b.runs.map((r) => r.text).join(''));
+  const out: string[] = [];
+  for (const b of blocksOf(html)) {
+    const line = (b.marker ? `${b.marker} ` : '') + b.runs.map((r) => r.text).join('');
+    if (b.joined && out.length) out[out.length - 1] += `\n${line}`;
+    else out.push(line);
+  }
+  return out;
 }
 
 export interface LetterFacts {
@@ -169,8 +180,13 @@ export function renderLetterPdf(f: LetterFacts, fonts?: PdfFonts): Promise<Buffe
     doc.fontSize(10).fillColor('#555555').text(latin1(f.subtitle));
     doc.moveDown(1.2).fillColor('#111111').fontSize(11);
     const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
-    for (const block of blocksOf(f.letter)) {
-      const indent = block.marker ? 16 * Math.max(1, block.depth) : 0;
+    const blocks = blocksOf(f.letter);
+    blocks.forEach((block, i) => {
+      const indent = block.marker || block.inList ? 16 * Math.max(1, block.depth) : 0;
+      if (!block.runs.length) {
+        doc.moveDown(1);
+        return;
+      }
       const x = doc.page.margins.left + indent;
       if (block.marker) doc.font(regular).text(latin1(block.marker), x - 12, doc.y, { continued: false, lineBreak: false });
       const y = doc.y;
@@ -182,8 +198,10 @@ export function renderLetterPdf(f: LetterFacts, fonts?: PdfFonts): Promise<Buffe
         if (i === 0) doc.text(latin1(run.text), x, y, options);
         else doc.text(latin1(run.text), options);
       });
-      doc.fillColor('#111111').moveDown(block.marker ? 0.25 : 0.7);
-    }
+      const next = blocks[i + 1];
+      const listed = (b: Block | undefined) => !!b && (b.marker !== null || b.inList);
+      doc.fillColor('#111111').moveDown(next?.joined ? 0 : listed(block) && listed(next) ? 0.25 : 0.7);
+    });
     doc.moveDown(0.8).font(bold).fontSize(12).text('Summary of terms', doc.page.margins.left);
     doc.moveDown(0.3).fontSize(10);
     for (const [label, value] of f.terms) {
