@@ -228,10 +228,16 @@ async function present(deps: Pick<Deps, 'db'>, offer: OfferRow, viewer: Viewer |
   };
 }
 
-export async function listOffers(deps: Pick<Deps, 'db'>, applicationId: number, viewer: Viewer): Promise<{ results: Offer[] }> {
+/** An application's offers, newest first: a list as every list answers (DESIGN.md), on one page (an application has few). */
+export async function listOffers(
+  deps: Pick<Deps, 'db'>,
+  applicationId: number,
+  viewer: Viewer,
+): Promise<{ count: number; next: null; previous: null; results: Offer[] }> {
   if (!(await jobOfApplication(deps.db, applicationId))) throw new NotFound(M.applicationNotFound);
   const rows = await offersOfApplication(deps.db, applicationId);
-  return { results: await Promise.all(rows.map((o) => present(deps, o, viewer))) };
+  const results = await Promise.all(rows.map((o) => present(deps, o, viewer)));
+  return { count: results.length, next: null, previous: null, results };
 }
 
 export async function getOffer(deps: Pick<Deps, 'db'>, id: number, viewer: Viewer): Promise<Offer> {

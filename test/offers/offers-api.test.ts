@@ -252,6 +252,7 @@ for (const kind of databaseKinds()) {
       }
       const listed = await as(hank)(offers(apps[1]));
       expect(listed.status).to.equal(200);
+      expect(listed.body).to.include({ count: 1, next: null, previous: null });
       expect(listed.body.results.map((o: { id: number }) => o.id)).to.deep.equal([made.body.id]);
       // Send is refused before approval.
       const early = await as(rita)(one(made.body.id, 'send'), { method: 'POST' });
@@ -293,6 +294,10 @@ for (const kind of databaseKinds()) {
       expect(sent.status).to.equal(200);
       expect(sent.body.status).to.equal('sent');
       expect(sent.body.pdf_sha256).to.match(/^[0-9a-f]{64}$/);
+      // A sent offer's terms no longer change.
+      const late = await as(rita)(one(o.id), { method: 'PATCH', body: { base_pay: 1 } });
+      expect(late.status).to.equal(409);
+      expect(late.body.detail).to.equal(M.notEditable('sent'));
       const mails = await deliver(from);
       const mail = readable(mails.find((m) => m.to.includes('cand0@example.com'))!.raw);
       expect(decodedHeader(mails.find((m) => m.to.includes('cand0@example.com'))!.raw, 'Subject')).to.equal(
@@ -522,6 +527,21 @@ for (const kind of databaseKinds()) {
       expect(rejected.body).to.include({ status: 'draft', rejection_comment: 'Too high.' });
       expect((await as(hank)(one(o.id, 'approve'), { method: 'POST', body: {} })).status).to.equal(409);
       await as(rita)(one(o.id, 'withdraw'), { method: 'POST', body: {} });
+
+      // Any 2 of hank and dana: both asked at once; one approval is not enough.
+      await as(dana)(`/api/hr/jobs/${jobId}/offer-approval-chain/`, {
+        method: 'PUT',
+        body: { mode: 'ANY', approver_ids: [hank.id, dana.id], required: 2 },
+      });
+      const two = await submitted(apps[6]);
+      expect(two.approvals.map((a: { approver: string; asked: boolean }) => [a.approver, a.asked])).to.deep.equal([
+        ['hank', true],
+        ['dana', true],
+      ]);
+      expect((await as(hank)(one(two.id, 'approve'), { method: 'POST', body: {} })).body.status).to.equal('pending_approval');
+      expect((await as(hank)(one(two.id, 'approve'), { method: 'POST', body: {} })).status).to.equal(403);
+      expect((await as(dana)(one(two.id, 'approve'), { method: 'POST', body: {} })).body.status).to.equal('approved');
+      await as(rita)(one(two.id, 'withdraw'), { method: 'POST', body: {} });
 
       // Only out of range: inside the range it is approved at once, outside it waits.
       await as(dana)(`/api/hr/jobs/${jobId}/offer-approval-chain/`, {
