@@ -1,7 +1,7 @@
 /**
  * The applicant page's Offer section (/hr/applicants/{id}, issue 34), for admins, recruiters and
  * the job's hiring manager (never interviewers: the page leaves it out for them and the API refuses
- * them). The newest offer with its status, terms and approvals, and what can be done next: make one
+ * them; a hiring manager on the team in another role gets 403 and no section). The newest offer with its status, terms and approvals, and what can be done next: make one
  * (terms, template), change it (a submitted offer's approval restarts), submit it for approval,
  * approve or reject it with a comment (an approver asked now), send it, withdraw it, download its
  * PDF (the signed one once accepted). Earlier offers are listed below. Inputs are checked first
@@ -202,12 +202,15 @@ function ApplicantOffer(props: Props) {
   const [reason, setReason] = useState('');
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
+  // A hiring manager on the job's team in another role than hiring manager or recruiter sees no offers (403): no section.
+  const [hidden, setHidden] = useState(false);
 
   const load = useCallback(async () => {
     try {
       setOffers((await hrJson<{ results: Offer[] }>(`/api/hr/applications/${props.id}/offers/`)).results);
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) setMessage('The offers could not be loaded.');
+      if (err instanceof ApiError && err.status === 403) setHidden(true);
+      else if (!(err instanceof ApiError && err.status === 401)) setMessage('The offers could not be loaded.');
     }
   }, [props.id]);
   useEffect(() => {
@@ -237,6 +240,7 @@ function ApplicantOffer(props: Props) {
     void load();
   };
 
+  if (hidden) return null;
   const current = offers?.[0] ?? null;
   const earlier = offers?.slice(1) ?? [];
   const open = current && !['accepted', 'declined', 'expired', 'withdrawn'].includes(current.status);

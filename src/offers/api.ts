@@ -26,6 +26,7 @@ import {
 } from './schema.js';
 import {
   LETTER_VARIABLES,
+  assertSeesOffers,
   changeOffer,
   createOffer,
   decideOffer,
@@ -54,47 +55,57 @@ const viewer = (req: Request): Viewer => ({ userId: req.hr!.userId, role: req.hr
 export function offersApi(ctx: AppContext): Router {
   const router = Router();
   const { db } = ctx;
-  const offerId = (raw: unknown) => pathId(raw, M.notFound);
+  // Every offer route: the id, and whether the asker sees this job's offers (assertSeesOffers).
+  const offerId = async (req: Request) => {
+    const id = pathId(req.params.id, M.notFound);
+    await assertSeesOffers(db, viewer(req), { offerId: id });
+    return id;
+  };
+  const appId = async (req: Request) => {
+    const id = pathId(req.params.id, M.applicationNotFound);
+    await assertSeesOffers(db, viewer(req), { applicationId: id });
+    return id;
+  };
   const templateId = (raw: unknown) => pathId(raw, M.templateNotFound);
 
   router.get('/api/hr/applications/:id/offers/', async (req, res) => {
-    res.json(await listOffers(ctx, pathId(req.params.id, M.applicationNotFound), viewer(req)));
+    res.json(await listOffers(ctx, await appId(req), viewer(req)));
   });
   router.post('/api/hr/applications/:id/offers/', async (req, res) => {
-    const id = pathId(req.params.id, M.applicationNotFound);
+    const id = await appId(req);
     res.status(201).json(await createOffer(ctx, id, validate(offerSchema(false), req.body, ORDER), viewer(req)));
   });
   router.get('/api/hr/offers/:id/', async (req, res) => {
-    res.json(await getOffer(ctx, offerId(req.params.id), viewer(req)));
+    res.json(await getOffer(ctx, await offerId(req), viewer(req)));
   });
   router.patch('/api/hr/offers/:id/', async (req, res) => {
-    const id = offerId(req.params.id);
+    const id = await offerId(req);
     res.json(await changeOffer(ctx, id, validate(offerSchema(true), req.body, ORDER), viewer(req)));
   });
   router.post('/api/hr/offers/:id/submit/', async (req, res) => {
-    res.json(await submitOffer(ctx, offerId(req.params.id), viewer(req)));
+    res.json(await submitOffer(ctx, await offerId(req), viewer(req)));
   });
   for (const [path, approve] of [
     ['/api/hr/offers/:id/approve/', true],
     ['/api/hr/offers/:id/reject/', false],
   ] as const) {
     router.post(path, async (req, res) => {
-      const id = offerId(req.params.id);
+      const id = await offerId(req);
       const { comment } = validate(decisionSchema(!approve), req.body, ORDER);
       res.json(await decideOffer(ctx, id, approve, comment, viewer(req)));
     });
   }
   router.post('/api/hr/offers/:id/send/', async (req, res) => {
-    res.json(await sendOffer(ctx, offerId(req.params.id), viewer(req)));
+    res.json(await sendOffer(ctx, await offerId(req), viewer(req)));
   });
   router.post('/api/hr/offers/:id/withdraw/', async (req, res) => {
-    const id = offerId(req.params.id);
+    const id = await offerId(req);
     const { reason } = validate(reasonSchema(), req.body, ORDER);
     res.json(await withdrawOffer(ctx, id, reason, viewer(req)));
   });
   router.get('/api/hr/offers/:id/pdf/', async (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    await sendDownload(res, await offerPdf(ctx, offerId(req.params.id)));
+    await sendDownload(res, await offerPdf(ctx, await offerId(req)));
   });
 
   // Templates

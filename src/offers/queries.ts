@@ -71,6 +71,14 @@ export async function hrUsers(db: Knex, ids: number[]): Promise<Map<number, HrUs
   );
 }
 
+/** Whether the user is on the job's hiring team as its hiring manager or one of its recruiters (who see its offers). */
+export async function onOfferTeam(db: Knex, jobId: number, userId: number): Promise<boolean> {
+  return !!(await db('job_team_members')
+    .where({ job_id: jobId, user_id: userId })
+    .whereIn('role', ['hiring_manager', 'recruiter'])
+    .first('user_id'));
+}
+
 /** Active HR users who may approve offers (admins, recruiters, hiring managers), by name: the approval chains' choices. */
 export async function approverChoices(db: Knex): Promise<{ id: number; username: string; role: string }[]> {
   const rows: Row[] = await db('hr_users')

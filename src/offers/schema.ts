@@ -39,6 +39,8 @@ export const OFFER_MESSAGES = {
   letterEmpty: 'The letter is empty: write it or choose a template.',
   unknownVariables: (names: string[]) => `Unknown variables: ${names.map((n) => `{${n}}`).join(', ')}.`,
   notFound: 'Offer not found.',
+  offersHidden:
+    "Offers are seen by admins, recruiters and the job's hiring manager and recruiters on its hiring team; you are on this job's team in another role.",
   applicationNotFound: 'Application not found.',
   templateNotFound: 'Offer template not found.',
   templateId: 'Choose an offer template by its id.',

@@ -35,7 +35,7 @@ import { enqueueApplicationEvent, enqueueEmails, enqueueSentEmail, htmlOfText, o
 import { payInRange } from '../publishing/index.js';
 import type { UserRole } from '../users/types.js';
 import { appendSignaturePage, latin1, letterText, renderLetterPdf } from './lib/pdf.js';
-import { activeAdminIds, hrUsers, jobFacts, jobOfApplication, jobWebhookUrl, type HrUser, type JobFacts } from './queries.js';
+import { activeAdminIds, hrUsers, jobFacts, jobOfApplication, jobWebhookUrl, onOfferTeam, type HrUser, type JobFacts } from './queries.js';
 import {
   approvalsOf,
   askApproval,
@@ -226,6 +226,19 @@ async function present(deps: Pick<Deps, 'db'>, offer: OfferRow, viewer: Viewer |
     created_at: offer.created_at.toISOString(),
     updated_at: offer.updated_at.toISOString(),
   };
+}
+
+/**
+ * Who sees offers (issue 34): admins and recruiters (every job is theirs, as the access gate has
+ * it) and, of the other roles the gate lets through, only a hiring manager who is on the job's team
+ * as its hiring manager or a recruiter; another team role (a coordinator, an interviewer) gets 403.
+ * An unknown application or offer is left to the route (404).
+ */
+export async function assertSeesOffers(db: Db, viewer: Viewer, by: { applicationId: number } | { offerId: number }): Promise<void> {
+  if (viewer.role === 'admin' || viewer.role === 'recruiter') return;
+  const jobId = 'offerId' in by ? (await findOffer(db, by.offerId))?.job_id : (await jobOfApplication(db, by.applicationId))?.id;
+  if (jobId === undefined) return;
+  if (viewer.role !== 'hiring_manager' || !(await onOfferTeam(db, jobId, viewer.userId))) throw new Forbidden(M.offersHidden);
 }
 
 /** An application's offers, newest first: a list as every list answers (DESIGN.md), on one page (an application has few). */

@@ -176,6 +176,27 @@ for (const kind of databaseKinds()) {
       expect((await as(rita)('/api/hr/applications/x/offers/')).status).to.equal(404);
       for (const p of [one(999_999), one(999_999, 'submit'), one(999_999, 'pdf')]) expect((await as(rita)(p)).status, p).to.equal(404);
       expect((await as(rita)('/api/hr/offers/1e3/')).status).to.equal(404);
+      // A hiring manager on the job's team in another role (a coordinator) sees the applicant, not the offers.
+      const coraId = await createHrUser(s.ctx.db, 'cora', { role: 'hiring_manager' });
+      await s.ctx
+        .db('job_team_members')
+        .insert({ job_id: jobId, user_id: coraId, role: 'coordinator', created_at: '2026-01-01 00:00:00.000' });
+      const cora = { id: coraId, token: await liveToken(s.ctx.db, coraId) };
+      expect((await as(cora)(`/api/hr/applications/${apps[0]}/`)).status).to.equal(200);
+      const hidden = await as(cora)(offers(apps[0]));
+      expect(hidden.status).to.equal(403);
+      expect(hidden.body.detail).to.equal(M.offersHidden);
+      expect((await as(cora)(offers(apps[0]), { method: 'POST', body: valid() })).status).to.equal(403);
+      const draft = await as(hank)(offers(apps[0]), { method: 'POST', body: valid() });
+      expect(draft.status).to.equal(201);
+      for (const [method, p] of [
+        ['GET', one(draft.body.id)],
+        ['PATCH', one(draft.body.id)],
+        ['POST', one(draft.body.id, 'submit')],
+        ['GET', one(draft.body.id, 'pdf')],
+      ])
+        expect((await as(cora)(p, { method, body: method === 'GET' ? undefined : {} })).status, `${method} ${p}`).to.equal(403);
+      await s.ctx.db('offers').where({ id: draft.body.id }).delete();
     });
 
     it('refuses bad input field by field, and writes nothing', async () => {
