@@ -917,6 +917,27 @@ export async function acceptOffer(deps: Deps, token: string, fullName: string, i
           now,
         );
         await tellCreator(deps, trx, offer, 'Offer accepted', `The candidate accepted the offer, signed "${oneLine(fullName)}".`, now);
+        // The candidate's copy: where the signed offer is (the same link, which now offers the signed PDF).
+        if (deps.config.mail.smtpUrl) {
+          const company = oneLine(deps.config.company.name);
+          const text = [
+            `Dear ${oneLine(to.first_name)} ${oneLine(to.last_name)},`,
+            `Thank you for accepting our offer for ${oneLine(to.job_title)}, signed "${oneLine(fullName)}" on ${now.toUTCString()}.`,
+            `Your signed offer (PDF) is here:\n${baseUrl(deps)}/offer/${token}`,
+            company,
+          ].join('\n\n');
+          await enqueueEmails(
+            trx,
+            offer.application_id,
+            [
+              {
+                template: 'offer_signed',
+                message: { to: to.email, subject: `Your signed offer from ${company}`, text, html: htmlOfText(text) },
+              },
+            ],
+            now,
+          );
+        }
       }),
     );
   } catch (err) {

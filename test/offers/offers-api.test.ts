@@ -375,7 +375,11 @@ for (const kind of databaseKinds()) {
       expect((await post(link, { action: 'decline', reason: 'changed my mind' })).status).to.equal(409);
       expect((await s.ctx.db('offers').where({ id: o.id }).first('status')).status).to.equal('accepted');
 
+      const fromCopy = smtp.mails.length;
       await delivery.worker.runDue();
+      const copy = smtp.mails.slice(fromCopy).find((m) => m.to.includes('cand0@example.com'))!;
+      expect(decodedHeader(copy.raw, 'Subject')).to.equal('Your signed offer from Acme');
+      expect(readable(copy.raw)).to.include(`https://careers.acme.example${link}`).and.include('signed "José Müller"');
       const acceptedHook = hooks('offer.accepted').find((r) => JSON.parse(r.body).offer_id === o.id)!;
       expect(verifyStandardWebhook(SECRET, acceptedHook.headers, acceptedHook.body)).to.equal(true);
       expect(JSON.parse(acceptedHook.body)).to.deep.include({
