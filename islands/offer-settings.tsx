@@ -20,6 +20,7 @@ interface Props {
   templates: OfferTemplate[];
   chain: ApprovalChain;
   approvers: { id: number; username: string; role: string }[];
+  jobs: { id: number; title: string }[];
   variables: string[];
 }
 
@@ -113,8 +114,22 @@ function TemplateEditor({
   );
 }
 
-function ChainForm({ chain, approvers }: { chain: ApprovalChain; approvers: Props['approvers'] }) {
+function ChainForm({
+  chain,
+  approvers,
+  title,
+  onReset,
+  onSaved,
+}: {
+  chain: ApprovalChain;
+  approvers: Props['approvers'];
+  title: string;
+  /** A job's chain: put the job back on the default chain. */
+  onReset?: () => void;
+  onSaved?: () => void;
+}) {
   const id = useId();
+  const url = chain.job_id === null ? '/api/hr/offer-approval-chains/default/' : `/api/hr/jobs/${chain.job_id}/offer-approval-chain/`;
   const [mode, setMode] = useState<ApprovalMode>(chain.mode);
   const [anyAdmin, setAnyAdmin] = useState(chain.approver_ids === null);
   const [chosen, setChosen] = useState<number[]>(chain.approver_ids ?? []);
@@ -141,8 +156,9 @@ function ChainForm({ chain, approvers }: { chain: ApprovalChain; approvers: Prop
     setErrors({});
     setBusy(true);
     try {
-      await hrJson<ApprovalChain>('/api/hr/offer-approval-chains/default/', { method: 'PUT', body });
+      await hrJson<ApprovalChain>(url, { method: 'PUT', body });
       setMessage('Approval chain saved.');
+      onSaved?.();
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) {
         const fields = err instanceof ApiError && err.status === 400 ? fieldErrorMessages(err.body as never) : {};
@@ -157,7 +173,8 @@ function ChainForm({ chain, approvers }: { chain: ApprovalChain; approvers: Prop
 
   return (
     <form className="card email-form" noValidate onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Default approval chain</h2>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {chain.inherited && <p className="help-text">This job uses the default chain; saving gives it its own.</p>}
       <div className="emails-message" role="status" aria-live="polite">
         {message}
       </div>
@@ -221,12 +238,76 @@ function ChainForm({ chain, approvers }: { chain: ApprovalChain; approvers: Prop
         <button type="submit" className="btn btn-primary" aria-busy={busy} disabled={busy}>
           {busy ? 'Saving…' : 'Save the approval chain'}
         </button>
+        {onReset && !chain.inherited && (
+          <button type="button" className="btn btn-secondary" disabled={busy} onClick={onReset}>
+            Use the default chain
+          </button>
+        )}
       </div>
     </form>
   );
 }
 
-function OfferSettings({ templates: initial, chain, approvers, variables }: Props) {
+/** A job's own chain: chosen from the jobs, read, saved or put back on the default. */
+function JobChain({ jobs, approvers }: { jobs: Props['jobs']; approvers: Props['approvers'] }) {
+  const id = useId();
+  const [jobId, setJobId] = useState('');
+  const [chain, setChain] = useState<ApprovalChain | null>(null);
+  const [message, setMessage] = useState('');
+  const [version, setVersion] = useState(0);
+  const load = async (value: string, note = '') => {
+    setJobId(value);
+    setChain(null);
+    setMessage(note);
+    if (!value) return;
+    try {
+      setChain(await hrJson<ApprovalChain>(`/api/hr/jobs/${value}/offer-approval-chain/`));
+      setVersion((v) => v + 1);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setMessage(failure(err).join(' '));
+    }
+  };
+  const reset = async () => {
+    try {
+      await hrJson(`/api/hr/jobs/${jobId}/offer-approval-chain/`, { method: 'DELETE' });
+      await load(jobId, 'The job uses the default chain again.');
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) setMessage(failure(err).join(' '));
+    }
+  };
+  if (!jobs.length) return null;
+  return (
+    <div className="card email-form">
+      <h2>A job's own approval chain</h2>
+      <div className="field">
+        <label htmlFor={`${id}-job`}>Job</label>
+        <select id={`${id}-job`} value={jobId} onChange={(e) => void load(e.target.value)}>
+          <option value="">Choose a job…</option>
+          {jobs.map((j) => (
+            <option key={j.id} value={j.id}>
+              {j.title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="emails-message" role="status" aria-live="polite">
+        {message}
+      </div>
+      {chain && (
+        <ChainForm
+          key={`${jobId}-${version}`}
+          chain={chain}
+          approvers={approvers}
+          title={`Approval chain of “${jobs.find((j) => String(j.id) === jobId)?.title ?? ''}”`}
+          onReset={() => void reset()}
+          onSaved={() => void load(jobId, 'Approval chain saved.')}
+        />
+      )}
+    </div>
+  );
+}
+
+function OfferSettings({ templates: initial, chain, approvers, jobs, variables }: Props) {
   const [list, setList] = useState(initial);
   const [editing, setEditing] = useState<OfferTemplate | 'new' | null>(null);
   const [message, setMessage] = useState('');
@@ -302,7 +383,8 @@ function OfferSettings({ templates: initial, chain, approvers, variables }: Prop
           </li>
         ))}
       </ul>
-      <ChainForm chain={chain} approvers={approvers} />
+      <ChainForm chain={chain} approvers={approvers} title="Default approval chain" />
+      <JobChain jobs={jobs} approvers={approvers} />
     </div>
   );
 }

@@ -4,6 +4,7 @@
  * and any job's own). Reading them is open to whoever makes offers; changes are admins' (api.ts).
  */
 import type { Db } from '../db/knex.js';
+import { listJobChoices } from '../jobs/index.js';
 import { withDbRetry } from '../db/errors.js';
 import { HttpError, NotFound, ValidationError } from '../http/errors.js';
 import { sanitizeRichText } from '../shared/sanitize.js';
@@ -117,8 +118,18 @@ export async function removeApprovalChain(db: Db, jobId: number): Promise<void> 
   await withDbRetry(() => db.transaction((trx) => removeChain(trx, jobId)));
 }
 
-/** What the offers settings page starts with: the templates, the default chain and who may approve. */
+/** What the offers settings page starts with: the templates, the default chain, who may approve, and the jobs (for a job's own chain). */
 export async function offerSettings(db: Db) {
-  const [templates, chain, approvers] = await Promise.all([listTemplates(db), approvalChain(db, null), approverChoices(db)]);
-  return { templates, chain, approvers };
+  const [templates, chain, approvers, jobs] = await Promise.all([
+    listTemplates(db),
+    approvalChain(db, null),
+    approverChoices(db),
+    listJobChoices(db),
+  ]);
+  return {
+    templates,
+    chain,
+    approvers,
+    jobs: jobs.filter((j) => j.status !== 'REMOVED').map((j) => ({ id: j.id, title: j.title })),
+  };
 }

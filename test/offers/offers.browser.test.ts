@@ -28,6 +28,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     let dana: string;
     let ivan: string;
     let apps: number[];
+    let jobId: number;
+    let danaId: number;
+    let ritaId: number;
     const tabs: PageWithErrors[] = [];
     const suffix = kind === 'mysql' ? '-mysql' : '';
 
@@ -39,12 +42,13 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         MAIL_FROM: 'Acme <jobs@acme.example>',
       });
       delivery = createDelivery({ db: s.ctx.db, config: s.ctx.config, now: () => new Date(), log: () => undefined });
-      const danaId = await createHrUser(s.ctx.db, 'dana', { role: 'admin' });
-      const ritaId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
+      danaId = await createHrUser(s.ctx.db, 'dana', { role: 'admin' });
+      ritaId = await createHrUser(s.ctx.db, 'rita', { role: 'recruiter' });
       const ivanId = await createHrUser(s.ctx.db, 'ivan', { role: 'interviewer' });
       [dana, rita, ivan] = await Promise.all([danaId, ritaId, ivanId].map((id) => liveToken(s.ctx.db, id)));
       await s.ctx.db('hr_users').where({ id: danaId }).update({ email: 'dana@acme.example' });
       const job = await makeJob(s.ctx.db, { title: 'Backend Engineer', currency: 'EUR', min_salary: 60000, max_salary: 80000 });
+      jobId = job.id;
       await insertApplications(
         s.ctx.db,
         job.id,
@@ -212,6 +216,31 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         const chain = await s.ctx.db('offer_approval_chains').where({ scope: 'default' }).first();
         expect(Number(chain.only_out_of_range)).to.equal(1);
         await s.ctx.db('offer_approval_chains').where({ scope: 'default' }).update({ only_out_of_range: false });
+        // A job's own chain: dana, then rita, in order; then back to the default.
+        await page.getByLabel('Job', { exact: true }).selectOption({ label: 'Backend Engineer' });
+        await page.getByText('This job uses the default chain; saving gives it its own.').waitFor();
+        const own = page.locator('form', { hasText: 'Approval chain of “Backend Engineer”' });
+        await own.getByLabel('Each of them, in the order chosen').check();
+        await own.getByLabel('dana (admin)').check();
+        await own.getByLabel('rita (recruiter)').check();
+        await own.getByRole('button', { name: 'Save the approval chain' }).click();
+        await page.getByRole('button', { name: 'Use the default chain' }).waitFor();
+        const saved = await s.ctx
+          .db('offer_approval_chains')
+          .where({ scope: `job:${jobId}` })
+          .first();
+        expect(saved.mode).to.equal('ORDER');
+        expect(JSON.parse(saved.approver_ids)).to.deep.equal([danaId, ritaId]);
+        expect(await axeViolations(page)).to.deep.equal([]);
+        await screenshot(page, `offers-settings-job-${w.name}${suffix}`);
+        await page.getByRole('button', { name: 'Use the default chain' }).click();
+        await page.getByText('The job uses the default chain again.').waitFor();
+        expect(
+          await s.ctx
+            .db('offer_approval_chains')
+            .where({ scope: `job:${jobId}` })
+            .count({ n: '*' }),
+        ).to.deep.equal([{ n: 0 }]);
       });
     }
 
