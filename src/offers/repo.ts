@@ -101,6 +101,11 @@ export async function offersOfApplication(db: Knex, applicationId: number): Prom
   return (await db('offers').where({ application_id: applicationId }).orderBy('id', 'desc')).map(offerOf);
 }
 
+/** Locks the application's row until the transaction ends (MySQL; SQLite's writes are one at a time): one offer made at a time. */
+export async function lockApplication(trx: Knex, applicationId: number): Promise<void> {
+  if (trx.client.config.client === 'mysql2') await trx('applications').where({ id: applicationId }).forUpdate().first('id');
+}
+
 /** Whether the application has an offer that is neither answered, expired nor withdrawn. */
 export async function hasOpenOffer(db: Knex, applicationId: number): Promise<boolean> {
   const r = await db('offers')

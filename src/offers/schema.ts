@@ -59,6 +59,7 @@ export const OFFER_MESSAGES = {
   signedNameMismatch: 'Type your full name as it appears on the offer.',
   notEditable: (status: string) => `An offer that is ${status} cannot be changed; withdraw it and make a new one if the terms must change.`,
   notDraft: 'Only a draft offer can be submitted for approval.',
+  changedMeanwhile: 'The offer was changed meanwhile: reload it and try again.',
   notPending: 'This offer is not waiting for approval.',
   notApprover: 'You are not asked to approve this offer now.',
   notApproved: 'The offer cannot be sent until it is approved.',

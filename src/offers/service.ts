@@ -53,6 +53,7 @@ import {
   insertOffer,
   insertPdfRecord,
   insertTimelineEntry,
+  lockApplication,
   offersOfApplication,
   updateOffer,
   type ApprovalRow,
@@ -269,6 +270,8 @@ export async function createOffer(deps: Deps, applicationId: number, input: Part
   const letter = cleanLetter(full.letter ?? template?.body ?? '');
   const id = await withDbRetry(() =>
     deps.db.transaction(async (trx) => {
+      // Two offers made at once for one application: the application's row lock (MySQL) lets one through; SQLite writes one at a time.
+      await lockApplication(trx, applicationId);
       if (await hasOpenOffer(trx, applicationId)) throw conflict(M.openOffer);
       const { template_id: _t, letter: _l, ...terms } = full;
       const offerId = await insertOffer(
@@ -319,12 +322,12 @@ export async function changeOffer(deps: Deps, id: number, input: Partial<OfferIn
   await withDbRetry(() =>
     deps.db.transaction(async (trx) => {
       const current = await findOffer(trx, id, true);
-      if (!current || current.version !== offer.version || !EDITABLE_STATUSES.includes(current.status))
+      if (!current || !EDITABLE_STATUSES.includes(current.status))
         throw conflict(M.notEditable(OFFER_STATUS_LABELS[current?.status ?? offer.status].toLowerCase()));
+      if (current.version !== offer.version) throw conflict(M.changedMeanwhile);
       const restart = current.status !== 'draft' && changed.length > 0;
       const version = current.version + 1;
-      if (!(await updateOffer(trx, id, { version: current.version }, { ...changes, version }, now)))
-        throw conflict(M.notEditable('changed'));
+      if (!(await updateOffer(trx, id, { version: current.version }, { ...changes, version }, now))) throw conflict(M.changedMeanwhile);
       await insertTimelineEntry(
         trx,
         current.application_id,

@@ -282,6 +282,11 @@ for (const kind of databaseKinds()) {
       expect((await as(rita)(one(made.body.id, 'withdraw'), { method: 'POST', body: { reason: 'Role closed' } })).body.status).to.equal(
         'withdrawn',
       );
+      // Three offers made at once for one application: one is made.
+      const raced = await Promise.all([rita, dana, hank].map((who) => as(who)(offers(apps[6]), { method: 'POST', body: valid() })));
+      expect(raced.map((r) => r.status).sort()).to.deep.equal([201, 409, 409]);
+      expect(raced.find((r) => r.status === 409)!.body.detail).to.equal(M.openOffer);
+      await as(rita)(one(raced.find((r) => r.status === 201)!.body.id, 'withdraw'), { method: 'POST', body: {} });
     });
 
     it('approves through the default chain (any admin) by the emailed link, sends, and the candidate signs: record, PDF, webhooks, timeline', async () => {
