@@ -34,7 +34,7 @@ import { TEMPLATE_VARIABLES, applicantValues, fillVariables } from '../emails/in
 import { enqueueApplicationEvent, enqueueEmails, enqueueSentEmail, htmlOfText, oneLine } from '../posts/index.js';
 import { payInRange } from '../publishing/index.js';
 import type { UserRole } from '../users/types.js';
-import { appendSignaturePage, latin1, letterText, renderLetterPdf } from './lib/pdf.js';
+import { appendSignaturePage, letterText, renderLetterPdf } from './lib/pdf.js';
 import { activeAdminIds, hrUsers, jobFacts, jobOfApplication, jobWebhookUrl, onOfferTeam, type HrUser, type JobFacts } from './queries.js';
 import {
   approvalsOf,
@@ -796,8 +796,6 @@ export interface CandidateView {
   company: string;
   terms: [string, string][];
   letter: string[];
-  /** Past its expiry date (the sweep may not have marked it yet). */
-  expired: boolean;
 }
 
 async function offerOfToken(deps: Pick<Deps, 'db'>, token: string): Promise<OfferRow> {
@@ -827,7 +825,6 @@ export async function candidateView(deps: Deps, token: string): Promise<Candidat
     company: deps.config.company.name,
     terms: termsOf(offer),
     letter: letterText(filledLetter(deps.config, offer, to, sender)),
-    expired: false,
   };
 }
 
@@ -902,7 +899,7 @@ export async function acceptOffer(deps: Deps, token: string, fullName: string, i
           offer.application_id,
           null,
           'offer_accepted',
-          { text: `Offer accepted: signed by ${latin1(fullName) === fullName ? fullName : oneLine(fullName)}`, offer_id: offer.id },
+          { text: `Offer accepted: signed by ${oneLine(fullName)}`, offer_id: offer.id },
           now,
         );
         await offerEvent(
