@@ -26,7 +26,7 @@ import type { AppContext } from '../context.js';
 import type { Db } from '../db/knex.js';
 import { withDbRetry } from '../db/errors.js';
 import { Forbidden, HttpError, NotFound, ValidationError } from '../http/errors.js';
-import type { Download } from '../http/download.js';
+import { unavailableOr, type Download } from '../http/download.js';
 import { addressHash } from '../http/address-hash.js';
 import { sanitizeRichText } from '../shared/sanitize.js';
 import { emailRecipients, type EmailRecipient } from '../applicants/index.js';
@@ -780,8 +780,12 @@ export async function offerPdf(deps: Deps, id: number): Promise<Download> {
   const offer = await requireOffer(deps.db, id);
   const name = `offer-${offer.id}${offer.signed_pdf_key ? '-signed' : ''}.pdf`;
   const key = offer.signed_pdf_key ?? offer.pdf_key;
-  const data = key ? await readAll(deps, key).catch(() => null) : await renderPdf(deps, offer, offer.created_by);
-  if (!data) throw new NotFound(M.pdfMissing);
+  // A storage that cannot be reached is a 503 (unavailableOr); a file that is gone, a 404.
+  const data = key
+    ? await readAll(deps, key).catch((err) => {
+        throw unavailableOr(err, new NotFound(M.pdfMissing));
+      })
+    : await renderPdf(deps, offer, offer.created_by);
   return { name, contentType: 'application/pdf', size: data.length, stream: Readable.from([data]) };
 }
 
@@ -834,8 +838,9 @@ export async function candidatePdf(deps: Deps, token: string): Promise<Download>
   assertSignable(offer, deps.now());
   const key = offer.signed_pdf_key ?? offer.pdf_key;
   if (!key) throw new NotFound(M.pdfMissing);
-  const data = await readAll(deps, key).catch(() => null);
-  if (!data) throw new NotFound(M.pdfMissing);
+  const data = await readAll(deps, key).catch((err) => {
+    throw unavailableOr(err, new NotFound(M.pdfMissing));
+  });
   return {
     name: `offer-${oneLine(deps.config.company.name)}${offer.signed_pdf_key ? '-signed' : ''}.pdf`,
     contentType: 'application/pdf',
