@@ -227,6 +227,8 @@ export interface Config {
     form: RateLimitSetting;
     /** Candidates' status page: asking for a new link, withdrawing, asking for erasure (issue 35). */
     candidate: RateLimitSetting;
+    /** Answers on the candidates' offer pages and the approvers' links (issue 34). */
+    offer: RateLimitSetting;
     login: RateLimitSetting;
     /** The job alert form (issue 35): subscriptions per client address. */
     alerts: RateLimitSetting;
@@ -276,6 +278,11 @@ export interface Config {
   poolConsentDays: number;
   /** JOB_APPROVAL: a recruiter's new or changed job waits for its hiring manager or an admin before it can be active (issue 34). */
   jobApproval: boolean;
+  /**
+   * OFFER_PDF_FONT, OFFER_PDF_FONT_BOLD: TrueType or OpenType fonts for offer PDFs (issue 34), so
+   * names and letters outside Latin-1 are written as they are; null: the PDF standard fonts.
+   */
+  offerPdfFonts: { regular: string | null; bold: string | null };
   /** JOB_CHECKS_BLOCK: the publishing checks that refuse a job's activation (issue 34); the others only warn. */
   jobChecksBlock: JobCheckKey[];
   /** LOG_LEVEL: the least severe level written (default info; warn in tests, so request lines stay out of test output). */
@@ -395,6 +402,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'FORM_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'CANDIDATE_RATE_LIMIT', default: '10' },
   { name: 'CANDIDATE_RATE_WINDOW_SECONDS', default: '600' },
+  { name: 'OFFER_RATE_LIMIT', default: '20' },
+  { name: 'OFFER_RATE_WINDOW_SECONDS', default: '600' },
   { name: 'LOGIN_RATE_LIMIT', default: '10' },
   { name: 'LOGIN_RATE_WINDOW_SECONDS', default: '900' },
   { name: 'ALERTS_RATE_LIMIT', default: '5' },
@@ -423,6 +432,8 @@ export const SETTINGS: { name: string; default: string; secret?: 'url' | 'all' }
   { name: 'CANDIDATE_LINK_DAYS', default: '30' },
   { name: 'POOL_CONSENT_DAYS', default: '365' },
   { name: 'JOB_APPROVAL', default: 'off' },
+  { name: 'OFFER_PDF_FONT', default: '(unset: the PDF standard fonts, Latin-1 only)' },
+  { name: 'OFFER_PDF_FONT_BOLD', default: '(unset: OFFER_PDF_FONT)' },
   { name: 'JOB_CHECKS_BLOCK', default: DEFAULT_BLOCKING_CHECKS.join(',') },
   { name: 'PHONE_RULE', default: 'ten-digits' },
   { name: 'STORAGE_URL', default: '(unset: DATA_DIR/uploads)', secret: 'url' },
@@ -647,6 +658,19 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
   const jobChecksBlock = unknownChecks.length ? [...DEFAULT_BLOCKING_CHECKS] : [...new Set(blockList as JobCheckKey[])];
   const retentionDays = env.APPLICATION_RETENTION_DAYS?.trim() ? int('APPLICATION_RETENTION_DAYS', 0, 1, 36_500) : null;
 
+  // Issue 34: fonts for offer PDFs, read at start so a wrong path stops the start, not a send.
+  const fontFile = (name: string): string | null => {
+    const v = env[name]?.trim();
+    if (!v) return null;
+    const file = path.resolve(v);
+    if (!/\.(ttf|otf)$/i.test(file)) problems.push(`${name} must name a .ttf or .otf font file (got "${v}")`);
+    else if (!fs.existsSync(file) || !fs.statSync(file).isFile()) problems.push(`${name} names no readable file (got "${v}")`);
+    else return file;
+    return null;
+  };
+  const offerPdfFonts = { regular: fontFile('OFFER_PDF_FONT'), bold: fontFile('OFFER_PDF_FONT_BOLD') };
+  if (offerPdfFonts.bold && !offerPdfFonts.regular) problems.push('OFFER_PDF_FONT_BOLD needs OFFER_PDF_FONT too');
+
   // Sent as `Authorization: Bearer <token>`: header-safe characters only, and long enough not to be guessed.
   const metricsToken = env.METRICS_TOKEN?.trim() ? env.METRICS_TOKEN.trim() : null;
   if (metricsToken !== null && !/^[A-Za-z0-9._~+/=-]{16,256}$/.test(metricsToken)) {
@@ -696,6 +720,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
       funnel: rate('FUNNEL', 300, 600),
       form: rate('FORM', 10, 600),
       candidate: rate('CANDIDATE', 10, 600),
+      offer: rate('OFFER', 20, 600),
       login: rate('LOGIN', 10, 900),
       alerts: rate('ALERTS', 5, 3600),
       // 56: what ISPs commonly give one customer (RIPE-690), and express-rate-limit's default.
@@ -721,6 +746,7 @@ export function loadConfig(env: Env = readSettings().env, overrides: Partial<Con
     candidateLinkDays: int('CANDIDATE_LINK_DAYS', 30, 1, 365),
     poolConsentDays: int('POOL_CONSENT_DAYS', 365, 30, 1095),
     jobApproval: bool('JOB_APPROVAL', false),
+    offerPdfFonts,
     jobChecksBlock,
     phoneRule,
     logLevel,

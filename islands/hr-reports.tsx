@@ -271,11 +271,13 @@ function HrReports(props: Props) {
               </div>
               <div>
                 <dt>Offers made / accepted</dt>
-                <dd>Not tracked yet</dd>
+                <dd>
+                  {number.format(r.offers.made)} / {number.format(r.offers.accepted)}
+                </dd>
               </div>
             </dl>
             <p className="help-text">
-              {r.offers.note} The applications counted are those made on these days; their stages, times and outcomes are followed to today.
+              The applications counted are those made on these days; their stages, times and outcomes are followed to today.
             </p>
           </section>
           <div className="reports-grid">

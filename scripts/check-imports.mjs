@@ -52,6 +52,7 @@ const FEATURES = [
   'alerts',
   'imports',
   'pools',
+  'offers',
 ];
 /**
  * A feature file's role (docs/decisions/0001-file-roles.md): `index.ts` (the feature's face), or

@@ -43,6 +43,7 @@ import { peopleRoutes } from './people/index.js';
 import { candidatesRoutes } from './candidates/index.js';
 import { importsRoutes } from './imports/index.js';
 import { poolsRoutes } from './pools/index.js';
+import { offersRoutes } from './offers/index.js';
 import { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, usersRoutes } from './users/index.js';
 
 /** The Express app alone (every request through it; route listings in tests). */
@@ -161,6 +162,7 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.use(candidatesRoutes(ctx));
   app.use(importsRoutes(ctx));
   app.use(poolsRoutes(ctx));
+  app.use(offersRoutes(ctx));
   app.use(applicantsRoutes(ctx, { jobStages, listStageNames, rejectionReasons }));
   app.use(pipelineRoutes(ctx));
   app.use(notesRoutes(ctx));

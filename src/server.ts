@@ -17,6 +17,7 @@ import { checkStorage, describeStorage } from './storage/create.js';
 import { scheduleUploadSweeps } from './storage/sweep.js';
 import { type Logger, processLog } from './log/logger.js';
 import { remindOverdueScorecards } from './scorecards/index.js';
+import { expireOffers } from './offers/index.js';
 import { remindUpcomingInterviews } from './interviews/index.js';
 import { scheduleAlerts } from './alerts/index.js';
 
@@ -92,7 +93,11 @@ export async function startServer(
         {
           ...ctx,
           log: (line) => ctx.log.warn(line),
-          onSweep: () => remindOverdueScorecards(ctx).then(() => remindUpcomingInterviews(ctx)),
+          onSweep: () =>
+            remindOverdueScorecards(ctx)
+              .then(() => remindUpcomingInterviews(ctx))
+              .then(() => expireOffers(ctx))
+              .then(() => undefined),
         },
         ctx.outbox,
       )

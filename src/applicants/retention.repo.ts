@@ -14,7 +14,7 @@ export interface RemovableApplication {
 /**
  * Deletes the applications and everything of theirs: answers and their choices, skills,
  * experiences, education, search words, outbound post and email records, notes and audit entries
- * (their timeline), then the applications and their stored_files rows. Children go first, by
+ * (their timeline), their offers' PDF records, then the applications and their stored_files rows. Children go first, by
  * application id, in chunks, so the foreign keys never cascade row by row. Their answers are taken off the answer tallies, all at the end in one order
  * (as an application's insert adds them), and each job's tally count and highest id follow.
  * Run inside one transaction.
@@ -45,6 +45,14 @@ export async function deleteApplications(trx: Knex, apps: RemovableApplication[]
     ]) {
       await trx(table).whereIn('application_id', ids).delete();
     }
+    // Their offers' PDFs (issue 34): the file records go (the offers themselves go with the
+    // applications, by their foreign key), and the orphan sweep then removes the files.
+    await trx('stored_files')
+      .whereIn('storage_key', trx('offers').whereIn('application_id', ids).whereNotNull('pdf_key').select('pdf_key'))
+      .delete();
+    await trx('stored_files')
+      .whereIn('storage_key', trx('offers').whereIn('application_id', ids).whereNotNull('signed_pdf_key').select('signed_pdf_key'))
+      .delete();
     // Their history too (status changes, notes, stages): the timeline goes with the application.
     await trx('audit_log').where('entity', 'application').whereIn('entity_id', ids).delete();
     await trx('applications').whereIn('id', ids).delete();

@@ -111,6 +111,20 @@ export async function openBookingLinks(
   }));
 }
 
+/** Offers sent to these applications and waiting for the candidate's answer (issue 34's offers), oldest first. */
+export async function offersWaiting(
+  db: Knex,
+  applicationIds: number[],
+): Promise<{ application_id: number; sent_at: Date; expires_on: string }[]> {
+  if (!applicationIds.length) return [];
+  const rows: Row[] = await db('offers')
+    .whereIn('application_id', applicationIds)
+    .where('status', 'sent')
+    .orderBy('sent_at')
+    .select('application_id', 'sent_at', 'expires_on');
+  return rows.map((r) => ({ application_id: Number(r.application_id), sent_at: fromDbDate(r.sent_at)!, expires_on: String(r.expires_on) }));
+}
+
 /** Everything stored of these applications that an erase removes (and the candidate gave or was told), for their download. */
 export async function applicationsData(db: Knex, applicationIds: number[]): Promise<Record<string, unknown>[]> {
   if (!applicationIds.length) return [];

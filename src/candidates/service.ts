@@ -31,7 +31,14 @@ import {
   stageNamesInUse,
   writtenTexts,
 } from './repo.js';
-import { applicationsData, openBookingLinks, personApplications, upcomingInterviews, type StatusApplication } from './queries.js';
+import {
+  applicationsData,
+  offersWaiting,
+  openBookingLinks,
+  personApplications,
+  upcomingInterviews,
+  type StatusApplication,
+} from './queries.js';
 import { CANDIDATE_MESSAGES } from './schema.js';
 import type { ErasureRequest, StageStatusText } from './types.js';
 
@@ -88,6 +95,8 @@ export interface StatusView {
     notes: string | null;
   }[];
   booking: { job_title: string; sent_on: string; until: string }[];
+  /** Offers sent and waiting for an answer: on their own page, by the link emailed with them. */
+  offers: { job_title: string; sent_on: string; until: string }[];
   erasure_requested_on: string | null;
   /** Talent pools (issue 35): whether they are kept for other jobs, and what agreeing says. */
   future_jobs: { in_pools: boolean; consent: 'given' | 'waiting' | 'expired'; until: string | null; text: string };
@@ -129,12 +138,13 @@ export async function statusView(
   const apps = await personApplications(deps.db, found.personId);
   if (!apps.length) return { problem: 'invalid' };
   const ids = apps.map((a) => a.id);
-  const [texts, interviews, links, erasure, pools] = await Promise.all([
+  const [texts, interviews, links, erasure, pools, offers] = await Promise.all([
     writtenTexts(deps.db),
     upcomingInterviews(deps.db, ids, now),
     openBookingLinks(deps.db, ids, now),
     erasureRequestOf(deps.db, found.personId),
     personPoolState(deps.db, found.personId, now),
+    offersWaiting(deps.db, ids),
   ]);
   const titleOf = (id: number) => apps.find((a) => a.id === id)?.job_title ?? '';
   return {
@@ -157,6 +167,11 @@ export async function statusView(
         };
       }),
       booking: links.map((l) => ({ job_title: titleOf(l.application_id), sent_on: dayText(l.created_at), until: dayText(l.expires_at) })),
+      offers: offers.map((o) => ({
+        job_title: titleOf(o.application_id),
+        sent_on: dayText(o.sent_at),
+        until: dayText(new Date(`${o.expires_on}T00:00:00Z`)),
+      })),
       erasure_requested_on: erasure ? dayText(erasure) : null,
       future_jobs: {
         in_pools: pools.in_pools,

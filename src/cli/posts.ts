@@ -113,6 +113,7 @@ export function registerPosts(program: Command): void {
           { remindUpcomingInterviews },
           { scheduleAlerts },
           { ServerKey },
+          { expireOffers },
         ] = await Promise.all([
           import('../posts/index.js'),
           import('../ops/index.js'),
@@ -123,10 +124,14 @@ export function registerPosts(program: Command): void {
           import('../interviews/index.js'),
           import('../alerts/index.js'),
           import('../db/server-key.js'),
+          import('../offers/index.js'),
         ]);
         const now = () => new Date();
         const onSweep = () =>
-          remindOverdueScorecards({ db, config, now }).then(() => remindUpcomingInterviews({ db, config, now, log: processLog() }));
+          remindOverdueScorecards({ db, config, now })
+            .then(() => remindUpcomingInterviews({ db, config, now, log: processLog() }))
+            .then(() => expireOffers({ db, now }))
+            .then(() => undefined);
         const running = startDelivery({ db, config, now, log: (line) => console.warn(printable(line)), onSweep }, null);
         const uploadSweeps = scheduleUploadSweeps(db, createStorage(config), processLog(), { log: (line) => console.log(printable(line)) });
         // The job alert digests (issue 35): queued here, sent by the delivery worker's next sweep.

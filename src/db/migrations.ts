@@ -46,6 +46,7 @@ import * as m045 from '../../migrations/045_candidate_status.js';
 import * as m046 from '../../migrations/046_talent_pools.js';
 import * as m042 from '../../migrations/042_site_settings.js';
 import * as m043 from '../../migrations/043_job_alerts.js';
+import * as m040 from '../../migrations/040_offers.js';
 import * as m036 from '../../migrations/036_applicant_list_page_indexes.js';
 
 const migrations: Record<string, Knex.Migration> = {
@@ -87,6 +88,7 @@ const migrations: Record<string, Knex.Migration> = {
   '039_pay_rules': m039,
   '042_site_settings': m042,
   '043_job_alerts': m043,
+  '040_offers': m040,
   '036_applicant_list_page_indexes': m036,
   '044_people': m044,
   '045_candidate_status': m045,
@@ -165,6 +167,8 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '037_timeline_indexes': null,
   '038_answer_tallies_by_count': null,
   '039_pay_rules': 'tables pay_rules and job_approvals (the pay rules admins kept and every job approval)',
+  '040_offers':
+    'tables offers, offer_approvals, offer_approval_chains and offer_templates (every offer, its signature and approvals, the chains and letters)',
   '036_applicant_list_page_indexes': null,
   '044_people':
     "tables people, person_suggestions and person_merges (every person, suggested duplicate and merge) and every application's person",

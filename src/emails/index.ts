@@ -14,3 +14,7 @@ export { reminderEmails, type ReminderFacts } from './reminders.service.js';
 
 /** The job alert templates and their emails (issue 35), for the alerts feature. */
 export { alertEmail, alertTemplate, type AlertTemplate } from './alerts.service.js';
+/** The offers feature's letters (issue 34): the email templates' variables and their renderer. */
+export { TEMPLATE_VARIABLES } from './types.js';
+export { fillVariables } from './schema.js';
+export { applicantValues } from './service.js';

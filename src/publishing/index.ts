@@ -10,6 +10,8 @@ import { publishingPages } from './pages.js';
 
 export { publishingPolicy } from './gate.service.js';
 export { PUBLISHING_MESSAGES } from './schema.js';
+/** The offers feature's check of an offer's pay against its job's range. */
+export { payInRange } from './lib/pay.js';
 
 /** The pay rules page and the publishing API. */
 export function publishingRoutes(ctx: AppContext): Router {

@@ -12,6 +12,7 @@ import type { CellValue, WorkbookSpec } from '../exports/xlsx.js';
 import { Forbidden, NotFound } from '../http/errors.js';
 import { validate } from '../http/validate.js';
 import { requireJob } from '../jobs/index.js';
+import { offerCounts } from '../offers/index.js';
 import { WIZARD_STEPS, WIZARD_STEP_LABELS } from '../funnel/types.js';
 import { medianAndP90, percent } from './lib/stats.js';
 import {
@@ -39,7 +40,6 @@ interface ReportDeps {
 /** Roles that may read reports (hiring managers and interviewers will be narrowed to their jobs here). */
 const REPORT_ROLES: readonly string[] = ['admin', 'recruiter'];
 
-const OFFERS_NOTE = 'Offers are not tracked yet: they arrive with the offers feature.';
 const REMOVED_STAGE = '(removed stage)';
 
 /**
@@ -189,13 +189,14 @@ async function computeReport({ db, now: clock }: ReportDeps, query: ReportQuery,
     fromDay: query.from,
     toDay: query.to,
   };
-  const [counts, ledger, stages, visits, cards, firstInterviews] = await Promise.all([
+  const [counts, ledger, stages, visits, cards, firstInterviews, offers] = await Promise.all([
     cohortCounts(db, period),
     cohortLedger(db, period),
     stagesOf(db, query.job_id),
     visitCounts(db, period),
     cohortScorecards(db, period),
     cohortFirstInterviews(db, period),
+    offerCounts(db, { since: period.since, until: period.until, jobId: query.job_id }),
   ]);
   const { byId, keyOf, ordered } = stageKeyer(query.job_id, stages);
   const applications = counts.bySource.reduce((sum, s) => sum + s.n, 0);
@@ -257,7 +258,7 @@ async function computeReport({ db, now: clock }: ReportDeps, query: ReportQuery,
     rejection_reasons: counts.reasons
       .map((r) => ({ reason: r.reason ?? '(no reason)', applications: r.n }))
       .sort((a, b) => b.applications - a.applications || a.reason.localeCompare(b.reason)),
-    offers: { tracked: false, note: OFFERS_NOTE },
+    offers: { ...offers, acceptance_rate: percent(offers.accepted, offers.made) },
     scorecards: scorecardTimes(cards, now),
     predictors: await predictors(db, cards, byId),
     funnel: {
@@ -407,7 +408,9 @@ export async function reportWorkbook(deps: ReportDeps, role: string | undefined,
       ['Time to hire: hires', r.time_to_hire.count],
       ['Time to hire: median (days)', days(r.time_to_hire.median_seconds)],
       ['Time to hire: p90 (days)', days(r.time_to_hire.p90_seconds)],
-      ['Offers made and accepted', r.offers.note],
+      ['Offers made', r.offers.made],
+      ['Offers accepted', r.offers.accepted],
+      ['Offers declined', r.offers.declined],
       ['All-time job views (counter)', r.funnel.all_time_views],
     ]),
     moreSheets: [

@@ -35,7 +35,8 @@ export interface Report {
   /** Of the cohort that reached a stage, how many reached a later one (percent, one decimal; null when none reached it). */
   pass_through: (StageLine & { reached: number; passed: number; rate: number | null })[];
   rejection_reasons: { reason: string; applications: number }[];
-  offers: { tracked: false; note: string };
+  /** Issue 34: offers sent to the cohort (whatever became of them since), accepted and declined; the rate is accepted of made, percent. */
+  offers: { made: number; accepted: number; declined: number; acceptance_rate: number | null };
   /** The cohort's scorecards: due 24 h after the interview (or the request when no time was given). */
   scorecards: {
     requested: number;

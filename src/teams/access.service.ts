@@ -23,7 +23,14 @@ import { Forbidden, NotFound } from '../http/errors.js';
 import { isRowId } from '../shared/input-rules.js';
 import { FULL_ACCESS, type AccessScope } from '../shared/access-scope.js';
 import type { UserRole } from '../users/types.js';
-import { applicationOfEmail, applicationOfInterview, jobIdsOfMember, jobOfApplication, jobsOfApplications } from './queries.js';
+import {
+  applicationOfEmail,
+  applicationOfInterview,
+  applicationOfOffer,
+  jobIdsOfMember,
+  jobOfApplication,
+  jobsOfApplications,
+} from './queries.js';
 import { applicationsToInterview } from './interviews.queries.js';
 
 const ACCESS_MESSAGES = {
@@ -79,9 +86,10 @@ async function assertApplication(db: Db, scope: AccessScope, applicationId: numb
  * - `applications`: the body's `ids` (or `application_ids`) are applications, each in scope;
  * - `email`: the route's `:id` is an email, whose application must be in scope;
  * - `interview`: the route's `:id` is an interview, whose application must be in scope;
+ * - `offer`: the route's `:id` is an offer, whose application must be in scope;
  * - `no`: refused (403).
  */
-type Rule = 'all' | 'job' | 'application' | 'applications' | 'email' | 'interview' | 'no';
+type Rule = 'all' | 'job' | 'application' | 'applications' | 'email' | 'interview' | 'offer' | 'no';
 
 interface RouteRule {
   method: string;
@@ -219,6 +227,30 @@ const ROUTE_RULES: readonly RouteRule[] = [
   r('POST', '/api/hr/jobs/:id/pool-matches/:personId/invite/', 'no', 'no'),
   // Issue 35: importing candidates is an admin's.
   r('POST', '/api/hr/imports/candidates/', 'no', 'no'),
+  // Offers (issue 34): admins, recruiters and the job's hiring manager; interviewers never see them.
+  // Templates and the default chain are read by whoever makes offers and kept by admins (requireAdmin on the writes).
+  r('GET', '/api/hr/applications/:id/offers/', 'application', 'no'),
+  r('POST', '/api/hr/applications/:id/offers/', 'application', 'no'),
+  r('GET', '/api/hr/offers/:id/', 'offer', 'no'),
+  r('PATCH', '/api/hr/offers/:id/', 'offer', 'no'),
+  r('POST', '/api/hr/offers/:id/submit/', 'offer', 'no'),
+  r('POST', '/api/hr/offers/:id/approve/', 'offer', 'no'),
+  r('POST', '/api/hr/offers/:id/reject/', 'offer', 'no'),
+  r('POST', '/api/hr/offers/:id/send/', 'offer', 'no'),
+  r('POST', '/api/hr/offers/:id/withdraw/', 'offer', 'no'),
+  r('GET', '/api/hr/offers/:id/pdf/', 'offer', 'no'),
+  r('GET', '/api/hr/offer-templates/', 'all', 'no'),
+  r('POST', '/api/hr/offer-templates/', 'no', 'no'),
+  r('GET', '/api/hr/offer-templates/:id/', 'all', 'no'),
+  r('PUT', '/api/hr/offer-templates/:id/', 'no', 'no'),
+  r('DELETE', '/api/hr/offer-templates/:id/', 'no', 'no'),
+  r('GET', '/api/hr/offer-approval-chains/', 'no', 'no'),
+  r('GET', '/api/hr/offer-approval-chains/default/', 'all', 'no'),
+  r('PUT', '/api/hr/offer-approval-chains/default/', 'no', 'no'),
+  r('GET', '/api/hr/jobs/:id/offer-approval-chain/', 'job', 'no'),
+  r('PUT', '/api/hr/jobs/:id/offer-approval-chain/', 'no', 'no'),
+  r('DELETE', '/api/hr/jobs/:id/offer-approval-chain/', 'no', 'no'),
+  r('GET', '/hr/settings/offers', 'no', 'no'),
   // Pages
   r('GET', '/hr', 'all', 'all'),
   r('GET', '/hr/settings/calendar', 'all', 'all'),
@@ -311,6 +343,12 @@ export async function checkRequest(
     const jobId = applicationId === null ? null : await jobOfApplication(db, applicationId);
     if (applicationId === null || jobId === null || !seesApplication(scope, applicationId, jobId))
       throw new NotFound('Interview not found.');
+  } else if (rule === 'offer') {
+    if (!isRowId(id)) throw new NotFound('Offer not found.');
+    const applicationId = await applicationOfOffer(db, Number(id));
+    if (applicationId === null) throw new NotFound('Offer not found.');
+    const jobId = await jobOfApplication(db, applicationId);
+    if (jobId === null || !seesApplication(scope, applicationId, jobId)) throw new NotFound('Offer not found.');
   } else if (rule === 'applications') {
     const ids = applicationIdsIn(body);
     const jobs = await jobsOfApplications(db, ids);

@@ -67,6 +67,12 @@ export async function applicationOfInterview(db: Knex, interviewId: number): Pro
   return row?.application_id == null ? null : Number(row.application_id);
 }
 
+/** The application of an offer (issue 34), or null when there is no such offer. */
+export async function applicationOfOffer(db: Knex, offerId: number): Promise<number | null> {
+  const row: Row | undefined = await db('offers').where({ id: offerId }).first('application_id');
+  return row?.application_id == null ? null : Number(row.application_id);
+}
+
 /** Active admins and recruiters, who open every application. */
 export async function usersSeeingAll(db: Knex): Promise<{ user_id: number; username: string; role: UserRole }[]> {
   const rows: Row[] = await db('hr_users')

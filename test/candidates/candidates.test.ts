@@ -17,6 +17,7 @@ import { toFormData, validFields } from '../fixtures/apply.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { makeStatusToken } from '../../src/people/lib/status-token.js';
 import type { Job } from '../../src/jobs/index.js';
+import { toDbDate } from '../../src/db/codecs.js';
 
 const BASE = 'https://careers.acme.example';
 
@@ -98,6 +99,26 @@ for (const kind of databaseKinds()) {
       expect(res.body).to.include('Data Analyst').and.include('Payroll Lead');
       expect(res.body).to.include('We have your application. Our hiring team reads every application and answers within 10 working days.');
       for (const code of ['>NEW<', 'REVIEWED', 'ARCHIVED', 'REJECTED']) expect(res.body).to.not.include(code);
+      // An offer sent for one of them waits for an answer (issue 34's offers, on their own page).
+      const lenaApp = await s.ctx.db('applications').where({ email: 'lena@example.com', job_id: jobs[1].id }).first('id');
+      const at = toDbDate(new Date('2026-11-20T10:00:00Z'));
+      await s.ctx.db('offers').insert({
+        application_id: lenaApp.id,
+        job_id: jobs[1].id,
+        status: 'sent',
+        base_pay: 90000,
+        salary_period: 'YEAR',
+        currency: 'EUR',
+        start_date: '2027-01-04',
+        expires_on: '2099-12-10',
+        letter: '<p>Welcome</p>',
+        sent_at: at,
+        created_at: at,
+        updated_at: at,
+      });
+      expect((await page(path)).body).to.include(
+        'An offer for <strong>Payroll Lead</strong> is waiting for your answer: open it with the link in the email we sent you on 20 November 2026. It is open until 10 December 2099.',
+      );
 
       const texts = (await hr(admin, '/api/hr/settings/status-texts/')).body.results;
       expect(texts.map((t: { stage: string }) => t.stage)).to.include.members(['Applied', 'Screen', 'Interview', 'Offer', 'Hired']);

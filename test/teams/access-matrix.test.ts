@@ -205,6 +205,30 @@ const EXPECTED: Record<string, Row> = {
   'GET /api/hr/applications/:id/booking-links/': APP_HM,
   'POST /api/hr/applications/:id/booking-links/': APP_HM,
   'DELETE /api/hr/applications/:id/booking-links/:linkId/': APP_HM,
+  // Offers (issue 34): admins, recruiters and the job's hiring manager, never interviewers. The offer is a draft: approve,
+  // reject and send answer 409 past access; submit moves it on (a 409 for the later callers); PATCH {} changes nothing.
+  'GET /api/hr/applications/:id/offers/': APP_HM,
+  'POST /api/hr/applications/:id/offers/': APP_HM,
+  'GET /api/hr/offers/:id/': APP_HM,
+  'PATCH /api/hr/offers/:id/': APP_HM,
+  'POST /api/hr/offers/:id/approve/': APP_HM,
+  'POST /api/hr/offers/:id/reject/': APP_HM,
+  'POST /api/hr/offers/:id/send/': APP_HM,
+  'POST /api/hr/offers/:id/submit/': APP_HM,
+  'GET /api/hr/offers/:id/pdf/': APP_HM,
+  'POST /api/hr/offers/:id/withdraw/': APP_HM,
+  'GET /api/hr/offer-templates/': LISTED,
+  'POST /api/hr/offer-templates/': ADMIN,
+  'GET /api/hr/offer-templates/:id/': LISTED,
+  'PUT /api/hr/offer-templates/:id/': ADMIN,
+  'DELETE /api/hr/offer-templates/:id/': ADMIN,
+  'GET /api/hr/offer-approval-chains/': NOT_SCOPED,
+  'GET /api/hr/offer-approval-chains/default/': LISTED,
+  'PUT /api/hr/offer-approval-chains/default/': ADMIN,
+  'GET /api/hr/jobs/:id/offer-approval-chain/': JOB_HM,
+  'PUT /api/hr/jobs/:id/offer-approval-chain/': ADMIN,
+  'DELETE /api/hr/jobs/:id/offer-approval-chain/': ADMIN,
+  'GET /hr/settings/offers': ADMIN,
 };
 
 const ROLES = ['admin', 'recruiter', 'hiring_manager', 'interviewer'] as const;
@@ -259,6 +283,7 @@ for (const kind of databaseKinds()) {
         ids[side] = { job: job.id, app: Number(app.id), note: Number(noteId), email: Number(emailId), stage: Number(stage.id) };
         ids[side].interview = await addInterview(db, ids[side].app, side);
         ids[side].link = await addBookingLink(db, ids[side].app, side);
+        ids[side].offer = await addOffer(db, ids[side].app, job.id);
       }
       await db('job_team_members').insert({ job_id: ids.own.job, user_id: hmId, role: 'hiring_manager', created_at: toDbDate(now) });
       // The interviewer is asked about the own application; someone else about the other one.
@@ -279,6 +304,7 @@ for (const kind of databaseKinds()) {
         .replace(':stageId', String(id.stage))
         .replace(/^\/api\/hr\/emails\/:id/, `/api/hr/emails/${id.email}`)
         .replace(/^\/api\/hr\/interviews\/:id/, `/api/hr/interviews/${id.interview}`)
+        .replace(/^\/api\/hr\/offers\/:id/, `/api/hr/offers/${id.offer}`)
         .replace(/^\/api\/hr\/users\/:id/, `/api/hr/users/${spareId}`)
         .replace(/:\w+/g, '1');
     };
@@ -420,6 +446,27 @@ for (const kind of databaseKinds()) {
       expect(page).not.to.contain('applicant-notes');
     });
   });
+}
+
+/** A draft offer on the application (the offers feature's row). */
+async function addOffer(db: Knex, applicationId: number, jobId: number): Promise<number> {
+  const now = toDbDate(new Date());
+  const day = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+  const [id] = await db('offers').insert({
+    application_id: applicationId,
+    job_id: jobId,
+    status: 'draft',
+    version: 1,
+    base_pay: 100000,
+    salary_period: 'YEAR',
+    currency: 'USD',
+    start_date: day,
+    expires_on: day,
+    letter: '<p>Dear {first_name}, welcome.</p>',
+    created_at: now,
+    updated_at: now,
+  });
+  return Number(id);
 }
 
 /** An interviewer asked to interview the application at its job's first stage: a scorecard request (the scorecards feature's row, a draft). */

@@ -67,6 +67,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Careers site',
         'Status texts',
         'Import',
+        'Offers',
       ]);
       expect(await nav.getByRole('link', { name: 'Manage Jobs' }).getAttribute('aria-current')).to.equal('page');
       expect(await axeViolations(page)).to.deep.equal([]);
@@ -119,6 +120,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Careers site',
         'Status texts',
         'Import',
+        'Offers',
       ]);
       expect(await drawer.locator('.nav-drawer-group').allInnerTexts()).to.deep.equal(['REPORTS', 'SETTINGS']);
       expect(await drawer.getByRole('list', { name: 'Settings' }).getByRole('link').allInnerTexts()).to.deep.equal([
@@ -131,6 +133,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Careers site',
         'Status texts',
         'Import',
+        'Offers',
       ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).to.be.at.most(0);
       expect(await axeViolations(page)).to.deep.equal([]);

@@ -10,7 +10,7 @@ import { databaseKinds } from '../helpers/db.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { createHrUser, expiredToken, hrSession, liveToken } from '../helpers/hr.js';
 
-/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, My calendar, and Users, Emails, Pay rules, Careers site, Status texts and Import for admins). */
+/** In view: Dashboard, Jobs, Applicants, Forms; then the Reports group (Reports, Sources) and the Settings group (Manage Jobs, API Posts, My calendar, and Users, Emails, Pay rules, Careers site, Status texts, Import and Offers for admins). */
 const HR_LINKS = [
   ['Dashboard', '/hr/dashboard'],
   ['Jobs', '/hr/jobs/list'],
@@ -31,6 +31,7 @@ const ADMIN_LINKS = [
   ['Careers site', '/hr/settings/site'],
   ['Status texts', '/hr/settings/status-texts'],
   ['Import', '/hr/settings/import'],
+  ['Offers', '/hr/settings/offers'],
 ];
 
 /** The inside of the first <nav> with this aria-label, or null. */

@@ -324,6 +324,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Emails',
         'Pay rules',
         'Careers site',
+        'Offers',
       ]);
       expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
       expect(await page.locator('[aria-current]').count()).to.equal(0);

@@ -89,3 +89,13 @@ function widthProblems(rule: PayRule, job: PayFacts): PayProblem[] {
     },
   ];
 }
+
+/**
+ * Whether a pay figure (an offer's base pay, issue 34) is inside the job's range, counted in the
+ * job's period (1 year = 12 months = 2,080 hours); null when the job has no range in that currency.
+ */
+export function payInRange(job: PayFacts, pay: { amount: number; period: SalaryPeriod; currency: string }): boolean | null {
+  if (job.min_salary === null || job.max_salary === null || job.currency !== pay.currency) return null;
+  const inJobPeriod = (pay.amount * PER_YEAR[pay.period]) / PER_YEAR[job.salary_period];
+  return inJobPeriod >= job.min_salary - 0.005 && inJobPeriod <= job.max_salary + 0.005;
+}
