@@ -26,7 +26,7 @@ const problemOf = (err: unknown) =>
   err instanceof ApiError ? errorLines(err.body).join(' ') || err.message : 'Something went wrong. Please try again.';
 
 function outcomeText(a: PersonSummary['applications'][number]): string {
-  if (a.outcome === 'REJECTED') return `Rejected${a.outcome_reason ? ` (${a.outcome_reason})` : ''}`;
+  if (a.outcome) return `${a.outcome === 'WITHDREW' ? 'Withdrew' : 'Rejected'}${a.outcome_reason ? ` (${a.outcome_reason})` : ''}`;
   return a.stage ?? a.status;
 }
 

@@ -11,7 +11,7 @@ import { ApiError, hrJson } from './components/hr-api.js';
 import { RichTextEditor } from './job-editor/rich-text-editor.js';
 import { errorLines, fieldErrorMessages } from '../src/shared/api-errors.js';
 import { fieldErrorsOf } from '../src/shared/field-errors.js';
-import { chainSchema, templateSchema } from '../src/offers/schema.js';
+import { OFFER_LIMITS, chainSchema, templateSchema } from '../src/offers/schema.js';
 import type { ApprovalChain, ApprovalMode, OfferTemplate } from '../src/offers/types.js';
 import './applicant-offer.css';
 import './emails.css';
@@ -88,7 +88,7 @@ function TemplateEditor({
         <input
           id={`${id}-name`}
           type="text"
-          maxLength={100}
+          maxLength={OFFER_LIMITS.templateName}
           value={name}
           onChange={(e) => setName(e.target.value)}
           aria-invalid={errors.name ? true : undefined}

@@ -241,7 +241,7 @@ function SiteSettings({ settings: initial }: Props) {
               id={fieldId('accent_color')}
               type="text"
               value={d.accent_color}
-              maxLength={7}
+              maxLength={BRANDING_LIMITS.accentColor}
               placeholder={view.defaults.accent_color}
               spellCheck={false}
               onChange={(e) => set('accent_color', e.target.value)}

@@ -9,6 +9,7 @@ import { ApiError, hrJson } from './components/hr-api.js';
 import { LocalTime } from './components/local-time.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import type { ConsentState, PoolMember, TalentPool } from '../src/pools/types.js';
+import { POOL_LIMITS } from '../src/pools/schema.js';
 import './pools.css';
 
 const CONSENT_TEXTS: Record<ConsentState, string> = { given: 'Consent given', waiting: 'Waiting for consent', expired: 'Consent expired' };
@@ -84,7 +85,7 @@ function TalentPools() {
           <input
             id={`${ids}-name`}
             value={name}
-            maxLength={100}
+            maxLength={POOL_LIMITS.name}
             onChange={(e) => setName(e.target.value)}
             aria-invalid={nameError ? true : undefined}
             aria-describedby={nameError ? `${ids}-name-error` : undefined}

@@ -10,6 +10,8 @@ import type { FooterLink, SiteSettingsInput } from './types.js';
 
 export const BRANDING_LIMITS = {
   companyName: 100,
+  /** `#rrggbb`. */
+  accentColor: 7,
   heroTitle: 120,
   heroText: 500,
   /** The About block as sent (before sanitising). */

@@ -3,7 +3,7 @@ import { z as zod } from 'zod';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
 import { isRowId } from '../shared/input-rules.js';
 
-const POOL_LIMITS = { name: 100, reason: 200, ids: 500 } as const;
+export const POOL_LIMITS = { name: 100, reason: 200, ids: 500 } as const;
 /** The pool a rejection for "Position filled" puts the candidate in (made on first use). */
 export const POSITION_FILLED = 'Position filled';
 

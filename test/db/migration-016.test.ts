@@ -46,6 +46,9 @@ for (const kind of databaseKinds()) {
         // Migration 034's (issue 32).
         ['Interview reminder', 'reminder_candidate'],
         ['Interview reminder for interviewers', 'reminder_interviewer'],
+        // Migration 043's (issue 35).
+        ['Job alert confirmation', 'alert_confirm'],
+        ['Job alert digest', 'alert_digest'],
       ]);
       for (const column of ['sent_by', 'template_id', 'template_name'])
         expect(await t.db.schema.hasColumn('email_posts', column), column).to.equal(true);

@@ -44,6 +44,9 @@ for (const kind of databaseKinds()) {
         ['interview REMINDER', null, null, null],
         ['Interview reminder 2', 'reminder_candidate', true, true],
         ['Interview reminder for interviewers', 'reminder_interviewer', true, true],
+        // Migration 043's (issue 35).
+        ['Job alert confirmation', 'alert_confirm', null, null],
+        ['Job alert digest', 'alert_digest', null, null],
       ]);
       const candidate = await t.db('email_templates').where({ purpose: 'reminder_candidate' }).first();
       expect(candidate.subject).to.equal('Reminder: your interview for {job_title} at {company_name} starts in {hours_before}');

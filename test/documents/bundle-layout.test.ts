@@ -22,11 +22,13 @@ function loadedFiles(entry: string, seen = new Set<string>()): Set<string> {
 }
 
 describe('the built server and CLI (dist/)', () => {
-  // The workbook writer's thread (src/exports/xlsx.ts) is found the same way: `xlsx-worker.js`.
-  for (const worker of ['document-worker.js', 'xlsx-worker.js']) {
+  // The threads (src/documents/thread.ts: the workbook writer's, the CSV parser's) are found the same
+  // way, named by their source (`./xlsx-worker.ts`) and started from the `.js` beside the bundle.
+  for (const name of ['document-worker', 'xlsx-worker', 'csv-worker']) {
+    const worker = `${name}.js`;
     it(`have ${worker} beside every file that starts it`, () => {
       const loaded = new Set([...loadedFiles(path.join(DIST, 'server.js')), ...loadedFiles(path.join(DIST, 'careers-admin.js'))]);
-      const starts = new RegExp(`["']\\./${worker.replace('.', '\\.')}["']`);
+      const starts = new RegExp(`["']\\./${name}\\.(?:js|ts)["']`);
       const starters = [...loaded].filter((f) => starts.test(fs.readFileSync(f, 'utf8')));
       expect(starters, 'some built file starts the worker').to.not.be.empty;
       for (const file of starters) expect(fs.existsSync(path.join(path.dirname(file), worker)), path.relative(DIST, file)).to.equal(true);

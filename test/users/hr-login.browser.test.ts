@@ -324,6 +324,8 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         'Emails',
         'Pay rules',
         'Careers site',
+        'Status texts',
+        'Import',
         'Offers',
       ]);
       expect(await hrNav.getByRole('button', { name: 'Logout' }).isVisible()).to.equal(true);
