@@ -8,7 +8,7 @@
 import type { Config } from '../../config/index.js';
 import type { Db } from '../db/knex.js';
 import type { ServerKey } from '../db/server-key.js';
-import { Conflict, NotFound, ServiceUnavailable, ValidationError } from '../http/errors.js';
+import { Conflict, NotFound, ValidationError } from '../http/errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { insertApplicationAudit } from '../applicants/index.js';
 import { statusLink } from '../people/index.js';
@@ -236,7 +236,7 @@ export async function jobMatches(db: Db, jobId: number, now: Date): Promise<Pool
 
 /** Emails a matched member the job's link (once per job), with a line on their latest application's history. */
 export async function inviteToApply(deps: PoolDeps, jobId: number, personId: number, userId: number): Promise<{ invited_at: string }> {
-  if (!deps.config.mail.smtpUrl) throw new ServiceUnavailable(POOL_MESSAGES.noEmail, 60);
+  if (!deps.config.mail.smtpUrl) throw new Conflict(POOL_MESSAGES.noEmail);
   const now = deps.now();
   const match = (await jobMatches(deps.db, jobId, now)).find((m) => m.person_id === personId);
   if (!match || match.invited_at) throw new Conflict(POOL_MESSAGES.notMatched);
