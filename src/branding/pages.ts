@@ -29,22 +29,36 @@ export async function rereadBrand(ctx: AppContext, res: Response): Promise<void>
   setBrand(ctx, res, await siteBrand(ctx));
 }
 
+/** How long a page waits for the site settings before it shows the defaults (a database that hangs must not double a page's wait). */
+const BRAND_WAIT_MS = 1000;
+
 export function brandLocals(ctx: AppContext): RequestHandler {
   const fallback = brandOf(ctx.config, null);
   return (req, res, next) => {
     if (NO_PAGE.test(req.path)) return next();
+    let settled = false;
+    const showDefaults = () => {
+      if (settled) return;
+      settled = true;
+      res.locals.brand = fallback;
+      next();
+    };
+    const slow = setTimeout(showDefaults, BRAND_WAIT_MS);
     siteBrand(ctx).then(
       (brand) => {
+        clearTimeout(slow);
+        if (settled) return;
+        settled = true;
         setBrand(ctx, res, brand);
         next();
       },
       (err: Error) => {
+        clearTimeout(slow);
         // The database did not answer: the page (often the "unavailable" page) shows the defaults,
         // and the failure goes to the database's own throttled log (one line a second at most).
         if (isDatabaseUnavailable(err)) logDatabaseUnavailable(`${req.method} (the site settings of a page)`, err);
         else ctx.log.warn({ err }, 'site settings could not be read; the defaults are shown');
-        res.locals.brand = fallback;
-        next();
+        showDefaults();
       },
     );
   };

@@ -60,7 +60,7 @@ for (const kind of databaseKinds()) {
       expect(await t.db('post_attempts').where({ email_post_id: postId })).to.have.length(1);
 
       await t.db.migrate.latest();
-      expect(Number((await t.db('email_templates').count({ n: '*' }))[0].n)).to.equal(5);
+      expect(Number((await t.db('email_templates').count({ n: '*' }))[0].n)).to.equal(7);
       expect(await t.db('post_attempts').where({ email_post_id: postId })).to.have.length(1);
     });
   });

@@ -71,6 +71,8 @@ for (const kind of databaseKinds()) {
         null,
         'reminder_candidate',
         'reminder_interviewer',
+        'alert_confirm',
+        'alert_digest',
       ]);
     });
   });

@@ -69,8 +69,8 @@ for (const kind of databaseKinds()) {
     });
 
     it('down drops the four tables and nothing else; up writes the defaults again', async () => {
-      await t.db.migrate.down();
-      expect((await migrationStatus(t.db)).applied).to.not.include('040_offers');
+      // Later migrations go first, as a rollback to before 040 takes them.
+      while ((await migrationStatus(t.db)).applied.includes('040_offers')) await t.db.migrate.down();
       for (const table of TABLES) expect(await t.db.schema.hasTable(table), table).to.equal(false);
       expect((await t.db('jobs').select('public_id')).map((r) => r.public_id)).to.deep.equal(['kept']);
       expect(await t.db.schema.hasTable('pay_rules')).to.equal(true);
