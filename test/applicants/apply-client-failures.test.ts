@@ -217,7 +217,9 @@ for (const kind of databaseKinds()) {
         expect(result.status).to.equal(400);
         expect(result.body).to.deep.equal({ resume: [MESSAGES.resumeSize] });
         expect(result.cut).to.equal(true);
-        expect(result.sent).to.be.lessThan(120 * 1024 * 1024);
+        // Cut off well before the 400 MB it would send: what is written before the cut depends on
+        // how fast the machine moves bytes (under CI load up to about 180 MB passed the socket).
+        expect(result.sent).to.be.lessThan(200 * 1024 * 1024);
         await expectEmpty();
       });
 
