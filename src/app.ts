@@ -19,7 +19,7 @@ import { drainUnreadBodies } from './http/unread-body.js';
 import { loadManifest } from './render/assets.js';
 import { safeJson } from './render/islands.js';
 import { viewEngine } from './render/views.js';
-import { applicantCounts, applicantsRoutes } from './applicants/index.js';
+import { applicantCounts, applicantsRoutes, insertApplicationAudit } from './applicants/index.js';
 import { emailsRoutes } from './emails/index.js';
 import { notesRoutes } from './notes/index.js';
 import { jobStages, listStageNames, pipelineRoutes, rejectionReasons } from './pipeline/index.js';
@@ -158,7 +158,8 @@ function buildApp(ctx: AppContext): { app: Express; ops: ReturnType<typeof opsRo
   app.use(scorecardsRoutes(ctx));
   app.use(interviewsRoutes(ctx));
   // Before the applicants' routes: /hr/applicants/duplicates and /erasure-requests are not applications' pages.
-  app.use(peopleRoutes(ctx));
+  // Merges write their timeline lines as the applicants feature does (people sits below applicants: a port).
+  app.use(peopleRoutes(ctx, { timeline: insertApplicationAudit }));
   app.use(candidatesRoutes(ctx));
   app.use(importsRoutes(ctx));
   app.use(poolsRoutes(ctx));

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { isMysql } from '../db/knex.js';
-import { fromDbDate, insertedId, toDbDate, toDbJson } from '../db/codecs.js';
+import { fromDbDate, insertedId, toDbDate } from '../db/codecs.js';
 import type { InterviewType } from './interviews.types.js';
 
 type Row = Record<string, any>;
@@ -197,23 +197,4 @@ export async function claimReminder(
     .whereNull(column)
     .update({ [column]: toDbDate(now) });
   return n === 1;
-}
-
-/** A line on the application's timeline (an audit entry with the application as entity; `details.text` is what it shows). */
-export async function insertTimelineEntry(
-  trx: Knex,
-  applicationId: number,
-  userId: number | null,
-  action: string,
-  details: Record<string, unknown>,
-  now: Date,
-): Promise<void> {
-  await trx('audit_log').insert({
-    user_id: userId,
-    action,
-    entity: 'application',
-    entity_id: applicationId,
-    details: toDbJson(details),
-    created_at: toDbDate(now),
-  });
 }

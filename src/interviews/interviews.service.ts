@@ -6,6 +6,7 @@
  * further checks (working hours, calendars' busy times) come in as `conflicts`.
  */
 import { randomUUID } from 'node:crypto';
+import { insertApplicationAudit } from '../applicants/index.js';
 import type { AppContext } from '../context.js';
 import { withDbRetry } from '../db/errors.js';
 import type { Db } from '../db/knex.js';
@@ -23,7 +24,6 @@ import {
   findApplication,
   hrUsersById,
   insertInterview,
-  insertTimelineEntry,
   kitIdOfStage,
   lockInterview,
   lockUsers,
@@ -302,12 +302,16 @@ export async function scheduleInterview(
         now,
       );
       const interviewers = await interviewerLinks(trx, deps, app, values, people, a.by, now);
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        app.id,
-        a.by,
-        'interview_scheduled',
-        { text: timelineText('scheduled', values, people), interview_id: newId },
+        [
+          {
+            userId: a.by,
+            action: 'interview_scheduled',
+            entityId: app.id,
+            details: { text: timelineText('scheduled', values, people), interview_id: newId },
+          },
+        ],
         now,
       );
       if (app.webhook_url)
@@ -398,12 +402,16 @@ export async function rescheduleInterview(
       );
       const interviewers = await interviewerLinks(trx, deps, app, values, people, a.by, now);
       const what = timeChanged ? 'rescheduled' : 'updated';
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        app.id,
-        a.by,
-        `interview_${what}`,
-        { text: timelineText(what, values, people), interview_id: current.id },
+        [
+          {
+            userId: a.by,
+            action: `interview_${what}`,
+            entityId: app.id,
+            details: { text: timelineText(what, values, people), interview_id: current.id },
+          },
+        ],
         now,
       );
       if (app.webhook_url)
@@ -476,12 +484,16 @@ export async function cancelInterview(
       const sequence = locked.sequence + 1;
       if (locked.status !== 'scheduled' || !(await markCancelled(trx, current.id, sequence, now))) throw new Conflict(M.alreadyCancelled);
       await withdrawScorecards(trx, app.id, values, people, now);
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        app.id,
-        a.by,
-        'interview_cancelled',
-        { text: timelineText('cancelled', values, people), interview_id: current.id },
+        [
+          {
+            userId: a.by,
+            action: 'interview_cancelled',
+            entityId: app.id,
+            details: { text: timelineText('cancelled', values, people), interview_id: current.id },
+          },
+        ],
         now,
       );
       if (app.webhook_url)

@@ -358,22 +358,3 @@ export async function insertPdfRecord(
     created_at: toDbDate(now),
   });
 }
-
-/** An entry on the application's timeline (the audit log, as the other features write theirs). */
-export async function insertTimelineEntry(
-  trx: Knex,
-  applicationId: number,
-  userId: number | null,
-  action: string,
-  details: Record<string, unknown>,
-  now: Date,
-): Promise<void> {
-  await trx('audit_log').insert({
-    user_id: userId,
-    action,
-    entity: 'application',
-    entity_id: applicationId,
-    details: toDbJson(details),
-    created_at: toDbDate(now),
-  });
-}

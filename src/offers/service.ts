@@ -29,7 +29,7 @@ import { Forbidden, HttpError, NotFound, ValidationError } from '../http/errors.
 import { unavailableOr, type Download } from '../http/download.js';
 import { addressHash } from '../http/address-hash.js';
 import { sanitizeRichText } from '../shared/sanitize.js';
-import { emailRecipients, type EmailRecipient } from '../applicants/index.js';
+import { emailRecipients, insertApplicationAudit, type EmailRecipient } from '../applicants/index.js';
 import { TEMPLATE_VARIABLES, applicantValues, fillVariables } from '../emails/index.js';
 import { enqueueApplicationEvent, enqueueEmails, enqueueSentEmail, htmlOfText, oneLine } from '../posts/index.js';
 import { payInRange } from '../publishing/index.js';
@@ -52,7 +52,6 @@ import {
   insertApprovals,
   insertOffer,
   insertPdfRecord,
-  insertTimelineEntry,
   lockApplication,
   offersOfApplication,
   updateOffer,
@@ -279,12 +278,19 @@ export async function createOffer(deps: Deps, applicationId: number, input: Part
         { ...terms, application_id: applicationId, job_id: job.id, template_id: template?.id ?? null, letter, created_by: viewer.userId },
         now,
       );
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        applicationId,
-        viewer.userId,
-        'offer_created',
-        { text: `Offer drafted: ${money(full.base_pay)} ${full.currency} per ${PERIOD_WORD[full.salary_period]}`, offer_id: offerId },
+        [
+          {
+            userId: viewer.userId,
+            action: 'offer_created',
+            entityId: applicationId,
+            details: {
+              text: `Offer drafted: ${money(full.base_pay)} ${full.currency} per ${PERIOD_WORD[full.salary_period]}`,
+              offer_id: offerId,
+            },
+          },
+        ],
         now,
       );
       return offerId;
@@ -328,16 +334,20 @@ export async function changeOffer(deps: Deps, id: number, input: Partial<OfferIn
       const restart = current.status !== 'draft' && changed.length > 0;
       const version = current.version + 1;
       if (!(await updateOffer(trx, id, { version: current.version }, { ...changes, version }, now))) throw conflict(M.changedMeanwhile);
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        current.application_id,
-        viewer.userId,
-        'offer_changed',
-        {
-          text: `Offer changed (${changed.join(', ') || 'template'})${restart ? ': its approval starts again' : ''}`,
-          offer_id: id,
-          fields: changed,
-        },
+        [
+          {
+            userId: viewer.userId,
+            action: 'offer_changed',
+            entityId: current.application_id,
+            details: {
+              text: `Offer changed (${changed.join(', ') || 'template'})${restart ? ': its approval starts again' : ''}`,
+              offer_id: id,
+              fields: changed,
+            },
+          },
+        ],
         now,
       );
       if (restart) {
@@ -384,12 +394,16 @@ async function startApproval(deps: Deps, trx: Db, offer: OfferRow, viewer: Viewe
       { status: 'approved', approval_needed: false, approval_mode: null, approvals_required: 0, rejection_comment: '' },
       now,
     );
-    await insertTimelineEntry(
+    await insertApplicationAudit(
       trx,
-      offer.application_id,
-      viewer.userId,
-      'offer_approved',
-      { text: "Offer approved without an approval: its pay is inside the job's range", offer_id: offer.id },
+      [
+        {
+          userId: viewer.userId,
+          action: 'offer_approved',
+          entityId: offer.application_id,
+          details: { text: "Offer approved without an approval: its pay is inside the job's range", offer_id: offer.id },
+        },
+      ],
       now,
     );
     return;
@@ -412,15 +426,19 @@ async function startApproval(deps: Deps, trx: Db, offer: OfferRow, viewer: Viewe
     now,
   );
   const names = approvers.map((a) => a.username).join(', ');
-  await insertTimelineEntry(
+  await insertApplicationAudit(
     trx,
-    offer.application_id,
-    viewer.userId,
-    'offer_submitted',
-    {
-      text: `Offer ${restart ? 'resubmitted' : 'submitted'} for approval (${chain.mode === 'ORDER' ? `in order: ${names}` : `${required} of ${names}`})`,
-      offer_id: offer.id,
-    },
+    [
+      {
+        userId: viewer.userId,
+        action: 'offer_submitted',
+        entityId: offer.application_id,
+        details: {
+          text: `Offer ${restart ? 'resubmitted' : 'submitted'} for approval (${chain.mode === 'ORDER' ? `in order: ${names}` : `${required} of ${names}`})`,
+          offer_id: offer.id,
+        },
+      },
+    ],
     now,
   );
   const fresh = { ...offer, status: 'pending_approval' as const, approval_mode: chain.mode };
@@ -502,12 +520,16 @@ async function recordDecision(
       if (!(await decideApprovalRow(trx, approvalId, approve ? 'APPROVED' : 'REJECTED', comment, now))) throw conflict(M.notPending);
       const users = await hrUsers(trx, [mine.approver_id]);
       const by = users.get(mine.approver_id)?.username ?? 'An approver';
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        offer.application_id,
-        mine.approver_id,
-        approve ? 'offer_approval_given' : 'offer_rejected',
-        { text: `Offer ${approve ? 'approved' : 'rejected'} by ${by}${comment ? `: ${comment}` : ''}`, offer_id: offerId },
+        [
+          {
+            userId: mine.approver_id,
+            action: approve ? 'offer_approval_given' : 'offer_rejected',
+            entityId: offer.application_id,
+            details: { text: `Offer ${approve ? 'approved' : 'rejected'} by ${by}${comment ? `: ${comment}` : ''}`, offer_id: offerId },
+          },
+        ],
         now,
       );
       if (!approve) {
@@ -528,12 +550,16 @@ async function recordDecision(
       if (approved >= (offer.approvals_required ?? 1)) {
         await closePendingApprovals(trx, offerId);
         await updateOffer(trx, offerId, { version: offer.version }, { status: 'approved' }, now);
-        await insertTimelineEntry(
+        await insertApplicationAudit(
           trx,
-          offer.application_id,
-          null,
-          'offer_approved',
-          { text: 'Offer approved: it can be sent', offer_id: offerId },
+          [
+            {
+              userId: null,
+              action: 'offer_approved',
+              entityId: offer.application_id,
+              details: { text: 'Offer approved: it can be sent', offer_id: offerId },
+            },
+          ],
           now,
         );
         await tellCreator(deps, trx, offer, 'Offer approved', 'The offer was approved and can be sent to the candidate.', now);
@@ -733,12 +759,16 @@ export async function sendOffer(deps: Deps, id: number, viewer: Viewer): Promise
           },
           now,
         );
-        await insertTimelineEntry(
+        await insertApplicationAudit(
           trx,
-          offer.application_id,
-          viewer.userId,
-          'offer_sent',
-          { text: `Offer sent to the candidate (open until ${longDate(offer.expires_on)})`, offer_id: id },
+          [
+            {
+              userId: viewer.userId,
+              action: 'offer_sent',
+              entityId: offer.application_id,
+              details: { text: `Offer sent to the candidate (open until ${longDate(offer.expires_on)})`, offer_id: id },
+            },
+          ],
           now,
         );
         await offerEvent(trx, offer, { event: 'offer.sent', ...offerPayload(offer, to), status: 'sent', sent_at: now.toISOString() }, now);
@@ -762,12 +792,16 @@ export async function withdrawOffer(deps: Deps, id: number, reason: string, view
       if (!(await updateOffer(trx, id, { statuses: WITHDRAWABLE_STATUSES }, { status: 'withdrawn', withdraw_reason: reason }, now)))
         throw conflict(M.notWithdrawable('answered'));
       await closePendingApprovals(trx, id);
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        offer.application_id,
-        viewer.userId,
-        'offer_withdrawn',
-        { text: `Offer withdrawn${reason ? `: ${reason}` : ''}`, offer_id: id },
+        [
+          {
+            userId: viewer.userId,
+            action: 'offer_withdrawn',
+            entityId: offer.application_id,
+            details: { text: `Offer withdrawn${reason ? `: ${reason}` : ''}`, offer_id: id },
+          },
+        ],
         now,
       );
     }),
@@ -899,12 +933,16 @@ export async function acceptOffer(deps: Deps, token: string, fullName: string, i
           throw conflict((current && answeredProblem(current)) ?? M.linkNotFound);
         }
         await insertPdfRecord(trx, { key, name: `offer-${offer.id}-signed.pdf`, size: signed.length, sha256: sha256(signed) }, now);
-        await insertTimelineEntry(
+        await insertApplicationAudit(
           trx,
-          offer.application_id,
-          null,
-          'offer_accepted',
-          { text: `Offer accepted: signed by ${oneLine(fullName)}`, offer_id: offer.id },
+          [
+            {
+              userId: null,
+              action: 'offer_accepted',
+              entityId: offer.application_id,
+              details: { text: `Offer accepted: signed by ${oneLine(fullName)}`, offer_id: offer.id },
+            },
+          ],
           now,
         );
         await offerEvent(
@@ -968,12 +1006,16 @@ export async function declineOffer(deps: Deps, token: string, reason: string): P
         const current = await findOffer(trx, offer.id);
         throw conflict((current && answeredProblem(current)) ?? M.linkNotFound);
       }
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        offer.application_id,
-        null,
-        'offer_declined',
-        { text: `Offer declined by the candidate${reason ? `: ${reason}` : ''}`, offer_id: offer.id },
+        [
+          {
+            userId: null,
+            action: 'offer_declined',
+            entityId: offer.application_id,
+            details: { text: `Offer declined by the candidate${reason ? `: ${reason}` : ''}`, offer_id: offer.id },
+          },
+        ],
         now,
       );
       await offerEvent(
@@ -1016,12 +1058,16 @@ export async function expireOffers(deps: Pick<Deps, 'db' | 'now'>): Promise<numb
         deps.db.transaction(async (trx) => {
           if (!(await updateOffer(trx, offer.id, { statuses: ['sent'] }, { status: 'expired' }, now))) return;
           n += 1;
-          await insertTimelineEntry(
+          await insertApplicationAudit(
             trx,
-            offer.application_id,
-            null,
-            'offer_expired',
-            { text: `Offer expired unanswered (it was open until ${longDate(offer.expires_on)})`, offer_id: offer.id },
+            [
+              {
+                userId: null,
+                action: 'offer_expired',
+                entityId: offer.application_id,
+                details: { text: `Offer expired unanswered (it was open until ${longDate(offer.expires_on)})`, offer_id: offer.id },
+              },
+            ],
             now,
           );
         }),

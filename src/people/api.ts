@@ -8,9 +8,17 @@ import type { AppContext } from '../context.js';
 import { pathId, validate, validateQuery } from '../http/validate.js';
 import { FULL_ACCESS } from '../shared/access-scope.js';
 import { dismissSchema, duplicatesQuerySchema, mergeSchema, PEOPLE_MESSAGES } from './schema.js';
-import { dismissDuplicate, listDuplicates, listRecentMerges, mergePeople, personOtherApplications, undoPeopleMerge } from './service.js';
+import {
+  dismissDuplicate,
+  listDuplicates,
+  listRecentMerges,
+  mergePeople,
+  personOtherApplications,
+  undoPeopleMerge,
+  type TimelineWriter,
+} from './service.js';
 
-export function peopleApi(ctx: AppContext): Router {
+export function peopleApi(ctx: AppContext, timeline: TimelineWriter): Router {
   const router = Router();
 
   router.get('/api/hr/applications/:id/other-applications/', async (req, res) => {
@@ -35,12 +43,12 @@ export function peopleApi(ctx: AppContext): Router {
 
   router.post('/api/hr/people/merges/', async (req, res) => {
     const { person_id, into_person_id } = validate(mergeSchema, req.body);
-    res.status(201).json(await mergePeople(ctx.db, person_id, into_person_id, req.hr!.userId, ctx.now()));
+    res.status(201).json(await mergePeople(ctx.db, timeline, person_id, into_person_id, req.hr!.userId, ctx.now()));
   });
 
   router.post('/api/hr/people/merges/:id/undo/', async (req, res) => {
     const id = pathId(req.params.id, PEOPLE_MESSAGES.mergeNotFound);
-    res.json(await undoPeopleMerge(ctx.db, id, req.hr!.userId, ctx.now()));
+    res.json(await undoPeopleMerge(ctx.db, timeline, id, req.hr!.userId, ctx.now()));
   });
 
   return router;

@@ -6,6 +6,7 @@ import { Router } from 'express';
 import type { AppContext } from '../context.js';
 import { peopleApi } from './api.js';
 import { peoplePages } from './pages.js';
+import type { TimelineWriter } from './service.js';
 
 export {
   personForApplication,
@@ -15,9 +16,13 @@ export {
   removeEmptyPeople,
   statusLink,
   suggestAfterApplying,
+  type TimelineWriter,
 } from './service.js';
 
-/** The review list page and the people API (mounted before the applicants' `/hr/applicants/:id`). */
-export function peopleRoutes(ctx: AppContext): Router {
-  return Router().use(peopleApi(ctx), peoplePages(ctx));
+/**
+ * The review list page and the people API (mounted before the applicants' `/hr/applicants/:id`);
+ * `deps.timeline` writes the merges' timeline lines (applicants' `insertApplicationAudit`).
+ */
+export function peopleRoutes(ctx: AppContext, deps: { timeline: TimelineWriter }): Router {
+  return Router().use(peopleApi(ctx, deps.timeline), peoplePages(ctx));
 }

@@ -188,18 +188,6 @@ export async function applicationIdsOf(trx: Knex, personId: number): Promise<num
   return (await trx('applications').where({ person_id: personId }).orderBy('id').pluck('id')).map(Number);
 }
 
-/** Timeline entries (audit rows with their own line) for applications, as the applicants feature writes them. */
-export async function insertTimelineLines(trx: Knex, applicationIds: number[], action: string, text: string, userId: number, now: Date) {
-  const at = toDbDate(now);
-  const details = toDbJson({ text });
-  for (let i = 0; i < applicationIds.length; i += 500)
-    await trx('audit_log').insert(
-      applicationIds
-        .slice(i, i + 500)
-        .map((id) => ({ user_id: userId, action, entity: 'application', entity_id: id, details, created_at: at })),
-    );
-}
-
 /**
  * After applications were removed (erase, purge): the people of `personIds` with no application
  * left go, with the aliases merged into them, their suggestions and merges (foreign keys cascade).

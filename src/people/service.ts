@@ -15,7 +15,6 @@ import {
   applicationIdsOf,
   dismissSuggestion,
   findPerson,
-  insertTimelineLines,
   lockMerge,
   mergeInto,
   openSuggestion,
@@ -29,6 +28,22 @@ import { mergeById, otherApplications, openSuggestions, peopleSummaries, recentM
 import type { DuplicateList, PersonApplication, PersonMerge, PersonSummary } from './types.js';
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Writes lines on applications' timelines in the caller's transaction: the applicants feature's
+ * `insertApplicationAudit`, which app.ts hands in (applicants imports people, so people cannot
+ * import it: a port, decision 0007).
+ */
+export type TimelineWriter = (
+  trx: Db,
+  entries: { userId: number | null; action: string; entityId: number | null; details: unknown }[],
+  now: Date,
+) => Promise<void>;
+
+/** A line with `text` on the timeline of each of the applications. */
+function timelineLines(applicationIds: number[], action: string, text: string, userId: number) {
+  return applicationIds.map((entityId) => ({ userId, action, entityId, details: { text } }));
+}
 
 /** The person an application with this (lower-cased) address belongs to; call in the application's transaction. */
 export function personForApplication(trx: Db, email: string, now: Date): Promise<number> {
@@ -99,7 +114,14 @@ async function livePerson(trx: Db, id: number): Promise<void> {
  * the timeline of each application of both. 404 for an unknown person or a pair not suggested,
  * 409 for a person merged already.
  */
-export async function mergePeople(db: Db, from: number, into: number, userId: number, now: Date): Promise<PersonMerge> {
+export async function mergePeople(
+  db: Db,
+  timeline: TimelineWriter,
+  from: number,
+  into: number,
+  userId: number,
+  now: Date,
+): Promise<PersonMerge> {
   const id = await db.transaction(async (trx) => {
     await livePerson(trx, from);
     await livePerson(trx, into);
@@ -107,21 +129,15 @@ export async function mergePeople(db: Db, from: number, into: number, userId: nu
     const people = await peopleSummaries(trx, [from, into]);
     const labels = { from_label: labelOf(people.get(from), `person ${from}`), into_label: labelOf(people.get(into), `person ${into}`) };
     const merged = await mergeInto(trx, from, into, labels, userId, now);
-    await insertTimelineLines(
-      trx,
-      await applicationIdsOf(trx, into),
-      'person_merged',
-      `Merged: ${labels.from_label} and ${labels.into_label} are one person now`,
-      userId,
-      now,
-    );
+    const text = `Merged: ${labels.from_label} and ${labels.into_label} are one person now`;
+    await timeline(trx, timelineLines(await applicationIdsOf(trx, into), 'person_merged', text, userId), now);
     return merged.id;
   });
   return toMerge((await mergeById(db, id))!, now);
 }
 
 /** Undoes a merge within UNDO_DAYS: 404 unknown, 409 undone already, too old, or the person merged into has been merged since. */
-export async function undoPeopleMerge(db: Db, mergeId: number, userId: number, now: Date): Promise<PersonMerge> {
+export async function undoPeopleMerge(db: Db, timeline: TimelineWriter, mergeId: number, userId: number, now: Date): Promise<PersonMerge> {
   await db.transaction(async (trx) => {
     const merge = await lockMerge(trx, mergeId);
     if (!merge) throw new NotFound(PEOPLE_MESSAGES.mergeNotFound);
@@ -133,7 +149,8 @@ export async function undoPeopleMerge(db: Db, mergeId: number, userId: number, n
       throw new Conflict(PEOPLE_MESSAGES.undoBlocked);
     const back = await undoMerge(trx, merge, userId, now);
     const text = `Merge undone: ${merge.moved.from_label} and ${merge.moved.into_label} are two people again`;
-    await insertTimelineLines(trx, [...back, ...(await applicationIdsOf(trx, merge.into_person_id))], 'person_unmerged', text, userId, now);
+    const ids = [...back, ...(await applicationIdsOf(trx, merge.into_person_id))];
+    await timeline(trx, timelineLines(ids, 'person_unmerged', text, userId), now);
     // The pair may be suggested again (it was when merged); a dismissal stays as HR left it.
     await suggestDuplicates(trx, merge.from_person_id, now);
   });

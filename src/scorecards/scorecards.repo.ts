@@ -417,25 +417,6 @@ export async function insertDecision(
 
 // ---- What goes with a submission or a decision ----
 
-/** A line on the application's timeline (audit_log, entity `application`, with its text ready to show). */
-export async function insertTimelineEntry(
-  db: Knex,
-  applicationId: number,
-  userId: number | null,
-  action: string,
-  details: Record<string, unknown>,
-  now: Date,
-): Promise<void> {
-  await db('audit_log').insert({
-    user_id: userId,
-    action,
-    entity: 'application',
-    entity_id: applicationId,
-    details: toDbJson(details),
-    created_at: toDbDate(now),
-  });
-}
-
 /** The job's webhook as it is now: its URL when posting is on, else null. */
 export async function jobWebhookUrl(db: Knex, jobId: number): Promise<string | null> {
   const row = await db('jobs').where({ id: jobId }).first('webhook_enabled', 'webhook_url');

@@ -30,7 +30,6 @@ import {
   decisionsOf,
   findApplication,
   insertDecision,
-  insertTimelineEntry,
   jobWebhookUrl,
   findHrUser,
   findJob,
@@ -64,6 +63,7 @@ import {
   type ScorecardChoices,
   type ScorecardList,
 } from './scorecards.types.js';
+import { insertApplicationAudit } from '../applicants/index.js';
 import { enqueueApplicationEvent } from '../posts/index.js';
 import { changePipeline } from '../pipeline/index.js';
 import { inviteOutsideInterviewer, newFeedbackLink } from './feedback.service.js';
@@ -418,12 +418,16 @@ export async function recordSubmission(deps: Deps, row: ScorecardRow, byUserId: 
       const now = deps.now();
       if (!(await markSubmitted(trx, row.id, now))) return false;
       const label = RECOMMENDATION_LABELS[row.recommendation!];
-      await insertTimelineEntry(
+      await insertApplicationAudit(
         trx,
-        app.id,
-        byUserId,
-        'scorecard_submitted',
-        { text: `Scorecard submitted by ${row.interviewer_name} (${label})`, stage: row.stage_name, scorecard_id: row.id },
+        [
+          {
+            userId: byUserId,
+            action: 'scorecard_submitted',
+            entityId: app.id,
+            details: { text: `Scorecard submitted by ${row.interviewer_name} (${label})`, stage: row.stage_name, scorecard_id: row.id },
+          },
+        ],
         now,
       );
       if (webhook) {
@@ -522,7 +526,11 @@ export async function decide(deps: Deps, applicationId: number, input: DecisionI
       },
       now,
     );
-    await insertTimelineEntry(trx, app.id, viewer.userId, 'debrief_decision', { text, stage: stageName }, now);
+    await insertApplicationAudit(
+      trx,
+      [{ userId: viewer.userId, action: 'debrief_decision', entityId: app.id, details: { text, stage: stageName } }],
+      now,
+    );
   };
   if (input.decision === 'advance') {
     const next = at >= 0 ? stages[at + 1] : undefined;
