@@ -6,6 +6,7 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Notice, type NoticeState } from './components/notice.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { LocalTime } from './components/local-time.js';
 import { errorLines } from '../src/shared/api-errors.js';
@@ -20,7 +21,6 @@ import {
 import './duplicates.css';
 
 type Props = { undoDays: number };
-type Notice = { kind: 'success' | 'error'; text: string };
 
 const problemOf = (err: unknown) =>
   err instanceof ApiError ? errorLines(err.body).join(' ') || err.message : 'Something went wrong. Please try again.';
@@ -57,7 +57,7 @@ function Duplicates({ undoDays }: Props) {
   const [merges, setMerges] = useState<PersonMerge[]>([]);
   const [page, setPage] = useState(1);
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
   const [confirming, setConfirming] = useState<DuplicateSuggestion | null>(null);
   const [loadError, setLoadError] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -132,14 +132,7 @@ function Duplicates({ undoDays }: Props) {
   const pages = list ? Math.max(1, Math.ceil(list.count / DUPLICATES_PAGE)) : 1;
   return (
     <div className="duplicates">
-      <div aria-live="polite" className="duplicates-status">
-        {notice?.kind === 'success' && <p className="alert alert-success">{notice.text}</p>}
-      </div>
-      {notice?.kind === 'error' && (
-        <div className="alert alert-error" role="alert">
-          {notice.text}
-        </div>
-      )}
+      <Notice notice={notice} className="duplicates-status" />
       {loadError && (
         <div className="alert alert-error" role="alert">
           Possible duplicates could not be loaded.{' '}

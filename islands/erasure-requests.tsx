@@ -5,12 +5,11 @@
  */
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Notice, type NoticeState } from './components/notice.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { LocalTime } from './components/local-time.js';
 import { errorLines } from '../src/shared/api-errors.js';
 import type { ErasureRequest } from '../src/candidates/types.js';
-
-type Notice = { kind: 'success' | 'error'; text: string };
 
 const problemOf = (err: unknown) =>
   err instanceof ApiError ? errorLines(err.body).join(' ') || err.message : 'Something went wrong. Please try again.';
@@ -21,7 +20,7 @@ function ErasureRequests() {
   const [loadError, setLoadError] = useState(false);
   const [confirming, setConfirming] = useState<number | null>(null);
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -62,12 +61,7 @@ function ErasureRequests() {
 
   return (
     <div className="erasure-requests">
-      <div aria-live="polite">{notice?.kind === 'success' && <p className="alert alert-success">{notice.text}</p>}</div>
-      {notice?.kind === 'error' && (
-        <div className="alert alert-error" role="alert">
-          {notice.text}
-        </div>
-      )}
+      <Notice notice={notice} />
       {loadError && (
         <div className="alert alert-error" role="alert">
           Erasure requests could not be loaded.{' '}

@@ -5,18 +5,18 @@
  */
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Notice, type NoticeState } from './components/notice.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
 import type { StageStatusText } from '../src/candidates/types.js';
 
 type Props = { max: number };
-type Notice = { kind: 'success' | 'error'; text: string };
 
 function StatusTexts({ max }: Props) {
   const [texts, setTexts] = useState<StageStatusText[] | null>(null);
   const [drafts, setDrafts] = useState<string[]>([]);
   const [errors, setErrors] = useState<Record<number, string>>({});
-  const [notice, setNotice] = useState<Notice | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
   const [busy, setBusy] = useState(false);
 
   const show = useCallback((list: StageStatusText[]) => {
@@ -59,12 +59,7 @@ function StatusTexts({ max }: Props) {
 
   return (
     <form className="status-texts" onSubmit={save} noValidate>
-      <div aria-live="polite">{notice?.kind === 'success' && <p className="alert alert-success">{notice.text}</p>}</div>
-      {notice?.kind === 'error' && (
-        <div className="alert alert-error" role="alert">
-          {notice.text}
-        </div>
-      )}
+      <Notice notice={notice} />
       {texts === null && notice === null && <p className="muted">Loading status texts…</p>}
       {texts?.map((t, i) => (
         <div key={t.stage} className="field">
