@@ -1,8 +1,8 @@
 /**
  * The Email templates page (/hr/settings/email-templates, admins): the templates HR sends to
  * candidates, each editable and deletable, and New template; the two interview reminder templates
- * (issue 32) are edited with their times ("Send 24 hours before", "Send 1 hour before") and are
- * never deleted. The subject and body are checked as the API checks them (src/emails/schema.ts:
+ * (issue 32) are edited with their times ("Send 24 hours before", "Send 1 hour before") and, like
+ * the job alert and talent pool templates the system sends (issue 35), are never deleted. The subject and body are checked as the API checks them (src/emails/schema.ts:
  * the variables of the template's purpose only, the subject on one line); the API's answer is
  * shown when it still refuses. A message after each change is announced.
  */
@@ -14,6 +14,7 @@ import { DELAY_CHOICES, EMAIL_LIMITS, EMAIL_MESSAGES, unknownVariables } from '.
 import {
   isAlertPurpose,
   isAutomaticPurpose,
+  isPoolPurpose,
   isReminderPurpose,
   templateVariables,
   type EmailTemplate,
@@ -222,6 +223,14 @@ function Editor({
         <p className="help-text">
           Sent to job alert subscribers by the careers site:{' '}
           {d.purpose === 'alert_confirm' ? 'when they subscribe' : 'with new matching jobs'}.
+        </p>
+      ) : isPoolPurpose(d.purpose) ? (
+        <p className="help-text">
+          Sent to people in talent pools:{' '}
+          {d.purpose === 'pool_invite'
+            ? 'when HR presses “Invite to apply” on a job’s board'
+            : 'when they are added to a pool without having agreed to be kept for other jobs'}
+          .
         </p>
       ) : (
         <div className="field">

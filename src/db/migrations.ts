@@ -44,6 +44,7 @@ import * as m039 from '../../migrations/039_pay_rules.js';
 import * as m044 from '../../migrations/044_people.js';
 import * as m045 from '../../migrations/045_candidate_status.js';
 import * as m046 from '../../migrations/046_talent_pools.js';
+import * as m047 from '../../migrations/047_pool_templates.js';
 import * as m042 from '../../migrations/042_site_settings.js';
 import * as m043 from '../../migrations/043_job_alerts.js';
 import * as m040 from '../../migrations/040_offers.js';
@@ -93,6 +94,7 @@ const migrations: Record<string, Knex.Migration> = {
   '044_people': m044,
   '045_candidate_status': m045,
   '046_talent_pools': m046,
+  '047_pool_templates': m047,
 };
 
 export const migrationSource: Knex.MigrationSource<string> = {
@@ -175,6 +177,7 @@ export const UNDO_DROPS: Record<string, string | null> = {
   '045_candidate_status':
     "tables stage_status_texts and erasure_requests (the status texts admins wrote and candidates' open erasure requests)",
   '046_talent_pools': 'tables talent_pools, pool_members, pool_consents and pool_invites (every pool, member, consent and invitation)',
+  '047_pool_templates': "the two talent pool email templates (with HR's edits to them)",
   '042_site_settings': "table site_settings (the site's branding admins set, and its logo)",
   '043_job_alerts':
     'tables job_alerts and job_alert_jobs (every job alert, its consent and the jobs it was sent) and the two job alert email templates',

@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson } from '../db/codecs.js';
 import {
   ALERT_PURPOSES,
+  POOL_PURPOSES,
   REMINDER_PURPOSES,
   type AlertPurpose,
   type EmailTemplate,
@@ -10,7 +11,7 @@ import {
   type TemplatePurpose,
 } from './types.js';
 
-const PURPOSES: readonly string[] = ['receipt', 'rejection', 'interview', ...REMINDER_PURPOSES, ...ALERT_PURPOSES];
+const PURPOSES: readonly string[] = ['receipt', 'rejection', 'interview', ...REMINDER_PURPOSES, ...ALERT_PURPOSES, ...POOL_PURPOSES];
 const flag = (v: unknown) => (v === null || v === undefined ? null : v === true || Number(v) === 1);
 
 function toTemplate(r: Record<string, unknown>): EmailTemplate {

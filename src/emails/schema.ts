@@ -67,6 +67,7 @@ export const EMAIL_MESSAGES = {
   reminderNoDelay: 'A reminder template is sent before each interview, never later: leave this out or null.',
   reminderKept: 'The interview reminder templates cannot be deleted: untick both times to send none.',
   alertKept: 'The job alert templates cannot be deleted: edit their text instead.',
+  poolKept: 'The talent pool templates cannot be deleted: edit their text instead.',
   scheduledOne: (at: string) => `Email scheduled for ${at}.`,
   scheduledMany: (n: number, at: string) => `${n} ${n === 1 ? 'email' : 'emails'} scheduled for ${at}.`,
   cancelled: 'Email cancelled: it will not be sent.',

@@ -28,6 +28,7 @@ import {
 } from './schema.js';
 import {
   isAutomaticPurpose,
+  isPoolPurpose,
   isReminderPurpose,
   type TEMPLATE_VARIABLES,
   type BulkEmailResult,
@@ -81,10 +82,11 @@ export async function replaceTemplate(deps: Deps, id: number, input: TemplateInp
   return template(deps, id);
 }
 
-/** Deletes a template; emails sent from it keep its name on the timeline. The reminder templates stay (409). */
+/** Deletes a template; emails sent from it keep its name on the timeline. The templates the system sends stay (409). */
 export async function removeTemplate({ db }: { db: Db }, id: number): Promise<void> {
   const found = await template({ db }, id);
   if (isReminderPurpose(found.purpose)) throw new HttpError(409, EMAIL_MESSAGES.reminderKept, { detail: EMAIL_MESSAGES.reminderKept });
+  if (isPoolPurpose(found.purpose)) throw new HttpError(409, EMAIL_MESSAGES.poolKept, { detail: EMAIL_MESSAGES.poolKept });
   if (isAutomaticPurpose(found.purpose)) throw new HttpError(409, EMAIL_MESSAGES.alertKept, { detail: EMAIL_MESSAGES.alertKept });
   if (!(await deleteTemplate(db, id))) throw new NotFound(EMAIL_MESSAGES.notFound);
 }

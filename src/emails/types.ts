@@ -45,8 +45,25 @@ export const ALERT_VARIABLES = {
   alert_digest: ['company_name', 'frequency', 'filters', 'job_count', 'jobs', 'expires_on', 'renew_link', 'unsubscribe_link'],
 } as const satisfies Record<AlertPurpose, readonly string[]>;
 
-/** The defaults' purposes: the rejection one is offered first for a bulk rejection; the reminders are sent before interviews. */
-export type TemplatePurpose = 'receipt' | 'rejection' | 'interview' | ReminderPurpose | AlertPurpose;
+/**
+ * The talent pool templates (issue 35): "Invite to apply" (`pool_invite`, a job's link to a pool
+ * member) and the request to be kept (`pool_consent`, to whoever is added to a pool without
+ * consent), sent by the pools feature, never offered to send by hand.
+ */
+export const POOL_PURPOSES = ['pool_invite', 'pool_consent'] as const;
+export type PoolPurpose = (typeof POOL_PURPOSES)[number];
+
+/** What the talent pool templates may use: the person's name, the company, and the job's or the status page's link. */
+export const POOL_VARIABLES = {
+  pool_invite: ['first_name', 'last_name', 'company_name', 'job_title', 'job_url'],
+  pool_consent: ['first_name', 'last_name', 'company_name', 'status_link', 'link_expires_on'],
+} as const satisfies Record<PoolPurpose, readonly string[]>;
+
+/** The purposes of the templates the system sends at their moment. */
+export type AutomaticPurpose = ReminderPurpose | AlertPurpose | PoolPurpose;
+
+/** The defaults' purposes: the rejection one is offered first for a bulk rejection; the others are sent by the system. */
+export type TemplatePurpose = 'receipt' | 'rejection' | 'interview' | AutomaticPurpose;
 
 export const isReminderPurpose = (purpose: string | null | undefined): purpose is ReminderPurpose =>
   (REMINDER_PURPOSES as readonly unknown[]).includes(purpose);
@@ -54,12 +71,17 @@ export const isReminderPurpose = (purpose: string | null | undefined): purpose i
 export const isAlertPurpose = (purpose: string | null | undefined): purpose is AlertPurpose =>
   (ALERT_PURPOSES as readonly unknown[]).includes(purpose);
 
-/** Templates sent by the system at their moment (interview reminders, job alerts): never sent by hand, never deleted, no delay. */
-export const isAutomaticPurpose = (purpose: string | null | undefined): boolean => isReminderPurpose(purpose) || isAlertPurpose(purpose);
+export const isPoolPurpose = (purpose: string | null | undefined): purpose is PoolPurpose =>
+  (POOL_PURPOSES as readonly unknown[]).includes(purpose);
+
+/** Templates sent by the system at their moment (interview reminders, job alerts, talent pools): never sent by hand, never deleted, no delay. */
+export const isAutomaticPurpose = (purpose: string | null | undefined): purpose is AutomaticPurpose =>
+  isReminderPurpose(purpose) || isAlertPurpose(purpose) || isPoolPurpose(purpose);
 
 /** The variables a template of this purpose may use, in the order they are listed to HR. */
 export function templateVariables(purpose: TemplatePurpose | null): readonly string[] {
   if (isAlertPurpose(purpose)) return ALERT_VARIABLES[purpose];
+  if (isPoolPurpose(purpose)) return POOL_VARIABLES[purpose];
   if (purpose === 'reminder_candidate') return [...TEMPLATE_VARIABLES, ...REMINDER_VARIABLES];
   if (purpose === 'reminder_interviewer') return [...TEMPLATE_VARIABLES, ...REMINDER_VARIABLES, ...INTERVIEWER_REMINDER_VARIABLES];
   return TEMPLATE_VARIABLES;

@@ -27,7 +27,7 @@ export function poolsApi(ctx: AppContext): Router {
   });
 
   router.post('/api/hr/pools/', async (req, res) => {
-    const { name } = validate(poolSchema, req.body);
+    const { name } = validate(poolSchema(), req.body);
     res.status(201).json(await createPool(ctx.db, name, req.hr!.userId, ctx.now()));
   });
 
@@ -42,7 +42,7 @@ export function poolsApi(ctx: AppContext): Router {
 
   router.post('/api/hr/pools/:id/members/', async (req, res) => {
     const id = poolId(req.params.id);
-    const { application_ids, reason } = validate(addMembersSchema, req.body);
+    const { application_ids, reason } = validate(addMembersSchema(), req.body);
     res.json(await addApplicationsToPool(ctx, id, application_ids, reason, req.hr!.userId));
   });
 

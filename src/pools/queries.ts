@@ -133,13 +133,22 @@ export async function consentedMembers(db: Knex, jobId: number, now: Date) {
   };
 }
 
-/** Where to write to a person: the address and first name of this application. */
-export async function applicantContact(db: Knex, applicationId: number): Promise<{ email: string; first_name: string }> {
-  const row: Row = await db('applications').where({ id: applicationId }).first('email', 'first_name');
-  return { email: String(row.email), first_name: String(row.first_name) };
+/** Where to write to a person: the address and name of this application. */
+export async function applicantContact(db: Knex, applicationId: number): Promise<{ email: string; first_name: string; last_name: string }> {
+  const row: Row = await db('applications').where({ id: applicationId }).first('email', 'first_name', 'last_name');
+  return { email: String(row.email), first_name: String(row.first_name), last_name: String(row.last_name ?? '') };
 }
 
 export async function poolName(db: Knex, id: number): Promise<string | null> {
   const row: Row | undefined = await db('talent_pools').where({ id }).first('name');
   return row ? String(row.name) : null;
+}
+
+/**
+ * The talent pool email template HR keeps for this purpose (`email_templates`, the emails
+ * feature's table, read only), or null when there is none.
+ */
+export async function poolTemplate(db: Knex, purpose: 'pool_invite' | 'pool_consent'): Promise<{ subject: string; body: string } | null> {
+  const row: Row | undefined = await db('email_templates').where({ purpose }).orderBy('id').first('subject', 'body');
+  return row ? { subject: String(row.subject), body: String(row.body) } : null;
 }

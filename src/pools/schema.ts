@@ -1,7 +1,11 @@
-/** The inputs of talent pools (issue 35) and their messages, shared by the API and the islands. Node-free. */
-import { z as zod } from 'zod';
+/**
+ * The inputs of talent pools (issue 35) and their messages, shared by the API and the islands.
+ * Node-free; the schemas are built inside functions (zod/mini), so an island that imports a limit
+ * or a message bundles no zod.
+ */
+import * as z from 'zod/mini';
 import { FIELD_MESSAGES } from '../shared/field-errors.js';
-import { isRowId } from '../shared/input-rules.js';
+import { isRowId, oneLineCheck } from '../shared/input-rules.js';
 
 export const POOL_LIMITS = { name: 100, reason: 200, ids: 500 } as const;
 /** The pool a rejection for "Position filled" puts the candidate in (made on first use). */
@@ -18,28 +22,34 @@ export const POOL_MESSAGES = {
   noEmail: 'Invitations need email: set SMTP_URL.',
 } as const;
 
-const oneLine = (max: number, message: string) =>
-  zod
-    .string({ error: message })
-    .transform((v) => v.replace(/\s+/g, ' ').trim())
-    .refine((v) => v.length > 0 && [...v].length <= max, message);
+/** Runs of white space made one space, the ends trimmed (a name or reason typed with a line break reads as one line). */
+const collapsed = (v: string) => v.replace(/\s+/g, ' ').trim();
+const chars = (v: string) => [...v].length;
 
-export const poolSchema = zod.object({ name: oneLine(POOL_LIMITS.name, POOL_MESSAGES.name) }, { error: FIELD_MESSAGES.notObject });
+/** One line of at most `max` characters (at least one unless `optional`), no control, invisible or text-direction characters. */
+const oneLine = (max: number, message: string, optional = false) =>
+  z.string({ error: message }).check(
+    z.overwrite(collapsed),
+    z.refine((v) => (optional || v.length > 0) && chars(v) <= max, { error: message, abort: true }),
+    oneLineCheck(),
+  );
 
-export const addMembersSchema = zod.object(
-  {
-    application_ids: zod
-      .array(zod.unknown(), { error: POOL_MESSAGES.ids })
-      .min(1, POOL_MESSAGES.ids)
-      .max(POOL_LIMITS.ids, POOL_MESSAGES.ids)
-      .refine((ids) => ids.every((v) => isRowId(typeof v === 'number' ? v : String(v))), POOL_MESSAGES.ids)
-      .transform((ids) => [...new Set(ids.map(Number))]),
-    reason: zod.optional(
-      zod
-        .string({ error: POOL_MESSAGES.reason })
-        .transform((v) => v.replace(/\s+/g, ' ').trim())
-        .refine((v) => [...v].length <= POOL_LIMITS.reason, POOL_MESSAGES.reason),
-    ),
-  },
-  { error: FIELD_MESSAGES.notObject },
-);
+/** POST /api/hr/pools/: `{name}`. */
+export const poolSchema = () => z.object({ name: oneLine(POOL_LIMITS.name, POOL_MESSAGES.name) }, { error: FIELD_MESSAGES.notObject });
+
+/** POST /api/hr/pools/{id}/members/: `{application_ids, reason?}`; the ids as numbers, each once. */
+export const addMembersSchema = () =>
+  z.object(
+    {
+      application_ids: z.pipe(
+        z.array(z.unknown(), { error: POOL_MESSAGES.ids }).check(
+          z.minLength(1, POOL_MESSAGES.ids),
+          z.maxLength(POOL_LIMITS.ids, POOL_MESSAGES.ids),
+          z.refine((ids) => ids.every((v) => isRowId(v)), POOL_MESSAGES.ids),
+        ),
+        z.transform((ids) => [...new Set(ids.map(Number))]),
+      ),
+      reason: z.optional(oneLine(POOL_LIMITS.reason, POOL_MESSAGES.reason, true)),
+    },
+    { error: FIELD_MESSAGES.notObject },
+  );

@@ -11,8 +11,10 @@ import type { ServerKey } from '../db/server-key.js';
 import { Conflict, NotFound, ValidationError } from '../http/errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { insertApplicationAudit } from '../applicants/index.js';
+import { brandedConfig } from '../branding/index.js';
 import { statusLink } from '../people/index.js';
-import { enqueueEmails, htmlOfText, oneLine } from '../posts/index.js';
+import { enqueueEmails, oneLine } from '../posts/index.js';
+import { consentEmail, inviteEmail } from './lib/mail.js';
 import {
   addMembers,
   consentOf,
@@ -33,11 +35,12 @@ import {
   personOfApplication,
   poolMembers,
   poolName,
+  poolTemplate,
   poolsOfPerson,
   poolsWithCounts,
 } from './queries.js';
 import { POOL_MESSAGES, POSITION_FILLED } from './schema.js';
-import type { ConsentState, PoolMatch, PoolMember, TalentPool } from './types.js';
+import type { AddedToPool, ConsentState, PoolMatch, PoolMember, TalentPool } from './types.js';
 
 type PoolConfig = Pick<Config, 'publicBaseUrl' | 'candidateLinkDays' | 'poolConsentDays' | 'company' | 'mail'>;
 
@@ -52,7 +55,6 @@ export interface PoolDeps {
 type AddDeps = { now: () => Date; serverKey?: ServerKey; config?: PoolConfig };
 
 const DAY_MS = 86_400_000;
-const dayText = (d: Date) => d.toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 /** What a candidate agrees to on their status page to be kept in talent pools. */
 export const poolConsentText = (company: string, days: number) =>
@@ -98,10 +100,18 @@ export async function membersOf(db: Db, poolId: number, now: Date): Promise<Pool
   }));
 }
 
+/** What an addition did: the people new to the pool, those in it already, and the application ids that name no one. */
+interface Added {
+  added: number[];
+  already: number;
+  notFound: number[];
+}
+
 /**
  * Adds the people of these applications to a pool, in the caller's transaction, with a line on
- * each application's history; a person without consent that holds is asked for it by email (a
- * link to their status page), once per addition. Answers the people new to the pool.
+ * each application's history; a person without consent that holds is asked for it by email (the
+ * "Talent pool consent request" template HR edits, with a link to their status page), once per
+ * addition.
  */
 async function addToPool(
   trx: Db,
@@ -111,13 +121,14 @@ async function addToPool(
   applicationIds: number[],
   reason: string,
   userId: number | null,
-) {
+): Promise<Added> {
   const now = deps.now();
   const people = await peopleOfApplications(trx, applicationIds);
   const byPerson = new Map<number, number>();
   for (const [appId, personId] of people) if (!byPerson.has(personId)) byPerson.set(personId, appId);
   const added = await addMembers(trx, poolId, [...byPerson.keys()], reason, userId, now);
-  if (!added.length) return added;
+  const result = { added, already: byPerson.size - added.length, notFound: applicationIds.filter((id) => !people.has(id)) };
+  if (!added.length) return result;
   await insertApplicationAudit(
     trx,
     added.map((p) => ({
@@ -129,28 +140,24 @@ async function addToPool(
     now,
   );
   const { serverKey, config } = deps;
-  if (serverKey && config?.mail.smtpUrl)
-    for (const personId of added) {
-      const consent = await consentOf(trx, personId);
-      if (consent && consent.expires_at > now) continue;
-      const appId = byPerson.get(personId)!;
-      const to = await applicantContact(trx, appId);
-      const link = await statusLink({ serverKey, config }, personId, now);
-      const company = oneLine(config.company.name);
-      const text = `Dear ${oneLine(to.first_name)},\n\nWe would like to keep your details to tell you about other jobs at ${company} that fit you. If you agree, say so on your status page (the link works until ${dayText(link.expiresAt)}):\n\n${link.url}\n\nIf you do not, there is nothing to do: we will not contact you about other jobs.\n\n${company} Careers\n`;
-      await enqueueEmails(
-        trx,
-        appId,
-        [
-          {
-            template: 'pool_consent_request',
-            message: { to: to.email, subject: `May we keep your details? ${company}`, text, html: htmlOfText(text) },
-          },
-        ],
-        now,
-      );
-    }
-  return added;
+  if (!serverKey || !config?.mail.smtpUrl) return result;
+  const asked: number[] = [];
+  for (const personId of added) {
+    const consent = await consentOf(trx, personId);
+    if (!consent || consent.expires_at <= now) asked.push(personId);
+  }
+  if (!asked.length) return result;
+  // Read once for every email of this addition, with the transaction (on SQLite it holds the only connection).
+  const template = await poolTemplate(trx, 'pool_consent');
+  const branded = await brandedConfig(trx, config);
+  for (const personId of asked) {
+    const appId = byPerson.get(personId)!;
+    const to = await applicantContact(trx, appId);
+    const link = await statusLink({ serverKey, config }, personId, now);
+    const message = consentEmail(template, to, { company_name: branded.company.name, status_link: link.url, expires: link.expiresAt });
+    await enqueueEmails(trx, appId, [{ template: 'pool_consent_request', message }], now);
+  }
+  return result;
 }
 
 export async function addApplicationsToPool(
@@ -159,12 +166,12 @@ export async function addApplicationsToPool(
   applicationIds: number[],
   reason: string | undefined,
   userId: number,
-): Promise<{ added: number }> {
+): Promise<AddedToPool> {
   return deps.db.transaction(async (trx) => {
     const name = await poolName(trx, poolId);
     if (name === null) throw new NotFound(POOL_MESSAGES.poolNotFound);
-    const added = await addToPool(trx, deps, poolId, name, applicationIds, reason || 'Added by HR', userId);
-    return { added: added.length };
+    const done = await addToPool(trx, deps, poolId, name, applicationIds, reason || 'Added by HR', userId);
+    return { added: done.added.length, already: done.already, not_found: done.notFound };
   });
 }
 
@@ -234,30 +241,21 @@ export async function jobMatches(db: Db, jobId: number, now: Date): Promise<Pool
   return out;
 }
 
-/** Emails a matched member the job's link (once per job), with a line on their latest application's history. */
+/** Emails a matched member the job's link (once per job; the "Talent pool invitation" template HR edits), with a line on their latest application's history. */
 export async function inviteToApply(deps: PoolDeps, jobId: number, personId: number, userId: number): Promise<{ invited_at: string }> {
   if (!deps.config.mail.smtpUrl) throw new Conflict(POOL_MESSAGES.noEmail);
   const now = deps.now();
   const match = (await jobMatches(deps.db, jobId, now)).find((m) => m.person_id === personId);
   if (!match || match.invited_at) throw new Conflict(POOL_MESSAGES.notMatched);
   const job = (await jobForMatching(deps.db, jobId))!;
-  const company = oneLine(deps.config.company.name);
   const url = `${deps.config.publicBaseUrl}/careers/${encodeURIComponent(job.public_id)}?utm_source=talent-pool&utm_medium=email`;
   await deps.db.transaction(async (trx) => {
     if (!(await insertInvite(trx, personId, jobId, userId, now))) throw new Conflict(POOL_MESSAGES.notMatched);
     const to = await applicantContact(trx, match.application_id);
-    const text = `Dear ${oneLine(to.first_name)},\n\nWe have a new opening at ${company} we think fits you: ${oneLine(job.title)}.\n\nRead about it and apply here:\n${url}\n\nYou hear from us because you agreed to be told about other jobs; you can withdraw that on your status page at any time.\n\n${company} Careers\n`;
-    await enqueueEmails(
-      trx,
-      match.application_id,
-      [
-        {
-          template: 'pool_invite',
-          message: { to: to.email, subject: `A job for you at ${company}: ${oneLine(job.title)}`, text, html: htmlOfText(text) },
-        },
-      ],
-      now,
-    );
+    const template = await poolTemplate(trx, 'pool_invite');
+    const branded = await brandedConfig(trx, deps.config);
+    const message = inviteEmail(template, to, { company_name: branded.company.name, job_title: job.title, job_url: url });
+    await enqueueEmails(trx, match.application_id, [{ template: 'pool_invite', message }], now);
     await insertApplicationAudit(
       trx,
       [{ userId, action: 'pool', entityId: match.application_id, details: { text: `Invited to apply for ${oneLine(job.title)}` } }],

@@ -8,6 +8,13 @@ export interface TalentPool {
   consented: number;
 }
 
+/** `POST /api/hr/pools/{id}/members/`'s answer: people new to the pool, people in it already, and the application ids not found. */
+export interface AddedToPool {
+  added: number;
+  already: number;
+  not_found: number[];
+}
+
 /** Where a member's consent stands: given and holding, asked and not given yet, or run out. */
 export type ConsentState = 'given' | 'waiting' | 'expired';
 

@@ -1,5 +1,5 @@
 /**
- * Migration 016 (email templates): the three default templates (and 034's two reminders), and on `email_posts` who sent an
+ * Migration 016 (email templates): the three default templates (and 034's, 043's and 047's two each), and on `email_posts` who sent an
  * email and from which template; rolling back keeps every email and its delivery attempts (on
  * SQLite the columns are dropped in place, never by rebuilding the table), and it applies again.
  */
@@ -49,6 +49,9 @@ for (const kind of databaseKinds()) {
         // Migration 043's (issue 35).
         ['Job alert confirmation', 'alert_confirm'],
         ['Job alert digest', 'alert_digest'],
+        // Migration 047's (issue 35).
+        ['Talent pool invitation', 'pool_invite'],
+        ['Talent pool consent request', 'pool_consent'],
       ]);
       for (const column of ['sent_by', 'template_id', 'template_name'])
         expect(await t.db.schema.hasColumn('email_posts', column), column).to.equal(true);
@@ -60,7 +63,7 @@ for (const kind of databaseKinds()) {
       expect(await t.db('post_attempts').where({ email_post_id: postId })).to.have.length(1);
 
       await t.db.migrate.latest();
-      expect(Number((await t.db('email_templates').count({ n: '*' }))[0].n)).to.equal(7);
+      expect(Number((await t.db('email_templates').count({ n: '*' }))[0].n)).to.equal(9);
       expect(await t.db('post_attempts').where({ email_post_id: postId })).to.have.length(1);
     });
   });

@@ -2,7 +2,8 @@
  * Migration 034: the interview reminder templates (issue 32). Up from the migration before it on a
  * database where HR already named a template "Interview reminder": both reminders are written,
  * sent at 24 h and 1 h, that name kept for HR's and the reminder's numbered; the other templates
- * have no reminder times. Down removes the two templates and the columns and keeps HR's; up again.
+ * have no reminder times (nor do 043's and 047's, whose invitation is numbered the same way past HR's
+ * "talent pool INVITATION"). Down removes the two templates and the columns and keeps HR's; up again.
  */
 import { expect } from 'chai';
 import { toDbDate } from '../../src/db/codecs.js';
@@ -36,17 +37,25 @@ for (const kind of databaseKinds()) {
       await t
         .db('email_templates')
         .insert({ name: 'interview REMINDER', subject: 's', body: 'b', purpose: null, created_at: now, updated_at: now });
+      // And one named as migration 047's invitation (issue 35).
+      await t
+        .db('email_templates')
+        .insert({ name: 'talent pool INVITATION', subject: 's', body: 'b', purpose: null, created_at: now, updated_at: now });
       await t.db.migrate.latest();
       expect(await templates()).to.deep.equal([
         ['Application received', 'receipt', null, null],
         ['Rejection', 'rejection', null, null],
         ['Interview invitation', 'interview', null, null],
         ['interview REMINDER', null, null, null],
+        ['talent pool INVITATION', null, null, null],
         ['Interview reminder 2', 'reminder_candidate', true, true],
         ['Interview reminder for interviewers', 'reminder_interviewer', true, true],
         // Migration 043's (issue 35).
         ['Job alert confirmation', 'alert_confirm', null, null],
         ['Job alert digest', 'alert_digest', null, null],
+        // Migration 047's (issue 35).
+        ['Talent pool invitation 2', 'pool_invite', null, null],
+        ['Talent pool consent request', 'pool_consent', null, null],
       ]);
       const candidate = await t.db('email_templates').where({ purpose: 'reminder_candidate' }).first();
       expect(candidate.subject).to.equal('Reminder: your interview for {job_title} at {company_name} starts in {hours_before}');
@@ -60,6 +69,7 @@ for (const kind of databaseKinds()) {
         'Rejection',
         'Interview invitation',
         'interview REMINDER',
+        'talent pool INVITATION',
       ]);
       for (const column of ['remind_24h', 'remind_1h'])
         expect(await t.db.schema.hasColumn('email_templates', column), column).to.equal(false);
@@ -69,10 +79,13 @@ for (const kind of databaseKinds()) {
         'rejection',
         'interview',
         null,
+        null,
         'reminder_candidate',
         'reminder_interviewer',
         'alert_confirm',
         'alert_digest',
+        'pool_invite',
+        'pool_consent',
       ]);
     });
   });

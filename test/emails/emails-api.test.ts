@@ -57,7 +57,7 @@ for (const kind of databaseKinds()) {
     const payloadOf = (row: any) => fromDbJson<any>(row.payload, null);
 
     describe('templates', () => {
-      it('lists the seven defaults with good wording', async () => {
+      it('lists the nine defaults with good wording', async () => {
         const res = await as(admin)('/api/hr/email-templates/');
         expect(res.status).to.equal(200);
         expect(res.body.results.map((t: any) => [t.name, t.purpose, t.remind_24h, t.remind_1h])).to.deep.equal([
@@ -68,6 +68,8 @@ for (const kind of databaseKinds()) {
           ['Interview reminder for interviewers', 'reminder_interviewer', true, true],
           ['Job alert confirmation', 'alert_confirm', null, null],
           ['Job alert digest', 'alert_digest', null, null],
+          ['Talent pool invitation', 'pool_invite', null, null],
+          ['Talent pool consent request', 'pool_consent', null, null],
         ]);
         const rejection = res.body.results[1];
         expect(rejection.subject).to.equal('Your application for {job_title} at {company_name}');

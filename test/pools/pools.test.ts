@@ -89,15 +89,17 @@ for (const kind of databaseKinds()) {
       });
       const mia = await apply(jobs[0], 'mia@example.com', 'Mia');
       const added = await api(`/api/hr/pools/${pool.body.id}/members/`, { method: 'POST', body: { application_ids: [mia, mia] } });
-      expect(added).to.deep.equal({ status: 200, body: { added: 1 } });
+      expect(added).to.deep.equal({ status: 200, body: { added: 1, already: 0, not_found: [] } });
       expect(
         (await api(`/api/hr/pools/${pool.body.id}/members/`, { method: 'POST', body: { application_ids: [mia] } })).body,
-      ).to.deep.equal({ added: 0 });
+      ).to.deep.equal({ added: 0, already: 1, not_found: [] });
       const members: PoolMember[] = (await api(`/api/hr/pools/${pool.body.id}/members/`)).body.results;
       expect(members.map((m) => [m.name, m.consent, m.reason])).to.deep.equal([['Mia Pool', 'waiting', 'Added by HR']]);
       expect(await history(mia)).to.include('Added to the talent pool “Silver medalists” (Added by HR)');
-      const asked = (await mailsTo('mia@example.com')).find((m) => m.includes('May we keep your details?'))!;
-      expect(asked).to.include('We would like to keep your details to tell you about other jobs at Acme');
+      const asked = (await mailsTo('mia@example.com')).find((m) => m.includes('May we keep your details? Acme'))!;
+      expect(asked)
+        .to.include('Dear Mia,\r\n\r\nWe would like to keep your details to tell you about other jobs at Acme that fit you.')
+        .and.match(/\(the link works until \d{1,2} [A-Z][a-z]+ \d{4}\):\r\n\r\nhttps:\/\/careers\.acme\.example\/candidate\//);
 
       const lead = await makeJob(s.ctx.db, { title: 'Payroll Lead', department: 'Finance', status: 'ACTIVE' });
       expect((await api(`/api/hr/jobs/${lead.id}/pool-matches/`)).body.results).to.deep.equal([]);
@@ -130,7 +132,11 @@ for (const kind of databaseKinds()) {
       const invited = await api(`/api/hr/jobs/${lead.id}/pool-matches/${matches[0].person_id}/invite/`, { method: 'POST' });
       expect(invited.status).to.equal(200);
       const mail = (await mailsTo('mia@example.com')).find((m) => m.includes('A job for you at Acme: Payroll Lead'))!;
-      expect(mail).to.include(`${BASE}/careers/${lead.public_id}?utm_source=talent-pool&utm_medium=email`);
+      // The default template (migration 047) says what the built-in text said.
+      expect(mail)
+        .to.include('Dear Mia,\r\n\r\nWe have a new opening at Acme we think fits you: Payroll Lead.')
+        .and.include(`Read about it and apply here:\r\n${BASE}/careers/${lead.public_id}?utm_source=talent-pool&utm_medium=email`)
+        .and.include('you can withdraw that on your status page at any time.\r\n\r\nAcme Careers');
       expect(await history(mia)).to.include('Invited to apply for Payroll Lead');
       const twice = await api(`/api/hr/jobs/${lead.id}/pool-matches/${matches[0].person_id}/invite/`, { method: 'POST' });
       expect(twice.status).to.equal(409);
@@ -202,6 +208,153 @@ for (const kind of databaseKinds()) {
       expect((await api('/api/hr/pools/', { token: recruiter })).status).to.equal(200);
       const manager = await liveToken(s.ctx.db, await createHrUser(s.ctx.db, 'pool.manager', { role: 'hiring_manager' }));
       expect((await api('/api/hr/pools/', { token: manager })).status).to.equal(403);
+      expect(
+        (await api(`/api/hr/pools/${pool.id}/members/`, { method: 'POST', body: { application_ids: [1] }, token: manager })).status,
+      ).to.equal(403);
+    });
+
+    it("adds the list's selection in one request: the people new to the pool, those in it already, the ids not found; bad input changes nothing", async () => {
+      const pool = (await api('/api/hr/pools/', { method: 'POST', body: { name: 'From the list' } })).body;
+      const members = async () => Number((await s.ctx.db('pool_members').where({ pool_id: pool.id }).count({ n: '*' }))[0].n);
+      const ada = await apply(jobs[0], 'ada.list@example.com', 'Ada');
+      // The same person's second application: one member.
+      const ada2 = await apply(jobs[1], 'ada.list@example.com', 'Ada');
+      const bo = await apply(jobs[0], 'bo.list@example.com', 'Bo');
+      const first = await api(`/api/hr/pools/${pool.id}/members/`, {
+        method: 'POST',
+        body: { application_ids: [ada, String(bo), 999999], reason: '  Strong   second\nchoice ' },
+      });
+      expect(first).to.deep.equal({ status: 200, body: { added: 2, already: 0, not_found: [999999] } });
+      const cy = await apply(jobs[1], 'cy.list@example.com', 'Cy');
+      const again = await api(`/api/hr/pools/${pool.id}/members/`, { method: 'POST', body: { application_ids: [ada, ada2, bo, cy] } });
+      expect(again).to.deep.equal({ status: 200, body: { added: 1, already: 2, not_found: [] } });
+      const listed: PoolMember[] = (await api(`/api/hr/pools/${pool.id}/members/`)).body.results;
+      expect(listed.map((m) => [m.name, m.reason]).sort()).to.deep.equal([
+        ['Ada Pool', 'Strong second choice'],
+        ['Bo Pool', 'Strong second choice'],
+        ['Cy Pool', 'Added by HR'],
+      ]);
+      // A hostile reason is text: stored and answered as typed, never markup.
+      const dee = await apply(jobs[0], 'dee.list@example.com', 'Dee');
+      const markup = '<img src=x onerror=alert(1)> "; DROP TABLE pool_members; --';
+      expect(
+        (await api(`/api/hr/pools/${pool.id}/members/`, { method: 'POST', body: { application_ids: [dee], reason: markup } })).body,
+      ).to.deep.equal({ added: 1, already: 0, not_found: [] });
+      expect((await api(`/api/hr/applications/${dee}/pools/`)).body.pools[0].reason).to.equal(markup);
+
+      const before = await members();
+      const ids = 'application_ids must be a list of 1 to 500 application ids.';
+      const reason = 'The reason is at most 200 characters on one line.';
+      for (const [body, field, message] of [
+        [{ application_ids: String(ada) }, 'application_ids', ids],
+        [{ application_ids: { 0: ada } }, 'application_ids', ids],
+        [{ application_ids: [true] }, 'application_ids', ids],
+        [{ application_ids: [[ada]] }, 'application_ids', ids],
+        [{ application_ids: [null] }, 'application_ids', ids],
+        [{ application_ids: [{ id: ada }] }, 'application_ids', ids],
+        [{ application_ids: [1.5] }, 'application_ids', ids],
+        [{ application_ids: [0] }, 'application_ids', ids],
+        [{ application_ids: [-ada] }, 'application_ids', ids],
+        [{ application_ids: ['1e3'] }, 'application_ids', ids],
+        [{ application_ids: ['0x10'] }, 'application_ids', ids],
+        [{ application_ids: [` ${ada}`] }, 'application_ids', ids],
+        [{ application_ids: [`${ada}; DROP TABLE pool_members`] }, 'application_ids', ids],
+        [{ application_ids: [2147483648] }, 'application_ids', ids],
+        [{ application_ids: Array.from({ length: 501 }, (_, i) => i + 1) }, 'application_ids', ids],
+        [{ application_ids: [ada], reason: 42 }, 'reason', reason],
+        [{ application_ids: [ada], reason: 'r'.repeat(201) }, 'reason', reason],
+        [{ application_ids: [ada], reason: 'fine\u0000nul' }, 'reason', 'Enter this on one line, without control characters.'],
+        [
+          { application_ids: [ada], reason: 'txt.exe\u202e' },
+          'reason',
+          'Remove the invisible or text-direction characters (such as U+200B or U+202E).',
+        ],
+      ] as const) {
+        const res = await api(`/api/hr/pools/${pool.id}/members/`, { method: 'POST', body });
+        expect([res.status, res.body[field]], JSON.stringify(body).slice(0, 80)).to.deep.equal([400, [message]]);
+      }
+      for (const body of [[ada], 'x', null]) {
+        const res = await api(`/api/hr/pools/${pool.id}/members/`, { method: 'POST', body });
+        expect(res.status, JSON.stringify(body)).to.equal(400);
+      }
+      // 500 ids are taken (those not found named).
+      const many = await api(`/api/hr/pools/${pool.id}/members/`, {
+        method: 'POST',
+        body: { application_ids: [ada, ...Array.from({ length: 499 }, (_, i) => 1_000_000 + i)] },
+      });
+      expect([many.status, many.body.added, many.body.already, many.body.not_found.length]).to.deep.equal([200, 0, 1, 499]);
+      const badName = await api('/api/hr/pools/', { method: 'POST', body: { name: 'Pool\u202e' } });
+      expect([badName.status, badName.body.name]).to.deep.equal([
+        400,
+        ['Remove the invisible or text-direction characters (such as U+200B or U+202E).'],
+      ]);
+      expect(await members()).to.equal(before);
+    });
+
+    it('sends both emails from the templates HR edits; their variables only; the templates are never deleted or sent by hand', async () => {
+      const templates = (await api('/api/hr/email-templates/')).body.results;
+      const invite = templates.find((t: { purpose: string }) => t.purpose === 'pool_invite');
+      const consent = templates.find((t: { purpose: string }) => t.purpose === 'pool_consent');
+      expect([invite.name, consent.name]).to.deep.equal(['Talent pool invitation', 'Talent pool consent request']);
+      const put = (id: number, body: Record<string, unknown>) => api(`/api/hr/email-templates/${id}/`, { method: 'PUT', body });
+      const unknown = await put(invite.id, { name: invite.name, subject: 'Hi {first_name}', body: 'At stage {stage}: {status_link}' });
+      expect(unknown.status).to.equal(400);
+      expect(unknown.body.body).to.deep.equal([
+        'Unknown variables {stage}, {status_link}: use {first_name}, {last_name}, {company_name}, {job_title} or {job_url}.',
+      ]);
+      expect((await put(consent.id, { name: consent.name, subject: 'x', body: '{job_url}' })).body.body[0]).to.match(
+        /^Unknown variable \{job_url\}: use .*\{status_link\} or \{link_expires_on\}\.$/,
+      );
+      expect((await put(invite.id, { name: invite.name, subject: 'x', body: 'y', default_delay_minutes: 60 })).status).to.equal(400);
+      const saved = await put(invite.id, {
+        name: invite.name,
+        subject: '{first_name}, {job_title} at {company_name} is open',
+        body: 'Hello {first_name} {last_name},\n\n{job_title} is open: {job_url}\n\nSee you, {company_name}',
+      });
+      expect(saved.status, JSON.stringify(saved.body)).to.equal(200);
+      expect(
+        (
+          await put(consent.id, {
+            name: consent.name,
+            subject: 'Stay in touch with {company_name}?',
+            body: 'Hi {first_name} {last_name}: say yes at {status_link} (until {link_expires_on}).',
+          })
+        ).status,
+      ).to.equal(200);
+      for (const t of [invite, consent]) {
+        const gone = await api(`/api/hr/email-templates/${t.id}/`, { method: 'DELETE' });
+        expect([gone.status, gone.body]).to.deep.equal([
+          409,
+          { detail: 'The talent pool templates cannot be deleted: edit their text instead.' },
+        ]);
+      }
+      const choices = (await api('/api/hr/applications/emails/')).body.templates.map((t: { purpose: string }) => t.purpose);
+      expect(choices).to.not.include.members(['pool_invite', 'pool_consent']);
+      const zoe = await apply(jobs[0], 'zoe@example.com', 'Zoe');
+      expect((await api(`/api/hr/applications/${zoe}/emails/`, { method: 'POST', body: { template_id: invite.id } })).status).to.equal(400);
+
+      const legal = await makeJob(s.ctx.db, { title: 'Contract Counsel', department: 'Legal', status: 'ACTIVE' });
+      const ivo = await apply(legal, 'ivo@example.com', 'Ivo');
+      const pool = (await api('/api/hr/pools/', { method: 'POST', body: { name: 'Legal bench' } })).body;
+      await api(`/api/hr/pools/${pool.id}/members/`, { method: 'POST', body: { application_ids: [ivo] } });
+      const asked = (await mailsTo('ivo@example.com')).find((m) => m.includes('Stay in touch with Acme?'))!;
+      expect(asked).to.match(
+        new RegExp(`Hi Ivo Pool: say yes at ${BASE.replace(/\./g, '\\.')}/candidate/[0-9.a-f]+ \\(until \\d{1,2} [A-Z][a-z]+ \\d{4}\\)\\.`),
+      );
+      await rawRequest(s.baseUrl, `${statusPath(asked)}/future-jobs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'keep=yes',
+      });
+      const next = await makeJob(s.ctx.db, { title: 'Privacy Counsel', department: 'Legal', status: 'ACTIVE' });
+      const match: PoolMatch = (await api(`/api/hr/jobs/${next.id}/pool-matches/`)).body.results[0];
+      expect((await api(`/api/hr/jobs/${next.id}/pool-matches/${match.person_id}/invite/`, { method: 'POST' })).status).to.equal(200);
+      const mail = (await mailsTo('ivo@example.com')).find((m) => m.includes('Ivo, Privacy Counsel at Acme is open'))!;
+      expect(mail)
+        .to.include('Hello Ivo Pool,\r\n\r\nPrivacy Counsel is open: ')
+        .and.include(`${BASE}/careers/${next.public_id}?utm_source=talent-pool&utm_medium=email`)
+        .and.include('See you, Acme')
+        .and.not.include('We have a new opening');
     });
   });
 }
