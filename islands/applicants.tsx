@@ -64,6 +64,13 @@ function Applicants(props: Props) {
   }, [props.downloadFailed, props.exportFailed]);
 
   useEffect(() => (props.page === 'list' ? wireList(setNotice) : wireDetail(props.id, setNotice)), [props]);
+  // The list's other bulk actions say here how they went (issue 35: "Add to pool…", the bulk-pools island).
+  useEffect(() => {
+    if (props.page !== 'list') return;
+    const onNotice = (e: Event) => setNotice((e as CustomEvent<Notice>).detail);
+    document.addEventListener('applicants:notice', onNotice);
+    return () => document.removeEventListener('applicants:notice', onNotice);
+  }, [props.page]);
   useEffect(() => (props.page === 'list' ? wireListLayout() : undefined), [props.page]);
   useEffect(() => (props.page === 'detail' ? wirePipeline(props.id, setNotice) : undefined), [props]);
   useEffect(() => (props.page === 'detail' ? wireResume() : undefined), [props.page]);

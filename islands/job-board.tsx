@@ -4,7 +4,8 @@
  * press ArrowRight / ArrowLeft (next / previous stage) or R (reject), or use its buttons. Every
  * move is announced in a live region and the focus follows the card. Rejecting asks for a reason
  * from the list HR keeps. Filters (search, status) and "Show more" read the board API; the
- * stages and the rejection reasons are edited below the board (PUT replaces each list).
+ * stages and the rejection reasons are edited below the board (PUT replaces each list). For admins
+ * and recruiters each card also has "Add to pool" (issue 35), which opens the pool picker.
  */
 import { useEffect, useMemo, useRef, useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { mountIsland } from './components/mount.js';
@@ -14,6 +15,7 @@ import { errorLines } from '../src/shared/api-errors.js';
 import { CAMPAIGN_MAX_LENGTH } from '../src/shared/campaign.js';
 import { formatCount } from '../src/shared/format.js';
 import { formatShortTime, formatTime } from '../src/shared/time-format.js';
+import { PoolPicker } from './components/pool-picker.js';
 import {
   RejectEmailOptions,
   emailOptionsProblem,
@@ -99,6 +101,8 @@ function JobBoard(props: BoardProps) {
     if (emailChoices && reject) setEmailState((st) => (st.templateId === null ? initialEmailOptions(emailChoices) : st));
   }, [emailChoices, reject]);
   const [dragOver, setDragOver] = useState<string | null>(null);
+  // Issue 35: the card whose "Add to pool" is open (the picker is mounted only then).
+  const [poolFor, setPoolFor] = useState<BoardCard | null>(null);
   const focusAfter = useRef<number | null>(null);
   const dialog = useRef<HTMLDialogElement>(null);
   const jobId = board.job.id;
@@ -409,9 +413,9 @@ function JobBoard(props: BoardProps) {
                         {card.outcome_reason && col.stage_id === null && (
                           <span className="board-card-meta">Reason: {card.outcome_reason}</span>
                         )}
-                        {!removed && (
+                        {(!removed || props.pools) && (
                           <span className="board-card-actions">
-                            {prev && (
+                            {prev && !removed && (
                               // The name starts with the visible text (WCAG 2.5.3): "← Applied: move Asha Rao to Applied".
                               <button
                                 type="button"
@@ -422,7 +426,7 @@ function JobBoard(props: BoardProps) {
                                 ← {prev.name}
                               </button>
                             )}
-                            {next && (
+                            {next && !removed && (
                               <button
                                 type="button"
                                 className="btn btn-secondary btn-sm"
@@ -436,7 +440,7 @@ function JobBoard(props: BoardProps) {
                                 {col.stage_id === null ? `Restore to ${next.name}` : `${next.name} →`}
                               </button>
                             )}
-                            {col.stage_id !== null && (
+                            {col.stage_id !== null && !removed && (
                               <button
                                 type="button"
                                 className="btn btn-danger btn-sm"
@@ -444,6 +448,18 @@ function JobBoard(props: BoardProps) {
                                 aria-label={`Reject ${card.name}`}
                               >
                                 Reject
+                              </button>
+                            )}
+                            {props.pools && (
+                              <button
+                                type="button"
+                                className="btn btn-secondary btn-sm"
+                                data-add-to-pool
+                                aria-haspopup="dialog"
+                                onClick={() => setPoolFor(card)}
+                                aria-label={`Add to pool: ${card.name}`}
+                              >
+                                Add to pool
                               </button>
                             )}
                           </span>
@@ -490,6 +506,18 @@ function JobBoard(props: BoardProps) {
           </form>
         )}
       </dialog>
+      {poolFor && (
+        <PoolPicker
+          ids={[poolFor.id]}
+          who={poolFor.name}
+          onDone={(text) => setNotice({ kind: 'success', lines: [text] })}
+          onClose={() => {
+            const id = poolFor.id;
+            setPoolFor(null);
+            document.querySelector<HTMLElement>(`[data-card="${id}"] [data-add-to-pool]`)?.focus();
+          }}
+        />
+      )}
       {!removed && (
         <StageEditor
           jobId={jobId}

@@ -15,4 +15,6 @@ export interface BoardProps {
   filters: { q: string; status: string; date_from: string; date_to: string; source: string; stage: string };
   /** The sources applications came from (the applicants list's), for the source filter's list. */
   sources?: string[];
+  /** Whether the viewer may use talent pools (admins and recruiters: each card offers "Add to pool"); set by the page. */
+  pools?: boolean;
 }

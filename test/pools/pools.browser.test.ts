@@ -97,6 +97,89 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         expect(await hr.evaluate(() => document.documentElement.scrollWidth), 'page width').to.be.at.most(w.width);
         await screenshot(hr, `pools-board-${w.name}`);
       });
+
+      it(`${w.name}: adds the list's selection to a new pool from the keyboard, and a board card to it`, async () => {
+        const job = await makeJob(s.ctx.db, { title: `Bulk Clerk ${w.name}`, department: `Bulk ${w.name}`, status: 'ACTIVE' });
+        for (const first of ['Ada', 'Ben', 'Cy']) {
+          const res = await fetch(`${s.baseUrl}/api/jobs/${job.public_id}/apply/`, {
+            method: 'POST',
+            body: toFormData(
+              validFields({ email: `${first.toLowerCase()}.bulk.${w.name}@example.com`, first_name: first, last_name: 'Lindqvist' }),
+            ),
+          });
+          expect(res.status).to.equal(201);
+        }
+        const pool = `Runners-up ${w.name}`;
+        const hr = track(await openHrPage(browser, s.baseUrl, token, { width: w.width, height: w.height }));
+        await hr.goto(`${s.baseUrl}/hr/applicants?job_id=${job.id}`);
+        await hr.getByRole('checkbox', { name: 'Select Ada Lindqvist' }).check();
+        await hr.getByRole('checkbox', { name: 'Select Ben Lindqvist' }).check();
+        const open = hr.getByRole('button', { name: 'Add to pool…' });
+        await open.focus();
+        await hr.keyboard.press('Enter');
+        const dialog = hr.getByRole('dialog', { name: 'Add 2 selected applicants to a talent pool' });
+        await dialog.waitFor();
+        // The focus starts on the pool; keys choose "New pool…", name it and give the reason; Enter adds.
+        await dialog.getByRole('option', { name: 'New pool…' }).waitFor({ state: 'attached' });
+        expect(await hr.evaluate(() => document.activeElement?.id)).to.equal(await dialog.getByLabel('Pool').getAttribute('id'));
+        await dialog.getByLabel('Pool').selectOption({ label: 'New pool…' });
+        await hr.keyboard.press('Tab');
+        await hr.keyboard.type(pool);
+        await hr.keyboard.press('Tab');
+        await hr.keyboard.type('Strong runner-up');
+        expect(await axeViolations(hr)).to.deep.equal([]);
+        await screenshot(hr, `pools-list-picker-${w.name}`);
+        await hr.keyboard.press('Enter');
+        // Said where the list's bulk actions say how they went.
+        const said = hr.locator('#island-applicants [role="status"]');
+        await said.getByText(`2 people added to the pool “${pool}”.`).waitFor();
+        await dialog.waitFor({ state: 'detached' });
+        expect(await hr.evaluate(() => document.activeElement?.textContent)).to.equal('Add to pool…');
+        // Again with Cy: one added, two in it already.
+        await hr.getByRole('checkbox', { name: 'Select Cy Lindqvist' }).check();
+        await open.click();
+        await dialog.waitFor({ state: 'detached' });
+        const three = hr.getByRole('dialog', { name: 'Add 3 selected applicants to a talent pool' });
+        await three.getByLabel('Pool').selectOption({ label: pool });
+        await three.getByRole('button', { name: 'Add to pool' }).click();
+        await said.getByText(`1 person added to the pool “${pool}”; 2 were already in it.`).waitFor();
+        expect(await axeViolations(hr)).to.deep.equal([]);
+        expect(await hr.evaluate(() => document.documentElement.scrollWidth), 'page width').to.be.at.most(w.width);
+        await screenshot(hr, `pools-list-${w.name}`);
+        const members = await s.ctx
+          .db('pool_members as m')
+          .join('talent_pools as p', 'p.id', 'm.pool_id')
+          .where('p.name', pool)
+          .select('m.reason');
+        expect(members.map((m) => m.reason).sort()).to.deep.equal(['Added by HR', 'Strong runner-up', 'Strong runner-up']);
+
+        // A board card: "Add to pool" for that one application, the pool chosen from the list.
+        const other = `Other bench ${w.name}`;
+        await hr.goto(`${s.baseUrl}/hr/jobs/${job.id}/board`);
+        const card = hr.getByRole('button', { name: 'Add to pool: Cy Lindqvist', exact: true });
+        await card.click();
+        const one = hr.getByRole('dialog', { name: 'Add Cy Lindqvist to a talent pool' });
+        await one.getByLabel('Pool').selectOption({ label: pool });
+        await one.getByRole('button', { name: 'Add to pool' }).click();
+        await hr.locator('.alert-success', { hasText: `Cy Lindqvist is already in the pool “${pool}”.` }).waitFor();
+        await card.click();
+        await one.getByLabel('Pool').selectOption({ label: 'New pool…' });
+        await one.getByLabel("New pool's name").fill(other);
+        expect(await axeViolations(hr, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
+        await screenshot(hr, `pools-board-picker-${w.name}`);
+        await one.getByRole('button', { name: 'Add to pool' }).click();
+        await hr.locator('.alert-success', { hasText: `Cy Lindqvist added to the pool “${other}”.` }).waitFor();
+        await one.waitFor({ state: 'detached' });
+        // Escape closes it, and the focus is back on the card's button.
+        await card.click();
+        await one.waitFor();
+        await hr.keyboard.press('Escape');
+        await one.waitFor({ state: 'detached' });
+        expect(await hr.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('Add to pool: Cy Lindqvist');
+        expect(await axeViolations(hr, { rules: ['label-content-name-mismatch'] })).to.deep.equal([]);
+        expect(await hr.evaluate(() => document.documentElement.scrollWidth), 'page width').to.be.at.most(w.width);
+        await screenshot(hr, `pools-board-card-${w.name}`);
+      });
     }
   });
 }

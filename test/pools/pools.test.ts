@@ -15,6 +15,7 @@ import { rawRequest } from '../helpers/raw-http.js';
 import { toFormData, validFields } from '../fixtures/apply.js';
 import { createDelivery } from '../../src/posts/index.js';
 import { removeApplications } from '../../src/applicants/index.js';
+import { toDbDate } from '../../src/db/codecs.js';
 import type { Job } from '../../src/jobs/index.js';
 import type { PoolMatch, PoolMember } from '../../src/pools/types.js';
 
@@ -211,6 +212,25 @@ for (const kind of databaseKinds()) {
       expect(
         (await api(`/api/hr/pools/${pool.id}/members/`, { method: 'POST', body: { application_ids: [1] }, token: manager })).status,
       ).to.equal(403);
+      // "Add to pool" is offered on the list and the board to those who may use pools, never to the job's hiring manager.
+      const managerId = Number((await s.ctx.db('hr_users').where({ username: 'pool.manager' }).first('id')).id);
+      await s.ctx
+        .db('job_team_members')
+        .insert({ job_id: jobs[0].id, user_id: managerId, role: 'hiring_manager', created_at: toDbDate(new Date()) });
+      await apply(jobs[0], 'lia@example.com', 'Lia');
+      const page = async (path: string, token: string) => {
+        const res = await fetch(`${s.baseUrl}${path}`, { headers: { cookie: `jwt=${token}` } });
+        expect(res.status, path).to.equal(200);
+        return res.text();
+      };
+      for (const [who, token, offered] of [
+        ['admin', admin, true],
+        ['recruiter', recruiter, true],
+        ['hiring manager', manager, false],
+      ] as const) {
+        expect((await page(`/hr/applicants?job_id=${jobs[0].id}`, token)).includes('id="island-bulk-pools"'), who).to.equal(offered);
+        expect((await page(`/hr/jobs/${jobs[0].id}/board`, token)).includes('"pools":true'), who).to.equal(offered);
+      }
     });
 
     it("adds the list's selection in one request: the people new to the pool, those in it already, the ids not found; bad input changes nothing", async () => {
