@@ -53,16 +53,20 @@ for (const kind of databaseKinds()) {
       res = await postToken(s.baseUrl, { username: 'hr.admin', password: HR_PASSWORD });
       expect(res.status).to.equal(429);
       expect(Number(res.headers.get('retry-after'))).to.be.within(118, 120);
-      // Less than a second left still says 1, never 0.
+      // Less than a second left still says 1, never 0 (checked when the answer came within that second:
+      // on a machine too busy for that, the window is over and the next check covers it).
+      const lastSecond = Date.now() + 900;
       await s.ctx
         .db('rate_limit_hits')
         .where('key', 'like', 'login-user:%')
-        .update({ reset_at: toDbDate(new Date(Date.now() + 400)) });
+        .update({ reset_at: toDbDate(new Date(lastSecond)) });
       res = await wrong('hr.admin');
-      expect(res.status).to.equal(429);
-      expect(res.headers.get('retry-after')).to.equal('1');
+      if (Date.now() < lastSecond) {
+        expect(res.status).to.equal(429);
+        expect(res.headers.get('retry-after')).to.equal('1');
+      }
       // Once the window is over, the count starts again.
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, Math.max(0, lastSecond - Date.now()) + 100));
       expect((await wrong('hr.admin')).status).to.equal(401);
     });
 
