@@ -14,7 +14,7 @@ export class CsvProblem extends Error {}
 /** The file's records (header row first), or a CsvProblem saying why not (not CSV, too many rows or columns, too slow, too big). */
 export async function parseCsv(bytes: Uint8Array, opts: { maxRecords: number; maxFields: number }): Promise<string[][]> {
   const job: CsvJob = { bytes, maxRecords: opts.maxRecords, maxFields: opts.maxFields };
-  const worker = startThread(import.meta.url, './csv-worker.ts', {
+  const worker = startThread(import.meta.url, './csv-worker.ts', 'csv-worker', {
     workerData: job,
     resourceLimits: { maxOldGenerationSizeMb: CSV_LIMITS.heapMb, maxYoungGenerationSizeMb: 16 },
   });

@@ -16,6 +16,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import type { Logger } from '../log/logger.js';
 import type { LogoResult } from './logo-image.js';
 import type { DocumentText, WordKind } from './word-text.js';
+import { builtBundle } from './thread.js';
 
 export type { DocumentText, LogoResult, WordKind };
 
@@ -60,8 +61,10 @@ export function serveParsers(handlers: Record<string, (...params: never[]) => un
 }
 
 const here = import.meta.url;
-// Beside the running source (tsx) the worker is worker.ts; in the bundle, dist/document-worker.js.
-const WORKER_URL = here.endsWith('.ts') ? new URL('./worker.ts', here) : new URL('./document-worker.js', here);
+// Beside the running source (tsx) the worker is worker.ts (or the test rig's fresh bundle, thread.ts); in the bundle, dist/document-worker.js.
+const WORKER_URL = here.endsWith('.ts')
+  ? (builtBundle('document-worker') ?? new URL('./worker.ts', here))
+  : new URL('./document-worker.js', here);
 
 export class DocumentParsers {
   private readonly live = new Set<ChildProcess>();

@@ -70,7 +70,7 @@ const THREAD_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 256
 
 /** The workbook's thread: xlsx-worker.ts beside the source under tsx, dist/xlsx-worker.js in the bundle (scripts/build.mjs). */
 function startWorkbookThread(setup: WorkbookSetup): Worker {
-  return startThread(import.meta.url, './xlsx-worker.ts', { workerData: setup, resourceLimits: THREAD_LIMITS });
+  return startThread(import.meta.url, './xlsx-worker.ts', 'xlsx-worker', { workerData: setup, resourceLimits: THREAD_LIMITS });
 }
 
 /** A workbook's thread, as the server's side follows it: batches written, finished, or failed. */

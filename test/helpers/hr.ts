@@ -14,13 +14,23 @@ import { openPage, type PageWithErrors } from './browser.js';
 
 export const HR_PASSWORD = 'correct horse battery';
 
+/**
+ * One real scrypt hash per password in a test process, shared by the users made with it: each hash
+ * costs about 30 ms of CPU, and a run makes over a thousand users (sign-in still verifies it).
+ */
+const hashes = new Map<string, Promise<string>>();
+const passwordHash = (password: string) => {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  return hashes.get(password)!;
+};
+
 /** An HR user: an admin unless `role` says otherwise (as `careers-admin user create` makes them). */
 export async function createHrUser(
   db: Knex,
   username = 'hr',
   opts: { password?: string; active?: boolean; role?: UserRole } = {},
 ): Promise<number> {
-  const id = await insertUser(db, username, await hashPassword(opts.password ?? HR_PASSWORD), new Date(), opts.role ?? 'admin');
+  const id = await insertUser(db, username, await passwordHash(opts.password ?? HR_PASSWORD), new Date(), opts.role ?? 'admin');
   if (opts.active === false) await setActive(db, id, false);
   return id;
 }

@@ -37,6 +37,8 @@ function buildIfStale(): void {
 
 export function mochaGlobalSetup(): void {
   buildIfStale();
+  // Worker threads and document parser children start from these fresh bundles, not from the source under tsx (src/documents/thread.ts).
+  process.env.CAREERS_BUNDLE_DIR ??= path.join(ROOT, 'dist');
   process.env.CAREERS_TEST_RUN ??= randomBytes(3).toString('hex');
 }
 
@@ -45,19 +47,27 @@ export async function mochaGlobalTeardown(): Promise<void> {
 }
 
 let fileStartedAt = 0;
+let cpuAtStart = process.cpuUsage();
+const cpuMs = (u: NodeJS.CpuUsage) => Math.round((u.user + u.system) / 1000);
+
 /**
  * With TEST_FILE_TIMES=<path>, every test file's wall time is appended to that file as a JSON line
- * (`{"file": ..., "ms": ...}`; root hooks run once per file under `--parallel`): which files a
- * run waits for.
+ * (`{"file": ..., "ms": ..., "cpuMs": ...}`; root hooks run once per file under `--parallel`): which
+ * files a run waits for, and the CPU their test process spent on them (the app they start in it
+ * included; child processes, Chromium and the database server not).
  */
 export const mochaHooks = {
   beforeAll(): void {
     fileStartedAt = performance.now();
+    cpuAtStart = process.cpuUsage();
   },
   afterAll(this: Mocha.Context): void {
     const out = process.env.TEST_FILE_TIMES;
     const file = this.test?.parent?.suites.find((s) => s.file)?.file;
     if (!out || !file) return;
-    fs.appendFileSync(out, `${JSON.stringify({ file: path.relative(ROOT, file), ms: Math.round(performance.now() - fileStartedAt) })}\n`);
+    fs.appendFileSync(
+      out,
+      `${JSON.stringify({ file: path.relative(ROOT, file), ms: Math.round(performance.now() - fileStartedAt), cpuMs: cpuMs(process.cpuUsage(cpuAtStart)) })}\n`,
+    );
   },
 };
