@@ -258,6 +258,10 @@ export async function getOffer(deps: Pick<Deps, 'db'>, id: number, viewer: Viewe
 }
 
 /** A new draft offer on the application; its letter is the template's (the default one unless named) unless written. */
+/** One line on the application's timeline (applicants' audit entries), by `userId` (null: the candidate or the system). */
+const onTimeline = (trx: Db, applicationId: number, userId: number | null, action: string, details: Record<string, unknown>, now: Date) =>
+  insertApplicationAudit(trx, [{ userId, action, entityId: applicationId, details }], now);
+
 export async function createOffer(deps: Deps, applicationId: number, input: Partial<OfferInput>, viewer: Viewer): Promise<Offer> {
   const job = await jobOfApplication(deps.db, applicationId);
   if (!job) throw new NotFound(M.applicationNotFound);
@@ -278,19 +282,15 @@ export async function createOffer(deps: Deps, applicationId: number, input: Part
         { ...terms, application_id: applicationId, job_id: job.id, template_id: template?.id ?? null, letter, created_by: viewer.userId },
         now,
       );
-      await insertApplicationAudit(
+      await onTimeline(
         trx,
-        [
-          {
-            userId: viewer.userId,
-            action: 'offer_created',
-            entityId: applicationId,
-            details: {
-              text: `Offer drafted: ${money(full.base_pay)} ${full.currency} per ${PERIOD_WORD[full.salary_period]}`,
-              offer_id: offerId,
-            },
-          },
-        ],
+        applicationId,
+        viewer.userId,
+        'offer_created',
+        {
+          text: `Offer drafted: ${money(full.base_pay)} ${full.currency} per ${PERIOD_WORD[full.salary_period]}`,
+          offer_id: offerId,
+        },
         now,
       );
       return offerId;
@@ -334,20 +334,16 @@ export async function changeOffer(deps: Deps, id: number, input: Partial<OfferIn
       const restart = current.status !== 'draft' && changed.length > 0;
       const version = current.version + 1;
       if (!(await updateOffer(trx, id, { version: current.version }, { ...changes, version }, now))) throw conflict(M.changedMeanwhile);
-      await insertApplicationAudit(
+      await onTimeline(
         trx,
-        [
-          {
-            userId: viewer.userId,
-            action: 'offer_changed',
-            entityId: current.application_id,
-            details: {
-              text: `Offer changed (${changed.join(', ') || 'template'})${restart ? ': its approval starts again' : ''}`,
-              offer_id: id,
-              fields: changed,
-            },
-          },
-        ],
+        current.application_id,
+        viewer.userId,
+        'offer_changed',
+        {
+          text: `Offer changed (${changed.join(', ') || 'template'})${restart ? ': its approval starts again' : ''}`,
+          offer_id: id,
+          fields: changed,
+        },
         now,
       );
       if (restart) {
@@ -394,16 +390,12 @@ async function startApproval(deps: Deps, trx: Db, offer: OfferRow, viewer: Viewe
       { status: 'approved', approval_needed: false, approval_mode: null, approvals_required: 0, rejection_comment: '' },
       now,
     );
-    await insertApplicationAudit(
+    await onTimeline(
       trx,
-      [
-        {
-          userId: viewer.userId,
-          action: 'offer_approved',
-          entityId: offer.application_id,
-          details: { text: "Offer approved without an approval: its pay is inside the job's range", offer_id: offer.id },
-        },
-      ],
+      offer.application_id,
+      viewer.userId,
+      'offer_approved',
+      { text: "Offer approved without an approval: its pay is inside the job's range", offer_id: offer.id },
       now,
     );
     return;
@@ -426,19 +418,15 @@ async function startApproval(deps: Deps, trx: Db, offer: OfferRow, viewer: Viewe
     now,
   );
   const names = approvers.map((a) => a.username).join(', ');
-  await insertApplicationAudit(
+  await onTimeline(
     trx,
-    [
-      {
-        userId: viewer.userId,
-        action: 'offer_submitted',
-        entityId: offer.application_id,
-        details: {
-          text: `Offer ${restart ? 'resubmitted' : 'submitted'} for approval (${chain.mode === 'ORDER' ? `in order: ${names}` : `${required} of ${names}`})`,
-          offer_id: offer.id,
-        },
-      },
-    ],
+    offer.application_id,
+    viewer.userId,
+    'offer_submitted',
+    {
+      text: `Offer ${restart ? 'resubmitted' : 'submitted'} for approval (${chain.mode === 'ORDER' ? `in order: ${names}` : `${required} of ${names}`})`,
+      offer_id: offer.id,
+    },
     now,
   );
   const fresh = { ...offer, status: 'pending_approval' as const, approval_mode: chain.mode };
@@ -520,16 +508,12 @@ async function recordDecision(
       if (!(await decideApprovalRow(trx, approvalId, approve ? 'APPROVED' : 'REJECTED', comment, now))) throw conflict(M.notPending);
       const users = await hrUsers(trx, [mine.approver_id]);
       const by = users.get(mine.approver_id)?.username ?? 'An approver';
-      await insertApplicationAudit(
+      await onTimeline(
         trx,
-        [
-          {
-            userId: mine.approver_id,
-            action: approve ? 'offer_approval_given' : 'offer_rejected',
-            entityId: offer.application_id,
-            details: { text: `Offer ${approve ? 'approved' : 'rejected'} by ${by}${comment ? `: ${comment}` : ''}`, offer_id: offerId },
-          },
-        ],
+        offer.application_id,
+        mine.approver_id,
+        approve ? 'offer_approval_given' : 'offer_rejected',
+        { text: `Offer ${approve ? 'approved' : 'rejected'} by ${by}${comment ? `: ${comment}` : ''}`, offer_id: offerId },
         now,
       );
       if (!approve) {
@@ -550,16 +534,12 @@ async function recordDecision(
       if (approved >= (offer.approvals_required ?? 1)) {
         await closePendingApprovals(trx, offerId);
         await updateOffer(trx, offerId, { version: offer.version }, { status: 'approved' }, now);
-        await insertApplicationAudit(
+        await onTimeline(
           trx,
-          [
-            {
-              userId: null,
-              action: 'offer_approved',
-              entityId: offer.application_id,
-              details: { text: 'Offer approved: it can be sent', offer_id: offerId },
-            },
-          ],
+          offer.application_id,
+          null,
+          'offer_approved',
+          { text: 'Offer approved: it can be sent', offer_id: offerId },
           now,
         );
         await tellCreator(deps, trx, offer, 'Offer approved', 'The offer was approved and can be sent to the candidate.', now);
@@ -759,16 +739,12 @@ export async function sendOffer(deps: Deps, id: number, viewer: Viewer): Promise
           },
           now,
         );
-        await insertApplicationAudit(
+        await onTimeline(
           trx,
-          [
-            {
-              userId: viewer.userId,
-              action: 'offer_sent',
-              entityId: offer.application_id,
-              details: { text: `Offer sent to the candidate (open until ${longDate(offer.expires_on)})`, offer_id: id },
-            },
-          ],
+          offer.application_id,
+          viewer.userId,
+          'offer_sent',
+          { text: `Offer sent to the candidate (open until ${longDate(offer.expires_on)})`, offer_id: id },
           now,
         );
         await offerEvent(trx, offer, { event: 'offer.sent', ...offerPayload(offer, to), status: 'sent', sent_at: now.toISOString() }, now);
@@ -792,16 +768,12 @@ export async function withdrawOffer(deps: Deps, id: number, reason: string, view
       if (!(await updateOffer(trx, id, { statuses: WITHDRAWABLE_STATUSES }, { status: 'withdrawn', withdraw_reason: reason }, now)))
         throw conflict(M.notWithdrawable('answered'));
       await closePendingApprovals(trx, id);
-      await insertApplicationAudit(
+      await onTimeline(
         trx,
-        [
-          {
-            userId: viewer.userId,
-            action: 'offer_withdrawn',
-            entityId: offer.application_id,
-            details: { text: `Offer withdrawn${reason ? `: ${reason}` : ''}`, offer_id: id },
-          },
-        ],
+        offer.application_id,
+        viewer.userId,
+        'offer_withdrawn',
+        { text: `Offer withdrawn${reason ? `: ${reason}` : ''}`, offer_id: id },
         now,
       );
     }),
@@ -933,16 +905,12 @@ export async function acceptOffer(deps: Deps, token: string, fullName: string, i
           throw conflict((current && answeredProblem(current)) ?? M.linkNotFound);
         }
         await insertPdfRecord(trx, { key, name: `offer-${offer.id}-signed.pdf`, size: signed.length, sha256: sha256(signed) }, now);
-        await insertApplicationAudit(
+        await onTimeline(
           trx,
-          [
-            {
-              userId: null,
-              action: 'offer_accepted',
-              entityId: offer.application_id,
-              details: { text: `Offer accepted: signed by ${oneLine(fullName)}`, offer_id: offer.id },
-            },
-          ],
+          offer.application_id,
+          null,
+          'offer_accepted',
+          { text: `Offer accepted: signed by ${oneLine(fullName)}`, offer_id: offer.id },
           now,
         );
         await offerEvent(
@@ -1006,16 +974,12 @@ export async function declineOffer(deps: Deps, token: string, reason: string): P
         const current = await findOffer(trx, offer.id);
         throw conflict((current && answeredProblem(current)) ?? M.linkNotFound);
       }
-      await insertApplicationAudit(
+      await onTimeline(
         trx,
-        [
-          {
-            userId: null,
-            action: 'offer_declined',
-            entityId: offer.application_id,
-            details: { text: `Offer declined by the candidate${reason ? `: ${reason}` : ''}`, offer_id: offer.id },
-          },
-        ],
+        offer.application_id,
+        null,
+        'offer_declined',
+        { text: `Offer declined by the candidate${reason ? `: ${reason}` : ''}`, offer_id: offer.id },
         now,
       );
       await offerEvent(
@@ -1058,16 +1022,12 @@ export async function expireOffers(deps: Pick<Deps, 'db' | 'now'>): Promise<numb
         deps.db.transaction(async (trx) => {
           if (!(await updateOffer(trx, offer.id, { statuses: ['sent'] }, { status: 'expired' }, now))) return;
           n += 1;
-          await insertApplicationAudit(
+          await onTimeline(
             trx,
-            [
-              {
-                userId: null,
-                action: 'offer_expired',
-                entityId: offer.application_id,
-                details: { text: `Offer expired unanswered (it was open until ${longDate(offer.expires_on)})`, offer_id: offer.id },
-              },
-            ],
+            offer.application_id,
+            null,
+            'offer_expired',
+            { text: `Offer expired unanswered (it was open until ${longDate(offer.expires_on)})`, offer_id: offer.id },
             now,
           );
         }),
