@@ -4,6 +4,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Notice, type NoticeState } from './components/notice.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { LocalTime } from './components/local-time.js';
 import { errorLines } from '../src/shared/api-errors.js';
@@ -27,7 +28,7 @@ function ApplicantPools({ id }: Props) {
   const [state, setState] = useState<Membership | null>(null);
   const [pools, setPools] = useState<TalentPool[]>([]);
   const [choice, setChoice] = useState('');
-  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
   const ids = useId();
 
   const load = useCallback(async () => {
@@ -67,12 +68,7 @@ function ApplicantPools({ id }: Props) {
   return (
     <section className="card applicant-pools" aria-labelledby={`${ids}-heading`}>
       <h2 id={`${ids}-heading`}>Talent pools</h2>
-      <div aria-live="polite">{notice?.kind === 'success' && <p className="alert alert-success">{notice.text}</p>}</div>
-      {notice?.kind === 'error' && (
-        <div className="alert alert-error" role="alert">
-          {notice.text}
-        </div>
-      )}
+      <Notice notice={notice} />
       {state && (
         <>
           {state.pools.length ? (

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useId, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Notice, type NoticeState } from './components/notice.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { LocalTime } from './components/local-time.js';
 import { errorLines } from '../src/shared/api-errors.js';
@@ -15,7 +16,7 @@ type Props = { jobId: number };
 
 function PoolMatches({ jobId }: Props) {
   const [matches, setMatches] = useState<PoolMatch[] | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
   const ids = useId();
 
   const load = useCallback(async () => {
@@ -44,12 +45,7 @@ function PoolMatches({ jobId }: Props) {
   return (
     <section className="card pool-matches" aria-labelledby={`${ids}-heading`}>
       <h2 id={`${ids}-heading`}>From your talent pools</h2>
-      <div aria-live="polite">{notice?.kind === 'success' && <p className="alert alert-success">{notice.text}</p>}</div>
-      {notice?.kind === 'error' && (
-        <div className="alert alert-error" role="alert">
-          {notice.text}
-        </div>
-      )}
+      <Notice notice={notice} />
       {matches === null ? (
         <p className="muted">Loading…</p>
       ) : (

@@ -5,6 +5,7 @@
  */
 import { type FormEvent, useCallback, useEffect, useId, useState } from 'react';
 import { mountIsland } from './components/mount.js';
+import { Notice, type NoticeState } from './components/notice.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { LocalTime } from './components/local-time.js';
 import { errorLines, fieldErrors } from '../src/shared/api-errors.js';
@@ -22,7 +23,7 @@ function TalentPools() {
   const [members, setMembers] = useState<PoolMember[] | null>(null);
   const [name, setName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [notice, setNotice] = useState<NoticeState | null>(null);
   const ids = useId();
 
   const load = useCallback(async () => {
@@ -73,12 +74,7 @@ function TalentPools() {
 
   return (
     <div className="talent-pools">
-      <div aria-live="polite">{notice?.kind === 'success' && <p className="alert alert-success">{notice.text}</p>}</div>
-      {notice?.kind === 'error' && (
-        <div className="alert alert-error" role="alert">
-          {notice.text}
-        </div>
-      )}
+      <Notice notice={notice} />
       <form className="card pool-form" onSubmit={create} noValidate>
         <label htmlFor={`${ids}-name`}>New pool</label>
         <div className="pool-form-row">

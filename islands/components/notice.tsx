@@ -1,6 +1,6 @@
 /**
  * What an action on an HR list or settings screen came to (duplicates, erasure requests, status
- * texts): a success in a polite live region that is always on the page (so its text is announced
+ * texts, talent pools): a success in a polite live region that is always on the page (so its text is announced
  * when it appears), an error as an alert after it. Focus stays where the island puts it.
  * `className`: the live region's own look.
  */
