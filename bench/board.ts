@@ -107,7 +107,8 @@ async function main(): Promise<void> {
       }
     : await benchStore('board', useMysql);
   const { env, label } = store;
-  const db = createDb(loadConfig({ ...env }));
+  // The bench's own handle loads and migrates: no statement timeout (as `careers-admin migrate` runs).
+  const db = createDb(loadConfig({ ...env, DATABASE_STATEMENT_TIMEOUT_SECONDS: '0' }));
   const t0 = process.hrtime.bigint();
   let where: { jobId: number; appliedId: number };
   if (reuse) {

@@ -273,7 +273,8 @@ async function main(): Promise<void> {
     POSTS_WORKER: 'off',
   });
   const { env, label } = store;
-  const db = createDb(loadConfig({ ...env }));
+  // The bench's own handle loads and migrates: no statement timeout (as `careers-admin migrate` runs).
+  const db = createDb(loadConfig({ ...env, DATABASE_STATEMENT_TIMEOUT_SECONDS: '0' }));
   let appId: number;
   let token: string;
   try {
