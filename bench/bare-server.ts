@@ -17,6 +17,8 @@ import { renderPage } from '../src/render/page.js';
 import { JOB_TYPES, WORK_MODES, enumLabel } from '../src/shared/enums.js';
 import { hasRichContent, utcDateTime } from '../src/shared/format.js';
 import { jobPostingJsonLd } from '../src/jobs/lib/seo.js';
+import { brandOf } from '../src/branding/index.js';
+import { alertsLocals } from '../src/alerts/index.js';
 
 const config = loadConfig();
 const db = createDb(config);
@@ -78,6 +80,9 @@ app.set('view cache', true);
 Object.assign(app.locals, {
   assets: loadManifest(config.rootDir),
   company: config.company,
+  // The site settings' defaults, as the app's pages have them before an admin changes anything.
+  brand: brandOf(config, null),
+  jobAlerts: alertsLocals({ config }),
   publicBaseUrl: config.publicBaseUrl,
   year: new Date().getUTCFullYear(),
   safeJson,
