@@ -10,8 +10,8 @@ import { Notice, type NoticeState } from './components/notice.js';
 import { ApiError, hrJson } from './components/hr-api.js';
 import { LocalTime } from './components/local-time.js';
 import { errorLines } from '../src/shared/api-errors.js';
-import { DUPLICATES_PAGE } from '../src/people/schema.js';
 import {
+  DUPLICATES_PAGE,
   SUGGESTION_REASON_TEXTS,
   type DuplicateList,
   type DuplicateSuggestion,

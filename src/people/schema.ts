@@ -5,8 +5,6 @@ import { isRowId } from '../shared/input-rules.js';
 
 /** How long a merge may be undone. */
 export const UNDO_DAYS = 7;
-/** Suggestions per page of the review list. */
-export const DUPLICATES_PAGE = 20;
 
 export const PEOPLE_MESSAGES = {
   personId: 'person_id must be the id of a person.',

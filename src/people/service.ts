@@ -10,7 +10,8 @@ import type { ServerKey } from '../db/server-key.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { makeStatusToken, readStatusToken } from './lib/status-token.js';
 import type { AccessScope } from '../shared/access-scope.js';
-import { DUPLICATES_PAGE, PEOPLE_MESSAGES, UNDO_DAYS } from './schema.js';
+import { PEOPLE_MESSAGES, UNDO_DAYS } from './schema.js';
+import { DUPLICATES_PAGE } from './types.js';
 import {
   applicationIdsOf,
   dismissSuggestion,

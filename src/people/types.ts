@@ -1,5 +1,8 @@
 /** Shapes of the people feature shared with islands (Node-free): one person across jobs (issue 35). */
 
+/** Suggestions per page of the review list (here, not in schema.ts, so the island bundles no zod). */
+export const DUPLICATES_PAGE = 20;
+
 /** Why two people are suggested as one: the same phone number, or the same name with the same resume file. */
 export type SuggestionReason = 'PHONE' | 'NAME_RESUME';
 

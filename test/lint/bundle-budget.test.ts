@@ -23,6 +23,24 @@ describe('island bundle budget', () => {
     }
   });
 
+  it("loads classic zod in no island (its whole core, about 400 KB, would go into a chunk every island with a schema shares): islands' schemas are on zod/mini", () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'public/assets/manifest.json'), 'utf8')) as Record<string, { js?: string }>;
+    /** The island's file and every chunk it imports, as paths under public/. */
+    const loaded = (js: string, seen = new Set<string>()): Set<string> => {
+      if (seen.has(js)) return seen;
+      seen.add(js);
+      for (const [, next] of fs.readFileSync(path.join(ROOT, 'public', js), 'utf8').matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.js)"/g))
+        loaded(path.posix.join(path.posix.dirname(js), next), seen);
+      return seen;
+    };
+    const classic = Object.entries(manifest)
+      .filter(
+        ([, { js }]) => js && [...loaded(js)].some((f) => fs.readFileSync(path.join(ROOT, 'public', f), 'utf8').includes('"ZodString"')),
+      )
+      .map(([name]) => name);
+    expect(classic).to.deep.equal([]);
+  });
+
   it('names each island over the budget; chunks and the job editor are not counted', () => {
     const outputs = {
       'public/assets/hr-posts-X.js': { entryPoint: 'islands/hr-posts.tsx', bytes: ISLAND_BUDGET_BYTES + 1 },
