@@ -275,12 +275,10 @@ const SHORTCUTS: Record<string, string> = {
 
 /**
  * The detail page's keys: j the next applicant of the filtered list, k the previous one, n the
- * next stage, r Reject; never inside a text field or a dialog, never with a modifier.
- * Their hint is shown once they work. Returns the clean-up.
+ * next stage, r Reject; never inside a text field or a dialog, never with a modifier (their hint
+ * is in the page). Returns the clean-up.
  */
 function wireShortcuts(): () => void {
-  const hint = document.querySelector<HTMLElement>('[data-shortcut-hint]');
-  if (hint) hint.hidden = false;
   const onKey = (e: KeyboardEvent) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.shiftKey || isTyping(e.target)) return;
     const selector = Object.hasOwn(SHORTCUTS, e.key) ? SHORTCUTS[e.key] : null;
