@@ -217,7 +217,7 @@ for (const kind of databaseKinds()) {
       await s.ctx
         .db('job_team_members')
         .insert({ job_id: jobs[0].id, user_id: managerId, role: 'hiring_manager', created_at: toDbDate(new Date()) });
-      await apply(jobs[0], 'lia@example.com', 'Lia');
+      const lia = await apply(jobs[0], 'lia@example.com', 'Lia');
       const page = async (path: string, token: string) => {
         const res = await fetch(`${s.baseUrl}${path}`, { headers: { cookie: `jwt=${token}` } });
         expect(res.status, path).to.equal(200);
@@ -230,6 +230,8 @@ for (const kind of databaseKinds()) {
       ] as const) {
         expect((await page(`/hr/applicants?job_id=${jobs[0].id}`, token)).includes('id="island-bulk-pools"'), who).to.equal(offered);
         expect((await page(`/hr/jobs/${jobs[0].id}/board`, token)).includes('"pools":true'), who).to.equal(offered);
+        // The applicant page's pools section too (its API answers the others 403).
+        expect((await page(`/hr/applicants/${lia}`, token)).includes('id="island-applicant-pools"'), who).to.equal(offered);
       }
     });
 
