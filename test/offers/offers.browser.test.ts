@@ -83,17 +83,22 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await s?.close();
       await smtp?.close();
     });
+    /** HR tabs on applicant pages, whose resume's 404 may come late (the inserted applications have none). */
+    const resumeless = new Set<PageWithErrors>();
     afterEach(async () => {
       for (const t of tabs.splice(0)) {
-        expect(t.errors, 'console errors').to.deep.equal([]);
+        const errors = resumeless.has(t) ? t.errors.filter((e) => !e.includes('status of 404')) : t.errors;
+        expect(errors, 'console errors').to.deep.equal([]);
         await t.context.close();
       }
+      resumeless.clear();
     });
 
     /** An HR tab on the applicant page; the inserted applications have no stored resume (its 404 is expected). */
     const hrTab = async (token: string, appId: number, w: { width: number; height: number }) => {
       const tab = await openHrPage(browser, s.baseUrl, token, w);
       tabs.push(tab);
+      resumeless.add(tab);
       await tab.page.goto(`${s.baseUrl}/hr/applicants/${appId}`);
       return tab;
     };
