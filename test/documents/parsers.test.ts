@@ -116,7 +116,8 @@ describe('document parsers: Word files', () => {
     expect(bytes.length).to.be.below(10_000);
     const t = performance.now();
     expect(await wordText('docx', bytes)).to.equal(null);
-    expect(performance.now() - t).to.be.below(1000);
+    // Counting the tags takes about half a second (a second under a loaded CI); parsing them would take far longer.
+    expect(performance.now() - t).to.be.below(3000);
     // A long but real document is still read.
     expect((await wordText('docx', emptyParagraphsDocxBytes(20_000)))?.text).to.equal('');
   });
