@@ -142,6 +142,28 @@ export function PoolPicker({
         {errors[key]}
       </p>
     );
+  /** A one-line field with its label, an optional help text and its error. */
+  const textField = (key: 'name' | 'reason', label: string, value: string, set: (v: string) => void, max: number, help?: string) => (
+    <div className="field">
+      <label htmlFor={`${uid}-${key}`}>{label}</label>
+      <input
+        id={`${uid}-${key}`}
+        type="text"
+        autoComplete="off"
+        maxLength={max}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        aria-invalid={errors[key] ? true : undefined}
+        aria-describedby={described(key, help ? `${uid}-${key}-help` : undefined)}
+      />
+      {help && (
+        <p id={`${uid}-${key}-help`} className="help-text">
+          {help}
+        </p>
+      )}
+      {error(key)}
+    </div>
+  );
 
   return (
     <Modal title={`Add ${who} to a talent pool`} busy={busy} onClose={onClose} className="pool-dialog">
@@ -181,39 +203,15 @@ export function PoolPicker({
             </select>
             {error('pool')}
           </div>
-          {choice === NEW && (
-            <div className="field">
-              <label htmlFor={`${uid}-name`}>New pool's name</label>
-              <input
-                id={`${uid}-name`}
-                type="text"
-                autoComplete="off"
-                maxLength={POOL_LIMITS.name}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-                aria-invalid={errors.name ? true : undefined}
-                aria-describedby={described('name')}
-              />
-              {error('name')}
-            </div>
+          {choice === NEW && textField('name', "New pool's name", name, setName, POOL_LIMITS.name)}
+          {textField(
+            'reason',
+            'Reason (optional)',
+            reason,
+            setReason,
+            POOL_LIMITS.reason,
+            'Shown with them in the pool, such as “Strong runner-up”; without one, “Added by HR”.',
           )}
-          <div className="field">
-            <label htmlFor={`${uid}-reason`}>Reason (optional)</label>
-            <input
-              id={`${uid}-reason`}
-              type="text"
-              autoComplete="off"
-              maxLength={POOL_LIMITS.reason}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              aria-invalid={errors.reason ? true : undefined}
-              aria-describedby={described('reason', `${uid}-reason-help`)}
-            />
-            <p id={`${uid}-reason-help`} className="help-text">
-              Shown with them in the pool, such as “Strong runner-up”; without one, “Added by HR”.
-            </p>
-            {error('reason')}
-          </div>
           <div className="modal-actions">
             <button type="submit" className="btn btn-primary" aria-busy={busy}>
               {busy ? 'Adding…' : 'Add to pool'}
