@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { fromDbDate, fromDbJson, insertedId, toDbDate, toDbJson } from '../db/codecs.js';
+import { isMysql } from '../db/knex.js';
 import type { AttributeRating, KitAttribute, KitContent, Recommendation } from './scorecards.types.js';
 
 const iso = (v: unknown) => fromDbDate(v)?.toISOString() ?? null;
@@ -125,6 +126,9 @@ export async function saveKit(
   now: Date,
 ): Promise<void> {
   const values = { ...kitValues(kit), template_id: kit.template_id, updated_at: toDbDate(now), updated_by: userId };
+  // Two first saves of one stage at once would both find no row and deadlock on the inserts
+  // (MySQL's gap locks); locking the job first makes them take turns. SQLite writes one at a time.
+  if (isMysql(trx)) await trx('jobs').where({ id: jobId }).forUpdate().first('id');
   const updated = await trx('interview_kits').where({ stage_id: stageId }).update(values);
   if (!updated) await trx('interview_kits').insert({ job_id: jobId, stage_id: stageId, ...values });
 }

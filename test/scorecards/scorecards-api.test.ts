@@ -182,6 +182,13 @@ for (const kind of databaseKinds()) {
         expect(Number((await s.ctx.db('interview_kits').count({ n: '*' }))[0].n)).to.equal(1);
       });
 
+      it('saves a stage kit asked for by several requests at once: all answered, one kit', async () => {
+        const put = () => as(rita)(`/api/hr/jobs/${seeded.jobA.id}/kits/${interview().id}/`, { method: 'PUT', body: KIT });
+        const answers = await Promise.all(Array.from({ length: 8 }, put));
+        expect(answers.map((a) => a.status)).to.deep.equal(Array(8).fill(200));
+        expect(Number((await s.ctx.db('interview_kits').count({ n: '*' }))[0].n)).to.equal(1);
+      });
+
       it('answers unknown jobs and stages with 404 and bad kits with 400', async () => {
         expect((await as(rita)('/api/hr/jobs/999999/kits/')).body).to.deep.equal({ detail: 'Job not found.' });
         expect((await as(rita)('/api/hr/jobs/999999/kits/1/', { method: 'PUT', body: KIT })).status).to.equal(404);
