@@ -143,7 +143,7 @@ for (const kind of databaseKinds()) {
         );
         await apply('bomb@review.example', docx(bombDocxBytes(40 * 1024 * 1024)));
         await apply('liar@review.example', docx(bombDocxBytes(40 * 1024 * 1024, 1024)));
-        await apply('long@review.example', docx(textDocxBytes(Array.from({ length: 2100 }, (_, i) => `Line ${i} `.padEnd(60, 'x')))));
+        await apply('long@review.example', docx(textDocxBytes(Array.from({ length: 110 }, (_, i) => `Line ${i} `.padEnd(1000, 'x')))));
       });
 
       const preview = (email: string) => get(`/api/hr/applications/${applied[email]}/resume/preview/`);
