@@ -140,11 +140,18 @@ class WorkbookThread {
 }
 
 /**
+ * Batches handed to the thread and not yet written, at most: enough that the thread keeps writing
+ * while this thread waits on a database query for the next rows (an export query reads 500 rows,
+ * handed on 100 at a time), and few enough that memory does not grow with the export.
+ */
+export const BATCHES_AHEAD = 6;
+
+/**
  * Writes the workbook into `out` and ends it: each sheet's header row, then every batch its `rows`
  * yield (text cells are escaped, numbers and dates stay typed). The workbook is written by a
  * thread of its own (xlsx-worker.ts): each batch is handed over as soon as it is read, and the
- * next one is read while the thread writes, so at most two batches are in memory (in the thread:
- * the one being written and the next) and this thread keeps none of them. Waits for `out` when it
+ * next ones are read while the thread writes, so at most BATCHES_AHEAD batches are in memory (in
+ * the thread) and this thread keeps none of them. Waits for `out` when it
  * is slower than the rows, so a slow reader (a download, a disk) never piles rows up in memory.
  * Rejects with ExportAborted if `out` closes early (the rows' generator is closed). `onRows` gets
  * the number of data rows written so far, after each batch; the answer is the total.
@@ -197,7 +204,7 @@ export async function writeWorkbook(out: Writable, book: WorkbookSpec, onRows?: 
           reading = null;
           if (rows === null) break;
           unwritten.push(rows);
-          await settle(1);
+          await settle(BATCHES_AHEAD);
           // The next batch is read while the thread writes. A failure is taken where it is awaited.
           reading = batches.next();
           reading.catch(() => undefined);

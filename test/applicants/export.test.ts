@@ -6,7 +6,7 @@ import { makeJob } from '../helpers/factories.js';
 import { insertApplications, realisticApplications } from '../helpers/applications.js';
 import { hrSession } from '../helpers/hr.js';
 import { PassThrough } from 'node:stream';
-import { escapeCell, textCell, writeWorkbook, XLSX_CONTENT_TYPE, type CellValue } from '../../src/exports/xlsx.js';
+import { BATCHES_AHEAD, escapeCell, textCell, writeWorkbook, XLSX_CONTENT_TYPE, type CellValue } from '../../src/exports/xlsx.js';
 import type { Job } from '../../src/jobs/types.js';
 
 const FIXED_HEADERS = [
@@ -277,8 +277,8 @@ describe('writeWorkbook', () => {
       events.push(`wrote ${n}`),
     );
     expect(written).to.equal(3);
-    // Each batch after the first is read while the workbook's thread writes the one before.
-    expect(events).to.deep.equal(['read 0', 'read 1', 'wrote 1', 'read 2', 'wrote 2', 'wrote 3']);
+    // The batches are read while the workbook's thread writes the ones before (up to BATCHES_AHEAD).
+    expect(events).to.deep.equal(['read 0', 'read 1', 'read 2', 'wrote 1', 'wrote 2', 'wrote 3']);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(Buffer.concat(chunks) as any);
     expect(book.worksheets[0].getRow(4).values).to.deep.equal([undefined, 2, 'row 2']);
@@ -308,7 +308,7 @@ describe('writeWorkbook', () => {
     }
   });
 
-  it('reads one batch ahead while the output drains, and closes the rows when the output closes early', async () => {
+  it('reads BATCHES_AHEAD batches ahead while the output drains, and closes the rows when the output closes early', async () => {
     let batchesRead = 0;
     let closed = false;
     async function* rows(): AsyncGenerator<CellValue[][]> {
@@ -331,10 +331,10 @@ describe('writeWorkbook', () => {
       seen = batchesWritten;
       await new Promise((r) => setTimeout(r, 200));
     }
-    // Writing waits for the output: one batch is in the workbook's thread, and the one after it was
-    // read meanwhile, no more.
+    // Writing waits for the output: BATCHES_AHEAD batches wait in the workbook's thread, and the
+    // one after them was read meanwhile, no more.
     expect(batchesWritten).to.be.greaterThan(0);
-    expect(batchesRead).to.equal(batchesWritten + 2);
+    expect(batchesRead).to.equal(batchesWritten + BATCHES_AHEAD + 1);
     out.destroy();
     const failure = await writing.then(
       () => null,
@@ -342,6 +342,6 @@ describe('writeWorkbook', () => {
     );
     expect(failure?.name).to.equal('ExportAborted');
     expect(closed).to.equal(true);
-    expect(batchesRead).to.equal(batchesWritten + 2);
+    expect(batchesRead).to.equal(batchesWritten + BATCHES_AHEAD + 1);
   });
 });
