@@ -71,6 +71,8 @@ function StandIn({ id, label, value, required, error, broken }: RichTextEditorPr
 }
 
 const PREVIEW_TAGS = new Set(['p', 'br', 'b', 'strong', 'i', 'em', 'u', 'a', 'ul', 'ol', 'li']);
+/** Elements holding blocks; the inline nodes between their blocks make a paragraph of their own. */
+const CONTAINERS = new Set(['BODY', 'UL', 'OL', 'LI']);
 
 /**
  * The text as the editor will show it, built as React elements from an inert parse (no markup of
@@ -78,6 +80,7 @@ const PREVIEW_TAGS = new Set(['p', 'br', 'b', 'strong', 'i', 'em', 'u', 'a', 'ul
  */
 function preview(html: string): ReactNode {
   const body = new DOMParser().parseFromString(html, 'text/html').body;
+  collapseSpaces(body);
   const convert = (node: Node): ReactNode => {
     if (node.nodeType === Node.TEXT_NODE) return node.textContent;
     if (node.nodeType !== Node.ELEMENT_NODE) return null;
@@ -86,8 +89,59 @@ function preview(html: string): ReactNode {
     if (!PREVIEW_TAGS.has(tag)) return createElement(Fragment, null, ...children);
     if (tag === 'br') return createElement('br');
     // The editor keeps an empty paragraph, or a line break at a paragraph's end, a line high.
-    if (tag === 'p' && (!node.lastChild || node.lastChild.nodeName === 'BR')) children.push(createElement('br'));
+    if (tag === 'p' && ((node.textContent === '' && !(node as Element).querySelector('br')) || lastLeaf(node)?.nodeName === 'BR'))
+      children.push(createElement('br'));
     return createElement(tag, null, ...children);
   };
   return createElement(Fragment, null, ...Array.from(body.childNodes, convert));
+}
+
+function lastLeaf(node: Node): Node | null {
+  let leaf = node.lastChild;
+  while (leaf?.lastChild) leaf = leaf.lastChild;
+  return leaf;
+}
+
+/**
+ * White space as ProseMirror parses it: runs are one space, none at a paragraph's start, after a
+ * line break or at its end, none between blocks. The area keeps spaces as the editor's does
+ * (white-space: break-spaces), which decides where lines wrap.
+ */
+function collapseSpaces(container: Node): void {
+  let afterSpace = true;
+  let lastText: Text | null = null;
+  const endParagraph = () => {
+    if (lastText) lastText.data = lastText.data.replace(/ +$/, '');
+    afterSpace = true;
+    lastText = null;
+  };
+  const inline = (node: Node) => {
+    if (node instanceof Text) {
+      let text = node.data.replace(/[ \t\r\n\f]+/g, ' ');
+      if (afterSpace && text.startsWith(' ')) text = text.slice(1);
+      node.data = text;
+      if (text) {
+        afterSpace = text.endsWith(' ');
+        lastText = node;
+      }
+    } else if (node.nodeName === 'BR') {
+      afterSpace = true;
+      lastText = null;
+    } else {
+      for (const child of Array.from(node.childNodes)) inline(child);
+    }
+  };
+  for (const child of Array.from(container.childNodes)) {
+    if (child.nodeName === 'P') {
+      endParagraph();
+      for (const part of Array.from(child.childNodes)) inline(part);
+      endParagraph();
+    } else if (CONTAINERS.has(child.nodeName)) {
+      endParagraph();
+      collapseSpaces(child);
+    } else {
+      inline(child);
+    }
+  }
+  endParagraph();
 }
