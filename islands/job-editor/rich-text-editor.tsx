@@ -1,275 +1,39 @@
 /**
- * Rich-text field on TipTap (StarterKit v3, which includes Underline and Link), limited to what the
- * sanitiser keeps (spec 01 section 5): bold, italic, underline, ordered and bullet lists, links,
- * paragraphs and line breaks. Toolbar: bold, italic, underline, ordered list, bullet list, link
- * (asked for in a small dialog) and clean. Tab nests list items at most MAX_LIST_NESTING lists
- * deep. The server sanitises the HTML again on save and refuses text nested deeper than 20 elements.
+ * The rich-text field of the islands (job editor, offer and site settings). Its TipTap editor
+ * (rich-text-tiptap.tsx) is most of an island's code, so it is a chunk of its own, asked for as
+ * soon as this module runs: an island's first render (fields, labels, help texts) waits only for
+ * the island's own bundle. Until the chunk is in, a field shows a stand-in the size of the editor:
+ * the same label, hint and error, the toolbar's buttons disabled, and the text as it will look.
  */
-import { memo, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { EditorContent, Extension, useEditor, useEditorState, type Editor } from '@tiptap/react';
-import StarterKit from '@tiptap/starter-kit';
+import { Fragment, createElement, memo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { RichTextFrame, TOOLS, icons, type RichTextEditorProps } from './rich-text-parts.js';
+// Here, not in the chunk: esbuild puts a chunk's CSS in a file of its own that nothing loads.
 import './rich-text-editor.css';
 
-const RICH_TEXT_HINT = 'Supports bold, italics, lists, and links.';
-const LINK_PROTOCOL = /^(https?:|mailto:)/i;
-
-export interface RichTextEditorProps {
-  /** id of the editable area; the label, hint and error ids derive from it. */
-  id: string;
-  label: string;
-  value: string;
-  onChange: (html: string) => void;
-  required?: boolean;
-  error?: string;
-}
-
-/**
- * The deepest text typed here, a link in bold, italic and underline in a list item this many lists
- * down (ul > li > ... > p > a > strong > em > u), nests 19 elements: within the server's limit of 20.
- * Pasted HTML can nest deeper; the server then answers 'Rich text is nested too deeply.'.
- */
-const MAX_LIST_NESTING = 7;
-
-/** Tab (which sinks a list item one list deeper) does nothing once the item is that deep. */
-const ListNestingLimit = Extension.create({
-  name: 'listNestingLimit',
-  priority: 1000, // ahead of the list item's own Tab
-  addKeyboardShortcuts() {
-    return {
-      Tab: ({ editor }) => {
-        const { $from } = editor.state.selection;
-        let lists = 0;
-        for (let d = $from.depth; d > 0; d--) if (['bulletList', 'orderedList'].includes($from.node(d).type.name)) lists++;
-        return lists >= MAX_LIST_NESTING;
-      },
-    };
+let Loaded: ComponentType<RichTextEditorProps> | null = null;
+let failed = false;
+const loading = import('./rich-text-tiptap.js').then(
+  (m) => {
+    Loaded = m.RichTextEditorField;
   },
-});
+  () => {
+    failed = true;
+  },
+);
 
-function extensions() {
-  return [
-    ListNestingLimit,
-    StarterKit.configure({
-      // Nothing the sanitiser would drop: no headings, quotes, code, rules or strike-through.
-      heading: false,
-      blockquote: false,
-      code: false,
-      codeBlock: false,
-      horizontalRule: false,
-      strike: false,
-      link: {
-        openOnClick: false,
-        autolink: true,
-        defaultProtocol: 'https',
-        // Only http, https and mailto links, the same rule as the server's sanitiser.
-        isAllowedUri: (url: string) => LINK_PROTOCOL.test(url.trim()),
-        HTMLAttributes: { target: '_blank', rel: 'noopener noreferrer' },
-      },
-    }),
-  ];
+/** Tells the fields the chunk is in (or failed); the promise is settled once, so there is nothing to undo but the call. */
+function subscribe(notify: () => void): () => void {
+  let live = true;
+  void loading.then(() => live && notify());
+  return () => {
+    live = false;
+  };
 }
 
-const icons: Record<string, ReactNode> = {
-  bold: <b aria-hidden="true">B</b>,
-  italic: <i aria-hidden="true">I</i>,
-  underline: <u aria-hidden="true">U</u>,
-  orderedList: (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.4">
-      <path d="M2.5 3.2l1.3-.9v5.4" />
-      <path d="M2 12.3c.4-1 2.6-1 2.6.4 0 1-2.6 2.2-2.6 3.6h2.8" />
-      <path d="M8 5h11M8 14h11" strokeWidth="2" />
-    </svg>
-  ),
-  bulletList: (
-    <svg aria-hidden="true" viewBox="0 0 20 20" width="18" height="18">
-      <circle cx="3.5" cy="5" r="2" fill="currentColor" />
-      <circle cx="3.5" cy="14" r="2" fill="currentColor" />
-      <rect x="8" y="4" width="11" height="2" fill="currentColor" />
-      <rect x="8" y="13" width="11" height="2" fill="currentColor" />
-    </svg>
-  ),
-  link: (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 20 20"
-      width="18"
-      height="18"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-    >
-      <path d="M8.5 11.5a3.5 3.5 0 0 0 5 0l3-3a3.5 3.5 0 0 0-5-5l-1 1" />
-      <path d="M11.5 8.5a3.5 3.5 0 0 0-5 0l-3 3a3.5 3.5 0 0 0 5 5l1-1" />
-    </svg>
-  ),
-  clean: (
-    <svg
-      aria-hidden="true"
-      viewBox="0 0 20 20"
-      width="18"
-      height="18"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-    >
-      <path d="M4 4h10M9 4l-3 12" />
-      <path d="M12 12l5 5M17 12l-5 5" />
-    </svg>
-  ),
-};
-
-interface ToolButton {
-  name: string;
-  label: string;
-  /** Toggles show their state with aria-pressed; clean is an action. */
-  toggle: boolean;
-  run: (editor: Editor) => void;
-}
-
-function RichTextEditorField({ id, label, value, onChange, required, error }: RichTextEditorProps) {
-  const labelId = `${id}-label`;
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const lastEmitted = useRef(value);
-  const onChangeRef = useRef(onChange);
-  onChangeRef.current = onChange;
-  const [linkOpen, setLinkOpen] = useState(false);
-
-  const describedBy = error ? `${hintId} ${errorId}` : hintId;
-  const attributes: Record<string, string> = {
-    id,
-    class: 'rte-content',
-    role: 'textbox',
-    'aria-multiline': 'true',
-    'aria-labelledby': labelId,
-    'aria-describedby': describedBy,
-    ...(required ? { 'aria-required': 'true' } : {}),
-    ...(error ? { 'aria-invalid': 'true' } : {}),
-  };
-  const editor = useEditor({
-    extensions: extensions(),
-    content: value || '',
-    editorProps: { attributes },
-    onUpdate: ({ editor: e }) => {
-      const html = e.isEmpty ? '' : e.getHTML();
-      lastEmitted.current = html;
-      onChangeRef.current(html);
-    },
-  });
-
-  // ARIA attributes follow the error state.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attributes` is new each render; its inputs are the dependencies
-  useEffect(() => {
-    editor.setOptions({
-      editorProps: { attributes },
-    });
-  }, [editor, id, labelId, describedBy, required, error]);
-
-  // A value set from outside (the saved job coming back from the server) replaces the content.
-  useEffect(() => {
-    if (value !== lastEmitted.current) {
-      lastEmitted.current = value;
-      editor.commands.setContent(value || '', { emitUpdate: false });
-    }
-  }, [editor, value]);
-
-  const state = useEditorState({
-    editor,
-    selector: ({ editor: e }) => ({
-      bold: e.isActive('bold'),
-      italic: e.isActive('italic'),
-      underline: e.isActive('underline'),
-      orderedList: e.isActive('orderedList'),
-      bulletList: e.isActive('bulletList'),
-      link: e.isActive('link'),
-    }),
-  });
-
-  const tools: ToolButton[] = [
-    { name: 'bold', label: 'Bold', toggle: true, run: (e) => e.chain().focus().toggleBold().run() },
-    { name: 'italic', label: 'Italic', toggle: true, run: (e) => e.chain().focus().toggleItalic().run() },
-    { name: 'underline', label: 'Underline', toggle: true, run: (e) => e.chain().focus().toggleUnderline().run() },
-    { name: 'orderedList', label: 'Ordered list', toggle: true, run: (e) => e.chain().focus().toggleOrderedList().run() },
-    { name: 'bulletList', label: 'Bullet list', toggle: true, run: (e) => e.chain().focus().toggleBulletList().run() },
-    { name: 'link', label: 'Link', toggle: true, run: () => setLinkOpen(true) },
-    { name: 'clean', label: 'Clear formatting', toggle: false, run: (e) => e.chain().focus().unsetAllMarks().clearNodes().run() },
-  ];
-
-  // Toolbar pattern: one tab stop, arrow keys move between buttons.
-  const [focusIndex, setFocusIndex] = useState(0);
-  const buttons = useRef<(HTMLButtonElement | null)[]>([]);
-  const onToolbarKey = (e: KeyboardEvent) => {
-    const last = tools.length - 1;
-    const next =
-      e.key === 'ArrowRight'
-        ? focusIndex === last
-          ? 0
-          : focusIndex + 1
-        : e.key === 'ArrowLeft'
-          ? focusIndex === 0
-            ? last
-            : focusIndex - 1
-          : e.key === 'Home'
-            ? 0
-            : e.key === 'End'
-              ? last
-              : -1;
-    if (next < 0) return;
-    e.preventDefault();
-    setFocusIndex(next);
-    buttons.current[next]?.focus();
-  };
-
-  return (
-    <div className={`field rte-field${error ? ' has-error' : ''}`}>
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: acts as the editor's <label>; keyboard users reach the editor with Tab */}
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: acts as the editor's <label>; keyboard users reach the editor with Tab */}
-      <span className="label" id={labelId} onClick={() => editor.commands.focus()}>
-        {label}
-        {required && (
-          <span className="required-mark" aria-hidden="true">
-            {' '}
-            *
-          </span>
-        )}
-      </span>
-      <div className="rte">
-        <div className="rte-toolbar" role="toolbar" aria-label={`${label} formatting`} aria-controls={id} onKeyDown={onToolbarKey}>
-          {tools.map((t, i) => (
-            <button
-              key={t.name}
-              ref={(el) => {
-                buttons.current[i] = el;
-              }}
-              type="button"
-              className="rte-button"
-              aria-label={t.label}
-              title={t.label}
-              aria-pressed={t.toggle ? state[t.name as keyof typeof state] : undefined}
-              tabIndex={i === focusIndex ? 0 : -1}
-              onFocus={() => setFocusIndex(i)}
-              onMouseDown={(e) => e.preventDefault() /* keep the selection in the editor */}
-              onClick={() => t.run(editor)}
-            >
-              {icons[t.name]}
-            </button>
-          ))}
-        </div>
-        <EditorContent editor={editor} className="rte-body" />
-      </div>
-      <p className="help-text" id={hintId}>
-        {RICH_TEXT_HINT}
-      </p>
-      {error && (
-        <p className="field-error" id={errorId}>
-          {error}
-        </p>
-      )}
-      {linkOpen && <LinkDialog editor={editor} onClose={() => setLinkOpen(false)} />}
-    </div>
-  );
+function RichTextEditorSlot(props: RichTextEditorProps) {
+  const Field = useSyncExternalStore(subscribe, () => Loaded);
+  const broken = useSyncExternalStore(subscribe, () => failed);
+  return Field ? <Field {...props} /> : <StandIn {...props} broken={broken} />;
 }
 
 /**
@@ -278,115 +42,106 @@ function RichTextEditorField({ id, label, value, onChange, required, error }: Ri
  * so an earlier callback does the same thing.
  */
 export const RichTextEditor = memo(
-  RichTextEditorField,
+  RichTextEditorSlot,
   (a, b) => a.id === b.id && a.value === b.value && a.error === b.error && a.required === b.required && a.label === b.label,
 );
 
-/** Asks for a link address in a modal dialog (native <dialog>: focus kept inside, Escape closes). */
-function LinkDialog({ editor, onClose }: { editor: Editor; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const inputId = useId();
-  const active = editor.isActive('link');
-  const [href, setHref] = useState<string>(() => (editor.getAttributes('link').href as string | undefined) ?? '');
-  const [problem, setProblem] = useState('');
-
-  useEffect(() => {
-    const d = dialog.current!;
-    if (!d.open) d.showModal();
-    return () => {
-      if (d.open) d.close();
-    };
-  }, []);
-
-  // The dialog closes first, so focus can go back to the editor behind it.
-  const finish = (run?: () => void) => {
-    dialog.current?.close();
-    onClose();
-    if (run) run();
-    else editor.commands.focus();
-  };
-
-  const apply = () => {
-    let url = href.trim();
-    if (!url) return finish(() => editor.chain().focus().extendMarkRange('link').unsetLink().run());
-    // "example.com" means a web address; anything with another scheme is refused.
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(url)) url = url.includes('@') && !url.includes('/') ? `mailto:${url}` : `https://${url}`;
-    if (!LINK_PROTOCOL.test(url)) {
-      setProblem('Enter an address starting with http://, https:// or mailto:.');
-      return;
-    }
-    const insert = editor.state.selection.empty && !active;
-    finish(() => {
-      const chain = editor.chain().focus();
-      if (insert) chain.insertContent({ type: 'text', text: url, marks: [{ type: 'link', attrs: { href: url } }] }).run();
-      else chain.extendMarkRange('link').setLink({ href: url }).run();
-    });
-  };
-
+/** The editor's box before TipTap is there: not editable, and with no element a test or a label could take for the editor. */
+function StandIn({ id, label, value, required, error, broken }: RichTextEditorProps & { broken: boolean }) {
   return (
-    // No <form> here: the editor sits inside the job form, and forms cannot nest.
-    <dialog
-      ref={dialog}
-      className="modal rte-link-dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        finish();
-      }}
+    <RichTextFrame
+      id={id}
+      label={label}
+      required={required}
+      error={error}
+      extra={broken && <p className="field-error">The text editor could not be loaded. Reload the page to try again.</p>}
     >
-      {/* biome-ignore lint/a11y/noStaticElementInteractions: Enter in the dialog's input applies the link (no <form>, see above) */}
-      <div
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') {
-            e.preventDefault();
-            e.stopPropagation();
-            apply();
-          }
-        }}
-      >
-        <h2 id={titleId}>{active ? 'Edit link' : 'Add link'}</h2>
-        <div className="field">
-          <label htmlFor={inputId}>Link address</label>
-          <input
-            id={inputId}
-            type="text"
-            inputMode="url"
-            autoComplete="url"
-            placeholder="https://example.com"
-            value={href}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={problem ? `${inputId}-error` : undefined}
-            onChange={(e) => {
-              setHref(e.target.value);
-              setProblem('');
-            }}
-            autoFocus
-          />
-          {problem && (
-            <p className="field-error" id={`${inputId}-error`}>
-              {problem}
-            </p>
-          )}
-        </div>
-        <div className="modal-actions">
-          <button type="button" className="btn btn-primary" onClick={apply}>
-            Apply
+      <div className="rte-toolbar" role="toolbar" aria-label={`${label} formatting`}>
+        {TOOLS.map((t) => (
+          <button key={t.name} type="button" className="rte-button" aria-label={t.label} title={t.label} disabled>
+            {icons[t.name]}
           </button>
-          {active && (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => finish(() => editor.chain().focus().extendMarkRange('link').unsetLink().run())}
-            >
-              Remove link
-            </button>
-          )}
-          <button type="button" className="btn btn-secondary" onClick={() => finish()}>
-            Cancel
-          </button>
-        </div>
+        ))}
       </div>
-    </dialog>
+      <div className="rte-body">
+        <div className="rte-text rte-pending">{value ? preview(value) : null}</div>
+      </div>
+    </RichTextFrame>
   );
+}
+
+const PREVIEW_TAGS = new Set(['p', 'br', 'b', 'strong', 'i', 'em', 'u', 'a', 'ul', 'ol', 'li']);
+/** Elements holding blocks; the inline nodes between their blocks make a paragraph of their own. */
+const CONTAINERS = new Set(['BODY', 'UL', 'OL', 'LI']);
+
+/**
+ * The text as the editor will show it, built as React elements from an inert parse (no markup of
+ * the value reaches the page as HTML): the sanitiser's tags without attributes, others unwrapped.
+ */
+function preview(html: string): ReactNode {
+  const body = new DOMParser().parseFromString(html, 'text/html').body;
+  collapseSpaces(body);
+  const convert = (node: Node): ReactNode => {
+    if (node.nodeType === Node.TEXT_NODE) return node.textContent;
+    if (node.nodeType !== Node.ELEMENT_NODE) return null;
+    const tag = node.nodeName.toLowerCase();
+    const children = Array.from(node.childNodes, convert);
+    if (!PREVIEW_TAGS.has(tag)) return createElement(Fragment, null, ...children);
+    if (tag === 'br') return createElement('br');
+    // The editor keeps an empty paragraph, or a line break at a paragraph's end, a line high.
+    if (tag === 'p' && ((node.textContent === '' && !(node as Element).querySelector('br')) || lastLeaf(node)?.nodeName === 'BR'))
+      children.push(createElement('br'));
+    return createElement(tag, null, ...children);
+  };
+  return createElement(Fragment, null, ...Array.from(body.childNodes, convert));
+}
+
+function lastLeaf(node: Node): Node | null {
+  let leaf = node.lastChild;
+  while (leaf?.lastChild) leaf = leaf.lastChild;
+  return leaf;
+}
+
+/**
+ * White space as ProseMirror parses it: runs are one space, none at a paragraph's start, after a
+ * line break or at its end, none between blocks. The area keeps spaces as the editor's does
+ * (white-space: break-spaces), which decides where lines wrap.
+ */
+function collapseSpaces(container: Node): void {
+  let afterSpace = true;
+  let lastText: Text | null = null;
+  const endParagraph = () => {
+    if (lastText) lastText.data = lastText.data.replace(/ +$/, '');
+    afterSpace = true;
+    lastText = null;
+  };
+  const inline = (node: Node) => {
+    if (node instanceof Text) {
+      let text = node.data.replace(/[ \t\r\n\f]+/g, ' ');
+      if (afterSpace && text.startsWith(' ')) text = text.slice(1);
+      node.data = text;
+      if (text) {
+        afterSpace = text.endsWith(' ');
+        lastText = node;
+      }
+    } else if (node.nodeName === 'BR') {
+      afterSpace = true;
+      lastText = null;
+    } else {
+      for (const child of Array.from(node.childNodes)) inline(child);
+    }
+  };
+  for (const child of Array.from(container.childNodes)) {
+    if (child.nodeName === 'P') {
+      endParagraph();
+      for (const part of Array.from(child.childNodes)) inline(part);
+      endParagraph();
+    } else if (CONTAINERS.has(child.nodeName)) {
+      endParagraph();
+      collapseSpaces(child);
+    } else {
+      inline(child);
+    }
+  }
+  endParagraph();
 }

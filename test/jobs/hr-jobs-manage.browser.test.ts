@@ -1,7 +1,8 @@
 /**
  * HR dashboard and job management in real Chromium: dashboard, Manage Jobs, All Job Posts, the job
  * editor creating a job (TipTap rich text, questions of every type, webhook) and editing one, list
- * spacing in the editor, Remove with its confirmation and the public list afterwards, 390 px.
+ * spacing in the editor, the rich-text fields' stand-ins while TipTap loads, Remove with its
+ * confirmation and the public list afterwards, 390 px.
  * Screenshots in test/artifacts/hr-jobs-*. Saving's failures and prompts: hr-jobs-saving.browser.test.ts.
  */
 import { expect } from 'chai';
@@ -555,6 +556,73 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('button', { name: 'Save Changes' }).click();
       await page.getByRole('status').filter({ hasText: 'Changes saved.' }).waitFor();
       expect((await findJobById(db, Number(copy.id)))!.public_id).to.equal('staff-engineer');
+    });
+
+    it('renders the editor before TipTap comes, with stand-ins the size of the rich-text fields; says so if it never comes', async () => {
+      await tab.context.close();
+      tab = await hrTab(390);
+      const { page } = tab;
+      const job = await makeJob(s.ctx.db, {
+        public_id: 'standin-1',
+        title: 'Stand-in',
+        description:
+          '<p>We build <strong>widgets</strong> and <em>gadgets</em> for <a href="https://example.com">everyone</a>, with a long sentence that wraps over a few lines on a phone.</p>',
+        responsibilities: '<ul>\n  <li><p>Design   things</p></li>\n  <li>Ship <em>them</em><ul><li><p>nested</p></li></ul></li>\n</ul>',
+        requirements: '<p>First line<br>Second line<br></p><p>After</p>',
+        perks_benefits: '',
+      });
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      await page.route('**/rich-text-tiptap-*.js', async (route) => {
+        await released;
+        await route.continue();
+      });
+      await page.goto(`${s.baseUrl}/hr/jobs/${job.id}/edit`);
+      await page.locator('#job-title').waitFor();
+      await page.getByRole('tab', { name: 'Description' }).click();
+      const stood = page.locator('.rte-pending');
+      await stood.nth(3).waitFor();
+      expect(await page.locator('.ProseMirror').count()).to.equal(0);
+      expect(await page.locator('#panel-desc .rte-field .label').allInnerTexts()).to.deep.equal([
+        'Description',
+        'Responsibilities',
+        'Requirements',
+        'Perks & benefits',
+      ]);
+      expect(await page.locator('#job-description-hint').innerText()).to.equal('Supports bold, italics, lists, and links.');
+      const standingTexts = await stood.allInnerTexts();
+      expect(standingTexts[1]).to.match(/^Design things\n+Ship them\n+nested$/);
+      expect(await axeViolations(page)).to.deep.equal([]);
+      /** Each rich-text field's parts, where they sit on the page. */
+      const layout = () =>
+        page.locator('#panel-desc').evaluate((panel) =>
+          [...panel.querySelectorAll('.rte-field, .rte-field .label, .rte-toolbar, .rte-body, .rte-field .help-text')].map((e) => {
+            const r = e.getBoundingClientRect();
+            return `${e.className} ${r.x},${r.y + window.scrollY} ${r.width}x${r.height}`;
+          }),
+        );
+      const standing = await layout();
+      release();
+      await page.locator('.ProseMirror').nth(3).waitFor();
+      expect(await page.locator('.rte-pending').count()).to.equal(0);
+      // The empty editor's text is its trailing line break.
+      expect((await page.locator('.ProseMirror').allInnerTexts()).map((t) => t.trimEnd())).to.deep.equal(standingTexts);
+      expect(await layout()).to.deep.equal(standing);
+      expect(await editor(page, 'job-description').getAttribute('aria-describedby')).to.equal('job-description-hint');
+
+      // A chunk that does not come: the fields stay as they are, saying what to do.
+      const other = await hrTab(390);
+      try {
+        await other.page.route('**/rich-text-tiptap-*.js', (route) => route.abort());
+        await other.page.goto(`${s.baseUrl}/hr/jobs/new`);
+        await other.page.getByRole('tab', { name: 'Description' }).click();
+        const notice = other.page.locator('#panel-desc .field-error');
+        await notice.nth(3).waitFor();
+        expect(await notice.first().innerText()).to.equal('The text editor could not be loaded. Reload the page to try again.');
+        expect(other.errors.filter((e) => !/^Failed to load resource/.test(e))).to.deep.equal([]);
+      } finally {
+        await other.context.close();
+      }
     });
 
     it('fits the editor and its tabs on a 390 px screen', async () => {

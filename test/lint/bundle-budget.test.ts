@@ -14,31 +14,46 @@ import { ISLAND_BUDGET_BYTES, overBudget } from '../../scripts/bundle-budget.mjs
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('island bundle budget', () => {
-  it("every built island but the job editor (and the phone numbers' metadata, loaded only under PHONE_RULE=international) is within the budget, shared chunks aside", () => {
+  it("every built island but the job editor (and the chunks loaded with import(): TipTap's, and the phone numbers' metadata) is within the budget, shared chunks aside", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'public/assets/manifest.json'), 'utf8')) as Record<string, { js?: string }>;
     expect(Object.keys(manifest)).to.include.members(['hr-posts', 'apply-wizard', 'public-form', 'form-builder', 'job-editor']);
     for (const [name, { js }] of Object.entries(manifest)) {
-      if (!js || name === 'job-editor' || name === 'phone-rule') continue;
+      if (!js || ['job-editor', 'rich-text-tiptap', 'phone-rule'].includes(name)) continue;
       expect(fs.statSync(path.join(ROOT, 'public', js)).size, name).to.be.at.most(ISLAND_BUDGET_BYTES);
     }
   });
 
+  /** The island's file and every chunk it imports (import() aside), as paths under public/. */
+  const loaded = (js: string, seen = new Set<string>()): Set<string> => {
+    if (seen.has(js)) return seen;
+    seen.add(js);
+    for (const [, next] of fs.readFileSync(path.join(ROOT, 'public', js), 'utf8').matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.js)"/g))
+      loaded(path.posix.join(path.posix.dirname(js), next), seen);
+    return seen;
+  };
+
   it("loads classic zod in no island (its whole core, about 400 KB, would go into a chunk every island with a schema shares): islands' schemas are on zod/mini", () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'public/assets/manifest.json'), 'utf8')) as Record<string, { js?: string }>;
-    /** The island's file and every chunk it imports, as paths under public/. */
-    const loaded = (js: string, seen = new Set<string>()): Set<string> => {
-      if (seen.has(js)) return seen;
-      seen.add(js);
-      for (const [, next] of fs.readFileSync(path.join(ROOT, 'public', js), 'utf8').matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.js)"/g))
-        loaded(path.posix.join(path.posix.dirname(js), next), seen);
-      return seen;
-    };
     const classic = Object.entries(manifest)
       .filter(
         ([, { js }]) => js && [...loaded(js)].some((f) => fs.readFileSync(path.join(ROOT, 'public', f), 'utf8').includes('"ZodString"')),
       )
       .map(([name]) => name);
     expect(classic).to.deep.equal([]);
+  });
+
+  it('loads TipTap in no island before its first render: the islands with a rich-text field ask for its chunk with import()', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'public/assets/manifest.json'), 'utf8')) as Record<string, { js?: string }>;
+    const text = (f: string) => fs.readFileSync(path.join(ROOT, 'public', f), 'utf8');
+    const tiptap = manifest['rich-text-tiptap']?.js as string;
+    expect(text(tiptap)).to.contain('ProseMirror');
+    for (const name of ['job-editor', 'offer-settings', 'site-settings']) {
+      const files = [...loaded(manifest[name]!.js as string)];
+      const withTiptap = files.filter((f) => text(f).includes('ProseMirror'));
+      const asking = files.filter((f) => text(f).includes(`/${path.posix.basename(tiptap)}")`));
+      expect(withTiptap, name).to.deep.equal([]);
+      expect(asking, name).to.have.length(1);
+    }
   });
 
   it('names each island over the budget; chunks and the job editor are not counted', () => {
