@@ -1,8 +1,7 @@
 /** The editor's tab panels: Basics, Compensation, Description and Notifications (Questions is QuestionsEditor). */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { RichTextEditor } from './rich-text-editor.js';
 import { JOB_LIMITS, JOB_MESSAGES } from '../../src/jobs/schema.js';
-import { slugPublicId } from '../../src/shared/ids.js';
 import type { ApplicationPostPayload } from '../../src/posts/types.js';
 import { countryCodes, utcInstant, type Draft, type Option, type Props, type SetField } from './draft.js';
 import { SelectField, TextField, described } from './fields.js';
@@ -35,6 +34,22 @@ export function TabPanel({ tab, current, className, children }: { tab: TabKey; c
       {shown && children}
     </section>
   );
+}
+
+/** The public id maker, loaded once a title is typed: its transliteration tables take a phone tens of ms to build. */
+let slugOf: ((title: string, max: number) => string) | null = null;
+
+/** The public id the server would make from `title` ('' until the maker is loaded). */
+function useMadeId(title: string): string {
+  const [, loaded] = useState(false);
+  useEffect(() => {
+    if (title && !slugOf)
+      void import('../../src/shared/ids.js').then((m) => {
+        slugOf = m.slugPublicId;
+        loaded(true);
+      });
+  }, [title]);
+  return title && slugOf ? slugOf(title, JOB_LIMITS.publicId) : '';
 }
 
 /** The browser's time zone as the closing date's hint names it: 'Europe/Berlin (UTC+01:00)'. */
@@ -76,7 +91,7 @@ export function BasicsPanel({
   ...p
 }: PanelProps & Pick<Props, 'mode' | 'statuses' | 'jobTypes' | 'workModes' | 'departments'>) {
   const { draft } = p;
-  const madeId = slugPublicId(draft.title, JOB_LIMITS.publicId);
+  const madeId = useMadeId(draft.title);
   const countries = countryCodes(draft.applicant_countries);
   return (
     <>

@@ -1,8 +1,9 @@
 /**
  * The rich-text field of the islands (job editor, offer and site settings). Its TipTap editor
- * (rich-text-tiptap.tsx) is most of an island's code, so it is a chunk of its own, asked for as
- * soon as this module runs: an island's first render (fields, labels, help texts) waits only for
- * the island's own bundle. Until the chunk is in, a field shows a stand-in the size of the editor:
+ * (rich-text-tiptap.tsx) is most of an island's code, so it is a chunk of its own, asked for once
+ * a field is first shown (after the island's first render): the island's first render (fields,
+ * labels, help texts) waits only for its own bundle, and a page whose open tab has no rich text
+ * (a new job's Basics) does not compile TipTap while it starts. Until the chunk is in, a field shows a stand-in the size of the editor:
  * the same label, hint and error, the toolbar's buttons disabled, and the text as it will look.
  */
 import { Fragment, createElement, memo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
@@ -12,19 +13,27 @@ import './rich-text-editor.css';
 
 let Loaded: ComponentType<RichTextEditorProps> | null = null;
 let failed = false;
-const loading = import('./rich-text-tiptap.js').then(
-  (m) => {
-    Loaded = m.RichTextEditorField;
-  },
-  () => {
-    failed = true;
-  },
-);
+let loading: Promise<void> | null = null;
 
-/** Tells the fields the chunk is in (or failed); the promise is settled once, so there is nothing to undo but the call. */
+function load(): Promise<void> {
+  loading ??= import('./rich-text-tiptap.js').then(
+    (m) => {
+      Loaded = m.RichTextEditorField;
+    },
+    () => {
+      failed = true;
+    },
+  );
+  return loading;
+}
+
+/**
+ * Asks for the chunk (React subscribes once a field is on the page) and tells the field when it is
+ * in or failed; the promise is settled once, so there is nothing to undo but the call.
+ */
 function subscribe(notify: () => void): () => void {
   let live = true;
-  void loading.then(() => live && notify());
+  void load().then(() => live && notify());
   return () => {
     live = false;
   };

@@ -50,7 +50,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         // The title, then the public id's placeholder shows the id it will make.
         await page.locator('#job-title').focus();
         await page.keyboard.type(title);
-        expect(await page.locator('#job-public_id').getAttribute('placeholder')).to.equal(`e.g. ${slug}`);
+        // (The id maker is loaded once a title is typed.)
+        await page.waitForFunction(
+          (want) => document.querySelector('#job-public_id')?.getAttribute('placeholder') === want,
+          `e.g. ${slug}`,
+        );
 
         // Department: typed with the keyboard, suggested from the departments in use.
         expect(await page.locator('#job-department').getAttribute('list')).to.equal('job-department-suggestions');
