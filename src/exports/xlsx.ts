@@ -61,12 +61,13 @@ function exportTimeZone(raw: unknown): string | null | undefined {
 }
 
 /**
- * The workbook thread's V8 heap: a young generation of its own this small keeps the garbage of
- * writing cells in a few MB (the server's thread has grown its own to 32 MB by the time it has
- * started); the old generation only holds exceljs and the batch being written, and the cap stops
- * a runaway export from taking the server's memory (figures in bench/README.md, HR back office).
+ * The workbook thread's V8 heap: writing cells makes garbage fast, and a young generation of a few
+ * MB collected it so often that the export took half again the CPU of writing it (issue 33,
+ * bench/README.md); at 32 MB, as the server's own thread has, it costs some MB of memory instead.
+ * The old generation only holds exceljs and the batch being written, and the cap stops a runaway
+ * export from taking the server's memory.
  */
-const THREAD_LIMITS = { maxYoungGenerationSizeMb: 6, maxOldGenerationSizeMb: 256 };
+const THREAD_LIMITS = { maxYoungGenerationSizeMb: 32, maxOldGenerationSizeMb: 256 };
 
 /** The workbook's thread: xlsx-worker.ts beside the source under tsx, dist/xlsx-worker.js in the bundle (scripts/build.mjs). */
 function startWorkbookThread(setup: WorkbookSetup): Worker {
