@@ -120,12 +120,15 @@ for (const kind of databaseKinds()) {
 
     it('refuses a username failed five times the limit from many addresses, not its colleagues', async () => {
       // 15 failures (5 x 3), each from its own address: no address reaches its own limits.
+      const firstFailure = Date.now();
       for (let i = 1; i <= 15; i++)
         expect((await from(`203.0.113.${i}`, i % 2 ? 'hr.admin' : 'HR.Admin ')).status, `attempt ${i}`).to.equal(401);
       const res = await from('198.51.100.7', 'hr.admin');
       expect(res.status).to.equal(429);
       expect(await res.json()).to.deep.equal({ detail: MESSAGE });
-      expect(Number(res.headers.get('retry-after'))).to.be.within(890, 900);
+      // The window runs from the first failure (the attempts take seconds on a loaded machine).
+      const elapsed = Math.ceil((Date.now() - firstFailure) / 1000);
+      expect(Number(res.headers.get('retry-after'))).to.be.within(900 - elapsed - 1, 900);
       // Until the window ends the user is refused from anywhere, even with the right password...
       expect((await from('198.51.100.8', 'hr.admin', HR_PASSWORD)).status).to.equal(429);
       // ...while another user, from the same addresses, signs in.
