@@ -56,7 +56,6 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
     const open = async (width: number, script = true) => {
       const tab = await openPage(browser, { width, height: 900, contextOptions: { javaScriptEnabled: script } });
       tabs.push(tab);
-      tab.page.setDefaultTimeout(15_000);
       return tab.page;
     };
     const cleanAt = async (page: Page, name: string, axe = true) => {

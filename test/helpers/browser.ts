@@ -69,6 +69,9 @@ export async function openPage(
   // A context whose close hangs (Chromium not answering, seen once under load) must not hang the
   // test's hooks: it is given 15 s, then left to the browser's own close at the end of the file.
   const close = context.close.bind(context);
+  // Twice Playwright's 30 s: CI's machine is sometimes three times slower than usual, and eight
+  // tabs loading at once there took over 30 s. A test that fails still fails, only later.
+  context.setDefaultTimeout(60_000);
   context.close = (options) => Promise.race([close(options), new Promise<void>((resolve) => setTimeout(resolve, 15_000).unref())]);
   const page = await context.newPage();
   const errors: string[] = [];
