@@ -5,11 +5,20 @@ import os from 'node:os';
 import path from 'node:path';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { enqueueEmails } from '../../src/posts/repo.js';
-import { runCli } from './helpers.js';
+import { runCli, type CliResult } from './helpers.js';
 
 interface Report {
   ok: boolean;
   checks: { name: string; ok: boolean; detail: string; fix: string | null }[];
+}
+
+/** `doctor --json`'s report; output that is not one JSON object fails with what was printed. */
+function parseReport(r: CliResult): Report {
+  try {
+    return JSON.parse(r.out) as Report;
+  } catch {
+    throw new Error(`doctor --json printed more than one object:\n${r.out}\nstderr:\n${r.err}`);
+  }
 }
 
 for (const kind of databaseKinds()) {
@@ -41,7 +50,7 @@ for (const kind of databaseKinds()) {
       }
       expect(text.out).to.not.include('FAIL');
       expect(json.code).to.equal(0);
-      const report = JSON.parse(json.out) as Report;
+      const report = parseReport(json);
       expect(report.ok).to.equal(true);
       expect(report.checks.map((c) => c.name)).to.include.members(['database', 'migrations', 'storage']);
       expect(report.checks.every((c) => c.ok && c.fix === null)).to.equal(true);
@@ -57,7 +66,7 @@ for (const kind of databaseKinds()) {
       );
       const r = await runCli(['doctor', '--json'], env);
       expect(r.code).to.equal(1);
-      const outbox = (JSON.parse(r.out) as Report).checks.find((c) => c.name === 'outbox email_posts')!;
+      const outbox = parseReport(r).checks.find((c) => c.name === 'outbox email_posts')!;
       expect(outbox.ok).to.equal(false);
       expect(outbox.detail).to.match(/oldest due post waiting 60 min/);
       expect(outbox.fix).to.include('careers-admin cron');
@@ -80,7 +89,7 @@ describe('careers-admin doctor: nothing to work on', function () {
       expect(r.out).to.not.match(/^FAIL/m);
       const json = await runCli(['doctor', '--json'], { DATA_DIR: dataDir, DATABASE_URL: '', SMTP_URL: '', STORAGE_URL: '' });
       expect(json.code).to.equal(0);
-      const report = JSON.parse(json.out) as Report;
+      const report = parseReport(json);
       expect(report.ok).to.equal(true);
       expect(report.checks.find((c) => c.name === 'database')).to.include({ ok: true, fix: null });
       expect(report.checks.some((c) => c.name === 'migrations')).to.equal(false);
@@ -101,7 +110,7 @@ describe('careers-admin doctor: nothing to work on', function () {
       fs.writeFileSync(path.join(dir, 'careers.sqlite'), '');
       const r = await runCli(['doctor', '--json'], { DATA_DIR: dir, DATABASE_URL: '' });
       expect(r.code).to.equal(1);
-      const migrations = (JSON.parse(r.out) as Report).checks.find((c) => c.name === 'migrations')!;
+      const migrations = parseReport(r).checks.find((c) => c.name === 'migrations')!;
       expect(migrations).to.include({ ok: false, fix: 'run careers-admin migrate' });
       expect(migrations.detail).to.match(/^\d+ pending/);
       expect(fs.readdirSync(dir).filter((f) => !f.startsWith('careers.sqlite'))).to.deep.equal([]);

@@ -24,6 +24,7 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => resolve({ code, out, err }));
+    // 'close', not 'exit': the pipes may still hold output when the process exits.
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 }

@@ -13,7 +13,7 @@ function cli(args: string[], env: Record<string, string>) {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => resolve({ code, out, err }));
+    child.on('close', (code) => resolve({ code, out, err }));
   });
 }
 

@@ -11,6 +11,33 @@ const require = createRequire(import.meta.url);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = path.resolve('test/artifacts');
 
+/**
+ * Playwright's own --disable-features list (node_modules/playwright-core/lib/coreBundle.js,
+ * `disabledFeatures`, less its Windows and Edge entries) and the omnibox's two popups: Chromium
+ * keeps only the last --disable-features, so ours repeats Playwright's. Every window (one per
+ * context) otherwise starts two WebUI renderers for the address bar nobody sees; and a spare
+ * renderer kept ready for the next page is thrown away when that page opens in another context, as
+ * nearly every test's does. Chromium spends most of a test run's CPU (README, Tests).
+ */
+export const DISABLED_FEATURES = `--disable-features=${[
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'SpareRendererForSitePerProcess',
+].join(',')}`;
+
 let shared: Promise<Browser> | null = null;
 
 /**
@@ -33,6 +60,7 @@ export function sharedBrowser(): Promise<Browser> {
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        DISABLED_FEATURES,
       ],
     })
     .then((browser) => {

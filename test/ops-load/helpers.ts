@@ -214,7 +214,7 @@ export function admin(args: string[], env: Record<string, string>, stdin = ''): 
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     child.stdin.end(stdin);
-    child.on('exit', (code) => resolve({ code, out }));
+    child.on('close', (code) => resolve({ code, out }));
   });
 }
 
