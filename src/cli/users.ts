@@ -64,8 +64,8 @@ function checkRole(role: string): UserRole {
   return role as UserRole;
 }
 
-/** The users service, loaded when a command runs (see context.ts). */
-const usersService = async () => (await import('../users/index.js')).users;
+/** The users service, loaded when a command runs (see context.ts): the service alone, not the feature's routes and sign-in libraries. */
+const usersService = () => import('../users/service.js');
 
 async function requireSchema(db: Db): Promise<void> {
   const { hasSchema } = await import('../db/migrations.js');
@@ -97,17 +97,14 @@ export function registerUsers(program: Command): void {
       const role = checkRole(opts.role);
       const email = opts.email === undefined ? null : checkEmail(opts.email);
       await withDb(async (db, config) => {
-        const [{ migrateLatest }, { signInUrl, users: service }] = await Promise.all([
-          import('../db/migrations.js'),
-          import('../users/index.js'),
-        ]);
+        const [{ migrateLatest }, service] = await Promise.all([import('../db/migrations.js'), usersService()]);
         await migrateLatest(db);
         if (await service.findUser(db, username)) throw new CliError(`User "${username}" already exists.`);
         if (email !== null && (await service.findUserByEmail(db, email)))
           throw new CliError(`--email: ${USER_MESSAGES.emailTaken} (${email})`);
         const password = await askPassword(!!opts.passwordStdin);
         await service.createUser(db, username, password, role, email);
-        console.log(`Created HR user "${username}"${role === 'admin' ? '' : ` (${role})`}. Sign in at ${signInUrl(config)}`);
+        console.log(`Created HR user "${username}"${role === 'admin' ? '' : ` (${role})`}. Sign in at ${service.signInUrl(config)}`);
       });
     });
 

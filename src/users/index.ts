@@ -5,11 +5,11 @@ import { usersApi } from './api.js';
 import { usersPages } from './pages.js';
 import { oidcPages } from './oidc.pages.js';
 
-export { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage, signInUrl } from './lib/guards.js';
+export { ADMIN_API_PATHS, ADMIN_PAGE_PATHS, requireAdmin, requireHrApi, requireHrPage } from './lib/guards.js';
+export { signInUrl } from './service.js';
 
-export { USERNAME_PATTERN, USER_EMAIL_MAX_LENGTH, USER_MESSAGES, normaliseUsername, passwordProblem } from './schema.js';
-export { USER_ROLES, type UserRole } from './types.js';
-/** The users' operations, as one namespace (the CLI calls `users.login`...). */
+export type { UserRole } from './types.js';
+/** The users' operations, as one namespace (server.ts calls `users.countUsers`...). */
 import * as users from './service.js';
 export { users };
 

@@ -15,7 +15,6 @@ import type { AppContext } from '../context.js';
 import { TOKEN_COOKIE, tokenCookie } from '../http/credentials.js';
 import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
-import { LOGIN_PATH } from './lib/guards.js';
 import {
   OIDC_CALLBACK_PATH,
   OIDC_DONE_PATH,
@@ -28,7 +27,7 @@ import {
   OidcSignIn,
   type OidcErrorCode,
 } from './lib/oidc.js';
-import { firstLifetimeSeconds, renewSession, sessionTimes, startSession } from './service.js';
+import { LOGIN_PATH, firstLifetimeSeconds, renewSession, sessionTimes, startSession } from './service.js';
 
 /** The login page's own address with a failure's code and the page to return to. */
 function loginWithError(code: OidcErrorCode, next: string | null): string {

@@ -12,9 +12,8 @@ import { htmlPageNumber, htmlPager } from '../http/paging.js';
 import { formatters } from '../render/formatters.js';
 import { renderPage } from '../render/page.js';
 import { landingPath } from '../shared/next-path.js';
-import { LOGIN_PATH } from './lib/guards.js';
 import { oidcLoginLocals } from './oidc.pages.js';
-import { firstLifetimeSeconds, sessionTimes, renewSession } from './service.js';
+import { LOGIN_PATH, firstLifetimeSeconds, sessionTimes, renewSession } from './service.js';
 import { SIGN_IN_LINK_PATH, liveLink, listTeam } from './team.service.js';
 import { ROLE_LABELS } from './types.js';
 

@@ -8,10 +8,19 @@
  * RENEW_STEP_MS (a minute; a tenth of the idle timeout when that is shorter, so a 1-minute test
  * timeout still slides): a session may end up to that much before a full idle timeout.
  */
+import type { Config } from '../../config/index.js';
 import type { Db } from '../db/knex.js';
 import { hashPassword } from './lib/passwords.js';
 import * as repo from './repo.js';
 import type { UserRole } from './types.js';
+
+/** The login page; the start-up log and `careers-admin user create` print its full URL. */
+export const LOGIN_PATH = '/hrviewlogin';
+
+/** The login page's full address, for people reading a log or a terminal. */
+export function signInUrl(config: Pick<Config, 'publicBaseUrl'>): string {
+  return config.publicBaseUrl + LOGIN_PATH;
+}
 
 export type { HrUser } from './repo.js';
 

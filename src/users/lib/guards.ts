@@ -19,11 +19,10 @@
  *   `router.put('/api/hr/email-templates/:id/', requireAdmin, handler)`.
  */
 import type { Request, RequestHandler, Response } from 'express';
-import type { Config } from '../../../config/index.js';
 import type { AppContext } from '../../context.js';
 import { TOKEN_COOKIE, authorizationBearer, tokenCookie } from '../../http/credentials.js';
 import { Forbidden, Unauthorized } from '../../http/errors.js';
-import { sessionTimes, renewSession, type UsedSession } from '../service.js';
+import { LOGIN_PATH, sessionTimes, renewSession, type UsedSession } from '../service.js';
 
 declare global {
   namespace Express {
@@ -33,8 +32,6 @@ declare global {
   }
 }
 
-/** The login page; the start-up log and `careers-admin user create` print its full URL. */
-export const LOGIN_PATH = '/hrviewlogin';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const NO_CREDENTIALS = 'Authentication credentials were not provided.';
 export const BAD_TOKEN = 'Invalid or expired token.';
@@ -109,11 +106,6 @@ export const requireAdmin: RequestHandler = (req, res, next) => {
     return next(new Forbidden(req.originalUrl.toLowerCase().startsWith('/api/') ? ADMIN_ONLY.api : ADMIN_ONLY.page));
   next();
 };
-
-/** The login page's full address, for people reading a log or a terminal. */
-export function signInUrl(config: Pick<Config, 'publicBaseUrl'>): string {
-  return config.publicBaseUrl + LOGIN_PATH;
-}
 
 function loginRedirect(originalUrl: string): string {
   return `${LOGIN_PATH}?next=${encodeURIComponent(originalUrl)}`;
