@@ -108,9 +108,12 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await dialog.getByRole('button', { name: 'Close' }).click();
       expect(await dialog.count()).to.equal(0);
 
-      await page.locator(`button[data-post-retry="${failedId}"]`).click();
       // The post is due now (no worker runs here), and the page reloads.
-      await page.waitForLoadState('load');
+      const retried = page.waitForResponse((r) => r.url().endsWith(`/api/hr/application-posts/${failedId}/retry/`));
+      const reloaded = page.waitForEvent('load');
+      await page.locator(`button[data-post-retry="${failedId}"]`).click();
+      expect((await retried).status()).to.equal(200);
+      await reloaded;
       await page.locator(`button[data-post-retry="${failedId}"]`).waitFor({ state: 'visible' });
       const row = await s.ctx.db('application_posts').where('id', failedId).first();
       expect(fromDbDate(row.next_attempt_at)!.getTime()).to.be.at.most(Date.now());
