@@ -94,12 +94,12 @@ export async function openPage(
     viewport: { width: opts.width ?? 1280, height: opts.height ?? 900 },
     ...(opts.timezoneId ? { timezoneId: opts.timezoneId } : {}),
   });
-  // A context whose close hangs (Chromium not answering, seen once under load) must not hang the
-  // test's hooks: it is given 15 s, then left to the browser's own close at the end of the file.
-  const close = context.close.bind(context);
   // Twice Playwright's 30 s: CI's machine is sometimes three times slower than usual, and eight
   // tabs loading at once there took over 30 s. A test that fails still fails, only later.
   context.setDefaultTimeout(60_000);
+  // A context whose close hangs (Chromium not answering, seen once under load) must not hang the
+  // test's hooks: it is given 15 s, then left to the browser's own close at the end of the file.
+  const close = context.close.bind(context);
   context.close = (options) => Promise.race([close(options), new Promise<void>((resolve) => setTimeout(resolve, 15_000).unref())]);
   const page = await context.newPage();
   const errors: string[] = [];
@@ -143,7 +143,7 @@ export async function axeViolations(page: Page, opts: { rules?: string[] } = {})
           ],
         }
       : { type: 'tag', values: tags };
-    // Violations alone: the passes and the rest, which nothing reads, are most of a check's CPU after the rules.
+    // Violations alone: gathering the passes and the rest, which nothing reads, is a good part of a check's CPU.
     const r = await axe.run(document, { runOnly, resultTypes: ['violations'] });
     return r.violations.map(
       (v: any) =>
