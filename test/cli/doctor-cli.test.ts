@@ -17,7 +17,7 @@ function parseReport(r: CliResult): Report {
   try {
     return JSON.parse(r.out) as Report;
   } catch {
-    throw new Error(`doctor --json printed more than one object:\n${r.out}\nstderr:\n${r.err}`);
+    throw new Error(`doctor --json did not print one JSON object:\n${r.out}\nstderr:\n${r.err}`);
   }
 }
 
