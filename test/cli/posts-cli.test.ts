@@ -1,21 +1,9 @@
 /** careers-admin posts list | retry as an admin runs them: child processes on a real database. */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { seedPosts, startReceiver, webhookJob, type Receiver } from '../posts/helpers.js';
-import { CLI_ENTRY } from '../helpers/child-server.js';
-
-function cli(args: string[], env: Record<string, string>) {
-  // Asynchronous: the receiver in this process must answer while the CLI runs.
-  return new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn(process.execPath, [CLI_ENTRY, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env } });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+// Asynchronous runs: the receiver in this process must answer while the CLI runs.
+import { runCli as cli } from './helpers.js';
 
 for (const kind of databaseKinds()) {
   describe(`careers-admin posts [${kind}]`, function () {
