@@ -55,13 +55,23 @@ export async function withDb<T>(fn: (db: Knex, config: Config) => Promise<T>, op
       `No database at ${sqliteFile(config)}: check DATA_DIR (or DATABASE_URL), or create it with "careers-admin migrate".`,
     );
   }
-  const { createDb } = await import('../db/knex.js');
-  const db = createDb(config);
+  const db = await openDb(config);
   try {
     return await fn(db, config);
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * A database handle for a command. From here on the process's log lines (the database's notices,
+ * a command's warnings) go to standard error: standard output carries only what the command
+ * prints, so `doctor --json` or a list piped on stays what it says it is.
+ */
+export async function openDb(config: Config): Promise<Knex> {
+  const [{ createDb }, { setLogSink }] = await Promise.all([import('../db/knex.js'), import('../log/logger.js')]);
+  setLogSink((line) => void process.stderr.write(line));
+  return createDb(config);
 }
 
 /** Reads all of standard input (for --password-stdin); the trailing newline is dropped. */

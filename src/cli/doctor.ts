@@ -10,7 +10,7 @@ import type { Command } from 'commander';
 import { ConfigError, loadConfig, sqliteFile, type Config } from '../../config/index.js';
 import type { Db } from '../db/knex.js';
 import { printable } from './print.js';
-import { CliError } from './context.js';
+import { CliError, openDb } from './context.js';
 
 interface Check {
   name: string;
@@ -125,8 +125,7 @@ async function runChecks(): Promise<Check[]> {
   }
   const checks = [ok('configuration', `valid (NODE_ENV=${config.env})`)];
   // A missing SQLite file stays missing: opening it would create an empty database.
-  const { createDb } = await import('../db/knex.js');
-  const db = config.databaseUrl || fs.existsSync(sqliteFile(config)) ? createDb(config) : null;
+  const db = config.databaseUrl || fs.existsSync(sqliteFile(config)) ? await openDb(config) : null;
   try {
     await databaseChecks(config, db, checks);
   } finally {

@@ -189,7 +189,8 @@ function optimizeNow(conn: { pragma: (sql: string) => unknown }, pragma: string)
   try {
     conn.pragma(pragma);
   } catch (err) {
-    dbLog.log(`[db] statistics not refreshed: ${(err as Error).message}`);
+    // Another process holding the write lock is the expected case, not a fault.
+    if ((err as { code?: string }).code !== 'SQLITE_BUSY') dbLog.log(`[db] statistics not refreshed: ${(err as Error).message}`);
   } finally {
     conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   }

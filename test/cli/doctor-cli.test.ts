@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openSqlite } from '../helpers/sqlite.js';
 import { databaseKinds, createTestDb, type TestDb } from '../helpers/db.js';
 import { enqueueEmails } from '../../src/posts/repo.js';
 import { runCli, type CliResult } from './helpers.js';
@@ -72,6 +73,21 @@ for (const kind of databaseKinds()) {
       expect(outbox.fix).to.include('careers-admin cron');
       await t.db('email_posts').delete();
     });
+
+    if (kind === 'sqlite') {
+      it('another process holding the write lock (statistics to refresh): still only the JSON report on stdout, exit 0', async () => {
+        await t.db.raw('DELETE FROM sqlite_stat1');
+        const writer = openSqlite(path.join(t.dataDir, 'careers.sqlite'));
+        try {
+          writer.exec('BEGIN IMMEDIATE');
+          const r = await runCli(['doctor', '--json'], env);
+          expect(r.code, r.out + r.err).to.equal(0);
+          expect(parseReport(r).ok).to.equal(true);
+        } finally {
+          writer.close();
+        }
+      });
+    }
   });
 }
 
