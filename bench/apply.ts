@@ -31,6 +31,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+// @ts-expect-error: a plain .mjs script without types
+import { NODE_BUNDLE } from '../scripts/node-bundle.mjs';
 import type { Knex } from 'knex';
 import { loadConfig } from '../config/index.js';
 import { createDb } from '../src/db/knex.js';
@@ -96,7 +98,7 @@ async function prepareDatabase(env: Record<string, string>): Promise<{ ids: numb
 }
 
 /**
- * The production server bundle, built with the same esbuild options as scripts/build.mjs but on
+ * The production server bundle, built with the same esbuild options as dist/ (scripts/node-bundle.mjs) but on
  * its own (the API needs no island bundles) and under node_modules/.cache, so it neither waits
  * for islands being edited nor replaces a dist/ someone else is running.
  */
@@ -106,11 +108,7 @@ async function buildServer(): Promise<void> {
   await build({
     entryPoints: [path.join(root, 'src/server.ts')],
     outfile: BUNDLE,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: ['node20'],
-    packages: 'external',
+    ...NODE_BUNDLE,
     logLevel: 'warning',
   });
 }

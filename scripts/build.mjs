@@ -1,15 +1,17 @@
 #!/usr/bin/env node
 /**
  * Build: islands (React) -> public/assets/<name>-<hash>.js|css plus manifest.json; and, unless
- * --islands is given, the server and CLI -> dist/ (dependencies stay in node_modules).
+ * --islands is given, the server and CLI -> dist/ (scripts/node-bundle.mjs).
  */
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ISLAND_BUDGET_BYTES, overBudget } from './bundle-budget.mjs';
+import { NODE_BUNDLE } from './node-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
 const islandsOnly = process.argv.includes('--islands');
 const outdir = path.join(root, 'public', 'assets');
 
@@ -85,17 +87,13 @@ if (!islandsOnly) {
       'csv-worker': path.join(root, 'src/documents/csv-worker.ts'),
     },
     outdir: path.join(root, 'dist'),
-    bundle: true,
+    ...NODE_BUNDLE,
     // Chunks, so the CLI's import() of a command's feature loads it only when that command runs
     // (src/cli/context.ts); like the islands, old chunks stay for a process started from them.
     // They sit beside the entries: code that finds a file beside the bundle by import.meta.url
     // (the document worker, package.json) finds it from a chunk too.
     splitting: true,
     chunkNames: '[name]-[hash]',
-    platform: 'node',
-    format: 'esm',
-    target: ['node20'],
-    packages: 'external',
     sourcemap: true,
     logLevel: 'warning',
   });

@@ -11,11 +11,15 @@ import { fileURLToPath } from 'node:url';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-/** The entry and every chunk it imports, statically or with import(), as absolute paths. */
+/**
+ * The entry and every chunk it imports, statically or with import(), as absolute paths. esbuild
+ * writes those imports with double quotes; the bundled packages' comments (`{import('./client.js')}`
+ * in JSDoc) are not imports.
+ */
 function loadedFiles(entry: string, seen = new Set<string>()): Set<string> {
   if (seen.has(entry)) return seen;
   seen.add(entry);
-  for (const [, spec] of fs.readFileSync(entry, 'utf8').matchAll(/(?:from|import\()\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) {
+  for (const [, spec] of fs.readFileSync(entry, 'utf8').matchAll(/(?:\bfrom|\bimport\()\s*"(\.{1,2}\/[^"]+\.js)"/g)) {
     loadedFiles(path.resolve(path.dirname(entry), spec), seen);
   }
   return seen;

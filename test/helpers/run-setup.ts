@@ -14,7 +14,7 @@ import { dropRunDatabases } from './db.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What the bundles (dist/ and public/assets/) are built from. */
-const SOURCES = ['src', 'config', 'bin', 'migrations', 'islands', 'scripts/build.mjs'];
+const SOURCES = ['src', 'config', 'bin', 'migrations', 'islands', 'scripts/build.mjs', 'scripts/node-bundle.mjs'];
 
 /** The newest modification time under `p` (a file or a folder), in ms. */
 function newest(p: string): number {
