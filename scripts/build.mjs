@@ -11,7 +11,6 @@ import { ISLAND_BUDGET_BYTES, overBudget } from './bundle-budget.mjs';
 import { NODE_BUNDLE } from './node-bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-
 const islandsOnly = process.argv.includes('--islands');
 const outdir = path.join(root, 'public', 'assets');
 
