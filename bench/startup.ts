@@ -6,11 +6,11 @@
  *
  *   node --import tsx bench/startup.ts [--runs 15]
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort, root } from './lib.js';
+import { cpuSeconds, freePort, percentile, root, startProcess, stopProcess } from './lib.js';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,17 +20,12 @@ const runs = Number(arg('runs', '15'));
 const CLI = path.join(root, 'dist/careers-admin.js');
 const SERVER = path.join(root, 'dist/server.js');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'careers-startup-'));
-const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'info' };
+const settings: Record<string, string> = { DATA_DIR: dataDir, DATABASE_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'info' };
+const env = { ...process.env, ...settings };
 
 interface Sample {
   cpuMs: number;
   wallMs: number;
-}
-
-/** CPU of a running process (user + system, its threads included) from /proc, in ms (Linux counts in 1/100 s). */
-function cpuOf(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** One run of `node args` to its exit, measured by /usr/bin/time. */
@@ -43,25 +38,19 @@ function timeCommand(args: string[]): Sample {
 
 /** One start of the server, to its "Careers site on" line; then it is stopped. */
 async function timeServer(): Promise<Sample> {
-  const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [SERVER], { env: { ...env, PORT: String(port) }, cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const sample = await new Promise<Sample>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it started:\n${out}`)));
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (out.includes('Careers site on')) resolve({ cpuMs: cpuOf(child.pid!), wallMs: performance.now() - started });
-    });
-  });
-  child.removeAllListeners('exit');
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-  return sample;
+  const child = await startProcess([SERVER], { ...settings, PORT: String(await freePort()) });
+  const wallMs = performance.now() - started;
+  const cpu = cpuSeconds(child.pid!);
+  await stopProcess(child);
+  return { cpuMs: (cpu.user + cpu.system) * 1000, wallMs };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 
 async function measure(name: string, once: () => Sample | Promise<Sample>): Promise<void> {
   await once(); // file cache warm
