@@ -15,12 +15,18 @@ import { openPage, type PageWithErrors } from './browser.js';
 export const HR_PASSWORD = 'correct horse battery';
 
 /**
- * One real scrypt hash per password in a test process, shared by the users made with it: each hash
- * costs about 30 ms of CPU, and a run makes over a thousand users (sign-in still verifies it).
+ * The scrypt cost of the users made here: a sign-in checks a password with the parameters stored in
+ * its hash, and at the app's own (N = 16384, about 40 ms of CPU) a run's thousands of sign-ins were a
+ * good part of its CPU. Passwords set through the app (`user create`, the team page, an invitation)
+ * still get the app's parameters, which test/users/credentials.test.ts checks, and the sign-in timing
+ * test makes its user at the app's cost.
  */
+const FIXTURE_SCRYPT = { N: 1024, r: 8, p: 1 };
+
+/** One scrypt hash per password in a test process, shared by the users made with it: a run makes over a thousand users. */
 const hashes = new Map<string, Promise<string>>();
 const passwordHash = (password: string) => {
-  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password, FIXTURE_SCRYPT));
   return hashes.get(password)!;
 };
 

@@ -4,14 +4,23 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
 const scrypt = (password: string, salt: Buffer, keylen: number, opts: ScryptOptions) =>
   new Promise<Buffer>((resolve, reject) => scryptCb(password, salt, keylen, opts, (err, key) => (err ? reject(err) : resolve(key))));
 
-const PARAMS = { N: 16384, r: 8, p: 1 };
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+const PARAMS: ScryptParams = { N: 16384, r: 8, p: 1 };
 const KEYLEN = 64;
 
-/** Format: scrypt$N$r$p$salt(base64)$hash(base64) so parameters can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * Format: scrypt$N$r$p$salt(base64)$hash(base64) so parameters can be raised later: a check uses the
+ * parameters stored with the hash. `params` is for test fixtures alone; the app always hashes with PARAMS.
+ */
+export async function hashPassword(password: string, params: ScryptParams = PARAMS): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...PARAMS, maxmem: 64 * 1024 * 1024 });
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await scrypt(password.normalize('NFKC'), salt, KEYLEN, { ...params, maxmem: 64 * 1024 * 1024 });
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
