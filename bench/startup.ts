@@ -48,7 +48,7 @@ async function timeServer(): Promise<Sample> {
 
 const median = (xs: number[]) =>
   percentile(
-    [...xs].sort((a, b) => a - b),
+    xs.toSorted((a, b) => a - b),
     50,
   );
 

@@ -2,10 +2,10 @@
  * The process's log (pino): one JSON line per event on standard output (standard error in
  * `careers-admin`, src/cli/context.ts), or pino-pretty's lines on a terminal in development.
  * The context carries it (`ctx.log`): code that has a context logs there, and code that has none
- * is handed the logger. `processLog()`, the same logger once a
- * context has been made, is for what runs before or without one: the CLI, the server's first
- * lines, and the database's once-a-second notices (src/db/errors.ts, src/db/knex.ts). Nothing personal is logged: no URL query, no request body,
- * no header value, no bound SQL value (see `loggable`, src/http/error-handler.ts).
+ * is handed the logger. `processLog()`, the same logger once a context has been made, is for what
+ * runs before or without one: the CLI, the server's first lines, and the database's once-a-second
+ * notices (src/db/errors.ts, src/db/knex.ts). Nothing personal is logged: no URL query, no request
+ * body, no header value, no bound SQL value (see `loggable`, src/http/error-handler.ts).
  */
 import { pino, type Logger } from 'pino';
 import type { LogLevel } from '../../config/index.js';

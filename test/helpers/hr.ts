@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { Browser } from 'playwright-core';
-import { hashPassword } from '../../src/users/lib/passwords.js';
+import { hashPassword, type ScryptParams } from '../../src/users/lib/passwords.js';
 import { createSession, insertUser, setActive } from '../../src/users/repo.js';
 import type { UserRole } from '../../src/users/types.js';
 import { openPage, type PageWithErrors } from './browser.js';
@@ -15,15 +15,13 @@ import { openPage, type PageWithErrors } from './browser.js';
 export const HR_PASSWORD = 'correct horse battery';
 
 /**
- * The scrypt cost of the users made here: a sign-in checks a password with the parameters stored in
- * its hash, and at the app's own (N = 16384, about 40 ms of CPU) a run's thousands of sign-ins were a
- * good part of its CPU. Passwords set through the app (`user create`, the team page, an invitation)
- * still get the app's parameters, which test/users/credentials.test.ts checks, and the sign-in timing
- * test makes its user at the app's cost.
+ * The users made here get a cheaper scrypt than the app's: a sign-in checks a password with the
+ * parameters stored in its hash, and a run signs in thousands of times. Passwords the app sets
+ * (`user create`, the team page, an invitation) keep the app's parameters, which
+ * test/users/credentials.test.ts checks; the sign-in timing test makes its user at the app's cost.
+ * One hash per password in a test process, shared by the users made with it.
  */
-const FIXTURE_SCRYPT = { N: 1024, r: 8, p: 1 };
-
-/** One scrypt hash per password in a test process, shared by the users made with it: a run makes over a thousand users. */
+const FIXTURE_SCRYPT: ScryptParams = { N: 1024, r: 8, p: 1 };
 const hashes = new Map<string, Promise<string>>();
 const passwordHash = (password: string) => {
   if (!hashes.has(password)) hashes.set(password, hashPassword(password, FIXTURE_SCRYPT));
