@@ -109,9 +109,9 @@ export async function openPage(
     // A page deliberately served with 404 (unknown job, 404 page) logs its own status: not a fault.
     // Nor Chromium's own ask for /favicon.ico on a page that names no icon (robots.txt): the
     // site's pages name theirs, /favicon.svg.
-    const failedUrl = m.text().startsWith('Failed to load resource') ? m.location().url : '';
-    const ownStatus = failedUrl === page.url() || new URL(failedUrl || 'about:blank').pathname === '/favicon.ico';
-    if (m.type() === 'error' && !ownStatus) errors.push(m.text());
+    const failedUrl = m.text().startsWith('Failed to load resource') ? m.location().url : null;
+    const expected = failedUrl === page.url() || failedUrl?.endsWith('/favicon.ico');
+    if (m.type() === 'error' && !expected) errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(String(e)));
   return { context, page, errors };

@@ -200,12 +200,11 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.waitForURL(`${s.baseUrl}/hr/dashboard`);
     });
 
-    /** Records (and answers) every request that leaves the test server: a hostile next must cause none. */
     /**
-     * Records every request the tab makes to a host other than the server's. A listener, not a
-     * route: a route makes Chromium send every request of the context through this process and
-     * turns its cache off, which doubled what each page load here cost. Such a request goes
-     * nowhere: the shared Chromium resolves no host but 127.0.0.1.
+     * Records every request the tab makes to a host other than the server's: a hostile next must
+     * cause none. A listener, not a route: a route makes Chromium send every request of the
+     * context through this process and turns its cache off, which doubled what each page load here
+     * cost. Such a request goes nowhere: the shared Chromium resolves no host but 127.0.0.1.
      */
     function watchOffSite(): string[] {
       const offSite: string[] = [];
