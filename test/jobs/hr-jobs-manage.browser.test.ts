@@ -464,7 +464,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await Promise.all([page.waitForEvent('load'), dialog.getByRole('button', { name: 'Remove', exact: true }).click()]);
       const row = page.locator('tr', { hasText: 'Removable Writer' });
       expect(await row.innerText()).to.include('Removed');
-      // The page says what was done; once it has (a scroll would close the menu opened below).
+      // The page says what was done. Read first: the message's arrival can scroll the page, and a scroll closes an open menu.
       await page.locator('#jobs-message .alert-success').waitFor();
       expect(await page.locator('#jobs-message').innerText()).to.equal('Job removed.');
       // A removed job can be restored or copied, not removed again.
