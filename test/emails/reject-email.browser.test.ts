@@ -70,8 +70,9 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
           await page.keyboard.press('r');
           const dialog = page.locator('dialog.board-dialog');
           await dialog.waitFor();
+          // The email is on once the dialog has the templates (fetched when the page loads).
           const send = dialog.getByLabel('Send the rejection email');
-          expect(await send.isChecked()).to.equal(true);
+          await send.and(page.locator(':checked')).waitFor();
           expect(await dialog.getByLabel('Email', { exact: true }).locator('option:checked').innerText()).to.equal('Rejection');
           await dialog.getByLabel('Send', { exact: true }).selectOption({ label: 'In 2 days' });
           await dialog.locator('details.email-preview summary').click();

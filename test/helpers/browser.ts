@@ -63,6 +63,11 @@ export function sharedBrowser(): Promise<Browser> {
         // Nothing a page asks for leaves the machine: every host but 127.0.0.1 fails to resolve.
         '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
         DISABLED_FEATURES,
+        // The site's pages send Cross-Origin-Opener-Policy: same-origin, so the first page a new tab
+        // opens leaves its about:blank for a new browsing context group, and Chromium starts a second
+        // renderer for it and throws the first away. Over this limit it reuses a fitting renderer
+        // instead (never one of another context or another site): one renderer per tab.
+        '--renderer-process-limit=1',
       ],
     })
     .then((browser) => {
