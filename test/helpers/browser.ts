@@ -68,6 +68,9 @@ export function sharedBrowser(): Promise<Browser> {
         // renderer for it and throws the first away. Over this limit it reuses a fitting renderer
         // instead (never one of another context or another site): one renderer per tab.
         '--renderer-process-limit=1',
+        // Each page lives for seconds in a renderer of its own: V8's optimizing compilers (TurboFan,
+        // Maglev) spend more there than their code gives back before the page is closed.
+        '--js-flags=--no-opt --no-maglev',
       ],
     })
     .then((browser) => {
@@ -130,40 +133,46 @@ export async function screenshot(page: Page, name: string): Promise<void> {
 
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
+/** Runs in the page: axe's violations, readable; null when the document has no axe yet. */
+async function runAxe(extra: string[]): Promise<string[] | null> {
+  const axe = (window as any).axe;
+  if (!axe) return null;
+  const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+  const runOnly = extra.length
+    ? {
+        type: 'rule',
+        values: [
+          ...axe
+            .getRules(tags)
+            .filter((r: any) => !r.tags.includes('experimental'))
+            .map((r: any) => r.ruleId),
+          ...extra,
+        ],
+      }
+    : { type: 'tag', values: tags };
+  // Violations alone: gathering the passes and the rest, which nothing reads, is a good part of a check's CPU.
+  const r = await axe.run(document, { runOnly, resultTypes: ['violations'] });
+  return r.violations.map(
+    (v: any) =>
+      `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+        .map((n: any) => n.target.join(' '))
+        .slice(0, 3)
+        .join(', ')}`,
+  );
+}
+
 /**
  * Runs axe-core (WCAG 2 A/AA rules) and returns readable violations; [] means clean.
  * `rules`: rules to run besides, by id, e.g. axe's experimental 'label-content-name-mismatch' (WCAG 2.5.3).
  */
 export async function axeViolations(page: Page, opts: { rules?: string[] } = {}): Promise<string[]> {
+  const extra = opts.rules ?? [];
   // evaluate() runs through the DevTools protocol, so the page's CSP does not block axe. Once per
-  // document: compiling axe's 500 KB again on every check is most of a check's time.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-  const result = await page.evaluate(async (extra: string[]) => {
-    const axe = (window as any).axe;
-    const tags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
-    const runOnly = extra.length
-      ? {
-          type: 'rule',
-          values: [
-            ...axe
-              .getRules(tags)
-              .filter((r: any) => !r.tags.includes('experimental'))
-              .map((r: any) => r.ruleId),
-            ...extra,
-          ],
-        }
-      : { type: 'tag', values: tags };
-    // Violations alone: gathering the passes and the rest, which nothing reads, is a good part of a check's CPU.
-    const r = await axe.run(document, { runOnly, resultTypes: ['violations'] });
-    return r.violations.map(
-      (v: any) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .map((n: any) => n.target.join(' '))
-          .slice(0, 3)
-          .join(', ')}`,
-    );
-  }, opts.rules ?? []);
-  return result as string[];
+  // document: compiling axe's 650 KB again on every check is most of a check's time. A document
+  // without it gets axe and the check in one call, so each check is one round trip to the page.
+  return (
+    (await page.evaluate(runAxe, extra)) ?? ((await page.evaluate(`${axeSource}\n;(${runAxe})(${JSON.stringify(extra)})`)) as string[])
+  );
 }
 
 export interface ListItemBox {
