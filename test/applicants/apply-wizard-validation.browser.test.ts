@@ -176,7 +176,7 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
       await page.getByRole('button', { name: 'Remove skill Go' }).click();
       expect(await page.locator('.wizard-step:not([hidden]) .skill-chip > span').allInnerTexts()).to.deep.equal(['Rust']);
       // The keyboard moves to the next chip's remove button one frame after the removal.
-      await page.getByRole('button', { name: 'Remove skill Rust' }).and(page.locator(':focus')).waitFor({ timeout: 10_000 });
+      await page.getByRole('button', { name: 'Remove skill Rust' }).and(page.locator(':focus')).waitFor();
       expect(await focusedId(page)).to.equal('');
       expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).to.equal('Remove skill Rust');
       // At most 8 suggestions; Escape closes them.
