@@ -22,20 +22,27 @@ export class NestedTransactionError extends Error {
 
 type Begin = (container?: unknown, config?: unknown) => Promise<unknown>;
 
+/**
+ * The handles whose transaction the current flow of work is inside. One store for every handle:
+ * each AsyncLocalStorage in use adds a call to every promise the process makes, so one per test
+ * database made a suite's promises slower with every suite before it in the same mocha worker.
+ */
+const inside = new AsyncLocalStorage<ReadonlySet<object>>();
+
 /** Installs the check on `db` (its root context, where `db.transaction` and Knex's migrator begin). */
 export function failNestedTransactions(db: Knex): Knex {
   const context = (db as unknown as { context: { transaction: Begin } }).context;
   const begin = context.transaction.bind(context);
-  const inside = new AsyncLocalStorage<true>();
   context.transaction = (container?: unknown, config?: unknown) => {
-    if (inside.getStore()) {
+    const outer = inside.getStore();
+    if (outer?.has(context)) {
       const err = new NestedTransactionError();
       console.error(err.stack);
       return Promise.reject(err);
     }
     if (typeof container !== 'function') return begin(container, config);
     const work = container as (trx: Knex.Transaction) => unknown;
-    return begin((trx: Knex.Transaction) => inside.run(true, () => work(trx)), config);
+    return begin((trx: Knex.Transaction) => inside.run(new Set([...(outer ?? []), context]), () => work(trx)), config);
   };
   return db;
 }
