@@ -1,5 +1,5 @@
 /**
- * Reject with email, beside the applicants list's bulk bar (/hr/applicants): the applications
+ * Reject with email, below the applicants list (/hr/applicants): the applications
  * selected with the list's checkboxes are rejected with a reason from the list HR keeps and get
  * a template's email (the rejection one first), in one request
  * (`POST /api/hr/applications/emails/bulk/`). Before it is sent, the email the first selected

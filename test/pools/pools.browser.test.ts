@@ -112,8 +112,15 @@ for (const kind of browserDatabaseKinds(import.meta.url)) {
         const pool = `Runners-up ${w.name}`;
         const hr = track(await openHrPage(browser, s.baseUrl, token, { width: w.width, height: w.height }));
         await hr.goto(`${s.baseUrl}/hr/applicants?job_id=${job.id}`);
+        // Selecting a row moves no other row: what a selection shows (the bulk bar's count, "Reject
+        // with email") must not push the next row down under the pointer between two clicks.
+        const ben = hr.getByRole('checkbox', { name: 'Select Ben Lindqvist' });
+        const benTop = () => ben.evaluate((box) => box.getBoundingClientRect().top + window.scrollY);
+        const before = await benTop();
         await hr.getByRole('checkbox', { name: 'Select Ada Lindqvist' }).check();
-        await hr.getByRole('checkbox', { name: 'Select Ben Lindqvist' }).check();
+        await hr.getByRole('button', { name: 'Reject and email 1 selected…' }).waitFor();
+        expect(await benTop(), "the next row's place").to.equal(before);
+        await ben.check();
         const open = hr.getByRole('button', { name: 'Add to pool…' });
         await open.focus();
         await hr.keyboard.press('Enter');
